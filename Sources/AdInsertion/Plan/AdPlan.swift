@@ -1,0 +1,130 @@
+import MediaCore
+
+/// Where a break plays relative to the content.
+public enum BreakPosition: Hashable, Comparable, Sendable, CustomStringConvertible {
+    case preroll
+    /// At this time on the content clock.
+    case midroll(MediaTime)
+    case postroll
+
+    public var description: String {
+        switch self {
+        case .preroll: "preroll"
+        case .midroll(let t): "midroll@\(t)"
+        case .postroll: "postroll"
+        }
+    }
+
+    private var rank: Int {
+        switch self {
+        case .preroll: 0
+        case .midroll: 1
+        case .postroll: 2
+        }
+    }
+
+    public static func < (a: BreakPosition, b: BreakPosition) -> Bool {
+        if case .midroll(let x) = a, case .midroll(let y) = b { return x < y }
+        return a.rank < b.rank
+    }
+}
+
+/// Where one ad stands. `available` moves once, to one of the other three, and never back.
+public enum AdState: String, Hashable, Sendable {
+    case available, played, skipped, failed
+}
+
+/// One ad of a break and its state.
+public struct PlannedAd: Hashable, Sendable {
+    public let ad: LinearAd
+    public fileprivate(set) var state: AdState
+    /// Why the ad failed, when it did.
+    public fileprivate(set) var error: AdError?
+
+    public init(ad: LinearAd) {
+        self.ad = ad
+        self.state = .available
+        self.error = nil
+    }
+}
+
+/// One ad break: its position, its ads in play order, and the VMAP break's tracking.
+public struct AdBreak: Hashable, Sendable {
+    /// VMAP `breakId`, when there is one.
+    public let id: String?
+    public let position: BreakPosition
+    /// VMAP `breakType` (`linear`, `nonlinear`, `display`); `linear` for plain VAST and the quick form.
+    public let breakType: String
+    /// VMAP `breakStart`, `breakEnd` and `error` tracking.
+    public let tracking: [TrackingEvent]
+    public fileprivate(set) var ads: [PlannedAd]
+
+    public init(id: String? = nil, position: BreakPosition, breakType: String = "linear",
+                tracking: [TrackingEvent] = [], ads: [LinearAd]) {
+        self.id = id
+        self.position = position
+        self.breakType = breakType
+        self.tracking = tracking
+        self.ads = ads.map(PlannedAd.init(ad:))
+    }
+
+    /// True once no ad of the break is left to play.
+    public var isFinished: Bool { !ads.contains { $0.state == .available } }
+}
+
+/// A mistake in using the plan: an index that does not exist or a state change the model forbids.
+public enum AdPlanError: Error, Hashable, Sendable, CustomStringConvertible {
+    case noSuchAd(breakIndex: Int, adIndex: Int)
+    case illegalTransition(breakIndex: Int, adIndex: Int, from: AdState, to: AdState)
+
+    public var description: String {
+        switch self {
+        case .noSuchAd(let b, let a): "break \(b) has no ad \(a)"
+        case .illegalTransition(let b, let a, let from, let to): "ad \(a) of break \(b) cannot go from \(from) to \(to)"
+        }
+    }
+}
+
+/// The ad breaks for one content, in play order, with the state of every ad.
+///
+/// An immutable value (as Media3's `AdPlaybackState`): each change is a checked `mutating` method that returns a
+/// new state of the plan, so a session can keep, compare and log plans freely.
+public struct AdPlan: Hashable, Sendable {
+    /// Pre-roll first, then mid-rolls by content time, then post-roll; equal positions keep their given order.
+    public private(set) var breaks: [AdBreak]
+    /// Decisioning errors that belong to no playable ad (no fill, a wrapper that failed, a break with no ad).
+    public var errors: [AdError]
+
+    public init(breaks: [AdBreak], errors: [AdError] = []) {
+        self.breaks = breaks.enumerated().sorted { l, r in
+            l.element.position == r.element.position ? l.offset < r.offset : l.element.position < r.element.position
+        }.map(\.element)
+        self.errors = errors
+    }
+
+    public static let empty = AdPlan(breaks: [])
+
+    public var isEmpty: Bool { breaks.isEmpty }
+
+    public mutating func markPlayed(breakIndex: Int, adIndex: Int) throws(AdPlanError) {
+        try transition(breakIndex, adIndex, to: .played, error: nil)
+    }
+
+    public mutating func markSkipped(breakIndex: Int, adIndex: Int) throws(AdPlanError) {
+        try transition(breakIndex, adIndex, to: .skipped, error: nil)
+    }
+
+    public mutating func markFailed(breakIndex: Int, adIndex: Int, error: AdError) throws(AdPlanError) {
+        try transition(breakIndex, adIndex, to: .failed, error: error)
+    }
+
+    private mutating func transition(_ b: Int, _ a: Int, to state: AdState, error: AdError?) throws(AdPlanError) {
+        guard breaks.indices.contains(b), breaks[b].ads.indices.contains(a) else {
+            throw .noSuchAd(breakIndex: b, adIndex: a)
+        }
+        let from = breaks[b].ads[a].state
+        guard from == .available else { throw .illegalTransition(breakIndex: b, adIndex: a, from: from, to: state) }
+        breaks[b].ads[a].state = state
+        breaks[b].ads[a].error = error
+    }
+}
