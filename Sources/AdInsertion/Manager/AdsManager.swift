@@ -9,6 +9,18 @@ import MediaCore
 /// does: it receives the controller's delegate messages through a `PictureInPictureProxy`, and while the window
 /// is up it holds the start of any break whose cue is reached (a break that has already started plays on).
 ///
+/// Event order, all at the output frame where it happens (typed events first, then their `BEACON` lines):
+/// - cue reached: `AD_BREAK_READY` (then `AD_BREAK_DEFERRED` or `AD_BREAK_SKIPPED` while picture-in-picture holds);
+/// - each ad as it is about to start: `LOADED` once its media opened (else `AD_ERROR`, error beacons, next ad);
+///   before the break's first ad also `CONTENT_PAUSE_REQUESTED`, `AD_BREAK_STARTED`, beacon `breakStart`; then
+///   `STARTED`, beacons `impression` (all of them, wrappers' included), `IMPRESSION`, beacons `creativeView`,
+///   `start`; all at the frame that shows the ad's tick 0;
+/// - at the first frame whose ad time reaches each offset of the real duration: `FIRST_QUARTILE`, `MIDPOINT`,
+///   `THIRD_QUARTILE` and beacon `progress` lines, in offset order;
+/// - at the frame boundary where the ad's last frame ends: `COMPLETE` (or `SKIPPED` at the `skip` command);
+///   then the next ad, or `AD_BREAK_ENDED`, beacon `breakEnd`, `CONTENT_RESUME_REQUESTED`;
+/// - when the content ended and nothing is left: `ALL_ADS_COMPLETED`.
+///
 /// Rules:
 /// - A mid-roll cued at content time `T` is reached at the first content tick `k` with `k/F ≥ T`. A mid-roll cued
 ///   at 0 is the pre-roll, as IMA counts it (cue point 0): it plays before the first content frame, under the

@@ -31,7 +31,8 @@ public enum SessionEventType: String, Hashable, Sendable, CaseIterable {
     case allAdsCompleted = "ALL_ADS_COMPLETED"
     /// An ad (or the plan) failed; `code` is the VAST error code.
     case adError = "AD_ERROR"
-    /// Something worth knowing that changes nothing: a refused command, a break passed over by a seek.
+    /// Something worth knowing that changes nothing: a refused command (`reason` `refused`), a break passed over
+    /// by a seek or the start position (`reason` `seek`).
     case log = "LOG"
     /// A tracking URL was fired: `event` is the VAST event name, `url` the URL with its macros expanded.
     case beacon = "BEACON"
@@ -51,4 +52,9 @@ public enum SessionEventType: String, Hashable, Sendable, CaseIterable {
     case command = "COMMAND"
     /// The last line of a session; `reason`: `contentEnded`, `quit`, `outputLimit`, `scriptEnded`.
     case sessionEnded = "SESSION_ENDED"
+}
+
+extension SessionEvent {
+    /// The `type` as a `SessionEventType`; `nil` for a type this version does not know.
+    public var eventType: SessionEventType? { SessionEventType(rawValue: type) }
 }

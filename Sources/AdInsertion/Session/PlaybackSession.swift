@@ -22,8 +22,9 @@ import MediaCore
 ///   once, in cue order (`defer` policy), or never (`skip` policy). A break that already started plays to its
 ///   end in the window, every ad of its pod included.
 /// - A post-roll reached while picture-in-picture is active waits: the last content frame stays frozen in the
-///   window until picture-in-picture stops (live), or until the script runs out (batch), when the session ends
-///   and reports the break skipped (`sessionEnded`).
+///   window until picture-in-picture stops. A batch session whose script has no `pip`/`pip off` left ends there
+///   instead (`SESSION_ENDED` reason `scriptEnded`) and reports the break skipped (`sessionEnded`); likewise a
+///   batch session paused with no `resume` left ends.
 /// - `seek` is refused while a break plays and once the content has ended; `pause` is refused before the first
 ///   frame. While paused nothing starts or advances: a held break whose picture-in-picture stopped starts at
 ///   `resume`, and a seek made while paused shows (and plays jumped-over breaks) at `resume`.
@@ -115,7 +116,7 @@ public final class PlaybackSession {
         let source: FrameDecision.Source
         var frozen = false
         if isPaused, let last = lastDecision {
-            if canWaitForCommands {
+            if scriptCanStill({ $0 == .resume }) {
                 source = last.source
                 frozen = true
             } else {
@@ -129,7 +130,7 @@ public final class PlaybackSession {
                 recorder.contentTick += 1
             case .ad(let b, let a, let tick):
                 source = .ad(breakIndex: b, adIndex: a, tick: tick)
-            case .waiting where canWaitForCommands:
+            case .waiting where scriptCanStill({ $0 == .togglePictureInPicture || $0 == .stopPictureInPicture }):
                 source = .content(tick: configuration.contentFrameCount - 1)
                 frozen = true
             case .waiting:
@@ -194,9 +195,10 @@ public final class PlaybackSession {
 
     // MARK: - Internals
 
-    /// Batch sessions cannot wait for a command that will never come.
-    private var canWaitForCommands: Bool {
-        configuration.mode == .live || !scriptCommands.isEmpty
+    /// Whether a command that `matches` may still come: always in a live session; in a batch session only if the
+    /// rest of the script has one, so that a render never waits for what cannot happen.
+    private func scriptCanStill(_ matches: (SessionCommand) -> Bool) -> Bool {
+        configuration.mode == .live || scriptCommands.contains { matches($0.command) }
     }
 
     /// Every content tick was shown and no break is playing.

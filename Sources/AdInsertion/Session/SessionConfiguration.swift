@@ -6,10 +6,10 @@ import MediaCore
 public struct SessionConfiguration: Hashable, Sendable {
     /// How the session ends when it can no longer move on by itself.
     public enum Mode: String, Hashable, Sendable {
-        /// `pipctl render`: commands come from the script only. When the session is paused, or waits at the
-        /// content's end for picture-in-picture to stop before a held post-roll, and no script command is left,
-        /// it ends (`SESSION_ENDED` reason `scriptEnded`; a held break is reported `AD_BREAK_SKIPPED`
-        /// reason `sessionEnded`).
+        /// `pipctl render`: commands come from the script only. When the session is paused and no `resume` is
+        /// left in the script, or waits at the content's end for picture-in-picture to stop before a held post-roll
+        /// and no `pip`/`pip off` is left, it ends there (`SESSION_ENDED` reason `scriptEnded`; a held break is
+        /// reported `AD_BREAK_SKIPPED` reason `sessionEnded`).
         case batch
         /// `pipctl play`: commands also arrive through `submit(_:)`, so a paused or waiting session waits.
         case live

@@ -47,8 +47,8 @@ import Testing
         #expect(run.decisions.allSatisfy { !$0.isPaused })
     }
 
-    @Test func aBatchSessionPausedWithNoCommandLeftEnds() throws {
-        let run = runToEnd(try Self.session(script: "pause@1"))
+    @Test func aBatchSessionPausedWithNoResumeLeftEnds() throws {
+        let run = runToEnd(try Self.session(script: "pause@1; pip on@3"))
         #expect(run.decisions.count == 10)
         #expect(run.timeline.suffix(2) == ["10 COMMAND", "10 SESSION_ENDED"])
         #expect(run.first(.sessionEnded)?.reason == "scriptEnded")

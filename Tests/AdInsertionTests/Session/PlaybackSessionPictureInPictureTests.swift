@@ -139,7 +139,7 @@ import Testing
     }
 
     @Test func aBatchSessionWhoseScriptCannotStopPictureInPictureEndsAndReportsTheHeldPostroll() throws {
-        let session = try Self.session(script: "pip on@1")
+        let session = try Self.session(script: "pip on@1; skip@5; pip on@6")
         let run = runToEnd(session)
         #expect(run.decisions.count == 20)
         #expect(run.timeline.suffix(5) == ["20 AD_BREAK_READY b0", "20 AD_BREAK_DEFERRED b0", "20 AD_BREAK_SKIPPED b0",
