@@ -10,8 +10,8 @@ extension PlaybackSession {
             scriptCommands.removeFirst()
             apply(next.command)
         }
-        while !submitted.isEmpty, !hasEnded {
-            apply(submitted.removeFirst())
+        for command in inbox.takeAll() where !hasEnded {
+            apply(command)
         }
     }
 

@@ -38,6 +38,8 @@ public final class PlaybackSession {
     /// Forwards controller messages to the app's delegate, then to the ads manager. Held here because the
     /// controller holds its delegate weakly.
     public let pictureInPictureProxy: PictureInPictureProxy
+    /// Where live commands wait for the next frame; hand it to the thread that reads the user's input.
+    public let inbox = CommandInbox()
     /// Every command applied (or refused) so far, at the exact time of the frame it applied at: formatted, it
     /// replays this session with `render --script`.
     public internal(set) var commandLog = SessionScript()
@@ -54,7 +56,6 @@ public final class PlaybackSession {
     private(set) var lastDecision: FrameDecision?
     private var decisionBeforeLast: FrameDecision?
     var scriptCommands: ArraySlice<TimedCommand>
-    var submitted: [SessionCommand] = []
     /// The frame at which the current picture-in-picture start or stop was requested.
     var transitionStart: Int64 = 0
 
@@ -164,9 +165,9 @@ public final class PlaybackSession {
         decisionBeforeLast = nil
     }
 
-    /// Queues a live command; it applies at the next frame.
+    /// Queues a live command; it applies at the next frame (the same as `inbox.submit(_:)`).
     public func submit(_ command: SessionCommand) {
-        submitted.append(command)
+        inbox.submit(command)
     }
 
     /// The events recorded since the last call, in order.

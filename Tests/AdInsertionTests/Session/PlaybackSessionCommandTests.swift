@@ -66,6 +66,17 @@ import Testing
         #expect(session.nextFrame()?.source == .content(tick: 5))
     }
 
+    @Test func commandsSubmittedFromAnotherTaskApplyAtTheNextFrame() async throws {
+        let session = try Self.session(mode: .live)
+        _ = session.nextFrame()
+        let inbox = session.inbox
+        await Task.detached { inbox.submit(.pause); inbox.submit(.startPictureInPicture) }.value
+        let next = try #require(session.nextFrame())
+        #expect(next == FrameDecision(frame: 1, source: .content(tick: 0), isPaused: true,
+                                      pip: PixelRect(x: 1264, y: 704, width: 640, height: 360)))
+        #expect(session.commandLog.formatted() == "pause@0.1; pip on@0.1")
+    }
+
     @Test func aSeekWhilePausedTakesEffectAtResume() throws {
         let run = runToEnd(try Self.session(script: "pause@1; seek 4@1.2; resume@1.5"))
         #expect(run.decisions[14] == FrameDecision(frame: 14, source: .content(tick: 9), isPaused: true))
