@@ -131,6 +131,42 @@ import Testing
     }
 }
 
+@Suite struct PlaybackSessionHeldBreakTests {
+    /// 1 s mid-rolls at 2 s and 3 s of 6 s content.
+    static func session(script: String) throws -> PlaybackSession {
+        try PlaybackSession(plan: AdPlan(breaks: [AdBreak(position: .midroll(seconds(2)), ads: [testAd("a")]),
+                                                 AdBreak(position: .midroll(seconds(3)), ads: [testAd("b")])]),
+                            configuration: testConfiguration(script: script),
+                            media: FakeAdMedia(rate: tenFPS, seconds: ["a": 1, "b": 1]), appDelegate: nil)
+    }
+
+    @Test func everyCueReachedInOneWindowIsHeldAndTheyPlayInCueOrderWhenItCloses() throws {
+        let run = runToEnd(try Self.session(script: "pip on@1; pip off@4"))
+        #expect(run.events.filter { $0.type == "AD_BREAK_DEFERRED" }.map(\.compact) == ["20 AD_BREAK_DEFERRED b0",
+                                                                                       "30 AD_BREAK_DEFERRED b1"])
+        let starts = run.events.filter { $0.type == "AD_BREAK_STARTED" }
+        #expect(starts.map(\.frame) == [40, 50] && starts.map(\.cueTime) == [2.0, 3.0])
+        #expect(run.decisions[60].source == .content(tick: 40))
+        #expect(contentIsContinuous(run))
+    }
+
+    @Test func aBreakChosenByASeekWhileTheWindowIsUpIsHeldFromTheSeek() throws {
+        let run = runToEnd(try Self.session(script: "pip on@1; seek 3.5@1.5; pip off@2"))
+        // Seeking from 1.5 s to 3.5 s jumps both; the last (3 s) is chosen and held from frame 15.
+        #expect(run.events.filter { $0.type == "AD_BREAK_DEFERRED" }.map(\.compact) == ["15 AD_BREAK_DEFERRED b1"])
+        #expect(run.first(.adBreakStarted)?.frame == 20 && run.first(.adBreakStarted)?.cueTime == 1.5)
+        #expect(run.decisions[15].source == .content(tick: 35))
+        #expect(run.decisions[30].source == .content(tick: 40))
+    }
+
+    @Test func aHeldBreakWhoseWindowClosesWhilePausedStartsAtResume() throws {
+        let run = runToEnd(try Self.session(script: "pip on@1; pause@2.5; pip off@2.7; resume@3"))
+        #expect(run.decisions[29] == FrameDecision(frame: 29, source: .content(tick: 24), isPaused: true))
+        #expect(run.first(.adBreakStarted)?.frame == 30)
+        #expect(run.decisions[30].source == .ad(breakIndex: 0, adIndex: 0, tick: 0))
+    }
+}
+
 @Suite struct PlaybackSessionPostrollPictureInPictureTests {
     static func session(script: String, mode: SessionConfiguration.Mode = .batch) throws -> PlaybackSession {
         try PlaybackSession(plan: AdPlan(breaks: [AdBreak(position: .postroll, ads: [testAd("q")])]),
