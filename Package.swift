@@ -19,7 +19,7 @@ let package = Package(
         // scheduling need no FFmpeg.
         .target(name: "MediaCore"),
         .target(name: "VideoPipeline", dependencies: ["CFFmpeg", "MediaCore"]),
-        .target(name: "AdInsertion", dependencies: ["MediaCore"]),
+        .target(name: "AdInsertion", dependencies: ["MediaCore", "VideoPipeline"]),
         .executableTarget(name: "pipctl", dependencies: ["AdInsertion", "VideoPipeline", "MediaCore"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
         .testTarget(name: "VideoPipelineTests", dependencies: ["VideoPipeline", "MediaCore"]),

@@ -28,6 +28,8 @@ public final class MediaSource {
     public let frameCount: Int64
     /// The shape of the picture on screen.
     public let displayAspect: Rational
+    /// The source's own nominal frame rate (the output rate when the file does not say).
+    public let nominalFrameRate: FrameRate
     public var hasAudio: Bool { audio != nil }
 
     private let video: VideoTrack
@@ -50,6 +52,7 @@ public final class MediaSource {
         audio = info.bestAudio == nil ? nil
             : try AudioTrack(path: path, sampleRate: format.sampleRate, channels: format.channels, origin: origin)
         displayAspect = stream.displayAspect ?? Rational(16, 9)
+        nominalFrameRate = stream.frameRate ?? format.frameRate
         videoDuration = try MediaSource.videoDuration(input: input, streamIndex: videoIndex, origin: origin)
         frameCount = max(1, format.frameRate.frameCount(in: videoDuration))
     }

@@ -6,21 +6,14 @@ import MediaCore
 /// user can compare it with `ffmpeg -i OUT -f framemd5 -` of a lossless output, and so that two runs can be
 /// compared for determinism. The file is written atomically on `finish()`.
 public final class FrameHashLog {
-    private let output: AtomicOutput
-    private let handle: FileHandle
+    private let output: AtomicFile
     private let md5: OpaquePointer
     private let format: OutputFormat
     private var index: Int64 = 0
-    private var finished = false
 
     public init(destination: String, format: OutputFormat) throws(MediaError) {
         self.format = format
-        output = try AtomicOutput(destination: destination)
-        guard FileManager.default.createFile(atPath: output.temporaryPath, contents: nil),
-              let handle = FileHandle(forWritingAtPath: output.temporaryPath) else {
-            throw .outputNotWritable(path: destination, reason: "cannot create the file")
-        }
-        self.handle = handle
+        output = try AtomicFile.forMedia(destination)
         md5 = try allocated(av_md5_alloc(), "av_md5_alloc")
         let rate = format.frameRate.perSecond
         try append("""
@@ -39,7 +32,6 @@ public final class FrameHashLog {
 
     deinit {
         av_free(UnsafeMutableRawPointer(md5))
-        if !finished { try? handle.close() }
     }
 
     /// Hashes the visible bytes of the canvas's three planes, row by row (no stride padding), as `rawvideo` does.
@@ -67,14 +59,10 @@ public final class FrameHashLog {
     }
 
     public func finish() throws(MediaError) {
-        finished = true
-        do { try handle.close() } catch { throw .outputNotWritable(path: output.destination, reason: "\(error)") }
-        try output.commit()
+        try output.commitMedia()
     }
 
     private func append(_ text: String) throws(MediaError) {
-        do { try handle.write(contentsOf: Data(text.utf8)) } catch {
-            throw .outputNotWritable(path: output.destination, reason: error.localizedDescription)
-        }
+        do { try output.append(Data(text.utf8)) } catch { throw .outputNotWritable(path: error.path, reason: error.reason) }
     }
 }

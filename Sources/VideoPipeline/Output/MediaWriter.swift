@@ -12,7 +12,7 @@ public final class MediaWriter {
     public let format: OutputFormat
     public let encoding: EncodingSettings
 
-    private let output: AtomicOutput
+    private let output: AtomicFile
     private let context: UnsafeMutablePointer<AVFormatContext>
     private let video: Encoder
     private let audio: Encoder
@@ -58,7 +58,7 @@ public final class MediaWriter {
         self.format = format
         self.encoding = encoding
         let containerName = try MediaWriter.container(for: destination, profile: encoding.profile)
-        output = try AtomicOutput(destination: destination)
+        output = try AtomicFile.forMedia(destination)
 
         var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
         try check(avformat_alloc_output_context2(&ctx, nil, containerName, output.temporaryPath), "avformat_alloc_output_context2")
@@ -207,7 +207,7 @@ public final class MediaWriter {
         finished = true
         let closed = avio_closep(&context.pointee.pb)
         try check(ioError < 0 ? ioError : closed, "avio_closep", path: destination)
-        try output.commit()
+        try output.commitMedia()
     }
 
     /// Pops `count` samples from the FIFO and encodes them as one audio frame.
