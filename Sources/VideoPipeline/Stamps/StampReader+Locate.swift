@@ -1,15 +1,16 @@
 import MediaCore
 
 extension StampReader {
-    /// Luma above this is picture, not background: the pattern never goes below 60, bars and backdrops are 16.
-    static let backgroundCeiling: UInt8 = 40
+    /// Luma above this is picture, not background: the pattern never goes below 60, while bars are black (16)
+    /// and the compositor's dark slate PiP backdrop (`YUVColor.slate`) is 43.
+    static let backgroundCeiling: UInt8 = 52
     /// Luma at or above this is stamp white: the pattern never goes above 160.
     static let ringFloor: UInt8 = 190
 
     /// Finds a stamped picture anywhere in `luma` when nothing is known about where it was drawn.
     ///
-    /// Tries, in order: the whole frame; the bounding box of what is not black (a letterboxed or pillarboxed
-    /// picture, or a PiP window over a dark background); then a search for the stamp's white ring anywhere (a
+    /// Tries, in order: the whole frame; the bounding box of what is brighter than a dark background (a
+    /// letterboxed or pillarboxed picture, or a PiP window over black or the slate backdrop); then a search for the stamp's white ring anywhere (a
     /// picture inside another, such as a PiP window over content). In the first two cases the rectangle is exact;
     /// in the last it is derived from the ring's outline, within about 2 pixels.
     ///
@@ -162,8 +163,8 @@ extension StampReader {
         return rect
     }
 
-    /// The smallest rectangle holding every pixel brighter than black (two in a row, so a stray speck of noise
-    /// in a bar does not count), or `nil` when the frame is all black.
+    /// The smallest rectangle holding every pixel brighter than a dark background (two in a row, so a stray speck
+    /// of noise in a bar does not count), or `nil` when the frame is all background.
     static func nonBlackBounds(_ luma: PlaneView) -> PixelRect? {
         func isPicture(_ row: UnsafeMutablePointer<UInt8>, _ x: Int) -> Bool {
             row[x] > backgroundCeiling && row[x + 1] > backgroundCeiling
@@ -183,7 +184,36 @@ extension StampReader {
             right = max(right, e + 2)
         }
         guard let top else { return nil }
-        return PixelRect(x: left, y: top, width: right - left, height: bottom - top)
+        return trimmingRinging(PixelRect(x: left, y: top, width: right - left, height: bottom - top), luma: luma)
+    }
+
+    /// `box` without an outermost row or column that looks more like the background beyond it than like the
+    /// picture within: the encoder's ringing along a picture's edge can lift a line of a grey backdrop just above
+    /// `backgroundCeiling`.
+    private static func trimmingRinging(_ box: PixelRect, luma: PlaneView) -> PixelRect {
+        var b = box
+        func mean(_ r: PixelRect) -> Double? { luma.bounds.contains(r) ? luma.mean(of: r) : nil }
+        func isRinging(edge: PixelRect, inner: PixelRect, outer: PixelRect) -> Bool {
+            guard let e = mean(edge), let i = mean(inner), let o = mean(outer) else { return false }
+            return abs(e - o) < abs(e - i)
+        }
+        let row = { (y: Int) in PixelRect(x: b.x, y: y, width: b.width, height: 1) }
+        let column = { (x: Int) in PixelRect(x: x, y: b.y, width: 1, height: b.height) }
+        if b.height > 2, isRinging(edge: row(b.y), inner: row(b.y + 1), outer: row(b.y - 1)) {
+            b.y += 1
+            b.height -= 1
+        }
+        if b.height > 2, isRinging(edge: row(b.maxY - 1), inner: row(b.maxY - 2), outer: row(b.maxY)) {
+            b.height -= 1
+        }
+        if b.width > 2, isRinging(edge: column(b.x), inner: column(b.x + 1), outer: column(b.x - 1)) {
+            b.x += 1
+            b.width -= 1
+        }
+        if b.width > 2, isRinging(edge: column(b.maxX - 1), inner: column(b.maxX - 2), outer: column(b.maxX)) {
+            b.width -= 1
+        }
+        return b
     }
 }
 

@@ -137,13 +137,27 @@ import Testing
         }
     }
 
-    @Test func locatesAPictureInPictureWindowOverADarkBackground() throws {
+    @Test(arguments: [YUVColor.black, YUVColor.slate])
+    func locatesAPictureInPictureWindowOverADarkBackdropExactly(backdrop: YUVColor) throws {
         let window = PixelRect(x: 412, y: 226, width: 214, height: 120)
-        let image = YUVImage(width: 640, height: 360)
+        let image = YUVImage(width: 640, height: 360, y: backdrop.y, u: backdrop.u, v: backdrop.v)
         try image.drawPattern("ad15", frame: 3, in: window)
+        #expect(StampReader.nonBlackBounds(image.luma) == window)
         let found = StampReader.locate(luma: image.luma)
         #expect(found?.stamp == (try FrameStamp(sourceID: "ad15", frameIndex: 3)))
         #expect(found?.picture == window)
+    }
+
+    @Test func boundsLeaveOutARingingLineAlongThePictureEdge() throws {
+        let window = PixelRect(x: 400, y: 200, width: 214, height: 120)
+        let slate = YUVColor.slate
+        let image = YUVImage(width: 640, height: 360, y: slate.y, u: slate.u, v: slate.v)
+        try image.drawPattern("ad15", frame: 3, in: window)
+        // What an encoder leaves below and to the right of the picture: the backdrop lifted a little.
+        image.luma.fill(PixelRect(x: window.x, y: window.maxY, width: window.width, height: 1), with: slate.y + 14)
+        image.luma.fill(PixelRect(x: window.maxX, y: window.y, width: 1, height: window.height), with: slate.y + 12)
+        #expect(StampReader.nonBlackBounds(image.luma) == window)
+        #expect(StampReader.locate(luma: image.luma)?.picture == window)
     }
 
     @Test func locatesEveryPictureOfAComposition() throws {

@@ -48,11 +48,12 @@ extension StampRobustnessTests {
     /// every frame reads where the picture is known, also with the rectangle a pixel off, and is located (with
     /// its exact rectangle) when it is not.
     func expectScaledIntoDarkFrameReads(_ id: String, source: PixelSize, picture: PixelRect, frame: PixelSize,
+                                        backdrop: String = "black",
                                         sourceLocation: SourceLocation = #_sourceLocation) throws {
         let decoded = try FFmpegTool.encodeAndDecode(
             [FFmpegTool.clip(id, source, count: Self.frames)],
             filter: "scale=\(picture.width):\(picture.height),"
-                + "pad=\(frame.width):\(frame.height):\(picture.x):\(picture.y)",
+                + "pad=\(frame.width):\(frame.height):\(picture.x):\(picture.y):\(backdrop)",
             outputSize: frame)
         let offByOne = PixelRect(x: picture.x + 1, y: picture.y - 1, width: picture.width - 1,
                                  height: picture.height + 1)
@@ -68,12 +69,17 @@ extension StampRobustnessTests {
         }
     }
 
-    /// A source scaled down (to a third each side, as a PiP window, or to a half) in a corner of a dark frame.
-    @Test(arguments: [(PixelSize(width: 640, height: 360), PixelRect(x: 410, y: 224, width: 214, height: 120)),
-                      (PixelSize(width: 1280, height: 720), PixelRect(x: 16, y: 16, width: 426, height: 240)),
-                      (PixelSize(width: 640, height: 360), PixelRect(x: 282, y: 156, width: 320, height: 180))])
-    func readsAScaledDownPictureInADarkFrame(source: PixelSize, window: PixelRect) throws {
-        try expectScaledIntoDarkFrameReads("ad5-a", source: source, picture: window, frame: source)
+    /// A source scaled down (to a third each side, as a PiP window, or to a half) in a corner of a frame that is
+    /// black or the compositor's slate (#1c2028).
+    @Test(arguments: [
+        (PixelSize(width: 640, height: 360), PixelRect(x: 410, y: 224, width: 214, height: 120), "black"),
+        (PixelSize(width: 640, height: 360), PixelRect(x: 16, y: 224, width: 214, height: 120), "0x1c2028"),
+        (PixelSize(width: 640, height: 360), PixelRect(x: 410, y: 16, width: 214, height: 120), "0x1c2028"),
+        (PixelSize(width: 1280, height: 720), PixelRect(x: 16, y: 16, width: 426, height: 240), "black"),
+        (PixelSize(width: 640, height: 360), PixelRect(x: 282, y: 156, width: 320, height: 180), "black"),
+    ])
+    func readsAScaledDownPictureInADarkFrame(source: PixelSize, window: PixelRect, backdrop: String) throws {
+        try expectScaledIntoDarkFrameReads("ad5-a", source: source, picture: window, frame: source, backdrop: backdrop)
     }
 
     @Test func readsAPortraitPicturePillarboxedIntoLandscape() throws {
