@@ -18,16 +18,20 @@ public enum ResourceLocation: Hashable, Sendable, CustomStringConvertible {
         self = resolved
     }
 
-    /// Resolves `reference` (white space removed) against this location as the including document's.
+    /// Resolves `reference` (surrounding white space removed) against this location as the including document's.
+    ///
+    /// Spaces inside a reference are kept: they are part of a file name (`VAST 4.0 Samples/…`), and are written
+    /// `%20` when the reference is resolved against an HTTP URL. (URLs read from a document have already lost
+    /// their line breaks and spaces.)
     ///
     /// - Returns: `nil` for an empty reference or an unsupported scheme (`ftp:`, `data:`, `javascript:`…).
     public func resolving(_ reference: String) -> ResourceLocation? {
-        let ref = String(reference.unicodeScalars.filter { !$0.properties.isWhitespace })
+        let ref = reference.trimmingSpaces
         guard !ref.isEmpty else { return nil }
         if let scheme = ResourceLocation.scheme(of: ref) {
             switch scheme {
             case "http", "https":
-                return URL(string: ref).map { .remote($0) }
+                return ResourceLocation.url(ref, relativeTo: nil).map { .remote($0) }
             case "file":
                 guard let url = URL(string: ref), url.isFileURL else { return nil }
                 return .file(ResourceLocation.standardised(url.path))
@@ -37,12 +41,18 @@ public enum ResourceLocation: Hashable, Sendable, CustomStringConvertible {
         }
         switch self {
         case .remote(let base):
-            return URL(string: ref, relativeTo: base).map { .remote($0.absoluteURL) }
+            return ResourceLocation.url(ref, relativeTo: base).map { .remote($0) }
         case .file(let path):
             if ref.hasPrefix("/") { return .file(ResourceLocation.standardised(ref)) }
             let directory = (path as NSString).deletingLastPathComponent
             return .file(ResourceLocation.standardised((directory as NSString).appendingPathComponent(ref)))
         }
+    }
+
+    /// `text` as an absolute URL, with spaces written `%20` when it cannot be read as it is.
+    static func url(_ text: String, relativeTo base: URL?) -> URL? {
+        let url = URL(string: text, relativeTo: base) ?? URL(string: text.replacingOccurrences(of: " ", with: "%20"), relativeTo: base)
+        return url?.absoluteURL
     }
 
     /// The URL scheme of `text` in lower case (`http`), or `nil` for a path. A one-letter "scheme" is taken for a
