@@ -163,6 +163,13 @@ import Testing
         #expect(try VASTParser().parse(data, source: "test").ads.map(\.id) == ["utf16"])
     }
 
+    @Test func readsTheDeclaredEncoding() throws {
+        let text = "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>" + VASTText.document(VASTText.inline(id: "latin"))
+            .replacingOccurrences(of: "<AdTitle>latin</AdTitle>", with: "<AdTitle>Caf\u{E9}</AdTitle>")
+        let data = try #require(text.data(using: .isoLatin1))
+        #expect(try VASTParser().parse(data, source: "test").ads[0].adTitle == "Caf\u{E9}")
+    }
+
     @Test func matchesLocalNamesWhateverThePrefixOrCase() throws {
         let text = """
         <v:VAST xmlns:v="http://www.iab.com/VAST" version="3.0"><v:Ad id="p"><v:Inline><v:AdSystem>x</v:AdSystem>

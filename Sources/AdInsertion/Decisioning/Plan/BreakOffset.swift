@@ -16,32 +16,24 @@ public enum BreakOffset: Hashable, Sendable, CustomStringConvertible {
 
     /// Reads a VMAP 1.0 `timeOffset`: `start`, `end`, `hh:mm:ss[.mmm]`, `n%` (0–100) or `#n` (n ≥ 1).
     public init?(vmap text: String) {
-        let t = text.trimmingSpaces
-        switch t.lowercased() {
-        case "start": self = .start
-        case "end": self = .end
-        default:
-            if t.hasPrefix("#") {
-                guard let n = Int(t.dropFirst()), n >= 1 else { return nil }
-                self = .position(n)
-            } else if let f = BreakOffset.percentage(t) {
-                self = f
-            } else if let time = MediaTime(parsing: t), time.seconds >= .zero {
-                self = .time(time)
-            } else {
-                return nil
-            }
-        }
+        self.init(text, start: "start", end: "end", allowsPositions: true)
     }
 
     /// Reads the TIME of `--break TIME=FILE`: `pre`, `post`, seconds (`90`, `12.5`), `hh:mm:ss[.mmm]` or `n%`.
     public init?(quick text: String) {
+        self.init(text, start: "pre", end: "post", allowsPositions: false)
+    }
+
+    private init?(_ text: String, start: String, end: String, allowsPositions: Bool) {
         let t = text.trimmingSpaces
         switch t.lowercased() {
-        case "pre": self = .start
-        case "post": self = .end
+        case start: self = .start
+        case end: self = .end
         default:
-            if let f = BreakOffset.percentage(t) {
+            if allowsPositions, t.hasPrefix("#") {
+                guard let n = Int(t.dropFirst()), n >= 1 else { return nil }
+                self = .position(n)
+            } else if let f = BreakOffset.percentage(t) {
                 self = f
             } else if let time = MediaTime(parsing: t), time.seconds >= .zero {
                 self = .time(time)

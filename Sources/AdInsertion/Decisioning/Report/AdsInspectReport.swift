@@ -24,7 +24,7 @@ import MediaCore
 public struct AdsInspectReport: Codable, Hashable, Sendable {
     public var source: String
     public var kind: String
-    public var contentDuration: Double?
+    @NullEncoded public var contentDuration: Double?
     public var window: String
     public var breaks: [Break]
     public var errors: [Issue]
@@ -41,144 +41,63 @@ public struct AdsInspectReport: Codable, Hashable, Sendable {
         }
     }
 
+    /// One break of the plan.
     public struct Break: Codable, Hashable, Sendable {
         public var position: String
-        public var offset: Double?
-        public var breakId: String?
+        @NullEncoded public var offset: Double?
+        @NullEncoded public var breakId: String?
         public var breakType: String
         public var tracking: Int
         public var ads: [Ad]
-
-        enum CodingKeys: String, CodingKey { case position, offset, breakId, breakType, tracking, ads }
-
-        public func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(position, forKey: .position)
-            try c.encode(offset, forKey: .offset)
-            try c.encode(breakId, forKey: .breakId)
-            try c.encode(breakType, forKey: .breakType)
-            try c.encode(tracking, forKey: .tracking)
-            try c.encode(ads, forKey: .ads)
-        }
     }
 
+    /// One ad of a break, with its chosen media and why.
     public struct Ad: Codable, Hashable, Sendable {
-        public var id: String?
-        public var sequence: Int?
-        public var adSystem: String?
-        public var title: String?
-        public var duration: Double?
-        public var skipOffset: String?
+        @NullEncoded public var id: String?
+        @NullEncoded public var sequence: Int?
+        @NullEncoded public var adSystem: String?
+        @NullEncoded public var title: String?
+        @NullEncoded public var duration: Double?
+        @NullEncoded public var skipOffset: String?
         public var state: String
-        public var error: Issue?
-        public var mediaFile: Media?
+        @NullEncoded public var error: Issue?
+        @NullEncoded public var mediaFile: Media?
         public var candidates: [Candidate]
         public var wrappers: [Wrapper]
         public var impressions: Int
         public var tracking: Int
         public var trackingEvents: [String: Int]
-        public var clickThrough: String?
+        @NullEncoded public var clickThrough: String?
         public var clickTracking: Int
         public var errorURLs: Int
-
-        enum CodingKeys: String, CodingKey {
-            case id, sequence, adSystem, title, duration, skipOffset, state, error, mediaFile, candidates, wrappers,
-                 impressions, tracking, trackingEvents, clickThrough, clickTracking, errorURLs
-        }
-
-        public func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(id, forKey: .id)
-            try c.encode(sequence, forKey: .sequence)
-            try c.encode(adSystem, forKey: .adSystem)
-            try c.encode(title, forKey: .title)
-            try c.encode(duration, forKey: .duration)
-            try c.encode(skipOffset, forKey: .skipOffset)
-            try c.encode(state, forKey: .state)
-            try c.encode(error, forKey: .error)
-            try c.encode(mediaFile, forKey: .mediaFile)
-            try c.encode(candidates, forKey: .candidates)
-            try c.encode(wrappers, forKey: .wrappers)
-            try c.encode(impressions, forKey: .impressions)
-            try c.encode(tracking, forKey: .tracking)
-            try c.encode(trackingEvents, forKey: .trackingEvents)
-            try c.encode(clickThrough, forKey: .clickThrough)
-            try c.encode(clickTracking, forKey: .clickTracking)
-            try c.encode(errorURLs, forKey: .errorURLs)
-        }
     }
 
     /// The chosen rendition.
     public struct Media: Codable, Hashable, Sendable {
         public var url: String
-        public var type: String?
-        public var width: Int?
-        public var height: Int?
-        public var bitrate: Int?
-        public var localPath: String?
-
-        enum CodingKeys: String, CodingKey { case url, type, width, height, bitrate, localPath }
-
-        public func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(url, forKey: .url)
-            try c.encode(type, forKey: .type)
-            try c.encode(width, forKey: .width)
-            try c.encode(height, forKey: .height)
-            try c.encode(bitrate, forKey: .bitrate)
-            try c.encode(localPath, forKey: .localPath)
-        }
+        @NullEncoded public var type: String?
+        @NullEncoded public var width: Int?
+        @NullEncoded public var height: Int?
+        @NullEncoded public var bitrate: Int?
+        @NullEncoded public var localPath: String?
     }
 
+    /// One rendition considered for an ad: taken or refused, and why.
     public struct Candidate: Codable, Hashable, Sendable {
         public var url: String
-        public var type: String?
-        public var width: Int?
-        public var height: Int?
-        public var bitrate: Int?
+        @NullEncoded public var type: String?
+        @NullEncoded public var width: Int?
+        @NullEncoded public var height: Int?
+        @NullEncoded public var bitrate: Int?
         public var accepted: Bool
         public var reason: String
-
-        enum CodingKeys: String, CodingKey { case url, type, width, height, bitrate, accepted, reason }
-
-        public func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(url, forKey: .url)
-            try c.encode(type, forKey: .type)
-            try c.encode(width, forKey: .width)
-            try c.encode(height, forKey: .height)
-            try c.encode(bitrate, forKey: .bitrate)
-            try c.encode(accepted, forKey: .accepted)
-            try c.encode(reason, forKey: .reason)
-        }
     }
 
+    /// One wrapper that led to an ad.
     public struct Wrapper: Codable, Hashable, Sendable {
-        public var adSystem: String?
+        @NullEncoded public var adSystem: String?
         public var tagURI: String
-        public var source: String?
-
-        enum CodingKeys: String, CodingKey { case adSystem, tagURI, source }
-
-        public func encode(to encoder: Encoder) throws {
-            var c = encoder.container(keyedBy: CodingKeys.self)
-            try c.encode(adSystem, forKey: .adSystem)
-            try c.encode(tagURI, forKey: .tagURI)
-            try c.encode(source, forKey: .source)
-        }
-    }
-
-    enum CodingKeys: String, CodingKey { case source, kind, contentDuration, window, breaks, errors, warnings }
-
-    public func encode(to encoder: Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(source, forKey: .source)
-        try c.encode(kind, forKey: .kind)
-        try c.encode(contentDuration, forKey: .contentDuration)
-        try c.encode(window, forKey: .window)
-        try c.encode(breaks, forKey: .breaks)
-        try c.encode(errors, forKey: .errors)
-        try c.encode(warnings, forKey: .warnings)
+        @NullEncoded public var source: String?
     }
 
     /// Builds the report of a load.

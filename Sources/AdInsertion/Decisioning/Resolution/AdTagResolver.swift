@@ -90,13 +90,17 @@ public struct AdTagResolver: Sendable {
                         followWrappers: Bool = true) async -> AdTagResolution {
         let document: VASTDocument
         do {
-            let data = try await fetcher.fetch(location, timeout: settings.firstRequestTimeout)
-            document = try VASTParser(maximumDocumentBytes: settings.maximumDocumentBytes)
-                .parse(data, source: fetcher.mapped(location).name)
+            document = try await loadVAST(location, timeout: settings.firstRequestTimeout)
         } catch {
             return AdTagResolution(errors: [error.adError])
         }
         return await resolve(document, at: location, allowMultipleAds: allowMultipleAds, followWrappers: followWrappers)
+    }
+
+    /// Fetches and parses the VAST document at `location`, named in messages as fetched (with its mapping).
+    func loadVAST(_ location: ResourceLocation, timeout: Duration) async throws(DecisioningError) -> VASTDocument {
+        let data = try await fetcher.fetch(location, timeout: timeout)
+        return try VASTParser(maximumDocumentBytes: settings.maximumDocumentBytes).parse(data, source: fetcher.mapped(location).name)
     }
 
     func resolve(_ document: VASTDocument, at location: ResourceLocation, context: Context) async -> AdTagResolution {
@@ -177,9 +181,7 @@ public struct AdTagResolver: Sendable {
             }
             let next: VASTDocument
             do {
-                let data = try await fetcher.fetch(target, timeout: settings.wrapperTimeout)
-                next = try VASTParser(maximumDocumentBytes: settings.maximumDocumentBytes)
-                    .parse(data, source: fetcher.mapped(target).name)
+                next = try await loadVAST(target, timeout: settings.wrapperTimeout)
             } catch {
                 return failure(error.code, "wrapper \(where_): \(error.message)")
             }
