@@ -1,3 +1,5 @@
+import Foundation
+
 /// One element of a parsed ad response, reduced to what decisioning reads: its local name, attributes, child
 /// elements and text.
 ///
@@ -65,11 +67,6 @@ struct XMLElementNode: Sendable {
 }
 
 extension StringProtocol {
-    /// The string without leading and trailing white space.
-    var trimmingSpaces: String {
-        var s = Substring(self)
-        while let f = s.first, f.isWhitespace { s = s.dropFirst() }
-        while let l = s.last, l.isWhitespace { s = s.dropLast() }
-        return String(s)
-    }
+    /// The string without leading and trailing white space and line breaks.
+    var trimmingSpaces: String { trimmingCharacters(in: .whitespacesAndNewlines) }
 }
