@@ -23,7 +23,7 @@ let package = Package(
         .executableTarget(name: "pipctl", dependencies: ["AdInsertion", "VideoPipeline", "MediaCore"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
         .testTarget(name: "VideoPipelineTests", dependencies: ["VideoPipeline", "MediaCore"]),
-        .testTarget(name: "AdInsertionTests", dependencies: ["AdInsertion", "MediaCore", "VideoPipeline"]),
+        .testTarget(name: "AdInsertionTests", dependencies: ["AdInsertion", "MediaCore", "VideoPipeline"], exclude: ["Fixtures"]),
         .testTarget(name: "pipctlTests", dependencies: ["MediaCore"]),
     ],
     swiftLanguageModes: [.v6]
