@@ -158,9 +158,18 @@ public enum Verifier {
         return problems
     }
 
+    /// What starts with the segment: `break 1` for a break's first ad, `ad 2 of break 1`, or `content`.
     static func name(_ segment: Timeline.Segment) -> String {
         switch (segment.breakIndex, segment.adIndex) {
         case let (b?, 0?): "break \(b)"
+        case let (b?, a?): "ad \(a) of break \(b)"
+        default: "content"
+        }
+    }
+
+    /// The segment's own ad (`ad 0 of break 1`), or `content`.
+    static func fullName(_ segment: Timeline.Segment) -> String {
+        switch (segment.breakIndex, segment.adIndex) {
         case let (b?, a?): "ad \(a) of break \(b)"
         default: "content"
         }
@@ -180,18 +189,24 @@ public enum Verifier {
         func started(_ e: Expectation) -> String {
             "\(name(e.segment)) \(e.segment.kind == .content && e.segment.outStartFrame > 0 ? "resumed" : "started")"
         }
-        // A later segment's source is already on screen: that segment started early.
+        // A later segment's source is already on screen: that segment started early. Unless this segment's
+        // source is on screen where that one should begin: then the two traded places.
         if let got, got.sourceID != want.stamp.sourceID,
            let next = expected[n..<count].first(where: { $0.segmentIndex != want.segmentIndex && $0.stamp.sourceID == got.sourceID }),
-           expected[n..<count].first(where: { $0.segmentIndex != want.segmentIndex })?.segmentIndex == next.segmentIndex {
+           expected[n..<count].first(where: { $0.segmentIndex != want.segmentIndex })?.segmentIndex == next.segmentIndex,
+           !(Int(next.segment.outStartFrame) < count
+             && observed[Int(next.segment.outStartFrame)].stamp?.sourceID == want.stamp.sourceID) {
             return "\(started(next)) at output frame \(n), \(says(Int(next.segment.outStartFrame)))"
         }
-        // The previous source is still on screen where this segment should have begun: it started late.
+        // The previous source plays on where this segment should have begun, until this segment's source
+        // appears: it started late.
         if let got, n > 0, got.sourceID != want.stamp.sourceID, got.sourceID == expected[n - 1].stamp.sourceID,
            Int64(n) == want.segment.outStartFrame {
             var m = n
-            while m < count, observed[m].stamp?.sourceID != want.stamp.sourceID { m += 1 }
-            return "\(started(want)) at output frame \(m), \(says(n))"
+            while m < count, observed[m].stamp?.sourceID == got.sourceID { m += 1 }
+            if m < count, observed[m].stamp?.sourceID == want.stamp.sourceID {
+                return "\(started(want)) at output frame \(m), \(says(n))"
+            }
         }
         if let got, got.sourceID == want.stamp.sourceID {
             let delta = got.frameIndex - want.stamp.frameIndex
@@ -206,7 +221,7 @@ public enum Verifier {
             end += 1
         }
         let shown = got.map(\.sourceID) ?? "no stamp"
-        return "output frames \(n)–\(end) show \(shown), \(against == "expected" ? "expected" : "\(against) says") \(want.stamp.sourceID) (\(name(want.segment)))"
+        return "output frames \(n)–\(end) show \(shown), \(against == "expected" ? "expected" : "\(against) says") \(want.stamp.sourceID) (\(fullName(want.segment)))"
     }
 
     /// Content must go on where it paused: each content segment starts at the tick where the content had got

@@ -1,0 +1,158 @@
+import Foundation
+import MediaCore
+import Testing
+import VideoPipeline
+@testable import AdInsertion
+
+/// The verifier catches what it must, and says it in words: a timeline that moved a boundary, dropped a content
+/// frame or swapped two ads; an output whose break sits elsewhere than a golden timeline's; an output that is not
+/// the one its timeline describes.
+@Suite struct VerifierDetectionTests {
+    /// Two renders made once: `good` (a pre-roll, then a pod of two at 5 s) and `moved` (the same, the pod at
+    /// 5.4 s: twelve frames later).
+    struct Renders: Sendable {
+        var good: RenderRequest
+        var goodTimeline: Timeline
+        var moved: RenderRequest
+
+        static var shared: Renders { get throws { try made.get() } }
+        private static let made: Result<Renders, any Error> = Result(catching: {
+            let media = try StampedMedia.shared
+            func render(_ name: String, _ breaks: [String]) throws -> RenderResult {
+                try Stitcher.render(media.request(try media.plan(breaks), output: media.directory + "/\(name).mp4"))
+            }
+            let good = try render("good", ["pre=ad25.mp4", "5=ad24.mp4,ad60.mp4"])
+            let moved = try render("moved", ["pre=ad25.mp4", "5.4=ad24.mp4,ad60.mp4"])
+            return Renders(good: media.request(good.plan, output: media.directory + "/good.mp4"), goodTimeline: good.timeline,
+                           moved: media.request(moved.plan, output: media.directory + "/moved.mp4"))
+        })
+    }
+
+    /// How a test edits a copy of the good timeline.
+    enum Edit: String, CaseIterable, Sendable {
+        /// The content before the pod runs twelve frames longer; the pod starts twelve frames later.
+        case breakStartsLater
+        /// The pod's last ad runs twelve frames longer; the content resumes twelve frames later.
+        case breakEndsLater
+        /// The pod's last ad ends twelve frames earlier; the content resumes twelve frames earlier.
+        case breakEndsEarlier
+        /// The two ads of the pod trade their sources.
+        case adsSwapped
+
+        func apply(to timeline: inout Timeline) {
+            // Segments: 0 pre-roll, 1 content, 2 and 3 the pod, 4 content.
+            func shiftStart(_ i: Int, by frames: Int64) {
+                timeline.segments[i].outStartFrame += frames
+                timeline.segments[i].srcStartTick += frames
+            }
+            func shiftEnd(_ i: Int, by frames: Int64) {
+                timeline.segments[i].outEndFrame += frames
+                timeline.segments[i].srcEndTick += frames
+            }
+            switch self {
+            case .breakStartsLater:
+                shiftEnd(1, by: 12)
+                shiftStart(2, by: 12)
+            case .breakEndsLater:
+                shiftEnd(3, by: 12)
+                shiftStart(4, by: 12)
+            case .breakEndsEarlier:
+                shiftEnd(3, by: -12)
+                shiftStart(4, by: -12)
+            case .adsSwapped:
+                let first = timeline.segments[2]
+                timeline.segments[2].source = timeline.segments[3].source
+                timeline.segments[2].sourceFps = timeline.segments[3].sourceFps
+                timeline.segments[3].source = first.source
+                timeline.segments[3].sourceFps = first.sourceFps
+            }
+        }
+
+        /// The problems the verifier must report first: what the pixels show against the edited timeline, then
+        /// what the edited timeline itself breaks (content continuity).
+        var sentences: [String] {
+            switch self {
+            case .breakStartsLater:
+                ["break 1 started at output frame 180, the timeline says 192",
+                 "content resumed at tick 150 at output frame 240: ticks 150–161 were shown twice"]
+            case .breakEndsLater:
+                ["content resumed at output frame 240, the timeline says 252",
+                 "content resumed at tick 162 at output frame 252: ticks 150–161 were lost"]
+            case .breakEndsEarlier:
+                ["content resumed at output frame 240, the timeline says 228",
+                 "content resumed at tick 138 at output frame 228: ticks 138–149 were shown twice"]
+            case .adsSwapped:
+                ["output frames 180–209 show ad24, the timeline says ad60 (ad 0 of break 1)",
+                 "output frames 210–239 show ad60, the timeline says ad24 (ad 1 of break 1)"]
+            }
+        }
+    }
+
+    @Test func theGoodRenderPassesAndIsWhatTheOtherTestsEdit() throws {
+        let renders = try Renders.shared
+        let report = try Verifier.verify(.init(outputPath: renders.good.outputPath))
+        #expect(report.passed, "\(report.text)")
+        #expect(StampedMedia.pieces(renders.goodTimeline) == [
+            StampedMedia.Piece("ad25.mp4", 0, 0, out: 0..<30, ticks: 0..<30),
+            StampedMedia.Piece("content.mp4", out: 30..<180, ticks: 0..<150),
+            StampedMedia.Piece("ad24.mp4", 1, 0, out: 180..<210, ticks: 0..<30),
+            StampedMedia.Piece("ad60.mp4", 1, 1, out: 210..<240, ticks: 0..<30),
+            StampedMedia.Piece("content.mp4", out: 240..<390, ticks: 150..<300),
+        ] as [StampedMedia.Piece])
+    }
+
+    @Test(arguments: Edit.allCases)
+    func anEditedTimelineFailsWithTheSentenceThatSaysWhatMoved(_ edit: Edit) throws {
+        let renders = try Renders.shared
+        let dir = try TemporaryDirectory()
+        var timeline = renders.goodTimeline
+        edit.apply(to: &timeline)
+        let edited = try dir.write("edited.timeline.json", try timeline.jsonData())
+        let report = try Verifier.verify(.init(outputPath: renders.good.outputPath, timelinePath: edited))
+        #expect(!report.passed)
+        #expect(Array(report.problems.prefix(2)) == edit.sentences, "all problems: \(report.problems)")
+        if edit == .adsSwapped {
+            // The sound gives the swap away too.
+            #expect(report.problems.contains("output frames 180–209 (ad 0 of break 1) sound like a 600 Hz tone, expected a 1150 Hz tone"))
+        }
+    }
+
+    @Test func aBreakMovedFromTheGoldenTimelineIsReportedAgainstIt() throws {
+        let renders = try Renders.shared
+        let report = try Verifier.verify(.init(outputPath: renders.good.outputPath,
+                                               goldenPath: renders.moved.resolvedTimelinePath))
+        #expect(!report.passed)
+        #expect(report.problems.first == "break 1 started at output frame 180, expected 192", "all problems: \(report.problems)")
+    }
+
+    @Test func anOutputThatIsNotTheOneItsTimelineDescribesFails() throws {
+        let renders = try Renders.shared
+        let dir = try TemporaryDirectory()
+        // The moved plan rendered under the good render's name, beside the good render's timeline.
+        let output = dir.path + "/good.mp4"
+        try FileManager.default.copyItem(atPath: renders.moved.outputPath, toPath: output)
+        try FileManager.default.copyItem(atPath: renders.good.resolvedTimelinePath, toPath: output + ".timeline.json")
+        let report = try Verifier.verify(.init(outputPath: output))
+        #expect(!report.passed)
+        #expect(report.problems.prefix(3) == [
+            "break 1 started at output frame 192, the timeline says 180",
+            "ad 1 of break 1 started at output frame 222, the timeline says 210",
+            "content resumed at output frame 252, the timeline says 240",
+        ], "all problems: \(report.problems)")
+    }
+
+    @Test func anOutputMissingOneFrameFails() throws {
+        guard StampedMedia.hasFFmpeg else { try Test.cancel("needs \(StampedMedia.ffmpegPath) to cut a frame out") }
+        let renders = try Renders.shared
+        let dir = try TemporaryDirectory()
+        let output = dir.path + "/cut.mp4"
+        try StampedMedia.ffmpeg(["-i", renders.good.outputPath, "-vf", "select=not(eq(n\\,100))", "-fps_mode", "passthrough",
+                                 "-c:v", "libx264", "-preset", "ultrafast", "-crf", "10", "-c:a", "copy", output])
+        let report = try Verifier.verify(.init(outputPath: output, timelinePath: renders.good.resolvedTimelinePath))
+        #expect(!report.passed)
+        #expect(report.problems.prefix(2) == [
+            "the output has 389 frames, the timeline says 390",
+            "output frame 100 shows content frame 71, the timeline says frame 70 (1 frame ahead: frames lost)",
+        ], "all problems: \(report.problems)")
+    }
+}
