@@ -210,11 +210,13 @@ public enum Verifier {
         }
         if let got, got.sourceID == want.stamp.sourceID {
             let delta = got.frameIndex - want.stamp.frameIndex
-            let what = delta > 0 ? "\(delta) frame\(delta == 1 ? "" : "s") ahead: frames lost" : "\(-delta) frame\(delta == -1 ? "" : "s") behind: frames repeated"
+            let offset = "\(abs(delta)) frame\(abs(delta) == 1 ? "" : "s") \(delta > 0 ? "ahead" : "behind")"
+            // At a splice the offset says where the segment started, not that frames were lost or repeated: the
+            // frames before it belong to another source.
             if Int64(n) == want.segment.outStartFrame, n > 0 {
-                return "\(started(want)) at \(describe(got)) at output frame \(n), \(against == "expected" ? "expected" : "\(against) says") frame \(want.stamp.frameIndex) (\(what))"
+                return "\(started(want)) at \(describe(got)) at output frame \(n), \(against == "expected" ? "expected" : "\(against) says") frame \(want.stamp.frameIndex) (\(offset))"
             }
-            return "output frame \(n) shows \(describe(got)), \(against == "expected" ? "expected" : "\(against) says") frame \(want.stamp.frameIndex) (\(what))"
+            return "output frame \(n) shows \(describe(got)), \(against == "expected" ? "expected" : "\(against) says") frame \(want.stamp.frameIndex) (\(offset): frames \(delta > 0 ? "lost" : "repeated"))"
         }
         var end = n
         while end + 1 < count, expected[end + 1].segmentIndex == want.segmentIndex, observed[end + 1].stamp?.sourceID == got?.sourceID {
@@ -235,9 +237,9 @@ public enum Verifier {
             let sought = seekFrames.contains { $0 >= lastEnd - 1 && $0 <= segment.outStartFrame }
             if let reached, !segment.paused, segment.srcStartTick != reached, !sought {
                 let delta = segment.srcStartTick - reached
-                problems.append(delta > 0
-                    ? "content resumed at tick \(segment.srcStartTick) at output frame \(segment.outStartFrame): ticks \(reached)–\(segment.srcStartTick - 1) were lost"
-                    : "content resumed at tick \(segment.srcStartTick) at output frame \(segment.outStartFrame): ticks \(segment.srcStartTick)–\(reached - 1) were shown twice")
+                let ticks = delta > 0 ? reached..<segment.srcStartTick : segment.srcStartTick..<reached
+                let which = ticks.count == 1 ? "tick \(ticks.lowerBound) was" : "ticks \(ticks.lowerBound)–\(ticks.upperBound - 1) were"
+                problems.append("content resumed at tick \(segment.srcStartTick) at output frame \(segment.outStartFrame): \(which) \(delta > 0 ? "lost" : "shown twice")")
             }
             if !segment.paused { reached = segment.srcEndTick }
         }
