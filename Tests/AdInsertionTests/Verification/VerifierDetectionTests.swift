@@ -95,10 +95,12 @@ import VideoPipeline
         }
     }
 
-    @Test func theGoodRenderPassesAndIsWhatTheOtherTestsEdit() throws {
+    @Test func theTwoRendersPassAndTheGoodOneIsWhatTheOtherTestsEdit() throws {
         let renders = try Renders.shared
         let report = try Verifier.verify(.init(outputPath: renders.good.outputPath))
         #expect(report.passed, "\(report.text)")
+        let moved = try Verifier.verify(.init(outputPath: renders.moved.outputPath))
+        #expect(moved.passed, "\(moved.text)")
         #expect(StampedMedia.pieces(renders.goodTimeline) == [
             StampedMedia.Piece("ad25.mp4", 0, 0, out: 0..<30, ticks: 0..<30),
             StampedMedia.Piece("content.mp4", out: 30..<180, ticks: 0..<150),
