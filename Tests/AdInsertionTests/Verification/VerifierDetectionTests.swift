@@ -171,4 +171,25 @@ import VideoPipeline
             "break 1 started at ad24 frame 1 at output frame 180, the timeline says frame 0 (1 frame ahead)",
         ], "all problems: \(report.problems)")
     }
+
+    @Test func soundLateByOneAndAHalfFramesFailsAtEverySplice() throws {
+        guard StampedMedia.hasFFmpeg else { try Test.cancel("needs \(StampedMedia.ffmpegPath) to delay the sound") }
+        let renders = try Renders.shared
+        let dir = try TemporaryDirectory()
+        let output = dir.path + "/late.mp4"
+        // 2400 samples at 48 kHz: 1.5 frames at 30 fps; the pictures are copied untouched.
+        try StampedMedia.ffmpeg(["-i", renders.good.outputPath, "-c:v", "copy", "-af", "adelay=2400S:all=1", "-c:a", "aac", output])
+        let report = try Verifier.verify(.init(outputPath: output, timelinePath: renders.good.resolvedTimelinePath))
+        #expect(!report.passed)
+        #expect(report.audioBoundaries.map(\.frame) == [30, 180, 210, 240])
+        for boundary in report.audioBoundaries {
+            #expect(!boundary.ok)
+            #expect(abs((boundary.offsetFrames ?? 0) - 1.5) < 0.1, "found \(boundary.offsetFrames ?? .nan) frames late at \(boundary.frame)")
+        }
+        // One sentence per splice, in order; the offset is printed to a tenth of a frame.
+        let late = /the audio of (.+) changes 1\.[4-6] frames after its video at output frame (\d+)/
+        #expect(report.problems.compactMap { try? late.wholeMatch(in: $0).map { "\($0.output.1)@\($0.output.2)" } }
+            == ["content@30", "break 1@180", "ad 1 of break 1@210", "content@240"], "all problems: \(report.problems)")
+        #expect(report.problems.count == 4)
+    }
 }
