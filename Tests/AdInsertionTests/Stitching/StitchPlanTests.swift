@@ -7,13 +7,15 @@ import VideoPipeline
 /// Plans made from `--break` values, rendered: where each break lands on the output, what the event log says,
 /// and that the verifier reads back from the pixels what the timeline promises.
 @Suite struct StitchPlanTests {
-    @Test func zeroPercentIsThePreRollHalfIsAMidRollHundredPercentIsThePostRollAndPastTheEndIsDropped() throws {
+    @Test func zeroPercentIsThePreRollHalfIsAMidRollTheEndIsThePostRollAndPastTheEndIsDropped() throws {
         let media = try StampedMedia.shared
-        let plan = try media.plan(["0%=ad24.mp4", "50%=ad25.mp4", "100%=ad60.mp4", "10=ad2997.mp4", "11=ad2997.mp4"])
-        // The placement rules of `AdPlanBuilder`: 0% is the pre-roll, n% a mid-roll at n% of the duration, 100%
-        // the post-roll; a mid-roll at or past the end is never reached and is left out with VAST 200.
+        let plan = try media.plan(["0%=ad24.mp4", "50%=ad25.mp4", "100%=ad60.mp4", "post=mono.mp4", "10=ad2997.mp4",
+                                   "11=ad2997.mp4"])
+        // The placement rules of `AdPlanBuilder`: 0% is the pre-roll, n% a mid-roll at n% of the duration; the end
+        // (VMAP's `end`, written `post` or `100%` in a `--break`) the post-roll, both values one break; a mid-roll
+        // at or past the end is never reached and is left out with VAST 200.
         #expect(plan.breaks.map(\.position) == [.preroll, .midroll(MediaTime(seconds: 5)), .postroll])
-        #expect(plan.breaks.map { $0.ads.map(\.ad.adTitle) } == [["ad24.mp4"], ["ad25.mp4"], ["ad60.mp4"]])
+        #expect(plan.breaks.map { $0.ads.map(\.ad.adTitle) } == [["ad24.mp4"], ["ad25.mp4"], ["ad60.mp4", "mono.mp4"]])
         #expect(plan.errors.map(\.code) == [.trafficking, .trafficking])
         #expect(plan.errors.map { $0.message.hasPrefix("--break 10=ad2997.mp4 left out: mid-roll at") } == [true, false])
         #expect(plan.errors.map { $0.message.hasPrefix("--break 11=ad2997.mp4 left out: mid-roll at") } == [false, true])
@@ -28,10 +30,11 @@ import VideoPipeline
             StampedMedia.Piece("ad25.mp4", 1, 0, out: 180..<210, ticks: 0..<30),
             StampedMedia.Piece("content.mp4", out: 210..<360, ticks: 150..<300),
             StampedMedia.Piece("ad60.mp4", 2, 0, out: 360..<390, ticks: 0..<30),
+            StampedMedia.Piece("mono.mp4", 2, 1, out: 390..<426, ticks: 0..<36),
         ]
         #expect(StampedMedia.pieces(result.timeline) == expected)
-        #expect(result.timeline.output.frames == 390)
-        #expect(result.plan.breaks.flatMap(\.ads).map(\.state) == [.played, .played, .played])
+        #expect(result.timeline.output.frames == 426)
+        #expect(result.plan.breaks.flatMap(\.ads).map(\.state) == [.played, .played, .played, .played])
 
         let events = try EventLog.read(request.resolvedEventsPath)
         // The left-out breaks are reported once, at the start, with their code and no break index.
@@ -40,7 +43,7 @@ import VideoPipeline
         #expect(errors.map(\.frame) == [0, 0])
         #expect(errors.map(\.breakIndex) == [nil, nil])
         #expect(events.filter { $0.type == "AD_BREAK_STARTED" }.map(\.frame) == [0, 180, 360])
-        #expect(events.filter { $0.type == "AD_BREAK_ENDED" }.map(\.frame) == [30, 210, 390])
+        #expect(events.filter { $0.type == "AD_BREAK_ENDED" }.map(\.frame) == [30, 210, 426])
         #expect(events.filter { $0.type == "ALL_ADS_COMPLETED" }.count == 1)
     }
 
