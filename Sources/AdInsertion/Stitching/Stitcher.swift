@@ -27,6 +27,8 @@ public final class Stitcher {
     private let writer: MediaWriter
     private let hashes: FrameHashLog?
     private let eventLog: EventLog
+    /// Prepared with the output so that a timeline path that cannot be written stops the render before it starts.
+    private let timelineFile: AtomicFile
     private var beaconSinks: [any SessionEventObserver] = []
     private let audio: AudioBuffer
     private let clock: SampleClock
@@ -76,8 +78,11 @@ public final class Stitcher {
             audio = try AudioBuffer(channels: format.channels, sampleRate: format.sampleRate,
                                     capacity: Int(clock.samples(fromFrame: 0, toFrame: 1)) + 2)
             eventLog = try EventLog(destination: request.resolvedEventsPath)
+            timelineFile = try AtomicFile(destination: request.resolvedTimelinePath)
         } catch let error as MediaError {
             throw .output(error)
+        } catch let error as AtomicFile.Failure {
+            throw .output(.outputNotWritable(path: error.path, reason: error.reason))
         } catch {
             throw .output(.outputNotWritable(path: request.resolvedEventsPath, reason: "\(error)"))
         }
@@ -140,7 +145,6 @@ public final class Stitcher {
             path: request.contentPath, fps: content.nominalFrameRate.perSecond.fraction, frames: content.frameCount,
             duration: content.videoDuration.seconds.doubleValue), segments: segments)
         do {
-            let timelineFile = try AtomicFile(destination: request.resolvedTimelinePath)
             try timelineFile.write(result.jsonData())
             try writer.finish()
             try hashes?.finish()
@@ -148,6 +152,8 @@ public final class Stitcher {
             try eventLog.finish()
         } catch let error as MediaError {
             throw .output(error)
+        } catch let error as AtomicFile.Failure {
+            throw .output(.outputNotWritable(path: error.path, reason: error.reason))
         } catch {
             throw .output(.outputNotWritable(path: request.resolvedTimelinePath, reason: "\(error)"))
         }
@@ -254,7 +260,9 @@ public final class Stitcher {
     private func flushEvents() throws(RenderError) {
         let events = session.drainEvents()
         guard !events.isEmpty else { return }
-        do { for event in events { try eventLog.append(event) } } catch {
+        do { for event in events { try eventLog.append(event) } } catch let error as AtomicFile.Failure {
+            throw .output(.outputNotWritable(path: error.path, reason: error.reason))
+        } catch {
             throw .output(.outputNotWritable(path: request.resolvedEventsPath, reason: "\(error)"))
         }
         for sink in beaconSinks { sink.session(didRecord: events) }

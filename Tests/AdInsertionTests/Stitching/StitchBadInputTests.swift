@@ -63,7 +63,42 @@ import VideoPipeline
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
 
-    @Test func aFullDiskFailsTheRenderAndLeavesNothingBehind() throws {
+    /// Where a sidecar cannot be written, the render is refused before its first frame, with one message naming
+    /// that file.
+    enum Sidecar: String, CaseIterable, Sendable {
+        case timeline, events, frameHashes
+    }
+
+    @Test(arguments: Sidecar.allCases)
+    func aSidecarInAMissingDirectoryIsRefusedBeforeTheFirstFrame(_ sidecar: Sidecar) throws {
+        let media = try StampedMedia.shared
+        let dir = try TemporaryDirectory()
+        var request = media.request(try media.plan(["5=ad24.mp4"]), output: dir.path + "/out.mp4")
+        let path = dir.path + "/missing/\(sidecar.rawValue)"
+        switch sidecar {
+        case .timeline: request.timelinePath = path
+        case .events: request.eventsPath = path
+        case .frameHashes: request.frameHashPath = path
+        }
+        var frames: Int64 = 0
+        let error = try Self.failedRender(request, control: JobControl(progress: { done, _ in frames = done }))
+        #expect(error == .output(.outputNotWritable(path: path, reason: "the directory \(dir.path)/missing does not exist")))
+        #expect(error.description == "\(path): cannot write the output: the directory \(dir.path)/missing does not exist")
+        #expect(frames == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+
+    /// How the disk fills up.
+    enum FullDisk: String, CaseIterable, Sendable {
+        /// 1 MB free: the lossless pictures fill it within the first second.
+        case picturesFillIt
+        /// One page free, which the output's header takes: the next write to reach the disk is the event log's,
+        /// at the pre-roll's first frame (the encoded pictures wait in the muxer's buffer).
+        case alreadyFull
+    }
+
+    @Test(arguments: FullDisk.allCases)
+    func aFullDiskFailsTheRenderNamingTheFileAndLeavesNothingBehind(_ kind: FullDisk) throws {
         let media = try StampedMedia.shared
         let dir = try TemporaryDirectory()
         let small = dir.path + "/small"
@@ -75,17 +110,39 @@ import VideoPipeline
             _ = Self.run("/bin/umount", [small])
             withExtendedLifetime(dir) {}
         }
-        // Lossless pictures fill 1 MB within the first second.
-        let request = media.request(try media.plan(["5=ad24.mp4"]), output: small + "/out.mkv",
+        var request: RenderRequest
+        let failing: String
+        let reason: String
+        switch kind {
+        case .picturesFillIt:
+            request = media.request(try media.plan(["5=ad24.mp4"]), output: small + "/out.mkv",
                                     encoding: EncodingSettings(profile: .lossless))
+            failing = request.outputPath
+            reason = "av_interleaved_write_frame failed: No space left on device"
+        case .alreadyFull:
+            try Self.fill(small + "/filler", leaving: 4096)
+            request = media.request(try media.plan(["pre=ad24.mp4"]), output: small + "/out.mp4")
+            failing = request.resolvedEventsPath
+            // Foundation's words for ENOSPC.
+            reason = "cannot write the output: The operation could not be completed. There isn’t enough space."
+        }
         let error = try Self.failedRender(request)
-        guard case .output(let cause) = error else {
+        guard case .output = error else {
             Issue.record("a full disk gave \(error)")
             return
         }
-        #expect(error.description.contains("No space left on device"), "\(error)")
-        #expect(error.description.hasPrefix(small + "/out.mkv"), "\(cause)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: small).isEmpty)
+        #expect(error.description == "\(failing): \(reason)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: small) == (kind == .alreadyFull ? ["filler"] : []))
+    }
+
+    /// Writes zeros to `path` until the disk is full, then gives `bytes` back.
+    static func fill(_ path: String, leaving bytes: UInt64) throws {
+        FileManager.default.createFile(atPath: path, contents: nil)
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        defer { try? handle.close() }
+        let chunk = Data(count: 4096)
+        while (try? handle.write(contentsOf: chunk)) != nil {}
+        try handle.truncate(atOffset: try handle.offset() - bytes)
     }
 
     @Test func anInterruptedRenderLeavesNothingBehind() throws {
