@@ -156,14 +156,22 @@ import VideoPipeline
         ], "all problems: \(report.problems)")
     }
 
-    @Test func anOutputMissingOneFrameFails() throws {
-        guard StampedMedia.hasFFmpeg else { try Test.cancel("needs \(StampedMedia.ffmpegPath) to cut a frame out") }
+    /// Verifies the good render after the `ffmpeg` tool changed it (`ffmpeg -i GOOD ARGUMENTS CHANGED.mp4`),
+    /// against the good render's timeline.
+    static func verifyGood(changedBy arguments: [String]) throws -> VerifyReport {
         let renders = try Renders.shared
         let dir = try TemporaryDirectory()
-        let output = dir.path + "/cut.mp4"
-        try StampedMedia.ffmpeg(["-i", renders.good.outputPath, "-vf", "select=not(eq(n\\,100))", "-fps_mode", "passthrough",
-                                 "-c:v", "libx264", "-preset", "ultrafast", "-crf", "10", "-c:a", "copy", output])
-        let report = try Verifier.verify(.init(outputPath: output, timelinePath: renders.good.resolvedTimelinePath))
+        return try withExtendedLifetime(dir) {
+            let output = dir.path + "/changed.mp4"
+            try StampedMedia.ffmpeg(["-i", renders.good.outputPath] + arguments + [output])
+            return try Verifier.verify(.init(outputPath: output, timelinePath: renders.good.resolvedTimelinePath))
+        }
+    }
+
+    @Test func anOutputMissingOneFrameFails() throws {
+        guard StampedMedia.hasFFmpeg else { try Test.cancel("needs \(StampedMedia.ffmpegPath) to cut a frame out") }
+        let report = try Self.verifyGood(changedBy: ["-vf", "select=not(eq(n\\,100))", "-fps_mode", "passthrough",
+                                                     "-c:v", "libx264", "-preset", "ultrafast", "-crf", "10", "-c:a", "copy"])
         #expect(!report.passed)
         #expect(report.problems.prefix(3) == [
             "the output has 389 frames, the timeline says 390",
@@ -174,12 +182,8 @@ import VideoPipeline
 
     @Test func soundLateByOneAndAHalfFramesFailsAtEverySplice() throws {
         guard StampedMedia.hasFFmpeg else { try Test.cancel("needs \(StampedMedia.ffmpegPath) to delay the sound") }
-        let renders = try Renders.shared
-        let dir = try TemporaryDirectory()
-        let output = dir.path + "/late.mp4"
         // 2400 samples at 48 kHz: 1.5 frames at 30 fps; the pictures are copied untouched.
-        try StampedMedia.ffmpeg(["-i", renders.good.outputPath, "-c:v", "copy", "-af", "adelay=2400S:all=1", "-c:a", "aac", output])
-        let report = try Verifier.verify(.init(outputPath: output, timelinePath: renders.good.resolvedTimelinePath))
+        let report = try Self.verifyGood(changedBy: ["-c:v", "copy", "-af", "adelay=2400S:all=1", "-c:a", "aac"])
         #expect(!report.passed)
         #expect(report.audioBoundaries.map(\.frame) == [30, 180, 210, 240])
         for boundary in report.audioBoundaries {
