@@ -137,7 +137,7 @@ import VideoPipeline
 
     /// Writes zeros to `path` until the disk is full, then gives `bytes` back.
     static func fill(_ path: String, leaving bytes: UInt64) throws {
-        FileManager.default.createFile(atPath: path, contents: nil)
+        try #require(FileManager.default.createFile(atPath: path, contents: nil))
         let handle = try #require(FileHandle(forWritingAtPath: path))
         defer { try? handle.close() }
         let chunk = Data(count: 4096)
