@@ -1,4 +1,5 @@
 import Foundation
+import VideoPipeline
 
 /// The pipctl tool: its command tree and its entry point.
 enum Pipctl {
@@ -30,6 +31,14 @@ enum Pipctl {
 
     /// Runs the process's command line on the standard streams and returns the exit status.
     static func main(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Int32 {
+        // pipctl reports every failure itself in one line; FFmpeg's own log is for diagnosing a file.
+        let environment = ProcessInfo.processInfo.environment
+        FFmpegLog.set(switch environment["PIPCTL_FFMPEG_LOG"] {
+        case "error": .errors
+        case "warning": .warnings
+        case "verbose": .verbose
+        default: .quiet
+        })
         let runner = ToolRunner(root: tree, output: FileDescriptorSink.standardOutput,
                                 errorOutput: FileDescriptorSink.standardError,
                                 environment: ProcessInfo.processInfo.environment)

@@ -4,7 +4,7 @@ import MediaCore
 enum PlayCommand: Command {
     struct Options: CommandOptions {
         var session: SessionOptions
-        var format: OutputFormat
+        var format: FormatOptions
         var encoding: EncodingOptions
         var events: String?
         /// A multiple of real time.
@@ -14,7 +14,7 @@ enum PlayCommand: Command {
 
         init(_ arguments: ParsedArguments) {
             session = SessionOptions(arguments)
-            format = OutputFormat(arguments)
+            format = FormatOptions(fromContent: arguments)
             encoding = EncodingOptions(arguments)
             events = arguments[PlayCommand.events]
             speed = arguments[PlayCommand.speed]
@@ -44,7 +44,7 @@ enum PlayCommand: Command {
             + "of as fast as possible, printing each event as it happens and reading commands from standard "
             + "input, one per line in --script syntax, so that a person or a test harness can drive the player "
             + "like a user. With no --content, --ads or --break it plays the bundled demo.",
-        parameters: SessionOptions.inputParameters + [events, speed, record, commandLog] + OutputFormat.parameters
+        parameters: SessionOptions.inputParameters + [events, speed, record, commandLog] + FormatOptions.FromContent.parameters
             + EncodingOptions.parameters + SessionOptions.adRequestParameters + SessionOptions.behaviourParameters,
         exclusive: SessionOptions.exclusive)
 

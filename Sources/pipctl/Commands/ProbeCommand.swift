@@ -1,3 +1,4 @@
+import VideoPipeline
 /// `pipctl probe`: describes the streams of a media file.
 enum ProbeCommand: Command {
     struct Options: CommandOptions {
@@ -22,6 +23,7 @@ enum ProbeCommand: Command {
         parameters: [file, json])
 
     static func run(_ options: Options, context: CommandContext) async throws {
-        throw CommandFailure.notWired(context.command)
+        let report = ProbeReport(try MediaProbe.probe(options.file))
+        context.output.write(options.json ? report.json : report.text)
     }
 }

@@ -9,7 +9,7 @@ enum RenderCommand: Command {
         /// Nil for the default beside the output.
         var events: String?
         var frameHashes: String?
-        var format: OutputFormat
+        var format: FormatOptions
         var encoding: EncodingOptions
 
         init(_ arguments: ParsedArguments) {
@@ -18,7 +18,7 @@ enum RenderCommand: Command {
             timeline = arguments[RenderCommand.timeline]
             events = arguments[RenderCommand.events]
             frameHashes = arguments[RenderCommand.frameHash]
-            format = OutputFormat(arguments)
+            format = FormatOptions(fromContent: arguments)
             encoding = EncodingOptions(arguments)
         }
     }
@@ -47,7 +47,7 @@ enum RenderCommand: Command {
             + "The result is one MP4 at a constant frame rate with its timeline and event log beside it. With no "
             + "--content, --ads or --break it renders the bundled demo (content, ad schedule and script), so "
             + "'pipctl render' alone shows what the tool does.",
-        parameters: SessionOptions.inputParameters + [output, timeline, events, frameHash] + OutputFormat.parameters
+        parameters: SessionOptions.inputParameters + [output, timeline, events, frameHash] + FormatOptions.FromContent.parameters
             + EncodingOptions.parameters + SessionOptions.adRequestParameters + SessionOptions.behaviourParameters,
         exclusive: SessionOptions.exclusive)
 

@@ -1,3 +1,4 @@
+import VideoPipeline
 import MediaCore
 
 /// `pipctl transcode`: conforms one media file to an output format.
@@ -8,8 +9,8 @@ enum TranscodeCommand: Command {
         /// Nil fields keep the input's.
         var size: PixelSize?
         var frameRate: FrameRate?
-        var sampleRate: Int?
-        var channels: Int?
+        var sampleRate: Int
+        var channels: Int
         var encoding: EncodingOptions
         var frameHashes: String?
 
@@ -27,7 +28,8 @@ enum TranscodeCommand: Command {
 
     static let input = Parameter.positional(.text("IN"), help: "The media file to read.")
     static let output = Parameter.required(
-        "output", short: "o", .text("OUT"), help: "The MP4 file to write; replaced if it exists.")
+        "output", short: "o", .text("OUT"),
+        help: "The file to write (.mp4, or .mkv for the lossless profile); it appears only when the work succeeds.")
     static let size = Parameter.optional(
         "size", .evenSize, absent: "the input's size",
         help: "Output frame size in pixels; both sides even. The picture is letterboxed or pillarboxed to keep "
@@ -36,13 +38,11 @@ enum TranscodeCommand: Command {
         "fps", .frameRate, absent: "the input's rate",
         help: "Output frame rate, exact (30, 29.97, 30000/1001); frames are repeated or dropped on the output "
             + "clock, never blended.")
-    static let sampleRate = Parameter.optional(
-        "sample-rate", .integer("HZ", in: 8000...192_000), absent: "the input's rate", help: "Audio sample rate in Hz.")
-    static let channels = Parameter.optional(
-        "channels", .integer("N", in: 1...8), absent: "the input's channels", help: "Number of audio channels.")
+    static let sampleRate = FormatOptions.Fixed.sampleRate
+    static let channels = FormatOptions.Fixed.channels
     static let frameHash = Parameter.optional(
         "framehash", .text("FILE"), absent: "none",
-        help: "Also write a hash of every output frame to FILE, one line per frame, for exact comparisons.")
+        help: "Also write the MD5 of every output picture to FILE, in the format of ffmpeg's framemd5.")
 
     static let definition = CommandDefinition(
         name: "transcode",
@@ -55,6 +55,20 @@ enum TranscodeCommand: Command {
     static var catchesInterrupts: Bool { true }
 
     static func run(_ options: Options, context: CommandContext) async throws {
-        throw CommandFailure.notWired(context.command)
+        let probe = try MediaProbe.probe(options.input)
+        let rate = options.frameRate ?? probe.bestVideo?.frameRate ?? FrameRate(30)
+        let request = Transcoder.Request(
+            input: options.input, output: options.output, size: options.size, frameRate: options.frameRate,
+            sampleRate: options.sampleRate, channels: options.channels, encoding: options.encoding.settings,
+            frameHashPath: options.frameHashes)
+        let progress = context.progress("transcode", total: probe.bestVideo?.duration ?? probe.duration)
+        defer { progress.finish() }
+        do {
+            let result = try Transcoder.run(request, control: context.jobControl(progress, rate: rate))
+            progress.finish()
+            context.output.write("\(options.output): \(result.frames) frames \(result.format.size) at \(result.format.frameRate) fps, \(result.audioSamples) samples at \(result.format.sampleRate) Hz\n")
+        } catch {
+            try context.rethrowing(error, interrupted: error == .interrupted)
+        }
     }
 }

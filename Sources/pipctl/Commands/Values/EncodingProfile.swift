@@ -2,6 +2,6 @@
 enum EncodingProfile: String, CaseIterable, Sendable {
     /// H.264 4:2:0 at `--crf`, AAC audio: files for people.
     case delivery
-    /// Lossless H.264, so that frame stamps and hashes survive encoding exactly.
+    /// FFV1 and PCM in Matroska, so that frame stamps and hashes survive encoding exactly.
     case lossless
 }
