@@ -33,12 +33,13 @@ enum Pipctl {
     static func main(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) async -> Int32 {
         // pipctl reports every failure itself in one line; FFmpeg's own log is for diagnosing a file.
         let environment = ProcessInfo.processInfo.environment
-        FFmpegLog.set(switch environment["PIPCTL_FFMPEG_LOG"] {
+        let level: FFmpegLog = switch environment["PIPCTL_FFMPEG_LOG"] {
         case "error": .errors
         case "warning": .warnings
         case "verbose": .verbose
         default: .quiet
-        })
+        }
+        FFmpegLog.set(level)
         let runner = ToolRunner(root: tree, output: FileDescriptorSink.standardOutput,
                                 errorOutput: FileDescriptorSink.standardError,
                                 environment: ProcessInfo.processInfo.environment)
