@@ -1,3 +1,4 @@
+import AdInsertion
 import MediaCore
 
 /// `pipctl ads inspect`: loads an ad response the way a render would and reports what it found.
@@ -35,8 +36,8 @@ enum AdsInspectCommand: Command {
         help: "The size of the player's view, used to choose among each ad's media files.")
     static let urlMap = Parameter.optional(
         "url-map", .text("FILE"), absent: "fetch URLs over HTTP(S)",
-        help: "Resolve URLs offline: a file of 'URL FILE' lines mapping ad tag, wrapper and media URLs to local "
-            + "files.")
+        help: "Resolve URLs offline: a file of 'URL-PREFIX<TAB>LOCAL-PATH-PREFIX' lines that maps ad tag, wrapper "
+            + "and media URLs to local files (relative paths are relative to the map file).")
     static let timeout = Parameter.option(
         "timeout", .seconds(), default: MediaDuration(seconds: 8),
         help: "How long to wait for the first document (IMA allows 8 seconds).")
@@ -44,7 +45,7 @@ enum AdsInspectCommand: Command {
         "wrapper-timeout", .seconds(), default: MediaDuration(seconds: 4),
         help: "How long to wait for each document a wrapper points to (IMA allows 4 seconds).")
     static let maxWrappers = Parameter.option(
-        "max-wrappers", .integer("N", in: 0...20), default: 4,
+        "max-wrappers", .integer("N", in: 0...20), default: 5,
         help: "How many wrappers may be followed to reach an inline ad before the chain fails with VAST error "
             + "302 (IMA's maxRedirects).")
     static let json = Parameter.flag("json", help: "Write the report as JSON instead of text.")
@@ -59,6 +60,19 @@ enum AdsInspectCommand: Command {
         parameters: [source, contentDuration, window, urlMap, timeout, wrapperTimeout, maxWrappers, json])
 
     static func run(_ options: Options, context: CommandContext) async throws {
-        throw CommandFailure.notWired(context.command)
+        var settings = AdsLoaderSettings()
+        if let urlMap = options.urlMap {
+            switch Result(catching: { () throws(DecisioningError) in try URLMap.load(contentsOfFile: urlMap) }) {
+            case .success(let map): settings.urlMap = map
+            case .failure(let error): throw UsageError(command: context.command, message: "--url-map: \(error.message)")
+            }
+        }
+        settings.firstRequestTimeout = options.timeout.duration
+        settings.wrapperTimeout = options.wrapperTimeout.duration
+        settings.maximumWrapperDepth = options.maxWrappers
+        settings.mediaSelection.window = options.window
+        let request = AdsRequest(adTag: options.source.description, contentDuration: options.contentDuration)
+        let report = try await AdsInspector.inspect(request, settings: settings)
+        context.output.write(options.json ? report.json() : report.text)
     }
 }

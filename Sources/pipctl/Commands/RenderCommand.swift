@@ -1,3 +1,5 @@
+import MediaCore
+import AdInsertion
 /// `pipctl render`: plays content with its ads and picture-in-picture headlessly into one MP4.
 enum RenderCommand: Command {
     struct Options: CommandOptions {
@@ -54,6 +56,25 @@ enum RenderCommand: Command {
     static var catchesInterrupts: Bool { true }
 
     static func run(_ options: Options, context: CommandContext) async throws {
-        throw CommandFailure.notWired(context.command)
+        let request = try await options.session.renderRequest(
+            output: options.output, format: options.format, encoding: options.encoding, timeline: options.timeline,
+            events: options.events, frameHashes: options.frameHashes, command: context.command)
+        let stitcher = try Stitcher(request: request)
+        let beacons = options.session.sendsBeacons ? BeaconDispatch(stitcher: stitcher) : nil
+        let rate = stitcher.format.frameRate
+        let progress = context.progress("render", total: rate.time(ofFrame: stitcher.estimatedFrames) - .zero)
+        defer { progress.finish() }
+        do {
+            while try stitcher.step() {
+                progress.update(position: rate.time(ofFrame: stitcher.frameCount) - .zero)
+                if context.interrupt.isSet { throw RenderError.interrupted }
+            }
+            let result = try stitcher.finish()
+            progress.finish()
+            context.output.write(RenderSummary(request: request, result: result).text)
+            if let summary = await beacons?.finish() { context.output.write(summary + "\n") }
+        } catch {
+            try context.rethrowing(error, interrupted: (error as? RenderError) == .interrupted)
+        }
     }
 }

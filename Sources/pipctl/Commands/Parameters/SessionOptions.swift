@@ -45,16 +45,16 @@ struct SessionOptions: Hashable, Sendable {
             + "pre-roll.")
     static let breaks = Parameter.repeating(
         "break", .adBreak, absent: "none",
-        help: "A quick ad break without VAST: TIME is pre, post or a content time (seconds or h:mm:ss.mmm; 0 is "
-            + "the pre-roll), then the ad videos to play there, in order.")
+        help: "A quick ad break without VAST: TIME is pre, post, a content time (seconds or hh:mm:ss.mmm; 0 is "
+            + "the pre-roll) or n% of the content, then the ad videos to play there, in order.")
     static let window = Parameter.optional(
         "window", .size, absent: "the output size",
         help: "The size of the player's view, reported to the ad server and used to choose among an ad's media "
             + "files.")
     static let urlMap = Parameter.optional(
         "url-map", .text("FILE"), absent: "fetch URLs over HTTP(S)",
-        help: "Resolve URLs offline: a file of 'URL FILE' lines mapping ad tag, wrapper and media URLs to local "
-            + "files.")
+        help: "Resolve URLs offline: a file of 'URL-PREFIX<TAB>LOCAL-PATH-PREFIX' lines that maps ad tag, wrapper "
+            + "and media URLs to local files (relative paths are relative to the map file).")
     static let script = Parameter.optional(
         "script", .script, absent: "none",
         help: "Timed user actions that drive the session (start or stop picture-in-picture, seek, pause, "
@@ -65,7 +65,7 @@ struct SessionOptions: Hashable, Sendable {
             + "it when picture-in-picture stops; skip drops it.")
     static let pipSize = Parameter.option(
         "pip-size", .number("FRACTION", above: .zero, atMost: .one, examples: "0.25, 1/3"),
-        default: Rational(1, 4),
+        default: Rational(1, 3),
         help: "Width of the picture-in-picture window as a fraction of the output width; the height follows "
             + "the picture's shape.")
     static let pipCorner = Parameter.option(
