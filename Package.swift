@@ -19,11 +19,11 @@ let package = Package(
         // scheduling need no FFmpeg.
         .target(name: "MediaCore"),
         .target(name: "VideoPipeline", dependencies: ["CFFmpeg", "MediaCore"]),
-        .target(name: "AdInsertion", dependencies: ["MediaCore"]),
+        .target(name: "AdInsertion", dependencies: ["MediaCore", "VideoPipeline"]),
         .executableTarget(name: "pipctl", dependencies: ["AdInsertion", "VideoPipeline", "MediaCore"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
         .testTarget(name: "VideoPipelineTests", dependencies: ["VideoPipeline", "MediaCore"]),
-        .testTarget(name: "AdInsertionTests", dependencies: ["AdInsertion", "MediaCore"]),
+        .testTarget(name: "AdInsertionTests", dependencies: ["AdInsertion", "MediaCore", "VideoPipeline"], exclude: ["Fixtures"]),
         .testTarget(name: "pipctlTests", dependencies: ["pipctl", "MediaCore"]),
     ],
     swiftLanguageModes: [.v6]

@@ -51,10 +51,15 @@ public struct MediaFile: Hashable, Sendable {
     public var apiFramework: String?
     public var scalable: Bool?
     public var maintainAspectRatio: Bool?
+    /// `fileSize` in bytes (VAST 4.1).
+    public var fileSize: Int?
+    /// `mediaType` (VAST 4.1): `2D`, `3D` or `360`.
+    public var mediaType: String?
 
     public init(url: String, delivery: String? = nil, type: String? = nil, width: Int? = nil, height: Int? = nil,
                 bitrate: Int? = nil, minBitrate: Int? = nil, maxBitrate: Int? = nil, codec: String? = nil,
-                id: String? = nil, apiFramework: String? = nil, scalable: Bool? = nil, maintainAspectRatio: Bool? = nil) {
+                id: String? = nil, apiFramework: String? = nil, scalable: Bool? = nil, maintainAspectRatio: Bool? = nil,
+                fileSize: Int? = nil, mediaType: String? = nil) {
         self.url = url
         self.delivery = delivery
         self.type = type
@@ -68,6 +73,8 @@ public struct MediaFile: Hashable, Sendable {
         self.apiFramework = apiFramework
         self.scalable = scalable
         self.maintainAspectRatio = maintainAspectRatio
+        self.fileSize = fileSize
+        self.mediaType = mediaType
     }
 }
 

@@ -49,10 +49,14 @@ public struct VASTErrorCode: RawRepresentable, Hashable, Comparable, Sendable, C
 public struct AdError: Error, Hashable, Sendable, CustomStringConvertible {
     public var code: VASTErrorCode
     public var message: String
+    /// The `<Error>` URL templates to fire with `[ERRORCODE]` for this failure: those of every wrapper in the chain,
+    /// of the response that failed, and a VMAP break's `error` tracking. Empty when nobody asked to be told.
+    public var errorURLs: [String]
 
-    public init(_ code: VASTErrorCode, _ message: String) {
+    public init(_ code: VASTErrorCode, _ message: String, errorURLs: [String] = []) {
         self.code = code
         self.message = message
+        self.errorURLs = errorURLs
     }
 
     public var description: String { "VAST error \(code.rawValue): \(message)" }

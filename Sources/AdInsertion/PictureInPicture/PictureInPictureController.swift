@@ -48,7 +48,9 @@ public final class PictureInPictureController {
         delegate?.pictureInPictureController(self, failedToStartWith: refusal)
     }
 
-    /// Asks to bring the video back. Sends `restoreUserInterface` then `willStop`; ignored unless active.
+    /// Brings the video back, as the user's tap on the window's restore button does: sends `restoreUserInterface`
+    /// then `willStop` (the order iOS uses for that button); `didStop` follows with `finishTransition()`.
+    /// Ignored unless active, as a stop cannot interrupt a start under way.
     public func stopPictureInPicture() {
         guard state == .active else { return }
         delegate?.pictureInPictureController(self, restoreUserInterfaceWithCompletionHandler: { _ in })

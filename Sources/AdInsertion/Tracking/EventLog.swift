@@ -1,55 +1,56 @@
 import Foundation
+import MediaCore
 import Synchronization
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// Writes `SessionEvent`s as JSON lines (`OUT.events.jsonl`), so that nothing half-written is ever found at the
 /// destination.
 ///
-/// Lines go to a temporary file beside the destination (same directory, so the final rename is atomic);
-/// `finish()` flushes it to disk and renames it into place, replacing any older log. `discard()`, or releasing
-/// the log without finishing it, removes the temporary file. Each line is written by `EventLogEncoder`: the same
-/// events always give the same bytes. Safe to use from several threads; lines keep the order of `append` calls.
+/// Lines go to an `AtomicFile`: a temporary file beside the destination, renamed into place (replacing any older
+/// log) by `finish()`, removed by `discard()`, by releasing the log unfinished, or by
+/// `AtomicFile.removeAllPending()` when a job is interrupted. Each line is written by `EventLogEncoder`, so the same
+/// events always give the same bytes. Lines are buffered and written in batches. Safe to use from several threads;
+/// lines keep the order of the `append` calls.
 public final class EventLog: Sendable {
     private struct State {
-        /// The open temporary file; -1 once finished or discarded.
-        var descriptor: Int32
-        var buffer: [UInt8] = []
+        /// Nil once finished or discarded.
+        var file: AtomicFile?
+        var buffer = Data()
         var count = 0
     }
 
     /// Where the log appears when finished.
-    public let destination: URL
-    /// The file being written until `finish()`.
-    let temporaryURL: URL
+    public let destination: String
+    /// The file being written until `finish()`; it exists once the first batch of lines is written.
+    public let temporaryPath: String
     private let state: Mutex<State>
 
-    /// Bytes gathered before a `write(2)`; events are small, so this batches hundreds of lines.
+    /// Bytes gathered before a write; events are small, so this batches hundreds of lines.
     private static let bufferLimit = 64 * 1024
 
-    /// Creates the temporary file beside `destination`.
-    /// - Throws: `EventLogError.cannotCreate` when the directory does not exist or is not writable.
-    public init(destination: URL) throws(EventLogError) {
+    /// Prepares the temporary file beside `destination`.
+    /// - Throws: `EventLogError.cannotCreate` when the destination's directory does not exist or the destination
+    ///   is a directory.
+    public init(destination: String) throws(EventLogError) {
+        let file: AtomicFile
+        do {
+            file = try AtomicFile(destination: destination)
+        } catch {
+            throw .cannotCreate(path: destination, reason: error.reason)
+        }
         self.destination = destination
-        let directory = destination.deletingLastPathComponent()
-        let random = UInt64.random(in: 0...UInt64.max)
-        temporaryURL = directory.appendingPathComponent(
-            ".\(destination.lastPathComponent).\(getpid())-\(String(random, radix: 16)).partial")
-        let descriptor = open(temporaryURL.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw .cannotCreate(path: temporaryURL.path, reason: Self.lastError()) }
-        state = Mutex(State(descriptor: descriptor))
+        temporaryPath = file.temporaryPath
+        state = Mutex(State(file: file))
     }
 
     deinit { discard() }
 
     /// Appends one event as one line.
     /// - Throws: `EventLogError.unencodable` for a non-finite number (nothing is written then),
-    ///   `.cannotWrite` when the disk refuses the bytes, `.closed` after `finish()` or `discard()`.
+    ///   `.cannotWrite` when the file cannot be created or written, `.closed` after `finish()` or `discard()`.
     public func append(_ event: SessionEvent) throws(EventLogError) {
         let line = try EventLogEncoder.line(event) + "\n"
         try state.withLock { (state) throws(EventLogError) in
-            guard state.descriptor >= 0 else { throw EventLogError.closed(path: destination.path) }
+            guard state.file != nil else { throw EventLogError.closed(path: destination) }
             state.buffer.append(contentsOf: line.utf8)
             state.count += 1
             if state.buffer.count >= Self.bufferLimit { try flush(&state) }
@@ -59,57 +60,41 @@ public final class EventLog: Sendable {
     /// How many events have been appended.
     public var count: Int { state.withLock { $0.count } }
 
-    /// Writes what is buffered, syncs it to disk and renames the file to `destination`.
-    /// - Throws: `EventLogError.cannotWrite` or `.cannotMove` (the temporary file is then removed), `.closed`
-    ///   when called twice.
+    /// Writes what is buffered and renames the file to `destination`.
+    /// - Throws: `EventLogError.cannotWrite` (the temporary file is then removed), `.closed` when called twice.
     public func finish() throws(EventLogError) {
         try state.withLock { (state) throws(EventLogError) in
-            guard state.descriptor >= 0 else { throw EventLogError.closed(path: destination.path) }
-            defer {
-                close(state.descriptor)
-                state.descriptor = -1
-            }
+            guard let file = state.file else { throw EventLogError.closed(path: destination) }
+            defer { state.file = nil }
             do throws(EventLogError) {
                 try flush(&state)
-                guard fsync(state.descriptor) == 0 else {
-                    throw EventLogError.cannotWrite(path: temporaryURL.path, reason: Self.lastError())
-                }
-                guard rename(temporaryURL.path, destination.path) == 0 else {
-                    throw EventLogError.cannotMove(from: temporaryURL.path, to: destination.path,
-                                                   reason: Self.lastError())
+                do throws(AtomicFile.Failure) { try file.commit() } catch {
+                    throw EventLogError.cannotWrite(path: destination, reason: error.reason)
                 }
             } catch {
-                unlink(temporaryURL.path)
+                file.discard()
                 throw error
             }
         }
     }
 
-    /// Closes and removes the temporary file; the destination is left as it was. Does nothing after `finish()`.
+    /// Removes the temporary file; the destination is left as it was. Does nothing after `finish()`.
     public func discard() {
         state.withLock { state in
-            guard state.descriptor >= 0 else { return }
-            close(state.descriptor)
-            state.descriptor = -1
-            state.buffer = []
-            unlink(temporaryURL.path)
+            state.file?.discard()
+            state.file = nil
+            state.buffer = Data()
         }
+    }
+
+    /// The events of the log at `path`; see `EventLogReader`.
+    public static func read(_ path: String) throws(EventLogError) -> [SessionEvent] {
+        try EventLogReader.read(contentsOf: URL(fileURLWithPath: path))
     }
 
     private func flush(_ state: inout State) throws(EventLogError) {
-        var offset = 0
-        let failure: String? = state.buffer.withUnsafeBytes { bytes in
-            while offset < bytes.count {
-                let n = write(state.descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { return Self.lastError() }
-                offset += n
-            }
-            return nil
-        }
-        state.buffer.removeFirst(offset)
-        if let failure { throw .cannotWrite(path: temporaryURL.path, reason: failure) }
+        guard let file = state.file, !state.buffer.isEmpty else { return }
+        do { try file.append(state.buffer) } catch { throw .cannotWrite(path: destination, reason: error.reason) }
+        state.buffer.removeAll(keepingCapacity: true)
     }
-
-    private static func lastError() -> String { String(cString: strerror(errno)) }
 }

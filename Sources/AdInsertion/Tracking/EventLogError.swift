@@ -1,11 +1,9 @@
 /// A failure writing or reading an event log, naming the file and what went wrong.
 public enum EventLogError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The temporary file beside the destination could not be created (no such directory, no permission).
+    /// The log cannot be started at its destination (no such directory, the destination is a directory).
     case cannotCreate(path: String, reason: String)
-    /// Writing to the temporary file failed (disk full, I/O error).
+    /// Writing the temporary file or renaming it into place failed (no permission, disk full, I/O error).
     case cannotWrite(path: String, reason: String)
-    /// The finished temporary file could not be renamed to the destination.
-    case cannotMove(from: String, to: String, reason: String)
     /// A field has a value that JSON cannot carry, such as a NaN or infinite time.
     case unencodable(field: String, reason: String)
     /// The log was already finished or discarded; nothing more can be written.
@@ -19,7 +17,6 @@ public enum EventLogError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .cannotCreate(let path, let reason): "cannot create \(path): \(reason)"
         case .cannotWrite(let path, let reason): "cannot write \(path): \(reason)"
-        case .cannotMove(let from, let to, let reason): "cannot rename \(from) to \(to): \(reason)"
         case .unencodable(let field, let reason): "cannot write event field \(field): \(reason)"
         case .closed(let path): "the event log \(path) is already finished or discarded"
         case .cannotRead(let path, let reason): "cannot read \(path): \(reason)"

@@ -114,7 +114,8 @@ final class LoopbackHTTPServer: Sendable {
         out.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
+                // send(MSG_NOSIGNAL), not write: a client that gave up (a timeout test) must not SIGPIPE the run.
+                let n = send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
                 if n <= 0 { return }
                 offset += n
             }

@@ -28,7 +28,7 @@ private struct ScratchDirectory: ~Copyable {
     ]
 
     func write(_ events: [SessionEvent], to destination: URL) throws {
-        let log = try EventLog(destination: destination)
+        let log = try EventLog(destination: destination.path)
         for event in events { try log.append(event) }
         try log.finish()
     }
@@ -71,21 +71,26 @@ private struct ScratchDirectory: ~Copyable {
 
     @Test func refusesNumbersJSONCannotCarry() throws {
         let scratch = try ScratchDirectory()
-        let log = try EventLog(destination: scratch.url.appendingPathComponent("x.jsonl"))
+        let log = try EventLog(destination: scratch.url.appendingPathComponent("x.jsonl").path)
         #expect(throws: EventLogError.unencodable(field: "time", reason: "nan is not a finite number")) {
             try log.append(SessionEvent(type: "LOG", time: .nan, contentTime: 0))
         }
         #expect(log.count == 0)
     }
 
+    /// Enough events to fill the write buffer several times.
+    static let many = (0..<3000).map {
+        SessionEvent(type: "PROGRESS", time: Double($0) / 30, frame: Int64($0), contentTime: Double($0) / 30)
+    }
+
     @Test func leavesNothingAtTheDestinationUntilFinished() throws {
         let scratch = try ScratchDirectory()
         let destination = scratch.url.appendingPathComponent("out.events.jsonl")
-        let log = try EventLog(destination: destination)
-        try log.append(Self.events[0])
-        #expect(!FileManager.default.fileExists(atPath: destination.path))
-        #expect(scratch.files == [log.temporaryURL.lastPathComponent])
-        #expect(log.temporaryURL.deletingLastPathComponent().path == scratch.url.path, "beside the destination")
+        let log = try EventLog(destination: destination.path)
+        for event in Self.many { try log.append(event) }
+        let temporary = URL(fileURLWithPath: log.temporaryPath)
+        #expect(scratch.files == [temporary.lastPathComponent], "only the temporary file, beside the destination")
+        #expect(temporary.deletingLastPathComponent().path == scratch.url.path)
         try log.finish()
         #expect(scratch.files == ["out.events.jsonl"])
         #expect(throws: EventLogError.closed(path: destination.path)) { try log.append(Self.events[1]) }
@@ -95,8 +100,8 @@ private struct ScratchDirectory: ~Copyable {
         let scratch = try ScratchDirectory()
         let destination = scratch.url.appendingPathComponent("out.events.jsonl")
         try Data("old\n".utf8).write(to: destination)
-        let log = try EventLog(destination: destination)
-        try log.append(Self.events[0])
+        let log = try EventLog(destination: destination.path)
+        for event in Self.many { try log.append(event) }
         log.discard()
         #expect(scratch.files == ["out.events.jsonl"])
         #expect(try Data(contentsOf: destination) == Data("old\n".utf8))
@@ -106,11 +111,19 @@ private struct ScratchDirectory: ~Copyable {
     @Test func releasingAnUnfinishedLogRemovesItsTemporaryFile() throws {
         let scratch = try ScratchDirectory()
         do {
-            let log = try EventLog(destination: scratch.url.appendingPathComponent("out.events.jsonl"))
-            try log.append(Self.events[0])
+            let log = try EventLog(destination: scratch.url.appendingPathComponent("out.events.jsonl").path)
+            for event in Self.many { try log.append(event) }
             #expect(scratch.files.count == 1)
         }
         #expect(scratch.files.isEmpty)
+    }
+
+    @Test func finishingWithoutEventsLeavesAnEmptyLog() throws {
+        let scratch = try ScratchDirectory()
+        let destination = scratch.url.appendingPathComponent("empty.jsonl")
+        try write([], to: destination)
+        #expect(try EventLog.read(destination.path).isEmpty)
+        #expect(scratch.files == ["empty.jsonl"])
     }
 
     @Test func finishingReplacesAnOlderLog() throws {
@@ -124,23 +137,19 @@ private struct ScratchDirectory: ~Copyable {
     @Test func keepsEveryLineOfALogLargerThanItsBuffer() throws {
         let scratch = try ScratchDirectory()
         let destination = scratch.url.appendingPathComponent("big.jsonl")
-        let events = (0..<3000).map { SessionEvent(type: "PROGRESS", time: Double($0) / 30, frame: Int64($0),
-                                                   contentTime: Double($0) / 30) }
-        try write(events, to: destination)
-        let read = try EventLogReader.read(contentsOf: destination)
+        try write(Self.many, to: destination)
+        let read = try EventLog.read(destination.path)
         #expect(read.count == 3000)
-        #expect(read.map(\.frame) == events.map(\.frame))
+        #expect(read.map(\.frame) == Self.many.map(\.frame))
         #expect(read[1].time == 0.033333)
     }
 
     @Test func cannotCreateALogInAMissingDirectory() throws {
         let scratch = try ScratchDirectory()
-        let destination = scratch.url.appendingPathComponent("missing/out.jsonl")
-        #expect {
+        let destination = scratch.url.appendingPathComponent("missing/out.jsonl").path
+        #expect(throws: EventLogError.cannotCreate(
+            path: destination, reason: "the directory \(scratch.url.path)/missing does not exist")) {
             _ = try EventLog(destination: destination)
-        } throws: { error in
-            guard case EventLogError.cannotCreate(let path, let reason) = error else { return false }
-            return path.hasPrefix(scratch.url.path + "/missing/") && reason == "No such file or directory"
         }
     }
 

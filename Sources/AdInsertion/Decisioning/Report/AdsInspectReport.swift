@@ -1,0 +1,168 @@
+import Foundation
+import MediaCore
+
+/// What `pipctl ads inspect` shows: the planned breaks, each ad with its chosen media file and why, and every
+/// error. `Codable`; `json()` and `text` render it.
+///
+/// JSON shape (keys sorted; absent values are `null`, never missing):
+/// - `source`, `kind` (`vast`, `vmap`), `contentDuration` (seconds or null), `window` (`640x360`);
+/// - `breaks[]`: `position` (`preroll`, `midroll`, `postroll`), `offset` (seconds into the content: 0 for a
+///   pre-roll, the time of a mid-roll, null for a post-roll), `breakId`, `breakType`, `tracking` (count of
+///   `breakStart`/`breakEnd`/`error` URLs), `ads[]`;
+/// - `ads[]`: `id`, `sequence`, `adSystem`, `title`, `duration` (declared, seconds or null), `skipOffset` (as
+///   VAST means it: `"5s"`, `"5.5s"` or `"25%"`; null when not skippable), `state` (`available` or `failed`),
+///   `error` (`{code, message}` or null), `mediaFile` (`url`, `type`, `width`, `height`, `bitrate`, `localPath`;
+///   null when none was chosen), `candidates[]` (`url`, `type`, `width`, `height`, `bitrate`, `accepted`,
+///   `reason`), `wrappers[]` (`adSystem`, `tagURI`, `source`, outermost first), `impressions`, `tracking`,
+///   `clickTracking` and `errorURLs` (counts), `trackingEvents` (count per event name), `clickThrough`;
+/// - `errors[]` (`code`, `message`): what could not be used (no fill, wrappers, breaks left out) and, after
+///   those, the error of each failed ad; `warnings[]`: what was dropped while reading.
+///
+/// Semantics the command line relies on: a report is returned whenever the ad tag itself could be read, so a
+/// no-fill response is a success with no breaks and its 303 in `errors` (exit 0); a tag that is not XML (100, the
+/// line in the message), VAST 1 (102) or unreachable makes `AdsInspector.inspect` throw (exit 1).
+public struct AdsInspectReport: Codable, Hashable, Sendable {
+    public var source: String
+    public var kind: String
+    @NullEncoded public var contentDuration: Double?
+    public var window: String
+    public var breaks: [Break]
+    public var errors: [Issue]
+    public var warnings: [Issue]
+
+    /// A VAST code and a message.
+    public struct Issue: Codable, Hashable, Sendable {
+        public var code: Int
+        public var message: String
+
+        public init(_ error: AdError) {
+            code = error.code.rawValue
+            message = error.message
+        }
+    }
+
+    /// One break of the plan.
+    public struct Break: Codable, Hashable, Sendable {
+        public var position: String
+        @NullEncoded public var offset: Double?
+        @NullEncoded public var breakId: String?
+        public var breakType: String
+        public var tracking: Int
+        public var ads: [Ad]
+    }
+
+    /// One ad of a break, with its chosen media and why.
+    public struct Ad: Codable, Hashable, Sendable {
+        @NullEncoded public var id: String?
+        @NullEncoded public var sequence: Int?
+        @NullEncoded public var adSystem: String?
+        @NullEncoded public var title: String?
+        @NullEncoded public var duration: Double?
+        @NullEncoded public var skipOffset: String?
+        public var state: String
+        @NullEncoded public var error: Issue?
+        @NullEncoded public var mediaFile: Media?
+        public var candidates: [Candidate]
+        public var wrappers: [Wrapper]
+        public var impressions: Int
+        public var tracking: Int
+        public var trackingEvents: [String: Int]
+        @NullEncoded public var clickThrough: String?
+        public var clickTracking: Int
+        public var errorURLs: Int
+    }
+
+    /// The chosen rendition.
+    public struct Media: Codable, Hashable, Sendable {
+        public var url: String
+        @NullEncoded public var type: String?
+        @NullEncoded public var width: Int?
+        @NullEncoded public var height: Int?
+        @NullEncoded public var bitrate: Int?
+        @NullEncoded public var localPath: String?
+    }
+
+    /// One rendition considered for an ad: taken or refused, and why.
+    public struct Candidate: Codable, Hashable, Sendable {
+        public var url: String
+        @NullEncoded public var type: String?
+        @NullEncoded public var width: Int?
+        @NullEncoded public var height: Int?
+        @NullEncoded public var bitrate: Int?
+        public var accepted: Bool
+        public var reason: String
+    }
+
+    /// One wrapper that led to an ad.
+    public struct Wrapper: Codable, Hashable, Sendable {
+        @NullEncoded public var adSystem: String?
+        public var tagURI: String
+        @NullEncoded public var source: String?
+    }
+
+    /// Builds the report of a load.
+    public init(_ result: AdsLoadResult, contentDuration: MediaDuration?, window: PixelSize) {
+        source = result.source
+        kind = result.kind.rawValue
+        self.contentDuration = contentDuration?.seconds.doubleValue
+        self.window = window.description
+        breaks = result.plan.breaks.map { b in
+            let (position, offset): (String, Double?) = switch b.position {
+            case .preroll: ("preroll", 0)
+            case .midroll(let t): ("midroll", t.seconds.doubleValue)
+            case .postroll: ("postroll", nil)
+            }
+            return Break(position: position, offset: offset, breakId: b.id, breakType: b.breakType,
+                         tracking: b.tracking.count, ads: b.ads.map(AdsInspectReport.ad))
+        }
+        errors = result.plan.errors.map(Issue.init)
+            + result.plan.breaks.flatMap { $0.ads.compactMap(\.error).map(Issue.init) }
+        warnings = result.warnings.map(Issue.init)
+    }
+
+    static func ad(_ planned: PlannedAd) -> Ad {
+        let ad = planned.ad
+        let chosen = ad.selection?.chosen
+        return Ad(id: ad.id, sequence: ad.sequence, adSystem: ad.adSystem, title: ad.adTitle,
+                  duration: ad.declaredDuration?.seconds.doubleValue, skipOffset: ad.skipOffset.map(skipText),
+                  state: planned.state.rawValue, error: planned.error.map(Issue.init),
+                  mediaFile: chosen.map {
+                      Media(url: $0.url, type: $0.type, width: $0.width, height: $0.height, bitrate: $0.bitrate,
+                            localPath: ad.selection?.localPath)
+                  },
+                  candidates: (ad.selection?.candidates ?? []).map {
+                      Candidate(url: $0.file.url, type: $0.file.type, width: $0.file.width, height: $0.file.height,
+                                bitrate: $0.file.bitrate, accepted: $0.accepted, reason: $0.reason)
+                  },
+                  wrappers: ad.wrappers.map { Wrapper(adSystem: $0.adSystem, tagURI: $0.tagURI, source: $0.source) },
+                  impressions: ad.impressions.count, tracking: ad.tracking.count,
+                  trackingEvents: Dictionary(ad.tracking.map { ($0.event, 1) }, uniquingKeysWith: +),
+                  clickThrough: ad.clickThrough, clickTracking: ad.clickTracking.count, errorURLs: ad.errorURLs.count)
+    }
+
+    /// `5s`, `5.5s` or `25%`.
+    static func skipText(_ offset: AdOffset) -> String {
+        switch offset {
+        case .time(let d): "\(number(d.seconds))s"
+        case .fraction(let f): "\(number(f * Rational(100)))%"
+        }
+    }
+
+    /// A rational as a short decimal: `5`, `5.5`, `0.333`.
+    static func number(_ r: Rational) -> String {
+        if r.isInteger { return String(r.numerator) }
+        let milli = (r * Rational(1000)).rounded
+        var s = String(format: "%.3f", Double(milli) / 1000)
+        while s.hasSuffix("0") { s.removeLast() }
+        return s.hasSuffix(".") ? String(s.dropLast()) : s
+    }
+
+    /// The report as JSON: pretty-printed, keys sorted, slashes unescaped, ending with a newline.
+    public func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        // Every value here is a string, number, boolean or null: encoding cannot fail.
+        let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}

@@ -1,0 +1,25 @@
+import MediaCore
+
+/// How `AdsLoader` fetches, limits and selects, in the spirit of IMA's `IMASettings` and `IMAAdsRenderingSettings`.
+public struct AdsLoaderSettings: Hashable, Sendable {
+    /// Deadline for the first request (the ad tag itself, and each VMAP `AdTagURI`): 8 s.
+    public var firstRequestTimeout: Duration = .seconds(8)
+    /// Deadline for each wrapper's `VASTAdTagURI`: 4 s.
+    public var wrapperTimeout: Duration = .seconds(4)
+    /// How many wrappers one chain may follow: 5. A wrapper beyond that fails with 302.
+    public var maximumWrapperDepth = 5
+    /// Documents larger than this are refused unread: 16 MiB.
+    public var maximumDocumentBytes = VASTParser.defaultMaximumDocumentBytes
+    /// At most this many breaks in one plan (explicit or from `repeatAfter`): 10 000.
+    public var maximumBreaks = 10_000
+    /// Rewrites remote ad tags and media URLs to local files.
+    public var urlMap: URLMap?
+    /// Which media file rendition to play.
+    public var mediaSelection = MediaSelectionSettings()
+    /// Where remote media files are downloaded; `nil` leaves them remote (`MediaSelection.localPath` stays `nil`).
+    public var mediaCacheDirectory: String?
+    /// Deadline for downloading one media file: 8 s.
+    public var mediaTimeout: Duration = .seconds(8)
+
+    public init() {}
+}

@@ -1,0 +1,48 @@
+import Foundation
+
+/// Loads ad tags and wrapper responses: through the URL map first, then from disk or over HTTP(S) with a
+/// deadline, never more than the document size limit.
+struct DocumentFetcher: Sendable {
+    var urlMap: URLMap?
+    var maximumBytes: Int
+
+    /// `location` after the URL map, and how to name it in messages (`URL (mapped to PATH)`).
+    func mapped(_ location: ResourceLocation) -> (target: ResourceLocation, name: String) {
+        let target = urlMap?.apply(to: location) ?? location
+        return (target, target == location ? location.description : "\(location) (mapped to \(target))")
+    }
+
+    /// The bytes of the document at `location`.
+    ///
+    /// - Throws: `.unreachable` (missing or unreadable file, HTTP status ≥ 400, network failure), `.timedOut`,
+    ///   `.documentTooLarge`; each names the location.
+    func fetch(_ location: ResourceLocation, timeout: Duration) async throws(DecisioningError) -> Data {
+        let (target, name) = mapped(location)
+        switch target {
+        case .file(let path):
+            return try DocumentFetcher.readFile(path, name: name, maximumBytes: maximumBytes)
+        case .remote(let url):
+            switch await HTTPFetcher.get(url, timeout: timeout, maximumBytes: maximumBytes) {
+            case .success(let data): return data
+            case .failure(.timedOut): throw .timedOut(source: name, timeout: timeout)
+            case .failure(.status(let status)): throw .unreachable(source: name, reason: "HTTP status \(status)")
+            case .failure(.tooLarge(let bytes)): throw .documentTooLarge(source: name, bytes: bytes, limit: maximumBytes)
+            case .failure(.transport(let reason)): throw .unreachable(source: name, reason: reason)
+            }
+        }
+    }
+
+    static func readFile(_ path: String, name: String, maximumBytes: Int) throws(DecisioningError) -> Data {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .unreachable(source: name, reason: "no such file")
+        }
+        guard !isDirectory.boolValue else { throw .unreachable(source: name, reason: "is a directory") }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        guard size <= maximumBytes else { throw .documentTooLarge(source: name, bytes: size, limit: maximumBytes) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .unreachable(source: name, reason: "cannot read the file")
+        }
+        return data
+    }
+}

@@ -1,0 +1,28 @@
+import MediaCore
+
+/// Opens ad media for the session: the media layer in `pipctl`, a fake with chosen lengths in tests.
+public protocol AdMediaProvider: AnyObject {
+    /// Opens the ad's media for playback at the output rate, just before the ad starts.
+    ///
+    /// - Returns: its length, or the VAST error that keeps it from playing (401 file not found, 403 no supported
+    ///   media, 405 cannot be decoded, …).
+    func prepareAd(breakIndex: Int, adIndex: Int, ad: LinearAd) -> Result<AdMediaInfo, AdError>
+}
+
+/// The length of an opened ad.
+public struct AdMediaInfo: Hashable, Sendable {
+    /// How many output frames the ad covers (the media layer conforms it to the output rate).
+    public var frameCount: Int64
+    /// The media's real duration; quartiles, progress offsets and the skip offset are measured against it.
+    public var duration: MediaDuration
+
+    public init(frameCount: Int64, duration: MediaDuration) {
+        self.frameCount = frameCount
+        self.duration = duration
+    }
+
+    /// The usual case: `duration` shown at `rate`, one output frame for every frame that starts before its end.
+    public init(duration: MediaDuration, rate: FrameRate) {
+        self.init(frameCount: rate.frameCount(in: duration), duration: duration)
+    }
+}

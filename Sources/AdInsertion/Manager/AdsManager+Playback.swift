@@ -1,0 +1,215 @@
+import MediaCore
+
+/// Playing a break: preparing each ad, its events and tracking, completion, skips, pauses and failures.
+extension AdsManager {
+    func startBreak(_ waiting: Due) {
+        slots[waiting.breakIndex].status = .playing
+        current = PlayingBreak(breakIndex: waiting.breakIndex, due: waiting)
+    }
+
+    /// Shows the next frame of the playing break, or moves on: completes an ad whose frames are all shown,
+    /// starts the next one, or ends the break. Returns `nil` when the caller must decide again (the break ended).
+    func advanceBreak() -> Picture? {
+        guard let playing = current else { return nil }
+        if var ad = playing.ad {
+            if ad.tick < ad.info.frameCount {
+                fireMilestones(of: &ad, breakIndex: playing.breakIndex, upTo: recorder.rate.time(ofFrame: ad.tick) - .zero)
+                let picture = Picture.ad(breakIndex: playing.breakIndex, adIndex: ad.adIndex, tick: ad.tick)
+                ad.tick += 1
+                current?.ad = ad
+                return picture
+            }
+            complete(&ad, breakIndex: playing.breakIndex)
+            current?.ad = nil
+        }
+        if startNextAd() { return advanceBreak() }
+        endBreak()
+        return nil
+    }
+
+    /// Prepares the first available ad of the playing break, failing over to the next one; on success sends the
+    /// break's start (once) and the ad's start. Returns false when no ad of the break is left.
+    private func startNextAd() -> Bool {
+        guard let playing = current else { return false }
+        let b = playing.breakIndex
+        while let a = plan.breaks[b].ads.indices.first(where: {
+            plan.breaks[b].ads[$0].state == .available
+                || (plan.breaks[b].ads[$0].state == .failed && !reportedFailures.contains([b, $0]))
+        }) {
+            let ad = plan.breaks[b].ads[a].ad
+            if plan.breaks[b].ads[a].state == .failed {
+                // Failed while loading (no usable rendition, media missing): reported at its turn in the pod.
+                reportedFailures.insert([b, a])
+                reportLoadFailure(breakIndex: b, adIndex: a)
+                continue
+            }
+            let info: AdMediaInfo
+            switch media.prepareAd(breakIndex: b, adIndex: a, ad: ad) {
+            case .failure(let error):
+                fail(breakIndex: b, adIndex: a, error: error, adTime: nil)
+                continue
+            case .success(let prepared) where prepared.frameCount <= 0:
+                fail(breakIndex: b, adIndex: a, error: AdError(.mediaDisplay, "ad \(a) of break \(b) has no frames"),
+                     adTime: nil)
+                continue
+            case .success(let prepared):
+                info = prepared
+            }
+            recorder.emit(.loaded, breakIndex: b, adIndex: a)
+            if !playing.started {
+                current?.started = true
+                recorder.emit(.contentPauseRequested, breakIndex: b)
+                recorder.emit(.adBreakStarted, breakIndex: b,
+                              cueFrame: playing.due.deferred ? playing.due.cueFrame : nil)
+                recorder.fire("breakStart", urls: breakTracking(b, "breakStart"), macros: macros(b, nil, nil),
+                              breakIndex: b, adIndex: nil)
+            }
+            let start = macros(b, a, .zero)
+            recorder.emit(.started, breakIndex: b, adIndex: a)
+            recorder.fire("impression", urls: ad.impressions, macros: start, breakIndex: b, adIndex: a)
+            recorder.emit(.impression, breakIndex: b, adIndex: a)
+            recorder.fire("creativeView", urls: tracking(ad, "creativeView"), macros: start, breakIndex: b, adIndex: a)
+            recorder.fire("start", urls: tracking(ad, "start"), macros: start, breakIndex: b, adIndex: a)
+            current?.ad = PlayingAd(adIndex: a, info: info, milestones: milestones(of: ad, duration: info.duration))
+            return true
+        }
+        return false
+    }
+
+    private func complete(_ ad: inout PlayingAd, breakIndex b: Int) {
+        // Offsets the shown frames did not reach (the media ran short of its duration) still belong to the ad.
+        fireMilestones(of: &ad, breakIndex: b, upTo: ad.info.duration)
+        recorder.emit(.complete, breakIndex: b, adIndex: ad.adIndex)
+        recorder.fire("complete", urls: tracking(plan.breaks[b].ads[ad.adIndex].ad, "complete"),
+                      macros: macros(b, ad.adIndex, adTime(ad)), breakIndex: b, adIndex: ad.adIndex)
+        mark(breakIndex: b, adIndex: ad.adIndex, .played)
+    }
+
+    private func endBreak() {
+        guard let playing = current else { return }
+        let b = playing.breakIndex
+        current = nil
+        slots[b].status = .done
+        guard playing.started else { return }
+        recorder.emit(.adBreakEnded, breakIndex: b)
+        recorder.fire("breakEnd", urls: breakTracking(b, "breakEnd"), macros: macros(b, nil, nil), breakIndex: b,
+                      adIndex: nil)
+        recorder.emit(.contentResumeRequested, breakIndex: b)
+    }
+
+    /// Reports a failed ad (`AD_ERROR`, its error URLs, the break's VMAP `error` URLs) and marks it failed.
+    private func fail(breakIndex b: Int, adIndex a: Int, error: AdError, adTime: MediaDuration?) {
+        report(error, breakIndex: b, adIndex: a, adTime: adTime)
+        reportedFailures.insert([b, a])
+        mark(breakIndex: b, adIndex: a, .failed(error))
+    }
+
+    /// `AD_ERROR` for an ad the plan already marks failed, with its error URLs.
+    private func reportLoadFailure(breakIndex b: Int, adIndex a: Int) {
+        let error = plan.breaks[b].ads[a].error ?? AdError(.undefined, "ad \(a) of break \(b) failed while loading")
+        report(error, breakIndex: b, adIndex: a, adTime: nil)
+    }
+
+    private func report(_ error: AdError, breakIndex b: Int, adIndex a: Int, adTime: MediaDuration?) {
+        recorder.emit(.adError, breakIndex: b, adIndex: a, code: error.code, message: error.message)
+        var context = macros(b, a, adTime)
+        context.errorCode = error.code
+        let urls = plan.breaks[b].ads[a].ad.errorURLs + error.errorURLs.filter { !plan.breaks[b].ads[a].ad.errorURLs.contains($0) }
+        recorder.fire("error", urls: urls, macros: context, breakIndex: b, adIndex: a)
+        recorder.fire("error", urls: breakTracking(b, "error"), macros: context, breakIndex: b, adIndex: a)
+    }
+
+    /// The media layer could not show the ad of the last decision: the ad fails and the break moves on.
+    /// Returns false when no ad is playing.
+    func failPlayingAd(_ error: AdError) -> Bool {
+        guard let playing = current, let ad = playing.ad else { return false }
+        fail(breakIndex: playing.breakIndex, adIndex: ad.adIndex, error: error,
+             adTime: recorder.rate.time(ofFrame: max(0, ad.tick - 1)) - .zero)
+        current?.ad = nil
+        return true
+    }
+
+    /// Skips the ad on screen if it is skippable and its skip offset has passed; otherwise says why not.
+    /// Returns the refusal, or `nil` when the ad was skipped.
+    func skip() -> String? {
+        guard let playing = current, let ad = playing.ad else { return "no ad is playing" }
+        let b = playing.breakIndex, a = ad.adIndex
+        let linear = plan.breaks[b].ads[a].ad
+        guard ad.tick < ad.info.frameCount else { return "ad \(a) of break \(b) has ended" }
+        guard let offset = linear.skipOffset else { return "ad \(a) of break \(b) is not skippable" }
+        let skippableFrom = offset.resolved(duration: ad.info.duration)
+        let position = adTime(ad)
+        guard skippableFrom <= position, skippableFrom <= ad.info.duration else {
+            return "ad \(a) of break \(b) can be skipped from \(skippableFrom) (it is \(ad.info.duration) long); "
+                + "it is at \(position)"
+        }
+        recorder.emit(.skipped, breakIndex: b, adIndex: a)
+        recorder.fire("skip", urls: tracking(linear, "skip"), macros: macros(b, a, position), breakIndex: b, adIndex: a)
+        mark(breakIndex: b, adIndex: a, .skipped)
+        current?.ad = nil
+        return nil
+    }
+
+    /// Reports a pause or a resume of the ad on screen (`PAUSE`/`RESUME` and the VAST `pause`/`resume` URLs);
+    /// nothing while content plays.
+    func playbackPaused(_ paused: Bool) {
+        guard let playing = current, let ad = playing.ad else { return }
+        let b = playing.breakIndex, a = ad.adIndex
+        recorder.emit(paused ? .pause : .resume, breakIndex: b, adIndex: a)
+        recorder.fire(paused ? "pause" : "resume", urls: tracking(plan.breaks[b].ads[a].ad, paused ? "pause" : "resume"),
+                      macros: macros(b, a, adTime(ad)), breakIndex: b, adIndex: a)
+    }
+
+    // MARK: - Helpers
+
+    /// How much of the ad has been shown: its next tick's time.
+    private func adTime(_ ad: PlayingAd) -> MediaDuration { recorder.rate.time(ofFrame: ad.tick) - .zero }
+
+    /// Fires, in order, every milestone at or before `time` on the ad's clock.
+    private func fireMilestones(of ad: inout PlayingAd, breakIndex b: Int, upTo time: MediaDuration) {
+        while let next = ad.milestones.first, next.offset <= time {
+            ad.milestones.removeFirst()
+            if let type = next.type { recorder.emit(type, breakIndex: b, adIndex: ad.adIndex) }
+            recorder.fire(next.vastEvent, urls: next.urls, macros: macros(b, ad.adIndex, adTime(ad)), breakIndex: b,
+                          adIndex: ad.adIndex)
+        }
+    }
+
+    /// The quartiles of the real duration, then each `progress` offset, in time order (quartiles first at a tie).
+    private func milestones(of ad: LinearAd, duration: MediaDuration) -> [Milestone] {
+        let quartiles: [(Rational, SessionEventType, String)] = [
+            (Rational(1, 4), .firstQuartile, "firstQuartile"), (Rational(1, 2), .midpoint, "midpoint"),
+            (Rational(3, 4), .thirdQuartile, "thirdQuartile"),
+        ]
+        var all = quartiles.map { fraction, type, event in
+            Milestone(offset: duration * fraction, type: type, vastEvent: event, urls: tracking(ad, event))
+        }
+        for event in ad.tracking where event.event == "progress" {
+            guard let offset = event.offset else { continue }
+            all.append(Milestone(offset: offset.resolved(duration: duration), type: nil, vastEvent: "progress",
+                                 urls: [event.url]))
+        }
+        return all.enumerated()
+            .sorted { $0.element.offset == $1.element.offset ? $0.offset < $1.offset : $0.element.offset < $1.element.offset }
+            .map(\.element)
+    }
+
+    private func tracking(_ ad: LinearAd, _ event: String) -> [String] {
+        ad.tracking.filter { $0.event == event }.map(\.url)
+    }
+
+    private func breakTracking(_ b: Int, _ event: String) -> [String] {
+        plan.breaks[b].tracking.filter { $0.event == event }.map(\.url)
+    }
+
+    /// The macro values of an ad (or, with `a` nil, of its break) at ad time `adTime`.
+    private func macros(_ b: Int, _ a: Int?, _ adTime: MediaDuration?) -> MacroContext {
+        let position: MacroContext.BreakPositionValue = switch slots[b].kind {
+        case .preroll: .preroll
+        case .midroll: .midroll
+        case .postroll: .postroll
+        }
+        return MacroContext(adPlayhead: adTime.map { .zero + $0 }, breakPosition: position,
+                            assetURI: a.flatMap { plan.breaks[b].ads[$0].ad.selection?.chosen?.url })
+    }
+}

@@ -1,0 +1,117 @@
+import MediaCore
+
+/// When breaks become due: cues, seeks, settings and picture-in-picture holds.
+extension AdsManager {
+    /// Makes due every armed mid-roll the content position has reached, and at the content's end the post-roll.
+    func reachCues() {
+        let position = recorder.contentTick
+        for index in slots.indices where slots[index].status == .pending {
+            switch slots[index].kind {
+            case .midroll(let trigger) where trigger <= position: makeDue(index)
+            case .postroll where position >= contentFrameCount: makeDue(index)
+            case .preroll, .midroll, .postroll: break
+            }
+        }
+    }
+
+    /// Applies a content seek from tick `from` to tick `to`: forward, the armed mid-rolls jumped over (cued in
+    /// `[from, to)`) play as the seek policy says and the others are passed; backward, every mid-roll not played
+    /// yet is armed again if its cue lies ahead.
+    ///
+    /// - Parameter why: for the log, as in "jumped over by a seek".
+    func jump(from: Int64, to: Int64, why: String) {
+        if to < from {
+            for index in slots.indices where slots[index].status == .pending || slots[index].status == .passed {
+                guard let trigger = slots[index].trigger else { continue }
+                slots[index].status = trigger >= to ? .pending : .passed
+            }
+            return
+        }
+        let jumped = slots.indices.filter { index in
+            guard slots[index].status == .pending, let trigger = slots[index].trigger else { return false }
+            return from <= trigger && trigger < to
+        }
+        let chosen: ArraySlice<Int> = switch settings.seekPolicy {
+        case .last: jumped.suffix(1)
+        case .all: jumped[...]
+        case .none: []
+        }
+        for index in jumped {
+            if chosen.contains(index) {
+                makeDue(index)
+            } else {
+                slots[index].status = .passed
+                recorder.log("break \(index) (\(plan.breaks[index].position)) jumped over \(why) is not played "
+                    + "(seek policy \(settings.seekPolicy.rawValue))", breakIndex: index, reason: "seek")
+            }
+        }
+    }
+
+    /// While picture-in-picture holds break starts: reports each newly due break deferred, or skips it under the
+    /// `skip` policy.
+    func holdDueBreaks() {
+        var kept: [Due] = []
+        for var waiting in due {
+            switch breakPolicy {
+            case .defer:
+                if !waiting.deferred {
+                    recorder.emit(.adBreakDeferred, breakIndex: waiting.breakIndex, reason: "pipActive",
+                                  cueFrame: waiting.cueFrame)
+                    waiting.deferred = true
+                }
+                kept.append(waiting)
+            case .skip:
+                skipBreak(waiting.breakIndex, reason: "pipActive", cueFrame: waiting.cueFrame)
+            }
+        }
+        due = kept
+    }
+
+    func makeDue(_ index: Int) {
+        slots[index].status = .due
+        due.append(Due(breakIndex: index, cueFrame: recorder.frame))
+        recorder.emit(.adBreakReady, breakIndex: index)
+    }
+
+    /// Reports a break that will never start and marks its remaining ads skipped.
+    func skipBreak(_ index: Int, reason: String, cueFrame: Int64?) {
+        recorder.emit(.adBreakSkipped, breakIndex: index, reason: reason, cueFrame: cueFrame)
+        for adIndex in plan.breaks[index].ads.indices where plan.breaks[index].ads[adIndex].state == .available {
+            mark(breakIndex: index, adIndex: adIndex, .skipped)
+        }
+        slots[index].status = .done
+    }
+
+    /// Why the settings keep a break from playing, as an `AD_BREAK_SKIPPED` reason; `nil` when they let it play.
+    func settingsRefusal(of index: Int) -> String? {
+        let slot = slots[index]
+        switch slot.kind {
+        case .preroll where !settings.playsPrerolls: return "prerollsOff"
+        case .midroll where !settings.playsMidrolls: return "midrollsOff"
+        case .postroll where !settings.playsPostrolls: return "postrollsOff"
+        default: break
+        }
+        if let after = settings.playAdsAfterTime, slot.cueTime <= after { return "playAdsAfterTime" }
+        return nil
+    }
+
+    /// The state an ad moves to.
+    enum AdOutcome {
+        case played, skipped
+        case failed(AdError)
+    }
+
+    /// Moves an ad out of `available` through the plan's checked methods; the manager only ever moves available
+    /// ads, so a refusal is a bug in the manager.
+    func mark(breakIndex b: Int, adIndex a: Int, _ outcome: AdOutcome) {
+        do {
+            switch outcome {
+            case .played: try plan.markPlayed(breakIndex: b, adIndex: a)
+            case .skipped: try plan.markSkipped(breakIndex: b, adIndex: a)
+            case .failed(let error): try plan.markFailed(breakIndex: b, adIndex: a, error: error)
+            }
+        } catch {
+            preconditionFailure("ads manager bug: \(error)")
+        }
+    }
+}

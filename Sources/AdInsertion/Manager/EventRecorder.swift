@@ -1,0 +1,58 @@
+import MediaCore
+
+/// The session's notion of "now" and its event log: every event is stamped here with the output frame and the
+/// content position, and every beacon URL is expanded here, so that the session and the ads manager write one
+/// consistent, reproducible log.
+final class EventRecorder {
+    let rate: FrameRate
+    /// The output frame being decided.
+    var frame: Int64 = 0
+    /// The content tick to show next (during a break: where the content resumes).
+    var contentTick: Int64
+    private var stamps: BeaconStamps
+    private var pending: [SessionEvent] = []
+
+    init(rate: FrameRate, contentTick: Int64, stamps: BeaconStamps) {
+        self.rate = rate
+        self.contentTick = contentTick
+        self.stamps = stamps
+    }
+
+    var outputTime: MediaTime { rate.time(ofFrame: frame) }
+    var contentTime: MediaTime { rate.time(ofFrame: contentTick) }
+
+    func emit(_ type: SessionEventType, breakIndex: Int? = nil, adIndex: Int? = nil, code: VASTErrorCode? = nil,
+              reason: String? = nil, message: String? = nil, cueFrame: Int64? = nil) {
+        pending.append(SessionEvent(
+            type: type.rawValue, time: outputTime.seconds.doubleValue, frame: frame,
+            contentTime: contentTime.seconds.doubleValue, breakIndex: breakIndex, adIndex: adIndex,
+            code: code?.rawValue, reason: reason, message: message,
+            cueTime: cueFrame.map { rate.time(ofFrame: $0).seconds.doubleValue }))
+    }
+
+    func log(_ message: String, breakIndex: Int? = nil, adIndex: Int? = nil, reason: String? = nil) {
+        emit(.log, breakIndex: breakIndex, adIndex: adIndex, reason: reason, message: message)
+    }
+
+    /// Fires each URL template as a `BEACON` line, macros expanded with `macros` plus this moment's content
+    /// playhead, timestamp and a fresh cache buster.
+    func fire(_ event: String, urls: [String], macros: MacroContext, breakIndex: Int?, adIndex: Int?) {
+        for template in urls {
+            var context = macros
+            context.contentPlayhead = context.contentPlayhead ?? contentTime
+            context.mediaPlayhead = context.mediaPlayhead ?? context.adPlayhead ?? context.contentPlayhead
+            context.timestamp = stamps.timestamp(at: outputTime)
+            context.cacheBuster = stamps.nextCacheBuster()
+            pending.append(SessionEvent(
+                type: SessionEventType.beacon.rawValue, time: outputTime.seconds.doubleValue, frame: frame,
+                contentTime: contentTime.seconds.doubleValue, breakIndex: breakIndex, adIndex: adIndex,
+                code: macros.errorCode?.rawValue, url: MacroExpander.expand(template, with: context), event: event))
+        }
+    }
+
+    /// The events recorded since the last call, in order.
+    func drain() -> [SessionEvent] {
+        defer { pending.removeAll() }
+        return pending
+    }
+}

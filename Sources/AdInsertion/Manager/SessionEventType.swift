@@ -1,0 +1,60 @@
+/// The `type` of each line of the event log: IMA's event names where IMA has one, and pipctl's own for what
+/// IMA does not model (picture-in-picture messages, held breaks, commands).
+public enum SessionEventType: String, Hashable, Sendable, CaseIterable {
+    /// An ad's media was opened and is about to play (`breakIndex`, `adIndex`).
+    case loaded = "LOADED"
+    /// A break's cue was reached (or a seek chose it); it starts now or, while picture-in-picture is active, later.
+    case adBreakReady = "AD_BREAK_READY"
+    /// The manager asks the player to pause the content: a break is about to start.
+    case contentPauseRequested = "CONTENT_PAUSE_REQUESTED"
+    /// The first ad of a break starts; `cueTime` is set when the start was held by picture-in-picture.
+    case adBreakStarted = "AD_BREAK_STARTED"
+    /// An ad shows its first frame.
+    case started = "STARTED"
+    /// The impression URLs of an ad (its wrappers' included) were fired.
+    case impression = "IMPRESSION"
+    case firstQuartile = "FIRST_QUARTILE"
+    case midpoint = "MIDPOINT"
+    case thirdQuartile = "THIRD_QUARTILE"
+    /// The ad's last frame ended.
+    case complete = "COMPLETE"
+    /// The user skipped the ad.
+    case skipped = "SKIPPED"
+    /// An ad on screen was paused.
+    case pause = "PAUSE"
+    /// A paused ad plays again.
+    case resume = "RESUME"
+    case adBreakEnded = "AD_BREAK_ENDED"
+    /// The manager asks the player to resume the content: a break is over.
+    case contentResumeRequested = "CONTENT_RESUME_REQUESTED"
+    /// Nothing is left to play: the content ended and every break was played or accounted for.
+    case allAdsCompleted = "ALL_ADS_COMPLETED"
+    /// An ad (or the plan) failed; `code` is the VAST error code.
+    case adError = "AD_ERROR"
+    /// Something worth knowing that changes nothing: a refused command (`reason` `refused`), a break passed over
+    /// by a seek or the start position (`reason` `seek`).
+    case log = "LOG"
+    /// A tracking URL was fired: `event` is the VAST event name, `url` the URL with its macros expanded.
+    case beacon = "BEACON"
+    /// A break whose cue was reached while picture-in-picture is active waits (`reason` `pipActive`, `cueTime`).
+    case adBreakDeferred = "AD_BREAK_DEFERRED"
+    /// A break that will never start, with the `reason`: `pipActive`, `sessionEnded`, `playAdsAfterTime`,
+    /// `prerollsOff`, `midrollsOff`, `postrollsOff`. Its ads are marked skipped in the plan.
+    case adBreakSkipped = "AD_BREAK_SKIPPED"
+    case pipWillStart = "PIP_WILL_START"
+    case pipDidStart = "PIP_DID_START"
+    /// `message` says why.
+    case pipFailedToStart = "PIP_FAILED_TO_START"
+    case pipWillStop = "PIP_WILL_STOP"
+    case pipDidStop = "PIP_DID_STOP"
+    case pipRestoreUserInterface = "PIP_RESTORE_USER_INTERFACE"
+    /// A command was applied (or refused, then a `LOG` follows); `message` is the command as a script writes it.
+    case command = "COMMAND"
+    /// The last line of a session; `reason`: `contentEnded`, `quit`, `outputLimit`, `scriptEnded`.
+    case sessionEnded = "SESSION_ENDED"
+}
+
+extension SessionEvent {
+    /// The `type` as a `SessionEventType`; `nil` for a type this version does not know.
+    public var eventType: SessionEventType? { SessionEventType(rawValue: type) }
+}

@@ -1,0 +1,24 @@
+/// A command of a `--script` (or one typed live) that cannot be read; each case names the command as written.
+public enum ScriptError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// A script command has no `@time`, or more than one.
+    case missingTime(command: String)
+    /// A time (after `@`, or the target of `seek`) is not seconds, `hh:mm:ss[.mmm]` or a fraction `n/d`.
+    case badTime(command: String, time: String)
+    /// The command word is not one of `pip`, `seek`, `pause`, `resume`, `skip`, `quit`.
+    case unknownCommand(command: String)
+    /// The command word is known but what follows it is not what it takes.
+    case badArgument(command: String, detail: String)
+
+    public var description: String {
+        switch self {
+        case .missingTime(let command):
+            "script command \"\(command)\": needs exactly one \"@time\" on the output clock, as in \"pip on@12.5\""
+        case .badTime(let command, let time):
+            "script command \"\(command)\": \"\(time)\" is not a time; write seconds (12.5), hh:mm:ss.mmm or a fraction (1001/30)"
+        case .unknownCommand(let command):
+            "script command \"\(command)\": unknown command; use pip, pip on, pip off, seek T, pause, resume, skip or quit"
+        case .badArgument(let command, let detail):
+            "script command \"\(command)\": \(detail)"
+        }
+    }
+}

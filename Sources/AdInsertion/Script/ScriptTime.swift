@@ -1,0 +1,64 @@
+import Foundation
+import MediaCore
+
+/// Reads and writes the times of script commands, exactly.
+///
+/// A time is seconds (`12`, `20.5`), a clock time (`1:02:03.250`) or a fraction of seconds (`1001/300`); the
+/// fraction form exists so that any rational time, such as a frame start at 30000/1001 fps, can be written back
+/// without loss.
+enum ScriptTime {
+    /// Parses a non-negative time; `nil` for anything else.
+    static func parse(_ text: String) -> MediaTime? {
+        let text = text.trimmingCharacters(in: .whitespaces)
+        if text.contains("/") {
+            guard let value = Rational(parsing: text), value >= .zero else { return nil }
+            return MediaTime(seconds: value)
+        }
+        return MediaTime(parsing: text)
+    }
+
+    /// Writes `time` exactly: a decimal when it has a finite one, otherwise a fraction.
+    static func formatExactly(_ time: MediaTime) -> String {
+        let value = time.seconds
+        if let digits = terminatingDigits(of: value.denominator) { return decimal(value, digits: digits) }
+        return value.description
+    }
+
+    /// Writes the shortest decimal that a command at `time` maps to the same frame with: any value in
+    /// `((n-1)/F, n/F]` applies at frame `n`, so the frame start `n/F` is rounded down to the fewest digits that
+    /// stay inside that window.
+    static func formatSnapped(_ time: MediaTime, to rate: FrameRate) -> String {
+        let frame = rate.firstFrame(atOrAfter: time)
+        let upper = rate.time(ofFrame: frame).seconds
+        let lower = rate.time(ofFrame: frame - 1).seconds
+        var scale: Int64 = 1
+        for digits in 0...maximumDigits {
+            let candidate = Rational((upper * Rational(scale)).floor, scale)
+            if candidate > lower { return decimal(candidate, digits: digits) }
+            scale *= 10
+        }
+        return formatExactly(rate.time(ofFrame: frame))
+    }
+
+    /// More fraction digits than this risk 64-bit overflow on long times; `Rational(parsing:)` reads 15.
+    private static let maximumDigits = 12
+
+    /// The number of decimal digits `1/denominator` needs, or `nil` when its decimal does not terminate.
+    private static func terminatingDigits(of denominator: Int64) -> Int? {
+        var d = denominator, twos = 0, fives = 0
+        while d % 2 == 0 { d /= 2; twos += 1 }
+        while d % 5 == 0 { d /= 5; fives += 1 }
+        let digits = max(twos, fives)
+        return d == 1 && digits <= maximumDigits ? digits : nil
+    }
+
+    /// `value` (non-negative, a multiple of 10^-digits) with exactly `digits` fraction digits.
+    private static func decimal(_ value: Rational, digits: Int) -> String {
+        var scale: Int64 = 1
+        for _ in 0..<digits { scale *= 10 }
+        let scaled = (value * Rational(scale)).floor
+        guard digits > 0 else { return String(scaled) }
+        let fraction = String(scaled % scale)
+        return "\(scaled / scale)." + String(repeating: "0", count: digits - fraction.count) + fraction
+    }
+}

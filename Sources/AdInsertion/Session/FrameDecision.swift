@@ -1,0 +1,29 @@
+import MediaCore
+
+/// What the screen shows at one output frame: the media layer fetches that frame from `source` and draws it,
+/// full screen or in the picture-in-picture window.
+public struct FrameDecision: Hashable, Sendable {
+    public enum Source: Hashable, Sendable {
+        /// Content tick `tick` (content time `tick/F`).
+        case content(tick: Int64)
+        /// Tick `tick` (ad time `tick/F`) of ad `adIndex` of break `breakIndex` of the plan.
+        case ad(breakIndex: Int, adIndex: Int, tick: Int64)
+    }
+
+    /// The output frame index.
+    public var frame: Int64
+    public var source: Source
+    /// A frozen picture: the same source and tick as the previous frame, audio silent (paused, or waiting at
+    /// the content's end for a held post-roll).
+    public var isPaused: Bool
+    /// Where the video window is drawn while picture-in-picture is starting, active or stopping (animated
+    /// during a transition); `nil` for standard playback (full screen, letterboxed by the media layer).
+    public var pip: PixelRect?
+
+    public init(frame: Int64, source: Source, isPaused: Bool = false, pip: PixelRect? = nil) {
+        self.frame = frame
+        self.source = source
+        self.isPaused = isPaused
+        self.pip = pip
+    }
+}

@@ -1,0 +1,227 @@
+import MediaCore
+
+/// The frame-by-frame engine of a playback: at each output frame it says what the screen shows (content, an ad,
+/// a frozen picture, in the picture-in-picture window or not) and records what happened in the event log.
+///
+/// The same session runs batch renders (commands from `configuration.script`) and live play (commands through
+/// `submit(_:)`, applied at the next frame). It owns the output clock, the content position, pause and the
+/// picture-in-picture controller; its `adsManager` owns ad behaviour. Nothing here reads a clock or a random
+/// source: the same plan, configuration and media lengths give the same decisions and byte-identical events.
+///
+/// Per output frame `n`, in this order: the commands due at `n` (script ones at their first frame at or after
+/// their time, then submitted ones); a picture-in-picture transition that ends at `n`; then the picture:
+/// - paused: the previous frame again, frozen;
+/// - otherwise the ads manager decides (starting, advancing or ending breaks), and content advances one tick.
+///
+/// Rules the media layer and the command line rely on:
+/// - Picture-in-picture cannot start before the first frame (nothing plays yet): a `pip on` at output time 0 is
+///   refused (`PIP_FAILED_TO_START`), so the pre-roll plays full screen. A `pip on` during the pre-roll moves the
+///   pre-roll into the window.
+/// - While picture-in-picture is starting, active or stopping, a break whose cue is reached does not start: the
+///   content plays on in the window past the cue. When picture-in-picture has stopped, held breaks start at
+///   once, in cue order (`defer` policy), or never (`skip` policy). A break that already started plays to its
+///   end in the window, every ad of its pod included.
+/// - A post-roll reached while picture-in-picture is active waits: the last content frame stays frozen in the
+///   window until picture-in-picture stops. A batch session whose script has no `pip`/`pip off` left ends there
+///   instead (`SESSION_ENDED` reason `scriptEnded`) and reports the break skipped (`sessionEnded`); likewise a
+///   batch session paused with no `resume` left ends.
+/// - `seek` is refused while a break plays and once the content has ended; `pause` is refused before the first
+///   frame. While paused nothing starts or advances: a held break whose picture-in-picture stopped starts at
+///   `resume`, and a seek made while paused shows (and plays jumped-over breaks) at `resume`.
+/// - Content ticks shown never go back or skip except across a seek; a paused frame repeats the previous tick.
+public final class PlaybackSession {
+    public let configuration: SessionConfiguration
+    /// The picture-in-picture controller; its delegate is the session's proxy.
+    public let pictureInPicture: PictureInPictureController
+    /// Plays the ad breaks; receives the picture-in-picture messages after the app's delegate.
+    public let adsManager: AdsManager
+    /// Forwards controller messages to the app's delegate, then to the ads manager. Held here because the
+    /// controller holds its delegate weakly.
+    public let pictureInPictureProxy: PictureInPictureProxy
+    /// Where live commands wait for the next frame; hand it to the thread that reads the user's input.
+    public let inbox = CommandInbox()
+    /// Every command applied (or refused) so far, at the exact time of the frame it applied at: formatted, it
+    /// replays this session with `render --script`.
+    public internal(set) var commandLog = SessionScript()
+
+    let recorder: EventRecorder
+    let layout: PictureInPictureLayout
+    private let contentStartTick: Int64
+    private let limitFrame: Int64?
+    /// The next output frame to decide.
+    private(set) var frame: Int64 = 0
+    private var hasBegun = false
+    private(set) var hasEnded = false
+    var isPaused = false
+    private(set) var lastDecision: FrameDecision?
+    private var decisionBeforeLast: FrameDecision?
+    var scriptCommands: ArraySlice<TimedCommand>
+    /// The frame at which the current picture-in-picture start or stop was requested.
+    var transitionStart: Int64 = 0
+
+    /// Creates a session at output frame 0.
+    ///
+    /// - Parameters:
+    ///   - media: opens each ad just before it starts; held strongly.
+    ///   - appDelegate: receives every picture-in-picture message first; held weakly.
+    /// - Throws: `SessionError` for content without frames, a non-positive aspect, or a start position outside
+    ///   the content.
+    public init(plan: AdPlan, configuration: SessionConfiguration, media: any AdMediaProvider,
+                appDelegate: (any PictureInPictureDelegate)?) throws(SessionError) {
+        let rate = configuration.frameRate
+        guard configuration.contentFrameCount > 0 else { throw .emptyContent(frameCount: configuration.contentFrameCount) }
+        guard configuration.contentAspect > .zero else { throw .invalidContentAspect(configuration.contentAspect) }
+        let startTick = rate.firstFrame(atOrAfter: configuration.contentStart)
+        guard configuration.contentStart >= .zero, startTick < configuration.contentFrameCount else {
+            throw .startOutsideContent(start: configuration.contentStart, contentDuration: configuration.contentDuration)
+        }
+        self.configuration = configuration
+        contentStartTick = startTick
+        limitFrame = configuration.outputLimit.map(rate.firstFrame(atOrAfter:))
+        scriptCommands = configuration.script.commands[...]
+        recorder = EventRecorder(rate: rate, contentTick: startTick,
+                                 stamps: BeaconStamps(clockOrigin: configuration.clockOrigin, seed: configuration.seed))
+        layout = PictureInPictureLayout(canvas: configuration.canvas, contentAspect: configuration.contentAspect,
+                                        settings: configuration.pictureInPicture)
+        adsManager = AdsManager(plan: plan, settings: configuration.ads,
+                                breakPolicy: configuration.pictureInPicture.breakPolicy,
+                                contentFrameCount: configuration.contentFrameCount, recorder: recorder, media: media)
+        pictureInPicture = PictureInPictureController(
+            isSupported: configuration.pictureInPicture.isSupported,
+            backgroundPlaybackEnabled: configuration.pictureInPicture.isBackgroundPlaybackEnabled)
+        pictureInPicture.isPlayerReady = false
+        pictureInPictureProxy = PictureInPictureProxy(appDelegate: appDelegate)
+        pictureInPictureProxy.attach(adsObserver: adsManager)
+        pictureInPicture.delegate = pictureInPictureProxy
+    }
+
+    /// The plan with the final (or current) state of every ad.
+    public var plan: AdPlan { adsManager.plan }
+
+    /// Decides the next output frame; `nil` once the session has ended.
+    public func nextFrame() -> FrameDecision? {
+        guard !hasEnded else { return nil }
+        recorder.frame = frame
+        if !hasBegun {
+            hasBegun = true
+            adsManager.begin(contentStartTick: contentStartTick)
+        }
+        if let limitFrame, frame >= limitFrame {
+            end(reason: "outputLimit", contentEnded: false)
+            return nil
+        }
+        applyDueCommands()
+        guard !hasEnded else { return nil }
+        finishTransitionIfDue()
+
+        let source: FrameDecision.Source
+        var frozen = false
+        if isPaused, let last = lastDecision {
+            if scriptCanStill({ $0 == .resume }) {
+                source = last.source
+                frozen = true
+            } else {
+                end(reason: "scriptEnded", contentEnded: contentHasEnded)
+                return nil
+            }
+        } else {
+            switch adsManager.resolve() {
+            case .content:
+                source = .content(tick: recorder.contentTick)
+                recorder.contentTick += 1
+            case .ad(let b, let a, let tick):
+                source = .ad(breakIndex: b, adIndex: a, tick: tick)
+            case .waiting where scriptCanStill({ $0 == .togglePictureInPicture || $0 == .stopPictureInPicture }):
+                source = .content(tick: configuration.contentFrameCount - 1)
+                frozen = true
+            case .waiting:
+                end(reason: "scriptEnded", contentEnded: true)
+                return nil
+            case .finished:
+                end(reason: "contentEnded", contentEnded: true)
+                return nil
+            }
+        }
+        let decision = FrameDecision(frame: frame, source: source, isPaused: frozen, pip: pictureInPictureRect)
+        decisionBeforeLast = lastDecision
+        lastDecision = decision
+        frame += 1
+        pictureInPicture.isPlayerReady = true
+        return decision
+    }
+
+    /// Reports that the media layer could not show the ad of the last decision (it failed mid-ad): the ad is
+    /// marked failed (`AD_ERROR` and its error URLs) and the break moves on. The next `nextFrame()` decides the
+    /// same output frame again. Ignored, with a `LOG`, when the last decision did not show an ad.
+    public func adFailed(_ error: AdError) {
+        guard !hasEnded, let last = lastDecision, case .ad = last.source, last.frame == frame - 1 else {
+            recorder.log("adFailed ignored: the last frame did not show an ad (\(error))")
+            return
+        }
+        recorder.frame = last.frame
+        guard adsManager.failPlayingAd(error) else { return }
+        frame = last.frame
+        lastDecision = decisionBeforeLast
+        decisionBeforeLast = nil
+    }
+
+    /// Queues a live command; it applies at the next frame (the same as `inbox.submit(_:)`).
+    public func submit(_ command: SessionCommand) {
+        inbox.submit(command)
+    }
+
+    /// The events recorded since the last call, in order.
+    public func drainEvents() -> [SessionEvent] { recorder.drain() }
+
+    /// Where the session stands, for a status line.
+    public var status: SessionStatus {
+        let showing: SessionStatus.Showing
+        if hasEnded {
+            showing = .ended
+        } else if let playing = adsManager.playingAd, case .ad = lastDecision?.source {
+            showing = .ad(breakIndex: playing.breakIndex, adIndex: playing.adIndex, tick: playing.tick - 1,
+                          frameCount: playing.info.frameCount)
+        } else if case .content(let tick)? = lastDecision?.source {
+            showing = .content(tick: tick)
+        } else {
+            showing = .nothing
+        }
+        let rate = configuration.frameRate
+        return SessionStatus(
+            frame: frame, outputTime: rate.time(ofFrame: frame), contentPosition: recorder.contentTime,
+            showing: showing, isPaused: isPaused, pictureInPicture: pictureInPicture.state,
+            nextBreak: adsManager.nextBreak.map { .init(index: $0, position: plan.breaks[$0].position) },
+            heldBreaks: adsManager.heldBreaks)
+    }
+
+    // MARK: - Internals
+
+    /// Whether a command that `matches` may still come: always in a live session; in a batch session only if the
+    /// rest of the script has one, so that a render never waits for what cannot happen.
+    private func scriptCanStill(_ matches: (SessionCommand) -> Bool) -> Bool {
+        configuration.mode == .live || scriptCommands.contains { matches($0.command) }
+    }
+
+    /// Every content tick was shown and no break is playing.
+    var contentHasEnded: Bool {
+        recorder.contentTick >= configuration.contentFrameCount && !adsManager.isPlayingBreak
+    }
+
+    private var pictureInPictureRect: PixelRect? {
+        layout.rect(state: pictureInPicture.state, transitionStart: transitionStart, frame: frame)
+    }
+
+    func finishTransitionIfDue() {
+        let state = pictureInPicture.state
+        guard state == .starting || state == .stopping,
+              frame - transitionStart >= configuration.pictureInPicture.transitionFrames else { return }
+        pictureInPicture.finishTransition()
+    }
+
+    func end(reason: String, contentEnded: Bool) {
+        adsManager.finish(contentEnded: contentEnded)
+        recorder.emit(.sessionEnded, reason: reason)
+        hasEnded = true
+        pictureInPicture.isPlayerReady = false
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import MediaCore
+
+/// Everything a `PlaybackSession` needs besides the plan and the media: the output clock and screen, the content,
+/// the ad and picture-in-picture settings, the script, and the values that make beacons reproducible.
+public struct SessionConfiguration: Hashable, Sendable {
+    /// How the session ends when it can no longer move on by itself.
+    public enum Mode: String, Hashable, Sendable {
+        /// `pipctl render`: commands come from the script only. When the session is paused and no `resume` is
+        /// left in the script, or waits at the content's end for picture-in-picture to stop before a held post-roll
+        /// and no `pip`/`pip off` is left, it ends there (`SESSION_ENDED` reason `scriptEnded`; a held break is
+        /// reported `AD_BREAK_SKIPPED` reason `sessionEnded`).
+        case batch
+        /// `pipctl play`: commands also arrive through `submit(_:)`, so a paused or waiting session waits.
+        case live
+    }
+
+    /// The output rate; content and ads are seen at it (content tick `k` is content time `k/F`).
+    public var frameRate: FrameRate
+    /// The device screen.
+    public var canvas: PixelSize
+    /// Content ticks `0..<contentFrameCount` exist.
+    public var contentFrameCount: Int64
+    /// The content's display aspect (width / height): the shape of the picture-in-picture window.
+    public var contentAspect: Rational
+    /// Where the content starts; reached at the first tick at or after it.
+    public var contentStart: MediaTime
+    public var ads: AdsRenderingSettings
+    public var pictureInPicture: PictureInPictureSettings
+    public var script: SessionScript
+    public var mode: Mode
+    /// The session ends at the first output frame at or after this output time, whatever plays.
+    public var outputLimit: MediaTime?
+    /// `[TIMESTAMP]` is this date plus the output time.
+    public var clockOrigin: Date
+    /// Seeds the `[CACHEBUSTING]` generator.
+    public var seed: UInt64
+
+    /// 2000-01-01T00:00:00Z: a fixed default so that two runs give the same beacons unless told otherwise.
+    public static let defaultClockOrigin = Date(timeIntervalSince1970: 946_684_800)
+
+    public init(frameRate: FrameRate, canvas: PixelSize, contentFrameCount: Int64, contentAspect: Rational,
+                contentStart: MediaTime = .zero, ads: AdsRenderingSettings = AdsRenderingSettings(),
+                pictureInPicture: PictureInPictureSettings = PictureInPictureSettings(),
+                script: SessionScript = SessionScript(), mode: Mode = .batch, outputLimit: MediaTime? = nil,
+                clockOrigin: Date = SessionConfiguration.defaultClockOrigin, seed: UInt64 = 0) {
+        self.frameRate = frameRate
+        self.canvas = canvas
+        self.contentFrameCount = contentFrameCount
+        self.contentAspect = contentAspect
+        self.contentStart = contentStart
+        self.ads = ads
+        self.pictureInPicture = pictureInPicture
+        self.script = script
+        self.mode = mode
+        self.outputLimit = outputLimit
+        self.clockOrigin = clockOrigin
+        self.seed = seed
+    }
+
+    /// The content's length on its own clock.
+    public var contentDuration: MediaDuration { frameRate.time(ofFrame: contentFrameCount) - .zero }
+}

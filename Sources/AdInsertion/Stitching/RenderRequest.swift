@@ -1,0 +1,81 @@
+import MediaCore
+import VideoPipeline
+
+/// Everything `pipctl render` (and `pipctl play --record`) needs: the content, the plan, the output and how the
+/// session behaves.
+public struct RenderRequest: Sendable {
+    public var contentPath: String
+    public var plan: AdPlan
+    public var outputPath: String
+    /// Output canvas ("the screen"); the content's display size when `nil`.
+    public var size: PixelSize?
+    /// Output frame rate; the content's when `nil`.
+    public var frameRate: FrameRate?
+    /// Output audio; the content's when `nil` (48 kHz stereo if it has none).
+    public var sampleRate: Int?
+    public var channels: Int?
+    public var encoding: EncodingSettings
+    /// Defaults to `OUT.timeline.json` beside the output.
+    public var timelinePath: String?
+    /// Defaults to `OUT.events.jsonl` beside the output.
+    public var eventsPath: String?
+    public var frameHashPath: String?
+    public var ads: AdsRenderingSettings
+    public var pictureInPicture: PictureInPictureSettings
+    /// An image or a video drawn behind the picture-in-picture window (looped); a dark slate when `nil`.
+    public var pictureInPictureBackground: String?
+    public var script: SessionScript
+    public var contentStart: MediaTime
+
+    public init(contentPath: String, plan: AdPlan, outputPath: String, size: PixelSize? = nil,
+                frameRate: FrameRate? = nil, sampleRate: Int? = nil, channels: Int? = nil,
+                encoding: EncodingSettings = EncodingSettings(), timelinePath: String? = nil, eventsPath: String? = nil,
+                frameHashPath: String? = nil, ads: AdsRenderingSettings = AdsRenderingSettings(),
+                pictureInPicture: PictureInPictureSettings = PictureInPictureSettings(),
+                pictureInPictureBackground: String? = nil, script: SessionScript = SessionScript(),
+                contentStart: MediaTime = .zero) {
+        self.contentPath = contentPath
+        self.plan = plan
+        self.outputPath = outputPath
+        self.size = size
+        self.frameRate = frameRate
+        self.sampleRate = sampleRate
+        self.channels = channels
+        self.encoding = encoding
+        self.timelinePath = timelinePath
+        self.eventsPath = eventsPath
+        self.frameHashPath = frameHashPath
+        self.ads = ads
+        self.pictureInPicture = pictureInPicture
+        self.pictureInPictureBackground = pictureInPictureBackground
+        self.script = script
+        self.contentStart = contentStart
+    }
+
+    public var resolvedTimelinePath: String { timelinePath ?? outputPath + ".timeline.json" }
+    public var resolvedEventsPath: String { eventsPath ?? outputPath + ".events.jsonl" }
+}
+
+/// Why a render could not be done (ads that fail never stop a render; they are in the event log).
+public enum RenderError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The content cannot be used.
+    case content(MediaError)
+    /// The picture-in-picture background cannot be used.
+    case background(MediaError)
+    /// Writing the output failed (disk full, directory missing, …), or a setting is impossible.
+    case output(MediaError)
+    /// The session could not start (content without frames, a start position outside the content).
+    case session(String)
+    /// Interrupted by a signal; nothing was left at the destination.
+    case interrupted
+
+    public var description: String {
+        switch self {
+        case .content(let e): "content: \(e)"
+        case .background(let e): "picture-in-picture background: \(e)"
+        case .output(let e): "\(e)"
+        case .session(let message): message
+        case .interrupted: "interrupted; nothing was written"
+        }
+    }
+}

@@ -1,0 +1,290 @@
+import Foundation
+import MediaCore
+import VideoPipeline
+
+/// Plays an ad plan over a content and writes what the screen shows: the stitcher that drives VideoPipeline.
+///
+/// Each output frame, the `PlaybackSession` decides what is on screen; the stitcher fetches that source's
+/// picture at that tick, composites it (full screen, or in the picture-in-picture window over the background),
+/// encodes it, and writes the frame's audio; it records the timeline and passes the session's events on. An ad
+/// whose media fails (missing, unreadable, decode error mid-ad) is reported to the session with its VAST code and
+/// the render goes on.
+///
+/// `render(_:control:)` runs a whole batch render. `pipctl play` drives `step()` itself, in real time, submitting
+/// live commands to `session`.
+public final class Stitcher {
+    public let request: RenderRequest
+    public let format: OutputFormat
+    public let session: PlaybackSession
+    /// Frames expected in all (content plus the declared length of every ad), for progress; the real count can
+    /// differ when ads fail or their media differs from what the ad server declared.
+    public let estimatedFrames: Int64
+
+    private let content: MediaSource
+    private let media: AdMedia
+    private let background: MediaSource?
+    private let compositor: Compositor
+    private let writer: MediaWriter
+    private let hashes: FrameHashLog?
+    private let eventLog: EventLog
+    private var beaconSinks: [any SessionEventObserver] = []
+    private let audio: AudioBuffer
+    private let clock: SampleClock
+    private var timeline: TimelineBuilder
+    private var audioRun: AudioRun?
+    /// Where each source's audio cursor stopped, to report the correction when it resumes.
+    private var audioEnds: [String: Int64] = [:]
+    private var framesWritten: Int64 = 0
+    private var finished = false
+
+    /// A stretch of consecutive ticks of one source: its audio is read contiguously from `sourceStart`.
+    private struct AudioRun {
+        var key: String
+        var startFrame: Int64
+        var sourceStart: Int64
+        var lastTick: Int64
+    }
+
+    /// Opens the content, the background and the output, and creates the session.
+    public init(request: RenderRequest, appDelegate: (any PictureInPictureDelegate)? = nil,
+                mode: SessionConfiguration.Mode = .batch) throws(RenderError) {
+        self.request = request
+        let info: MediaInfo
+        let content: MediaSource
+        do { info = try MediaProbe.probe(request.contentPath) } catch { throw .content(error) }
+        guard let video = info.bestVideo else { throw .content(.missingStream(path: request.contentPath, kind: .video)) }
+        let aspect = video.displayAspect ?? Rational(16, 9)
+        let size = request.size ?? Stitcher.displaySize(video.size ?? PixelSize(width: 640, height: 360), aspect: aspect)
+        let format = OutputFormat(size: size, frameRate: request.frameRate ?? video.frameRate ?? FrameRate(30),
+                              sampleRate: request.sampleRate ?? info.bestAudio?.sampleRate ?? 48000,
+                              channels: request.channels ?? info.bestAudio?.channels ?? 2)
+        do { try format.validate() } catch { throw .output(error) }
+        self.format = format
+        clock = format.sampleClock
+        do { content = try MediaSource(path: request.contentPath, format: format, threads: request.encoding.threads) } catch {
+            throw .content(error)
+        }
+        self.content = content
+        do { background = try request.pictureInPictureBackground.map { p throws(MediaError) in try MediaSource(path: p, format: format) } } catch {
+            throw .background(error)
+        }
+        media = AdMedia(format: format, threads: request.encoding.threads)
+        do {
+            compositor = try Compositor(size: format.size)
+            writer = try MediaWriter(destination: request.outputPath, format: format, encoding: request.encoding)
+            hashes = try request.frameHashPath.map { p throws(MediaError) in try FrameHashLog(destination: p, format: format) }
+            audio = try AudioBuffer(channels: format.channels, sampleRate: format.sampleRate,
+                                    capacity: Int(clock.samples(fromFrame: 0, toFrame: 1)) + 2)
+            eventLog = try EventLog(destination: request.resolvedEventsPath)
+        } catch let error as MediaError {
+            throw .output(error)
+        } catch {
+            throw .output(.outputNotWritable(path: request.resolvedEventsPath, reason: "\(error)"))
+        }
+        let configuration = SessionConfiguration(
+            frameRate: format.frameRate, canvas: format.size, contentFrameCount: content.frameCount,
+            contentAspect: content.displayAspect, contentStart: request.contentStart, ads: request.ads,
+            pictureInPicture: request.pictureInPicture, script: request.script, mode: mode)
+        do { session = try PlaybackSession(plan: request.plan, configuration: configuration, media: media, appDelegate: appDelegate) } catch {
+            throw .session("\(request.contentPath): \(error)")
+        }
+        timeline = TimelineBuilder(rate: format.frameRate)
+        estimatedFrames = content.frameCount + request.plan.breaks.flatMap(\.ads).reduce(0) { sum, planned in
+            sum + (planned.ad.declaredDuration.map { format.frameRate.frameCount(in: $0) } ?? 0)
+        }
+    }
+
+    /// Also sends every event to `observer` (a beacon sender, a live printer).
+    public func observe(_ observer: any SessionEventObserver) { beaconSinks.append(observer) }
+
+    /// The number of output frames written so far.
+    public var frameCount: Int64 { framesWritten }
+
+    /// Renders the next output frame. Returns `false` once the session has ended (call `finish()` then).
+    public func step() throws(RenderError) -> Bool {
+        while true {
+            guard let decision = session.nextFrame() else {
+                try flushEvents()
+                return false
+            }
+            do {
+                try render(decision)
+            } catch let failure as AdFailure {
+                media.close(failure.key)
+                session.adFailed(failure.error)
+                continue
+            } catch let error as RenderError {
+                throw error
+            } catch {
+                throw .output(.outputNotWritable(path: request.outputPath, reason: "\(error)"))
+            }
+            try flushEvents()
+            framesWritten += 1
+            return true
+        }
+    }
+
+    /// Writes the trailer, the timeline and the event log, and moves them all into place.
+    @discardableResult
+    public func finish() throws(RenderError) -> RenderResult {
+        precondition(!finished)
+        finished = true
+        let segments = timeline.finish()
+        let output = Timeline.Output(
+            path: request.outputPath, fps: format.frameRate.perSecond.fraction, width: format.size.width,
+            height: format.size.height, frames: framesWritten,
+            duration: format.frameRate.time(ofFrame: framesWritten).seconds.doubleValue,
+            sampleRate: format.sampleRate, channels: format.channels,
+            audioSamples: clock.sample(atFrame: framesWritten), profile: request.encoding.profile.rawValue)
+        let result = Timeline(output: output, content: Timeline.Source(
+            path: request.contentPath, fps: content.nominalFrameRate.perSecond.fraction, frames: content.frameCount,
+            duration: content.videoDuration.seconds.doubleValue), segments: segments)
+        do {
+            let timelineFile = try AtomicFile(destination: request.resolvedTimelinePath)
+            try timelineFile.write(result.jsonData())
+            try writer.finish()
+            try hashes?.finish()
+            try timelineFile.commit()
+            try eventLog.finish()
+        } catch let error as MediaError {
+            throw .output(error)
+        } catch {
+            throw .output(.outputNotWritable(path: request.resolvedTimelinePath, reason: "\(error)"))
+        }
+        return RenderResult(timeline: result, plan: session.plan)
+    }
+
+    /// Runs a whole batch render.
+    public static func render(_ request: RenderRequest, control: JobControl = .none) throws(RenderError) -> RenderResult {
+        let stitcher = try Stitcher(request: request)
+        while try stitcher.step() {
+            control.progress(stitcher.frameCount, max(stitcher.estimatedFrames, stitcher.frameCount))
+            if control.isCancelled() { throw .interrupted }
+        }
+        return try stitcher.finish()
+    }
+
+    // MARK: - One frame
+
+    private func render(_ decision: FrameDecision) throws {
+        let source: MediaSource
+        let key: String
+        let kind: Timeline.Segment.Kind
+        let tick: Int64
+        var breakIndex: Int?, adIndex: Int?
+        switch decision.source {
+        case .content(let t):
+            source = content
+            key = "content"
+            kind = .content
+            tick = t
+        case .ad(let b, let a, let t):
+            key = AdMedia.key(b, a)
+            guard let s = media.source(key) else {
+                throw AdFailure(key: key, error: AdError(.mediaDisplay, "break \(b) ad \(a): its media is not open"))
+            }
+            source = s
+            kind = .ad
+            tick = t
+            breakIndex = b
+            adIndex = a
+        }
+        let screen = PixelRect(size: format.size)
+        let picture: PixelRect
+        do {
+            let frame = try source.picture(atTick: tick)
+            if let window = decision.pip {
+                if let background {
+                    try compositor.drawFilling(background.picture(atTick: decision.frame % background.frameCount), in: screen)
+                } else {
+                    compositor.fill(screen, with: .slate)
+                }
+                picture = try compositor.draw(frame, in: window)
+            } else {
+                picture = try compositor.draw(frame, in: screen)
+            }
+        } catch {
+            throw kind == .ad ? AdFailure(key: key, error: AdError(.mediaDisplay, "\(error)")) : RenderError.content(error)
+        }
+
+        // Audio: the frame owns samples [A(n), A(n+1)) of the output.
+        let n = decision.frame
+        let count = Int(clock.samples(fromFrame: n, toFrame: n + 1))
+        var padded: Int64 = 0
+        var drift: Int64 = 0
+        var startsRun = false
+        let sourceAudioStart: Int64
+        if decision.isPaused {
+            audio.fill(count: count) { _, _ in 0 }
+            audioRun = nil
+            sourceAudioStart = clock.sample(atFrame: tick)
+        } else {
+            if audioRun == nil || audioRun!.key != key || audioRun!.lastTick + 1 != tick {
+                if let run = audioRun { audioEnds[run.key] = run.sourceStart + clock.sample(atFrame: n) - clock.sample(atFrame: run.startFrame) }
+                let start = clock.sample(atFrame: tick)
+                drift = audioEnds[key].map { start - $0 } ?? 0
+                audioRun = AudioRun(key: key, startFrame: n, sourceStart: start, lastTick: tick - 1)
+                startsRun = true
+            }
+            audioRun!.lastTick = tick
+            let position = audioRun!.sourceStart + clock.sample(atFrame: n) - clock.sample(atFrame: audioRun!.startFrame)
+            sourceAudioStart = position
+            do {
+                let real = try source.readAudio(from: position, count: count, into: audio)
+                padded = Int64(count - real)
+            } catch {
+                throw kind == .ad ? AdFailure(key: key, error: AdError(.mediaDisplay, "\(error)")) : RenderError.content(error)
+            }
+        }
+        do {
+            try hashes?.append(compositor)
+            try writer.writeVideo(compositor)
+            try writer.writeAudio(audio)
+        } catch {
+            throw RenderError.output(error)
+        }
+        timeline.add(TimelineBuilder.Frame(
+            kind: kind, source: source.path, sourceFps: source.nominalFrameRate.perSecond.fraction,
+            breakIndex: breakIndex, adIndex: adIndex, outFrame: n, tick: tick, paused: decision.isPaused,
+            pip: decision.pip, picture: picture, audioStart: clock.sample(atFrame: n), sourceAudioStart: sourceAudioStart,
+            padded: padded, drift: drift, startsAudioRun: startsRun))
+        if kind == .content { media.closeAll() }
+    }
+
+    private func flushEvents() throws(RenderError) {
+        let events = session.drainEvents()
+        guard !events.isEmpty else { return }
+        do { for event in events { try eventLog.append(event) } } catch {
+            throw .output(.outputNotWritable(path: request.resolvedEventsPath, reason: "\(error)"))
+        }
+        for sink in beaconSinks { sink.session(didRecord: events) }
+    }
+
+    static func displaySize(_ size: PixelSize, aspect: Rational) -> PixelSize {
+        let width = Int((Rational(Int64(size.height)) * aspect).rounded) & ~1
+        return PixelSize(width: max(16, width), height: max(16, size.height & ~1))
+    }
+}
+
+/// Receives the session's events as they are recorded (beacon sending, live display).
+public protocol SessionEventObserver: AnyObject {
+    func session(didRecord events: [SessionEvent])
+}
+
+/// What a finished render produced.
+public struct RenderResult: Sendable {
+    public var timeline: Timeline
+    /// The plan with the final state of every ad.
+    public var plan: AdPlan
+}
+
+/// An ad whose media failed while it played.
+struct AdFailure: Error {
+    var key: String
+    var error: AdError
+}
+
+extension Rational {
+    /// `num/den`, always with a denominator (`30/1`), as the timeline writes rates.
+    var fraction: String { "\(numerator)/\(denominator)" }
+}

@@ -1,0 +1,193 @@
+import Foundation
+import MediaCore
+
+/// What an ad-stitched output shows, segment by segment: `OUT.timeline.json`.
+///
+/// Frame numbers are exact (output frame `n` starts at `n / fps`); seconds are given for people. The verifier
+/// checks a rendered file against this, and a golden copy of it guards frame timings in CI.
+public struct Timeline: Codable, Hashable, Sendable {
+    public var version: Int = 1
+    public var output: Output
+    public var content: Source
+    public var segments: [Segment]
+
+    public init(output: Output, content: Source, segments: [Segment]) {
+        self.output = output
+        self.content = content
+        self.segments = segments
+    }
+
+    /// The rendered file.
+    public struct Output: Codable, Hashable, Sendable {
+        public var path: String
+        /// `num/den`.
+        public var fps: String
+        public var width: Int
+        public var height: Int
+        public var frames: Int64
+        /// Seconds (frames / fps).
+        public var duration: Double
+        public var sampleRate: Int
+        public var channels: Int
+        /// Audio samples per channel in the file: exactly the samples of `frames` video frames.
+        public var audioSamples: Int64
+        public var profile: String
+
+        public init(path: String, fps: String, width: Int, height: Int, frames: Int64, duration: Double, sampleRate: Int,
+                    channels: Int, audioSamples: Int64, profile: String) {
+            self.path = path
+            self.fps = fps
+            self.width = width
+            self.height = height
+            self.frames = frames
+            self.duration = duration
+            self.sampleRate = sampleRate
+            self.channels = channels
+            self.audioSamples = audioSamples
+            self.profile = profile
+        }
+    }
+
+    /// A source file as the render saw it.
+    public struct Source: Codable, Hashable, Sendable {
+        public var path: String
+        /// The source's own nominal frame rate, `num/den`.
+        public var fps: String
+        /// Its length in output frames.
+        public var frames: Int64
+        /// Its video duration in seconds.
+        public var duration: Double
+
+        public init(path: String, fps: String, frames: Int64, duration: Double) {
+            self.path = path
+            self.fps = fps
+            self.frames = frames
+            self.duration = duration
+        }
+    }
+
+    /// A rectangle in output pixels.
+    public struct Rect: Codable, Hashable, Sendable {
+        public var x: Int
+        public var y: Int
+        public var width: Int
+        public var height: Int
+
+        public init(_ r: PixelRect) {
+            x = r.x
+            y = r.y
+            width = r.width
+            height = r.height
+        }
+
+        public var pixelRect: PixelRect { PixelRect(x: x, y: y, width: width, height: height) }
+    }
+
+    /// A run of output frames that show consecutive frames of one source in one place.
+    public struct Segment: Codable, Hashable, Sendable {
+        public enum Kind: String, Codable, Sendable {
+            case content, ad
+        }
+
+        public var kind: Kind
+        public var source: String
+        /// The source's nominal frame rate, `num/den` (the frame-rate rule maps output frames to its frames).
+        public var sourceFps: String
+        /// Index of the break in the plan; `nil` for content.
+        public var breakIndex: Int?
+        /// Index of the ad in its break; `nil` for content.
+        public var adIndex: Int?
+        public var outStartFrame: Int64
+        /// Exclusive.
+        public var outEndFrame: Int64
+        /// Where in the source the segment starts and ends, in output ticks of the source's clock.
+        public var srcStartTick: Int64
+        public var srcEndTick: Int64
+        /// The same in seconds of the source's clock.
+        public var srcStart: Double
+        public var srcEnd: Double
+        /// A frozen picture (`pause`): every frame shows source tick `srcStartTick`, the audio is silent.
+        public var paused: Bool
+        /// The picture-in-picture window the video was drawn in, or `nil` in standard playback (full screen).
+        public var pip: Rect?
+        /// Where the source's picture itself landed (inside the window, letterboxed).
+        public var picture: Rect
+        /// The output audio sample at which the segment starts.
+        public var audioStart: Int64
+        /// The source sample its audio was read from at the start.
+        public var sourceAudioStart: Int64
+        /// Silence added because the source's audio ran out (or there was none), in samples.
+        public var audioPadded: Int64
+        /// The splice's correction: samples of the source skipped (positive) or repeated as silence (negative)
+        /// to put the source's audio exactly where its video is. Never accumulates: each segment starts exactly
+        /// at its own position.
+        public var audioDrift: Int64
+
+        enum CodingKeys: String, CodingKey {
+            case kind, source, sourceFps, breakIndex = "break", adIndex = "ad", outStartFrame, outEndFrame, srcStartTick,
+                 srcEndTick, srcStart, srcEnd, paused, pip, picture, audioStart, sourceAudioStart, audioPadded, audioDrift
+        }
+
+        public init(kind: Kind, source: String, sourceFps: String, breakIndex: Int?, adIndex: Int?, outStartFrame: Int64,
+                    outEndFrame: Int64, srcStartTick: Int64, srcEndTick: Int64, srcStart: Double, srcEnd: Double,
+                    paused: Bool, pip: Rect?, picture: Rect, audioStart: Int64, sourceAudioStart: Int64,
+                    audioPadded: Int64, audioDrift: Int64) {
+            self.kind = kind
+            self.source = source
+            self.sourceFps = sourceFps
+            self.breakIndex = breakIndex
+            self.adIndex = adIndex
+            self.outStartFrame = outStartFrame
+            self.outEndFrame = outEndFrame
+            self.srcStartTick = srcStartTick
+            self.srcEndTick = srcEndTick
+            self.srcStart = srcStart
+            self.srcEnd = srcEnd
+            self.paused = paused
+            self.pip = pip
+            self.picture = picture
+            self.audioStart = audioStart
+            self.sourceAudioStart = sourceAudioStart
+            self.audioPadded = audioPadded
+            self.audioDrift = audioDrift
+        }
+
+        public var frameCount: Int64 { outEndFrame - outStartFrame }
+
+        // Segments of the JSON always carry `break`, `ad` and `pip`, null when they do not apply.
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(kind, forKey: .kind)
+            try c.encode(source, forKey: .source)
+            try c.encode(sourceFps, forKey: .sourceFps)
+            try c.encode(breakIndex, forKey: .breakIndex)
+            try c.encode(adIndex, forKey: .adIndex)
+            try c.encode(outStartFrame, forKey: .outStartFrame)
+            try c.encode(outEndFrame, forKey: .outEndFrame)
+            try c.encode(srcStartTick, forKey: .srcStartTick)
+            try c.encode(srcEndTick, forKey: .srcEndTick)
+            try c.encode(srcStart, forKey: .srcStart)
+            try c.encode(srcEnd, forKey: .srcEnd)
+            try c.encode(paused, forKey: .paused)
+            try c.encode(pip, forKey: .pip)
+            try c.encode(picture, forKey: .picture)
+            try c.encode(audioStart, forKey: .audioStart)
+            try c.encode(sourceAudioStart, forKey: .sourceAudioStart)
+            try c.encode(audioPadded, forKey: .audioPadded)
+            try c.encode(audioDrift, forKey: .audioDrift)
+        }
+    }
+}
+
+extension Timeline {
+    /// Pretty, stable JSON (sorted keys), so that timelines diff well and golden files are byte-stable.
+    public func jsonData() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+
+    public static func load(_ path: String) throws -> Timeline {
+        try JSONDecoder().decode(Timeline.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import MediaCore
+import VideoPipeline
+
+/// What the verifier knows of each source a timeline names: its stamp id, frame rate, frame count and tone.
+struct SourceCatalog {
+    struct Source {
+        var path: String
+        var id: String
+        var rate: FrameRate
+        var frames: Int64
+        /// The source's test tone; `nil` when it has no audio (or no tone).
+        var tone: Double??
+    }
+
+    let baseDirectories: [String]
+    private var known: [String: Source] = [:]
+
+    init(baseDirectories: [String]) { self.baseDirectories = baseDirectories }
+
+    /// The source a timeline names, found as written, or relative to the timeline's directory.
+    mutating func describe(_ path: String) throws(Verifier.Failure) -> Source {
+        if let source = known[path] { return source }
+        let resolved = resolve(path)
+        let info: MediaInfo
+        let first: FrameStamp?
+        do {
+            info = try MediaProbe.probe(resolved)
+            let reader = try FrameReader(path: resolved)
+            first = try reader.next()?.locateStamp()?.stamp
+        } catch {
+            throw .media(error)
+        }
+        guard let first, let video = info.bestVideo else { throw .unstampedSource(path: resolved) }
+        let rate = video.frameRate ?? FrameRate(30)
+        let frames = video.frameCount ?? video.duration.map { rate.frameCount(in: $0) } ?? Int64(FrameStamp.frameIndexLimit)
+        let source = Source(path: resolved, id: first.sourceID, rate: rate, frames: frames, tone: nil)
+        known[path] = source
+        return source
+    }
+
+    /// The source's tone, estimated from its first second of audio (at the output's sample rate, mono).
+    mutating func tone(_ path: String, format: OutputFormat) throws(Verifier.Failure) -> Double? {
+        var source = try describe(path)
+        if let tone = source.tone { return tone }
+        var tone: Double?
+        do {
+            let media = try MediaSource(path: source.path, format: format)
+            if media.hasAudio {
+                let buffer = try AudioBuffer(channels: 1, sampleRate: format.sampleRate, capacity: format.sampleRate)
+                let real = try media.readAudio(from: 0, count: format.sampleRate, into: buffer)
+                tone = ToneAnalyzer(sampleRate: format.sampleRate).estimateTone(in: buffer.samples(channel: 0)[..<max(real, 1)])
+            }
+        } catch {
+            throw .media(error)
+        }
+        source.tone = .some(tone)
+        known[path] = source
+        return tone
+    }
+
+    private func resolve(_ path: String) -> String {
+        if FileManager.default.fileExists(atPath: path) || path.hasPrefix("/") { return path }
+        for base in baseDirectories {
+            let candidate = URL(fileURLWithPath: base).appendingPathComponent(path).path
+            if FileManager.default.fileExists(atPath: candidate) { return candidate }
+        }
+        return path
+    }
+}

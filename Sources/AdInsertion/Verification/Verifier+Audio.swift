@@ -1,0 +1,108 @@
+import Foundation
+import MediaCore
+import VideoPipeline
+
+extension Verifier {
+    /// What a segment's audio should be: its source's tone, or silence (paused, or a source without audio).
+    enum Sound: Equatable {
+        case tone(Double)
+        case silence
+
+        var label: String {
+            switch self {
+            case .tone(let hz): "a \(Int(hz.rounded())) Hz tone"
+            case .silence: "silence"
+            }
+        }
+    }
+
+    /// Checks that every segment sounds like its source and that every change of sound sits within one video frame
+    /// of its video boundary.
+    static func audio(_ path: String, timeline: Timeline, rate: FrameRate, sources: inout SourceCatalog,
+                      problems: inout [String]) throws(Failure) -> [VerifyReport.AudioBoundary] {
+        let format = OutputFormat(size: PixelSize(width: timeline.output.width, height: timeline.output.height),
+                                  frameRate: rate, sampleRate: timeline.output.sampleRate, channels: 1)
+        let clock = format.sampleClock
+        let analyzer = ToneAnalyzer(sampleRate: format.sampleRate)
+        let output: MediaSource
+        do { output = try MediaSource(path: path, format: format) } catch { throw .media(error) }
+        guard output.hasAudio else {
+            problems.append("the output has no audio")
+            return []
+        }
+        var sounds: [Sound] = []
+        for segment in timeline.segments {
+            if segment.paused { sounds.append(.silence); continue }
+            sounds.append(try sources.tone(segment.source, format: format).map(Sound.tone) ?? .silence)
+        }
+        let candidates = Array(Set(sounds.compactMap { if case .tone(let hz) = $0 { hz } else { nil } })).sorted()
+        let perFrame = Int(clock.samples(fromFrame: 0, toFrame: 1))
+        let buffer: AudioBuffer
+        do { buffer = try AudioBuffer(channels: 1, sampleRate: format.sampleRate, capacity: format.sampleRate) } catch {
+            throw .media(error)
+        }
+        func read(_ start: Int64, _ count: Int) throws(Failure) -> [Float] {
+            do { _ = try output.readAudio(from: max(0, start), count: count, into: buffer) } catch { throw .media(error) }
+            return buffer.samples(channel: 0)
+        }
+        func sound(of samples: ArraySlice<Float>) -> Sound? {
+            if let hz = analyzer.dominantTone(in: samples, candidates: candidates) { return .tone(hz) }
+            let rms = (samples.reduce(0) { $0 + Double($1 * $1) } / Double(max(1, samples.count))).squareRoot()
+            return rms < ToneAnalyzer.silenceRMS * 4 ? .silence : nil
+        }
+
+        var boundaries: [VerifyReport.AudioBoundary] = []
+        for (i, segment) in timeline.segments.enumerated() {
+            let start = clock.sample(atFrame: segment.outStartFrame)
+            let end = clock.sample(atFrame: segment.outEndFrame)
+            // The boundary with the previous segment, when the sound changes there.
+            if i > 0 {
+                let before = timeline.segments[i - 1].audioPadded > Int64(perFrame) ? Sound.silence : sounds[i - 1]
+                if before != sounds[i] {
+                    let window = try read(start - Int64(2 * perFrame), 4 * perFrame)
+                    let found = changePoint(window[...], from: before, to: sounds[i], analyzer: analyzer)
+                    let offset = found.map { Int64($0) - Int64(2 * perFrame) }
+                    let ok = offset.map { abs($0) <= Int64(perFrame) } ?? false
+                    boundaries.append(VerifyReport.AudioBoundary(
+                        frame: segment.outStartFrame, expectedSample: start, foundSample: offset.map { start + $0 },
+                        offsetFrames: offset.map { Double($0) / Double(perFrame) }, ok: ok))
+                    if !ok {
+                        problems.append(offset.map {
+                            "the audio of \(name(segment)) changes \(String(format: "%.1f", abs(Double($0) / Double(perFrame)))) frames \($0 < 0 ? "before" : "after") its video at output frame \(segment.outStartFrame)"
+                        } ?? "no change of sound found near output frame \(segment.outStartFrame), where \(name(segment)) begins")
+                    }
+                }
+            }
+            // The middle of the segment (before any padding) must sound like its source.
+            let audible = end - start - (sounds[i] == .silence ? 0 : segment.audioPadded)
+            guard audible >= Int64(3 * perFrame) else { continue }
+            let length = Int(min(Int64(format.sampleRate / 2), audible / 2))
+            let samples = try read(start + (audible - Int64(length)) / 2, length)
+            let heard = sound(of: samples[..<length])
+            if heard != sounds[i] {
+                problems.append("output frames \(segment.outStartFrame)–\(segment.outEndFrame - 1) (\(name(segment))) sound like \(heard?.label ?? "noise"), expected \(sounds[i].label)")
+            }
+        }
+        return boundaries
+    }
+
+    /// Where `samples` change from one sound to the other, as an index into `samples`.
+    static func changePoint(_ samples: ArraySlice<Float>, from: Sound, to: Sound, analyzer: ToneAnalyzer) -> Int? {
+        switch (from, to) {
+        case (.tone(let a), .tone(let b)):
+            return analyzer.changePoint(in: samples, from: a, to: b).map { $0 - samples.startIndex }
+        case (.silence, .tone), (.tone, .silence):
+            // The first (or last) sample of sound, with 1 ms windows.
+            let window = max(1, analyzer.sampleRate / 1000)
+            let loud = stride(from: samples.startIndex, to: samples.endIndex - window, by: window).map { i in
+                (samples[i..<(i + window)].reduce(0) { $0 + Double($1 * $1) } / Double(window)).squareRoot() > ToneAnalyzer.silenceRMS * 4
+            }
+            if case .silence = from {
+                return loud.firstIndex(of: true).map { $0 * window }
+            }
+            return loud.lastIndex(of: true).map { ($0 + 1) * window }
+        case (.silence, .silence):
+            return nil
+        }
+    }
+}

@@ -1,0 +1,244 @@
+import Foundation
+import MediaCore
+import VideoPipeline
+
+/// Proves what an ad-stitched output shows, from its pixels and its sound: `pipctl verify`.
+///
+/// Every output frame's stamp is read (inside the picture rectangle the timeline gives, or searched for), and
+/// compared with what the timeline promises under the frame-rate rule: output frame `n` of a segment shows source
+/// tick `j = srcStartTick + (n − outStartFrame)`, which is source frame `⌊j × Fs / F + ½⌋`. Content must move
+/// forward with no frame lost or repeated at a splice. Each segment's audio must carry its source's tone, and
+/// every change of tone must sit within one video frame of the video boundary. Against a golden timeline the
+/// same pixels are compared with the golden's promises, so a moved break is reported in words.
+public enum Verifier {
+    public struct Request: Sendable {
+        public var outputPath: String
+        /// Defaults to `OUT.timeline.json`.
+        public var timelinePath: String?
+        public var goldenPath: String?
+
+        public init(outputPath: String, timelinePath: String? = nil, goldenPath: String? = nil) {
+            self.outputPath = outputPath
+            self.timelinePath = timelinePath
+            self.goldenPath = goldenPath
+        }
+    }
+
+    /// Why verification could not run at all (as opposed to finding problems).
+    public enum Failure: Error, CustomStringConvertible {
+        case media(MediaError)
+        case timeline(path: String, reason: String)
+        case unstampedSource(path: String)
+
+        public var description: String {
+            switch self {
+            case .media(let e): "\(e)"
+            case .timeline(let path, let reason): "\(path): \(reason)"
+            case .unstampedSource(let path): "\(path): carries no frame stamps; verify needs sources made by `pipctl testsrc`"
+            }
+        }
+    }
+
+    /// The narrowest picture whose stamp reads reliably (see `StampReader`); smaller ones are noted, not judged.
+    static let minimumReadableWidth = 96
+
+    public static func verify(_ request: Request) throws(Failure) -> VerifyReport {
+        let timelinePath = request.timelinePath ?? request.outputPath + ".timeline.json"
+        let timeline = try load(timelinePath)
+        let golden = try request.goldenPath.map { p throws(Failure) in try load(p) }
+        var sources = SourceCatalog(baseDirectories: [URL(fileURLWithPath: timelinePath).deletingLastPathComponent().path]
+                                    + (request.goldenPath.map { [URL(fileURLWithPath: $0).deletingLastPathComponent().path] } ?? []))
+        guard let rate = FrameRate(parsing: timeline.output.fps) else {
+            throw .timeline(path: timelinePath, reason: "output fps \(timeline.output.fps) is not a frame rate")
+        }
+        let expected = try expectations(timeline, rate: rate, sources: &sources)
+        let observed = try observe(request.outputPath, expectations: expected)
+        var problems: [String] = []
+        var notes: [String] = []
+
+        if Int64(observed.count) != timeline.output.frames {
+            problems.append("the output has \(observed.count) frames, the timeline says \(timeline.output.frames)")
+        }
+        problems += compare(observed: observed, expected: expected, against: "the timeline", notes: &notes)
+        problems += continuity(timeline, seekFrames: seekFrames(request.outputPath + ".events.jsonl"))
+        if let golden {
+            let goldenRate = FrameRate(parsing: golden.output.fps) ?? rate
+            if golden.output.fps != timeline.output.fps || golden.output.width != timeline.output.width
+                || golden.output.height != timeline.output.height {
+                problems.append("the output is \(timeline.output.width)x\(timeline.output.height) at \(timeline.output.fps) fps, expected \(golden.output.width)x\(golden.output.height) at \(golden.output.fps) fps")
+            }
+            let goldenExpected = try expectations(golden, rate: goldenRate, sources: &sources)
+            if Int64(observed.count) != golden.output.frames {
+                problems.append("the output has \(observed.count) frames, expected \(golden.output.frames)")
+            }
+            var ignored: [String] = []
+            problems += compare(observed: observed, expected: goldenExpected, against: "expected", notes: &ignored)
+        }
+        let boundaries = try audio(request.outputPath, timeline: timeline, rate: rate, sources: &sources, problems: &problems)
+        return VerifyReport(passed: problems.isEmpty, output: request.outputPath, frames: Int64(observed.count),
+                            shown: runs(observed.map(\.stamp)), audioBoundaries: boundaries, problems: problems, notes: notes)
+    }
+
+    // MARK: - Expectations
+
+    /// What one output frame should show.
+    struct Expectation {
+        var stamp: FrameStamp
+        var segment: Timeline.Segment
+        var segmentIndex: Int
+    }
+
+    static func load(_ path: String) throws(Failure) -> Timeline {
+        guard FileManager.default.fileExists(atPath: path) else { throw .timeline(path: path, reason: "no such file") }
+        do { return try Timeline.load(path) } catch {
+            throw .timeline(path: path, reason: "not a pipctl timeline (\(error))")
+        }
+    }
+
+    static func expectations(_ timeline: Timeline, rate: FrameRate, sources: inout SourceCatalog) throws(Failure) -> [Expectation] {
+        var result: [Expectation] = []
+        result.reserveCapacity(Int(timeline.output.frames))
+        for (i, segment) in timeline.segments.enumerated() {
+            let source = try sources.describe(segment.source)
+            let sourceRate = FrameRate(parsing: segment.sourceFps) ?? source.rate
+            for n in segment.outStartFrame..<segment.outEndFrame {
+                let tick = segment.paused ? segment.srcStartTick : segment.srcStartTick + (n - segment.outStartFrame)
+                let index = max(0, min(source.frames - 1, (Rational(tick) * sourceRate.perSecond / rate.perSecond + Rational(1, 2)).floor))
+                guard let stamp = try? FrameStamp(sourceID: source.id, frameIndex: Int(index)) else { continue }
+                result.append(Expectation(stamp: stamp, segment: segment, segmentIndex: i))
+            }
+        }
+        return result
+    }
+
+    // MARK: - Pixels
+
+    struct Observation {
+        var stamp: FrameStamp?
+        /// The picture was too small for a stamp to be read reliably.
+        var tooSmall: Bool
+    }
+
+    static func observe(_ path: String, expectations: [Expectation]) throws(Failure) -> [Observation] {
+        let reader: FrameReader
+        do { reader = try FrameReader(path: path) } catch { throw .media(error) }
+        var result: [Observation] = []
+        do {
+            while let picture = try reader.next() {
+                let n = result.count
+                let rect = n < expectations.count ? expectations[n].segment.picture.pixelRect : nil
+                var stamp = rect.flatMap { picture.readStamp(in: $0) }
+                if stamp == nil { stamp = picture.locateStamp()?.stamp }
+                result.append(Observation(stamp: stamp, tooSmall: stamp == nil && (rect?.width ?? Int.max) < minimumReadableWidth))
+            }
+        } catch {
+            throw .media(error)
+        }
+        return result
+    }
+
+    /// Compares the pixels with the promises and says, in words, where they part.
+    static func compare(observed: [Observation], expected: [Expectation], against: String, notes: inout [String]) -> [String] {
+        var problems: [String] = []
+        var smallFrames = 0
+        var n = 0
+        while n < min(observed.count, expected.count) {
+            let want = expected[n], got = observed[n]
+            if got.stamp == want.stamp { n += 1; continue }
+            if got.tooSmall { smallFrames += 1; n += 1; continue }
+            problems.append(sentence(at: n, observed: observed, expected: expected, against: against))
+            // Skip to the next expected segment so that one shifted boundary is one problem, not hundreds.
+            let segment = want.segmentIndex
+            while n < min(observed.count, expected.count), expected[n].segmentIndex == segment { n += 1 }
+            if problems.count >= 50 { break }
+        }
+        if smallFrames > 0 {
+            notes.append("\(smallFrames) frames show their picture under \(minimumReadableWidth) px wide; their stamps were not checked")
+        }
+        return problems
+    }
+
+    static func name(_ segment: Timeline.Segment) -> String {
+        switch (segment.breakIndex, segment.adIndex) {
+        case let (b?, 0?): "break \(b)"
+        case let (b?, a?): "ad \(a) of break \(b)"
+        default: "content"
+        }
+    }
+
+    static func describe(_ stamp: FrameStamp?) -> String {
+        stamp.map { "\($0.sourceID) frame \($0.frameIndex)" } ?? "no stamp"
+    }
+
+    /// The first difference at frame `n`, put as a person would: a boundary that moved, a source swapped, or a
+    /// frame lost or repeated.
+    static func sentence(at n: Int, observed: [Observation], expected: [Expectation], against: String) -> String {
+        let count = min(observed.count, expected.count)
+        let want = expected[n]
+        let got = observed[n].stamp
+        func says(_ frame: Int) -> String { against == "expected" ? "expected \(frame)" : "\(against) says \(frame)" }
+        func started(_ e: Expectation) -> String {
+            "\(name(e.segment)) \(e.segment.kind == .content && e.segment.outStartFrame > 0 ? "resumed" : "started")"
+        }
+        // A later segment's source is already on screen: that segment started early.
+        if let got, got.sourceID != want.stamp.sourceID,
+           let next = expected[n..<count].first(where: { $0.segmentIndex != want.segmentIndex && $0.stamp.sourceID == got.sourceID }),
+           expected[n..<count].first(where: { $0.segmentIndex != want.segmentIndex })?.segmentIndex == next.segmentIndex {
+            return "\(started(next)) at output frame \(n), \(says(Int(next.segment.outStartFrame)))"
+        }
+        // The previous source is still on screen where this segment should have begun: it started late.
+        if let got, n > 0, got.sourceID != want.stamp.sourceID, got.sourceID == expected[n - 1].stamp.sourceID,
+           Int64(n) == want.segment.outStartFrame {
+            var m = n
+            while m < count, observed[m].stamp?.sourceID != want.stamp.sourceID { m += 1 }
+            return "\(started(want)) at output frame \(m), \(says(n))"
+        }
+        if let got, got.sourceID == want.stamp.sourceID {
+            let delta = got.frameIndex - want.stamp.frameIndex
+            let what = delta > 0 ? "\(delta) frame\(delta == 1 ? "" : "s") ahead: frames lost" : "\(-delta) frame\(delta == -1 ? "" : "s") behind: frames repeated"
+            if Int64(n) == want.segment.outStartFrame, n > 0 {
+                return "\(started(want)) at \(describe(got)) at output frame \(n), \(against == "expected" ? "expected" : "\(against) says") frame \(want.stamp.frameIndex) (\(what))"
+            }
+            return "output frame \(n) shows \(describe(got)), \(against == "expected" ? "expected" : "\(against) says") frame \(want.stamp.frameIndex) (\(what))"
+        }
+        var end = n
+        while end + 1 < count, expected[end + 1].segmentIndex == want.segmentIndex, observed[end + 1].stamp?.sourceID == got?.sourceID {
+            end += 1
+        }
+        let shown = got.map(\.sourceID) ?? "no stamp"
+        return "output frames \(n)–\(end) show \(shown), \(against == "expected" ? "expected" : "\(against) says") \(want.stamp.sourceID) (\(name(want.segment)))"
+    }
+
+    /// Content must go on where it paused: each content segment starts at the tick where the content had got
+    /// to, unless the session logged a seek at that frame (in `OUT.events.jsonl`).
+    static func continuity(_ timeline: Timeline, seekFrames: Set<Int64>) -> [String] {
+        var problems: [String] = []
+        var reached: Int64?
+        var lastEnd: Int64 = 0
+        for segment in timeline.segments where segment.kind == .content {
+            defer { lastEnd = segment.outEndFrame }
+            let sought = seekFrames.contains { $0 >= lastEnd - 1 && $0 <= segment.outStartFrame }
+            if let reached, !segment.paused, segment.srcStartTick != reached, !sought {
+                let delta = segment.srcStartTick - reached
+                problems.append(delta > 0
+                    ? "content resumed at tick \(segment.srcStartTick) at output frame \(segment.outStartFrame): ticks \(reached)–\(segment.srcStartTick - 1) were lost"
+                    : "content resumed at tick \(segment.srcStartTick) at output frame \(segment.outStartFrame): ticks \(segment.srcStartTick)–\(reached - 1) were shown twice")
+            }
+            if !segment.paused { reached = segment.srcEndTick }
+        }
+        return problems
+    }
+
+    /// Frames at which the session applied a seek, from the event log beside the output (none if it is absent).
+    static func seekFrames(_ eventsPath: String) -> Set<Int64> {
+        guard let events = try? EventLog.read(eventsPath) else { return [] }
+        return Set(events.filter { $0.type == "COMMAND" && ($0.message ?? "").hasPrefix("seek") }.compactMap(\.frame))
+    }
+
+    static func runs(_ stamps: [FrameStamp?]) -> [VerifyReport.ShownRun] {
+        StampScan(stamps: stamps).runs.map {
+            VerifyReport.ShownRun(outStartFrame: $0.first, outEndFrame: $0.last + 1, source: $0.sourceID,
+                                  firstIndex: $0.firstIndex, lastIndex: $0.lastIndex)
+        }
+    }
+}

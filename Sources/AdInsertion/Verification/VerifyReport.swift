@@ -1,0 +1,52 @@
+/// What `pipctl verify` found: what the output really shows, and every way it differs from what was promised.
+public struct VerifyReport: Codable, Hashable, Sendable {
+    /// True when every check held.
+    public var passed: Bool
+    public var output: String
+    public var frames: Int64
+    /// What the pixels show, as runs of one source going forward.
+    public var shown: [ShownRun]
+    /// Audio boundaries found beside the video boundaries they belong to.
+    public var audioBoundaries: [AudioBoundary]
+    /// Each problem in words, the first difference first.
+    public var problems: [String]
+    /// Checks that could not be made (a picture too small to carry a readable stamp), in words.
+    public var notes: [String]
+
+    public struct ShownRun: Codable, Hashable, Sendable {
+        public var outStartFrame: Int64
+        /// Exclusive.
+        public var outEndFrame: Int64
+        /// The stamp's source id; `nil` for frames without a readable stamp.
+        public var source: String?
+        public var firstIndex: Int?
+        public var lastIndex: Int?
+    }
+
+    public struct AudioBoundary: Codable, Hashable, Sendable {
+        /// The output frame at which the video changes source.
+        public var frame: Int64
+        /// The output sample where the video boundary lies.
+        public var expectedSample: Int64
+        /// Where the audio really changes, when found.
+        public var foundSample: Int64?
+        /// `found - expected` in video frames.
+        public var offsetFrames: Double?
+        public var ok: Bool
+    }
+
+    /// A short report for people: a verdict line, then the problems.
+    public var text: String {
+        var lines: [String] = []
+        if passed {
+            let worst = audioBoundaries.compactMap(\.offsetFrames).map(abs).max() ?? 0
+            lines.append("verify \(output): OK — \(frames) frames in \(shown.count) runs, \(audioBoundaries.count) audio boundaries within \(String(format: "%.2f", worst)) frames of the video")
+        } else {
+            lines.append("verify \(output): FAILED — \(problems.count) problem\(problems.count == 1 ? "" : "s")")
+            lines += problems.prefix(20).map { "  " + $0 }
+            if problems.count > 20 { lines.append("  … and \(problems.count - 20) more") }
+        }
+        lines += notes.map { "  note: " + $0 }
+        return lines.joined(separator: "\n")
+    }
+}

@@ -1,0 +1,62 @@
+import CFFmpeg
+
+/// A reusable block of planar 32-bit float audio in the output format: what sources fill and writers consume.
+public final class AudioBuffer {
+    let frame: Frame
+    public let channels: Int
+    public let sampleRate: Int
+    /// How many samples it can hold.
+    public let capacity: Int
+    /// How many samples it holds now.
+    public internal(set) var count: Int = 0
+
+    public init(channels: Int, sampleRate: Int, capacity: Int) throws(MediaError) {
+        self.channels = channels
+        self.sampleRate = sampleRate
+        self.capacity = capacity
+        frame = try Frame()
+        frame.pointer.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
+        frame.pointer.pointee.sample_rate = Int32(sampleRate)
+        frame.pointer.pointee.nb_samples = Int32(capacity)
+        av_channel_layout_default(&frame.pointer.pointee.ch_layout, Int32(channels))
+        try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer")
+    }
+
+    func plane(_ channel: Int) -> UnsafeMutablePointer<Float> {
+        UnsafeMutableRawPointer(frame.dataPointer(channel)!).assumingMemoryBound(to: Float.self)
+    }
+
+    /// The data pointers FFmpeg's audio functions take (`void **`), one per channel.
+    func withPlanes<R>(offset: Int = 0, _ body: (UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> R) -> R {
+        var pointers = (0..<channels).map { UnsafeMutableRawPointer(plane($0) + offset) as UnsafeMutableRawPointer? }
+        return pointers.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+    }
+
+    /// Writes silence into `[from, to)`.
+    func silence(from: Int, to: Int) {
+        guard to > from else { return }
+        for c in 0..<channels { (plane(c) + from).update(repeating: 0, count: to - from) }
+    }
+
+    /// The samples of one channel, for analysis and tests.
+    public func samples(channel: Int) -> [Float] {
+        Array(UnsafeBufferPointer(start: plane(channel), count: count))
+    }
+
+    /// Replaces the content with `count` samples produced by `body(channel, index)`.
+    public func fill(count: Int, _ body: (_ channel: Int, _ index: Int) -> Float) {
+        precondition(count <= capacity)
+        for c in 0..<channels {
+            let p = plane(c)
+            for i in 0..<count { p[i] = body(c, i) }
+        }
+        self.count = count
+    }
+
+    /// Gives direct access to each channel's storage (capacity samples), then sets the count.
+    public func write(count: Int, _ body: (_ channel: Int, _ samples: UnsafeMutableBufferPointer<Float>) -> Void) {
+        precondition(count <= capacity)
+        for c in 0..<channels { body(c, UnsafeMutableBufferPointer(start: plane(c), count: capacity)) }
+        self.count = count
+    }
+}

@@ -1,0 +1,190 @@
+import CFFmpeg
+import MediaCore
+
+/// A source's audio resampled and remixed to the output rate and layout (libswresample), addressed by sample
+/// position on the source's own clock.
+///
+/// Exact sample accounting: the first decoded frame is placed at the sample its timestamp names (silence before
+/// it); after that the resampled samples are contiguous, so a clip of `n` seconds gives `n × rate` samples. Reading
+/// a position ahead of the cursor drops samples up to it; a position a few samples behind (the ±1 sample
+/// realignment at a splice) is filled with silence; a large jump seeks.
+final class AudioTrack {
+    let decoder: StreamDecoder
+    let origin: MediaTime
+    let sampleRate: Int
+    let channels: Int
+    private let resampler: OpaquePointer
+    private let fifo: OpaquePointer
+    private let decoded: Frame
+    /// Source-clock sample index of the first sample in the FIFO.
+    private var fifoStart: Int64 = 0
+    private var placedFirstFrame = false
+    private var ended = false
+    private var scratch: [Float] = []
+
+    init(path: String, sampleRate: Int, channels: Int, origin: MediaTime) throws(MediaError) {
+        decoder = try StreamDecoder(path: path, kind: .audio)
+        self.origin = origin
+        self.sampleRate = sampleRate
+        self.channels = channels
+        var swr: OpaquePointer? = nil
+        var outLayout = AVChannelLayout()
+        av_channel_layout_default(&outLayout, Int32(channels))
+        var inLayout = decoder.codec.pointee.ch_layout
+        if inLayout.order == AV_CHANNEL_ORDER_UNSPEC {
+            av_channel_layout_default(&inLayout, inLayout.nb_channels)
+        }
+        try check(swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_FLTP, Int32(sampleRate),
+                                      &inLayout, decoder.codec.pointee.sample_fmt, decoder.codec.pointee.sample_rate,
+                                      0, nil), "swr_alloc_set_opts2", path: path)
+        resampler = try allocated(swr, "swr_alloc_set_opts2")
+        do {
+            try check(swr_init(resampler), "swr_init", path: path)
+        } catch {
+            var s: OpaquePointer? = resampler
+            swr_free(&s)
+            throw error
+        }
+        fifo = try allocated(av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, Int32(channels), Int32(sampleRate)), "av_audio_fifo_alloc")
+        decoded = try Frame()
+    }
+
+    deinit {
+        var s: OpaquePointer? = resampler
+        swr_free(&s)
+        av_audio_fifo_free(fifo)
+    }
+
+    private var available: Int { Int(av_audio_fifo_size(fifo)) }
+
+    /// Fills `buffer` with `count` samples starting at source sample `position`. Returns how many of them came
+    /// from the source; the rest (before its audio starts or after it ends) are silence.
+    func read(from position: Int64, count: Int, into buffer: AudioBuffer) throws(MediaError) -> Int {
+        precondition(count <= buffer.capacity && buffer.channels == channels)
+        if position < fifoStart - Int64(sampleRate) / 10 || position > fifoStart + Int64(available) + 2 * Int64(sampleRate) {
+            try reposition(to: position)
+        }
+        var written = 0
+        var real = 0
+        if position < fifoStart {
+            written = Int(min(Int64(count), fifoStart - position))
+            buffer.silence(from: 0, to: written)
+        } else if position > fifoStart {
+            try discard(Int(position - fifoStart))
+        }
+        while written < count {
+            if available == 0 {
+                if ended { break }
+                try decodeMore()
+                continue
+            }
+            let n = min(count - written, available)
+            let got = buffer.withPlanes(offset: written) { av_audio_fifo_read(fifo, $0, Int32(n)) }
+            try check(got, "av_audio_fifo_read", path: decoder.path)
+            written += Int(got)
+            real += Int(got)
+            fifoStart += Int64(got)
+        }
+        buffer.silence(from: written, to: count)
+        buffer.count = count
+        return real
+    }
+
+    /// Drops `n` samples from the cursor onwards.
+    private func discard(_ n: Int) throws(MediaError) {
+        var left = n
+        while left > 0 {
+            if available == 0 {
+                if ended { fifoStart += Int64(left); return }
+                try decodeMore()
+                continue
+            }
+            let d = min(left, available)
+            try check(av_audio_fifo_drain(fifo, Int32(d)), "av_audio_fifo_drain", path: decoder.path)
+            fifoStart += Int64(d)
+            left -= d
+        }
+    }
+
+    private func reposition(to position: Int64) throws(MediaError) {
+        let time = MediaTime(seconds: Rational(position, Int64(sampleRate)))
+        try decoder.seek(to: time + (origin - .zero))
+        av_audio_fifo_reset(fifo)
+        swr_close(resampler)
+        try check(swr_init(resampler), "swr_init", path: decoder.path)
+        placedFirstFrame = false
+        ended = false
+        fifoStart = position
+    }
+
+    /// Decodes one frame (or flushes the resampler at the end) into the FIFO.
+    private func decodeMore() throws(MediaError) {
+        switch try decoder.decode(into: decoded) {
+        case .endOfStream:
+            try convert(input: nil, count: 0)
+            ended = true
+        case .frame(let frame):
+            if !placedFirstFrame {
+                placedFirstFrame = true
+                if let pts = decoder.presentationTime(of: frame) {
+                    let start = ((pts.seconds - origin.seconds) * Rational(Int64(sampleRate))).rounded
+                    try place(firstSampleAt: start)
+                }
+            }
+            let input = frame.pointer.pointee.extended_data
+            try convert(input: input.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: UnsafePointer<UInt8>?.self) },
+                        count: Int(frame.pointer.pointee.nb_samples))
+        }
+    }
+
+    /// Aligns the FIFO so that the first decoded sample lands at `start`: silence before it, or dropping what
+    /// lies before the cursor.
+    private func place(firstSampleAt start: Int64) throws(MediaError) {
+        let end = fifoStart + Int64(available)
+        if start > end {
+            try appendSilence(Int(start - end))
+        } else if start < end {
+            pendingDrop = Int(end - start)
+        }
+    }
+
+    private var pendingDrop = 0
+
+    private func appendSilence(_ n: Int) throws(MediaError) {
+        var left = n
+        let chunk = 4096
+        if scratch.count < chunk { scratch = [Float](repeating: 0, count: chunk) }
+        while left > 0 {
+            let m = min(left, chunk)
+            let written = scratch.withUnsafeMutableBufferPointer { buf -> Int32 in
+                var pointers = [UnsafeMutableRawPointer?](repeating: UnsafeMutableRawPointer(buf.baseAddress!), count: channels)
+                return pointers.withUnsafeMutableBufferPointer { av_audio_fifo_write(fifo, $0.baseAddress!, Int32(m)) }
+            }
+            try check(written, "av_audio_fifo_write", path: decoder.path)
+            left -= m
+        }
+    }
+
+    private func convert(input: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, count: Int) throws(MediaError) {
+        let room = Int(swr_get_out_samples(resampler, Int32(count)))
+        guard room > 0 else { return }
+        if converted == nil || converted!.capacity < room {
+            converted = try AudioBuffer(channels: channels, sampleRate: sampleRate, capacity: max(room, 8192))
+        }
+        let out = converted!
+        let produced = out.withPlanes { planes in
+            planes.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: channels) {
+                swr_convert(resampler, $0, Int32(room), input, Int32(count))
+            }
+        }
+        try check(produced, "swr_convert", path: decoder.path)
+        let skip = min(pendingDrop, Int(produced))
+        pendingDrop -= skip
+        guard skip < Int(produced) else { return }
+        let written = out.withPlanes(offset: skip) { av_audio_fifo_write(fifo, $0, produced - Int32(skip)) }
+        try check(written, "av_audio_fifo_write", path: decoder.path)
+    }
+
+    /// Reused resampler output, grown when a frame needs more room.
+    private var converted: AudioBuffer?
+}

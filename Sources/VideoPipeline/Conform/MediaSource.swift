@@ -1,0 +1,101 @@
+import CFFmpeg
+import MediaCore
+
+/// A decoded picture handed from a source to the compositor. Valid until the source is asked for another tick.
+public struct VideoPicture {
+    let frame: Frame
+
+    public var size: PixelSize { frame.size }
+
+    /// The picture's shape on screen, honouring its sample aspect ratio.
+    public var displayAspect: Rational {
+        size.displayAspect(sampleAspect: frame.pointer.pointee.sample_aspect_ratio.rational ?? .one)
+    }
+}
+
+/// One input file conformed to the output format: its video addressed by output tick and its audio by output
+/// sample, both on the source's own clock (zero = the file's start).
+///
+/// Video follows the frame-rate rule of `VideoTrack`; audio is resampled and remixed by `AudioTrack`. A source
+/// without audio reads as silence.
+public final class MediaSource {
+    public let path: String
+    public let info: MediaInfo
+    public let format: OutputFormat
+    /// The video's length on the source clock.
+    public let videoDuration: MediaDuration
+    /// The number of output ticks that start before the video ends: `ceil(duration × rate)`.
+    public let frameCount: Int64
+    /// The shape of the picture on screen.
+    public let displayAspect: Rational
+    /// The source's own nominal frame rate (the output rate when the file does not say).
+    public let nominalFrameRate: FrameRate
+    public var hasAudio: Bool { audio != nil }
+
+    private let video: VideoTrack
+    private let audio: AudioTrack?
+
+    /// Opens `path` for playback in `format`.
+    ///
+    /// - Throws: what `MediaProbe.probe` throws, `.missingStream(kind: .video)` for a file without video, and
+    ///   `.noFrames` when its video decodes to nothing.
+    public init(path: String, format: OutputFormat, threads: Int = 0) throws(MediaError) {
+        let input = try InputFile(path: path)
+        info = input.info
+        self.path = path
+        self.format = format
+        guard let videoIndex = input.bestStream(.video), let stream = info.streams.first(where: { $0.index == videoIndex }) else {
+            throw .missingStream(path: path, kind: .video)
+        }
+        let origin = input.startTime ?? .zero
+        video = try VideoTrack(path: path, outputRate: format.frameRate, origin: origin, threads: threads)
+        audio = info.bestAudio == nil ? nil
+            : try AudioTrack(path: path, sampleRate: format.sampleRate, channels: format.channels, origin: origin)
+        displayAspect = stream.displayAspect ?? Rational(16, 9)
+        nominalFrameRate = stream.frameRate ?? format.frameRate
+        videoDuration = try MediaSource.videoDuration(input: input, streamIndex: videoIndex, origin: origin)
+        frameCount = max(1, format.frameRate.frameCount(in: videoDuration))
+    }
+
+    /// The picture shown at output tick `tick` of this source.
+    public func picture(atTick tick: Int64) throws(MediaError) -> VideoPicture {
+        VideoPicture(frame: try video.frame(atTick: tick))
+    }
+
+    /// Reads `count` output-format samples starting at sample `position` of this source into `buffer`.
+    /// - Returns: how many came from the source's audio; the rest is silence.
+    public func readAudio(from position: Int64, count: Int, into buffer: AudioBuffer) throws(MediaError) -> Int {
+        guard let audio else {
+            buffer.silence(from: 0, to: count)
+            buffer.count = count
+            return 0
+        }
+        return try audio.read(from: position, count: count, into: buffer)
+    }
+
+    /// The video stream's end relative to the file's start: from the stream's declared duration when there is
+    /// one, otherwise from the last packet's end, found by a demux-only scan (no decoding).
+    static func videoDuration(input: InputFile, streamIndex: Int, origin: MediaTime) throws(MediaError) -> MediaDuration {
+        let stream = input.stream(streamIndex).pointee
+        let timeBase = stream.time_base.rational ?? Rational(1, 1000)
+        if let duration = stream.duration.timestamp, duration > 0 {
+            let start = stream.start_time.timestamp.map { MediaTime(value: $0, timeBase: timeBase) } ?? origin
+            return (start + MediaDuration(value: duration, timeBase: timeBase)) - origin
+        }
+        let scan = try InputFile(path: input.path)
+        let packet = try Packet()
+        var end: MediaTime?
+        while true {
+            let read = av_read_frame(scan.context, packet.pointer)
+            if read == averrorEOF { break }
+            try check(read, "av_read_frame", path: input.path)
+            defer { packet.unref() }
+            let p = packet.pointer.pointee
+            guard Int(p.stream_index) == streamIndex, let pts = p.pts.timestamp else { continue }
+            let packetEnd = MediaTime(value: pts + max(0, p.duration), timeBase: timeBase)
+            end = max(end ?? packetEnd, packetEnd)
+        }
+        guard let end else { throw .noFrames(path: input.path) }
+        return end - origin
+    }
+}

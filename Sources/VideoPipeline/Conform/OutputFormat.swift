@@ -1,0 +1,39 @@
+import MediaCore
+
+/// The shape of what pipctl writes: the canvas ("the screen"), the frame rate of the output clock, and the audio
+/// format every source is resampled to.
+public struct OutputFormat: Hashable, Sendable {
+    /// The output canvas. Both sides must be even (4:2:0 chroma).
+    public var size: PixelSize
+    public var frameRate: FrameRate
+    public var sampleRate: Int
+    public var channels: Int
+
+    public init(size: PixelSize, frameRate: FrameRate, sampleRate: Int = 48000, channels: Int = 2) {
+        self.size = size
+        self.frameRate = frameRate
+        self.sampleRate = sampleRate
+        self.channels = channels
+    }
+
+    /// The audio sample boundaries of output frames.
+    public var sampleClock: SampleClock { SampleClock(sampleRate: Int64(sampleRate), frameRate: frameRate) }
+
+    /// Checks what FFmpeg's encoders need: an even size, a sane rate and audio format.
+    public func validate() throws(MediaError) {
+        guard size.width >= 16, size.height >= 16, size.width <= 8192, size.height <= 8192,
+              size.width % 2 == 0, size.height % 2 == 0 else {
+            throw .invalidSetting(name: "size", value: size.description, reason: "must be even, from 16x16 to 8192x8192")
+        }
+        guard frameRate.perSecond >= Rational(1), frameRate.perSecond <= Rational(240),
+              frameRate.perSecond.numerator <= Int64(Int32.max), frameRate.perSecond.denominator <= Int64(Int32.max) else {
+            throw .invalidSetting(name: "fps", value: frameRate.description, reason: "must be between 1 and 240")
+        }
+        guard (8000...192_000).contains(sampleRate) else {
+            throw .invalidSetting(name: "sample rate", value: String(sampleRate), reason: "must be between 8000 and 192000 Hz")
+        }
+        guard (1...8).contains(channels) else {
+            throw .invalidSetting(name: "channels", value: String(channels), reason: "must be between 1 and 8")
+        }
+    }
+}

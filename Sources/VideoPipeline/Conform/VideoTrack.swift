@@ -1,0 +1,103 @@
+import CFFmpeg
+import MediaCore
+
+/// A source's video seen through the output clock: output tick `j` shows one decoded source frame.
+///
+/// **The frame-rate rule** (the one documented rule for dropping and repeating frames): tick `j` is at
+/// `t = j / F` on the source's clock (F = output rate, the source clock starting at the file's start time). It
+/// shows the source frame whose start time is nearest to `t`; when two are equally near, the later one. Put
+/// another way, the last frame that starts at or before `t + h`, with `h` half the source's nominal frame
+/// duration. Faster sources drop frames, slower ones repeat them; before the first frame the first frame shows,
+/// after the last one the last frame holds.
+final class VideoTrack {
+    let decoder: StreamDecoder
+    /// The source clock's zero on the stream's own timeline.
+    let origin: MediaTime
+    let outputRate: FrameRate
+    /// Half a nominal source frame: the rounding allowance of the rule.
+    let halfFrame: MediaDuration
+    /// The length of one source frame when a frame carries no timestamp and no duration.
+    private let nominalFrame: MediaDuration
+
+    private var current: Frame
+    private var currentTime: MediaTime?
+    private var next: Frame
+    private var nextTime: MediaTime?
+    private var nextIsValid = false
+    private var ended = false
+    private var lastTick: Int64?
+    /// How many source frames were decoded; the stamps of a conformed clip are checked against the rule with it.
+    private(set) var decodedFrames = 0
+
+    init(path: String, outputRate: FrameRate, origin: MediaTime, threads: Int = 0) throws(MediaError) {
+        decoder = try StreamDecoder(path: path, kind: .video, threads: threads)
+        self.origin = origin
+        self.outputRate = outputRate
+        let stream = decoder.stream.pointee
+        let sourceRate = (stream.avg_frame_rate.rational ?? stream.r_frame_rate.rational).map(FrameRate.init) ?? outputRate
+        nominalFrame = sourceRate.frameDuration
+        halfFrame = nominalFrame * Rational(1, 2)
+        current = try Frame()
+        next = try Frame()
+        try advance()
+        guard nextIsValid else { throw .noFrames(path: path) }
+    }
+
+    var path: String { decoder.path }
+
+    /// The picture for output tick `tick` (ticks counted from the source's start). The frame stays valid until
+    /// the next call.
+    func frame(atTick tick: Int64) throws(MediaError) -> Frame {
+        let target = outputRate.time(ofFrame: tick) + halfFrame
+        if let last = lastTick, tick < last || shouldSeek(to: target) {
+            try reposition(to: outputRate.time(ofFrame: tick))
+        }
+        lastTick = tick
+        while nextIsValid, let t = nextTime, t <= target {
+            swap(&current, &next)
+            currentTime = nextTime
+            try advance()
+        }
+        if currentTime == nil {
+            // Before the first frame: show the first one.
+            return next
+        }
+        return current
+    }
+
+    /// Decoding forward is cheaper than seeking for short jumps; seek only for jumps of over two seconds.
+    private func shouldSeek(to target: MediaTime) -> Bool {
+        guard nextIsValid, let t = nextTime else { return false }
+        return target - t > MediaDuration(seconds: 2)
+    }
+
+    private func reposition(to time: MediaTime) throws(MediaError) {
+        try decoder.seek(to: time + (origin - .zero))
+        current.unref()
+        currentTime = nil
+        ended = false
+        nextIsValid = false
+        try advance()
+    }
+
+    /// Decodes the next frame into `next`, giving it a time even when the file did not.
+    private func advance() throws(MediaError) {
+        guard !ended else { nextIsValid = false; return }
+        let previous = nextIsValid ? nextTime : currentTime
+        switch try decoder.decode(into: next) {
+        case .endOfStream:
+            ended = true
+            nextIsValid = false
+        case .frame(let frame):
+            decodedFrames += 1
+            if let pts = decoder.presentationTime(of: frame) {
+                nextTime = .zero + (pts - origin)
+            } else {
+                let duration = frame.pointer.pointee.pkt_duration > 0
+                    ? MediaDuration(value: frame.pointer.pointee.pkt_duration, timeBase: decoder.timeBase) : nominalFrame
+                nextTime = previous.map { $0 + duration } ?? .zero
+            }
+            nextIsValid = true
+        }
+    }
+}

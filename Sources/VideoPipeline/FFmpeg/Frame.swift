@@ -1,0 +1,57 @@
+import CFFmpeg
+import MediaCore
+
+/// Owns an `AVFrame` (reference-counted buffers); freed in `deinit`.
+final class Frame {
+    let pointer: UnsafeMutablePointer<AVFrame>
+
+    init() throws(MediaError) {
+        pointer = try allocated(av_frame_alloc(), "av_frame_alloc")
+    }
+
+    deinit {
+        var p: UnsafeMutablePointer<AVFrame>? = pointer
+        av_frame_free(&p)
+    }
+
+    /// Allocates a writable yuv420p picture of `size`.
+    static func picture(_ size: PixelSize) throws(MediaError) -> Frame {
+        let frame = try Frame()
+        frame.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        frame.pointer.pointee.width = Int32(size.width)
+        frame.pointer.pointee.height = Int32(size.height)
+        try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer")
+        return frame
+    }
+
+    var width: Int { Int(pointer.pointee.width) }
+    var height: Int { Int(pointer.pointee.height) }
+    var size: PixelSize { PixelSize(width: width, height: height) }
+    var pixelFormat: AVPixelFormat { AVPixelFormat(rawValue: pointer.pointee.format) }
+
+    func unref() { av_frame_unref(pointer) }
+
+    /// Makes the buffers writable (copying them if another reference shares them).
+    func makeWritable() throws(MediaError) {
+        try check(av_frame_make_writable(pointer), "av_frame_make_writable")
+    }
+
+    /// A new reference to the same buffers.
+    func reference() throws(MediaError) -> Frame {
+        let copy = try Frame()
+        try check(av_frame_ref(copy.pointer, pointer), "av_frame_ref")
+        return copy
+    }
+
+    func dataPointer(_ plane: Int) -> UnsafeMutablePointer<UInt8>? {
+        withUnsafePointer(to: &pointer.pointee.data) {
+            $0.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: 8) { $0[plane] }
+        }
+    }
+
+    func lineSize(_ plane: Int) -> Int {
+        withUnsafePointer(to: &pointer.pointee.linesize) {
+            $0.withMemoryRebound(to: Int32.self, capacity: 8) { Int($0[plane]) }
+        }
+    }
+}

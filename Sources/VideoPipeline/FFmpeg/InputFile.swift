@@ -1,0 +1,105 @@
+import CFFmpeg
+import Foundation
+import MediaCore
+
+/// An opened input (`AVFormatContext`), closed in `deinit`.
+///
+/// Opening first checks the path itself, so that a missing file, a directory or an empty file gets its own
+/// plain message rather than FFmpeg's; then it checks that a file with a sample index (MP4, MOV) is not cut short.
+final class InputFile {
+    let context: UnsafeMutablePointer<AVFormatContext>
+    let path: String
+
+    init(path: String) throws(MediaError) {
+        self.path = path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .fileNotFound(path: path)
+        }
+        if isDirectory.boolValue { throw .isDirectory(path: path) }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? 0
+        if size == 0 { throw .emptyFile(path: path) }
+
+        var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
+        let opened = avformat_open_input(&ctx, path, nil, nil)
+        guard opened >= 0, let ctx else {
+            throw InputFile.openFailure(path: path, function: "avformat_open_input", code: opened)
+        }
+        context = ctx
+        let found = avformat_find_stream_info(ctx, nil)
+        if found < 0 {
+            throw InputFile.openFailure(path: path, function: "avformat_find_stream_info", code: found)
+        }
+        try checkIndexFitsFile(fileSize: size)
+    }
+
+    /// A file that FFmpeg recognises by its first bytes but cannot open is damaged or cut short, which is worth
+    /// saying; anything else is simply not media.
+    static func openFailure(path: String, function: String, code: Int32) -> MediaError {
+        let message = ffmpegMessage(code)
+        guard let name = recognisedFormat(path) else {
+            return .unreadable(path: path, function: function, message: message)
+        }
+        return .truncated(path: path, detail: "it starts as \(name) but cannot be read: \(function): \(message)")
+    }
+
+    /// The container FFmpeg guesses from the first 64 KiB, with a confidence above "extension only".
+    private static func recognisedFormat(_ path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path),
+              let head = try? handle.read(upToCount: 65536), !head.isEmpty else { return nil }
+        try? handle.close()
+        var bytes = [UInt8](head) + [UInt8](repeating: 0, count: Int(AVPROBE_PADDING_SIZE))
+        return bytes.withUnsafeMutableBufferPointer { buffer -> String? in
+            var probe = AVProbeData(filename: nil, buf: buffer.baseAddress, buf_size: Int32(head.count), mime_type: nil)
+            var score: Int32 = 0
+            guard let format = av_probe_input_format2(&probe, 1, &score), score > AVPROBE_SCORE_EXTENSION else { return nil }
+            return String(cString: format.pointee.long_name ?? format.pointee.name)
+        }
+    }
+
+    deinit {
+        var ctx: UnsafeMutablePointer<AVFormatContext>? = context
+        avformat_close_input(&ctx)
+    }
+
+    var streamCount: Int { Int(context.pointee.nb_streams) }
+
+    func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> { context.pointee.streams[index]! }
+
+    /// The best stream of a kind (FFmpeg's choice), or `nil`.
+    func bestStream(_ kind: StreamKind) -> Int? {
+        let type: AVMediaType = kind == .video ? AVMEDIA_TYPE_VIDEO : AVMEDIA_TYPE_AUDIO
+        let index = av_find_best_stream(context, type, -1, -1, nil, 0)
+        return index >= 0 ? Int(index) : nil
+    }
+
+    /// Where the presentation of the file starts, as FFmpeg computed it from all streams.
+    var startTime: MediaTime? {
+        context.pointee.start_time.timestamp.map { MediaTime(value: $0, timeBase: Rational(1, Int64(AV_TIME_BASE))) }
+    }
+
+    /// Demuxers with a sample index (MP4/MOV) know where every packet lies; an index pointing past the end of
+    /// the file means the file was cut short, which decoding alone would only show as a silently short clip.
+    private func checkIndexFitsFile(fileSize: Int64) throws(MediaError) {
+        for i in 0..<streamCount {
+            let st = stream(i)
+            var end: Int64 = 0
+            for entry in 0..<avformat_index_get_entries_count(st) {
+                guard let e = avformat_index_get_entry(st, entry), e.pointee.pos >= 0 else { continue }
+                end = max(end, e.pointee.pos + Int64(e.pointee.size))
+            }
+            if end > fileSize {
+                throw .truncated(path: path, detail: "its index needs \(end) bytes but the file has \(fileSize)")
+            }
+        }
+    }
+}
+
+extension AVRational {
+    var rational: Rational? { den == 0 || num == 0 ? nil : Rational(Int64(num), Int64(den)) }
+}
+
+extension Rational {
+    /// As an `AVRational`; both parts must fit in 32 bits (time bases and rates do).
+    var av: AVRational { AVRational(num: Int32(numerator), den: Int32(denominator)) }
+}

@@ -1,0 +1,114 @@
+import CFFmpeg
+import MediaCore
+
+/// Demuxes one file and decodes one of its streams (FFmpeg's send/receive loop, as in `doc/examples/transcode.c`).
+///
+/// Video and audio of a source each get their own decoder over their own `InputFile`: the two streams are then
+/// read independently (no interleaving buffers, bounded memory whatever the file's interleaving) and can be
+/// positioned independently.
+final class StreamDecoder {
+    enum Step {
+        case frame(Frame)
+        case endOfStream
+    }
+
+    let input: InputFile
+    let streamIndex: Int
+    let codec: UnsafeMutablePointer<AVCodecContext>
+    /// The time base of the stream's timestamps.
+    let timeBase: Rational
+    let kind: StreamKind
+    private let packet: Packet
+    private var flushing = false
+    private var finished = false
+
+    var path: String { input.path }
+
+    init(path: String, kind: StreamKind, threads: Int = 0) throws(MediaError) {
+        input = try InputFile(path: path)
+        guard let index = input.bestStream(kind) else { throw .missingStream(path: path, kind: kind) }
+        self.kind = kind
+        streamIndex = index
+        let stream = input.stream(index)
+        timeBase = stream.pointee.time_base.rational ?? Rational(1, 1000)
+        guard let decoder = avcodec_find_decoder(stream.pointee.codecpar.pointee.codec_id) else {
+            throw .unreadable(path: path, function: "avcodec_find_decoder",
+                              message: "no decoder for \(String(cString: avcodec_get_name(stream.pointee.codecpar.pointee.codec_id)))")
+        }
+        codec = try allocated(avcodec_alloc_context3(decoder), "avcodec_alloc_context3")
+        packet = try Packet()
+        do {
+            try check(avcodec_parameters_to_context(codec, stream.pointee.codecpar), "avcodec_parameters_to_context", path: path)
+            codec.pointee.pkt_timebase = stream.pointee.time_base
+            codec.pointee.thread_count = Int32(threads)
+            if kind == .video { codec.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE }
+            try check(avcodec_open2(codec, decoder, nil), "avcodec_open2", path: path)
+        } catch {
+            var c: UnsafeMutablePointer<AVCodecContext>? = codec
+            avcodec_free_context(&c)
+            throw error
+        }
+        // Only the chosen stream's packets are wanted; the demuxer may skip the rest cheaply.
+        for i in 0..<input.streamCount where i != index {
+            input.stream(i).pointee.discard = AVDISCARD_ALL
+        }
+    }
+
+    deinit {
+        var c: UnsafeMutablePointer<AVCodecContext>? = codec
+        avcodec_free_context(&c)
+    }
+
+    var stream: UnsafeMutablePointer<AVStream> { input.stream(streamIndex) }
+
+    /// Decodes into `frame` (unreferenced first): the next frame, or the end of the stream.
+    func decode(into frame: Frame) throws(MediaError) -> Step {
+        frame.unref()
+        while true {
+            if finished { return .endOfStream }
+            let received = avcodec_receive_frame(codec, frame.pointer)
+            if received >= 0 { return .frame(frame) }
+            if received == averrorEOF {
+                finished = true
+                return .endOfStream
+            }
+            if received != averrorEAGAIN { try check(received, "avcodec_receive_frame", path: path) }
+            try feed()
+        }
+    }
+
+    /// Sends the next packet of our stream to the decoder, or the flush signal at the end of the file.
+    private func feed() throws(MediaError) {
+        guard !flushing else { return }
+        while true {
+            packet.unref()
+            let read = av_read_frame(input.context, packet.pointer)
+            if read == averrorEOF {
+                flushing = true
+                try check(avcodec_send_packet(codec, nil), "avcodec_send_packet", path: path)
+                return
+            }
+            try check(read, "av_read_frame", path: path)
+            guard Int(packet.pointer.pointee.stream_index) == streamIndex else { continue }
+            let sent = avcodec_send_packet(codec, packet.pointer)
+            packet.unref()
+            if sent == averrorEAGAIN { continue }
+            try check(sent, "avcodec_send_packet", path: path)
+            return
+        }
+    }
+
+    /// Positions at or before `time` (stream clock, absolute as in the file), flushing the decoder.
+    func seek(to time: MediaTime) throws(MediaError) {
+        let target = time.value(in: timeBase, rounding: .down)
+        try check(av_seek_frame(input.context, Int32(streamIndex), target, AVSEEK_FLAG_BACKWARD), "av_seek_frame", path: path)
+        avcodec_flush_buffers(codec)
+        flushing = false
+        finished = false
+    }
+
+    /// The frame's presentation time on the stream clock, or `nil` when the file gives none.
+    func presentationTime(of frame: Frame) -> MediaTime? {
+        frame.pointer.pointee.best_effort_timestamp.timestamp.map { MediaTime(value: $0, timeBase: timeBase) }
+    }
+}

@@ -1,0 +1,41 @@
+/// How the output is encoded.
+public struct EncodingSettings: Hashable, Sendable {
+    public enum Profile: String, Hashable, Sendable, CaseIterable {
+        /// H.264 (libx264) + AAC in MP4 with the index at the front (faststart): what players and ad servers take.
+        case delivery
+        /// FFV1 + 16-bit PCM in Matroska: bit-exact pictures and samples, for verification.
+        case lossless
+    }
+
+    public var profile: Profile
+    /// x264 constant rate factor, 0–51 (delivery only).
+    public var crf: Int
+    /// x264 preset (delivery only).
+    public var preset: String
+    /// AAC bit rate in bit/s (delivery only).
+    public var audioBitRate: Int
+    /// Encoder threads; 0 lets the codec choose.
+    public var threads: Int
+
+    public init(profile: Profile = .delivery, crf: Int = 23, preset: String = "medium", audioBitRate: Int = 128_000,
+                threads: Int = 0) {
+        self.profile = profile
+        self.crf = crf
+        self.preset = preset
+        self.audioBitRate = audioBitRate
+        self.threads = threads
+    }
+
+    public static let x264Presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow",
+                                     "slower", "veryslow", "placebo"]
+
+    public func validate() throws(MediaError) {
+        guard (0...51).contains(crf) else {
+            throw .invalidSetting(name: "crf", value: String(crf), reason: "must be between 0 and 51")
+        }
+        guard EncodingSettings.x264Presets.contains(preset) else {
+            throw .invalidSetting(name: "preset", value: preset,
+                                  reason: "is not an x264 preset (\(EncodingSettings.x264Presets.joined(separator: ", ")))")
+        }
+    }
+}

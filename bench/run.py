@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""Benchmarks pipctl against the ffmpeg command line doing the same job, in one run.
+
+Each job runs both tools on the same input with the same output size, rate, x264 preset and CRF, AAC bit rate
+and thread count; it prints wall time, frames per second, peak resident memory and the ratio pipctl/ffmpeg.
+Run from the repository root:  python3 bench/run.py [--repeat N] [--threads N] [--jobs transcode,render]
+"""
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PIPCTL = os.path.join(ROOT, ".build", "release", "pipctl")
+MEDIA = os.path.join(ROOT, "media")
+
+
+def measure(argv):
+    """Runs argv; returns (wall seconds, peak RSS in MiB)."""
+    start = time.monotonic()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.monotonic() - start
+    err = proc.stderr.read().decode(errors="replace")
+    proc.stderr.close()
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:
+        sys.exit(f"bench: {' '.join(argv)} failed with {code}:\n{err}")
+    return wall, usage.ru_maxrss / 1024.0
+
+
+def best_of(argv, repeat):
+    runs = [measure(argv) for _ in range(repeat)]
+    return min(r[0] for r in runs), max(r[1] for r in runs)
+
+
+def frames_of(path):
+    out = subprocess.run(["ffprobe", "-v", "error", "-count_packets", "-select_streams", "v:0", "-show_entries",
+                          "stream=nb_read_packets", "-of", "csv=p=0", path], capture_output=True, text=True, check=True)
+    return int(out.stdout.strip())
+
+
+def transcode_job(tmp, args):
+    src = os.path.join(MEDIA, "content.mp4")
+    w, h, fps = 1280, 720, "25"
+    ours = [PIPCTL, "transcode", src, "-o", os.path.join(tmp, "ours.mp4"), "--size", f"{w}x{h}", "--fps", fps,
+            "--crf", "23", "--preset", args.preset, "--threads", str(args.threads)]
+    vf = (f"scale={w}:{h}:force_original_aspect_ratio=decrease:flags=bicubic,"
+          f"pad={w}:{h}:(ow-iw)/2:(oh-ih)/2,fps={fps},format=yuv420p")
+    peer = ["ffmpeg", "-v", "error", "-y", "-i", src, "-vf", vf, "-c:v", "libx264", "-preset", args.preset,
+            "-crf", "23", "-threads", str(args.threads), "-c:a", "aac", "-b:a", "128k", "-ar", "48000", "-ac", "2",
+            "-movflags", "+faststart", os.path.join(tmp, "peer.mp4")]
+    return f"transcode content.mp4 -> 1280x720@25, x264 {args.preset} crf 23", ours, peer, os.path.join(tmp, "ours.mp4")
+
+
+JOBS = {"transcode": transcode_job}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--preset", default="veryfast")
+    parser.add_argument("--jobs", default=",".join(JOBS))
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    if not os.access(PIPCTL, os.X_OK):
+        sys.exit("bench: build first: swift build -c release --product pipctl")
+    if shutil.which("ffmpeg") is None:
+        sys.exit("bench: the ffmpeg command-line tool is needed (scripts/setup --for-tests)")
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in args.jobs.split(","):
+            label, ours, peer, out = JOBS[name](tmp, args)
+            ours_t, ours_m = best_of(ours, args.repeat)
+            peer_t, peer_m = best_of(peer, args.repeat)
+            frames = frames_of(out)
+            results.append({"job": name, "label": label, "frames": frames,
+                            "pipctl": {"seconds": round(ours_t, 3), "fps": round(frames / ours_t, 1), "peakMiB": round(ours_m, 1)},
+                            "ffmpeg": {"seconds": round(peer_t, 3), "fps": round(frames / peer_t, 1), "peakMiB": round(peer_m, 1)},
+                            "ratio": round(ours_t / peer_t, 3)})
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return
+    print(f"{'job':<58} {'tool':<7} {'wall s':>8} {'fps':>8} {'peak MiB':>9}")
+    for r in results:
+        for tool in ("pipctl", "ffmpeg"):
+            m = r[tool]
+            print(f"{r['label']:<58} {tool:<7} {m['seconds']:>8.3f} {m['fps']:>8.1f} {m['peakMiB']:>9.1f}")
+        print(f"{'':<58} ratio pipctl/ffmpeg = {r['ratio']:.3f} (best of {args.repeat}, {args.threads} threads)")
+
+
+if __name__ == "__main__":
+    main()
