@@ -26,6 +26,21 @@ import Testing
         #expect(Set(server.requests) == Set(events.map { .init(method: "GET", target: "/t?e=\($0)&cb=12345678") }))
     }
 
+    @Test func sendsTheBeaconsASessionRecordsAndNothingElse() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("/t", Self.pixel)
+        let sender = BeaconSender(configuration: Self.quick())
+        sender.session(didRecord: [
+            SessionEvent(type: "STARTED", time: 0, contentTime: 0, url: "\(server.baseURL)/t?not-a-beacon"),
+            SessionEvent(type: "BEACON", time: 0, contentTime: 0, url: "\(server.baseURL)/t?e=impression", event: "impression"),
+            SessionEvent(type: "BEACON", time: 0, contentTime: 0, event: "start"),
+        ])
+        let summary = await sender.finish(deadline: soon())
+        #expect(summary == BeaconSender.Summary(sent: 1))
+        #expect(server.requests.map(\.target) == ["/t?e=impression"])
+    }
+
     @Test func retriesAServerErrorThenCountsItFailed() async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
