@@ -40,7 +40,7 @@ public final class BeaconSender: Sendable {
         /// The summary was delivered: late results are ignored.
         var closed = false
         var waiter: CheckedContinuation<Summary, Never>?
-        var deadlineTimer: Task<Void, Never>?
+        var deadlineTimer: DispatchWorkItem?
     }
 
     /// The result of one request.
@@ -106,10 +106,12 @@ public final class BeaconSender: Sendable {
                     return state.summary
                 }
                 state.waiter = continuation
-                state.deadlineTimer = Task { [self] in
-                    try? await Task.sleep(until: deadline, clock: .continuous)
-                    expire()
-                }
+                // A Dispatch timer rather than a sleeping task: it fires on time even when the cooperative pool
+                // is busy with the caller's work.
+                let timer = DispatchWorkItem { [self] in expire() }
+                state.deadlineTimer = timer
+                DispatchQueue.global().asyncAfter(deadline: .now() + max(0, (deadline - .now).timeInterval),
+                                                  execute: timer)
                 return nil
             }
             if let now { continuation.resume(returning: now) }
