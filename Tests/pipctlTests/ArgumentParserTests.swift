@@ -191,6 +191,7 @@ private enum Fixture {
         (["in", "--script", "@"], "--script: \"@\" is not a script or @FILE: the file name is empty"),
         (["in", "--output", ""], "--output: the value is empty"),
         (["in", "--json=yes"], "--json does not take a value (given \"yes\")"),
+        (["in", "--help=yes"], "--help does not take a value (given \"yes\")"),
         ([], "missing required argument IN"),
         (["in", "extra"], "unexpected argument \"extra\""),
         (["in", "--ads", "a.xml", "--break", "pre=a.mp4"], "--ads and --break cannot be used together"),
@@ -198,6 +199,12 @@ private enum Fixture {
     ])
     func reportsTheFirstMistakeInOneLine(arguments: [String], message: String) {
         #expect(Fixture.error(arguments) == "pipctl fixture: " + message)
+    }
+
+    @Test(arguments: [(Rational(1, 4), "0.25"), (Rational(1, 3), "1/3"), (Rational(-3, 2), "-1.5"), (Rational(8), "8"),
+                      (Rational(1001, 1000), "1.001")])
+    func showsDefaultsAsTheyWouldBeTyped(value: Rational, text: String) {
+        #expect(exactDecimal(value) == text)
     }
 
     @Test func suggestsTranspositionsAndAbbreviationsButNotFarWords() {

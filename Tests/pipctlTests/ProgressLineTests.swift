@@ -46,6 +46,20 @@ private final class ManualClock: Sendable {
         #expect(sink.contents.hasSuffix("\n"), "nothing is drawn after finish")
     }
 
+    @Test func measuresSpeedFromCreationAndDrawsNothingIfNeverUpdated() {
+        let sink = CapturedText(isTerminal: true)
+        let clock = ManualClock()
+        let line = ProgressLine(label: "testsrc", total: seconds(10), sink: sink, environment: [:], now: { clock.now })
+        clock.advance(.seconds(2))
+        line.update(position: seconds(4))
+        line.finish()
+        #expect(sink.contents == "\rtestsrc 0:04 / 0:10 (40%)  2.0x real time  ETA 0:03\u{1B}[K"
+                + "\rtestsrc 0:04 / 0:10 (40%)  2.0x real time  ETA 0:03\u{1B}[K\n")
+        let idle = CapturedText(isTerminal: true)
+        ProgressLine(label: "x", total: nil, sink: idle, environment: [:]).finish()
+        #expect(idle.contents.isEmpty)
+    }
+
     @Test func padsWithSpacesOnATerminalThatCannotClear() {
         let sink = CapturedText(isTerminal: true)
         let clock = ManualClock()

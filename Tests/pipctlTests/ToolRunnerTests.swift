@@ -72,6 +72,14 @@ private enum ProbeOutcomeCommand: Command {
         #expect(result.status == 0 && result.output == "done\n" && result.errors.isEmpty)
     }
 
+    @Test func warningsNameTheCommand() {
+        let errors = CapturedText()
+        let context = CommandContext(command: "pipctl render", output: CapturedText(), errorOutput: errors,
+                                     environment: [:], interrupt: InterruptFlag())
+        context.warn("ad 2 of break 1 has no playable media file")
+        #expect(errors.contents == "pipctl render: warning: ad 2 of break 1 has no playable media file\n")
+    }
+
     @Test func printsTheVersion() async {
         let result = await run(["--version"], root: testTree)
         #expect(result.status == 0 && result.output == "tool 9.9\n")
@@ -91,6 +99,8 @@ private enum ProbeOutcomeCommand: Command {
         (["ads", "inspect", "vast.xml", "--max-wrapper", "3"],
          "pipctl ads inspect: unknown option --max-wrapper (did you mean --max-wrappers?)",
          "See 'pipctl ads inspect --help'."),
+        (["render", "--size", "641x360"], "pipctl render: --size: \"641x360\" is not an even size (e.g. 640x360)",
+         "See 'pipctl render --help'."),
         (["render", "--ads", "vmap.xml", "--break", "pre=a.mp4"],
          "pipctl render: --ads and --break cannot be used together", "See 'pipctl render --help'."),
     ])

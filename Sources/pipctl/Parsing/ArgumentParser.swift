@@ -98,6 +98,7 @@ struct ArgumentParser {
         mutating func longOption(_ body: Substring) {
             let name = body.prefix { $0 != "=" }
             let inline = body.count > name.count ? String(body.dropFirst(name.count + 1)) : nil
+            if name == "help", let inline { return fail("--help does not take a value (given \(quoted(inline)))") }
             guard let spec = parser.parameters.first(where: { $0.long == String(name) && $0.kind != .positional }) else {
                 let known = parser.parameters.compactMap(\.long) + ["help"]
                 let guess = Suggestion.closest(to: String(name), among: known).map { " (did you mean --\($0)?)" } ?? ""

@@ -94,43 +94,41 @@ extension ArgumentValue where Value == MediaTime {
         ArgumentValue(placeholder: "TIME", parse: { text throws(InvalidValue) in
             guard let time = MediaTime(parsing: text) else { throw .not(text, "a time (e.g. 90, 12.5, 1:30, 0:01:30.250)") }
             return time
-        }, describe: { describeSeconds($0.seconds) })
+        }, describe: { exactDecimal($0.seconds) })
     }
 }
 
 extension ArgumentValue where Value == MediaDuration {
-    /// A length in seconds (`30`, `2.5`) or as a clock time (`1:30`).
-    /// - Parameter allowingZero: whether `0` is accepted; most lengths must be positive.
-    static func seconds(_ placeholder: String = "SEC", allowingZero: Bool = false) -> ArgumentValue {
+    /// A positive length in seconds (`30`, `2.5`) or as a clock time (`1:30`).
+    static func seconds(_ placeholder: String = "SEC") -> ArgumentValue {
         ArgumentValue(placeholder: placeholder, parse: { text throws(InvalidValue) in
             guard let time = MediaTime(parsing: text) else {
                 throw .not(text, "a duration in seconds (e.g. 30, 2.5, 1:30)")
             }
-            guard allowingZero || time.seconds > .zero else { throw .not(text, "a positive duration") }
+            guard time.seconds > .zero else { throw .not(text, "a positive duration") }
             return MediaDuration(seconds: time.seconds)
-        }, describe: { describeSeconds($0.seconds) })
+        }, describe: { exactDecimal($0.seconds) })
     }
 }
 
-/// Seconds as a user types them: `8`, `0.5`, `1/3`.
-private func describeSeconds(_ seconds: Rational) -> String {
-    if seconds.isInteger { return seconds.description }
-    var denominator = seconds.denominator
+/// A number as a user types it: `8`, `0.25`, `-1.5`, or `1/3` when no decimal is exact.
+func exactDecimal(_ value: Rational) -> String {
+    if value.isInteger { return value.description }
+    var denominator = value.denominator
     while denominator % 2 == 0 { denominator /= 2 }
     while denominator % 5 == 0 { denominator /= 5 }
-    guard denominator == 1 else { return seconds.description }
-    // A terminating decimal: print it exactly.
+    guard denominator == 1 else { return value.description }
+    let magnitude = value < .zero ? -value : value
+    let whole = magnitude.floor
+    var remainder = magnitude - Rational(whole)
     var digits = ""
-    var remainder = seconds
-    let whole = remainder.floor
-    remainder -= Rational(whole)
     while !remainder.isZero {
         remainder = remainder * Rational(10)
         let digit = remainder.floor
         digits += String(digit)
         remainder -= Rational(digit)
     }
-    return "\(whole).\(digits)"
+    return (value < .zero ? "-" : "") + "\(whole).\(digits)"
 }
 
 extension ArgumentValue where Value == Int {
@@ -155,7 +153,7 @@ extension ArgumentValue where Value == Rational {
         return ArgumentValue(placeholder: placeholder, parse: { text throws(InvalidValue) in
             guard let r = Rational(parsing: text), r > lower, upper.map({ r <= $0 }) ?? true else { throw .not(text, what) }
             return r
-        }, describe: { describeSeconds($0) })
+        }, describe: { exactDecimal($0) })
     }
 }
 

@@ -20,9 +20,6 @@ struct ParsedArguments: Sendable {
         declaration.specs.contains { occurrences[$0.key] != nil }
     }
 
-    /// Whether nothing at all was given.
-    var isEmpty: Bool { occurrences.isEmpty }
-
     /// A usage error about these arguments, for checks that span several parameters.
     func usageError(_ message: String) -> UsageError { UsageError(command: command, message: message) }
 }

@@ -9,7 +9,7 @@ import Synchronization
 /// loop does not flood the terminal, and `finish()` ends the line with a newline. Safe to call from any thread.
 final class ProgressLine: Sendable {
     private struct State {
-        var start: ContinuousClock.Instant?
+        let start: ContinuousClock.Instant
         var lastDraw: ContinuousClock.Instant?
         var position: MediaDuration = .zero
         /// Width of the last line drawn, for terminals that cannot clear to the end of the line.
@@ -26,7 +26,7 @@ final class ProgressLine: Sendable {
     private let clearsToEndOfLine: Bool
     private let minimumInterval: Duration
     private let now: @Sendable () -> ContinuousClock.Instant
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     /// - Parameters:
     ///   - sink: where to draw, standard error normally; nothing is drawn unless it is a terminal.
@@ -44,34 +44,33 @@ final class ProgressLine: Sendable {
         self.clearsToEndOfLine = Terminal.supportsControlSequences(environment: environment)
         self.minimumInterval = minimumInterval
         self.now = now
+        self.state = Mutex(State(start: now()))
     }
 
     /// Reports that the work has reached `position` on the media clock; redraws unless the last redraw was less
-    /// than `minimumInterval` ago. The clock for the speed starts at the first call.
+    /// than `minimumInterval` ago. The speed is measured from the line's creation.
     func update(position: MediaDuration) {
         guard isEnabled else { return }
         let instant = now()
         let line: String? = state.withLock { state in
             guard !state.finished else { return nil }
-            let start = state.start ?? instant
-            state.start = start
             state.position = position
             if let last = state.lastDraw, instant - last < minimumInterval { return nil }
             state.lastDraw = instant
-            return draw(&state, elapsed: instant - start)
+            return draw(&state, elapsed: instant - state.start)
         }
         if let line { sink.write(line) }
     }
 
-    /// Draws the final state and ends the line. Later calls do nothing.
+    /// Draws the final state and ends the line, if anything was drawn. Later calls do nothing.
     func finish() {
         guard isEnabled else { return }
         let instant = now()
         let line: String? = state.withLock { state in
             guard !state.finished else { return nil }
             state.finished = true
-            guard let start = state.start else { return nil }
-            return draw(&state, elapsed: instant - start) + "\n"
+            guard state.lastDraw != nil else { return nil }
+            return draw(&state, elapsed: instant - state.start) + "\n"
         }
         if let line { sink.write(line) }
     }
