@@ -1,3 +1,4 @@
+import Foundation
 import MediaCore
 import VideoPipeline
 
@@ -26,6 +27,8 @@ public struct RenderRequest: Sendable {
     public var pictureInPictureBackground: String?
     public var script: SessionScript
     public var contentStart: MediaTime
+    /// The wall-clock time of output frame 0, for `[TIMESTAMP]`; a fixed date keeps event logs reproducible.
+    public var clockOrigin: Date
 
     public init(contentPath: String, plan: AdPlan, outputPath: String, size: PixelSize? = nil,
                 frameRate: FrameRate? = nil, sampleRate: Int? = nil, channels: Int? = nil,
@@ -33,7 +36,7 @@ public struct RenderRequest: Sendable {
                 frameHashPath: String? = nil, ads: AdsRenderingSettings = AdsRenderingSettings(),
                 pictureInPicture: PictureInPictureSettings = PictureInPictureSettings(),
                 pictureInPictureBackground: String? = nil, script: SessionScript = SessionScript(),
-                contentStart: MediaTime = .zero) {
+                contentStart: MediaTime = .zero, clockOrigin: Date = SessionConfiguration.defaultClockOrigin) {
         self.contentPath = contentPath
         self.plan = plan
         self.outputPath = outputPath
@@ -50,6 +53,7 @@ public struct RenderRequest: Sendable {
         self.pictureInPictureBackground = pictureInPictureBackground
         self.script = script
         self.contentStart = contentStart
+        self.clockOrigin = clockOrigin
     }
 
     public var resolvedTimelinePath: String { timelinePath ?? outputPath + ".timeline.json" }

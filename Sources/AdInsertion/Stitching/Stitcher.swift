@@ -84,7 +84,8 @@ public final class Stitcher {
         let configuration = SessionConfiguration(
             frameRate: format.frameRate, canvas: format.size, contentFrameCount: content.frameCount,
             contentAspect: content.displayAspect, contentStart: request.contentStart, ads: request.ads,
-            pictureInPicture: request.pictureInPicture, script: request.script, mode: mode)
+            pictureInPicture: request.pictureInPicture, script: request.script, mode: mode,
+            clockOrigin: request.clockOrigin)
         do { session = try PlaybackSession(plan: request.plan, configuration: configuration, media: media, appDelegate: appDelegate) } catch {
             throw .session("\(request.contentPath): \(error)")
         }

@@ -60,7 +60,8 @@ enum RenderCommand: Command {
             output: options.output, format: options.format, encoding: options.encoding, timeline: options.timeline,
             events: options.events, frameHashes: options.frameHashes, command: context.command)
         let stitcher = try Stitcher(request: request)
-        let beacons = options.session.sendsBeacons ? BeaconDispatch(stitcher: stitcher) : nil
+        let beacons = options.session.sendsBeacons ? BeaconSender() : nil
+        if let beacons { stitcher.observe(beacons) }
         let rate = stitcher.format.frameRate
         let progress = context.progress("render", total: rate.time(ofFrame: stitcher.estimatedFrames) - .zero)
         defer { progress.finish() }
@@ -72,7 +73,11 @@ enum RenderCommand: Command {
             let result = try stitcher.finish()
             progress.finish()
             context.output.write(RenderSummary(request: request, result: result).text)
-            if let summary = await beacons?.finish() { context.output.write(summary + "\n") }
+            if let beacons {
+                let summary = await beacons.finish(deadline: .now + .seconds(10))
+                context.output.write("  beacons: \(summary.sent) sent, \(summary.failures.count) failed, \(summary.dropped) dropped\n")
+                for failure in summary.failures.prefix(5) { context.warn("beacon \(failure)") }
+            }
         } catch {
             try context.rethrowing(error, interrupted: (error as? RenderError) == .interrupted)
         }

@@ -25,20 +25,9 @@ extension SessionOptions {
             encoding: encoding.settings, timelinePath: timeline, eventsPath: events, frameHashPath: frameHashes,
             ads: adsSettings, pictureInPicture: pictureInPictureSettings,
             pictureInPictureBackground: pictureInPictureBackground,
-            script: try SessionOptions.loadScript(inputs.script, command: command))
+            script: try SessionOptions.loadScript(inputs.script, command: command),
+            // Beacons that really go out carry the real time; a log-only render stays reproducible.
+            clockOrigin: sendsBeacons ? Date() : SessionConfiguration.defaultClockOrigin)
     }
 }
 
-/// Sends the session's beacons over HTTP while the render runs (`--send-beacons`).
-/// Placeholder until the beacon sender lands: records the URLs it would send.
-final class BeaconDispatch: SessionEventObserver {
-    private var count = 0
-
-    init(stitcher: Stitcher) { stitcher.observe(self) }
-
-    func session(didRecord events: [SessionEvent]) {
-        count += events.filter { $0.type == "BEACON" }.count
-    }
-
-    func finish() async -> String { "beacons: \(count) queued" }
-}
