@@ -112,13 +112,16 @@ private enum Fixture {
     }
 
     @Test(arguments: [
-        ("pre=a.mp4", BreakArgument(position: .preroll, files: ["a.mp4"])),
-        ("0=a.mp4", BreakArgument(position: .preroll, files: ["a.mp4"])),
-        ("1:30.5=a.mp4,b.mp4", BreakArgument(position: .midroll(MediaTime(seconds: Rational(181, 2))), files: ["a.mp4", "b.mp4"])),
-        ("post=c.mp4", BreakArgument(position: .postroll, files: ["c.mp4"])),
+        ("pre=a.mp4", BreakOffset.start, ["a.mp4"]),
+        ("1:30.5=a.mp4,b.mp4", .time(MediaTime(seconds: Rational(181, 2))), ["a.mp4", "b.mp4"]),
+        ("50%=b.mp4", .fraction(Rational(1, 2)), ["b.mp4"]),
+        ("post=c.mp4", .end, ["c.mp4"]),
     ])
-    func parsesQuickBreaks(text: String, expected: BreakArgument) throws {
-        for arguments in Self.spellings("break", text) { #expect(try Fixture.parse(arguments)[Fixture.breaks] == [expected]) }
+    func parsesQuickBreaks(text: String, offset: BreakOffset, files: [String]) throws {
+        for arguments in Self.spellings("break", text) {
+            let parsed = try Fixture.parse(arguments)[Fixture.breaks]
+            #expect(parsed.map(\.quick.offset) == [offset] && parsed.map(\.quick.files) == [files])
+        }
     }
 
     @Test func readsScriptsInlineOrFromAFile() throws {
@@ -128,7 +131,7 @@ private enum Fixture {
 
     @Test func keepsEveryOccurrenceOfARepeatingOptionInOrderAndTheLastOfOthers() throws {
         let parsed = try Fixture.parse(["in", "--break", "pre=a.mp4", "--crf", "10", "--break=post=b.mp4", "--crf=12"])
-        #expect(parsed[Fixture.breaks].map(\.files) == [["a.mp4"], ["b.mp4"]])
+        #expect(parsed[Fixture.breaks].map(\.quick.files) == [["a.mp4"], ["b.mp4"]])
         #expect(parsed[Fixture.crf] == 12)
     }
 
@@ -185,9 +188,9 @@ private enum Fixture {
         (["in", "--fraction", "1.5"], "--fraction: \"1.5\" is not a number above 0 and at most 1 (e.g. 0.5)"),
         (["in", "--ads", "ftp://x/y"], "--ads: \"ftp://x/y\" is not a file or an http(s) URL"),
         (["in", "--break", "30"],
-         "--break: \"30\" is not TIME=FILE[,FILE...] (e.g. pre=ad.mp4, 30=ad1.mp4,ad2.mp4, post=ad.mp4)"),
-        (["in", "--break", "x=a.mp4"], "--break: \"x\" in \"x=a.mp4\" is not pre, post or a time (e.g. 30, 1:30)"),
-        (["in", "--break", "30=a.mp4,"], "--break: \"30=a.mp4,\" is not TIME=FILE[,FILE...]: a file name is empty"),
+         "--break: \"30\": expected TIME=FILE[,FILE…]"),
+        (["in", "--break", "x=a.mp4"], "--break: \"x=a.mp4\": TIME 'x' is not pre, post, seconds, hh:mm:ss[.mmm] or n% (0-100)"),
+        (["in", "--break", "30=a.mp4,"], "--break: \"30=a.mp4,\": empty FILE in the list"),
         (["in", "--script", "@"], "--script: \"@\" is not a script or @FILE: the file name is empty"),
         (["in", "--output", ""], "--output: the value is empty"),
         (["in", "--json=yes"], "--json does not take a value (given \"yes\")"),

@@ -11,6 +11,7 @@ extension ArgumentValue where Value == BreakArgument {
         ArgumentValue(placeholder: "TIME=FILE[,FILE...]", parse: { text throws(InvalidValue) in
             switch Result(catching: { () throws(DecisioningError) in try QuickBreak(parsing: text) }) {
             case .success(let quick): return BreakArgument(quick: quick)
+            case .failure(.invalidBreak(let value, let reason)): throw InvalidValue("\"\(value)\": \(reason)")
             case .failure(let error): throw InvalidValue(error.message)
             }
         }, describe: { $0.quick.value })
