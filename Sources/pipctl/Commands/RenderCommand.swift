@@ -59,27 +59,28 @@ enum RenderCommand: Command {
         let request = try await options.session.renderRequest(
             output: options.output, format: options.format, encoding: options.encoding, timeline: options.timeline,
             events: options.events, frameHashes: options.frameHashes, command: context.command)
-        let stitcher = try Stitcher(request: request)
         let beacons = options.session.sendsBeacons ? BeaconSender() : nil
-        if let beacons { stitcher.observe(beacons) }
-        let rate = stitcher.format.frameRate
-        let progress = context.progress("render", total: rate.time(ofFrame: stitcher.estimatedFrames) - .zero)
-        defer { progress.finish() }
         do {
-            while try stitcher.step() {
-                progress.update(position: rate.time(ofFrame: stitcher.frameCount) - .zero)
-                if context.interrupt.isSet { throw RenderError.interrupted }
+            let result = try await runBlocking { () throws -> RenderResult in
+                let stitcher = try Stitcher(request: request)
+                if let beacons { stitcher.observe(beacons) }
+                let rate = stitcher.format.frameRate
+                let progress = context.progress("render", total: rate.time(ofFrame: stitcher.estimatedFrames) - .zero)
+                defer { progress.finish() }
+                while try stitcher.step() {
+                    progress.update(position: rate.time(ofFrame: stitcher.frameCount) - .zero)
+                    if context.interrupt.isSet { throw RenderError.interrupted }
+                }
+                return try stitcher.finish()
             }
-            let result = try stitcher.finish()
-            progress.finish()
             context.output.write(RenderSummary(request: request, result: result).text)
-            if let beacons {
-                let summary = await beacons.finish(deadline: .now + .seconds(10))
-                context.output.write("  beacons: \(summary.sent) sent, \(summary.failures.count) failed, \(summary.dropped) dropped\n")
-                for failure in summary.failures.prefix(5) { context.warn("beacon \(failure)") }
-            }
         } catch {
             try context.rethrowing(error, interrupted: (error as? RenderError) == .interrupted)
+        }
+        if let beacons {
+            let summary = await beacons.finish(deadline: .now + .seconds(10))
+            context.output.write("  beacons: \(summary.sent) sent, \(summary.failures.count) failed, \(summary.dropped) dropped\n")
+            for failure in summary.failures.prefix(5) { context.warn("beacon \(failure)") }
         }
     }
 }

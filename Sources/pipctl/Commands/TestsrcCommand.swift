@@ -58,7 +58,7 @@ enum TestsrcCommand: Command {
         let progress = context.progress("testsrc", total: options.duration)
         defer { progress.finish() }
         do {
-            let result = try TestSourceGenerator.generate(request, control: context.jobControl(progress, rate: rate))
+            let result = try await runBlocking { try TestSourceGenerator.generate(request, control: context.jobControl(progress, rate: rate)) }
             progress.finish()
             context.output.write("\(options.output): \(result.frames) frames of '\(id)' at \(rate) fps, \(result.audioSamples) audio samples\n")
         } catch {

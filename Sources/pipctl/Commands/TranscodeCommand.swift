@@ -64,7 +64,7 @@ enum TranscodeCommand: Command {
         let progress = context.progress("transcode", total: probe.bestVideo?.duration ?? probe.duration)
         defer { progress.finish() }
         do {
-            let result = try Transcoder.run(request, control: context.jobControl(progress, rate: rate))
+            let result = try await runBlocking { try Transcoder.run(request, control: context.jobControl(progress, rate: rate)) }
             progress.finish()
             context.output.write("\(options.output): \(result.frames) frames \(result.format.size) at \(result.format.frameRate) fps, \(result.audioSamples) samples at \(result.format.sampleRate) Hz\n")
         } catch {
