@@ -68,7 +68,7 @@ enum TranscodeCommand: Command {
             progress.finish()
             context.output.write("\(options.output): \(result.frames) frames \(result.format.size) at \(result.format.frameRate) fps, \(result.audioSamples) samples at \(result.format.sampleRate) Hz\n")
         } catch {
-            try context.rethrowing(error, interrupted: error == .interrupted)
+            try context.rethrowing(error, interrupted: (error as? MediaError) == .interrupted)
         }
     }
 }
