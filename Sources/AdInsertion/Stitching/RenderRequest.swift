@@ -8,6 +8,10 @@ public struct RenderRequest: Sendable {
     public var contentPath: String
     public var plan: AdPlan
     public var outputPath: String
+    /// False for a live session that is not recorded: everything is decoded and composited (so that media
+    /// failures happen as they would), nothing is encoded, and the timeline and event log are written only
+    /// where `timelinePath` and `eventsPath` say.
+    public var writesMedia: Bool = true
     /// Output canvas ("the screen"); the content's display size when `nil`.
     public var size: PixelSize?
     /// Output frame rate; the content's when `nil`.
@@ -56,8 +60,10 @@ public struct RenderRequest: Sendable {
         self.clockOrigin = clockOrigin
     }
 
-    public var resolvedTimelinePath: String { timelinePath ?? outputPath + ".timeline.json" }
-    public var resolvedEventsPath: String { eventsPath ?? outputPath + ".events.jsonl" }
+    /// Where the timeline goes: `timelinePath`, or beside the output when media is written.
+    public var resolvedTimelinePath: String? { timelinePath ?? (writesMedia ? outputPath + ".timeline.json" : nil) }
+    /// Where the event log goes: `eventsPath`, or beside the output when media is written.
+    public var resolvedEventsPath: String? { eventsPath ?? (writesMedia ? outputPath + ".events.jsonl" : nil) }
 }
 
 /// Why a render could not be done (ads that fail never stop a render; they are in the event log).

@@ -24,9 +24,9 @@ public final class Stitcher {
     private let media: AdMedia
     private let background: MediaSource?
     private let compositor: Compositor
-    private let writer: MediaWriter
+    private let writer: MediaWriter?
     private let hashes: FrameHashLog?
-    private let eventLog: EventLog
+    private let eventLog: EventLog?
     private var beaconSinks: [any SessionEventObserver] = []
     private let audio: AudioBuffer
     private let clock: SampleClock
@@ -71,15 +71,16 @@ public final class Stitcher {
         media = AdMedia(format: format, threads: request.encoding.threads)
         do {
             compositor = try Compositor(size: format.size)
-            writer = try MediaWriter(destination: request.outputPath, format: format, encoding: request.encoding)
+            writer = request.writesMedia
+                ? try MediaWriter(destination: request.outputPath, format: format, encoding: request.encoding) : nil
             hashes = try request.frameHashPath.map { p throws(MediaError) in try FrameHashLog(destination: p, format: format) }
             audio = try AudioBuffer(channels: format.channels, sampleRate: format.sampleRate,
                                     capacity: Int(clock.samples(fromFrame: 0, toFrame: 1)) + 2)
-            eventLog = try EventLog(destination: request.resolvedEventsPath)
+            eventLog = try request.resolvedEventsPath.map { try EventLog(destination: $0) }
         } catch let error as MediaError {
             throw .output(error)
         } catch {
-            throw .output(.outputNotWritable(path: request.resolvedEventsPath, reason: "\(error)"))
+            throw .output(.outputNotWritable(path: request.resolvedEventsPath ?? request.outputPath, reason: "\(error)"))
         }
         let configuration = SessionConfiguration(
             frameRate: format.frameRate, canvas: format.size, contentFrameCount: content.frameCount,
@@ -141,16 +142,18 @@ public final class Stitcher {
             path: request.contentPath, fps: content.nominalFrameRate.perSecond.fraction, frames: content.frameCount,
             duration: content.videoDuration.seconds.doubleValue), segments: segments)
         do {
-            let timelineFile = try AtomicFile(destination: request.resolvedTimelinePath)
-            try timelineFile.write(result.jsonData())
-            try writer.finish()
+            let timelineFile = try request.resolvedTimelinePath.map { try AtomicFile(destination: $0) }
+            try timelineFile?.write(result.jsonData())
+            try writer?.finish()
             try hashes?.finish()
-            try timelineFile.commit()
-            try eventLog.finish()
+            try timelineFile?.commit()
+            try eventLog?.finish()
         } catch let error as MediaError {
             throw .output(error)
+        } catch let error as AtomicFile.Failure {
+            throw .output(.outputNotWritable(path: error.path, reason: error.reason))
         } catch {
-            throw .output(.outputNotWritable(path: request.resolvedTimelinePath, reason: "\(error)"))
+            throw .output(.outputNotWritable(path: request.outputPath, reason: "\(error)"))
         }
         return RenderResult(timeline: result, plan: session.plan)
     }
@@ -239,8 +242,8 @@ public final class Stitcher {
         }
         do {
             try hashes?.append(compositor)
-            try writer.writeVideo(compositor)
-            try writer.writeAudio(audio)
+            try writer?.writeVideo(compositor)
+            try writer?.writeAudio(audio)
         } catch {
             throw RenderError.output(error)
         }
@@ -255,8 +258,8 @@ public final class Stitcher {
     private func flushEvents() throws(RenderError) {
         let events = session.drainEvents()
         guard !events.isEmpty else { return }
-        do { for event in events { try eventLog.append(event) } } catch {
-            throw .output(.outputNotWritable(path: request.resolvedEventsPath, reason: "\(error)"))
+        do { for event in events { try eventLog?.append(event) } } catch {
+            throw .output(.outputNotWritable(path: request.resolvedEventsPath ?? "", reason: "\(error)"))
         }
         for sink in beaconSinks { sink.session(didRecord: events) }
     }

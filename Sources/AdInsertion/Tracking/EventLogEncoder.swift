@@ -116,3 +116,8 @@ private struct FieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     mutating func superEncoder() -> any Encoder { preconditionFailure(FlatObjectEncoder.flatOnly) }
     mutating func superEncoder(forKey key: Key) -> any Encoder { preconditionFailure(FlatObjectEncoder.flatOnly) }
 }
+
+extension SessionEvent {
+    /// The event as one line of the event log (no newline), the same bytes `EventLog` writes.
+    public var jsonLine: String { (try? EventLogEncoder.line(self)) ?? "{\"type\":\"\(type)\"}" }
+}

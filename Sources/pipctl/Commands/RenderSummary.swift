@@ -14,8 +14,8 @@ struct RenderSummary {
         return """
             \(request.outputPath): \(output.frames) frames (\(ProgressLine.clock(output.duration))) \(output.width)x\(output.height) at \(output.fps) fps, \(result.timeline.segments.count) segments
               ads: \(played) played, \(skipped) skipped, \(failed) failed; \(result.plan.errors.count) decisioning errors
-              timeline: \(request.resolvedTimelinePath)
-              events:   \(request.resolvedEventsPath)
+              timeline: \(request.resolvedTimelinePath ?? "none")
+              events:   \(request.resolvedEventsPath ?? "none")
 
             """
     }
