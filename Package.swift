@@ -24,7 +24,7 @@ let package = Package(
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
         .testTarget(name: "VideoPipelineTests", dependencies: ["VideoPipeline", "MediaCore"]),
         .testTarget(name: "AdInsertionTests", dependencies: ["AdInsertion", "MediaCore", "VideoPipeline"], exclude: ["Fixtures"]),
-        .testTarget(name: "pipctlTests", dependencies: ["MediaCore"]),
+        .testTarget(name: "pipctlTests", dependencies: ["pipctl", "MediaCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -83,3 +83,8 @@ extension MediaTime {
         self.init(seconds: total)
     }
 }
+
+extension MediaDuration {
+    /// As a Swift `Duration` (to the nanosecond), for timeouts and sleeps.
+    public var duration: Duration { .nanoseconds((seconds * Rational(1_000_000_000)).rounded) }
+}

@@ -1,1 +1,3 @@
-print("pipctl")
+import Foundation
+
+exit(await Pipctl.main())

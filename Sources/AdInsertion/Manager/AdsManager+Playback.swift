@@ -32,8 +32,17 @@ extension AdsManager {
     private func startNextAd() -> Bool {
         guard let playing = current else { return false }
         let b = playing.breakIndex
-        while let a = plan.breaks[b].ads.firstIndex(where: { $0.state == .available }) {
+        while let a = plan.breaks[b].ads.indices.first(where: {
+            plan.breaks[b].ads[$0].state == .available
+                || (plan.breaks[b].ads[$0].state == .failed && !reportedFailures.contains([b, $0]))
+        }) {
             let ad = plan.breaks[b].ads[a].ad
+            if plan.breaks[b].ads[a].state == .failed {
+                // Failed while loading (no usable rendition, media missing): reported at its turn in the pod.
+                reportedFailures.insert([b, a])
+                reportLoadFailure(breakIndex: b, adIndex: a)
+                continue
+            }
             let info: AdMediaInfo
             switch media.prepareAd(breakIndex: b, adIndex: a, ad: ad) {
             case .failure(let error):
@@ -90,12 +99,24 @@ extension AdsManager {
 
     /// Reports a failed ad (`AD_ERROR`, its error URLs, the break's VMAP `error` URLs) and marks it failed.
     private func fail(breakIndex b: Int, adIndex a: Int, error: AdError, adTime: MediaDuration?) {
+        report(error, breakIndex: b, adIndex: a, adTime: adTime)
+        reportedFailures.insert([b, a])
+        mark(breakIndex: b, adIndex: a, .failed(error))
+    }
+
+    /// `AD_ERROR` for an ad the plan already marks failed, with its error URLs.
+    private func reportLoadFailure(breakIndex b: Int, adIndex a: Int) {
+        let error = plan.breaks[b].ads[a].error ?? AdError(.undefined, "ad \(a) of break \(b) failed while loading")
+        report(error, breakIndex: b, adIndex: a, adTime: nil)
+    }
+
+    private func report(_ error: AdError, breakIndex b: Int, adIndex a: Int, adTime: MediaDuration?) {
         recorder.emit(.adError, breakIndex: b, adIndex: a, code: error.code, message: error.message)
         var context = macros(b, a, adTime)
         context.errorCode = error.code
-        recorder.fire("error", urls: plan.breaks[b].ads[a].ad.errorURLs, macros: context, breakIndex: b, adIndex: a)
+        let urls = plan.breaks[b].ads[a].ad.errorURLs + error.errorURLs.filter { !plan.breaks[b].ads[a].ad.errorURLs.contains($0) }
+        recorder.fire("error", urls: urls, macros: context, breakIndex: b, adIndex: a)
         recorder.fire("error", urls: breakTracking(b, "error"), macros: context, breakIndex: b, adIndex: a)
-        mark(breakIndex: b, adIndex: a, .failed(error))
     }
 
     /// The media layer could not show the ad of the last decision: the ad fails and the break moves on.

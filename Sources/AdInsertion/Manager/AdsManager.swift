@@ -55,6 +55,8 @@ public final class AdsManager {
     /// Breaks whose cue was reached and that have not started yet, in play order.
     var due: [Due] = []
     var current: PlayingBreak?
+    /// Failed ads whose `AD_ERROR` has been reported (ads that failed while loading are reported at their turn).
+    var reportedFailures: Set<[Int]> = []
     /// From picture-in-picture will-start until did-stop, as the proxy reports it.
     var pictureInPictureHolds = false
     var contentHasStarted = false
@@ -157,9 +159,13 @@ public final class AdsManager {
     /// Reports the plan's own errors, filters breaks by the settings, makes the pre-roll due and handles a start
     /// position like a seek from 0. Called once, at output frame 0.
     func begin(contentStartTick: Int64) {
-        for error in plan.errors { recorder.emit(.adError, code: error.code, message: error.message) }
+        for error in plan.errors {
+            recorder.emit(.adError, code: error.code, message: error.message)
+            recorder.fire("error", urls: error.errorURLs, macros: MacroContext(errorCode: error.code), breakIndex: nil, adIndex: nil)
+        }
         for index in slots.indices {
-            if plan.breaks[index].isFinished {
+            // A break whose ads all failed while loading still goes through its cue, to report each failure then.
+            if plan.breaks[index].ads.isEmpty {
                 slots[index].status = .done
             } else if let reason = settingsRefusal(of: index) {
                 skipBreak(index, reason: reason, cueFrame: nil)

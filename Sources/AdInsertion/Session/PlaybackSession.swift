@@ -199,7 +199,7 @@ public final class PlaybackSession {
     /// Whether a command that `matches` may still come: always in a live session; in a batch session only if the
     /// rest of the script has one, so that a render never waits for what cannot happen.
     private func scriptCanStill(_ matches: (SessionCommand) -> Bool) -> Bool {
-        configuration.mode == .live || scriptCommands.contains { matches($0.command) }
+        (configuration.mode == .live && !inbox.isClosedAndEmpty) || scriptCommands.contains { matches($0.command) }
     }
 
     /// Every content tick was shown and no break is playing.

@@ -1,3 +1,4 @@
+import Foundation
 import MediaCore
 import VideoPipeline
 
@@ -7,6 +8,10 @@ public struct RenderRequest: Sendable {
     public var contentPath: String
     public var plan: AdPlan
     public var outputPath: String
+    /// False for a live session that is not recorded: everything is decoded and composited (so that media
+    /// failures happen as they would), nothing is encoded, and the timeline and event log are written only
+    /// where `timelinePath` and `eventsPath` say.
+    public var writesMedia: Bool = true
     /// Output canvas ("the screen"); the content's display size when `nil`.
     public var size: PixelSize?
     /// Output frame rate; the content's when `nil`.
@@ -26,6 +31,8 @@ public struct RenderRequest: Sendable {
     public var pictureInPictureBackground: String?
     public var script: SessionScript
     public var contentStart: MediaTime
+    /// The wall-clock time of output frame 0, for `[TIMESTAMP]`; a fixed date keeps event logs reproducible.
+    public var clockOrigin: Date
 
     public init(contentPath: String, plan: AdPlan, outputPath: String, size: PixelSize? = nil,
                 frameRate: FrameRate? = nil, sampleRate: Int? = nil, channels: Int? = nil,
@@ -33,7 +40,7 @@ public struct RenderRequest: Sendable {
                 frameHashPath: String? = nil, ads: AdsRenderingSettings = AdsRenderingSettings(),
                 pictureInPicture: PictureInPictureSettings = PictureInPictureSettings(),
                 pictureInPictureBackground: String? = nil, script: SessionScript = SessionScript(),
-                contentStart: MediaTime = .zero) {
+                contentStart: MediaTime = .zero, clockOrigin: Date = SessionConfiguration.defaultClockOrigin) {
         self.contentPath = contentPath
         self.plan = plan
         self.outputPath = outputPath
@@ -50,10 +57,13 @@ public struct RenderRequest: Sendable {
         self.pictureInPictureBackground = pictureInPictureBackground
         self.script = script
         self.contentStart = contentStart
+        self.clockOrigin = clockOrigin
     }
 
-    public var resolvedTimelinePath: String { timelinePath ?? outputPath + ".timeline.json" }
-    public var resolvedEventsPath: String { eventsPath ?? outputPath + ".events.jsonl" }
+    /// Where the timeline goes: `timelinePath`, or beside the output when media is written.
+    public var resolvedTimelinePath: String? { timelinePath ?? (writesMedia ? outputPath + ".timeline.json" : nil) }
+    /// Where the event log goes: `eventsPath`, or beside the output when media is written.
+    public var resolvedEventsPath: String? { eventsPath ?? (writesMedia ? outputPath + ".events.jsonl" : nil) }
 }
 
 /// Why a render could not be done (ads that fail never stop a render; they are in the event log).

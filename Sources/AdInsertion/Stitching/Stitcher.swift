@@ -24,11 +24,11 @@ public final class Stitcher {
     private let media: AdMedia
     private let background: MediaSource?
     private let compositor: Compositor
-    private let writer: MediaWriter
+    private let writer: MediaWriter?
     private let hashes: FrameHashLog?
-    private let eventLog: EventLog
+    private let eventLog: EventLog?
     /// Prepared with the output so that a timeline path that cannot be written stops the render before it starts.
-    private let timelineFile: AtomicFile
+    private let timelineFile: AtomicFile?
     private var beaconSinks: [any SessionEventObserver] = []
     private let audio: AudioBuffer
     private let clock: SampleClock
@@ -73,23 +73,27 @@ public final class Stitcher {
         media = AdMedia(format: format, threads: request.encoding.threads)
         do {
             compositor = try Compositor(size: format.size)
-            writer = try MediaWriter(destination: request.outputPath, format: format, encoding: request.encoding)
+            writer = request.writesMedia
+                ? try MediaWriter(destination: request.outputPath, format: format, encoding: request.encoding) : nil
             hashes = try request.frameHashPath.map { p throws(MediaError) in try FrameHashLog(destination: p, format: format) }
             audio = try AudioBuffer(channels: format.channels, sampleRate: format.sampleRate,
                                     capacity: Int(clock.samples(fromFrame: 0, toFrame: 1)) + 2)
-            eventLog = try EventLog(destination: request.resolvedEventsPath)
-            timelineFile = try AtomicFile(destination: request.resolvedTimelinePath)
+            eventLog = try request.resolvedEventsPath.map { try EventLog(destination: $0) }
+            timelineFile = try request.resolvedTimelinePath.map { try AtomicFile(destination: $0) }
         } catch let error as MediaError {
             throw .output(error)
         } catch let error as AtomicFile.Failure {
             throw .output(.outputNotWritable(path: error.path, reason: error.reason))
+        } catch let error as EventLogError {
+            throw .output(Stitcher.eventLogError(error, events: request.resolvedEventsPath ?? request.outputPath))
         } catch {
-            throw .output(.outputNotWritable(path: request.resolvedEventsPath, reason: "\(error)"))
+            throw .output(.outputNotWritable(path: request.resolvedEventsPath ?? request.outputPath, reason: "\(error)"))
         }
         let configuration = SessionConfiguration(
             frameRate: format.frameRate, canvas: format.size, contentFrameCount: content.frameCount,
             contentAspect: content.displayAspect, contentStart: request.contentStart, ads: request.ads,
-            pictureInPicture: request.pictureInPicture, script: request.script, mode: mode)
+            pictureInPicture: request.pictureInPicture, script: request.script, mode: mode,
+            clockOrigin: request.clockOrigin)
         do { session = try PlaybackSession(plan: request.plan, configuration: configuration, media: media, appDelegate: appDelegate) } catch {
             throw .session("\(request.contentPath): \(error)")
         }
@@ -145,17 +149,19 @@ public final class Stitcher {
             path: request.contentPath, fps: content.nominalFrameRate.perSecond.fraction, frames: content.frameCount,
             duration: content.videoDuration.seconds.doubleValue), segments: segments)
         do {
-            try timelineFile.write(result.jsonData())
-            try writer.finish()
+            try timelineFile?.write(result.jsonData())
+            try writer?.finish()
             try hashes?.finish()
-            try timelineFile.commit()
-            try eventLog.finish()
+            try timelineFile?.commit()
+            try eventLog?.finish()
         } catch let error as MediaError {
             throw .output(error)
         } catch let error as AtomicFile.Failure {
             throw .output(.outputNotWritable(path: error.path, reason: error.reason))
+        } catch let error as EventLogError {
+            throw .output(eventLogError(error))
         } catch {
-            throw .output(.outputNotWritable(path: request.resolvedTimelinePath, reason: "\(error)"))
+            throw .output(.outputNotWritable(path: request.outputPath, reason: "\(error)"))
         }
         return RenderResult(timeline: result, plan: session.plan)
     }
@@ -244,8 +250,8 @@ public final class Stitcher {
         }
         do {
             try hashes?.append(compositor)
-            try writer.writeVideo(compositor)
-            try writer.writeAudio(audio)
+            try writer?.writeVideo(compositor)
+            try writer?.writeAudio(audio)
         } catch {
             throw RenderError.output(error)
         }
@@ -260,12 +266,24 @@ public final class Stitcher {
     private func flushEvents() throws(RenderError) {
         let events = session.drainEvents()
         guard !events.isEmpty else { return }
-        do { for event in events { try eventLog.append(event) } } catch let error as AtomicFile.Failure {
-            throw .output(.outputNotWritable(path: error.path, reason: error.reason))
-        } catch {
-            throw .output(.outputNotWritable(path: request.resolvedEventsPath, reason: "\(error)"))
+        do { for event in events { try eventLog?.append(event) } } catch {
+            throw .output(eventLogError(error))
         }
         for sink in beaconSinks { sink.session(didRecord: events) }
+    }
+
+    private func eventLogError(_ error: EventLogError) -> MediaError {
+        Stitcher.eventLogError(error, events: request.resolvedEventsPath ?? request.outputPath)
+    }
+
+    /// An event log's failure as an output error that names the log once.
+    static func eventLogError(_ error: EventLogError, events: String) -> MediaError {
+        switch error {
+        case .cannotCreate(let path, let reason), .cannotWrite(let path, let reason):
+            .outputNotWritable(path: path, reason: reason)
+        default:
+            .outputNotWritable(path: events, reason: error.description)
+        }
     }
 
     static func displaySize(_ size: PixelSize, aspect: Rational) -> PixelSize {

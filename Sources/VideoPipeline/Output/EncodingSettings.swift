@@ -17,7 +17,7 @@ public struct EncodingSettings: Hashable, Sendable {
     /// Encoder threads; 0 lets the codec choose.
     public var threads: Int
 
-    public init(profile: Profile = .delivery, crf: Int = 23, preset: String = "medium", audioBitRate: Int = 128_000,
+    public init(profile: Profile = .delivery, crf: Int = 23, preset: String = "veryfast", audioBitRate: Int = 128_000,
                 threads: Int = 0) {
         self.profile = profile
         self.crf = crf

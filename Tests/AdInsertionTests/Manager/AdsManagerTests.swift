@@ -228,3 +228,31 @@ import Testing
 extension SessionRun {
     var last: SessionEvent? { events.last }
 }
+
+/// Ads that decisioning already marked failed (no usable rendition, media missing) are reported at their turn.
+@Suite struct AdsManagerLoadFailureTests {
+    @Test func anAdThatFailedWhileLoadingIsReportedAtItsTurnInThePod() throws {
+        var plan = AdPlan(breaks: [AdBreak(position: .midroll(seconds(1)), ads: [testAd("first"), testAd("norendition"), testAd("third")])])
+        try plan.markFailed(breakIndex: 0, adIndex: 1, error: AdError(.noSupportedMedia, "no rendition fits",
+                                                                     errorURLs: ["https://wrapper.example/err?e=[ERRORCODE]"]))
+        let session = try PlaybackSession(plan: plan, configuration: testConfiguration(contentSeconds: 2),
+                                          media: FakeAdMedia(rate: tenFPS, seconds: ["first": 1, "third": 1]), appDelegate: nil)
+        let run = runToEnd(session)
+        #expect(run.timeline.filter { $0.hasPrefix("20 ") }.prefix(3) == ["20 COMPLETE b0 a0", "20 AD_ERROR b0 a1", "20 LOADED b0 a2"])
+        let error = try #require(run.first(.adError))
+        #expect(error.code == 403 && error.message == "no rendition fits")
+        #expect(run.beacons("error").map(\.url) == ["https://t.example/norendition/error?code=403", "https://wrapper.example/err?e=403"])
+        #expect(run.frames(of: .adError) == [20])
+    }
+
+    @Test func planErrorsFireTheirErrorURLsAtTheStart() throws {
+        let plan = AdPlan(breaks: [], errors: [AdError(.noAdsAfterWrapper, "no ad after 2 wrappers",
+                                                       errorURLs: ["https://w.example/e?code=[ERRORCODE]"])])
+        let session = try PlaybackSession(plan: plan, configuration: testConfiguration(contentSeconds: 1),
+                                          media: FakeAdMedia(rate: tenFPS, seconds: [:]), appDelegate: nil)
+        let run = runToEnd(session)
+        #expect(run.first(.adError)?.code == 303)
+        #expect(run.beacons("error").map(\.url) == ["https://w.example/e?code=303"])
+        #expect(run.beacons("error").map(\.frame) == [0])
+    }
+}

@@ -66,6 +66,17 @@ import Testing
         #expect(session.nextFrame()?.source == .content(tick: 5))
     }
 
+    @Test func aLiveSessionWhoseInputClosedEndsInsteadOfWaiting() throws {
+        let session = try Self.session(mode: .live)
+        _ = runToEnd(session, maxFrames: 5)
+        session.submit(.pause)
+        session.inbox.close()
+        session.submit(.resume)
+        let rest = runToEnd(session, maxFrames: 50)
+        #expect(rest.decisions.isEmpty, "the pause applies, nothing can resume it, so the session ends there")
+        #expect(rest.first(.sessionEnded)?.reason == "scriptEnded")
+    }
+
     @Test func commandsSubmittedFromAnotherTaskApplyAtTheNextFrame() async throws {
         let session = try Self.session(mode: .live)
         _ = session.nextFrame()

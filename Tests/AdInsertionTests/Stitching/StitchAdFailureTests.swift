@@ -58,7 +58,7 @@ import VideoPipeline
         ]
         #expect(StampedMedia.pieces(result.timeline) == expected)
 
-        let events = try EventLog.read(request.resolvedEventsPath)
+        let events = try EventLog.read(request.eventsFile)
         let errors = events.filter { $0.type == "AD_ERROR" }
         #expect(errors.map(\.code) == [kind.code, kind.code])
         #expect(errors.map(\.breakIndex) == [0, 2])

@@ -13,7 +13,7 @@ import VideoPipeline
         let plan = try media.plan(["pre=ad25.mp4", "5=ad24.mp4,ad60.mp4", "post=mono.mp4"])
         var request = media.request(plan, output: dir.path + "/out.mkv", encoding: EncodingSettings(profile: .lossless))
         request.frameHashPath = dir.path + "/out.framemd5"
-        let files = [request.outputPath, request.resolvedTimelinePath, request.resolvedEventsPath, dir.path + "/out.framemd5"]
+        let files = [request.outputPath, request.timelineFile, request.eventsFile, dir.path + "/out.framemd5"]
 
         let first = try Stitcher.render(request)
         // Moved aside so that the second render writes under the very same names (the timeline names its output).
@@ -31,7 +31,7 @@ import VideoPipeline
         // What was compared is a whole render: one hash per frame, and a log with the breaks in it.
         let hashes = try String(contentsOfFile: dir.path + "/out.framemd5", encoding: .utf8)
         #expect(hashes.split(separator: "\n").filter { !$0.hasPrefix("#") }.count == Int(second.timeline.output.frames))
-        let events = try EventLog.read(request.resolvedEventsPath)
+        let events = try EventLog.read(request.eventsFile)
         #expect(events.filter { $0.type == "AD_BREAK_STARTED" }.count == 3)
         try StampedMedia.expectGoodRender(second, request)
     }

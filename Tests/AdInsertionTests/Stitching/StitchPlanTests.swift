@@ -36,7 +36,7 @@ import VideoPipeline
         #expect(result.timeline.output.frames == 426)
         #expect(result.plan.breaks.flatMap(\.ads).map(\.state) == [.played, .played, .played, .played])
 
-        let events = try EventLog.read(request.resolvedEventsPath)
+        let events = try EventLog.read(request.eventsFile)
         // The left-out breaks are reported once, at the start, with their code and no break index.
         let errors = events.filter { $0.type == "AD_ERROR" }
         #expect(errors.map(\.code) == [200, 200])
@@ -74,7 +74,7 @@ import VideoPipeline
         // Four changes of sound, one at each splice.
         #expect(report.audioBoundaries.map(\.frame) == [150, 180, 210, 240])
 
-        let events = try EventLog.read(request.resolvedEventsPath)
+        let events = try EventLog.read(request.eventsFile)
         #expect(events.filter { $0.type == "CONTENT_PAUSE_REQUESTED" }.map(\.frame) == [150])
         #expect(events.filter { $0.type == "STARTED" }.map(\.frame) == [150, 180, 210])
         #expect(events.filter { $0.type == "STARTED" }.map(\.adIndex) == [0, 1, 2])

@@ -159,7 +159,7 @@ struct StampedMedia: Sendable {
         #expect(report.frames == timeline.output.frames, sourceLocation: sourceLocation)
         #expect(report.audioBoundaries.allSatisfy { $0.ok }, sourceLocation: sourceLocation)
         // The timeline written beside the output is the one returned.
-        #expect(try Timeline.load(request.resolvedTimelinePath) == timeline, sourceLocation: sourceLocation)
+        #expect(try Timeline.load(request.timelineFile) == timeline, sourceLocation: sourceLocation)
 
         let clock = try #require(FrameRate(parsing: timeline.output.fps)).sampleClock(timeline.output.sampleRate)
         #expect(timeline.segments.first?.outStartFrame == 0, sourceLocation: sourceLocation)
@@ -215,4 +215,18 @@ struct StampedMedia: Sendable {
 extension FrameRate {
     /// The sample clock of this frame rate at `sampleRate`.
     func sampleClock(_ sampleRate: Int) -> SampleClock { SampleClock(sampleRate: Int64(sampleRate), frameRate: self) }
+}
+
+extension RenderRequest {
+    /// `OUT.timeline.json`, or the path given: every render of these tests writes media, so it has a timeline.
+    var timelineFile: String {
+        guard let path = resolvedTimelinePath else { preconditionFailure("\(outputPath): a render without media has no timeline") }
+        return path
+    }
+
+    /// `OUT.events.jsonl`, or the path given.
+    var eventsFile: String {
+        guard let path = resolvedEventsPath else { preconditionFailure("\(outputPath): a render without media has no event log") }
+        return path
+    }
 }

@@ -129,7 +129,7 @@ import VideoPipeline
     @Test func aBreakMovedFromTheGoldenTimelineIsReportedAgainstIt() throws {
         let renders = try Renders.shared
         let report = try Verifier.verify(.init(outputPath: renders.good.outputPath,
-                                               goldenPath: renders.moved.resolvedTimelinePath))
+                                               goldenPath: renders.moved.timelineFile))
         #expect(!report.passed)
         // The pod started twelve frames early; where the golden's begins, the output is twelve frames into it.
         #expect(report.problems.prefix(2) == [
@@ -146,7 +146,7 @@ import VideoPipeline
         // The moved plan rendered under the good render's name, beside the good render's timeline.
         let output = dir.path + "/good.mp4"
         try FileManager.default.copyItem(atPath: renders.moved.outputPath, toPath: output)
-        try FileManager.default.copyItem(atPath: renders.good.resolvedTimelinePath, toPath: output + ".timeline.json")
+        try FileManager.default.copyItem(atPath: renders.good.timelineFile, toPath: output + ".timeline.json")
         let report = try Verifier.verify(.init(outputPath: output))
         #expect(!report.passed)
         #expect(report.problems.prefix(3) == [
@@ -164,7 +164,7 @@ import VideoPipeline
         return try withExtendedLifetime(dir) {
             let output = dir.path + "/changed.mp4"
             try StampedMedia.ffmpeg(["-i", renders.good.outputPath] + arguments + [output])
-            return try Verifier.verify(.init(outputPath: output, timelinePath: renders.good.resolvedTimelinePath))
+            return try Verifier.verify(.init(outputPath: output, timelinePath: renders.good.timelineFile))
         }
     }
 

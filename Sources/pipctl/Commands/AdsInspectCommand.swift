@@ -1,0 +1,70 @@
+import AdInsertion
+import MediaCore
+
+/// `pipctl ads inspect`: loads an ad response the way a render would and reports what it found.
+enum AdsInspectCommand: Command {
+    struct Options: CommandOptions {
+        var source: InputLocation
+        var contentDuration: MediaDuration?
+        var window: PixelSize
+        var urlMap: String?
+        var timeout: MediaDuration
+        var wrapperTimeout: MediaDuration
+        var maxWrappers: Int
+        var json: Bool
+
+        init(_ arguments: ParsedArguments) {
+            source = arguments[AdsInspectCommand.source]
+            contentDuration = arguments[AdsInspectCommand.contentDuration]
+            window = arguments[AdsInspectCommand.window]
+            urlMap = arguments[AdsInspectCommand.urlMap]
+            timeout = arguments[AdsInspectCommand.timeout]
+            wrapperTimeout = arguments[AdsInspectCommand.wrapperTimeout]
+            maxWrappers = arguments[AdsInspectCommand.maxWrappers]
+            json = arguments[AdsInspectCommand.json]
+        }
+    }
+
+    static let source = Parameter.positional(
+        .location("FILE|URL"), help: "The VMAP or VAST document: a file or an http(s) URL.")
+    static let contentDuration = Parameter.optional(
+        "content-duration", .seconds(), absent: "percentage offsets stay unresolved",
+        help: "Length of the content, to place VMAP breaks given as a percentage and the post-roll on the "
+            + "content clock.")
+    static let window = Parameter.option(
+        "window", .size, default: PixelSize(width: 640, height: 360),
+        help: "The size of the player's view, used to choose among each ad's media files.")
+    static let urlMap = SessionOptions.urlMap
+    static let timeout = Parameter.option(
+        "timeout", .seconds(), default: MediaDuration(seconds: 8),
+        help: "How long to wait for the first document (IMA allows 8 seconds).")
+    static let wrapperTimeout = Parameter.option(
+        "wrapper-timeout", .seconds(), default: MediaDuration(seconds: 4),
+        help: "How long to wait for each document a wrapper points to (IMA allows 4 seconds).")
+    static let maxWrappers = Parameter.option(
+        "max-wrappers", .integer("N", in: 0...20), default: 5,
+        help: "How many wrappers may be followed to reach an inline ad before the chain fails with VAST error "
+            + "302 (IMA's maxRedirects).")
+    static let json = Parameter.flag("json", help: "Write the report as JSON instead of text.")
+
+    static let definition = CommandDefinition(
+        name: "inspect",
+        abstract: "Load a VMAP or VAST response and report the ad plan it makes.",
+        discussion: "Fetches the document and every wrapper it leads to, as a render would, then prints the ad "
+            + "breaks with their positions, each ad's wrapper chain, media file selection (which file was chosen "
+            + "and why the others were not), tracking events and VAST errors. Nothing is played or sent: tracking "
+            + "URLs are listed, not fired.",
+        parameters: [source, contentDuration, window, urlMap, timeout, wrapperTimeout, maxWrappers, json])
+
+    static func run(_ options: Options, context: CommandContext) async throws {
+        var settings = AdsLoaderSettings()
+        settings.urlMap = try SessionOptions.loadURLMap(options.urlMap, command: context.command)
+        settings.firstRequestTimeout = options.timeout.duration
+        settings.wrapperTimeout = options.wrapperTimeout.duration
+        settings.maximumWrapperDepth = options.maxWrappers
+        settings.mediaSelection.window = options.window
+        let request = AdsRequest(adTag: options.source.description, contentDuration: options.contentDuration)
+        let report = try await AdsInspector.inspect(request, settings: settings)
+        context.output.write(options.json ? report.json() : report.text)
+    }
+}

@@ -1,0 +1,140 @@
+import MediaCore
+
+/// The inputs and behaviour of a playback session with ads and picture-in-picture, shared by `render` and `play`.
+struct SessionOptions: Hashable, Sendable {
+    /// Where the ads come from.
+    enum Ads: Hashable, Sendable {
+        /// A VMAP or VAST document, from a file or a URL.
+        case document(InputLocation)
+        /// Breaks given with `--break`, in command-line order.
+        case breaks([BreakArgument])
+    }
+
+    /// The content video; nil for the bundled demo content.
+    var content: String?
+    /// Nil when neither `--ads` nor `--break` is given.
+    var ads: Ads?
+    /// The player's view, as the ad request reports it; nil for the output size.
+    var window: PixelSize?
+    var urlMap: String?
+    var script: ScriptSource?
+    var pictureInPictureAdPolicy: PictureInPictureAdPolicy
+    /// The window's width as a fraction of the output width.
+    var pictureInPictureSize: Rational
+    var pictureInPictureCorner: PictureInPictureCorner
+    var pictureInPictureMargin: Int
+    var pictureInPictureBackground: String?
+    /// Frames the move into and out of the window takes.
+    var pictureInPictureTransition: Int
+    var backgroundPlaybackEnabled: Bool
+    var seekPolicy: SeekPolicy
+    /// Breaks cued before this content time do not play.
+    var playAdsAfter: MediaTime?
+    var playsPreroll: Bool
+    var playsMidrolls: Bool
+    var playsPostroll: Bool
+    var sendsBeacons: Bool
+
+    /// True when no content and no ads were given: the session is the bundled demo.
+    var usesDemo: Bool { content == nil && ads == nil }
+
+    static let content = Parameter.optional(
+        "content", .text("FILE"), absent: "the bundled demo content",
+        help: "The content video (MP4).")
+    static let ads = Parameter.optional(
+        "ads", .location("VMAP|VAST|URL"), absent: "the demo schedule when --content is not given, no ads otherwise",
+        help: "The ad schedule: a VMAP or VAST document, as a file or an http(s) URL. A VAST document plays as a "
+            + "pre-roll.")
+    static let breaks = Parameter.repeating(
+        "break", .adBreak, absent: "none",
+        help: "A quick ad break without VAST: TIME is pre, post, a content time (seconds or hh:mm:ss.mmm; 0 is "
+            + "the pre-roll) or n% of the content, then the ad videos to play there, in order.")
+    static let window = Parameter.optional(
+        "window", .size, absent: "the output size",
+        help: "The size of the player's view, reported to the ad server and used to choose among an ad's media "
+            + "files.")
+    static let urlMap = Parameter.optional(
+        "url-map", .text("FILE"), absent: "fetch URLs over HTTP(S)",
+        help: "Resolve URLs offline: a file of 'URL-PREFIX<TAB>LOCAL-PATH-PREFIX' lines that maps ad tag, wrapper "
+            + "and media URLs to local files (relative paths are relative to the map file).")
+    static let script = Parameter.optional(
+        "script", .script, absent: "none",
+        help: "Timed user actions that drive the session (start or stop picture-in-picture, seek, pause, "
+            + "resume), given inline or read from @FILE.")
+    static let pipAdPolicy = Parameter.option(
+        "pip-ad-policy", .choice(PictureInPictureAdPolicy.self), default: .defer,
+        help: "What happens to an ad break whose cue is reached while picture-in-picture is active: defer plays "
+            + "it when picture-in-picture stops; skip drops it.")
+    static let pipSize = Parameter.option(
+        "pip-size", .number("FRACTION", above: .zero, atMost: .one, examples: "0.25, 1/3"),
+        default: Rational(1, 3),
+        help: "Width of the picture-in-picture window as a fraction of the output width; the height follows "
+            + "the picture's shape.")
+    static let pipCorner = Parameter.option(
+        "pip-corner", .choice(PictureInPictureCorner.self), default: .bottomRight,
+        help: "The corner of the output where the picture-in-picture window sits.")
+    static let pipMargin = Parameter.option(
+        "pip-margin", .integer("PX", in: 0...4096), default: 16,
+        help: "Gap in pixels between the picture-in-picture window and the edges of the output.")
+    static let pipTransition = Parameter.option(
+        "pip-transition", .integer("FRAMES", in: 0...600), default: 0,
+        help: "How many output frames the move into and out of the picture-in-picture window takes (the window "
+            + "moves and scales linearly); 0 switches at once.")
+    static let pipBackground = Parameter.optional(
+        "pip-background", .text("FILE"), absent: "plain dark grey",
+        help: "An image or video shown around the picture-in-picture window, standing for the screen the user "
+            + "went to.")
+    static let noBackgroundPlayback = Parameter.flag(
+        "no-background-playback",
+        help: "Act as an app without background playback: every request to start picture-in-picture fails, as "
+            + "it does on a device.")
+    static let seekPolicy = Parameter.option(
+        "seek-policy", .choice(SeekPolicy.self), default: .last,
+        help: "Which ad breaks play when a seek jumps over several: the last one before the target (as IMA "
+            + "does), all of them, or none.")
+    static let playAdsAfter = Parameter.optional(
+        "play-ads-after", .time.named("SEC"), absent: "none",
+        help: "Skip ad breaks cued before this content time, as IMA's playAdsAfterTime does when a viewer "
+            + "resumes part-way.")
+    static let noPreroll = Parameter.flag("no-preroll", help: "Do not play the pre-roll break.")
+    static let noMidroll = Parameter.flag("no-midroll", help: "Do not play mid-roll breaks.")
+    static let noPostroll = Parameter.flag("no-postroll", help: "Do not play the post-roll break.")
+    static let sendBeacons = Parameter.flag(
+        "send-beacons",
+        help: "Really send tracking beacons (impressions, quartiles, errors) with HTTP GET; without it they are "
+            + "only written to the event log.")
+
+    /// What the session plays, listed first in help.
+    static let inputParameters: [any ParameterDeclaration] = [content, ads, breaks]
+    /// How ads are requested.
+    static let adRequestParameters: [any ParameterDeclaration] = [window, urlMap]
+    /// What the viewer does and how the player reacts.
+    static let behaviourParameters: [any ParameterDeclaration] = [
+        script, pipAdPolicy, pipSize, pipCorner, pipMargin, pipTransition, pipBackground, noBackgroundPlayback, seekPolicy,
+        playAdsAfter, noPreroll, noMidroll, noPostroll, sendBeacons,
+    ]
+    /// `--ads` and `--break` are two ways of saying the same thing.
+    static let exclusive: [[any ParameterDeclaration]] = [[ads, breaks]]
+
+    init(_ arguments: ParsedArguments) {
+        content = arguments[Self.content]
+        let breaks = arguments[Self.breaks]
+        ads = arguments[Self.ads].map(Ads.document) ?? (breaks.isEmpty ? nil : .breaks(breaks))
+        window = arguments[Self.window]
+        urlMap = arguments[Self.urlMap]
+        script = arguments[Self.script]
+        pictureInPictureAdPolicy = arguments[Self.pipAdPolicy]
+        pictureInPictureSize = arguments[Self.pipSize]
+        pictureInPictureCorner = arguments[Self.pipCorner]
+        pictureInPictureMargin = arguments[Self.pipMargin]
+        pictureInPictureBackground = arguments[Self.pipBackground]
+        pictureInPictureTransition = arguments[Self.pipTransition]
+        backgroundPlaybackEnabled = !arguments[Self.noBackgroundPlayback]
+        seekPolicy = arguments[Self.seekPolicy]
+        playAdsAfter = arguments[Self.playAdsAfter]
+        playsPreroll = !arguments[Self.noPreroll]
+        playsMidrolls = !arguments[Self.noMidroll]
+        playsPostroll = !arguments[Self.noPostroll]
+        sendsBeacons = arguments[Self.sendBeacons]
+    }
+}

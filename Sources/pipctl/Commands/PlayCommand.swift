@@ -1,0 +1,107 @@
+import Foundation
+import AdInsertion
+import MediaCore
+
+/// `pipctl play`: runs a session in real time, printing events and taking commands from standard input.
+enum PlayCommand: Command {
+    struct Options: CommandOptions {
+        var session: SessionOptions
+        var format: FormatOptions
+        var encoding: EncodingOptions
+        var events: String?
+        /// A multiple of real time.
+        var speed: Rational
+        var record: String?
+        var commandLog: String?
+
+        init(_ arguments: ParsedArguments) {
+            session = SessionOptions(arguments)
+            format = FormatOptions(fromContent: arguments)
+            encoding = EncodingOptions(arguments)
+            events = arguments[PlayCommand.events]
+            speed = arguments[PlayCommand.speed]
+            record = arguments[PlayCommand.record]
+            commandLog = arguments[PlayCommand.commandLog]
+        }
+    }
+
+    static let events = Parameter.optional(
+        "events", .text("FILE"), absent: "none",
+        help: "Also write the event log to FILE, one JSON object per line, as 'pipctl render' does.")
+    static let speed = Parameter.option(
+        "speed", .number("N", above: .zero, examples: "1, 2, 0.5"), default: Rational(1),
+        help: "Playback speed as a multiple of real time.")
+    static let record = Parameter.optional(
+        "record", .text("OUT"), absent: "none",
+        help: "Also record what the player shows to an MP4 file, encoded with --profile, --crf and --preset.")
+    static let commandLog = Parameter.optional(
+        "command-log", .text("FILE"), absent: "none",
+        help: "Write every command applied during playback with the output time of the frame it applied at, in "
+            + "--script syntax, so that 'pipctl render --script @FILE' replays the session to the same frames. "
+            + "Defaults to OUT.commands.txt beside --record OUT.")
+
+    static let definition = CommandDefinition(
+        name: "play",
+        abstract: "Play a session in real time, taking commands from standard input.",
+        discussion: "Runs the same session as 'pipctl render' (same inputs and options) on the wall clock instead "
+            + "of as fast as possible, printing each event as it happens (text on a terminal, JSON lines "
+            + "otherwise) and, on a terminal, a status line (position, what is playing, picture-in-picture, next "
+            + "break, held breaks). Commands are read from standard input, one per line: pip, pip on, pip off, "
+            + "seek T, pause, resume, skip, status, quit; each applies at the next frame. When the input ends the "
+            + "session plays on to its end. With no --content, --ads or --break it plays the bundled demo.",
+        parameters: SessionOptions.inputParameters + [events, speed, record, commandLog] + FormatOptions.FromContent.parameters
+            + EncodingOptions.parameters + SessionOptions.adRequestParameters + SessionOptions.behaviourParameters,
+        exclusive: SessionOptions.exclusive)
+
+    static var catchesInterrupts: Bool { true }
+
+    static func run(_ options: Options, context: CommandContext) async throws {
+        var live = try await options.session.renderRequest(
+            output: options.record, format: options.format, encoding: options.encoding, timeline: nil,
+            events: options.events, frameHashes: nil, command: context.command)
+        live.writesMedia = options.record != nil
+        let request = live
+        let commandLogPath = options.commandLog ?? options.record.map { $0 + ".commands.txt" }
+        let speed = options.speed.doubleValue
+        let beacons = options.session.sendsBeacons ? BeaconSender() : nil
+        do {
+            _ = try await runBlocking { () throws -> RenderResult in
+                let stitcher = try Stitcher(request: request, mode: .live)
+                let display = LiveDisplay(output: context.output, errorOutput: context.errorOutput)
+                stitcher.observe(display)
+                if let beacons { stitcher.observe(beacons) }
+                let reader = CommandReader(inbox: stitcher.session.inbox, errorOutput: context.errorOutput)
+                reader.start()
+                defer { display.finish() }
+                let rate = stitcher.format.frameRate.perSecond.doubleValue
+                let start = ContinuousClock.now
+                while try stitcher.step() {
+                    if reader.takeStatusRequest() { display.printStatus(stitcher.session.status) }
+                    display.update(stitcher.session.status)
+                    if context.interrupt.isSet { throw RenderError.interrupted }
+                    // Frame n is due n / (rate × speed) seconds after the start; ahead of time, wait.
+                    let due = start + .seconds(Double(stitcher.frameCount) / (rate * speed))
+                    let now = ContinuousClock.now
+                    if due > now { Thread.sleep(forTimeInterval: Self.seconds(due - now)) }
+                }
+                let result = try stitcher.finish()
+                if let commandLogPath {
+                    let log = try AtomicFile(destination: commandLogPath)
+                    try log.write(Data((stitcher.session.commandLog.formatted(frameRate: stitcher.format.frameRate) + "\n").utf8))
+                    try log.commit()
+                }
+                return result
+            }
+        } catch {
+            try context.rethrowing(error, interrupted: (error as? RenderError) == .interrupted)
+        }
+        if let beacons {
+            let summary = await beacons.finish(deadline: .now + .seconds(10))
+            context.errorOutput.write("beacons: \(summary.sent) sent, \(summary.failures.count) failed, \(summary.dropped) dropped\n")
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import MediaCore
+import VideoPipeline
+
+/// How `pipctl probe` shows a `MediaInfo`: one line per stream for people, or JSON.
+struct ProbeReport: Encodable {
+    struct Stream: Encodable {
+        var index: Int
+        var kind: String
+        var codec: String
+        var timeBase: String
+        var duration: Double?
+        var bitRate: Int64?
+        var frameCount: Int64?
+        var width: Int?
+        var height: Int?
+        var sampleAspectRatio: String?
+        var displayAspectRatio: String?
+        var frameRate: String?
+        var pixelFormat: String?
+        var sampleRate: Int?
+        var channels: Int?
+        var channelLayout: String?
+        var sampleFormat: String?
+    }
+
+    var path: String
+    var container: String
+    var duration: Double?
+    var bitRate: Int64?
+    var streams: [Stream]
+
+    init(_ info: MediaInfo) {
+        path = info.path
+        container = info.container
+        duration = info.duration?.seconds.doubleValue
+        bitRate = info.bitRate
+        streams = info.streams.map { s in
+            Stream(index: s.index, kind: s.kind.rawValue, codec: s.codec, timeBase: s.timeBase.description,
+                   duration: s.duration?.seconds.doubleValue, bitRate: s.bitRate, frameCount: s.frameCount,
+                   width: s.size?.width, height: s.size?.height, sampleAspectRatio: s.sampleAspectRatio?.fraction,
+                   displayAspectRatio: s.displayAspect?.fraction, frameRate: s.frameRate?.perSecond.fraction,
+                   pixelFormat: s.pixelFormat, sampleRate: s.sampleRate, channels: s.channels,
+                   channelLayout: s.channelLayout, sampleFormat: s.sampleFormat)
+        }
+    }
+
+    var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self) + "\n"
+    }
+
+    var text: String {
+        var lines = ["\(path): \(container)" + (duration.map { ", \(String(format: "%.3f", $0)) s" } ?? "")
+                     + (bitRate.map { ", \($0 / 1000) kbit/s" } ?? "")]
+        for s in streams {
+            var parts = ["  #\(s.index) \(s.kind): \(s.codec)"]
+            if let w = s.width, let h = s.height {
+                parts.append("\(w)x\(h)")
+                if let sar = s.sampleAspectRatio, sar != "1/1" { parts.append("SAR \(sar)") }
+                if let dar = s.displayAspectRatio { parts.append("DAR \(dar)") }
+            }
+            if let rate = s.frameRate { parts.append("\(rate) fps") }
+            if let format = s.pixelFormat { parts.append(format) }
+            if let rate = s.sampleRate { parts.append("\(rate) Hz") }
+            if let layout = s.channelLayout { parts.append(layout) }
+            if let format = s.sampleFormat { parts.append(format) }
+            if let count = s.frameCount { parts.append("\(count) \(s.kind == "video" ? "frames" : "packets")") }
+            if let d = s.duration { parts.append(String(format: "%.3f s", d)) }
+            parts.append("time base \(s.timeBase)")
+            lines.append(parts.joined(separator: ", ").replacingOccurrences(of: ": \(s.codec),", with: ": \(s.codec)"))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
+
+extension Rational {
+    /// `num/den`, always with a denominator.
+    var fraction: String { "\(numerator)/\(denominator)" }
+}

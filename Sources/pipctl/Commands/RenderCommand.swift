@@ -1,0 +1,86 @@
+import MediaCore
+import AdInsertion
+/// `pipctl render`: plays content with its ads and picture-in-picture headlessly into one MP4.
+enum RenderCommand: Command {
+    struct Options: CommandOptions {
+        var session: SessionOptions
+        /// Nil for `out.mp4`.
+        var output: String?
+        /// Nil for the default beside the output.
+        var timeline: String?
+        /// Nil for the default beside the output.
+        var events: String?
+        var frameHashes: String?
+        var format: FormatOptions
+        var encoding: EncodingOptions
+
+        init(_ arguments: ParsedArguments) {
+            session = SessionOptions(arguments)
+            output = arguments[RenderCommand.output]
+            timeline = arguments[RenderCommand.timeline]
+            events = arguments[RenderCommand.events]
+            frameHashes = arguments[RenderCommand.frameHash]
+            format = FormatOptions(fromContent: arguments)
+            encoding = EncodingOptions(arguments)
+        }
+    }
+
+    static let output = Parameter.optional(
+        "output", short: "o", .text("OUT"), absent: "out.mp4",
+        help: "The MP4 file to write. It appears only when the render succeeds; an existing file is replaced.")
+    static let timeline = Parameter.optional(
+        "timeline", .text("FILE"), absent: "OUT.timeline.json",
+        help: "Where to write the timeline: which source (content or which ad) is on screen for each span of "
+            + "output frames, as JSON; 'pipctl verify' checks the output against it.")
+    static let events = Parameter.optional(
+        "events", .text("FILE"), absent: "OUT.events.jsonl",
+        help: "Where to write the event log: one JSON object per line for each ads-manager event (IMA names), "
+            + "beacon, picture-in-picture message and command, stamped with output time and frame.")
+    static let frameHash = Parameter.optional(
+        "framehash", .text("FILE"), absent: "none",
+        help: "Also write a hash of every output frame to FILE, one line per frame, for exact comparisons.")
+
+    static let definition = CommandDefinition(
+        name: "render",
+        abstract: "Render content with its ad breaks and picture-in-picture into one MP4.",
+        discussion: "Plays the content as a device with the IMA SDK would, without a screen: ad breaks from a "
+            + "VMAP or VAST document (or quick --break ads) pause the content and play their ads, tracking events "
+            + "fire at their times, and a --script can move the player into picture-in-picture, seek or pause. "
+            + "The result is one MP4 at a constant frame rate with its timeline and event log beside it. With no "
+            + "--content, --ads or --break it renders the bundled demo (content, ad schedule and script), so "
+            + "'pipctl render' alone shows what the tool does.",
+        parameters: SessionOptions.inputParameters + [output, timeline, events, frameHash] + FormatOptions.FromContent.parameters
+            + EncodingOptions.parameters + SessionOptions.adRequestParameters + SessionOptions.behaviourParameters,
+        exclusive: SessionOptions.exclusive)
+
+    static var catchesInterrupts: Bool { true }
+
+    static func run(_ options: Options, context: CommandContext) async throws {
+        let request = try await options.session.renderRequest(
+            output: options.output, format: options.format, encoding: options.encoding, timeline: options.timeline,
+            events: options.events, frameHashes: options.frameHashes, command: context.command)
+        let beacons = options.session.sendsBeacons ? BeaconSender() : nil
+        do {
+            let result = try await runBlocking { () throws -> RenderResult in
+                let stitcher = try Stitcher(request: request)
+                if let beacons { stitcher.observe(beacons) }
+                let rate = stitcher.format.frameRate
+                let progress = context.progress("render", total: rate.time(ofFrame: stitcher.estimatedFrames) - .zero)
+                defer { progress.finish() }
+                while try stitcher.step() {
+                    progress.update(position: rate.time(ofFrame: stitcher.frameCount) - .zero)
+                    if context.interrupt.isSet { throw RenderError.interrupted }
+                }
+                return try stitcher.finish()
+            }
+            context.output.write(RenderSummary(request: request, result: result).text)
+        } catch {
+            try context.rethrowing(error, interrupted: (error as? RenderError) == .interrupted)
+        }
+        if let beacons {
+            let summary = await beacons.finish(deadline: .now + .seconds(10))
+            context.output.write("  beacons: \(summary.sent) sent, \(summary.failures.count) failed, \(summary.dropped) dropped\n")
+            for failure in summary.failures.prefix(5) { context.warn("beacon \(failure)") }
+        }
+    }
+}

@@ -1,0 +1,33 @@
+import AdInsertion
+import Foundation
+import MediaCore
+import VideoPipeline
+
+extension SessionOptions {
+    /// Everything a render (or a recorded play) needs, from the command line: inputs (or the demo's), the ad plan
+    /// loaded for the content's real duration, and the session's settings.
+    func renderRequest(output: String?, format: FormatOptions, encoding: EncodingOptions, timeline: String?,
+                       events: String?, frameHashes: String?, command: String) async throws -> RenderRequest {
+        let inputs = try resolvedInputs()
+        let info = try MediaProbe.probe(inputs.content)
+        guard let video = info.bestVideo else { throw MediaError.missingStream(path: inputs.content, kind: .video) }
+        let contentDuration = video.duration ?? info.duration ?? .zero
+        let plan = try await loadPlan(ads: inputs.ads, urlMap: inputs.urlMap, contentDuration: contentDuration,
+                                      window: format.size ?? video.size ?? PixelSize(width: 640, height: 360),
+                                      command: command)
+        let outputPath = output ?? (usesDemo ? "out/demo.mp4" : "out.mp4")
+        if output == nil, usesDemo {
+            try FileManager.default.createDirectory(atPath: "out", withIntermediateDirectories: true)
+        }
+        return RenderRequest(
+            contentPath: inputs.content, plan: plan, outputPath: outputPath, size: format.size,
+            frameRate: format.frameRate, sampleRate: format.sampleRate, channels: format.channels,
+            encoding: encoding.settings, timelinePath: timeline, eventsPath: events, frameHashPath: frameHashes,
+            ads: adsSettings, pictureInPicture: pictureInPictureSettings,
+            pictureInPictureBackground: pictureInPictureBackground,
+            script: try SessionOptions.loadScript(inputs.script, command: command),
+            // Beacons that really go out carry the real time; a log-only render stays reproducible.
+            clockOrigin: sendsBeacons ? Date() : SessionConfiguration.defaultClockOrigin)
+    }
+}
+

@@ -1,0 +1,76 @@
+import Foundation
+
+/// Runs a command line against a command tree and turns the outcome into output and an exit status:
+/// 0 success (and help, version), 1 runtime failure, 2 usage error, 128 + N when stopped by signal N.
+struct ToolRunner: Sendable {
+    static let success: Int32 = 0
+    static let failure: Int32 = 1
+    static let usage: Int32 = 2
+
+    let root: CommandNode
+    let output: any TextSink
+    let errorOutput: any TextSink
+    let environment: [String: String]
+    /// Caught for commands that ask for it; a fresh flag (never set by a signal) otherwise.
+    let makeInterruptFlag: @Sendable () -> InterruptFlag
+
+    init(root: CommandNode, output: any TextSink, errorOutput: any TextSink, environment: [String: String],
+         makeInterruptFlag: @escaping @Sendable () -> InterruptFlag = { InterruptFlag() }) {
+        self.root = root
+        self.output = output
+        self.errorOutput = errorOutput
+        self.environment = environment
+        self.makeInterruptFlag = makeInterruptFlag
+    }
+
+    /// Runs `arguments` (without the program name) and returns the exit status.
+    func run(_ arguments: [String]) async -> Int32 {
+        let rootName = root.definition.name
+        let request: CommandNode.Request
+        do {
+            request = try root.resolve(arguments, command: rootName)
+        } catch {
+            errorOutput.write("\(oneLine(error.description))\n\(error.hint)\n")
+            return Self.usage
+        }
+        switch request {
+        case .help(let node, let command):
+            output.write(HelpFormatter().help(command: command, definition: node.definition,
+                                              subcommands: node.subcommands.map(\.definition),
+                                              hasVersion: node.version != nil))
+            return Self.success
+        case .version(let version):
+            output.write("\(rootName) \(version)\n")
+            return Self.success
+        case .run(let node, let parsed, let command):
+            return await execute(node, parsed, command: command)
+        }
+    }
+
+    private func execute(_ node: CommandNode, _ parsed: ParsedArguments, command: String) async -> Int32 {
+        guard let action = node.action else { return Self.usage }
+        let interrupt = makeInterruptFlag()
+        if node.catchesInterrupts { interrupt.catchSignals() }
+        defer { interrupt.stopCatching() }
+        let context = CommandContext(command: command, output: output, errorOutput: errorOutput,
+                                     environment: environment, interrupt: interrupt)
+        do {
+            try await action(parsed, context)
+            return Self.success
+        } catch let error as UsageError {
+            errorOutput.write("\(oneLine(error.description))\n\(error.hint)\n")
+            return Self.usage
+        } catch let error as Interrupted {
+            errorOutput.write("\(command): \(error)\n")
+            return error.exitStatus
+        } catch {
+            errorOutput.write("\(command): \(oneLine(String(describing: error)))\n")
+            return Self.failure
+        }
+    }
+
+    /// Keeps a message on one line, whatever the error's description contains.
+    private func oneLine(_ text: String) -> String {
+        text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import AdInsertion
+/// `pipctl verify`: checks a rendered file frame by frame against its timeline.
+enum VerifyCommand: Command {
+    struct Options: CommandOptions {
+        var output: String
+        /// Nil for the default beside the output.
+        var timeline: String?
+        var expected: String?
+        var json: Bool
+
+        init(_ arguments: ParsedArguments) {
+            output = arguments[VerifyCommand.output]
+            timeline = arguments[VerifyCommand.timeline]
+            expected = arguments[VerifyCommand.expect]
+            json = arguments[VerifyCommand.json]
+        }
+    }
+
+    static let output = Parameter.positional(.text("OUT"), help: "The rendered MP4 to check.")
+    static let timeline = Parameter.optional(
+        "timeline", .text("FILE"), absent: "OUT.timeline.json", help: "The timeline written by 'pipctl render'.")
+    static let expect = Parameter.optional(
+        "expect", .text("GOLDEN"), absent: "none",
+        help: "A golden timeline (a timeline of an earlier, trusted run): the output must show the same sources "
+            + "over the same frames; the report names the first difference in words.")
+    static let json = Parameter.flag("json", help: "Write the report as JSON instead of text.")
+
+    static let definition = CommandDefinition(
+        name: "verify",
+        abstract: "Check a rendered MP4 frame by frame against its timeline.",
+        discussion: "Decodes OUT, reads the frame stamp of every frame (inside the picture-in-picture window "
+            + "too) and the tone of the audio, and compares what was really shown with the timeline: every output "
+            + "frame must show the source frame the timeline and the frame-rate rule promise, content must go on "
+            + "with no frame lost or repeated at a splice, and each change of audio must sit within one video "
+            + "frame of its video boundary. Exits 0 when all holds, 1 with the problems in words otherwise. The "
+            + "sources must be stamped clips made by 'pipctl testsrc'.",
+        parameters: [output, timeline, expect, json])
+
+    static func run(_ options: Options, context: CommandContext) async throws {
+        let report = try Verifier.verify(.init(outputPath: options.output, timelinePath: options.timeline,
+                                               goldenPath: options.expected))
+        if options.json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            context.output.write(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
+        } else {
+            context.output.write(report.text + "\n")
+        }
+        if !report.passed {
+            throw CommandFailure("\(options.output): \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"); first: \(report.problems.first ?? "")")
+        }
+    }
+}

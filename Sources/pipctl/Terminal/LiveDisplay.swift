@@ -1,0 +1,80 @@
+import AdInsertion
+import Foundation
+import Synchronization
+
+/// What `pipctl play` shows while it runs: every event as it happens (standard output) and, on a terminal, a
+/// status line kept at the bottom (standard error), redrawn at most ten times a second.
+///
+/// On a terminal events are lines for people (`0:12.400 AD_BREAK_STARTED break 1`); otherwise they are the
+/// event log's JSON lines, for scripts. Before printing events the status line is cleared, then drawn again,
+/// so that the two never mix on one line.
+final class LiveDisplay: SessionEventObserver {
+    private let output: any TextSink
+    private let errorOutput: any TextSink
+    private let drawsStatus: Bool
+    private var lastDraw: ContinuousClock.Instant?
+    private var statusShown = false
+    private var status = ""
+
+    init(output: any TextSink, errorOutput: any TextSink) {
+        self.output = output
+        self.errorOutput = errorOutput
+        drawsStatus = errorOutput.isTerminal
+    }
+
+    func session(didRecord events: [SessionEvent]) {
+        clearStatus()
+        var text = ""
+        for event in events {
+            text += (output.isTerminal ? LiveDisplay.line(event) : event.jsonLine) + "\n"
+        }
+        output.write(text)
+        drawStatus(force: true)
+    }
+
+    /// Updates the status line (on a terminal).
+    func update(_ status: SessionStatus) {
+        self.status = status.description
+        drawStatus(force: false)
+    }
+
+    /// Prints the status once on standard output (the `status` command).
+    func printStatus(_ status: SessionStatus) {
+        clearStatus()
+        output.write("status: \(status)\n")
+        drawStatus(force: true)
+    }
+
+    /// Leaves the status line for good.
+    func finish() {
+        if statusShown { errorOutput.write("\n") }
+        statusShown = false
+    }
+
+    private func clearStatus() {
+        guard drawsStatus, statusShown else { return }
+        errorOutput.write("\r\u{1B}[K")
+        statusShown = false
+    }
+
+    private func drawStatus(force: Bool) {
+        guard drawsStatus, !status.isEmpty else { return }
+        let now = ContinuousClock.now
+        if !force, let last = lastDraw, now - last < .milliseconds(100) { return }
+        lastDraw = now
+        errorOutput.write("\r\u{1B}[K" + status)
+        statusShown = true
+    }
+
+    /// `0:12.400  AD_BREAK_STARTED  break 1 ad 0  code 405  pipActive  message`
+    static func line(_ event: SessionEvent) -> String {
+        var parts = [ProgressLine.clock(event.time) + String(format: ".%03d", Int((event.time * 1000).rounded()) % 1000), event.type]
+        if let b = event.breakIndex { parts.append("break \(b)" + (event.adIndex.map { " ad \($0)" } ?? "")) }
+        if let e = event.event { parts.append(e) }
+        if let code = event.code { parts.append("code \(code)") }
+        if let reason = event.reason { parts.append(reason) }
+        if let message = event.message { parts.append(message) }
+        if let url = event.url { parts.append(url) }
+        return parts.joined(separator: "  ")
+    }
+}

@@ -1,0 +1,16 @@
+import Synchronization
+@testable import pipctl
+
+/// A `TextSink` that keeps what is written, for running commands in-process.
+final class CapturedText: TextSink {
+    private let text = Mutex("")
+    let isTerminal: Bool
+
+    /// - Parameter isTerminal: what the sink claims to be (a terminal makes progress lines draw).
+    init(isTerminal: Bool = false) { self.isTerminal = isTerminal }
+
+    func write(_ string: String) { text.withLock { $0 += string } }
+
+    /// Everything written so far.
+    var contents: String { text.withLock { $0 } }
+}
