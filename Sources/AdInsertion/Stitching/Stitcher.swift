@@ -133,7 +133,8 @@ public final class Stitcher {
         }
     }
 
-    /// Writes the trailer, the timeline and the event log, and moves them all into place.
+    /// Writes the trailer, the timeline and the event log, and moves them all into place (all of them, or none when
+    /// one fails).
     @discardableResult
     public func finish() throws(RenderError) -> RenderResult {
         precondition(!finished)
@@ -148,12 +149,28 @@ public final class Stitcher {
         let result = Timeline(output: output, content: Timeline.Source(
             path: request.contentPath, fps: content.nominalFrameRate.perSecond.fraction, frames: content.frameCount,
             duration: content.videoDuration.seconds.doubleValue), segments: segments)
+        // Each file is renamed into place as it is finished; if a later one fails (a full disk takes the event
+        // log's last lines), the ones already in place are removed again, so that a render leaves all its files
+        // or none.
+        var placed: [String] = []
+        var succeeded = false
+        defer { if !succeeded { for path in placed { unlink(path) } } }
         do {
             try timelineFile?.write(result.jsonData())
-            try writer?.finish()
-            try hashes?.finish()
-            try timelineFile?.commit()
+            if let writer {
+                try writer.finish()
+                placed.append(writer.destination)
+            }
+            if let hashes, let path = request.frameHashPath {
+                try hashes.finish()
+                placed.append(path)
+            }
+            if let timelineFile {
+                try timelineFile.commit()
+                placed.append(timelineFile.destination)
+            }
             try eventLog?.finish()
+            succeeded = true
         } catch let error as MediaError {
             throw .output(error)
         } catch let error as AtomicFile.Failure {

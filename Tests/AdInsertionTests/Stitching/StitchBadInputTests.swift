@@ -92,6 +92,9 @@ import VideoPipeline
     enum FullDisk: String, CaseIterable, Sendable {
         /// 1 MB free: the lossless pictures fill it within the first second.
         case picturesFillIt
+        /// Only the event log is on the disk, and it is full: the log's buffered lines fail to reach it when the
+        /// render finishes, after the output was encoded.
+        case eventLogOnIt
     }
 
     @Test(arguments: FullDisk.allCases)
@@ -116,6 +119,13 @@ import VideoPipeline
                                     encoding: EncodingSettings(profile: .lossless))
             failing = request.outputPath
             reason = "av_interleaved_write_frame failed: No space left on device"
+        case .eventLogOnIt:
+            try Self.fill(small + "/filler")
+            request = media.request(try media.plan(["pre=ad24.mp4"]), output: dir.path + "/out.mp4")
+            request.eventsPath = small + "/out.mp4.events.jsonl"
+            failing = request.eventsFile
+            // Foundation's words for ENOSPC.
+            reason = "cannot write the output: The operation could not be completed. There isn’t enough space."
         }
         let error = try Self.failedRender(request)
         guard case .output = error else {
@@ -123,7 +133,7 @@ import VideoPipeline
             return
         }
         #expect(error.description == "\(failing): \(reason)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: small) == [])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: small) == (kind == .eventLogOnIt ? ["filler"] : []))
     }
 
     /// Writes zeros to `path` until the disk is full.
