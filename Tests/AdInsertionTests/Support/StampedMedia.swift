@@ -5,12 +5,13 @@ import Testing
 import VideoPipeline
 @testable import AdInsertion
 
-/// Stamped test sources made by `TestSourceGenerator` once per test process, in a temporary directory that every
-/// stitching and verification test reads (never writes), and what those tests check on every render.
+/// Stamped test sources made by `TestSourceGenerator` once per test process, in a temporary directory removed at
+/// exit, and what the stitching and verification tests check on every render.
 ///
-/// The clips are short and small (content 10 s at 320x180, ads 1 s) so that the whole suite stays fast on two
-/// cores; each has its own source id and its own tone, so that the verifier can tell them apart by picture and
-/// by sound.
+/// Tests only read the clips; renders that several tests share, made once like the clips, are written beside them.
+/// The clips are short and small (content 10 s at 320x180, ads of a second or so) so that the whole suite stays
+/// fast on two cores; each has its own source id and its own tone, so that the verifier can tell them apart by
+/// picture and by sound.
 struct StampedMedia: Sendable {
     /// One generated clip and what it was made with.
     struct Clip: Sendable {
@@ -24,10 +25,6 @@ struct StampedMedia: Sendable {
         var channels: Int
         /// The file name inside `directory`, as a `--break` value names it.
         var name: String { (path as NSString).lastPathComponent }
-        /// The frames the generator wrote: `ceil(duration × rate)`.
-        var frames: Int64 { rate.frameCount(in: duration) }
-        /// The clip's real video length: its frames at its own rate.
-        var videoDuration: MediaDuration { rate.time(ofFrame: frames) - .zero }
     }
 
     let directory: String
