@@ -45,6 +45,9 @@ final class TemporaryDirectory {
 
     deinit { try? FileManager.default.removeItem(atPath: path) }
 
+    /// The path of `name` inside the directory (nothing is created).
+    func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
+
     /// Writes `text` to `name` inside the directory and returns its path.
     @discardableResult
     func write(_ name: String, _ text: String) throws -> String {
