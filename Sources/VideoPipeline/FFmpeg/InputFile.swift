@@ -11,6 +11,7 @@ final class InputFile {
     let path: String
 
     init(path: String) throws(MediaError) {
+        FFmpegLog.applyDefault()
         self.path = path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {

@@ -52,6 +52,7 @@ public final class MediaWriter {
     /// - Throws: `.invalidSetting` for a bad size, rate or encoder setting, `.outputNotWritable` when the
     ///   destination's directory is missing, FFmpeg errors naming the function.
     public init(destination: String, format: OutputFormat, encoding: EncodingSettings) throws(MediaError) {
+        FFmpegLog.applyDefault()
         try format.validate()
         try encoding.validate()
         self.destination = destination
