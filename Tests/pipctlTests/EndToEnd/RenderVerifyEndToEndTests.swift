@@ -156,6 +156,16 @@ extension EndToEnd {
 
         // MARK: - Failures
 
+        @Test func missingContentFailsNamingItAndWritesNothing() async throws {
+            let dir = try ScratchDirectory()
+            let result = try await PipctlProcess.run(["render", "--content", dir.path("missing.mp4"), "--break",
+                                                      "pre=\(try await TestClip.adA.path)", "-o", dir.path("out.mp4")])
+            #expect(result.exitStatus == 1)
+            #expect(result.standardOutput.isEmpty)
+            #expect(result.errorLines == ["pipctl render: content: \(dir.path("missing.mp4")): no such file"])
+            #expect(dir.entries() == [])
+        }
+
         @Test func anOutputInAMissingDirectoryFailsAndWritesNothing() async throws {
             let dir = try ScratchDirectory()
             let result = try await PipctlProcess.run(["render", "-o", dir.path("nope/out.mp4")] + (try await Self.sessionArguments()))
