@@ -39,7 +39,7 @@ extension EndToEnd {
             #expect(result.exitStatus == 0, "\(result.standardError)")
             #expect(result.standardError.isEmpty)
             #expect(result.standardOutput == """
-                \(output): 360 frames (0:12) 320x180 at 30/1 fps, 6 segments
+                \(output): 360 frames (0:12) 320x180 at 30 fps, 6 segments
                   ads: 4 played, 0 skipped, 0 failed; 0 decisioning errors
                   timeline: \(output).timeline.json
                   events:   \(output).events.jsonl
