@@ -94,6 +94,10 @@ extension EndToEnd {
             #expect(status == 0, "\(shown.debugDescription)")
             // The status line is redrawn in place: carriage return, clear to the end of the line, the status.
             #expect(shown.contains(/\r\u{1B}\[K[^\r\n]*content [0-9:.]+ \| PiP active/), "\(shown.debugDescription)")
+            // The first status drawn under PIP_DID_START already says so (not the state from before the command).
+            let started = try #require(shown.range(of: "PIP_DID_START\r\n"))
+            let nextStatus = try #require(shown[started.upperBound...].firstMatch(of: /\r\u{1B}\[K(\d+:\d\d:\d\d\.\d{3} [^\r\n\u{1B}]*)/))
+            #expect(nextStatus.1.contains("PiP active"), "\(nextStatus.1)")
             // Events are lines for people: output clock, name, details; never the JSON of the log.
             #expect(shown.contains(/\d+:\d\d\.\d{3}  PIP_DID_START\r\n/), "\(shown.debugDescription)")
             #expect(shown.contains(/\d+:\d\d\.\d{3}  AD_BREAK_STARTED  break 0\r\n/), "\(shown.debugDescription)")
