@@ -62,6 +62,9 @@ enum PlayCommand: Command {
         live.writesMedia = options.record != nil
         let request = live
         let commandLogPath = options.commandLog ?? options.record.map { $0 + ".commands.txt" }
+        // The log is written when the session ends; a destination it cannot have must stop the session before it
+        // plays and records, not after.
+        if let commandLogPath { _ = try AtomicFile(destination: commandLogPath) }
         let speed = options.speed.doubleValue
         let beacons = options.session.sendsBeacons ? BeaconSender() : nil
         do {

@@ -72,6 +72,18 @@ extension EndToEnd {
             #expect(recordedStamps.standardOutput == replayedStamps.standardOutput)
         }
 
+        @Test func aCommandLogThatCannotBeWrittenStopsPlayBeforeItRecordsAnything() async throws {
+            let dir = try ScratchDirectory()
+            let log = dir.path("nope/commands.txt")
+            let result = try await PipctlProcess.run(["play"] + (try await Self.session()) + [
+                "--speed", "20", "--record", dir.path("rec.mp4"), "--command-log", log, "--preset", "ultrafast",
+            ])
+            #expect(result.exitStatus == 1)
+            #expect(result.standardOutput.isEmpty)
+            #expect(result.errorLines == ["pipctl play: \(log): cannot write the output: the directory \(dir.path("nope")) does not exist"])
+            #expect(dir.entries() == [])
+        }
+
         /// The frame count and the segments of `OUT.timeline.json`, each segment as canonical JSON text.
         static func timeline(_ output: String) throws -> (frames: Int?, segments: [String]) {
             let data = try Data(contentsOf: URL(fileURLWithPath: output + ".timeline.json"))
