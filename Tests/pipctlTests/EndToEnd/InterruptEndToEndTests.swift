@@ -34,5 +34,20 @@ extension EndToEnd {
             #expect(result.errorLines == ["pipctl \(command): \(reason)"])
             #expect(dir.entries(in: "out") == [])
         }
+
+        /// `play --record` stopped with Ctrl-C leaves no recording, timeline, event log or command log.
+        @Test func ctrlCStopsARecordedPlayAndLeavesNothing() async throws {
+            let dir = try ScratchDirectory()
+            let play = try PipctlProcess(["play", "--content", try await TestClip.long.path, "--record", dir.path("rec.mp4"),
+                                          "--preset", "ultrafast"], keepsInputOpen: true)
+            try await waitUntil("pipctl play has started recording") {
+                dir.entries().contains { $0.hasPrefix(".rec.mp4.") && $0.hasSuffix(".tmp") }
+            }
+            play.send(SIGINT)
+            let result = try await play.result()
+            #expect(result.exitStatus == 130)
+            #expect(result.errorLines == ["pipctl play: interrupted (SIGINT)"])
+            #expect(dir.entries() == [])
+        }
     }
 }
