@@ -73,12 +73,16 @@ enum PlayCommand: Command {
                 let display = LiveDisplay(output: context.output, errorOutput: context.errorOutput)
                 stitcher.observe(display)
                 if let beacons { stitcher.observe(beacons) }
-                let reader = CommandReader(inbox: stitcher.session.inbox, errorOutput: context.errorOutput)
+                let reader = CommandReader(inbox: stitcher.session.inbox)
                 reader.start()
-                defer { display.finish() }
+                defer {
+                    reader.takeNotices().forEach(display.printNotice)
+                    display.finish()
+                }
                 let rate = stitcher.format.frameRate.perSecond.doubleValue
                 let start = ContinuousClock.now
                 while try stitcher.step() {
+                    reader.takeNotices().forEach(display.printNotice)
                     if reader.takeStatusRequest() { display.printStatus(stitcher.session.status) }
                     display.update(stitcher.session.status)
                     if context.interrupt.isSet { throw RenderError.interrupted }

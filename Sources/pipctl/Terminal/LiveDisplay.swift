@@ -46,6 +46,12 @@ final class LiveDisplay: SessionEventObserver {
         drawStatus(force: true)
     }
 
+    /// Prints a message for the user (`unknown command …`) on standard error, on a line of its own.
+    func printNotice(_ message: String) {
+        clearStatus()
+        errorOutput.write(message + "\n")
+    }
+
     /// Leaves the status line for good.
     func finish() {
         if statusShown { errorOutput.write("\n") }

@@ -116,5 +116,21 @@ extension EndToEnd {
             #expect(shown.contains(/\d+:\d\d\.\d{3}  SESSION_ENDED  quit\r\n/), "\(shown.debugDescription)")
             #expect(!shown.contains("{\"type\""))
         }
+
+        /// Commands piped in while a person watches the terminal: the help for a wrong one gets its own line, not
+        /// the end of the status line.
+        @Test func aRefusedCommandIsPrintedOnItsOwnLineNotOnTheStatusLine() async throws {
+            let terminal = try PseudoTerminal(["play", "--content", try await TestClip.long.path, "--speed", "8"],
+                                              inputThroughPipe: true)
+            try await terminal.waitUntilShown(" content 0:00:0")
+            terminal.type("bogus\n")
+            try await terminal.waitUntilShown("unknown command 'bogus'")
+            terminal.type("quit\n")
+            let status = try await terminal.exitStatus()
+            let shown = terminal.shown
+            #expect(status == 0)
+            #expect(shown.contains("\r\u{1B}[Kunknown command 'bogus'; commands: pip | pip on | pip off | seek T | pause | "
+                + "resume | skip | status | quit\r\n"), "\(shown.debugDescription)")
+        }
     }
 }

@@ -8,14 +8,16 @@ import Glibc
 /// error are the terminal, so it draws its status line and prints events for people.
 ///
 /// What pipctl writes arrives as the terminal shows it: the line discipline turns `\n` into `\r\n` and echoes
-/// what the test types.
+/// what the test types. With `inputThroughPipe`, standard input is a pipe instead (commands piped in while a
+/// person watches): nothing is echoed.
 final class PseudoTerminal: Sendable {
     private let master: Int32
     private let process: Process
+    private let inputPipe: FileHandle?
     private let screen = Mutex((text: Data(), closed: false))
 
     /// Opens a terminal pair and starts `pipctl arguments…` on the slave side.
-    init(_ arguments: [String], directory: URL? = nil) throws {
+    init(_ arguments: [String], inputThroughPipe: Bool = false, directory: URL? = nil) throws {
         let pty = try PseudoTerminalFunctions()
         let master = pty.posixOpenpt(O_RDWR | O_NOCTTY)
         guard master >= 0, pty.grantpt(master) == 0, pty.unlockpt(master) == 0, let name = pty.ptsname(master) else {
@@ -33,7 +35,11 @@ final class PseudoTerminal: Sendable {
         process.environment = ProcessInfo.processInfo.environment.merging(["TERM": "xterm"]) { $1 }
         if let directory { process.currentDirectoryURL = directory }
         let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
-        process.standardInput = terminal
+        let pipe = inputThroughPipe ? Pipe() : nil
+        // Writing to the pipe of a child that has gone must fail, not kill the test process.
+        signal(SIGPIPE, SIG_IGN)
+        inputPipe = pipe?.fileHandleForWriting
+        process.standardInput = pipe ?? terminal
         process.standardOutput = terminal
         process.standardError = terminal
         try process.run()
@@ -56,8 +62,12 @@ final class PseudoTerminal: Sendable {
     /// Everything the terminal has shown so far, control sequences included.
     var shown: String { String(decoding: screen.withLock { $0.text }, as: UTF8.self) }
 
-    /// Types `text` at the terminal.
+    /// Types `text` at the terminal (or writes it to the input pipe).
     func type(_ text: String) {
+        if let inputPipe {
+            try? inputPipe.write(contentsOf: Data(text.utf8))
+            return
+        }
         var bytes = Array(text.utf8)
         _ = write(master, &bytes, bytes.count)
     }
