@@ -57,7 +57,43 @@ def transcode_job(tmp, args):
     return f"transcode content.mp4 -> 1280x720@25, x264 {args.preset} crf 23", ours, peer, os.path.join(tmp, "ours.mp4")
 
 
-JOBS = {"transcode": transcode_job}
+def render_job(tmp, args):
+    """The demo's stitch without picture-in-picture: pre-roll, a pod of two at 0:20, one ad at 0:40, post-roll."""
+    m = lambda name: os.path.join(MEDIA, name)
+    ours = [PIPCTL, "render", "--content", m("content.mp4"), "--break", "pre=" + m("ad5.mp4"),
+            "--break", "20=" + m("ad10.mp4") + "," + m("ad15.mp4"), "--break", "40=" + m("ad30.mp4"),
+            "--break", "post=" + m("ad5.mp4"), "-o", os.path.join(tmp, "ours-render.mp4"),
+            "--preset", args.preset, "--crf", "23", "--threads", str(args.threads)]
+    # The same stitch as one ffmpeg filtergraph: every ad conformed (scale + pad to 640x360, fps 30, 48 kHz
+    # stereo), the content cut at 20 s and 40 s, everything concatenated.
+    segments = [("ad", 1), ("content", (0, 20)), ("ad", 2), ("ad", 3), ("content", (20, 40)), ("ad", 4),
+                ("content", (40, 60)), ("ad", 5)]
+    conform_v = ("scale=640:360:force_original_aspect_ratio=decrease:flags=bicubic,"
+                 "pad=640:360:(ow-iw)/2:(oh-ih)/2,setsar=1,fps=30,format=yuv420p")
+    conform_a = "aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo"
+    graph = ["[0:v]split=3[cv0][cv1][cv2]", "[0:a]asplit=3[ca0][ca1][ca2]"]
+    labels = []
+    content_index = 0
+    for i, (kind, what) in enumerate(segments):
+        if kind == "ad":
+            graph.append(f"[{what}:v]{conform_v}[v{i}]")
+            graph.append(f"[{what}:a]{conform_a}[a{i}]")
+        else:
+            start, end = what
+            graph.append(f"[cv{content_index}]trim={start}:{end},setpts=PTS-STARTPTS[v{i}]")
+            graph.append(f"[ca{content_index}]atrim={start}:{end},asetpts=PTS-STARTPTS[a{i}]")
+            content_index += 1
+        labels.append(f"[v{i}][a{i}]")
+    graph.append("".join(labels) + f"concat=n={len(segments)}:v=1:a=1[v][a]")
+    peer = ["ffmpeg", "-v", "error", "-y", "-i", m("content.mp4"), "-i", m("ad5.mp4"), "-i", m("ad10.mp4"),
+            "-i", m("ad15.mp4"), "-i", m("ad30.mp4"), "-i", m("ad5.mp4"), "-filter_complex", ";".join(graph),
+            "-map", "[v]", "-map", "[a]", "-c:v", "libx264", "-preset", args.preset, "-crf", "23",
+            "-threads", str(args.threads), "-c:a", "aac", "-b:a", "128k", "-movflags", "+faststart",
+            os.path.join(tmp, "peer-render.mp4")]
+    return "render demo stitch (5 ads, 4 breaks) -> 640x360@30", ours, peer, os.path.join(tmp, "ours-render.mp4")
+
+
+JOBS = {"transcode": transcode_job, "render": render_job}
 
 
 def main():

@@ -27,6 +27,8 @@ public final class Stitcher {
     private let writer: MediaWriter?
     private let hashes: FrameHashLog?
     private let eventLog: EventLog?
+    /// Prepared with the output so that a timeline path that cannot be written stops the render before it starts.
+    private let timelineFile: AtomicFile?
     private var beaconSinks: [any SessionEventObserver] = []
     private let audio: AudioBuffer
     private let clock: SampleClock
@@ -77,8 +79,13 @@ public final class Stitcher {
             audio = try AudioBuffer(channels: format.channels, sampleRate: format.sampleRate,
                                     capacity: Int(clock.samples(fromFrame: 0, toFrame: 1)) + 2)
             eventLog = try request.resolvedEventsPath.map { try EventLog(destination: $0) }
+            timelineFile = try request.resolvedTimelinePath.map { try AtomicFile(destination: $0) }
         } catch let error as MediaError {
             throw .output(error)
+        } catch let error as AtomicFile.Failure {
+            throw .output(.outputNotWritable(path: error.path, reason: error.reason))
+        } catch let error as EventLogError {
+            throw .output(Stitcher.eventLogError(error, events: request.resolvedEventsPath ?? request.outputPath))
         } catch {
             throw .output(.outputNotWritable(path: request.resolvedEventsPath ?? request.outputPath, reason: "\(error)"))
         }
@@ -126,7 +133,8 @@ public final class Stitcher {
         }
     }
 
-    /// Writes the trailer, the timeline and the event log, and moves them all into place.
+    /// Writes the trailer, the timeline and the event log, and moves them all into place (all of them, or none when
+    /// one fails).
     @discardableResult
     public func finish() throws(RenderError) -> RenderResult {
         precondition(!finished)
@@ -141,17 +149,34 @@ public final class Stitcher {
         let result = Timeline(output: output, content: Timeline.Source(
             path: request.contentPath, fps: content.nominalFrameRate.perSecond.fraction, frames: content.frameCount,
             duration: content.videoDuration.seconds.doubleValue), segments: segments)
+        // Each file is renamed into place as it is finished; if a later one fails (a full disk takes the event
+        // log's last lines), the ones already in place are removed again, so that a render leaves all its files
+        // or none.
+        var placed: [String] = []
+        var succeeded = false
+        defer { if !succeeded { for path in placed { unlink(path) } } }
         do {
-            let timelineFile = try request.resolvedTimelinePath.map { try AtomicFile(destination: $0) }
             try timelineFile?.write(result.jsonData())
-            try writer?.finish()
-            try hashes?.finish()
-            try timelineFile?.commit()
+            if let writer {
+                try writer.finish()
+                placed.append(writer.destination)
+            }
+            if let hashes, let path = request.frameHashPath {
+                try hashes.finish()
+                placed.append(path)
+            }
+            if let timelineFile {
+                try timelineFile.commit()
+                placed.append(timelineFile.destination)
+            }
             try eventLog?.finish()
+            succeeded = true
         } catch let error as MediaError {
             throw .output(error)
         } catch let error as AtomicFile.Failure {
             throw .output(.outputNotWritable(path: error.path, reason: error.reason))
+        } catch let error as EventLogError {
+            throw .output(eventLogError(error))
         } catch {
             throw .output(.outputNotWritable(path: request.outputPath, reason: "\(error)"))
         }
@@ -259,9 +284,23 @@ public final class Stitcher {
         let events = session.drainEvents()
         guard !events.isEmpty else { return }
         do { for event in events { try eventLog?.append(event) } } catch {
-            throw .output(.outputNotWritable(path: request.resolvedEventsPath ?? "", reason: "\(error)"))
+            throw .output(eventLogError(error))
         }
         for sink in beaconSinks { sink.session(didRecord: events) }
+    }
+
+    private func eventLogError(_ error: EventLogError) -> MediaError {
+        Stitcher.eventLogError(error, events: request.resolvedEventsPath ?? request.outputPath)
+    }
+
+    /// An event log's failure as an output error that names the log once.
+    static func eventLogError(_ error: EventLogError, events: String) -> MediaError {
+        switch error {
+        case .cannotCreate(let path, let reason), .cannotWrite(let path, let reason):
+            .outputNotWritable(path: path, reason: reason)
+        default:
+            .outputNotWritable(path: events, reason: error.description)
+        }
     }
 
     static func displaySize(_ size: PixelSize, aspect: Rational) -> PixelSize {

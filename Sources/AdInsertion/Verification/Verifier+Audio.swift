@@ -80,7 +80,7 @@ extension Verifier {
             let samples = try read(start + (audible - Int64(length)) / 2, length)
             let heard = sound(of: samples[..<length])
             if heard != sounds[i] {
-                problems.append("output frames \(segment.outStartFrame)–\(segment.outEndFrame - 1) (\(name(segment))) sound like \(heard?.label ?? "noise"), expected \(sounds[i].label)")
+                problems.append("output frames \(segment.outStartFrame)–\(segment.outEndFrame - 1) (\(fullName(segment))) sound like \(heard?.label ?? "noise"), expected \(sounds[i].label)")
             }
         }
         return boundaries

@@ -158,9 +158,18 @@ public enum Verifier {
         return problems
     }
 
+    /// What starts with the segment: `break 1` for a break's first ad, `ad 2 of break 1`, or `content`.
     static func name(_ segment: Timeline.Segment) -> String {
         switch (segment.breakIndex, segment.adIndex) {
         case let (b?, 0?): "break \(b)"
+        case let (b?, a?): "ad \(a) of break \(b)"
+        default: "content"
+        }
+    }
+
+    /// The segment's own ad (`ad 0 of break 1`), or `content`.
+    static func fullName(_ segment: Timeline.Segment) -> String {
+        switch (segment.breakIndex, segment.adIndex) {
         case let (b?, a?): "ad \(a) of break \(b)"
         default: "content"
         }
@@ -180,33 +189,41 @@ public enum Verifier {
         func started(_ e: Expectation) -> String {
             "\(name(e.segment)) \(e.segment.kind == .content && e.segment.outStartFrame > 0 ? "resumed" : "started")"
         }
-        // A later segment's source is already on screen: that segment started early.
+        // A later segment's source is already on screen: that segment started early. Unless this segment's
+        // source is on screen where that one should begin: then the two traded places.
         if let got, got.sourceID != want.stamp.sourceID,
            let next = expected[n..<count].first(where: { $0.segmentIndex != want.segmentIndex && $0.stamp.sourceID == got.sourceID }),
-           expected[n..<count].first(where: { $0.segmentIndex != want.segmentIndex })?.segmentIndex == next.segmentIndex {
+           expected[n..<count].first(where: { $0.segmentIndex != want.segmentIndex })?.segmentIndex == next.segmentIndex,
+           !(Int(next.segment.outStartFrame) < count
+             && observed[Int(next.segment.outStartFrame)].stamp?.sourceID == want.stamp.sourceID) {
             return "\(started(next)) at output frame \(n), \(says(Int(next.segment.outStartFrame)))"
         }
-        // The previous source is still on screen where this segment should have begun: it started late.
+        // The previous source plays on where this segment should have begun, until this segment's source
+        // appears: it started late.
         if let got, n > 0, got.sourceID != want.stamp.sourceID, got.sourceID == expected[n - 1].stamp.sourceID,
            Int64(n) == want.segment.outStartFrame {
             var m = n
-            while m < count, observed[m].stamp?.sourceID != want.stamp.sourceID { m += 1 }
-            return "\(started(want)) at output frame \(m), \(says(n))"
+            while m < count, observed[m].stamp?.sourceID == got.sourceID { m += 1 }
+            if m < count, observed[m].stamp?.sourceID == want.stamp.sourceID {
+                return "\(started(want)) at output frame \(m), \(says(n))"
+            }
         }
         if let got, got.sourceID == want.stamp.sourceID {
             let delta = got.frameIndex - want.stamp.frameIndex
-            let what = delta > 0 ? "\(delta) frame\(delta == 1 ? "" : "s") ahead: frames lost" : "\(-delta) frame\(delta == -1 ? "" : "s") behind: frames repeated"
+            let offset = "\(abs(delta)) frame\(abs(delta) == 1 ? "" : "s") \(delta > 0 ? "ahead" : "behind")"
+            // At a splice the offset says where the segment started, not that frames were lost or repeated: the
+            // frames before it belong to another source.
             if Int64(n) == want.segment.outStartFrame, n > 0 {
-                return "\(started(want)) at \(describe(got)) at output frame \(n), \(against == "expected" ? "expected" : "\(against) says") frame \(want.stamp.frameIndex) (\(what))"
+                return "\(started(want)) at \(describe(got)) at output frame \(n), \(against == "expected" ? "expected" : "\(against) says") frame \(want.stamp.frameIndex) (\(offset))"
             }
-            return "output frame \(n) shows \(describe(got)), \(against == "expected" ? "expected" : "\(against) says") frame \(want.stamp.frameIndex) (\(what))"
+            return "output frame \(n) shows \(describe(got)), \(against == "expected" ? "expected" : "\(against) says") frame \(want.stamp.frameIndex) (\(offset): frames \(delta > 0 ? "lost" : "repeated"))"
         }
         var end = n
         while end + 1 < count, expected[end + 1].segmentIndex == want.segmentIndex, observed[end + 1].stamp?.sourceID == got?.sourceID {
             end += 1
         }
         let shown = got.map(\.sourceID) ?? "no stamp"
-        return "output frames \(n)–\(end) show \(shown), \(against == "expected" ? "expected" : "\(against) says") \(want.stamp.sourceID) (\(name(want.segment)))"
+        return "output frames \(n)–\(end) show \(shown), \(against == "expected" ? "expected" : "\(against) says") \(want.stamp.sourceID) (\(fullName(want.segment)))"
     }
 
     /// Content must go on where it paused: each content segment starts at the tick where the content had got
@@ -220,9 +237,9 @@ public enum Verifier {
             let sought = seekFrames.contains { $0 >= lastEnd - 1 && $0 <= segment.outStartFrame }
             if let reached, !segment.paused, segment.srcStartTick != reached, !sought {
                 let delta = segment.srcStartTick - reached
-                problems.append(delta > 0
-                    ? "content resumed at tick \(segment.srcStartTick) at output frame \(segment.outStartFrame): ticks \(reached)–\(segment.srcStartTick - 1) were lost"
-                    : "content resumed at tick \(segment.srcStartTick) at output frame \(segment.outStartFrame): ticks \(segment.srcStartTick)–\(reached - 1) were shown twice")
+                let ticks = delta > 0 ? reached..<segment.srcStartTick : segment.srcStartTick..<reached
+                let which = ticks.count == 1 ? "tick \(ticks.lowerBound) was" : "ticks \(ticks.lowerBound)–\(ticks.upperBound - 1) were"
+                problems.append("content resumed at tick \(segment.srcStartTick) at output frame \(segment.outStartFrame): \(which) \(delta > 0 ? "lost" : "shown twice")")
             }
             if !segment.paused { reached = segment.srcEndTick }
         }

@@ -150,7 +150,9 @@ public struct ToneAnalyzer: Sendable {
         let margin = max(1, sampleRate / 1000)
         var zeroed = 0, lastZeroed = -1
         for i in out.indices where abs(samples[samples.startIndex + i]) > threshold {
-            for j in max(lastZeroed + 1, i - margin)...min(out.count - 1, i + margin) {
+            let first = max(lastZeroed + 1, i - margin), last = min(out.count - 1, i + margin)
+            guard first <= last else { continue }
+            for j in first...last {
                 out[j] = 0
                 zeroed += 1
                 lastZeroed = j

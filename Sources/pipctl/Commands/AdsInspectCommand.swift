@@ -34,10 +34,7 @@ enum AdsInspectCommand: Command {
     static let window = Parameter.option(
         "window", .size, default: PixelSize(width: 640, height: 360),
         help: "The size of the player's view, used to choose among each ad's media files.")
-    static let urlMap = Parameter.optional(
-        "url-map", .text("FILE"), absent: "fetch URLs over HTTP(S)",
-        help: "Resolve URLs offline: a file of 'URL-PREFIX<TAB>LOCAL-PATH-PREFIX' lines that maps ad tag, wrapper "
-            + "and media URLs to local files (relative paths are relative to the map file).")
+    static let urlMap = SessionOptions.urlMap
     static let timeout = Parameter.option(
         "timeout", .seconds(), default: MediaDuration(seconds: 8),
         help: "How long to wait for the first document (IMA allows 8 seconds).")
@@ -61,12 +58,7 @@ enum AdsInspectCommand: Command {
 
     static func run(_ options: Options, context: CommandContext) async throws {
         var settings = AdsLoaderSettings()
-        if let urlMap = options.urlMap {
-            switch Result(catching: { () throws(DecisioningError) in try URLMap.load(contentsOfFile: urlMap) }) {
-            case .success(let map): settings.urlMap = map
-            case .failure(let error): throw UsageError(command: context.command, message: "--url-map: \(error.message)")
-            }
-        }
+        settings.urlMap = try SessionOptions.loadURLMap(options.urlMap, command: context.command)
         settings.firstRequestTimeout = options.timeout.duration
         settings.wrapperTimeout = options.wrapperTimeout.duration
         settings.maximumWrapperDepth = options.maxWrappers

@@ -37,12 +37,7 @@ extension SessionOptions {
     func loadPlan(ads: Ads?, urlMap: String?, contentDuration: MediaDuration, window: PixelSize,
                   command: String) async throws -> AdPlan {
         var settings = AdsLoaderSettings()
-        if let urlMap {
-            switch Result(catching: { () throws(DecisioningError) in try URLMap.load(contentsOfFile: urlMap) }) {
-            case .success(let map): settings.urlMap = map
-            case .failure(let error): throw UsageError(command: command, message: "--url-map: \(error.message)")
-            }
-        }
+        settings.urlMap = try SessionOptions.loadURLMap(urlMap, command: command)
         settings.mediaSelection.window = self.window ?? window
         let loader = AdsLoader(settings: settings)
         switch ads {
@@ -63,6 +58,15 @@ extension SessionOptions {
         }
     }
 
+    /// Reads `--url-map FILE`; a file that cannot be read or has a bad line is a usage error naming the line.
+    static func loadURLMap(_ path: String?, command: String) throws(UsageError) -> URLMap? {
+        guard let path else { return nil }
+        switch Result(catching: { () throws(DecisioningError) in try URLMap.load(contentsOfFile: path) }) {
+        case .success(let map): return map
+        case .failure(let error): throw UsageError(command: command, message: "--url-map: \(error.message)")
+        }
+    }
+
     /// The session's settings for ads and picture-in-picture.
     var adsSettings: AdsRenderingSettings {
         AdsRenderingSettings(playAdsAfterTime: playAdsAfter, seekPolicy: seekPolicy.library, playsPrerolls: playsPreroll,
@@ -72,7 +76,7 @@ extension SessionOptions {
     var pictureInPictureSettings: PictureInPictureSettings {
         PictureInPictureSettings(isBackgroundPlaybackEnabled: backgroundPlaybackEnabled,
                                  widthFraction: pictureInPictureSize, corner: pictureInPictureCorner.library,
-                                 margin: pictureInPictureMargin,
+                                 margin: pictureInPictureMargin, transitionFrames: Int64(pictureInPictureTransition),
                                  breakPolicy: pictureInPictureAdPolicy == .defer ? .defer : .skip)
     }
 

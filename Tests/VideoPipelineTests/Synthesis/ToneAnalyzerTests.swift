@@ -89,3 +89,16 @@ import Testing
         #expect(analyzer.changePoint(in: reversed[...], from: 440, to: 660) == nil)
     }
 }
+
+@Suite struct ToneAnalyzerEdgeTests {
+    /// A click in the last samples of a window (its margin runs past the end) must not trip the clean-up.
+    @Test func aClickAtTheVeryEndOfAWindowIsRemovedWithoutTrouble() throws {
+        let tone = try TestTone(frequency: 440, sampleRate: 48000, channels: 1)
+        var samples = tone.planar(startSample: 0, count: 4800)[0]
+        samples[4798] = 0.9
+        samples[4799] = 0.9
+        let analyzer = ToneAnalyzer(sampleRate: 48000)
+        #expect(analyzer.dominantTone(in: samples[...], candidates: [440, 880]) == 440)
+        #expect(analyzer.changePoint(in: samples[...], from: 440, to: 880) == nil)
+    }
+}

@@ -24,6 +24,8 @@ struct SessionOptions: Hashable, Sendable {
     var pictureInPictureCorner: PictureInPictureCorner
     var pictureInPictureMargin: Int
     var pictureInPictureBackground: String?
+    /// Frames the move into and out of the window takes.
+    var pictureInPictureTransition: Int
     var backgroundPlaybackEnabled: Bool
     var seekPolicy: SeekPolicy
     /// Breaks cued before this content time do not play.
@@ -74,6 +76,10 @@ struct SessionOptions: Hashable, Sendable {
     static let pipMargin = Parameter.option(
         "pip-margin", .integer("PX", in: 0...4096), default: 16,
         help: "Gap in pixels between the picture-in-picture window and the edges of the output.")
+    static let pipTransition = Parameter.option(
+        "pip-transition", .integer("FRAMES", in: 0...600), default: 0,
+        help: "How many output frames the move into and out of the picture-in-picture window takes (the window "
+            + "moves and scales linearly); 0 switches at once.")
     static let pipBackground = Parameter.optional(
         "pip-background", .text("FILE"), absent: "plain dark grey",
         help: "An image or video shown around the picture-in-picture window, standing for the screen the user "
@@ -104,7 +110,7 @@ struct SessionOptions: Hashable, Sendable {
     static let adRequestParameters: [any ParameterDeclaration] = [window, urlMap]
     /// What the viewer does and how the player reacts.
     static let behaviourParameters: [any ParameterDeclaration] = [
-        script, pipAdPolicy, pipSize, pipCorner, pipMargin, pipBackground, noBackgroundPlayback, seekPolicy,
+        script, pipAdPolicy, pipSize, pipCorner, pipMargin, pipTransition, pipBackground, noBackgroundPlayback, seekPolicy,
         playAdsAfter, noPreroll, noMidroll, noPostroll, sendBeacons,
     ]
     /// `--ads` and `--break` are two ways of saying the same thing.
@@ -122,6 +128,7 @@ struct SessionOptions: Hashable, Sendable {
         pictureInPictureCorner = arguments[Self.pipCorner]
         pictureInPictureMargin = arguments[Self.pipMargin]
         pictureInPictureBackground = arguments[Self.pipBackground]
+        pictureInPictureTransition = arguments[Self.pipTransition]
         backgroundPlaybackEnabled = !arguments[Self.noBackgroundPlayback]
         seekPolicy = arguments[Self.seekPolicy]
         playAdsAfter = arguments[Self.playAdsAfter]

@@ -1,0 +1,229 @@
+import Foundation
+import MediaCore
+import Synchronization
+import Testing
+import VideoPipeline
+@testable import AdInsertion
+
+/// Stamped test sources made by `TestSourceGenerator` once per test process, in a temporary directory removed at
+/// exit, and what the stitching and verification tests check on every render.
+///
+/// Tests only read the clips; renders that several tests share, made once like the clips, are written beside them.
+/// The clips are short and small (content 10 s at 320x180, ads of a second or so) so that the whole suite stays
+/// fast on two cores; each has its own source id and its own tone, so that the verifier can tell them apart by
+/// picture and by sound.
+struct StampedMedia: Sendable {
+    /// One generated clip and what it was made with.
+    struct Clip: Sendable {
+        var path: String
+        var id: String
+        var size: PixelSize
+        var rate: FrameRate
+        var duration: MediaDuration
+        var tone: Int
+        var sampleRate: Int
+        var channels: Int
+        /// The file name inside `directory`, as a `--break` value names it.
+        var name: String { (path as NSString).lastPathComponent }
+    }
+
+    let directory: String
+    /// 320x180, 30 fps, 10 s, 48 kHz stereo, 440 Hz.
+    let content: Clip
+    /// 320x180, 25 fps, 10 s, 48 kHz stereo, 440 Hz.
+    let content25: Clip
+    /// 1 s ads at 24, 25, 30000/1001 and 60 fps, 320x180, 48 kHz stereo.
+    let ad24: Clip
+    let ad25: Clip
+    let ad2997: Clip
+    let ad60: Clip
+    /// A 1 s portrait ad (180x320, 30 fps).
+    let portrait: Clip
+    /// A 1.2 s ad with 44.1 kHz mono sound (36 frames at 30 fps: a length that is not a multiple of 5 frames, so
+    /// that at 30000/1001 fps, where 5 frames are exactly 8008 samples, it shifts the phase of the sample clock).
+    let mono: Clip
+
+    /// The clips, made on first use. A `static let` is initialised once, thread-safely, however many tests ask
+    /// at the same time.
+    static var shared: StampedMedia { get throws { try made.get() } }
+    private static let made: Result<StampedMedia, any Error> = Result(catching: { try StampedMedia(generating: ()) })
+
+    private init(generating: Void) throws {
+        let directory = (NSTemporaryDirectory() as NSString)
+            .appendingPathComponent("pipctl-stamped-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        self.directory = directory
+        StampedMedia.createdDirectory.withLock { $0 = directory }
+        atexit { StampedMedia.removeDirectory() }
+        let landscape = PixelSize(width: 320, height: 180)
+        func clip(_ id: String, seconds: Rational = .one, size: PixelSize = landscape, rate: FrameRate = FrameRate(30), tone: Int,
+                  sampleRate: Int = 48000, channels: Int = 2) -> Clip {
+            Clip(path: (directory as NSString).appendingPathComponent("\(id).mp4"), id: id, size: size, rate: rate,
+                 duration: MediaDuration(seconds: seconds), tone: tone, sampleRate: sampleRate,
+                 channels: channels)
+        }
+        content = clip("content", seconds: Rational(10), tone: 440)
+        content25 = clip("cont25", seconds: Rational(10), rate: FrameRate(25), tone: 440)
+        ad24 = clip("ad24", rate: FrameRate(24), tone: 600)
+        ad25 = clip("ad25", rate: FrameRate(25), tone: 750)
+        ad2997 = clip("ad2997", rate: FrameRate(30000, 1001), tone: 950)
+        ad60 = clip("ad60", rate: FrameRate(60), tone: 1150)
+        portrait = clip("portrait", size: PixelSize(width: 180, height: 320), tone: 1350)
+        mono = clip("mono", seconds: Rational(6, 5), tone: 1550, sampleRate: 44100, channels: 1)
+        let all = [content, content25, ad24, ad25, ad2997, ad60, portrait, mono]
+        let failures = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: all.count) { i in
+            let c = all[i]
+            do {
+                _ = try TestSourceGenerator.generate(.init(
+                    output: c.path, duration: c.duration, size: c.size, frameRate: c.rate, sourceID: c.id,
+                    toneFrequency: c.tone, sampleRate: c.sampleRate, channels: c.channels, encoding: StampedMedia.fast))
+            } catch {
+                failures.withLock { $0.append("\(c.id): \(error)") }
+            }
+        }
+        if let failure = failures.withLock({ $0.first }) { throw Failure(description: failure) }
+    }
+
+    private static let createdDirectory = Mutex<String?>(nil)
+
+    private static func removeDirectory() {
+        if let directory = createdDirectory.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: directory) }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// x264 `ultrafast`: what every delivery render of the tests uses.
+    static let fast = EncodingSettings(preset: "ultrafast")
+
+    // MARK: - Plans and renders
+
+    /// Plans `--break` values (files named relative to the clips' directory) over a content of `duration`.
+    func plan(_ breaks: [String], contentDuration: MediaDuration? = nil) throws -> AdPlan {
+        try AdsLoader().plan(quickBreaks: breaks.map { try QuickBreak(parsing: $0) },
+                             contentDuration: contentDuration ?? content.duration, relativeTo: directory)
+    }
+
+    /// A render request of `plan` over `content` (the 30 fps content by default) into `output`, encoded fast.
+    func request(_ plan: AdPlan, content: Clip? = nil, output: String, encoding: EncodingSettings = StampedMedia.fast)
+        -> RenderRequest {
+        RenderRequest(contentPath: (content ?? self.content).path, plan: plan, outputPath: output, encoding: encoding)
+    }
+
+    // MARK: - What every render must satisfy
+
+    /// A segment as the tests compare it: its file, its break and ad, its output frames and its source ticks.
+    struct Piece: Hashable, CustomStringConvertible {
+        var source: String
+        var breakIndex: Int?
+        var adIndex: Int?
+        var out: Range<Int64>
+        var ticks: Range<Int64>
+
+        init(_ segment: Timeline.Segment) {
+            source = (segment.source as NSString).lastPathComponent
+            breakIndex = segment.breakIndex
+            adIndex = segment.adIndex
+            out = segment.outStartFrame..<segment.outEndFrame
+            ticks = segment.srcStartTick..<segment.srcEndTick
+        }
+
+        init(_ source: String, _ breakIndex: Int? = nil, _ adIndex: Int? = nil, out: Range<Int64>, ticks: Range<Int64>) {
+            self.source = source
+            self.breakIndex = breakIndex
+            self.adIndex = adIndex
+            self.out = out
+            self.ticks = ticks
+        }
+
+        var description: String {
+            "\(source) b\(breakIndex.map(String.init) ?? "-")a\(adIndex.map(String.init) ?? "-") out \(out) ticks \(ticks)"
+        }
+    }
+
+    /// Checks what every good render must satisfy and returns the verifier's report: the verifier passes with no
+    /// problem; the segments tile the output; each segment's audio starts at `A(outStartFrame)` and the file's
+    /// audio is exactly the samples of its frames; content plays every tick once, in order.
+    @discardableResult
+    static func expectGoodRender(_ result: RenderResult, _ request: RenderRequest,
+                                 sourceLocation: SourceLocation = #_sourceLocation) throws -> VerifyReport {
+        let timeline = result.timeline
+        let report = try Verifier.verify(.init(outputPath: request.outputPath))
+        #expect(report.passed, "\(report.text)", sourceLocation: sourceLocation)
+        #expect(report.problems.isEmpty, sourceLocation: sourceLocation)
+        #expect(report.frames == timeline.output.frames, sourceLocation: sourceLocation)
+        #expect(report.audioBoundaries.allSatisfy { $0.ok }, sourceLocation: sourceLocation)
+        // The timeline written beside the output is the one returned.
+        #expect(try Timeline.load(request.timelineFile) == timeline, sourceLocation: sourceLocation)
+
+        let clock = try #require(FrameRate(parsing: timeline.output.fps)).sampleClock(timeline.output.sampleRate)
+        #expect(timeline.segments.first?.outStartFrame == 0, sourceLocation: sourceLocation)
+        #expect(timeline.segments.last?.outEndFrame == timeline.output.frames, sourceLocation: sourceLocation)
+        for (before, after) in zip(timeline.segments, timeline.segments.dropFirst()) {
+            #expect(after.outStartFrame == before.outEndFrame, "segments tile the output", sourceLocation: sourceLocation)
+        }
+        for segment in timeline.segments {
+            #expect(segment.outEndFrame > segment.outStartFrame, sourceLocation: sourceLocation)
+            #expect(segment.audioStart == clock.sample(atFrame: segment.outStartFrame), sourceLocation: sourceLocation)
+        }
+        #expect(timeline.output.audioSamples == clock.sample(atFrame: timeline.output.frames), sourceLocation: sourceLocation)
+        #expect(contentTicks(timeline) == Array(0..<timeline.content.frames),
+                "content plays every tick once, in order", sourceLocation: sourceLocation)
+        return report
+    }
+
+    /// The content ticks the timeline shows, in output order (frozen frames not counted).
+    static func contentTicks(_ timeline: Timeline) -> [Int64] {
+        timeline.segments.filter { $0.kind == .content && !$0.paused }.flatMap { $0.srcStartTick..<$0.srcEndTick }
+    }
+
+    /// The timeline's segments as the tests compare them.
+    static func pieces(_ timeline: Timeline) -> [Piece] { timeline.segments.map { Piece($0) } }
+
+    /// The ad segments of the timeline, in output order.
+    static func adSegments(_ timeline: Timeline) -> [Timeline.Segment] {
+        timeline.segments.filter { $0.kind == .ad }
+    }
+
+    // MARK: - The ffmpeg command-line tool
+
+    static let ffmpegPath = "/usr/bin/ffmpeg"
+    static var hasFFmpeg: Bool { FileManager.default.isExecutableFile(atPath: ffmpegPath) }
+
+    /// Runs `ffmpeg -v error -y ARGUMENTS`; a failure throws with its messages.
+    static func ffmpeg(_ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ffmpegPath)
+        process.arguments = ["-hide_banner", "-nostdin", "-v", "error", "-y"] + arguments
+        let messages = Pipe()
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = messages
+        try process.run()
+        let text = messages.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failure(description: "ffmpeg \(arguments.joined(separator: " ")): \(String(decoding: text, as: UTF8.self))")
+        }
+    }
+}
+
+extension FrameRate {
+    /// The sample clock of this frame rate at `sampleRate`.
+    func sampleClock(_ sampleRate: Int) -> SampleClock { SampleClock(sampleRate: Int64(sampleRate), frameRate: self) }
+}
+
+extension RenderRequest {
+    /// `OUT.timeline.json`, or the path given: every render of these tests writes media, so it has a timeline.
+    var timelineFile: String {
+        guard let path = resolvedTimelinePath else { preconditionFailure("\(outputPath): a render without media has no timeline") }
+        return path
+    }
+
+    /// `OUT.events.jsonl`, or the path given.
+    var eventsFile: String {
+        guard let path = resolvedEventsPath else { preconditionFailure("\(outputPath): a render without media has no event log") }
+        return path
+    }
+}
