@@ -259,7 +259,7 @@ extension EndToEnd {
             let options = [
                 "--content", "--ads", "--break", "-o, --output", "--timeline", "--events", "--framehash", "--size", "--fps",
                 "--sample-rate", "--channels", "--profile", "--crf", "--preset", "--threads", "--window", "--url-map",
-                "--script", "--pip-ad-policy", "--pip-size", "--pip-corner", "--pip-margin", "--pip-background",
+                "--script", "--pip-ad-policy", "--pip-size", "--pip-corner", "--pip-margin", "--pip-transition", "--pip-background",
                 "--no-background-playback", "--seek-policy", "--play-ads-after", "--no-preroll", "--no-midroll",
                 "--no-postroll", "--send-beacons", "-h, --help",
             ]
