@@ -62,6 +62,9 @@ enum PlayCommand: Command {
         live.writesMedia = options.record != nil
         let request = live
         let commandLogPath = options.commandLog ?? options.record.map { $0 + ".commands.txt" }
+        // The log is written when the session ends; a destination it cannot have must stop the session before it
+        // plays and records, not after.
+        if let commandLogPath { _ = try AtomicFile(destination: commandLogPath) }
         let speed = options.speed.doubleValue
         let beacons = options.session.sendsBeacons ? BeaconSender() : nil
         do {
@@ -70,12 +73,16 @@ enum PlayCommand: Command {
                 let display = LiveDisplay(output: context.output, errorOutput: context.errorOutput)
                 stitcher.observe(display)
                 if let beacons { stitcher.observe(beacons) }
-                let reader = CommandReader(inbox: stitcher.session.inbox, errorOutput: context.errorOutput)
+                let reader = CommandReader(inbox: stitcher.session.inbox)
                 reader.start()
-                defer { display.finish() }
+                defer {
+                    reader.takeNotices().forEach(display.printNotice)
+                    display.finish()
+                }
                 let rate = stitcher.format.frameRate.perSecond.doubleValue
                 let start = ContinuousClock.now
                 while try stitcher.step() {
+                    reader.takeNotices().forEach(display.printNotice)
                     if reader.takeStatusRequest() { display.printStatus(stitcher.session.status) }
                     display.update(stitcher.session.status)
                     if context.interrupt.isSet { throw RenderError.interrupted }

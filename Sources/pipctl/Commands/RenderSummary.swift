@@ -1,4 +1,5 @@
 import AdInsertion
+import MediaCore
 
 /// The few lines `render` prints when it is done.
 struct RenderSummary {
@@ -11,8 +12,10 @@ struct RenderSummary {
         let played = ads.filter { $0.state == .played }.count
         let failed = ads.filter { $0.state == .failed }.count
         let skipped = ads.filter { $0.state == .skipped }.count
+        // The timeline writes rates as num/den; people read them as testsrc and transcode print them (30, 30000/1001).
+        let fps = Rational(parsing: output.fps)?.description ?? output.fps
         return """
-            \(request.outputPath): \(output.frames) frames (\(ProgressLine.clock(output.duration))) \(output.width)x\(output.height) at \(output.fps) fps, \(result.timeline.segments.count) segments
+            \(request.outputPath): \(output.frames) frames (\(ProgressLine.clock(output.duration))) \(output.width)x\(output.height) at \(fps) fps, \(result.timeline.segments.count) segments
               ads: \(played) played, \(skipped) skipped, \(failed) failed; \(result.plan.errors.count) decisioning errors
               timeline: \(request.resolvedTimelinePath ?? "none")
               events:   \(request.resolvedEventsPath ?? "none")

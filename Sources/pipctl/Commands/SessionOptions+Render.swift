@@ -9,8 +9,10 @@ extension SessionOptions {
     func renderRequest(output: String?, format: FormatOptions, encoding: EncodingOptions, timeline: String?,
                        events: String?, frameHashes: String?, command: String) async throws -> RenderRequest {
         let inputs = try resolvedInputs()
-        let info = try MediaProbe.probe(inputs.content)
-        guard let video = info.bestVideo else { throw MediaError.missingStream(path: inputs.content, kind: .video) }
+        // Reported as the render itself reports content it cannot use: `content: PATH: what is wrong`.
+        let info: MediaInfo
+        do { info = try MediaProbe.probe(inputs.content) } catch { throw RenderError.content(error) }
+        guard let video = info.bestVideo else { throw RenderError.content(.missingStream(path: inputs.content, kind: .video)) }
         let contentDuration = video.duration ?? info.duration ?? .zero
         let plan = try await loadPlan(ads: inputs.ads, urlMap: inputs.urlMap, contentDuration: contentDuration,
                                       window: format.size ?? video.size ?? PixelSize(width: 640, height: 360),

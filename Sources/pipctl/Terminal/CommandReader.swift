@@ -6,18 +6,18 @@ import Synchronization
 /// the session's inbox; the session applies each at its next frame.
 ///
 /// Lines are the `--script` commands without a time (`pip`, `pip on`, `pip off`, `seek T`, `pause`, `resume`,
-/// `skip`, `quit`) plus `status`. Anything else gets a one-line help and the session goes on. At the end of the
-/// input the inbox is closed: a session waiting for a command that can no longer come ends.
+/// `skip`, `quit`) plus `status`. Anything else gets a one-line help and the session goes on. The help is not
+/// written from the reading thread but queued for the display, which prints it between frames, off the status
+/// line. At the end of the input the inbox is closed: a session waiting for a command that can no longer come ends.
 final class CommandReader: Sendable {
     static let help = "commands: pip | pip on | pip off | seek T | pause | resume | skip | status | quit"
 
     private let inbox: CommandInbox
-    private let errorOutput: any TextSink
     private let statusRequests = Atomic<Int>(0)
+    private let notices = Mutex<[String]>([])
 
-    init(inbox: CommandInbox, errorOutput: any TextSink) {
+    init(inbox: CommandInbox) {
         self.inbox = inbox
-        self.errorOutput = errorOutput
     }
 
     /// Starts reading standard input.
@@ -34,18 +34,30 @@ final class CommandReader: Sendable {
         statusRequests.exchange(0, ordering: .relaxed) > 0
     }
 
+    /// The messages for the user (help, refused lines) queued since the last call, oldest first.
+    func takeNotices() -> [String] {
+        notices.withLock { queued in
+            defer { queued = [] }
+            return queued
+        }
+    }
+
     func handle(_ line: String) {
         let text = line.trimmingCharacters(in: .whitespaces)
         switch text.lowercased() {
         case "": return
         case "status": statusRequests.add(1, ordering: .relaxed)
-        case "help", "?": errorOutput.write(CommandReader.help + "\n")
+        case "help", "?": notify(CommandReader.help)
         default:
             switch Result(catching: { () throws(ScriptError) in try SessionCommand(parsing: text) }) {
             case .success(let command): inbox.submit(command)
-            case .failure(.unknownCommand): errorOutput.write("unknown command '\(text)'; \(CommandReader.help)\n")
-            case .failure(let error): errorOutput.write("ignored '\(text)': \(error)\n")
+            case .failure(.unknownCommand): notify("unknown command '\(text)'; \(CommandReader.help)")
+            case .failure(let error): notify("ignored '\(text)': \(error)")
             }
         }
+    }
+
+    private func notify(_ message: String) {
+        notices.withLock { $0.append(message) }
     }
 }

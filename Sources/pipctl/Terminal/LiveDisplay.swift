@@ -6,8 +6,8 @@ import Synchronization
 /// status line kept at the bottom (standard error), redrawn at most ten times a second.
 ///
 /// On a terminal events are lines for people (`0:12.400 AD_BREAK_STARTED break 1`); otherwise they are the
-/// event log's JSON lines, for scripts. Before printing events the status line is cleared, then drawn again,
-/// so that the two never mix on one line.
+/// event log's JSON lines, for scripts. Before printing events the status line is cleared, so that the two never
+/// mix on one line; the next `update` draws it again at once, with the state those events led to.
 final class LiveDisplay: SessionEventObserver {
     private let output: any TextSink
     private let errorOutput: any TextSink
@@ -29,7 +29,8 @@ final class LiveDisplay: SessionEventObserver {
             text += (output.isTerminal ? LiveDisplay.line(event) : event.jsonLine) + "\n"
         }
         output.write(text)
-        drawStatus(force: true)
+        // Not redrawn here: events arrive during a frame, before `update` has the status they lead to, and the
+        // old status under a PIP_DID_START would say that picture-in-picture is off.
     }
 
     /// Updates the status line (on a terminal).
@@ -43,6 +44,12 @@ final class LiveDisplay: SessionEventObserver {
         clearStatus()
         output.write("status: \(status)\n")
         drawStatus(force: true)
+    }
+
+    /// Prints a message for the user (`unknown command …`) on standard error, on a line of its own.
+    func printNotice(_ message: String) {
+        clearStatus()
+        errorOutput.write(message + "\n")
     }
 
     /// Leaves the status line for good.
@@ -60,7 +67,7 @@ final class LiveDisplay: SessionEventObserver {
     private func drawStatus(force: Bool) {
         guard drawsStatus, !status.isEmpty else { return }
         let now = ContinuousClock.now
-        if !force, let last = lastDraw, now - last < .milliseconds(100) { return }
+        if !force, statusShown, let last = lastDraw, now - last < .milliseconds(100) { return }
         lastDraw = now
         errorOutput.write("\r\u{1B}[K" + status)
         statusShown = true

@@ -74,10 +74,15 @@ final class PipctlProcess: Sendable {
     private let exit = ExitLatch()
     private let output: PipeDrain
     private let errors: PipeDrain
+    /// The write end of the child's standard input while it is kept open; nil once closed.
+    private let input: Mutex<FileHandle?>
 
-    /// Starts `pipctl arguments…`; `result(timeout:)` waits for it. Use this form to signal a running child.
-    init(_ arguments: [String], standardInput: Data = Data(), environment: [String: String] = [:],
-         directory: URL? = nil) throws {
+    /// Starts `pipctl arguments…`; `result(timeout:)` waits for it. Use this form to signal a running child or to
+    /// talk to it.
+    /// - Parameter keepsInputOpen: when true, standard input stays open after `standardInput` is written, for
+    ///   `write(_:)`, until `closeInput()`; otherwise it is closed at once.
+    init(_ arguments: [String], standardInput: Data = Data(), keepsInputOpen: Bool = false,
+         environment: [String: String] = [:], directory: URL? = nil) throws {
         process = Process()
         process.executableURL = try Self.executable()
         process.arguments = arguments
@@ -95,10 +100,58 @@ final class PipctlProcess: Sendable {
         signal(SIGPIPE, SIG_IGN)
         try process.run()
         let writer = stdin.fileHandleForWriting
-        Thread.detachNewThread {
-            try? writer.write(contentsOf: standardInput)
-            try? writer.close()
+        input = Mutex(keepsInputOpen ? writer : nil)
+        if keepsInputOpen {
+            try writer.write(contentsOf: standardInput)
+        } else {
+            Thread.detachNewThread {
+                try? writer.write(contentsOf: standardInput)
+                try? writer.close()
+            }
         }
+    }
+
+    /// Writes `text` to the child's standard input (kept open with `keepsInputOpen`).
+    func write(_ text: String) throws {
+        try input.withLock { handle in
+            guard let handle else { throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: "standard input is closed"]) }
+            try handle.write(contentsOf: Data(text.utf8))
+        }
+    }
+
+    /// Closes the child's standard input: it reads the end of its input.
+    func closeInput() {
+        input.withLock { handle in
+            try? handle?.close()
+            handle = nil
+        }
+    }
+
+    /// What the child has written to standard output so far.
+    var standardOutputSoFar: String { String(decoding: output.snapshot, as: UTF8.self) }
+    /// What the child has written to standard error so far.
+    var standardErrorSoFar: String { String(decoding: errors.snapshot, as: UTF8.self) }
+
+    /// Waits until `condition` holds for what the child has written to standard output (or standard error),
+    /// checking every 10 ms; throws when it has not after `timeout` or the child ended first.
+    func waitForOutput(_ what: String, onStandardError: Bool = false, timeout: Duration = .seconds(30),
+                       until condition: (String) -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            let text = onStandardError ? standardErrorSoFar : standardOutputSoFar
+            if condition(text) { return }
+            if ContinuousClock.now > deadline || exit.isOpen {
+                throw CocoaError(.executableLoad, userInfo: [
+                    NSLocalizedDescriptionKey: "pipctl \(exit.isOpen ? "ended" : "ran \(timeout)") before \(what); it wrote:\n\(text)",
+                ])
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    /// Waits until the child has written `text` to standard output (or standard error).
+    func waitForOutput(containing text: String, onStandardError: Bool = false, timeout: Duration = .seconds(30)) async throws {
+        try await waitForOutput("writing \(text)", onStandardError: onStandardError, timeout: timeout) { $0.contains(text) }
     }
 
     /// The child's process id.
@@ -131,6 +184,8 @@ final class PipctlProcess: Sendable {
 private final class ExitLatch: Sendable {
     private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
+    var isOpen: Bool { state.withLock { $0.open } }
+
     func open() {
         let waiters = state.withLock { state in
             state.open = true
@@ -151,22 +206,31 @@ private final class ExitLatch: Sendable {
     }
 }
 
-/// Reads a pipe to its end on a thread of its own.
+/// Reads a pipe to its end on a thread of its own, keeping what has arrived so far readable.
 private final class PipeDrain: Sendable {
     private let collected = Mutex<(data: Data, done: Bool, waiter: CheckedContinuation<Data, Never>?)>((Data(), false, nil))
 
     init(_ handle: FileHandle) {
         Thread.detachNewThread { [self] in
-            let data = (try? handle.readToEnd()) ?? Data()
-            let waiter = collected.withLock { state -> CheckedContinuation<Data, Never>? in
-                state.data = data
+            // read(2) itself: FileHandle's reads wait for a full buffer, and tests watch the output as it comes.
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = read(handle.fileDescriptor, &buffer, buffer.count)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                collected.withLock { $0.data.append(contentsOf: buffer[0..<n]) }
+            }
+            let (waiter, data) = collected.withLock { state -> (CheckedContinuation<Data, Never>?, Data) in
                 state.done = true
                 defer { state.waiter = nil }
-                return state.waiter
+                return (state.waiter, state.data)
             }
             waiter?.resume(returning: data)
         }
     }
+
+    /// What the pipe has carried so far.
+    var snapshot: Data { collected.withLock { $0.data } }
 
     /// Everything the pipe carried, once the writer closed it.
     func data() async -> Data {

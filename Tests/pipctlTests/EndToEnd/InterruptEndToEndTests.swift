@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension EndToEnd {
+    /// SIGINT (Ctrl-C) and SIGTERM stop a long job: exit 128 + N, one line, and nothing left at the destination,
+    /// neither the output nor the files beside it nor a temporary file.
+    @Suite struct InterruptTests {
+        @Test(arguments: [("render", SIGINT), ("render", SIGTERM), ("transcode", SIGINT), ("transcode", SIGTERM),
+                          ("testsrc", SIGINT)])
+        func aSignalStopsTheJobAndLeavesNothing(command: String, signal: Int32) async throws {
+            let dir = try ScratchDirectory()
+            let out = try dir.subdirectory("out") + "/out.mp4"
+            let long = try await TestClip.long.path
+            // The medium preset keeps the encoder busy for seconds: the signal lands in the middle of the work.
+            let arguments = switch command {
+            case "render": ["render", "--content", long, "--break", "pre=\(try await TestClip.adA.path)", "-o", out,
+                            "--preset", "medium", "--framehash", out + ".md5"]
+            case "transcode": ["transcode", long, "-o", out, "--preset", "medium", "--framehash", out + ".md5"]
+            default: ["testsrc", "-o", out, "--duration", "60", "--preset", "medium"]
+            }
+            let job = try PipctlProcess(arguments)
+            try await waitUntil("pipctl \(command) has started writing out.mp4") {
+                dir.entries(in: "out").contains { $0.hasPrefix(".out.mp4.") && $0.hasSuffix(".tmp") }
+            }
+            job.send(signal)
+            let result = try await job.result()
+            #expect(!result.endedBySignal, "pipctl caught the signal and exited by itself")
+            #expect(result.exitStatus == 128 + signal)
+            #expect(result.standardOutput.isEmpty)
+            let reason = signal == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)"
+            #expect(result.errorLines == ["pipctl \(command): \(reason)"])
+            #expect(dir.entries(in: "out") == [])
+        }
+
+        /// `play --record` stopped with Ctrl-C leaves no recording, timeline, event log or command log.
+        @Test func ctrlCStopsARecordedPlayAndLeavesNothing() async throws {
+            let dir = try ScratchDirectory()
+            let play = try PipctlProcess(["play", "--content", try await TestClip.long.path, "--record", dir.path("rec.mp4"),
+                                          "--preset", "ultrafast"], keepsInputOpen: true)
+            try await waitUntil("pipctl play has started recording") {
+                dir.entries().contains { $0.hasPrefix(".rec.mp4.") && $0.hasSuffix(".tmp") }
+            }
+            play.send(SIGINT)
+            let result = try await play.result()
+            #expect(result.exitStatus == 130)
+            #expect(result.errorLines == ["pipctl play: interrupted (SIGINT)"])
+            #expect(dir.entries() == [])
+        }
+    }
+}
