@@ -7,7 +7,8 @@ import Testing
 @Suite(.enabled(if: FFmpegTool.isAvailable, "needs the ffmpeg command-line tool to make fixtures"))
 struct BadInputTests {
     enum Case: String, CaseIterable, Sendable {
-        case missing, directory, empty, randomBytes, mp4CutInHalf, faststartMP4CutInHalf, audioOnly, videoWithNoFrames
+        case missing, directory, empty, randomBytes, mp4CutInHalf, faststartMP4CutInHalf, audioOnly, videoWithNoFrames,
+             fragmentedMP4WithNoFrames
     }
 
     /// Makes the bad input of a case in `dir` and returns its path.
@@ -26,6 +27,12 @@ struct BadInputTests {
             let data = try Data(contentsOf: URL(fileURLWithPath: whole))
             _ = FileManager.default.createFile(atPath: path, contents: data.prefix(data.count / 2))
         case .audioOnly: try FFmpegTool.makeClip(path + ".m4a", video: false); return path + ".m4a"
+        case .fragmentedMP4WithNoFrames:
+            // A fragmented MP4 whose video track has no sample: its guessed rate is just its time base.
+            try FFmpegTool.makeClip(dir.path("whole.mp4"), seconds: 1, audio: false)
+            try FFmpegTool.ffmpeg("-i", dir.path("whole.mp4"), "-map", "0:v", "-c", "copy", "-frames:v", "0",
+                                  "-movflags", "frag_keyframe+empty_moov", path + ".mp4")
+            return path + ".mp4"
         case .videoWithNoFrames:
             // A Matroska file whose video track exists but holds no frame (its audio track keeps the file valid;
             // MP4 drops empty tracks altogether).
@@ -56,7 +63,7 @@ struct BadInputTests {
             switch (kind, error) {
             case (.missing, .fileNotFound), (.directory, .isDirectory), (.empty, .emptyFile), (.randomBytes, .unreadable),
                  (.mp4CutInHalf, .truncated), (.faststartMP4CutInHalf, .truncated), (.audioOnly, .missingStream(_, .video)),
-                 (.videoWithNoFrames, .noFrames):
+                 (.videoWithNoFrames, .noFrames), (.fragmentedMP4WithNoFrames, .noFrames):
                 break
             default:
                 Issue.record("\(kind) gave \(error)")

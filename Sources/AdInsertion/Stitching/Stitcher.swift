@@ -99,7 +99,7 @@ public final class Stitcher {
         }
         timeline = TimelineBuilder(rate: format.frameRate)
         estimatedFrames = content.frameCount + request.plan.breaks.flatMap(\.ads).reduce(0) { sum, planned in
-            sum + (planned.ad.declaredDuration.map { format.frameRate.frameCount(in: $0) } ?? 0)
+            sum + (Stitcher.expectedDuration(of: planned).map { format.frameRate.frameCount(in: $0) } ?? 0)
         }
     }
 
@@ -301,6 +301,15 @@ public final class Stitcher {
         default:
             .outputNotWritable(path: events, reason: error.description)
         }
+    }
+
+    /// How long an ad should play, for progress: what the ad server declared, or (for a `--break` file, which
+    /// declares nothing) its probed video length.
+    static func expectedDuration(of planned: PlannedAd) -> MediaDuration? {
+        guard planned.state == .available else { return nil }
+        if let declared = planned.ad.declaredDuration { return declared }
+        guard let path = planned.ad.localMediaPath, let info = try? MediaProbe.probe(path) else { return nil }
+        return info.bestVideo?.duration ?? info.duration
     }
 
     static func displaySize(_ size: PixelSize, aspect: Rational) -> PixelSize {

@@ -43,6 +43,10 @@ public enum Verifier {
     static let minimumReadableWidth = 96
 
     public static func verify(_ request: Request) throws(Failure) -> VerifyReport {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: request.outputPath, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw .media(isDirectory.boolValue ? .isDirectory(path: request.outputPath) : .fileNotFound(path: request.outputPath))
+        }
         let timelinePath = request.timelinePath ?? request.outputPath + ".timeline.json"
         let timeline = try load(timelinePath)
         let golden = try request.goldenPath.map { p throws(Failure) in try load(p) }

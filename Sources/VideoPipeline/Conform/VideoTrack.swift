@@ -34,7 +34,8 @@ final class VideoTrack {
         self.origin = origin
         self.outputRate = outputRate
         let stream = decoder.stream.pointee
-        let sourceRate = (stream.avg_frame_rate.rational ?? stream.r_frame_rate.rational).map(FrameRate.init) ?? outputRate
+        let guessed = stream.r_frame_rate.rational.flatMap { $0 > .zero && $0 <= Rational(1000) ? $0 : nil }
+        let sourceRate = (stream.avg_frame_rate.rational ?? guessed).map(FrameRate.init) ?? outputRate
         nominalFrame = sourceRate.frameDuration
         halfFrame = nominalFrame * Rational(1, 2)
         current = try Frame()

@@ -46,7 +46,11 @@ extension InputFile {
         case .video:
             info.size = PixelSize(width: Int(par.width), height: Int(par.height))
             info.sampleAspectRatio = (par.sample_aspect_ratio.rational ?? st.sample_aspect_ratio.rational) ?? .one
-            if let rate = st.avg_frame_rate.rational ?? st.r_frame_rate.rational, rate > .zero {
+            // avg_frame_rate is what the frames say; r_frame_rate is a guess that, for a track without frames, is
+            // just the time base, so it is only taken when it is a plausible rate.
+            if let rate = st.avg_frame_rate.rational, rate > .zero {
+                info.frameRate = FrameRate(rate)
+            } else if let rate = st.r_frame_rate.rational, rate > .zero, rate <= Rational(1000) {
                 info.frameRate = FrameRate(rate)
             }
             if let name = av_get_pix_fmt_name(AVPixelFormat(rawValue: par.format)) {

@@ -49,3 +49,16 @@ import VideoPipeline
         #expect(Set(logged.map { String($0.dropFirst(base.count)) }) == targets)
     }
 }
+
+@Suite struct StitchProgressTests {
+    /// `--break` ads declare no duration; progress counts their probed length, so that it reaches 100% at the end.
+    @Test func theEstimatedLengthCountsQuickBreakAdsByTheirMedia() throws {
+        let media = try StampedMedia.shared
+        let dir = try TemporaryDirectory()
+        let request = media.request(try media.plan(["pre=ad25.mp4", "5=ad24.mp4,ad60.mp4"]), output: dir.file("out.mp4"))
+        let stitcher = try Stitcher(request: request)
+        #expect(stitcher.estimatedFrames == 300 + 3 * 30, "10 s of content and three 1 s ads at 30 fps")
+        while try stitcher.step() {}
+        #expect(stitcher.frameCount == stitcher.estimatedFrames)
+    }
+}

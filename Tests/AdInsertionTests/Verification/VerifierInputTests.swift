@@ -7,6 +7,13 @@ import VideoPipeline
 /// When verification cannot run at all (no timeline, not a timeline, a source without stamps) it says so in one
 /// line naming the file, instead of reporting problems; a golden made for another format is a problem in words.
 @Suite struct VerifierInputTests {
+    @Test func aMissingOutputIsNamedBeforeItsTimeline() throws {
+        let dir = try TemporaryDirectory()
+        let missing = dir.file("none.mp4")
+        let failure = try #require(throws: Verifier.Failure.self) { try Verifier.verify(.init(outputPath: missing)) }
+        #expect(failure.description == "\(missing): no such file")
+    }
+
     @Test func aMissingTimelineIsNamed() throws {
         let renders = try VerifierDetectionTests.Renders.shared
         let dir = try TemporaryDirectory()
