@@ -1,3 +1,4 @@
+import AdInsertion
 import MediaCore
 import VideoPipeline
 
@@ -12,5 +13,15 @@ extension CommandContext {
     func rethrowing(_ error: any Error, interrupted: Bool) throws -> Never {
         if interrupted { try interrupt.checkpoint() }
         throw error
+    }
+}
+
+extension CommandContext {
+    /// Waits (up to ten seconds) for the beacons still in flight and says what became of them.
+    func finish(_ beacons: BeaconSender?) async {
+        guard let beacons else { return }
+        let summary = await beacons.finish(deadline: .now + .seconds(10))
+        errorOutput.write("\(command): beacons: \(summary.sent) sent, \(summary.failures.count) failed, \(summary.dropped) dropped\n")
+        for failure in summary.failures.prefix(5) { warn("beacon \(failure)") }
     }
 }

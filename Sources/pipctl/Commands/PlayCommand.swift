@@ -102,10 +102,7 @@ enum PlayCommand: Command {
         } catch {
             try context.rethrowing(error, interrupted: (error as? RenderError) == .interrupted)
         }
-        if let beacons {
-            let summary = await beacons.finish(deadline: .now + .seconds(10))
-            context.errorOutput.write("beacons: \(summary.sent) sent, \(summary.failures.count) failed, \(summary.dropped) dropped\n")
-        }
+        await context.finish(beacons)
     }
 
     static func seconds(_ duration: Duration) -> Double {

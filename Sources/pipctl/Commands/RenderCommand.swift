@@ -38,7 +38,7 @@ enum RenderCommand: Command {
             + "beacon, picture-in-picture message and command, stamped with output time and frame.")
     static let frameHash = Parameter.optional(
         "framehash", .text("FILE"), absent: "none",
-        help: "Also write a hash of every output frame to FILE, one line per frame, for exact comparisons.")
+        help: "Also write the MD5 of every output picture to FILE, in the format of ffmpeg's framemd5.")
 
     static let definition = CommandDefinition(
         name: "render",
@@ -77,10 +77,6 @@ enum RenderCommand: Command {
         } catch {
             try context.rethrowing(error, interrupted: (error as? RenderError) == .interrupted)
         }
-        if let beacons {
-            let summary = await beacons.finish(deadline: .now + .seconds(10))
-            context.output.write("  beacons: \(summary.sent) sent, \(summary.failures.count) failed, \(summary.dropped) dropped\n")
-            for failure in summary.failures.prefix(5) { context.warn("beacon \(failure)") }
-        }
+        await context.finish(beacons)
     }
 }

@@ -216,6 +216,28 @@ extension EndToEnd {
             #expect(dir.entries() == ["map.txt", "out.mp4", "out.mp4.events.jsonl", "out.mp4.timeline.json", "vast.xml"])
         }
 
+        /// With `--send-beacons` the render really sends its beacons and says what became of them; a beacon that
+        /// cannot be delivered (nobody listens on 127.0.0.1:9) is reported, and does not fail the render.
+        @Test func sendBeaconsReportsWhatWasSent() async throws {
+            let dir = try ScratchDirectory()
+            try dir.write("""
+                <VAST version="4.2"><Ad id="gone"><InLine><AdSystem>e2e</AdSystem><AdTitle>t</AdTitle>
+                  <Impression><![CDATA[http://127.0.0.1:9/impression]]></Impression>
+                  <Error><![CDATA[http://127.0.0.1:9/error?code=[ERRORCODE]]]></Error>
+                  <Creatives><Creative><Linear><Duration>00:00:02</Duration><MediaFiles>
+                    <MediaFile delivery="progressive" type="video/mp4" width="320" height="240"><![CDATA[https://cdn.example/gone.mp4]]></MediaFile>
+                  </MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST>
+                """, to: "vast.xml")
+            try dir.write("https://cdn.example/\t./\n", to: "map.txt")
+            let result = try await PipctlProcess.run([
+                "render", "--content", try await TestClip.content.path, "--ads", dir.path("vast.xml"), "--url-map",
+                dir.path("map.txt"), "-o", dir.path("out.mp4"), "--preset", "ultrafast", "--send-beacons",
+            ])
+            #expect(result.exitStatus == 0, "\(result.standardError)")
+            #expect(result.errorLines.first == "pipctl render: beacons: 0 sent, 1 failed, 0 dropped")
+            #expect(result.errorLines.dropFirst().first?.hasPrefix("pipctl render: warning: beacon http://127.0.0.1:9/error?code=401: ") == true)
+        }
+
         /// A file typed in `--break` is checked before anything is rendered: a missing one is a usage error.
         @Test func aMissingFileInABreakIsAUsageErrorThatWritesNothing() async throws {
             let dir = try ScratchDirectory()
