@@ -54,7 +54,7 @@ public final class AudioBuffer {
     }
 
     /// Gives direct access to each channel's storage (capacity samples), then sets the count.
-    public func write(count: Int, _ body: (_ channel: Int, _ samples: UnsafeMutableBufferPointer<Float>) -> Void) {
+    func write(count: Int, _ body: (_ channel: Int, _ samples: UnsafeMutableBufferPointer<Float>) -> Void) {
         precondition(count <= capacity)
         for c in 0..<channels { body(c, UnsafeMutableBufferPointer(start: plane(c), count: capacity)) }
         self.count = count
