@@ -44,6 +44,9 @@ public struct Rational: Hashable, Comparable, Sendable, CustomStringConvertible 
 
     public var description: String { denominator == 1 ? "\(numerator)" : "\(numerator)/\(denominator)" }
 
+    /// `num/den`, always with a denominator (`30/1`), as timelines and reports write rates and aspects.
+    public var fraction: String { "\(numerator)/\(denominator)" }
+
     /// The largest integer not greater than the value.
     public var floor: Int64 { Rational.divide(Int128(numerator), Int128(denominator), .down) }
     /// The smallest integer not less than the value.

@@ -55,8 +55,7 @@ public final class Stitcher {
         let content: MediaSource
         do { info = try MediaProbe.probe(request.contentPath) } catch { throw .content(error) }
         guard let video = info.bestVideo else { throw .content(.missingStream(path: request.contentPath, kind: .video)) }
-        let aspect = video.displayAspect ?? Rational(16, 9)
-        let size = request.size ?? Stitcher.displaySize(video.size ?? PixelSize(width: 640, height: 360), aspect: aspect)
+        let size = request.size ?? video.displaySize
         let format = OutputFormat(size: size, frameRate: request.frameRate ?? video.frameRate ?? FrameRate(30),
                               sampleRate: request.sampleRate ?? info.bestAudio?.sampleRate ?? 48000,
                               channels: request.channels ?? info.bestAudio?.channels ?? 2)
@@ -312,10 +311,6 @@ public final class Stitcher {
         return info.bestVideo?.duration ?? info.duration
     }
 
-    static func displaySize(_ size: PixelSize, aspect: Rational) -> PixelSize {
-        let width = Int((Rational(Int64(size.height)) * aspect).rounded) & ~1
-        return PixelSize(width: max(16, width), height: max(16, size.height & ~1))
-    }
 }
 
 /// Receives the session's events as they are recorded (beacon sending, live display).
@@ -336,7 +331,3 @@ struct AdFailure: Error {
     var error: AdError
 }
 
-extension Rational {
-    /// `num/den`, always with a denominator (`30/1`), as the timeline writes rates.
-    var fraction: String { "\(numerator)/\(denominator)" }
-}

@@ -41,7 +41,7 @@ public enum Transcoder {
     public static func run(_ request: Request, control: JobControl = .none) throws(MediaError) -> Result {
         let probe = try MediaProbe.probe(request.input)
         guard let video = probe.bestVideo else { throw .missingStream(path: request.input, kind: .video) }
-        let format = OutputFormat(size: request.size ?? defaultSize(video), frameRate: request.frameRate ?? video.frameRate ?? FrameRate(30),
+        let format = OutputFormat(size: request.size ?? video.displaySize, frameRate: request.frameRate ?? video.frameRate ?? FrameRate(30),
                                   sampleRate: request.sampleRate, channels: request.channels)
         try format.validate()
         let source = try MediaSource(path: request.input, format: format, threads: request.encoding.threads)
@@ -67,13 +67,5 @@ public enum Transcoder {
         try writer.finish()
         try hashes?.finish()
         return Result(format: format, frames: writer.frameCount, audioSamples: writer.sampleCount, paddedSamples: padded)
-    }
-
-    /// The source's size on screen: square pixels, even sides.
-    static func defaultSize(_ video: StreamInfo) -> PixelSize {
-        guard let size = video.size else { return PixelSize(width: 640, height: 360) }
-        let aspect = video.displayAspect ?? Rational(Int64(size.width), Int64(size.height))
-        let width = Int((Rational(Int64(size.height)) * aspect).rounded) & ~1
-        return PixelSize(width: max(16, width), height: max(16, size.height & ~1))
     }
 }

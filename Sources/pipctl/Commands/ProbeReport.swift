@@ -75,7 +75,3 @@ struct ProbeReport: Encodable {
     }
 }
 
-extension Rational {
-    /// `num/den`, always with a denominator.
-    var fraction: String { "\(numerator)/\(denominator)" }
-}
