@@ -17,14 +17,21 @@ let package = Package(
         ),
         // Exact time, rates and pixel geometry shared by the media and the ad side; pure Swift so that ad parsing and
         // scheduling need no FFmpeg.
+        // libcurl from Debian, for HTTP(S) without URLSession's busy waiting on Linux.
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "MediaCore"),
+        // HTTP(S) GETs bounded in size and time, cancellable; the only importer of CCurl.
+        .target(name: "Networking", dependencies: ["CCurl"]),
         .target(name: "VideoPipeline", dependencies: ["CFFmpeg", "MediaCore"]),
-        .target(name: "AdInsertion", dependencies: ["MediaCore", "VideoPipeline"]),
+        .target(name: "AdInsertion", dependencies: ["MediaCore", "Networking", "VideoPipeline"]),
         .executableTarget(name: "pipctl", dependencies: ["AdInsertion", "VideoPipeline", "MediaCore"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
+        // A real HTTP server on loopback for the tests of every target that talks HTTP.
+        .target(name: "LoopbackServer", path: "Tests/Support/LoopbackServer"),
+        .testTarget(name: "NetworkingTests", dependencies: ["Networking", "LoopbackServer"]),
         .testTarget(name: "VideoPipelineTests", dependencies: ["VideoPipeline", "MediaCore"]),
-        .testTarget(name: "AdInsertionTests", dependencies: ["AdInsertion", "MediaCore", "VideoPipeline"], exclude: ["Fixtures"]),
-        .testTarget(name: "pipctlTests", dependencies: ["pipctl", "MediaCore"]),
+        .testTarget(name: "AdInsertionTests", dependencies: ["AdInsertion", "MediaCore", "Networking", "VideoPipeline", "LoopbackServer"], exclude: ["Fixtures"]),
+        .testTarget(name: "pipctlTests", dependencies: ["pipctl", "MediaCore", "LoopbackServer"]),
     ],
     swiftLanguageModes: [.v6]
 )

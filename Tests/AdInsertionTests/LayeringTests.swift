@@ -8,7 +8,7 @@ import Testing
         .appendingPathComponent("../../Sources/AdInsertion").standardized
 
     static let allowed: Set<String> = ["Foundation", "FoundationXML", "FoundationNetworking", "Synchronization",
-                                       "Dispatch", "MediaCore", "Glibc"]
+                                       "Dispatch", "MediaCore", "Networking", "Glibc"]
 
     @Test func parsingAndSchedulingImportNoMediaCode() throws {
         let files = try #require(FileManager.default.enumerator(atPath: Self.sources.path)).compactMap { $0 as? String }

@@ -14,8 +14,9 @@ public enum DecisioningError: Error, Hashable, Sendable, CustomStringConvertible
     /// 100: `source` has a DTD that declares entities (entity expansion, "billion laughs", or external entities);
     /// refused before parsing, because VAST never needs them.
     case forbiddenEntities(source: String)
-    /// 100: `source` is larger than `limit` bytes (`AdsLoaderSettings.maximumDocumentBytes`), refused unread.
-    case documentTooLarge(source: String, bytes: Int, limit: Int)
+    /// 100: `source` is larger than `limit` bytes (`AdsLoaderSettings.maximumDocumentBytes`), refused unread;
+    /// `bytes` is its size when known (a file), `nil` when a download was stopped at the limit.
+    case documentTooLarge(source: String, bytes: Int?, limit: Int)
     /// 101: the root element of `source` is `root`, not what was expected (`VAST`, `VMAP`).
     case unexpectedRoot(source: String, root: String, expected: String)
     /// 102: `source` is a VAST 1 response (`<VideoAdServingTemplate>` root or `version="1.x"`), which is not supported.
@@ -25,6 +26,8 @@ public enum DecisioningError: Error, Hashable, Sendable, CustomStringConvertible
     case unreachable(source: String, reason: String)
     /// 301: loading the ad tag `source` took longer than `timeout`.
     case timedOut(source: String, timeout: Duration)
+    /// 301: loading `source` was stopped: the decision deadline passed or the user interrupted.
+    case cancelled(source: String)
     /// A `--break TIME=FILE[,FILE…]` value that cannot be used (user error).
     case invalidBreak(value: String, reason: String)
     /// A URL map file that cannot be read or has a malformed line (user error); `line` is 1-based, `nil` when the
@@ -37,7 +40,7 @@ public enum DecisioningError: Error, Hashable, Sendable, CustomStringConvertible
         case .malformedXML, .forbiddenEntities, .documentTooLarge: .xmlParsing
         case .unexpectedRoot: .schemaValidation
         case .unsupportedVersion: .versionNotSupported
-        case .unreachable, .timedOut: .wrapperTimeout
+        case .unreachable, .timedOut, .cancelled: .wrapperTimeout
         case .invalidBreak, .invalidURLMap: .undefined
         }
     }
@@ -61,7 +64,8 @@ public enum DecisioningError: Error, Hashable, Sendable, CustomStringConvertible
         case .forbiddenEntities(let source):
             "\(source) declares XML entities in a DTD (entity expansion or external entities); refused"
         case .documentTooLarge(let source, let bytes, let limit):
-            "\(source) is \(bytes) bytes, more than the limit of \(limit) bytes (\(DecisioningError.mebibytes(limit)))"
+            bytes.map { "\(source) is \($0) bytes, more than the limit of \(limit) bytes (\(DecisioningError.mebibytes(limit)))" }
+                ?? "\(source) is larger than the limit of \(limit) bytes (\(DecisioningError.mebibytes(limit))); the download was stopped there"
         case .unexpectedRoot(let source, let root, let expected):
             "\(source) has root element <\(root)>, expected \(expected)"
         case .unsupportedVersion(let source, let version):
@@ -70,6 +74,8 @@ public enum DecisioningError: Error, Hashable, Sendable, CustomStringConvertible
             "cannot load \(source): \(reason)"
         case .timedOut(let source, let timeout):
             "loading \(source) timed out after \(DecisioningError.seconds(timeout))"
+        case .cancelled(let source):
+            "loading \(source) was stopped before it finished"
         case .invalidBreak(let value, let reason):
             "invalid --break value '\(value)': \(reason)"
         case .invalidURLMap(let file, let line, let reason):

@@ -26,7 +26,8 @@ struct DocumentFetcher: Sendable {
             case .success(let data): return data
             case .failure(.timedOut): throw .timedOut(source: name, timeout: timeout)
             case .failure(.status(let status)): throw .unreachable(source: name, reason: "HTTP status \(status)")
-            case .failure(.tooLarge(let bytes)): throw .documentTooLarge(source: name, bytes: bytes, limit: maximumBytes)
+            case .failure(.tooLarge): throw .documentTooLarge(source: name, bytes: nil, limit: maximumBytes)
+            case .failure(.cancelled): throw .cancelled(source: name)
             case .failure(.transport(let reason)): throw .unreachable(source: name, reason: reason)
             }
         }

@@ -71,8 +71,10 @@ public struct CreativeResolver: Sendable {
             return .failure(AdError(.mediaTimeout, "media \(url): download timed out after \(DecisioningError.seconds(timeout))"))
         case .failure(.status(let status)):
             return .failure(AdError(.fileNotFound, "media \(url): HTTP status \(status)"))
-        case .failure(.tooLarge(let bytes)):
-            return .failure(AdError(.fileNotFound, "media \(url): \(bytes) bytes is too large"))
+        case .failure(.tooLarge(let limit)):
+            return .failure(AdError(.fileNotFound, "media \(url): larger than \(limit) bytes"))
+        case .failure(.cancelled):
+            return .failure(AdError(.mediaTimeout, "media \(url): download stopped"))
         case .failure(.transport(let reason)):
             return .failure(AdError(.fileNotFound, "media \(url): \(reason)"))
         }

@@ -1,0 +1,176 @@
+import Foundation
+import LoopbackServer
+import Networking
+import Synchronization
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `HTTPClient` against a real server on loopback that answers, hangs, drips, breaks off and redirects.
+@Suite struct HTTPClientTests {
+    let client = HTTPClient()
+
+    func request(_ server: LoopbackHTTPServer, _ path: String, timeout: Duration = .seconds(5),
+                 maximumBytes: Int64? = nil, headers: [String: String] = [:]) -> HTTPRequest {
+        HTTPRequest(url: server.baseURL.appendingPathComponent(path), headers: headers, timeout: timeout,
+                    maximumBytes: maximumBytes)
+    }
+
+    @Test func returnsTheBodyHeadersAndStatus() async throws {
+        let server = try LoopbackHTTPServer()
+        server.route("/vast.xml", .xml("<VAST/>"))
+        let answer = try await client.data(request(server, "vast.xml")).get()
+        #expect(answer.response.status == 200)
+        #expect(answer.response.header("Content-Type") == "application/xml")
+        #expect(String(decoding: answer.body, as: UTF8.self) == "<VAST/>")
+        #expect(server.requests.map(\.target) == ["/vast.xml"])
+        #expect(server.requests.first?.headers["user-agent"] == "pipctl")
+    }
+
+    @Test func anErrorStatusIsAFailureWithoutTheBody() async throws {
+        let server = try LoopbackHTTPServer()
+        #expect(await client.data(request(server, "missing")).failure == .status(404))
+    }
+
+    @Test func followsRedirectsOnlyToHTTP() async throws {
+        let server = try LoopbackHTTPServer()
+        server.route("/old", .redirect(to: "/new"))
+        server.route("/new", .xml("<VMAP/>"))
+        let answer = try await client.data(request(server, "old")).get()
+        #expect(String(decoding: answer.body, as: UTF8.self) == "<VMAP/>")
+        #expect(answer.response.url.path == "/new")
+
+        server.route("/sneaky", .redirect(to: "file:///etc/passwd"))
+        let failure = await client.data(request(server, "sneaky")).failure
+        guard case .unsupportedURL = failure else {
+            Issue.record("a redirect to file:// must be refused, got \(String(describing: failure))")
+            return
+        }
+    }
+
+    @Test func refusesSchemesOtherThanHTTP() async throws {
+        let failure = await client.data(HTTPRequest(url: URL(fileURLWithPath: "/etc/passwd"), timeout: .seconds(1))).failure
+        #expect(failure == .unsupportedURL("file:///etc/passwd"))
+        #expect(failure?.neverReachedServer == true)
+    }
+
+    @Test func aHangingServerTimesOutOnTimeWithoutSpendingCPU() async throws {
+        let server = try LoopbackHTTPServer()
+        server.route("/hang", .hang)
+        let cpuBefore = Self.processCPUSeconds()
+        let start = ContinuousClock.now
+        let failure = await client.data(request(server, "hang", timeout: .seconds(2))).failure
+        let elapsed = ContinuousClock.now - start
+        let cpu = Self.processCPUSeconds() - cpuBefore
+        #expect(failure == .timedOut(.seconds(2)))
+        #expect(failure?.neverReachedServer == false)
+        #expect(elapsed >= .milliseconds(1950) && elapsed < .seconds(3), "\(elapsed)")
+        #expect(cpu < 0.2, "a 2 s wait cost \(cpu) s of CPU")
+    }
+
+    @Test func aClosedPortIsAFailureToConnect() async throws {
+        let port = try Self.closedPort()
+        let failure = await client.data(HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/b")!, timeout: .seconds(2))).failure
+        #expect(failure == .couldNotConnect("connection refused"))
+        #expect(failure?.neverReachedServer == true)
+    }
+
+    @Test func aBodyPastTheLimitStopsAsItStreams() async throws {
+        let server = try LoopbackHTTPServer()
+        // 64 KiB in 4 KiB drips, 50 ms apart: the whole body would take 0.8 s.
+        server.route("/big", .init(body: Data(repeating: 65, count: 65_536), delivery: .drip(chunk: 4096, interval: .milliseconds(50))))
+        let start = ContinuousClock.now
+        let failure = await client.data(request(server, "big", maximumBytes: 10_000)).failure
+        #expect(failure == .tooLarge(limit: 10_000))
+        #expect(ContinuousClock.now - start < .milliseconds(600))
+        // A declared length past the limit is refused before the body.
+        server.route("/declared", .init(body: Data(repeating: 65, count: 20_000)))
+        #expect(await client.data(request(server, "declared", maximumBytes: 10_000)).failure == .tooLarge(limit: 10_000))
+        #expect(try await client.data(request(server, "declared", maximumBytes: 20_000)).get().body.count == 20_000)
+    }
+
+    @Test func aConnectionClosedMidBodyFails() async throws {
+        let server = try LoopbackHTTPServer()
+        server.route("/cut", .init(body: Data(repeating: 1, count: 10_000), delivery: .closeAfter(bytes: 3000)))
+        #expect(await client.data(request(server, "cut")).failure == .transport("the connection closed before the whole body arrived"))
+    }
+
+    @Test func cancellingTheTaskStopsTheTransferAtOnce() async throws {
+        let server = try LoopbackHTTPServer()
+        server.route("/hang", .hang)
+        let client = self.client
+        let request = request(server, "hang", timeout: .seconds(30))
+        let task = Task { await client.data(request).failure }
+        while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
+        let start = ContinuousClock.now
+        task.cancel()
+        #expect(await task.value == .cancelled)
+        #expect(ContinuousClock.now - start < .milliseconds(500))
+    }
+
+    @Test func hangingRequestsWaitTogetherNotInTurn() async throws {
+        let server = try LoopbackHTTPServer()
+        server.route("/hang", .hang)
+        let start = ContinuousClock.now
+        let failures = await withTaskGroup(of: HTTPFailure?.self) { group in
+            for _ in 0..<5 { group.addTask { [client] in await client.data(request(server, "hang", timeout: .seconds(1))).failure } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(failures == Array(repeating: .timedOut(.seconds(1)), count: 5))
+        #expect(ContinuousClock.now - start < .milliseconds(2500))
+    }
+
+    @Test func downloadsResumeWithARangeAndRevalidateWithAnETag() async throws {
+        let server = try LoopbackHTTPServer()
+        let body = Data((0..<50_000).map { UInt8($0 % 251) })
+        server.route("/ad.mp4", .init(contentType: "video/mp4", body: body, etag: "\"v1\"", acceptsRanges: true))
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("http-\(UUID().uuidString)").path
+        defer { unlink(path) }
+        // As if a first download broke off after 20 000 bytes.
+        try body.prefix(20_000).write(to: URL(fileURLWithPath: path))
+        let fd = open(path, O_WRONLY | O_APPEND)
+        defer { close(fd) }
+        let progress = ProgressLog()
+        let response = try await client.download(request(server, "ad.mp4", headers: ["Range": "bytes=20000-"]), to: fd,
+                                                 progress: { progress.append($0) }).get()
+        #expect(response.status == 206)
+        #expect(response.header("etag") == "\"v1\"")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == body)
+        #expect(progress.values.last == 30_000)
+        #expect(progress.values == progress.values.sorted())
+
+        var conditional = request(server, "ad.mp4", headers: ["If-None-Match": "\"v1\""])
+        conditional.acceptsStatus = { $0 == 200 || $0 == 304 }
+        let revalidated = try await client.data(conditional).get()
+        #expect(revalidated.response.status == 304)
+        #expect(revalidated.body.isEmpty)
+    }
+
+    /// A port on 127.0.0.1 that nothing listens on.
+    static func closedPort() throws -> UInt16 {
+        let server = try LoopbackHTTPServer()
+        let port = server.port
+        server.stop()
+        return port
+    }
+
+    /// User plus system CPU time of this process so far.
+    static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+}
+
+/// Byte counts reported by a download, in order.
+final class ProgressLog: Sendable {
+    private let log = Mutex<[Int64]>([])
+    func append(_ value: Int64) { log.withLock { $0.append(value) } }
+    var values: [Int64] { log.withLock { $0 } }
+}
+
+extension Result {
+    var failure: Failure? { if case .failure(let f) = self { f } else { nil } }
+}
