@@ -58,11 +58,11 @@ import Glibc
     @Test func aHangingServerTimesOutOnTimeWithoutSpendingCPU() async throws {
         let server = try LoopbackHTTPServer()
         server.route("/hang", .hang)
-        let cpuBefore = Self.processCPUSeconds()
+        let cpuBefore = ProcessCPU.seconds()
         let start = ContinuousClock.now
         let failure = await client.data(request(server, "hang", timeout: .seconds(2))).failure
         let elapsed = ContinuousClock.now - start
-        let cpu = Self.processCPUSeconds() - cpuBefore
+        let cpu = ProcessCPU.seconds() - cpuBefore
         #expect(failure == .timedOut(.seconds(2)))
         #expect(failure?.neverReachedServer == false)
         #expect(elapsed >= .milliseconds(1950) && elapsed < .seconds(3), "\(elapsed)")
@@ -153,14 +153,6 @@ import Glibc
         let port = server.port
         server.stop()
         return port
-    }
-
-    /// User plus system CPU time of this process so far.
-    static func processCPUSeconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 }
 

@@ -26,7 +26,10 @@ public enum DecisioningError: Error, Hashable, Sendable, CustomStringConvertible
     case unreachable(source: String, reason: String)
     /// 301: loading the ad tag `source` took longer than `timeout`.
     case timedOut(source: String, timeout: Duration)
-    /// 301: loading `source` was stopped: the decision deadline passed or the user interrupted.
+    /// 301: loading `source` was still under way when the decision deadline (`AdsLoaderSettings.decisionTimeout`,
+    /// counted from the start of the load) passed.
+    case decisionDeadline(source: String, timeout: Duration)
+    /// 301: loading `source` was stopped because the load was cancelled (the user interrupted).
     case cancelled(source: String)
     /// A `--break TIME=FILE[,FILE…]` value that cannot be used (user error).
     case invalidBreak(value: String, reason: String)
@@ -40,7 +43,7 @@ public enum DecisioningError: Error, Hashable, Sendable, CustomStringConvertible
         case .malformedXML, .forbiddenEntities, .documentTooLarge: .xmlParsing
         case .unexpectedRoot: .schemaValidation
         case .unsupportedVersion: .versionNotSupported
-        case .unreachable, .timedOut, .cancelled: .wrapperTimeout
+        case .unreachable, .timedOut, .decisionDeadline, .cancelled: .wrapperTimeout
         case .invalidBreak, .invalidURLMap: .undefined
         }
     }
@@ -74,6 +77,8 @@ public enum DecisioningError: Error, Hashable, Sendable, CustomStringConvertible
             "cannot load \(source): \(reason)"
         case .timedOut(let source, let timeout):
             "loading \(source) timed out after \(DecisioningError.seconds(timeout))"
+        case .decisionDeadline(let source, let timeout):
+            "loading \(source) was stopped: the decision deadline of \(DecisioningError.seconds(timeout)) passed"
         case .cancelled(let source):
             "loading \(source) was stopped before it finished"
         case .invalidBreak(let value, let reason):

@@ -9,8 +9,7 @@ enum AdsInspectCommand: Command {
         var window: PixelSize
         var urlMap: String?
         var timeout: MediaDuration
-        var wrapperTimeout: MediaDuration
-        var maxWrappers: Int
+        var decisioning: DecisioningOptions
         var json: Bool
 
         init(_ arguments: ParsedArguments) {
@@ -19,8 +18,7 @@ enum AdsInspectCommand: Command {
             window = arguments[AdsInspectCommand.window]
             urlMap = arguments[AdsInspectCommand.urlMap]
             timeout = arguments[AdsInspectCommand.timeout]
-            wrapperTimeout = arguments[AdsInspectCommand.wrapperTimeout]
-            maxWrappers = arguments[AdsInspectCommand.maxWrappers]
+            decisioning = DecisioningOptions(arguments)
             json = arguments[AdsInspectCommand.json]
         }
     }
@@ -38,13 +36,6 @@ enum AdsInspectCommand: Command {
     static let timeout = Parameter.option(
         "timeout", .seconds(), default: MediaDuration(seconds: 8),
         help: "How long to wait for the first document (IMA allows 8 seconds).")
-    static let wrapperTimeout = Parameter.option(
-        "wrapper-timeout", .seconds(), default: MediaDuration(seconds: 4),
-        help: "How long to wait for each document a wrapper points to (IMA allows 4 seconds).")
-    static let maxWrappers = Parameter.option(
-        "max-wrappers", .integer("N", in: 0...20), default: 5,
-        help: "How many wrappers may be followed to reach an inline ad before the chain fails with VAST error "
-            + "302 (IMA's maxRedirects).")
     static let json = Parameter.flag("json", help: "Write the report as JSON instead of text.")
 
     static let definition = CommandDefinition(
@@ -54,14 +45,13 @@ enum AdsInspectCommand: Command {
             + "breaks with their positions, each ad's wrapper chain, media file selection (which file was chosen "
             + "and why the others were not), tracking events and VAST errors. Nothing is played or sent: tracking "
             + "URLs are listed, not fired.",
-        parameters: [source, contentDuration, window, urlMap, timeout, wrapperTimeout, maxWrappers, json])
+        parameters: [source, contentDuration, window, urlMap, timeout] + DecisioningOptions.parameters + [json])
 
     static func run(_ options: Options, context: CommandContext) async throws {
         var settings = AdsLoaderSettings()
         settings.urlMap = try SessionOptions.loadURLMap(options.urlMap, command: context.command)
         settings.firstRequestTimeout = options.timeout.duration
-        settings.wrapperTimeout = options.wrapperTimeout.duration
-        settings.maximumWrapperDepth = options.maxWrappers
+        options.decisioning.apply(to: &settings)
         settings.mediaSelection.window = options.window
         let request = AdsRequest(adTag: options.source.description, contentDuration: options.contentDuration)
         let report = try await AdsInspector.inspect(request, settings: settings)

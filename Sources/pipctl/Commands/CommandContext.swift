@@ -17,6 +17,16 @@ struct CommandContext: Sendable {
         ProgressLine(label: label, total: total, sink: errorOutput, environment: environment)
     }
 
+    /// Runs `work` as a task that is cancelled when SIGINT or SIGTERM arrives, and then throws `Interrupted`:
+    /// network waits (decisioning, downloads) stop at once instead of running out their timeouts.
+    func interruptible<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
+        let task = Task { try await work() }
+        interrupt.onInterrupt { _ in task.cancel() }
+        let result = await task.result
+        try interrupt.checkpoint()
+        return try result.get()
+    }
+
     /// Writes one line of warning to standard error as `pipctl <command>: warning: <message>`.
     func warn(_ message: String) {
         errorOutput.write("\(command): warning: \(message)\n")

@@ -56,9 +56,9 @@ enum PlayCommand: Command {
     static var catchesInterrupts: Bool { true }
 
     static func run(_ options: Options, context: CommandContext) async throws {
-        var live = try await options.session.renderRequest(
+        var live = try await context.interruptible { try await options.session.renderRequest(
             output: options.record, format: options.format, encoding: options.encoding, timeline: nil,
-            events: options.events, frameHashes: nil, command: context.command)
+            events: options.events, frameHashes: nil, context: context) }
         live.writesMedia = options.record != nil
         let request = live
         let commandLogPath = options.commandLog ?? options.record.map { $0 + ".commands.txt" }

@@ -56,9 +56,9 @@ enum RenderCommand: Command {
     static var catchesInterrupts: Bool { true }
 
     static func run(_ options: Options, context: CommandContext) async throws {
-        let request = try await options.session.renderRequest(
+        let request = try await context.interruptible { try await options.session.renderRequest(
             output: options.output, format: options.format, encoding: options.encoding, timeline: options.timeline,
-            events: options.events, frameHashes: options.frameHashes, command: context.command)
+            events: options.events, frameHashes: options.frameHashes, context: context) }
         let beacons = options.session.sendsBeacons ? BeaconSender() : nil
         do {
             let result = try await runBlocking { () throws -> RenderResult in

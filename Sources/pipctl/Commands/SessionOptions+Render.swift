@@ -7,7 +7,8 @@ extension SessionOptions {
     /// Everything a render (or a recorded play) needs, from the command line: inputs (or the demo's), the ad plan
     /// loaded for the content's real duration, and the session's settings.
     func renderRequest(output: String?, format: FormatOptions, encoding: EncodingOptions, timeline: String?,
-                       events: String?, frameHashes: String?, command: String) async throws -> RenderRequest {
+                       events: String?, frameHashes: String?, context: CommandContext) async throws -> RenderRequest {
+        let command = context.command
         let inputs = try resolvedInputs()
         // Reported as the render itself reports content it cannot use: `content: PATH: what is wrong`.
         let info: MediaInfo
@@ -16,7 +17,7 @@ extension SessionOptions {
         let contentDuration = video.duration ?? info.duration ?? .zero
         let plan = try await loadPlan(ads: inputs.ads, urlMap: inputs.urlMap, contentDuration: contentDuration,
                                       window: format.size ?? video.size ?? PixelSize(width: 640, height: 360),
-                                      command: command)
+                                      context: context)
         let outputPath = output ?? (usesDemo ? "out/demo.mp4" : "out.mp4")
         if output == nil, usesDemo {
             try FileManager.default.createDirectory(atPath: "out", withIntermediateDirectories: true)

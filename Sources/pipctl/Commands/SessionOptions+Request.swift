@@ -34,17 +34,30 @@ extension SessionOptions {
     }
 
     /// Loads the ad plan for content of `contentDuration`: from the VMAP/VAST document or the `--break` values.
+    ///
+    /// An `--ads` document that cannot be loaded (unreachable, not XML, not VAST/VMAP) leaves a plan without breaks
+    /// whose only entry is that error, so that the content plays and the event log carries the VAST code, with a
+    /// warning on standard error; with `--strict-ads` it fails the command instead.
     func loadPlan(ads: Ads?, urlMap: String?, contentDuration: MediaDuration, window: PixelSize,
-                  command: String) async throws -> AdPlan {
+                  context: CommandContext) async throws -> AdPlan {
+        let command = context.command
         var settings = AdsLoaderSettings()
         settings.urlMap = try SessionOptions.loadURLMap(urlMap, command: command)
         settings.mediaSelection.window = self.window ?? window
+        decisioning.apply(to: &settings)
         let loader = AdsLoader(settings: settings)
         switch ads {
         case nil:
             return .empty
         case .document(let location):
-            return try await loader.loadPlan(AdsRequest(adTag: location.description, contentDuration: contentDuration))
+            let request = AdsRequest(adTag: location.description, contentDuration: contentDuration)
+            do {
+                return try await loader.loadPlan(request)
+            } catch {
+                if strictAds || error.isUserError || Task.isCancelled { throw error }
+                context.warn("--ads: \(error); playing the content without these ads (--strict-ads makes this an error)")
+                return AdPlan(breaks: [], errors: [error.adError])
+            }
         case .breaks(let values):
             let planned = Result { () throws(DecisioningError) in
                 try loader.plan(quickBreaks: values.map(\.quick), contentDuration: contentDuration)

@@ -47,9 +47,13 @@ public struct AdTagResolution: Hashable, Sendable {
 /// - Each failure carries the error URLs of every wrapper in its chain (and of the empty response, for 303).
 public struct AdTagResolver: Sendable {
     public var settings: AdsLoaderSettings
+    /// When every request must have finished (`AdsLoader.load` sets it from `settings.decisionTimeout`); `nil`
+    /// for no overall deadline.
+    public var deadline: ContinuousClock.Instant?
 
-    public init(settings: AdsLoaderSettings = AdsLoaderSettings()) {
+    public init(settings: AdsLoaderSettings = AdsLoaderSettings(), deadline: ContinuousClock.Instant? = nil) {
         self.settings = settings
+        self.deadline = deadline
     }
 
     var fetcher: DocumentFetcher {
@@ -99,8 +103,26 @@ public struct AdTagResolver: Sendable {
 
     /// Fetches and parses the VAST document at `location`, named in messages as fetched (with its mapping).
     func loadVAST(_ location: ResourceLocation, timeout: Duration) async throws(DecisioningError) -> VASTDocument {
-        let data = try await fetcher.fetch(location, timeout: timeout)
+        let data = try await fetch(location, timeout: timeout)
         return try VASTParser(maximumDocumentBytes: settings.maximumDocumentBytes).parse(data, source: fetcher.mapped(location).name)
+    }
+
+    /// The bytes at `location` within `timeout` and the decision deadline, whichever ends first; a fetch cut
+    /// short by the deadline fails with `.decisionDeadline`.
+    func fetch(_ location: ResourceLocation, timeout: Duration) async throws(DecisioningError) -> Data {
+        guard let deadline, let overall = settings.decisionTimeout else {
+            return try await fetcher.fetch(location, timeout: timeout)
+        }
+        let remaining = deadline - .now
+        let deadlineFirst = remaining < timeout
+        let name = fetcher.mapped(location).name
+        guard remaining > .zero else { throw .decisionDeadline(source: name, timeout: overall) }
+        do {
+            return try await fetcher.fetch(location, timeout: deadlineFirst ? remaining : timeout)
+        } catch {
+            if case .timedOut = error, deadlineFirst { throw .decisionDeadline(source: name, timeout: overall) }
+            throw error
+        }
     }
 
     func resolve(_ document: VASTDocument, at location: ResourceLocation, context: Context) async -> AdTagResolution {

@@ -28,8 +28,8 @@ public struct AdsLoader: Sendable {
         guard let location = ResourceLocation(userInput: request.adTag) else {
             throw .unreachable(source: request.adTag, reason: "not an http(s) URL, file URL or path")
         }
-        let resolver = AdTagResolver(settings: settings)
-        let data = try await resolver.fetcher.fetch(location, timeout: settings.firstRequestTimeout)
+        let resolver = AdTagResolver(settings: settings, deadline: settings.decisionTimeout.map { .now + $0 })
+        let data = try await resolver.fetch(location, timeout: settings.firstRequestTimeout)
         let source = resolver.fetcher.mapped(location).name
         let response = try AdResponse.parse(data, source: source, maximumDocumentBytes: settings.maximumDocumentBytes)
 
@@ -47,8 +47,8 @@ public struct AdsLoader: Sendable {
         case .vmap(let document):
             kind = .vmap
             warnings += document.warnings
-            for adBreak in document.breaks {
-                let resolution = await resolve(adBreak, of: document, at: location, resolver: resolver)
+            let resolutions = await resolveConcurrently(document, at: location, resolver: resolver)
+            for (adBreak, resolution) in zip(document.breaks, resolutions) {
                 errors += resolution.errors
                 warnings += resolution.warnings
                 drafts.append(BreakDraft(offset: adBreak.timeOffset, breakId: adBreak.breakId, mergeKey: adBreak.breakId,
@@ -84,6 +84,30 @@ public struct AdsLoader: Sendable {
                                      label: "--break \(quick.value)"))
         }
         return AdPlanBuilder(contentDuration: contentDuration, maximumBreaks: settings.maximumBreaks).build(drafts, errors: [])
+    }
+
+    /// The ads of every VMAP break, in document order, resolved at the same time: each break's `AdTagURI` and
+    /// wrapper chain is its own task (at most `settings.maximumConcurrentBreaks` at once), so five slow ad
+    /// servers cost one timeout, not five.
+    func resolveConcurrently(_ document: VMAPDocument, at location: ResourceLocation,
+                             resolver: AdTagResolver) async -> [AdTagResolution] {
+        let breaks = document.breaks
+        return await withTaskGroup(of: (Int, AdTagResolution).self) { group in
+            var next = 0
+            func addNext() {
+                guard next < breaks.count else { return }
+                let index = next
+                next += 1
+                group.addTask { (index, await resolve(breaks[index], of: document, at: location, resolver: resolver)) }
+            }
+            for _ in 0..<max(1, settings.maximumConcurrentBreaks) { addNext() }
+            var resolutions = Array(repeating: AdTagResolution(), count: breaks.count)
+            while let (index, resolution) = await group.next() {
+                resolutions[index] = resolution
+                addNext()
+            }
+            return resolutions
+        }
     }
 
     /// The ads of one VMAP break, or why there are none (with the break's `error` tracking URLs added).

@@ -6,6 +6,12 @@ public struct AdsLoaderSettings: Hashable, Sendable {
     public var firstRequestTimeout: Duration = .seconds(8)
     /// Deadline for each wrapper's `VASTAdTagURI`: 4 s.
     public var wrapperTimeout: Duration = .seconds(4)
+    /// One deadline for all of decisioning, counted from the start of `AdsLoader.load`: the ad tag, every VMAP
+    /// `AdTagURI` and every wrapper must have arrived by then (each request also keeps its own timeout, whichever
+    /// ends first). Breaks still loading then fail with 301 and the plan keeps what arrived: 15 s. `nil` for none.
+    public var decisionTimeout: Duration? = .seconds(15)
+    /// How many VMAP breaks are resolved at the same time: 8.
+    public var maximumConcurrentBreaks = 8
     /// How many wrappers one chain may follow: 5. A wrapper beyond that fails with 302.
     public var maximumWrapperDepth = 5
     /// Documents larger than this are refused unread: 16 MiB.

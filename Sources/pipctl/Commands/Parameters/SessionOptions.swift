@@ -34,6 +34,10 @@ struct SessionOptions: Hashable, Sendable {
     var playsMidrolls: Bool
     var playsPostroll: Bool
     var sendsBeacons: Bool
+    /// How ad responses are loaded: wrapper limits and deadlines.
+    var decisioning: DecisioningOptions
+    /// Fail the command when the `--ads` document cannot be loaded, instead of playing the content without ads.
+    var strictAds: Bool
 
     /// True when no content and no ads were given: the session is the bundled demo.
     var usesDemo: Bool { content == nil && ads == nil }
@@ -99,6 +103,10 @@ struct SessionOptions: Hashable, Sendable {
     static let noPreroll = Parameter.flag("no-preroll", help: "Do not play the pre-roll break.")
     static let noMidroll = Parameter.flag("no-midroll", help: "Do not play mid-roll breaks.")
     static let noPostroll = Parameter.flag("no-postroll", help: "Do not play the post-roll break.")
+    static let strictAds = Parameter.flag(
+        "strict-ads",
+        help: "Fail (exit 1) when the --ads document cannot be fetched or read. Without it the content plays "
+            + "without those ads: the error goes to the event log with its VAST code and a warning is printed.")
     static let sendBeacons = Parameter.flag(
         "send-beacons",
         help: "Really send tracking beacons (impressions, quartiles, errors) with HTTP GET; without it they are "
@@ -107,7 +115,7 @@ struct SessionOptions: Hashable, Sendable {
     /// What the session plays, listed first in help.
     static let inputParameters: [any ParameterDeclaration] = [content, ads, breaks]
     /// How ads are requested.
-    static let adRequestParameters: [any ParameterDeclaration] = [window, urlMap]
+    static let adRequestParameters: [any ParameterDeclaration] = [window, urlMap] + DecisioningOptions.parameters + [strictAds]
     /// What the viewer does and how the player reacts.
     static let behaviourParameters: [any ParameterDeclaration] = [
         script, pipAdPolicy, pipSize, pipCorner, pipMargin, pipTransition, pipBackground, noBackgroundPlayback, seekPolicy,
@@ -136,5 +144,7 @@ struct SessionOptions: Hashable, Sendable {
         playsMidrolls = !arguments[Self.noMidroll]
         playsPostroll = !arguments[Self.noPostroll]
         sendsBeacons = arguments[Self.sendBeacons]
+        decisioning = DecisioningOptions(arguments)
+        strictAds = arguments[Self.strictAds]
     }
 }

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+extension EndToEnd {
+    /// `render` against ad servers that fail: the content plays without the ads that could not be had, unless
+    /// `--strict-ads`; the wrapper options of `ads inspect` work on `render` too; Ctrl-C during decisioning stops
+    /// at once.
+    @Suite struct DecisioningTests {
+        @Test func anAdsDocumentThatCannotBeFetchedPlaysTheContentWithoutAds() async throws {
+            let server = try LoopbackHTTPServer()
+            defer { server.stop() }
+            let dir = try ScratchDirectory()
+            let url = server.baseURL.absoluteString + "/missing.xml"
+            let result = try await PipctlProcess.run(["render", "--content", try await TestClip.content.path, "--ads", url,
+                                                      "-o", dir.path("out.mp4"), "--preset", "ultrafast"])
+            #expect(result.exitStatus == 0)
+            #expect(result.errorLines.contains(
+                "pipctl render: warning: --ads: VAST error 301: cannot load \(url): HTTP status 404; playing the content without these ads (--strict-ads makes this an error)"))
+            let events = try String(contentsOfFile: dir.path("out.mp4.events.jsonl"), encoding: .utf8)
+            #expect(events.contains(#""type":"AD_ERROR","time":0,"frame":0,"contentTime":0,"code":301,"message":"cannot load \#(url): HTTP status 404""#))
+            #expect(dir.entries().contains("out.mp4"))
+        }
+
+        @Test func strictAdsMakesItAFailureThatWritesNothing() async throws {
+            let server = try LoopbackHTTPServer()
+            defer { server.stop() }
+            server.route("/garbage.xml", .xml("this is not XML"))
+            let dir = try ScratchDirectory()
+            let url = server.baseURL.absoluteString + "/garbage.xml"
+            let result = try await PipctlProcess.run(["render", "--content", try await TestClip.content.path, "--ads", url,
+                                                      "-o", dir.path("out.mp4"), "--strict-ads"])
+            #expect(result.exitStatus == 1)
+            #expect(result.errorLines.count == 1)
+            #expect(result.errorLines.first?.hasPrefix("pipctl render: VAST error 100: \(url) is not well-formed XML: line 1") == true)
+            #expect(dir.entries() == [])
+        }
+
+        @Test func renderTakesTheWrapperLimitOfAdsInspect() async throws {
+            let server = try LoopbackHTTPServer()
+            defer { server.stop() }
+            let base = server.baseURL.absoluteString
+            let wrapper = """
+                <VAST version="4.2"><Ad id="w"><Wrapper><AdSystem>t</AdSystem><VASTAdTagURI>\(base)/inline.xml</VASTAdTagURI>
+                <Error>\(base)/err?code=[ERRORCODE]</Error><Impression>\(base)/imp</Impression></Wrapper></Ad></VAST>
+                """
+            server.route("/wrapper.xml", .xml(wrapper))
+            let dir = try ScratchDirectory()
+            let result = try await PipctlProcess.run(["render", "--content", try await TestClip.content.path,
+                                                      "--ads", "\(base)/wrapper.xml", "--max-wrappers", "0",
+                                                      "-o", dir.path("out.mp4"), "--preset", "ultrafast"])
+            #expect(result.exitStatus == 0)
+            let events = try String(contentsOfFile: dir.path("out.mp4.events.jsonl"), encoding: .utf8)
+            #expect(events.contains(#""type":"AD_ERROR","time":0,"frame":0,"contentTime":0,"code":302"#))
+            #expect(events.contains("err?code=302"))
+            // The wrapper was read; the document it points to never was.
+            #expect(server.requests.map(\.target) == ["/wrapper.xml"])
+        }
+
+        @Test(arguments: [SIGINT, SIGTERM])
+        func aSignalDuringDecisioningStopsAtOnce(signal: Int32) async throws {
+            let server = try LoopbackHTTPServer()
+            defer { server.stop() }
+            server.route("/hang", .hang)
+            let dir = try ScratchDirectory()
+            let render = try PipctlProcess(["render", "--content", try await TestClip.content.path,
+                                            "--ads", server.baseURL.absoluteString + "/hang", "-o", dir.path("out.mp4")])
+            try await waitUntil("pipctl render has asked for its ads") { !server.requests.isEmpty }
+            let sent = ContinuousClock.now
+            render.send(signal)
+            let result = try await render.result()
+            #expect(ContinuousClock.now - sent < .seconds(1))
+            #expect(!result.endedBySignal)
+            #expect(result.exitStatus == 128 + signal)
+            #expect(result.errorLines == ["pipctl render: \(signal == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)")"])
+            #expect(dir.entries() == [])
+        }
+    }
+}
