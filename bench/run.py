@@ -3,15 +3,20 @@
 
 Each job runs both tools on the same input with the same output size, rate, x264 preset and CRF, AAC bit rate
 and thread count; it prints wall time, frames per second, peak resident memory and the ratio pipctl/ffmpeg.
-Run from the repository root:  python3 bench/run.py [--repeat N] [--threads N] [--jobs transcode,render]
+The `remote` job compares pipctl with itself: the demo render with its ad documents and media served over HTTP
+on loopback (a cold media cache every run, so every download is counted) against the same render from local files.
+Run from the repository root:  python3 bench/run.py [--repeat N] [--threads N] [--jobs transcode,render,remote]
 """
 import argparse
+import functools
+import http.server
 import json
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -33,8 +38,12 @@ def measure(argv):
     return wall, usage.ru_maxrss / 1024.0
 
 
-def best_of(argv, repeat):
-    runs = [measure(argv) for _ in range(repeat)]
+def best_of(argv, repeat, before=None):
+    runs = []
+    for _ in range(repeat):
+        if before:
+            before()
+        runs.append(measure(argv))
     return min(r[0] for r in runs), max(r[1] for r in runs)
 
 
@@ -93,7 +102,47 @@ def render_job(tmp, args):
     return "render demo stitch (5 ads, 4 breaks) -> 640x360@30", ours, peer, os.path.join(tmp, "ours-render.mp4")
 
 
-JOBS = {"transcode": transcode_job, "render": render_job}
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def serve(directory):
+    """Serves `directory` over HTTP on 127.0.0.1 in a background thread; returns the base URL."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=directory))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def remote_job(tmp, args):
+    """The demo (VMAP, wrapper, five ads, the viewer's script) with its documents and media fetched over HTTP,
+    against the same render from local files through the demo's URL map."""
+    m = lambda name: os.path.join(MEDIA, name)
+    site = os.path.join(tmp, "site")
+    os.makedirs(os.path.join(site, "cdn", "media"), exist_ok=True)
+    base = serve(site)
+    for name in ("demo-vmap.xml", "demo-wrapper.xml", "demo-inline.xml"):
+        with open(m(name)) as f:
+            text = f.read()
+        text = text.replace("https://cdn.pipctl.example/", base + "cdn/").replace("https://ads.pipctl.example/", base)
+        with open(os.path.join(site, name), "w") as f:
+            f.write(text)
+    for name in os.listdir(MEDIA):
+        if name.endswith(".mp4"):
+            shutil.copy(m(name), os.path.join(site, "cdn", "media", name))
+    cache = os.path.join(tmp, "media-cache")
+    common = ["--content", m("content.mp4"), "--script", "@" + m("demo.script"), "--preset", args.preset,
+              "--crf", "23", "--threads", str(args.threads)]
+    ours = [PIPCTL, "render", "--ads", base + "demo-vmap.xml", "--media-cache", cache,
+            "-o", os.path.join(tmp, "remote.mp4")] + common
+    peer = [PIPCTL, "render", "--ads", m("demo-vmap.xml"), "--url-map", m("demo.urlmap"),
+            "-o", os.path.join(tmp, "local.mp4")] + common
+    cold = lambda: shutil.rmtree(cache, ignore_errors=True)
+    return ("render the demo, ads over loopback HTTP (cold cache) vs local files", ours, peer,
+            os.path.join(tmp, "remote.mp4"), {"peer": "local", "before": cold})
+
+
+JOBS = {"transcode": transcode_job, "render": render_job, "remote": remote_job}
 
 
 def main():
@@ -111,23 +160,24 @@ def main():
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.jobs.split(","):
-            label, ours, peer, out = JOBS[name](tmp, args)
-            ours_t, ours_m = best_of(ours, args.repeat)
+            label, ours, peer, out, *extra = JOBS[name](tmp, args)
+            options = extra[0] if extra else {}
+            ours_t, ours_m = best_of(ours, args.repeat, options.get("before"))
             peer_t, peer_m = best_of(peer, args.repeat)
             frames = frames_of(out)
-            results.append({"job": name, "label": label, "frames": frames,
+            peer_name = options.get("peer", "ffmpeg")
+            results.append({"job": name, "label": label, "frames": frames, "peerName": peer_name,
                             "pipctl": {"seconds": round(ours_t, 3), "fps": round(frames / ours_t, 1), "peakMiB": round(ours_m, 1)},
-                            "ffmpeg": {"seconds": round(peer_t, 3), "fps": round(frames / peer_t, 1), "peakMiB": round(peer_m, 1)},
+                            "peer": {"seconds": round(peer_t, 3), "fps": round(frames / peer_t, 1), "peakMiB": round(peer_m, 1)},
                             "ratio": round(ours_t / peer_t, 3)})
     if args.json:
         print(json.dumps(results, indent=2))
         return
-    print(f"{'job':<58} {'tool':<7} {'wall s':>8} {'fps':>8} {'peak MiB':>9}")
+    print(f"{'job':<70} {'tool':<7} {'wall s':>8} {'fps':>8} {'peak MiB':>9}")
     for r in results:
-        for tool in ("pipctl", "ffmpeg"):
-            m = r[tool]
-            print(f"{r['label']:<58} {tool:<7} {m['seconds']:>8.3f} {m['fps']:>8.1f} {m['peakMiB']:>9.1f}")
-        print(f"{'':<58} ratio pipctl/ffmpeg = {r['ratio']:.3f} (best of {args.repeat}, {args.threads} threads)")
+        for tool, m in (("pipctl", r["pipctl"]), (r["peerName"], r["peer"])):
+            print(f"{r['label']:<70} {tool:<7} {m['seconds']:>8.3f} {m['fps']:>8.1f} {m['peakMiB']:>9.1f}")
+        print(f"{'':<70} ratio pipctl/{r['peerName']} = {r['ratio']:.3f} (best of {args.repeat}, {args.threads} threads)")
 
 
 if __name__ == "__main__":

@@ -64,6 +64,8 @@ public final class LoopbackHTTPServer: Sendable {
         public static let hang = Response(delivery: .hang)
     }
 
+    /// A request as received. Two requests are equal when their method and target are (headers and arrival
+    /// time are for the tests that look at them).
     public struct Request: Sendable, Hashable {
         public var method: String
         /// Path and query, as sent.
@@ -78,6 +80,13 @@ public final class LoopbackHTTPServer: Sendable {
             self.target = target
             self.headers = headers
             self.arrival = arrival
+        }
+
+        public static func == (a: Request, b: Request) -> Bool { a.method == b.method && a.target == b.target }
+
+        public func hash(into hasher: inout Hasher) {
+            hasher.combine(method)
+            hasher.combine(target)
         }
     }
 
