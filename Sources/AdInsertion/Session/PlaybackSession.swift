@@ -107,7 +107,7 @@ public final class PlaybackSession {
             adsManager.begin(contentStartTick: contentStartTick)
         }
         if let limitFrame, frame >= limitFrame {
-            end(reason: "outputLimit", contentEnded: false)
+            end(reason: .outputLimit, contentEnded: false)
             return nil
         }
         applyDueCommands()
@@ -121,7 +121,7 @@ public final class PlaybackSession {
                 source = last.source
                 frozen = true
             } else {
-                end(reason: "scriptEnded", contentEnded: contentHasEnded)
+                end(reason: .scriptEnded, contentEnded: contentHasEnded)
                 return nil
             }
         } else {
@@ -135,10 +135,10 @@ public final class PlaybackSession {
                 source = .content(tick: configuration.contentFrameCount - 1)
                 frozen = true
             case .waiting:
-                end(reason: "scriptEnded", contentEnded: true)
+                end(reason: .scriptEnded, contentEnded: true)
                 return nil
             case .finished:
-                end(reason: "contentEnded", contentEnded: true)
+                end(reason: .contentEnded, contentEnded: true)
                 return nil
             }
         }
@@ -218,7 +218,7 @@ public final class PlaybackSession {
         pictureInPicture.finishTransition()
     }
 
-    func end(reason: String, contentEnded: Bool) {
+    func end(reason: SessionEventReason, contentEnded: Bool) {
         adsManager.finish(contentEnded: contentEnded)
         recorder.emit(.sessionEnded, reason: reason)
         hasEnded = true

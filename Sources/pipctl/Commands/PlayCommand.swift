@@ -47,7 +47,7 @@ enum PlayCommand: Command {
             + "of as fast as possible, printing each event as it happens (text on a terminal, JSON lines "
             + "otherwise) and, on a terminal, a status line (position, what is playing, picture-in-picture, next "
             + "break, held breaks). Commands are read from standard input, one per line: pip, pip on, pip off, "
-            + "seek T, pause, resume, skip, status, quit; each applies at the next frame. When the input ends the "
+            + "seek T, pause, resume, skip, click, status, quit; each applies at the next frame. When the input ends the "
             + "session plays on to its end. With no --content, --ads or --break it plays the bundled demo.",
         parameters: SessionOptions.inputParameters + [events, speed, record, commandLog] + FormatOptions.FromContent.parameters
             + EncodingOptions.parameters + SessionOptions.adRequestParameters + SessionOptions.behaviourParameters,

@@ -32,9 +32,9 @@ import Testing
         server.route("/t", Self.pixel)
         let sender = BeaconSender(configuration: Self.quick())
         sender.session(didRecord: [
-            SessionEvent(type: "STARTED", time: 0, contentTime: 0, url: "\(server.baseURL)/t?not-a-beacon"),
-            SessionEvent(type: "BEACON", time: 0, contentTime: 0, url: "\(server.baseURL)/t?e=impression", event: "impression"),
-            SessionEvent(type: "BEACON", time: 0, contentTime: 0, event: "start"),
+            SessionEvent(type: .started, time: 0, contentTime: 0, url: "\(server.baseURL)/t?not-a-beacon"),
+            SessionEvent(type: .beacon, time: 0, contentTime: 0, url: "\(server.baseURL)/t?e=impression", event: .impression),
+            SessionEvent(type: .beacon, time: 0, contentTime: 0, event: .start),
         ])
         let summary = await sender.finish(deadline: soon())
         #expect(summary == BeaconSender.Summary(sent: 1))
