@@ -80,7 +80,8 @@ public final class PlaybackSession {
         limitFrame = configuration.outputLimit.map(rate.firstFrame(atOrAfter:))
         scriptCommands = configuration.script.commands[...]
         recorder = EventRecorder(rate: rate, contentTick: startTick,
-                                 stamps: BeaconStamps(clockOrigin: configuration.clockOrigin, seed: configuration.seed))
+                                 stamps: BeaconStamps(clockOrigin: configuration.clockOrigin, seed: configuration.seed,
+                                                      cacheBusting: configuration.cacheBusting))
         layout = PictureInPictureLayout(canvas: configuration.canvas, contentAspect: configuration.contentAspect,
                                         settings: configuration.pictureInPicture)
         adsManager = AdsManager(plan: plan, settings: configuration.ads,

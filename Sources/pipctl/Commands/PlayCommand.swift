@@ -60,13 +60,17 @@ enum PlayCommand: Command {
             output: options.record, format: options.format, encoding: options.encoding, timeline: nil,
             events: options.events, frameHashes: nil, command: context.command)
         live.writesMedia = options.record != nil
-        let request = live
         let commandLogPath = options.commandLog ?? options.record.map { $0 + ".commands.txt" }
         // The log is written when the session ends; a destination it cannot have must stop the session before it
         // plays and records, not after.
         if let commandLogPath { _ = try AtomicFile(destination: commandLogPath) }
         let speed = options.speed.doubleValue
-        let beacons = options.session.sendsBeacons ? BeaconSender() : nil
+        let start = ContinuousClock.now
+        if options.session.sendsBeacons { live.clockOrigin = Date() }
+        let request = live
+        // A player sends each beacon when it shows the frame: never ahead of the wall clock, even when a frame
+        // was decided early.
+        let beacons = options.session.sendsBeacons ? BeaconSender(pacing: .realtime(start: start, speed: speed)) : nil
         do {
             _ = try await runBlocking { () throws -> RenderResult in
                 let stitcher = try Stitcher(request: request, mode: .live)
@@ -80,7 +84,6 @@ enum PlayCommand: Command {
                     display.finish()
                 }
                 let rate = stitcher.format.frameRate.perSecond.doubleValue
-                let start = ContinuousClock.now
                 while try stitcher.step() {
                     reader.takeNotices().forEach(display.printNotice)
                     if reader.takeStatusRequest() { display.printStatus(stitcher.session.status) }
