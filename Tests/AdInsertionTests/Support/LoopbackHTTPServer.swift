@@ -35,6 +35,7 @@ final class LoopbackHTTPServer: Sendable {
     let port: UInt16
     private let routes = Mutex<[String: Response]>([:])
     private let log = Mutex<[Request]>([])
+    private let arrivalLog = Mutex<[(request: Request, at: ContinuousClock.Instant)]>([])
     private let stopped = Atomic<Bool>(false)
 
     /// `http://127.0.0.1:PORT`
@@ -76,6 +77,9 @@ final class LoopbackHTTPServer: Sendable {
     /// Every request received so far, in arrival order.
     var requests: [Request] { log.withLock { $0 } }
 
+    /// Every request received so far with the monotonic instant its head was read, in arrival order.
+    var arrivals: [(request: Request, at: ContinuousClock.Instant)] { arrivalLog.withLock { $0 } }
+
     func stop() {
         if stopped.exchange(true, ordering: .relaxed) { return }
         shutdown(listener, Int32(SHUT_RDWR))
@@ -104,7 +108,9 @@ final class LoopbackHTTPServer: Sendable {
         let parts = head.split(separator: " ")
         guard parts.count >= 2 else { return }
         let request = Request(method: String(parts[0]), target: String(parts[1]))
+        let now = ContinuousClock.now
         log.withLock { $0.append(request) }
+        arrivalLog.withLock { $0.append((request, now)) }
         let path = String(request.target.split(separator: "?", maxSplits: 1).first ?? "")
         let response = routes.withLock { $0[path] } ?? .notFound
         if response.delay > .zero { Thread.sleep(forTimeInterval: response.delay.seconds) }
