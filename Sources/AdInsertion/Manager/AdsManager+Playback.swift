@@ -235,7 +235,16 @@ extension AdsManager {
         case .midroll: .midroll
         case .postroll: .postroll
         }
+        let ads = plan.breaks[b].ads.map(\.ad)
+        // The break's length is known only when every ad of it declares its own.
+        let declared = ads.compactMap(\.declaredDuration)
+        let breakDuration = declared.count == ads.count
+            ? declared.reduce(MediaDuration.zero, +) : nil
+        let ad = a.map { ads[$0] }
         return MacroContext(adPlayhead: adTime.map { .zero + $0 }, breakPosition: position,
-                            assetURI: a.flatMap { plan.breaks[b].ads[$0].ad.selection?.chosen?.url })
+                            assetURI: ad?.selection?.chosen?.url, adCount: a.map { $0 + 1 }, breakAdCount: ads.count,
+                            breakDuration: breakDuration, podSequence: ad?.sequence,
+                            universalAdIds: ad?.universalAdIds, clickable: ad.map { $0.clickThrough != nil },
+                            skippable: ad.map { $0.skipOffset != nil })
     }
 }

@@ -9,13 +9,16 @@ final class EventRecorder {
     var frame: Int64 = 0
     /// The content tick to show next (during a break: where the content resumes).
     var contentTick: Int64
+    /// The screen, for `[PLAYERSIZE]`.
+    let playerSize: PixelSize?
     private var stamps: BeaconStamps
     private var pending: [SessionEvent] = []
 
-    init(rate: FrameRate, contentTick: Int64, stamps: BeaconStamps) {
+    init(rate: FrameRate, contentTick: Int64, stamps: BeaconStamps, playerSize: PixelSize? = nil) {
         self.rate = rate
         self.contentTick = contentTick
         self.stamps = stamps
+        self.playerSize = playerSize
     }
 
     var outputTime: MediaTime { rate.time(ofFrame: frame) }
@@ -37,12 +40,13 @@ final class EventRecorder {
     }
 
     /// Fires each URL template as a `BEACON` line, macros expanded with `macros` plus this moment's content
-    /// playhead, timestamp and a fresh cache buster.
+    /// playhead, the player size, timestamp and a fresh cache buster.
     func fire(_ event: TrackingEventName, urls: [String], macros: MacroContext, breakIndex: Int?, adIndex: Int?) {
         for template in urls {
             var context = macros
             context.contentPlayhead = context.contentPlayhead ?? contentTime
             context.mediaPlayhead = context.mediaPlayhead ?? context.adPlayhead ?? context.contentPlayhead
+            context.playerSize = context.playerSize ?? playerSize
             context.timestamp = stamps.timestamp(at: outputTime)
             context.cacheBuster = stamps.nextCacheBuster()
             pending.append(SessionEvent(

@@ -81,7 +81,8 @@ public final class PlaybackSession {
         scriptCommands = configuration.script.commands[...]
         recorder = EventRecorder(rate: rate, contentTick: startTick,
                                  stamps: BeaconStamps(clockOrigin: configuration.clockOrigin, seed: configuration.seed,
-                                                      cacheBusting: configuration.cacheBusting))
+                                                      cacheBusting: configuration.cacheBusting),
+                                 playerSize: configuration.canvas)
         layout = PictureInPictureLayout(canvas: configuration.canvas, contentAspect: configuration.contentAspect,
                                         settings: configuration.pictureInPicture)
         adsManager = AdsManager(plan: plan, settings: configuration.ads,
