@@ -34,12 +34,12 @@ extension AdsManager {
         let b = playing.breakIndex
         while let a = plan.breaks[b].ads.indices.first(where: {
             plan.breaks[b].ads[$0].state == .available
-                || (plan.breaks[b].ads[$0].state == .failed && !reportedFailures.contains([b, $0]))
+                || (plan.breaks[b].ads[$0].state == .failed && !reportedFailures.contains(AdReference(b, $0)))
         }) {
             let ad = plan.breaks[b].ads[a].ad
             if plan.breaks[b].ads[a].state == .failed {
                 // Failed while loading (no usable rendition, media missing): reported at its turn in the pod.
-                reportedFailures.insert([b, a])
+                reportedFailures.insert(AdReference(b, a))
                 reportLoadFailure(breakIndex: b, adIndex: a)
                 continue
             }
@@ -61,15 +61,15 @@ extension AdsManager {
                 recorder.emit(.contentPauseRequested, breakIndex: b)
                 recorder.emit(.adBreakStarted, breakIndex: b,
                               cueFrame: playing.due.deferred ? playing.due.cueFrame : nil)
-                recorder.fire("breakStart", urls: breakTracking(b, "breakStart"), macros: macros(b, nil, nil),
+                recorder.fire(.breakStart, urls: breakTracking(b, .breakStart), macros: macros(b, nil, nil),
                               breakIndex: b, adIndex: nil)
             }
             let start = macros(b, a, .zero)
             recorder.emit(.started, breakIndex: b, adIndex: a)
-            recorder.fire("impression", urls: ad.impressions, macros: start, breakIndex: b, adIndex: a)
+            recorder.fire(.impression, urls: ad.impressions, macros: start, breakIndex: b, adIndex: a)
             recorder.emit(.impression, breakIndex: b, adIndex: a)
-            recorder.fire("creativeView", urls: tracking(ad, "creativeView"), macros: start, breakIndex: b, adIndex: a)
-            recorder.fire("start", urls: tracking(ad, "start"), macros: start, breakIndex: b, adIndex: a)
+            recorder.fire(.creativeView, urls: tracking(ad, .creativeView), macros: start, breakIndex: b, adIndex: a)
+            recorder.fire(.start, urls: tracking(ad, .start), macros: start, breakIndex: b, adIndex: a)
             current?.ad = PlayingAd(adIndex: a, info: info, milestones: milestones(of: ad, duration: info.duration))
             return true
         }
@@ -80,7 +80,7 @@ extension AdsManager {
         // Offsets the shown frames did not reach (the media ran short of its duration) still belong to the ad.
         fireMilestones(of: &ad, breakIndex: b, upTo: ad.info.duration)
         recorder.emit(.complete, breakIndex: b, adIndex: ad.adIndex)
-        recorder.fire("complete", urls: tracking(plan.breaks[b].ads[ad.adIndex].ad, "complete"),
+        recorder.fire(.complete, urls: tracking(plan.breaks[b].ads[ad.adIndex].ad, .complete),
                       macros: macros(b, ad.adIndex, adTime(ad)), breakIndex: b, adIndex: ad.adIndex)
         mark(breakIndex: b, adIndex: ad.adIndex, .played)
     }
@@ -92,7 +92,7 @@ extension AdsManager {
         slots[b].status = .done
         guard playing.started else { return }
         recorder.emit(.adBreakEnded, breakIndex: b)
-        recorder.fire("breakEnd", urls: breakTracking(b, "breakEnd"), macros: macros(b, nil, nil), breakIndex: b,
+        recorder.fire(.breakEnd, urls: breakTracking(b, .breakEnd), macros: macros(b, nil, nil), breakIndex: b,
                       adIndex: nil)
         recorder.emit(.contentResumeRequested, breakIndex: b)
     }
@@ -100,7 +100,7 @@ extension AdsManager {
     /// Reports a failed ad (`AD_ERROR`, its error URLs, the break's VMAP `error` URLs) and marks it failed.
     private func fail(breakIndex b: Int, adIndex a: Int, error: AdError, adTime: MediaDuration?) {
         report(error, breakIndex: b, adIndex: a, adTime: adTime)
-        reportedFailures.insert([b, a])
+        reportedFailures.insert(AdReference(b, a))
         mark(breakIndex: b, adIndex: a, .failed(error))
     }
 
@@ -115,8 +115,8 @@ extension AdsManager {
         var context = macros(b, a, adTime)
         context.errorCode = error.code
         let urls = plan.breaks[b].ads[a].ad.errorURLs + error.errorURLs.filter { !plan.breaks[b].ads[a].ad.errorURLs.contains($0) }
-        recorder.fire("error", urls: urls, macros: context, breakIndex: b, adIndex: a)
-        recorder.fire("error", urls: breakTracking(b, "error"), macros: context, breakIndex: b, adIndex: a)
+        recorder.fire(.error, urls: urls, macros: context, breakIndex: b, adIndex: a)
+        recorder.fire(.error, urls: breakTracking(b, .error), macros: context, breakIndex: b, adIndex: a)
     }
 
     /// The media layer could not show the ad of the last decision: the ad fails and the break moves on.
@@ -144,9 +144,24 @@ extension AdsManager {
                 + "it is at \(position)"
         }
         recorder.emit(.skipped, breakIndex: b, adIndex: a)
-        recorder.fire("skip", urls: tracking(linear, "skip"), macros: macros(b, a, position), breakIndex: b, adIndex: a)
+        recorder.fire(.skip, urls: tracking(linear, .skip), macros: macros(b, a, position), breakIndex: b, adIndex: a)
         mark(breakIndex: b, adIndex: a, .skipped)
         current?.ad = nil
+        return nil
+    }
+
+    /// Reports a click on the ad on screen: `CLICK` with its ClickThrough URL (which nothing opens: there is no
+    /// browser), then its `clickTracking` URLs. Returns the refusal when no ad is on screen, or `nil`.
+    func click() -> String? {
+        // As for `skip`: the ad the next frame shows, so a click after its last frame (or between ads) is refused.
+        guard let playing = current, let ad = playing.ad, ad.tick < ad.info.frameCount else {
+            return "no ad is on screen"
+        }
+        let b = playing.breakIndex, a = ad.adIndex
+        let linear = plan.breaks[b].ads[a].ad
+        recorder.emit(.click, breakIndex: b, adIndex: a, url: linear.clickThrough)
+        recorder.fire(.clickTracking, urls: linear.clickTracking, macros: macros(b, a, adTime(ad)), breakIndex: b,
+                      adIndex: a)
         return nil
     }
 
@@ -156,7 +171,7 @@ extension AdsManager {
         guard let playing = current, let ad = playing.ad else { return }
         let b = playing.breakIndex, a = ad.adIndex
         recorder.emit(paused ? .pause : .resume, breakIndex: b, adIndex: a)
-        recorder.fire(paused ? "pause" : "resume", urls: tracking(plan.breaks[b].ads[a].ad, paused ? "pause" : "resume"),
+        recorder.fire(paused ? .pause : .resume, urls: tracking(plan.breaks[b].ads[a].ad, paused ? .pause : .resume),
                       macros: macros(b, a, adTime(ad)), breakIndex: b, adIndex: a)
     }
 
@@ -169,36 +184,47 @@ extension AdsManager {
     private func fireMilestones(of ad: inout PlayingAd, breakIndex b: Int, upTo time: MediaDuration) {
         while let next = ad.milestones.first, next.offset <= time {
             ad.milestones.removeFirst()
-            if let type = next.type { recorder.emit(type, breakIndex: b, adIndex: ad.adIndex) }
-            recorder.fire(next.vastEvent, urls: next.urls, macros: macros(b, ad.adIndex, adTime(ad)), breakIndex: b,
-                          adIndex: ad.adIndex)
+            if let type = next.type {
+                recorder.emit(type, breakIndex: b, adIndex: ad.adIndex, adTime: type == .adProgress ? next.offset : nil)
+            }
+            if let vastEvent = next.vastEvent {
+                recorder.fire(vastEvent, urls: next.urls, macros: macros(b, ad.adIndex, adTime(ad)), breakIndex: b,
+                              adIndex: ad.adIndex)
+            }
         }
     }
 
-    /// The quartiles of the real duration, then each `progress` offset, in time order (quartiles first at a tie).
+    /// The quartiles of the real duration, then each `progress` offset, then `AD_PROGRESS` at every whole second
+    /// below the duration, in time order (in that order at a tie).
     private func milestones(of ad: LinearAd, duration: MediaDuration) -> [Milestone] {
-        let quartiles: [(Rational, SessionEventType, String)] = [
-            (Rational(1, 4), .firstQuartile, "firstQuartile"), (Rational(1, 2), .midpoint, "midpoint"),
-            (Rational(3, 4), .thirdQuartile, "thirdQuartile"),
+        let quartiles: [(Rational, SessionEventType, TrackingEventName)] = [
+            (Rational(1, 4), .firstQuartile, .firstQuartile), (Rational(1, 2), .midpoint, .midpoint),
+            (Rational(3, 4), .thirdQuartile, .thirdQuartile),
         ]
         var all = quartiles.map { fraction, type, event in
             Milestone(offset: duration * fraction, type: type, vastEvent: event, urls: tracking(ad, event))
         }
-        for event in ad.tracking where event.event == "progress" {
+        for event in ad.tracking where event.event == .progress {
             guard let offset = event.offset else { continue }
-            all.append(Milestone(offset: offset.resolved(duration: duration), type: nil, vastEvent: "progress",
+            all.append(Milestone(offset: offset.resolved(duration: duration), type: nil, vastEvent: .progress,
                                  urls: [event.url]))
+        }
+        var second: Int64 = 1
+        while MediaDuration(seconds: Rational(second)) < duration {
+            all.append(Milestone(offset: MediaDuration(seconds: Rational(second)), type: .adProgress, vastEvent: nil,
+                                 urls: []))
+            second += 1
         }
         return all.enumerated()
             .sorted { $0.element.offset == $1.element.offset ? $0.offset < $1.offset : $0.element.offset < $1.element.offset }
             .map(\.element)
     }
 
-    private func tracking(_ ad: LinearAd, _ event: String) -> [String] {
+    private func tracking(_ ad: LinearAd, _ event: TrackingEventName) -> [String] {
         ad.tracking.filter { $0.event == event }.map(\.url)
     }
 
-    private func breakTracking(_ b: Int, _ event: String) -> [String] {
+    private func breakTracking(_ b: Int, _ event: TrackingEventName) -> [String] {
         plan.breaks[b].tracking.filter { $0.event == event }.map(\.url)
     }
 
@@ -209,7 +235,16 @@ extension AdsManager {
         case .midroll: .midroll
         case .postroll: .postroll
         }
+        let ads = plan.breaks[b].ads.map(\.ad)
+        // The break's length is known only when every ad of it declares its own.
+        let declared = ads.compactMap(\.declaredDuration)
+        let breakDuration = declared.count == ads.count
+            ? declared.reduce(MediaDuration.zero, +) : nil
+        let ad = a.map { ads[$0] }
         return MacroContext(adPlayhead: adTime.map { .zero + $0 }, breakPosition: position,
-                            assetURI: a.flatMap { plan.breaks[b].ads[$0].ad.selection?.chosen?.url })
+                            assetURI: ad?.selection?.chosen?.url, adCount: a.map { $0 + 1 }, breakAdCount: ads.count,
+                            breakDuration: breakDuration, podSequence: ad?.sequence,
+                            universalAdIds: ad?.universalAdIds, clickable: ad.map { $0.clickThrough != nil },
+                            skippable: ad.map { $0.skipOffset != nil })
     }
 }

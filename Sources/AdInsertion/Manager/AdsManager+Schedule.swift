@@ -42,7 +42,7 @@ extension AdsManager {
             } else {
                 slots[index].status = .passed
                 recorder.log("break \(index) (\(plan.breaks[index].position)) jumped over \(why) is not played "
-                    + "(seek policy \(settings.seekPolicy.rawValue))", breakIndex: index, reason: "seek")
+                    + "(seek policy \(settings.seekPolicy.rawValue))", breakIndex: index, reason: .seek)
             }
         }
     }
@@ -55,13 +55,13 @@ extension AdsManager {
             switch breakPolicy {
             case .defer:
                 if !waiting.deferred {
-                    recorder.emit(.adBreakDeferred, breakIndex: waiting.breakIndex, reason: "pipActive",
+                    recorder.emit(.adBreakDeferred, breakIndex: waiting.breakIndex, reason: .pipActive,
                                   cueFrame: waiting.cueFrame)
                     waiting.deferred = true
                 }
                 kept.append(waiting)
             case .skip:
-                skipBreak(waiting.breakIndex, reason: "pipActive", cueFrame: waiting.cueFrame)
+                skipBreak(waiting.breakIndex, reason: .pipActive, cueFrame: waiting.cueFrame)
             }
         }
         due = kept
@@ -74,7 +74,7 @@ extension AdsManager {
     }
 
     /// Reports a break that will never start and marks its remaining ads skipped.
-    func skipBreak(_ index: Int, reason: String, cueFrame: Int64?) {
+    func skipBreak(_ index: Int, reason: SessionEventReason, cueFrame: Int64?) {
         recorder.emit(.adBreakSkipped, breakIndex: index, reason: reason, cueFrame: cueFrame)
         for adIndex in plan.breaks[index].ads.indices where plan.breaks[index].ads[adIndex].state == .available {
             mark(breakIndex: index, adIndex: adIndex, .skipped)
@@ -83,15 +83,15 @@ extension AdsManager {
     }
 
     /// Why the settings keep a break from playing, as an `AD_BREAK_SKIPPED` reason; `nil` when they let it play.
-    func settingsRefusal(of index: Int) -> String? {
+    func settingsRefusal(of index: Int) -> SessionEventReason? {
         let slot = slots[index]
         switch slot.kind {
-        case .preroll where !settings.playsPrerolls: return "prerollsOff"
-        case .midroll where !settings.playsMidrolls: return "midrollsOff"
-        case .postroll where !settings.playsPostrolls: return "postrollsOff"
+        case .preroll where !settings.playsPrerolls: return .prerollsOff
+        case .midroll where !settings.playsMidrolls: return .midrollsOff
+        case .postroll where !settings.playsPostrolls: return .postrollsOff
         default: break
         }
-        if let after = settings.playAdsAfterTime, slot.cueTime <= after { return "playAdsAfterTime" }
+        if let after = settings.playAdsAfterTime, slot.cueTime <= after { return .playAdsAfterTime }
         return nil
     }
 

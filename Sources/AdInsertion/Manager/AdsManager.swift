@@ -17,8 +17,11 @@ import MediaCore
 ///   `start`; all at the frame that shows the ad's tick 0;
 /// - at the first frame whose ad time reaches each offset of the real duration: `FIRST_QUARTILE`, `MIDPOINT`,
 ///   `THIRD_QUARTILE` and beacon `progress` lines, in offset order;
+/// - at the first frame whose ad time reaches each whole second below the real duration: `AD_PROGRESS` (after
+///   any quartile or `progress` beacon of the same frame);
 /// - at the frame boundary where the ad's last frame ends: `COMPLETE` (or `SKIPPED` at the `skip` command);
 ///   then the next ad, or `AD_BREAK_ENDED`, beacon `breakEnd`, `CONTENT_RESUME_REQUESTED`;
+/// - at a `click` while an ad is on screen: `CLICK` (its ClickThrough in `url`), then its `clickTracking` beacons;
 /// - when the content ended and nothing is left: `ALL_ADS_COMPLETED`.
 ///
 /// Rules:
@@ -56,7 +59,7 @@ public final class AdsManager {
     var due: [Due] = []
     var current: PlayingBreak?
     /// Failed ads whose `AD_ERROR` has been reported (ads that failed while loading are reported at their turn).
-    var reportedFailures: Set<[Int]> = []
+    var reportedFailures: Set<AdReference> = []
     /// From picture-in-picture will-start until did-stop, as the proxy reports it.
     var pictureInPictureHolds = false
     var contentHasStarted = false
@@ -150,7 +153,8 @@ public final class AdsManager {
     struct Milestone {
         let offset: MediaDuration
         let type: SessionEventType?
-        let vastEvent: String
+        /// The tracking event whose `urls` fire; nil for `AD_PROGRESS`, which has no VAST counterpart.
+        let vastEvent: TrackingEventName?
         let urls: [String]
     }
 
@@ -161,7 +165,7 @@ public final class AdsManager {
     func begin(contentStartTick: Int64) {
         for error in plan.errors {
             recorder.emit(.adError, code: error.code, message: error.message)
-            recorder.fire("error", urls: error.errorURLs, macros: MacroContext(errorCode: error.code), breakIndex: nil, adIndex: nil)
+            recorder.fire(.error, urls: error.errorURLs, macros: MacroContext(errorCode: error.code), breakIndex: nil, adIndex: nil)
         }
         for index in slots.indices {
             // A break whose ads all failed while loading still goes through its cue, to report each failure then.
@@ -201,7 +205,7 @@ public final class AdsManager {
     /// Ends the manager's part: every break still waiting is reported skipped (`sessionEnded`); when the content
     /// had ended, `ALL_ADS_COMPLETED` follows.
     func finish(contentEnded: Bool) {
-        for waiting in due { skipBreak(waiting.breakIndex, reason: "sessionEnded", cueFrame: waiting.cueFrame) }
+        for waiting in due { skipBreak(waiting.breakIndex, reason: .sessionEnded, cueFrame: waiting.cueFrame) }
         due.removeAll()
         if contentEnded { recorder.emit(.allAdsCompleted) }
     }

@@ -1,17 +1,21 @@
 import Foundation
 import MediaCore
 
-/// The `[TIMESTAMP]` and `[CACHEBUSTING]` values of a session, made from its configuration alone so that the same
-/// inputs give byte-identical beacons.
+/// The `[TIMESTAMP]` and `[CACHEBUSTING]` values of a session.
 ///
-/// The timestamp is a fixed clock origin plus the output time; the cache buster comes from a seeded SplitMix64
-/// generator, one value per fired URL, in firing order.
+/// The timestamp is the session's clock origin plus the output time: a fixed origin for a log-only render (so
+/// the same inputs give byte-identical beacons), the wall time the render started when beacons are really sent.
+/// The cache buster is one value per fired URL, in firing order: from a seeded SplitMix64 generator (reproducible)
+/// or, when beacons are really sent, fresh from the system's random source, because an ad server must never see
+/// the same value twice across runs.
 struct BeaconStamps {
     private let originMilliseconds: Int64
+    private let cacheBusting: SessionConfiguration.CacheBusting
     private var state: UInt64
 
-    init(clockOrigin: Date, seed: UInt64) {
+    init(clockOrigin: Date, seed: UInt64, cacheBusting: SessionConfiguration.CacheBusting = .seeded) {
         originMilliseconds = Int64((clockOrigin.timeIntervalSince1970 * 1000).rounded(.down))
+        self.cacheBusting = cacheBusting
         state = seed
     }
 
@@ -30,7 +34,11 @@ struct BeaconStamps {
 
     /// Eight digits, as VAST asks for `[CACHEBUSTING]`.
     mutating func nextCacheBuster() -> String {
-        let value = String(next() % 100_000_000)
+        let number: UInt64 = switch cacheBusting {
+        case .seeded: next() % 100_000_000
+        case .random: UInt64.random(in: 0..<100_000_000)
+        }
+        let value = String(number)
         return String(repeating: "0", count: 8 - value.count) + value
     }
 

@@ -9,42 +9,48 @@ final class EventRecorder {
     var frame: Int64 = 0
     /// The content tick to show next (during a break: where the content resumes).
     var contentTick: Int64
+    /// The screen, for `[PLAYERSIZE]`.
+    let playerSize: PixelSize?
     private var stamps: BeaconStamps
     private var pending: [SessionEvent] = []
 
-    init(rate: FrameRate, contentTick: Int64, stamps: BeaconStamps) {
+    init(rate: FrameRate, contentTick: Int64, stamps: BeaconStamps, playerSize: PixelSize? = nil) {
         self.rate = rate
         self.contentTick = contentTick
         self.stamps = stamps
+        self.playerSize = playerSize
     }
 
     var outputTime: MediaTime { rate.time(ofFrame: frame) }
     var contentTime: MediaTime { rate.time(ofFrame: contentTick) }
 
     func emit(_ type: SessionEventType, breakIndex: Int? = nil, adIndex: Int? = nil, code: VASTErrorCode? = nil,
-              reason: String? = nil, message: String? = nil, cueFrame: Int64? = nil) {
+              reason: SessionEventReason? = nil, message: String? = nil, cueFrame: Int64? = nil,
+              url: String? = nil, adTime: MediaDuration? = nil) {
         pending.append(SessionEvent(
-            type: type.rawValue, time: outputTime.seconds.doubleValue, frame: frame,
+            type: type, time: outputTime.seconds.doubleValue, frame: frame,
             contentTime: contentTime.seconds.doubleValue, breakIndex: breakIndex, adIndex: adIndex,
-            code: code?.rawValue, reason: reason, message: message,
-            cueTime: cueFrame.map { rate.time(ofFrame: $0).seconds.doubleValue }))
+            code: code?.rawValue, url: url, reason: reason, message: message,
+            cueTime: cueFrame.map { rate.time(ofFrame: $0).seconds.doubleValue },
+            adTime: adTime.map { $0.seconds.doubleValue }))
     }
 
-    func log(_ message: String, breakIndex: Int? = nil, adIndex: Int? = nil, reason: String? = nil) {
+    func log(_ message: String, breakIndex: Int? = nil, adIndex: Int? = nil, reason: SessionEventReason? = nil) {
         emit(.log, breakIndex: breakIndex, adIndex: adIndex, reason: reason, message: message)
     }
 
     /// Fires each URL template as a `BEACON` line, macros expanded with `macros` plus this moment's content
-    /// playhead, timestamp and a fresh cache buster.
-    func fire(_ event: String, urls: [String], macros: MacroContext, breakIndex: Int?, adIndex: Int?) {
+    /// playhead, the player size, timestamp and a fresh cache buster.
+    func fire(_ event: TrackingEventName, urls: [String], macros: MacroContext, breakIndex: Int?, adIndex: Int?) {
         for template in urls {
             var context = macros
             context.contentPlayhead = context.contentPlayhead ?? contentTime
             context.mediaPlayhead = context.mediaPlayhead ?? context.adPlayhead ?? context.contentPlayhead
+            context.playerSize = context.playerSize ?? playerSize
             context.timestamp = stamps.timestamp(at: outputTime)
             context.cacheBuster = stamps.nextCacheBuster()
             pending.append(SessionEvent(
-                type: SessionEventType.beacon.rawValue, time: outputTime.seconds.doubleValue, frame: frame,
+                type: .beacon, time: outputTime.seconds.doubleValue, frame: frame,
                 contentTime: contentTime.seconds.doubleValue, breakIndex: breakIndex, adIndex: adIndex,
                 code: macros.errorCode?.rawValue, url: MacroExpander.expand(template, with: context), event: event))
         }

@@ -17,15 +17,15 @@ public enum AdOffset: Hashable, Sendable {
 
 /// One `<Tracking>` URL of a linear creative (or of a VMAP break), with the event it belongs to.
 public struct TrackingEvent: Hashable, Sendable {
-    /// The VAST event name as written: `start`, `firstQuartile`, `midpoint`, `thirdQuartile`, `complete`,
-    /// `progress`, `skip`, `pause`, `resume`, `mute`, `creativeView`, … For VMAP: `breakStart`, `breakEnd`, `error`.
-    public var event: String
+    /// The VAST event: `start`, `firstQuartile`, `midpoint`, `thirdQuartile`, `complete`, `progress`, `skip`,
+    /// `pause`, `resume`, `mute`, `creativeView`, … For VMAP: `breakStart`, `breakEnd`, `error`.
+    public var event: TrackingEventName
     /// For `progress`: when it fires on the ad's clock.
     public var offset: AdOffset?
     /// The URL template, macros unexpanded, whitespace removed.
     public var url: String
 
-    public init(event: String, offset: AdOffset? = nil, url: String) {
+    public init(event: TrackingEventName, offset: AdOffset? = nil, url: String) {
         self.event = event
         self.offset = offset
         self.url = url

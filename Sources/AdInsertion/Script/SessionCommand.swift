@@ -16,11 +16,14 @@ public enum SessionCommand: Hashable, Sendable, CustomStringConvertible {
     case resume
     /// `skip`: skip the playing ad, once it is skippable and its skip offset has passed.
     case skip
+    /// `click`: click the ad on screen (`CLICK` and its ClickTracking beacons; the ClickThrough URL is recorded,
+    /// never opened). Refused while no ad is on screen.
+    case click
     /// `quit`: end the session at once.
     case quit
 
     /// Parses one command without a time, as typed live: `pip`, `pip on`, `pip off`, `seek 1:30`, `pause`,
-    /// `resume`, `skip`, `quit` (case and extra spaces do not matter).
+    /// `resume`, `skip`, `click`, `quit` (case and extra spaces do not matter).
     ///
     /// - Throws: `ScriptError.unknownCommand` or `.badArgument`, naming the text.
     public init(parsing text: String) throws(ScriptError) {
@@ -43,6 +46,7 @@ public enum SessionCommand: Hashable, Sendable, CustomStringConvertible {
         case "pause": self = try Self.single(.pause, words, written)
         case "resume": self = try Self.single(.resume, words, written)
         case "skip": self = try Self.single(.skip, words, written)
+        case "click": self = try Self.single(.click, words, written)
         case "quit": self = try Self.single(.quit, words, written)
         default: throw .unknownCommand(command: written)
         }
@@ -65,6 +69,7 @@ public enum SessionCommand: Hashable, Sendable, CustomStringConvertible {
         case .pause: "pause"
         case .resume: "resume"
         case .skip: "skip"
+        case .click: "click"
         case .quit: "quit"
         }
     }

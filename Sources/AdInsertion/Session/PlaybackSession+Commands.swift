@@ -38,8 +38,10 @@ extension PlaybackSession {
             adsManager.playbackPaused(false)
         case .skip:
             if let refusal = adsManager.skip() { refuse(command, refusal) }
+        case .click:
+            if let refusal = adsManager.click() { refuse(command, refusal) }
         case .quit:
-            end(reason: "quit", contentEnded: false)
+            end(reason: .quit, contentEnded: false)
         }
     }
 
@@ -69,6 +71,6 @@ extension PlaybackSession {
     }
 
     private func refuse(_ command: SessionCommand, _ why: String) {
-        recorder.log("\(command) ignored: \(why)", reason: "refused")
+        recorder.log("\(command) ignored: \(why)", reason: .refused)
     }
 }

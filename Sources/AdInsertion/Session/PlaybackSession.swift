@@ -80,7 +80,9 @@ public final class PlaybackSession {
         limitFrame = configuration.outputLimit.map(rate.firstFrame(atOrAfter:))
         scriptCommands = configuration.script.commands[...]
         recorder = EventRecorder(rate: rate, contentTick: startTick,
-                                 stamps: BeaconStamps(clockOrigin: configuration.clockOrigin, seed: configuration.seed))
+                                 stamps: BeaconStamps(clockOrigin: configuration.clockOrigin, seed: configuration.seed,
+                                                      cacheBusting: configuration.cacheBusting),
+                                 playerSize: configuration.canvas)
         layout = PictureInPictureLayout(canvas: configuration.canvas, contentAspect: configuration.contentAspect,
                                         settings: configuration.pictureInPicture)
         adsManager = AdsManager(plan: plan, settings: configuration.ads,
@@ -107,7 +109,7 @@ public final class PlaybackSession {
             adsManager.begin(contentStartTick: contentStartTick)
         }
         if let limitFrame, frame >= limitFrame {
-            end(reason: "outputLimit", contentEnded: false)
+            end(reason: .outputLimit, contentEnded: false)
             return nil
         }
         applyDueCommands()
@@ -121,7 +123,7 @@ public final class PlaybackSession {
                 source = last.source
                 frozen = true
             } else {
-                end(reason: "scriptEnded", contentEnded: contentHasEnded)
+                end(reason: .scriptEnded, contentEnded: contentHasEnded)
                 return nil
             }
         } else {
@@ -135,10 +137,10 @@ public final class PlaybackSession {
                 source = .content(tick: configuration.contentFrameCount - 1)
                 frozen = true
             case .waiting:
-                end(reason: "scriptEnded", contentEnded: true)
+                end(reason: .scriptEnded, contentEnded: true)
                 return nil
             case .finished:
-                end(reason: "contentEnded", contentEnded: true)
+                end(reason: .contentEnded, contentEnded: true)
                 return nil
             }
         }
@@ -218,7 +220,7 @@ public final class PlaybackSession {
         pictureInPicture.finishTransition()
     }
 
-    func end(reason: String, contentEnded: Bool) {
+    func end(reason: SessionEventReason, contentEnded: Bool) {
         adsManager.finish(contentEnded: contentEnded)
         recorder.emit(.sessionEnded, reason: reason)
         hasEnded = true

@@ -35,6 +35,16 @@ public struct SessionConfiguration: Hashable, Sendable {
     public var clockOrigin: Date
     /// Seeds the `[CACHEBUSTING]` generator.
     public var seed: UInt64
+    /// Where `[CACHEBUSTING]` values come from.
+    public var cacheBusting: CacheBusting
+
+    /// Where `[CACHEBUSTING]` values come from: reproducible for logs, fresh for beacons really sent.
+    public enum CacheBusting: Hashable, Sendable {
+        /// From `seed`: the same inputs give the same values (and byte-identical event logs).
+        case seeded
+        /// A fresh random eight-digit number per beacon and run, as an ad server expects of beacons it receives.
+        case random
+    }
 
     /// 2000-01-01T00:00:00Z: a fixed default so that two runs give the same beacons unless told otherwise.
     public static let defaultClockOrigin = Date(timeIntervalSince1970: 946_684_800)
@@ -43,7 +53,8 @@ public struct SessionConfiguration: Hashable, Sendable {
                 contentStart: MediaTime = .zero, ads: AdsRenderingSettings = AdsRenderingSettings(),
                 pictureInPicture: PictureInPictureSettings = PictureInPictureSettings(),
                 script: SessionScript = SessionScript(), mode: Mode = .batch, outputLimit: MediaTime? = nil,
-                clockOrigin: Date = SessionConfiguration.defaultClockOrigin, seed: UInt64 = 0) {
+                clockOrigin: Date = SessionConfiguration.defaultClockOrigin, seed: UInt64 = 0,
+                cacheBusting: CacheBusting = .seeded) {
         self.frameRate = frameRate
         self.canvas = canvas
         self.contentFrameCount = contentFrameCount
@@ -56,6 +67,7 @@ public struct SessionConfiguration: Hashable, Sendable {
         self.outputLimit = outputLimit
         self.clockOrigin = clockOrigin
         self.seed = seed
+        self.cacheBusting = cacheBusting
     }
 
     /// The content's length on its own clock.

@@ -33,6 +33,8 @@ public struct RenderRequest: Sendable {
     public var contentStart: MediaTime
     /// The wall-clock time of output frame 0, for `[TIMESTAMP]`; a fixed date keeps event logs reproducible.
     public var clockOrigin: Date
+    /// `.random` when beacons are really sent; `.seeded` keeps event logs reproducible.
+    public var cacheBusting: SessionConfiguration.CacheBusting = .seeded
 
     public init(contentPath: String, plan: AdPlan, outputPath: String, size: PixelSize? = nil,
                 frameRate: FrameRate? = nil, sampleRate: Int? = nil, channels: Int? = nil,

@@ -92,7 +92,7 @@ public final class Stitcher {
             frameRate: format.frameRate, canvas: format.size, contentFrameCount: content.frameCount,
             contentAspect: content.displayAspect, contentStart: request.contentStart, ads: request.ads,
             pictureInPicture: request.pictureInPicture, script: request.script, mode: mode,
-            clockOrigin: request.clockOrigin)
+            clockOrigin: request.clockOrigin, cacheBusting: request.cacheBusting)
         do { session = try PlaybackSession(plan: request.plan, configuration: configuration, media: media, appDelegate: appDelegate) } catch {
             throw .session("\(request.contentPath): \(error)")
         }

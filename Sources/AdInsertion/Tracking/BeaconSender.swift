@@ -4,17 +4,24 @@ import FoundationNetworking
 #endif
 import Synchronization
 
-/// Sends tracking beacons (impressions, quartiles, errors) with HTTP GET, without ever slowing the caller.
+/// Sends tracking beacons (impressions, quartiles, errors) with HTTP GET, without ever slowing the caller, and at
+/// most once each.
 ///
-/// `send(_:)` returns at once: up to `maxConcurrentRequests` beacons are under way, up to `queueCapacity` more
+/// `send(_:at:)` returns at once: up to `maxConcurrentRequests` beacons are under way, up to `queueCapacity` more
 /// wait their turn, and any beyond that are dropped and counted, so a render never waits for a tracking server.
-/// Each request has its own timeout; network errors, timeouts and 5xx answers are retried a bounded number of
-/// times with a doubling delay, 4xx answers are not. `finish(deadline:)` waits for what is outstanding, up to a
-/// deadline, and reports what happened to every beacon. Only `http` and `https` URLs are sent; anything else is
-/// counted as failed with the reason.
+/// A beacon given a due instant (`Pacing.realtime`) waits for it first, so that an ad server sees it when a real
+/// player would have sent it.
 ///
-/// Requests are callback-based URLSession tasks, so they need no thread of their own and do not compete with the
-/// caller's tasks for the cooperative thread pool. Thread-safe: every piece of state is behind one lock.
+/// At most once, because an ad server counts every impression it receives: a request that may have reached the
+/// server is never repeated — any HTTP answer (a 5xx included), a timeout, a connection lost mid-request. Only a
+/// connection that could not be opened at all (refused, host not found, DNS failure, no network) is tried again,
+/// a bounded number of times with a doubling delay, and each such retry is listed in the `Summary`.
+/// `finish(grace:)` waits for what is outstanding (beacons not yet due included) and reports what happened to
+/// every beacon. Only `http` and `https` URLs are sent; anything else is counted as failed with the reason.
+///
+/// The HTTP exchange itself lives in one method, `request(_:completion:)`, which only classifies the outcome;
+/// the policy above does not depend on how the request is made. Thread-safe: every piece of state is behind one
+/// lock.
 public final class BeaconSender: Sendable {
     /// A beacon to send: the text as given (for the report) and the URL it parsed to.
     private struct Beacon {
@@ -26,13 +33,17 @@ public final class BeaconSender: Sendable {
     private struct Flight {
         var beacon: Beacon
         var attempts = 0
-        /// The request under way; nil while waiting to retry.
-        var task: URLSessionDataTask?
+        /// Cancels the request under way; nil while waiting to retry.
+        var cancel: (@Sendable () -> Void)?
     }
 
     private struct State {
         var queue: [Beacon] = []
         var flights: [Int: Flight] = [:]
+        /// Beacons waiting for their due instant, by id.
+        var waiting: [Int: Beacon] = [:]
+        /// The latest due instant given to `send`.
+        var lastDue: ContinuousClock.Instant?
         var nextID = 0
         var summary = Summary()
         /// `finish` was called: new beacons are refused.
@@ -41,21 +52,18 @@ public final class BeaconSender: Sendable {
         var closed = false
         var waiter: CheckedContinuation<Summary, Never>?
         var deadlineTimer: DispatchWorkItem?
-    }
 
-    /// The result of one request.
-    private enum Outcome {
-        case delivered
-        case retryable(String)
-        case final(String)
+        var isIdle: Bool { flights.isEmpty && queue.isEmpty && waiting.isEmpty }
     }
 
     public let configuration: Configuration
+    public let pacing: Pacing
     private let session: URLSession
     private let state = Mutex(State())
 
-    public init(configuration: Configuration = Configuration()) {
+    public init(configuration: Configuration = Configuration(), pacing: Pacing = .asap) {
         self.configuration = configuration
+        self.pacing = pacing
         let sessionConfiguration = URLSessionConfiguration.ephemeral
         sessionConfiguration.httpMaximumConnectionsPerHost = configuration.maxConcurrentRequests
         sessionConfiguration.urlCache = nil
@@ -68,9 +76,10 @@ public final class BeaconSender: Sendable {
     // synchronous invalidation would wait for itself; invalidate from elsewhere.
     deinit { DispatchQueue.global().async { [session] in session.invalidateAndCancel() } }
 
-    /// Queues a beacon and returns at once. An invalid or non-http(s) URL is counted as failed; a beacon that
-    /// finds the queue full is dropped and counted; one sent after `finish` is counted as failed.
-    public func send(_ url: String) {
+    /// Queues a beacon and returns at once; with `due`, it is sent no earlier than that instant. An invalid or
+    /// non-http(s) URL is counted as failed; a beacon that finds the queue full is dropped and counted; one sent
+    /// after `finish` is counted as failed.
+    public func send(_ url: String, at due: ContinuousClock.Instant? = nil) {
         let beacon: Beacon
         switch Self.parse(url) {
         case .failure(let reason):
@@ -79,20 +88,60 @@ public final class BeaconSender: Sendable {
         case .success(let parsed):
             beacon = Beacon(text: url, url: parsed)
         }
+        if let due, due > .now {
+            let id: Int? = state.withLock { state in
+                if state.finishing {
+                    state.summary.failures.append(Failure(url: url, reason: "sent after finish", attempts: 0))
+                    return nil
+                }
+                let id = state.nextID
+                state.nextID += 1
+                state.waiting[id] = beacon
+                state.lastDue = max(state.lastDue ?? due, due)
+                return id
+            }
+            guard let id else { return }
+            DispatchQueue.global().asyncAfter(deadline: .now() + max(0, (due - .now).timeInterval)) { [self] in
+                release(id)
+            }
+            return
+        }
         let slot: Int? = state.withLock { state in
             if state.finishing {
                 state.summary.failures.append(Failure(url: url, reason: "sent after finish", attempts: 0))
                 return nil
             }
-            if state.flights.count < configuration.maxConcurrentRequests { return take(&state, beacon) }
-            if state.queue.count < configuration.queueCapacity {
-                state.queue.append(beacon)
-            } else {
-                state.summary.dropped += 1
-            }
-            return nil
+            return admit(&state, beacon)
         }
         if let slot { attempt(slot) }
+    }
+
+    /// A waiting beacon is due: it queues like any other (even after `finish`, which waits for it).
+    private func release(_ id: Int) {
+        let slot: Int? = state.withLock { state in
+            guard !state.closed, let beacon = state.waiting.removeValue(forKey: id) else { return nil }
+            return admit(&state, beacon)
+        }
+        if let slot { attempt(slot) }
+    }
+
+    /// Gives `beacon` a slot, or a place in the queue, or drops it. Returns the slot to start.
+    private func admit(_ state: inout State, _ beacon: Beacon) -> Int? {
+        if state.flights.count < configuration.maxConcurrentRequests { return take(&state, beacon) }
+        if state.queue.count < configuration.queueCapacity {
+            state.queue.append(beacon)
+        } else {
+            state.summary.dropped += 1
+        }
+        return nil
+    }
+
+    /// Stops accepting beacons and waits until every outstanding one (those not yet due included) is delivered
+    /// or given up, or until `grace` after the later of now and the last due instant; what is still outstanding
+    /// then is cancelled and reported as failed.
+    public func finish(grace: Duration) async -> Summary {
+        let lastDue = state.withLock { $0.lastDue }
+        return await finish(deadline: max(.now, lastDue ?? .now) + grace)
     }
 
     /// Stops accepting beacons and waits until every outstanding one is delivered or given up, or until
@@ -101,7 +150,7 @@ public final class BeaconSender: Sendable {
         await withCheckedContinuation { continuation in
             let now: Summary? = state.withLock { state in
                 state.finishing = true
-                if state.closed || state.flights.isEmpty {
+                if state.closed || state.isIdle {
                     state.closed = true
                     return state.summary
                 }
@@ -126,47 +175,67 @@ public final class BeaconSender: Sendable {
         return id
     }
 
-    /// Makes one request for the beacon in slot `id`, guarded by a timeout of our own: FoundationNetworking
-    /// rounds `timeoutInterval` down to whole seconds (0.3 s times out at once), so it only serves as a backstop.
+    /// Makes one request for the beacon in slot `id`.
     private func attempt(_ id: Int) {
         guard let beacon = state.withLock({ state -> Beacon? in
             guard !state.closed, state.flights[id] != nil else { return nil }
             state.flights[id]!.attempts += 1
             return state.flights[id]!.beacon
         }) else { return }
-        var request = URLRequest(url: beacon.url)
+        let cancel = request(beacon.url) { [self] outcome in conclude(id, outcome) }
+        let open = state.withLock { state in
+            guard !state.closed, state.flights[id] != nil else { return false }
+            state.flights[id]!.cancel = cancel
+            return true
+        }
+        if !open { cancel() }
+    }
+
+    /// The one HTTP exchange: a GET of `url`, classified for the retry policy, guarded by a timeout of our own
+    /// (FoundationNetworking rounds `timeoutInterval` down to whole seconds, so it only serves as a backstop).
+    /// Calls `completion` exactly once, on another thread. Returns a function that cancels the request.
+    private func request(_ url: URL, completion: @escaping @Sendable (BeaconOutcome) -> Void) -> @Sendable () -> Void {
+        var request = URLRequest(url: url)
         request.httpMethod = "GET"
         request.timeoutInterval = (configuration.timeout.timeInterval + 1).rounded(.up)
         let watch = AttemptWatch()
-        let task = session.dataTask(with: request) { [self] _, response, error in
+        let timeout = configuration.timeout
+        let task = session.dataTask(with: request) { _, response, error in
             let timedOut = watch.complete()
-            conclude(id, outcome(response: response, error: error, timedOut: timedOut))
+            completion(Self.classify(response: response, error: error, timedOut: timedOut, timeout: timeout))
         }
-        let open = state.withLock { state in
-            guard !state.closed, state.flights[id] != nil else { return false }
-            state.flights[id]!.task = task
-            return true
-        }
-        guard open else { return }
         task.resume()
-        DispatchQueue.global().asyncAfter(deadline: .now() + configuration.timeout.timeInterval) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval) {
             if watch.expire() { task.cancel() }
         }
+        return { task.cancel() }
     }
 
-    private func outcome(response: URLResponse?, error: (any Error)?, timedOut: Bool) -> Outcome {
-        if timedOut { return .retryable("timed out after \(configuration.timeout.secondsText)") }
-        if let error { return .retryable(Self.describe(error)) }
-        guard let http = response as? HTTPURLResponse else { return .retryable("no HTTP response") }
-        switch http.statusCode {
-        case 200..<400: return .delivered
-        case 400..<500: return .final("HTTP \(http.statusCode)")
-        default: return .retryable("HTTP \(http.statusCode)")
+    /// What one request came to. Only `couldNotConnect` is ever retried.
+    enum BeaconOutcome: Hashable, Sendable {
+        /// The server answered 2xx or 3xx.
+        case delivered
+        /// No connection could be opened, so nothing reached the server.
+        case couldNotConnect(String)
+        /// The request may have reached the server (an HTTP error status, a timeout, a connection lost).
+        case failedAfterSending(String)
+    }
+
+    static func classify(response: URLResponse?, error: (any Error)?, timedOut: Bool, timeout: Duration) -> BeaconOutcome {
+        if timedOut { return .failedAfterSending("timed out after \(timeout.secondsText)") }
+        if let error {
+            if let code = (error as? URLError)?.code,
+               [.cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet].contains(code) {
+                return .couldNotConnect(describe(error))
+            }
+            return .failedAfterSending(describe(error))
         }
+        guard let http = response as? HTTPURLResponse else { return .failedAfterSending("no HTTP response") }
+        return (200..<400).contains(http.statusCode) ? .delivered : .failedAfterSending("HTTP \(http.statusCode)")
     }
 
     /// Records the result of the request in slot `id`; retries it, or gives the slot to the next queued beacon.
-    private func conclude(_ id: Int, _ outcome: Outcome) {
+    private func conclude(_ id: Int, _ outcome: BeaconOutcome) {
         enum Next {
             case retry(after: Duration)
             case start(Int)
@@ -176,17 +245,19 @@ public final class BeaconSender: Sendable {
         let next: Next = state.withLock { state in
             guard !state.closed, let flight = state.flights[id] else { return .nothing }
             switch outcome {
-            case .retryable where flight.attempts <= configuration.maxRetries:
-                state.flights[id]!.task = nil
+            case .couldNotConnect(let reason) where flight.attempts <= configuration.maxRetries:
+                state.flights[id]!.cancel = nil
+                state.summary.retries.append(Retry(url: flight.beacon.text, attempt: flight.attempts + 1,
+                                                   reason: reason))
                 return .retry(after: configuration.retryDelay * (1 << (flight.attempts - 1)))
-            case .retryable(let reason), .final(let reason):
+            case .couldNotConnect(let reason), .failedAfterSending(let reason):
                 state.summary.failures.append(Failure(url: flight.beacon.text, reason: reason, attempts: flight.attempts))
             case .delivered:
                 state.summary.sent += 1
             }
             state.flights[id] = nil
             if !state.queue.isEmpty { return .start(take(&state, state.queue.removeFirst())) }
-            if state.flights.isEmpty, let waiter = state.waiter {
+            if state.isIdle, let waiter = state.waiter {
                 state.closed = true
                 state.waiter = nil
                 state.deadlineTimer?.cancel()
@@ -205,25 +276,26 @@ public final class BeaconSender: Sendable {
 
     /// The deadline of `finish` has passed: gives up on everything outstanding and reports.
     private func expire() {
-        let taken: (CheckedContinuation<Summary, Never>, Summary, [URLSessionDataTask])? = state.withLock { state in
+        let taken: (CheckedContinuation<Summary, Never>, Summary, [@Sendable () -> Void])? = state.withLock { state in
             guard !state.closed, let waiter = state.waiter else { return nil }
             state.closed = true
             state.waiter = nil
-            var tasks: [URLSessionDataTask] = []
+            var cancels: [@Sendable () -> Void] = []
             for (_, flight) in state.flights.sorted(by: { $0.key < $1.key }) {
                 state.summary.failures.append(Failure(url: flight.beacon.text, reason: "not finished by the deadline",
                                                       attempts: flight.attempts))
-                if let task = flight.task { tasks.append(task) }
+                if let cancel = flight.cancel { cancels.append(cancel) }
             }
-            for beacon in state.queue {
+            for beacon in state.queue + state.waiting.sorted(by: { $0.key < $1.key }).map(\.value) {
                 state.summary.failures.append(Failure(url: beacon.text, reason: "not sent by the deadline", attempts: 0))
             }
             state.flights = [:]
             state.queue = []
-            return (waiter, state.summary, tasks)
+            state.waiting = [:]
+            return (waiter, state.summary, cancels)
         }
-        guard let (waiter, summary, tasks) = taken else { return }
-        tasks.forEach { $0.cancel() }
+        guard let (waiter, summary, cancels) = taken else { return }
+        cancels.forEach { $0() }
         waiter.resume(returning: summary)
     }
 
@@ -282,7 +354,7 @@ private final class AttemptWatch: Sendable {
 
 extension Duration {
     /// Seconds as a `TimeInterval`, for Dispatch and Foundation.
-    fileprivate var timeInterval: Double {
+    var timeInterval: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 

@@ -119,5 +119,5 @@ private struct FieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
 extension SessionEvent {
     /// The event as one line of the event log (no newline), the same bytes `EventLog` writes.
-    public var jsonLine: String { (try? EventLogEncoder.line(self)) ?? "{\"type\":\"\(type)\"}" }
+    public var jsonLine: String { (try? EventLogEncoder.line(self)) ?? "{\"type\":\"\(type.rawValue)\"}" }
 }

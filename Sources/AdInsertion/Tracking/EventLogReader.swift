@@ -43,6 +43,8 @@ public enum EventLogReader {
         case DecodingError.keyNotFound(let key, _): "missing field \"\(key.stringValue)\""
         case DecodingError.typeMismatch(let type, let context), DecodingError.valueNotFound(let type, let context):
             "field \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" is not a \(type)"
+        case DecodingError.dataCorrupted(let context) where !context.codingPath.isEmpty:
+            "field \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\": \(context.debugDescription)"
         case DecodingError.dataCorrupted: "not a JSON object"
         default: "\(error)"
         }

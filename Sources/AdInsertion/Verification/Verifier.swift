@@ -253,7 +253,7 @@ public enum Verifier {
     /// Frames at which the session applied a seek, from the event log beside the output (none if it is absent).
     static func seekFrames(_ eventsPath: String) -> Set<Int64> {
         guard let events = try? EventLog.read(eventsPath) else { return [] }
-        return Set(events.filter { $0.type == "COMMAND" && ($0.message ?? "").hasPrefix("seek") }.compactMap(\.frame))
+        return Set(events.filter { $0.type == .command && ($0.message ?? "").hasPrefix("seek") }.compactMap(\.frame))
     }
 
     static func runs(_ stamps: [FrameStamp?]) -> [VerifyReport.ShownRun] {

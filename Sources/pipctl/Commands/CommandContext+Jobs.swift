@@ -17,11 +17,14 @@ extension CommandContext {
 }
 
 extension CommandContext {
-    /// Waits (up to ten seconds) for the beacons still in flight and says what became of them.
+    /// Waits for the beacons not yet due, then (up to ten seconds) for those still in flight, and says what
+    /// became of them, every retry included.
     func finish(_ beacons: BeaconSender?) async {
         guard let beacons else { return }
-        let summary = await beacons.finish(deadline: .now + .seconds(10))
-        errorOutput.write("\(command): beacons: \(summary.sent) sent, \(summary.failures.count) failed, \(summary.dropped) dropped\n")
+        let summary = await beacons.finish(grace: .seconds(10))
+        errorOutput.write("\(command): beacons: \(summary.sent) sent, \(summary.failures.count) failed, \(summary.dropped) dropped"
+            + (summary.retries.isEmpty ? "" : ", \(summary.retries.count) retried") + "\n")
+        for retry in summary.retries.prefix(5) { warn("beacon retried (could not connect) \(retry)") }
         for failure in summary.failures.prefix(5) { warn("beacon \(failure)") }
     }
 }

@@ -47,7 +47,7 @@ enum PlayCommand: Command {
             + "of as fast as possible, printing each event as it happens (text on a terminal, JSON lines "
             + "otherwise) and, on a terminal, a status line (position, what is playing, picture-in-picture, next "
             + "break, held breaks). Commands are read from standard input, one per line: pip, pip on, pip off, "
-            + "seek T, pause, resume, skip, status, quit; each applies at the next frame. When the input ends the "
+            + "seek T, pause, resume, skip, click, status, quit; each applies at the next frame. When the input ends the "
             + "session plays on to its end. With no --content, --ads or --break it plays the bundled demo.",
         parameters: SessionOptions.inputParameters + [events, speed, record, commandLog] + FormatOptions.FromContent.parameters
             + EncodingOptions.parameters + SessionOptions.adRequestParameters + SessionOptions.behaviourParameters,
@@ -60,13 +60,17 @@ enum PlayCommand: Command {
             output: options.record, format: options.format, encoding: options.encoding, timeline: nil,
             events: options.events, frameHashes: nil, context: context) }
         live.writesMedia = options.record != nil
-        let request = live
         let commandLogPath = options.commandLog ?? options.record.map { $0 + ".commands.txt" }
         // The log is written when the session ends; a destination it cannot have must stop the session before it
         // plays and records, not after.
         if let commandLogPath { _ = try AtomicFile(destination: commandLogPath) }
         let speed = options.speed.doubleValue
-        let beacons = options.session.sendsBeacons ? BeaconSender() : nil
+        let start = ContinuousClock.now
+        if options.session.sendsBeacons { live.clockOrigin = Date() }
+        let request = live
+        // A player sends each beacon when it shows the frame: never ahead of the wall clock, even when a frame
+        // was decided early.
+        let beacons = options.session.sendsBeacons ? BeaconSender(pacing: .realtime(start: start, speed: speed)) : nil
         do {
             _ = try await runBlocking { () throws -> RenderResult in
                 let stitcher = try Stitcher(request: request, mode: .live)
@@ -80,7 +84,6 @@ enum PlayCommand: Command {
                     display.finish()
                 }
                 let rate = stitcher.format.frameRate.perSecond.doubleValue
-                let start = ContinuousClock.now
                 while try stitcher.step() {
                     reader.takeNotices().forEach(display.printNotice)
                     if reader.takeStatusRequest() { display.printStatus(stitcher.session.status) }

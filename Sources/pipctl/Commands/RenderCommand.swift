@@ -1,3 +1,4 @@
+import Foundation
 import MediaCore
 import AdInsertion
 /// `pipctl render`: plays content with its ads and picture-in-picture headlessly into one MP4.
@@ -13,6 +14,7 @@ enum RenderCommand: Command {
         var frameHashes: String?
         var format: FormatOptions
         var encoding: EncodingOptions
+        var beaconPacing: BeaconPacing
 
         init(_ arguments: ParsedArguments) {
             session = SessionOptions(arguments)
@@ -22,6 +24,7 @@ enum RenderCommand: Command {
             frameHashes = arguments[RenderCommand.frameHash]
             format = FormatOptions(fromContent: arguments)
             encoding = EncodingOptions(arguments)
+            beaconPacing = arguments[RenderCommand.beaconPacing]
         }
     }
 
@@ -40,6 +43,12 @@ enum RenderCommand: Command {
         "framehash", .text("FILE"), absent: "none",
         help: "Also write the MD5 of every output picture to FILE, in the format of ffmpeg's framemd5.")
 
+    static let beaconPacing = Parameter.option(
+        "beacon-pacing", .choice(BeaconPacing.self), default: .asap,
+        help: "With --send-beacons: asap sends each beacon as fast as the render goes; realtime sends it when a "
+            + "real player would have (the render's start plus the output time of its event), so the command "
+            + "waits at the end until the last one is sent. [TIMESTAMP] is that moment on the wall clock either way.")
+
     static let definition = CommandDefinition(
         name: "render",
         abstract: "Render content with its ad breaks and picture-in-picture into one MP4.",
@@ -50,16 +59,22 @@ enum RenderCommand: Command {
             + "--content, --ads or --break it renders the bundled demo (content, ad schedule and script), so "
             + "'pipctl render' alone shows what the tool does.",
         parameters: SessionOptions.inputParameters + [output, timeline, events, frameHash] + FormatOptions.FromContent.parameters
-            + EncodingOptions.parameters + SessionOptions.adRequestParameters + SessionOptions.behaviourParameters,
+            + EncodingOptions.parameters + SessionOptions.adRequestParameters + SessionOptions.behaviourParameters
+            + [beaconPacing],
         exclusive: SessionOptions.exclusive)
 
     static var catchesInterrupts: Bool { true }
 
     static func run(_ options: Options, context: CommandContext) async throws {
-        let request = try await context.interruptible { try await options.session.renderRequest(
+        var prepared = try await context.interruptible { try await options.session.renderRequest(
             output: options.output, format: options.format, encoding: options.encoding, timeline: options.timeline,
             events: options.events, frameHashes: options.frameHashes, context: context) }
-        let beacons = options.session.sendsBeacons ? BeaconSender() : nil
+        // [TIMESTAMP] and realtime pacing share one start: the moment the render starts.
+        let start = ContinuousClock.now
+        if options.session.sendsBeacons { prepared.clockOrigin = Date() }
+        let request = prepared
+        let beacons = options.session.sendsBeacons
+            ? BeaconSender(pacing: options.beaconPacing == .realtime ? .realtime(start: start) : .asap) : nil
         do {
             let result = try await runBlocking { () throws -> RenderResult in
                 let stitcher = try Stitcher(request: request)

@@ -22,7 +22,7 @@ extension SessionOptions {
         if output == nil, usesDemo {
             try FileManager.default.createDirectory(atPath: "out", withIntermediateDirectories: true)
         }
-        return RenderRequest(
+        var request = RenderRequest(
             contentPath: inputs.content, plan: plan, outputPath: outputPath, size: format.size,
             frameRate: format.frameRate, sampleRate: format.sampleRate, channels: format.channels,
             encoding: encoding.settings, timelinePath: timeline, eventsPath: events, frameHashPath: frameHashes,
@@ -31,6 +31,9 @@ extension SessionOptions {
             script: try SessionOptions.loadScript(inputs.script, command: command),
             // Beacons that really go out carry the real time; a log-only render stays reproducible.
             clockOrigin: sendsBeacons ? Date() : SessionConfiguration.defaultClockOrigin)
+        // An ad server must see a fresh [CACHEBUSTING] per beacon and run; a log-only render stays reproducible.
+        request.cacheBusting = sendsBeacons ? .random : .seeded
+        return request
     }
 }
 

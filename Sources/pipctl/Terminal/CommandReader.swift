@@ -6,11 +6,11 @@ import Synchronization
 /// the session's inbox; the session applies each at its next frame.
 ///
 /// Lines are the `--script` commands without a time (`pip`, `pip on`, `pip off`, `seek T`, `pause`, `resume`,
-/// `skip`, `quit`) plus `status`. Anything else gets a one-line help and the session goes on. The help is not
+/// `skip`, `click`, `quit`) plus `status`. Anything else gets a one-line help and the session goes on. The help is not
 /// written from the reading thread but queued for the display, which prints it between frames, off the status
 /// line. At the end of the input the inbox is closed: a session waiting for a command that can no longer come ends.
 final class CommandReader: Sendable {
-    static let help = "commands: pip | pip on | pip off | seek T | pause | resume | skip | status | quit"
+    static let help = "commands: pip | pip on | pip off | seek T | pause | resume | skip | click | status | quit"
 
     private let inbox: CommandInbox
     private let statusRequests = Atomic<Int>(0)

@@ -18,7 +18,7 @@ import Testing
                                                        .midroll(MediaTime(seconds: Rational(623_125, 1000))), .postroll])
         #expect(result.plan.breaks.map(\.id) == ["pre", "mid-percent", "mid-time", "post"])
         #expect(result.plan.errors.isEmpty)
-        #expect(result.plan.breaks[0].tracking.map(\.event) == ["breakStart", "breakEnd", "error"])
+        #expect(result.plan.breaks[0].tracking.map(\.event.rawValue) == ["breakStart", "breakEnd", "error"])
     }
 
     @Test func resolvesAnAdTagURIRelativeToTheVMAP() async throws {

@@ -81,14 +81,14 @@ import Testing
         let lines = text.split(separator: "\n").map(String.init)
         #expect(lines == [
             "\(DecisioningFixtures.path("VMAP/schedule.xml")): VMAP, 4 breaks, 4 ads, 0 errors, content 0:20:00.000, window 640x360",
-            "preroll  id=pre  1 ad",
-            "  1. ad pre-ad \"Pre-roll\" (vmap-fixture) 10s skip 10%: video/mp4 640x360 -> \(dir.path)/pre.mp4",
-            "midroll 0:05:00.000  id=mid-percent  1 ad",
-            "  1. ad percent-ad \"Mid-roll at 25%\" (vmap-fixture) 5s: video/mp4 640x360 -> \(dir.path)/percent.mp4",
-            "midroll 0:10:23.125  id=mid-time  1 ad",
-            "  1. ad mid-ad \"Mid-roll (VASTData)\" (vmap-fixture) 20s: video/mp4 640x360 -> \(dir.path)/mid.mp4",
-            "postroll  id=post  1 ad",
-            "  1. ad inline-1 \"Inline linear\" (pipctl-fixtures) 30s skip 5s: video/mp4 640x360 600 kbit/s -> \(dir.path)/ads/low.mp4",
+            "#0 preroll  id=pre  1 ad",
+            "  #0 ad pre-ad \"Pre-roll\" (vmap-fixture) 10s skip 10%: video/mp4 640x360 -> \(dir.path)/pre.mp4",
+            "#1 midroll 0:05:00.000  id=mid-percent  1 ad",
+            "  #0 ad percent-ad \"Mid-roll at 25%\" (vmap-fixture) 5s: video/mp4 640x360 -> \(dir.path)/percent.mp4",
+            "#2 midroll 0:10:23.125  id=mid-time  1 ad",
+            "  #0 ad mid-ad \"Mid-roll (VASTData)\" (vmap-fixture) 20s: video/mp4 640x360 -> \(dir.path)/mid.mp4",
+            "#3 postroll  id=post  1 ad",
+            "  #0 ad inline-1 \"Inline linear\" (pipctl-fixtures) 30s skip 5s: video/mp4 640x360 600 kbit/s -> \(dir.path)/ads/low.mp4",
         ])
     }
 
@@ -110,7 +110,7 @@ import Testing
         #expect(ad.mediaFile == nil)
         #expect(ad.candidates.map(\.accepted) == [false, false])
         #expect(report.errors.map(\.code) == [901])
-        #expect(report.text.contains("1. ad vpaid-only \"VPAID only\" (vpaid) 15s FAILED 901: ad 'vpaid-only': VPAID creatives are not played and there is no other MediaFile"))
+        #expect(report.text.contains("#0 ad vpaid-only \"VPAID only\" (vpaid) 15s FAILED 901: ad 'vpaid-only': VPAID creatives are not played and there is no other MediaFile"))
     }
 
     @Test func failsForADocumentThatIsNotXMLNamingTheLine() async throws {

@@ -33,7 +33,7 @@ import Testing
         #expect(linear.clickTracking == ["https://track.example/click1", "https://track.example/click2"])
         #expect(linear.customClicks == ["https://track.example/custom"])
         #expect(linear.mezzanineURLs == ["https://cdn.example/mezzanine.mp4"])
-        #expect(linear.tracking.map(\.event) == ["creativeView", "start", "firstQuartile", "midpoint", "thirdQuartile",
+        #expect(linear.tracking.map(\.event.rawValue) == ["creativeView", "start", "firstQuartile", "midpoint", "thirdQuartile",
                                                  "complete", "progress", "progress", "skip"])
         #expect(linear.tracking[6].offset == .time(MediaDuration(seconds: Rational(21, 2))))
         #expect(linear.tracking[7].offset == .fraction(Rational(1, 4)))
@@ -57,7 +57,7 @@ import Testing
     @Test func keepsNonLinearAndCompanionCreatives() throws {
         let ad = try DecisioningFixtures.vast("VAST/inline-linear.xml").ads[0]
         let overlays = try #require(ad.creatives[1].nonLinearAds)
-        #expect(overlays.tracking == [TrackingEvent(event: "creativeView", url: "https://track.example/overlay-view")])
+        #expect(overlays.tracking == [TrackingEvent(event: .creativeView, url: "https://track.example/overlay-view")])
         let overlay = try #require(overlays.nonLinears.first)
         #expect(overlay.size == PixelSize(width: 480, height: 70))
         #expect(overlay.expandedSize == PixelSize(width: 640, height: 360))

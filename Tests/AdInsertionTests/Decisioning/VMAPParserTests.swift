@@ -21,9 +21,9 @@ import Testing
     @Test func readsBreakTracking() throws {
         let pre = try vmap("VMAP/schedule.xml").breaks[0]
         #expect(pre.tracking == [
-            TrackingEvent(event: "breakStart", url: "https://track.example/pre-breakStart"),
-            TrackingEvent(event: "breakEnd", url: "https://track.example/pre-breakEnd"),
-            TrackingEvent(event: "error", url: "https://track.example/pre-error?c=[ERRORCODE]"),
+            TrackingEvent(event: .breakStart, url: "https://track.example/pre-breakStart"),
+            TrackingEvent(event: .breakEnd, url: "https://track.example/pre-breakEnd"),
+            TrackingEvent(event: .error, url: "https://track.example/pre-error?c=[ERRORCODE]"),
         ])
     }
 

@@ -6,7 +6,7 @@ import Testing
     /// A 4 s mid-roll at 1 s, skippable after 2 s, followed by a 1 s ad in the same pod.
     func session(script: String, skip: AdOffset? = .time(MediaDuration(seconds: 2))) throws -> PlaybackSession {
         let plan = AdPlan(breaks: [AdBreak(position: .midroll(seconds(1)), ads: [
-            testAd("s", skip: skip, tracking: ["skip", "complete", "thirdQuartile"]), testAd("n"),
+            testAd("s", skip: skip, tracking: [.skip, .complete, .thirdQuartile]), testAd("n"),
         ])])
         return try PlaybackSession(plan: plan, configuration: testConfiguration(contentSeconds: 3, script: script),
                                    media: FakeAdMedia(rate: tenFPS, seconds: ["s": 4, "n": 1]), appDelegate: nil)
@@ -20,8 +20,8 @@ import Testing
                                                                   "30 STARTED b0 a1", "30 IMPRESSION b0 a1"])
         #expect(run.decisions[29].source == .ad(breakIndex: 0, adIndex: 0, tick: 19))
         #expect(run.decisions[30].source == .ad(breakIndex: 0, adIndex: 1, tick: 0))
-        #expect(run.beacons("skip").map(\.url) == ["https://t.example/s/skip"])
-        #expect(run.beacons("complete").isEmpty && run.beacons("thirdQuartile").isEmpty)
+        #expect(run.beacons(.skip).map(\.url) == ["https://t.example/s/skip"])
+        #expect(run.beacons(.complete).isEmpty && run.beacons(.thirdQuartile).isEmpty)
         #expect(session.plan.breaks[0].ads.map(\.state) == [.skipped, .played])
         #expect(run.contentTicks == Array(0..<30))
     }
@@ -43,7 +43,7 @@ import Testing
 
     @Test func skipIsRefusedForAnUnskippableAdAndDuringContent() throws {
         let run = runToEnd(try session(script: "skip@0.5; skip@2", skip: nil))
-        #expect(run.events.filter { $0.type == "LOG" }.map(\.message) == [
+        #expect(run.events.filter { $0.type == .log }.map(\.message) == [
             "skip ignored: no ad is playing", "skip ignored: ad 0 of break 0 is not skippable",
         ])
     }
@@ -52,7 +52,7 @@ import Testing
 @Suite struct AdsManagerFailureTests {
     @Test func anAdThatFailsToPrepareIsReportedAndThePodGoesOn() throws {
         let plan = AdPlan(breaks: [AdBreak(position: .preroll, tracking: [
-            TrackingEvent(event: "error", url: "https://vmap.example/error?c=[ERRORCODE]"),
+            TrackingEvent(event: .error, url: "https://vmap.example/error?c=[ERRORCODE]"),
         ], ads: [testAd("bad"), testAd("good")])])
         let media = FakeAdMedia(rate: tenFPS, ["bad": .failure(AdError(.fileNotFound, "bad.mp4 does not exist")),
                                                "good": .success(MediaDuration(seconds: 1))])
@@ -64,7 +64,7 @@ import Testing
                                                   "0 STARTED b0 a1", "0 IMPRESSION b0 a1"])
         let error = try #require(run.first(.adError))
         #expect(error.code == 401 && error.message == "bad.mp4 does not exist")
-        #expect(run.beacons("error").map(\.url) == ["https://t.example/bad/error?code=401",
+        #expect(run.beacons(.error).map(\.url) == ["https://t.example/bad/error?code=401",
                                                     "https://vmap.example/error?c=401"])
         #expect(run.decisions[0].source == .ad(breakIndex: 0, adIndex: 1, tick: 0))
         #expect(session.plan.breaks[0].ads.map(\.state) == [.failed, .played])
@@ -79,12 +79,12 @@ import Testing
                                                media: media, appDelegate: nil))
         #expect(run.timeline == ["10 AD_BREAK_READY b0", "10 AD_ERROR b0 a0", "10 AD_ERROR b0 a1",
                                  "20 ALL_ADS_COMPLETED", "20 SESSION_ENDED"])
-        #expect(run.events.filter { $0.type == "AD_ERROR" }.map(\.code) == [403, 405])
+        #expect(run.events.filter { $0.type == .adError }.map(\.code) == [403, 405])
         #expect(run.contentTicks == Array(0..<20))
     }
 
     @Test func anAdThatFailsMidPodIsReplacedAtTheSameOutputFrame() throws {
-        let plan = AdPlan(breaks: [AdBreak(position: .preroll, ads: [testAd("a"), testAd("b", tracking: ["start"]), testAd("c")])])
+        let plan = AdPlan(breaks: [AdBreak(position: .preroll, ads: [testAd("a"), testAd("b", tracking: [.start]), testAd("c")])])
         let media = FakeAdMedia(rate: tenFPS, seconds: ["a": 1, "b": 1, "c": 1])
         let session = try PlaybackSession(plan: plan, configuration: testConfiguration(contentSeconds: 1), media: media,
                                           appDelegate: nil)
@@ -111,7 +111,7 @@ import Testing
                                           media: FakeAdMedia(rate: tenFPS, [:]), appDelegate: nil)
         _ = session.nextFrame()
         session.adFailed(AdError(.mediaDisplay, "oops"))
-        #expect(session.drainEvents().map(\.type) == ["LOG"])
+        #expect(session.drainEvents().map(\.type) == [.log])
         #expect(session.nextFrame()?.source == .content(tick: 1))
     }
 
@@ -133,7 +133,7 @@ import Testing
     static func media() -> FakeAdMedia { FakeAdMedia(rate: tenFPS, seconds: ["m2": 1, "m4": 1, "m6": 1]) }
 
     static func breaksStarted(_ run: SessionRun) -> [Int] {
-        run.events.filter { $0.type == "AD_BREAK_STARTED" }.compactMap(\.breakIndex)
+        run.events.filter { $0.type == .adBreakStarted }.compactMap(\.breakIndex)
     }
 
     @Test(arguments: [
@@ -154,7 +154,7 @@ import Testing
         #expect(run.decisions[Int(resumeFrame)].source == .content(tick: 50))
         #expect(run.contentTicks == Array(0..<10) + Array(50..<100))
         #expect(contentIsContinuous(run, seekFrames: [10]))
-        let passed = run.events.filter { $0.type == "LOG" && $0.reason == "seek" }.compactMap(\.breakIndex)
+        let passed = run.events.filter { $0.type == .log && $0.reason == .seek }.compactMap(\.breakIndex)
         #expect(passed == [0, 1].filter { !started.contains($0) })
     }
 
@@ -186,7 +186,7 @@ import Testing
         #expect(Self.breaksStarted(run) == [0, 2, 3])
         #expect(run.decisions[20].source == .content(tick: 50))
         #expect(run.contentTicks.first == 50 && contentIsContinuous(run))
-        #expect(run.events.filter { $0.reason == "seek" }.map(\.message) == [
+        #expect(run.events.filter { $0.reason == .seek }.map(\.message) == [
             "break 1 (midroll@0:00:02.000) jumped over by the start position is not played (seek policy last)",
         ])
     }
@@ -200,18 +200,18 @@ import Testing
             media: media, appDelegate: nil)
         let run = runToEnd(session)
         #expect(Self.breaksStarted(run) == [3])
-        #expect(run.events.filter { $0.type == "AD_BREAK_SKIPPED" }.map(\.compact) == ["0 AD_BREAK_SKIPPED b0", "0 AD_BREAK_SKIPPED b1", "0 AD_BREAK_SKIPPED b2"])
-        #expect(run.first(.adBreakSkipped)?.reason == "playAdsAfterTime")
+        #expect(run.events.filter { $0.type == .adBreakSkipped }.map(\.compact) == ["0 AD_BREAK_SKIPPED b0", "0 AD_BREAK_SKIPPED b1", "0 AD_BREAK_SKIPPED b2"])
+        #expect(run.first(.adBreakSkipped)?.reason == .playAdsAfterTime)
         #expect(run.decisions[0].source == .content(tick: 40))
         #expect(session.plan.breaks.map { $0.ads[0].state } == [.skipped, .skipped, .skipped, .played])
     }
 
     @Test(arguments: [
-        (AdsRenderingSettings(playsPrerolls: false), [1, 2], "prerollsOff"),
-        (AdsRenderingSettings(playsMidrolls: false), [0, 2], "midrollsOff"),
-        (AdsRenderingSettings(playsPostrolls: false), [0, 1], "postrollsOff"),
+        (AdsRenderingSettings(playsPrerolls: false), [1, 2], SessionEventReason.prerollsOff),
+        (AdsRenderingSettings(playsMidrolls: false), [0, 2], SessionEventReason.midrollsOff),
+        (AdsRenderingSettings(playsPostrolls: false), [0, 1], SessionEventReason.postrollsOff),
     ])
-    func eachKindOfBreakCanBeSwitchedOff(settings: AdsRenderingSettings, started: [Int], reason: String) throws {
+    func eachKindOfBreakCanBeSwitchedOff(settings: AdsRenderingSettings, started: [Int], reason: SessionEventReason) throws {
         let plan = AdPlan(breaks: [AdBreak(position: .preroll, ads: [testAd("a")]),
                                    AdBreak(position: .midroll(seconds(1)), ads: [testAd("b")]),
                                    AdBreak(position: .postroll, ads: [testAd("c")])])
@@ -221,7 +221,7 @@ import Testing
         #expect(Self.breaksStarted(run) == started)
         #expect(run.first(.adBreakSkipped)?.reason == reason)
         #expect(run.contentTicks == Array(0..<20))
-        #expect(run.last?.type == "SESSION_ENDED")
+        #expect(run.last?.type == .sessionEnded)
     }
 }
 
@@ -241,7 +241,7 @@ extension SessionRun {
         #expect(run.timeline.filter { $0.hasPrefix("20 ") }.prefix(3) == ["20 COMPLETE b0 a0", "20 AD_ERROR b0 a1", "20 LOADED b0 a2"])
         let error = try #require(run.first(.adError))
         #expect(error.code == 403 && error.message == "no rendition fits")
-        #expect(run.beacons("error").map(\.url) == ["https://t.example/norendition/error?code=403", "https://wrapper.example/err?e=403"])
+        #expect(run.beacons(.error).map(\.url) == ["https://t.example/norendition/error?code=403", "https://wrapper.example/err?e=403"])
         #expect(run.frames(of: .adError) == [20])
     }
 
@@ -252,7 +252,7 @@ extension SessionRun {
                                           media: FakeAdMedia(rate: tenFPS, seconds: [:]), appDelegate: nil)
         let run = runToEnd(session)
         #expect(run.first(.adError)?.code == 303)
-        #expect(run.beacons("error").map(\.url) == ["https://w.example/e?code=303"])
-        #expect(run.beacons("error").map(\.frame) == [0])
+        #expect(run.beacons(.error).map(\.url) == ["https://w.example/e?code=303"])
+        #expect(run.beacons(.error).map(\.frame) == [0])
     }
 }

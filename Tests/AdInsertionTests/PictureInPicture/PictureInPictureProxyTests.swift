@@ -108,7 +108,7 @@ final class RecordingPictureInPictureDelegate: PictureInPictureDelegate {
         app = nil
         #expect(released == nil && session.pictureInPictureProxy.appDelegate == nil)
         let run = runToEnd(session)
-        #expect(run.events.filter { $0.type.hasPrefix("PIP_") }.map(\.compact) == [
+        #expect(run.events.filter { $0.type.rawValue.hasPrefix("PIP_") }.map(\.compact) == [
             "5 PIP_WILL_START", "5 PIP_DID_START", "10 PIP_RESTORE_USER_INTERFACE", "10 PIP_WILL_STOP", "10 PIP_DID_STOP",
         ])
     }
@@ -119,11 +119,11 @@ final class RecordingPictureInPictureDelegate: PictureInPictureDelegate {
             plan: .empty, configuration: testConfiguration(contentSeconds: 2, script: "pip on@0; pip on@0.5; pip@0.6; pip@0.7; pip off@1.5"),
             media: FakeAdMedia(rate: tenFPS, [:]), appDelegate: app)
         let run = runToEnd(session)
-        let logged = run.events.filter { $0.type.hasPrefix("PIP_") }
+        let logged = run.events.filter { $0.type.rawValue.hasPrefix("PIP_") }
         #expect(app.messages == ["failedToStart: picture-in-picture is not possible now: nothing is playing",
                                  "willStart", "didStart", "restoreUserInterface", "willStop", "didStop",
                                  "willStart", "didStart", "restoreUserInterface", "willStop", "didStop"])
-        #expect(logged.map(\.type) == ["PIP_FAILED_TO_START", "PIP_WILL_START", "PIP_DID_START",
+        #expect(logged.map(\.type.rawValue) == ["PIP_FAILED_TO_START", "PIP_WILL_START", "PIP_DID_START",
                                        "PIP_RESTORE_USER_INTERFACE", "PIP_WILL_STOP", "PIP_DID_STOP",
                                        "PIP_WILL_START", "PIP_DID_START", "PIP_RESTORE_USER_INTERFACE",
                                        "PIP_WILL_STOP", "PIP_DID_STOP"])

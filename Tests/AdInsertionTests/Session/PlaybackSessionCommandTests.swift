@@ -10,7 +10,7 @@ import Testing
         var configuration = try testConfiguration(script: script, mode: mode)
         configuration.outputLimit = limit
         return try PlaybackSession(
-            plan: AdPlan(breaks: [AdBreak(position: .midroll(seconds(2)), ads: [testAd("m", tracking: ["pause", "resume"])])]),
+            plan: AdPlan(breaks: [AdBreak(position: .midroll(seconds(2)), ads: [testAd("m", tracking: [.pause, .resume])])]),
             configuration: configuration, media: FakeAdMedia(rate: tenFPS, seconds: ["m": 2]), appDelegate: nil)
     }
 
@@ -31,17 +31,17 @@ import Testing
         let run = runToEnd(try Self.session(script: "pause@2.5; resume@3.5"))
         #expect(run.decisions[25] == FrameDecision(frame: 25, source: .ad(breakIndex: 0, adIndex: 0, tick: 4), isPaused: true))
         #expect(run.decisions[35] == FrameDecision(frame: 35, source: .ad(breakIndex: 0, adIndex: 0, tick: 5)))
-        #expect(run.events.filter { $0.type == "PAUSE" || $0.type == "RESUME" }.map(\.compact)
+        #expect(run.events.filter { $0.type == .pause || $0.type == .resume }.map(\.compact)
             == ["25 PAUSE b0 a0", "35 RESUME b0 a0"])
-        #expect(run.beacons("pause").map(\.url) == ["https://t.example/m/pause"])
-        #expect(run.beacons("resume").map(\.frame) == [35])
+        #expect(run.beacons(.pause).map(\.url) == ["https://t.example/m/pause"])
+        #expect(run.beacons(.resume).map(\.frame) == [35])
         #expect(run.frames(of: .firstQuartile) == [35] && run.frames(of: .midpoint) == [40])
         #expect(run.frames(of: .complete) == [50])
     }
 
     @Test func pauseBeforeTheFirstFrameAndResumeWithoutPauseAreRefused() throws {
         let run = runToEnd(try Self.session(script: "pause@0; resume@0.1"))
-        #expect(run.events.filter { $0.type == "LOG" }.map(\.message) == [
+        #expect(run.events.filter { $0.type == .log }.map(\.message) == [
             "pause ignored: nothing is playing yet", "resume ignored: not paused",
         ])
         #expect(run.decisions.allSatisfy { !$0.isPaused })
@@ -51,7 +51,7 @@ import Testing
         let run = runToEnd(try Self.session(script: "pause@1; pip on@3"))
         #expect(run.decisions.count == 10)
         #expect(run.timeline.suffix(2) == ["10 COMMAND", "10 SESSION_ENDED"])
-        #expect(run.first(.sessionEnded)?.reason == "scriptEnded")
+        #expect(run.first(.sessionEnded)?.reason == .scriptEnded)
         #expect(run.frames(of: .allAdsCompleted).isEmpty)
     }
 
@@ -74,7 +74,7 @@ import Testing
         session.submit(.resume)
         let rest = runToEnd(session, maxFrames: 50)
         #expect(rest.decisions.isEmpty, "the pause applies, nothing can resume it, so the session ends there")
-        #expect(rest.first(.sessionEnded)?.reason == "scriptEnded")
+        #expect(rest.first(.sessionEnded)?.reason == .scriptEnded)
     }
 
     @Test func commandsSubmittedFromAnotherTaskApplyAtTheNextFrame() async throws {
@@ -101,16 +101,16 @@ import Testing
         let quit = runToEnd(try Self.session(script: "quit@2.5"))
         #expect(quit.decisions.count == 25)
         #expect(quit.timeline.suffix(2) == ["25 COMMAND", "25 SESSION_ENDED"])
-        #expect(quit.first(.sessionEnded)?.reason == "quit")
+        #expect(quit.first(.sessionEnded)?.reason == .quit)
         let limited = runToEnd(try Self.session(limit: seconds(Rational(33, 10))))
-        #expect(limited.decisions.count == 33 && limited.first(.sessionEnded)?.reason == "outputLimit")
+        #expect(limited.decisions.count == 33 && limited.first(.sessionEnded)?.reason == .outputLimit)
         #expect(limited.frames(of: .complete).isEmpty)
     }
 
     @Test func aSeekPastTheEndEndsTheContentAndASeekAfterTheEndIsRefused() throws {
         let run = runToEnd(try Self.session(script: "seek 99@0.5"))
         #expect(run.frames(of: .adBreakStarted) == [5])
-        #expect(run.decisions.count == 25 && run.first(.sessionEnded)?.reason == "contentEnded")
+        #expect(run.decisions.count == 25 && run.first(.sessionEnded)?.reason == .contentEnded)
     }
 
     @Test func statusDescribesThePositionForALiveLine() throws {
@@ -128,9 +128,9 @@ import Testing
 @Suite struct PlaybackSessionDeterminismTests {
     static func session(mode: SessionConfiguration.Mode = .batch, script: String) throws -> PlaybackSession {
         let plan = AdPlan(breaks: [
-            AdBreak(position: .preroll, tracking: [TrackingEvent(event: "breakStart", url: "https://v.example/s?[CACHEBUSTING]")],
-                    ads: [testAd("p", tracking: ["start", "complete"], impressions: 3)]),
-            AdBreak(position: .midroll(seconds(2)), ads: [testAd("m", skip: .fraction(Rational(1, 2)), tracking: ["skip"]),
+            AdBreak(position: .preroll, tracking: [TrackingEvent(event: .breakStart, url: "https://v.example/s?[CACHEBUSTING]")],
+                    ads: [testAd("p", tracking: [.start, .complete], impressions: 3)]),
+            AdBreak(position: .midroll(seconds(2)), ads: [testAd("m", skip: .fraction(Rational(1, 2)), tracking: [.skip]),
                                                          testAd("broken")]),
             AdBreak(position: .midroll(seconds(4)), ads: [testAd("n", progress: [.time(MediaDuration(seconds: 1))])]),
             AdBreak(position: .postroll, ads: [testAd("q")]),
@@ -151,7 +151,7 @@ import Testing
         encoder.outputFormatting = .sortedKeys
         #expect(try a.events.map { try encoder.encode($0) } == b.events.map { try encoder.encode($0) })
         #expect(a.frames(of: .skipped) == [40] && a.frames(of: .adError) == [40] && a.frames(of: .adBreakStarted) == [0, 30, 80, 105])
-        #expect(a.beacons("impression").count == 6)
+        #expect(a.beacons(.impression).count == 6)
     }
 
     @Test func theCommandLogOfALiveSessionReplaysAsABatchScriptToTheSameFrames() throws {

@@ -29,7 +29,7 @@ import Testing
             "20 COMPLETE b0 a1", "20 AD_BREAK_ENDED b0", "20 CONTENT_RESUME_REQUESTED b0",
             "50 AD_BREAK_READY b1", "50 LOADED b1 a0", "50 CONTENT_PAUSE_REQUESTED b1", "50 AD_BREAK_STARTED b1",
             "50 STARTED b1 a0", "50 IMPRESSION b1 a0",
-            "55 FIRST_QUARTILE b1 a0", "60 MIDPOINT b1 a0", "65 THIRD_QUARTILE b1 a0",
+            "55 FIRST_QUARTILE b1 a0", "60 MIDPOINT b1 a0", "60 AD_PROGRESS b1 a0", "65 THIRD_QUARTILE b1 a0",
             "70 COMPLETE b1 a0", "70 AD_BREAK_ENDED b1", "70 CONTENT_RESUME_REQUESTED b1",
             "100 AD_BREAK_READY b2", "100 LOADED b2 a0", "100 CONTENT_PAUSE_REQUESTED b2", "100 AD_BREAK_STARTED b2",
             "100 STARTED b2 a0", "100 IMPRESSION b2 a0",
@@ -38,7 +38,7 @@ import Testing
             "110 ALL_ADS_COMPLETED", "110 SESSION_ENDED",
         ])
         #expect(run.decisions.count == 110)
-        #expect(run.events.allSatisfy { $0.eventType != nil })
+        #expect(run.events.allSatisfy { $0.type != nil })
         #expect(session.plan.breaks.allSatisfy { $0.ads.allSatisfy { $0.state == .played } })
     }
 
@@ -66,9 +66,9 @@ import Testing
         let session = try PlaybackSession(plan: Self.plan(), configuration: testConfiguration(), media: Self.media(),
                                           appDelegate: nil)
         let run = runToEnd(session)
-        let midrollStart = try #require(run.events.first { $0.type == "AD_BREAK_STARTED" && $0.breakIndex == 1 })
+        let midrollStart = try #require(run.events.first { $0.type == .adBreakStarted && $0.breakIndex == 1 })
         #expect(midrollStart.time == 5.0 && midrollStart.contentTime == 3.0 && midrollStart.cueTime == nil)
-        let resume = try #require(run.events.first { $0.type == "CONTENT_RESUME_REQUESTED" && $0.breakIndex == 1 })
+        let resume = try #require(run.events.first { $0.type == .contentResumeRequested && $0.breakIndex == 1 })
         #expect(resume.time == 7.0 && resume.contentTime == 3.0)
     }
 
@@ -84,7 +84,7 @@ import Testing
             plan: plan, configuration: testConfiguration(contentSeconds: 2, ads: AdsRenderingSettings(playsPrerolls: false)),
             media: media, appDelegate: nil)
         let skipped = runToEnd(prerollsOff)
-        #expect(skipped.first(.adBreakSkipped)?.reason == "prerollsOff")
+        #expect(skipped.first(.adBreakSkipped)?.reason == .prerollsOff)
         #expect(skipped.frames(of: .started).isEmpty)
     }
 
@@ -115,7 +115,7 @@ import Testing
         let run = runToEnd(try PlaybackSession(plan: .empty, configuration: testConfiguration(contentSeconds: 1),
                                                media: FakeAdMedia(rate: tenFPS, [:]), appDelegate: nil))
         #expect(run.timeline == ["10 ALL_ADS_COMPLETED", "10 SESSION_ENDED"])
-        #expect(run.first(.sessionEnded)?.reason == "contentEnded")
+        #expect(run.first(.sessionEnded)?.reason == .contentEnded)
         #expect(run.contentTicks == Array(0..<10))
     }
 

@@ -30,11 +30,11 @@ final class FakeAdMedia: AdMediaProvider {
 }
 
 /// A small ad whose URLs name the ad, so that beacons can be told apart.
-func testAd(_ id: String, skip: AdOffset? = nil, tracking: [String] = [], impressions: Int = 1,
+func testAd(_ id: String, skip: AdOffset? = nil, tracking: [TrackingEventName] = [], impressions: Int = 1,
             progress: [AdOffset] = []) -> LinearAd {
-    var events = tracking.map { TrackingEvent(event: $0, url: "https://t.example/\(id)/\($0)") }
+    var events = tracking.map { TrackingEvent(event: $0, url: "https://t.example/\(id)/\($0.rawValue)") }
     for (i, offset) in progress.enumerated() {
-        events.append(TrackingEvent(event: "progress", offset: offset, url: "https://t.example/\(id)/progress\(i)"))
+        events.append(TrackingEvent(event: .progress, offset: offset, url: "https://t.example/\(id)/progress\(i)"))
     }
     return LinearAd(id: id, skipOffset: skip, impressions: (0..<impressions).map { "https://t.example/\(id)/imp\($0)" },
                     errorURLs: ["https://t.example/\(id)/error?code=[ERRORCODE]"], tracking: events)
@@ -62,17 +62,17 @@ struct SessionRun {
 
     /// `"frame TYPE bB aA"` for every non-beacon event, the compact form the order tests compare.
     var timeline: [String] {
-        events.filter { $0.type != "BEACON" }.map(\.compact)
+        events.filter { $0.type != .beacon }.map(\.compact)
     }
 
     func frames(of type: SessionEventType) -> [Int64] {
-        events.filter { $0.type == type.rawValue }.compactMap(\.frame)
+        events.filter { $0.type == type }.compactMap(\.frame)
     }
 
-    func first(_ type: SessionEventType) -> SessionEvent? { events.first { $0.type == type.rawValue } }
+    func first(_ type: SessionEventType) -> SessionEvent? { events.first { $0.type == type } }
 
-    func beacons(_ vastEvent: String) -> [SessionEvent] {
-        events.filter { $0.type == "BEACON" && $0.event == vastEvent }
+    func beacons(_ vastEvent: TrackingEventName) -> [SessionEvent] {
+        events.filter { $0.type == .beacon && $0.event == vastEvent }
     }
 
     /// Content ticks in the order they were shown, paused repeats removed.
@@ -86,7 +86,7 @@ struct SessionRun {
 
 extension SessionEvent {
     var compact: String {
-        var text = "\(frame ?? -1) \(type)"
+        var text = "\(frame ?? -1) \(type.rawValue)"
         if let breakIndex { text += " b\(breakIndex)" }
         if let adIndex { text += " a\(adIndex)" }
         return text

@@ -59,7 +59,7 @@ import VideoPipeline
         #expect(StampedMedia.pieces(result.timeline) == expected)
 
         let events = try EventLog.read(request.eventsFile)
-        let errors = events.filter { $0.type == "AD_ERROR" }
+        let errors = events.filter { $0.type == .adError }
         #expect(errors.map(\.code) == [kind.code, kind.code])
         #expect(errors.map(\.breakIndex) == [0, 2])
         #expect(errors.map(\.adIndex) == [1, 0])
@@ -67,7 +67,7 @@ import VideoPipeline
         #expect(errors.map(\.frame) == [120, 300])
         #expect(errors.allSatisfy { $0.message?.contains(bad) == true }, "the message names the file: \(errors.map { $0.message ?? "" })")
         // A break whose every ad failed never pauses the content.
-        #expect(events.filter { $0.type == "CONTENT_PAUSE_REQUESTED" }.map(\.breakIndex) == [0, 1])
-        #expect(events.filter { $0.type == "STARTED" }.map { [$0.breakIndex, $0.adIndex] } == [[0, 0], [1, 0]])
+        #expect(events.filter { $0.type == .contentPauseRequested }.map(\.breakIndex) == [0, 1])
+        #expect(events.filter { $0.type == .started }.map { [$0.breakIndex, $0.adIndex] } == [[0, 0], [1, 0]])
     }
 }

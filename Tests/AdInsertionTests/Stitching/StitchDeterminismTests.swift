@@ -32,7 +32,7 @@ import VideoPipeline
         let hashes = try String(contentsOfFile: dir.path + "/out.framemd5", encoding: .utf8)
         #expect(hashes.split(separator: "\n").filter { !$0.hasPrefix("#") }.count == Int(second.timeline.output.frames))
         let events = try EventLog.read(request.eventsFile)
-        #expect(events.filter { $0.type == "AD_BREAK_STARTED" }.count == 3)
+        #expect(events.filter { $0.type == .adBreakStarted }.count == 3)
         try StampedMedia.expectGoodRender(second, request)
     }
 }

@@ -39,11 +39,11 @@ import VideoPipeline
         let ad = segments[2]
         #expect(ad.kind == .ad && ad.outStartFrame == 150 && ad.pip == nil)
         #expect(segments[3].kind == .content && segments[3].srcStartTick == 150 && segments[3].outStartFrame == ad.outEndFrame)
-        let deferred = try #require(events.first { $0.type == "AD_BREAK_DEFERRED" })
-        #expect(deferred.frame == 90 && deferred.reason == "pipActive" && deferred.cueTime == 3)
-        let started = try #require(events.first { $0.type == "AD_BREAK_STARTED" })
+        let deferred = try #require(events.first { $0.type == .adBreakDeferred })
+        #expect(deferred.frame == 90 && deferred.reason == .pipActive && deferred.cueTime == 3)
+        let started = try #require(events.first { $0.type == .adBreakStarted })
         #expect(started.frame == 150 && started.cueTime == 3)
-        #expect(events.first { $0.type == "PIP_DID_STOP" }?.frame == 150)
+        #expect(events.first { $0.type == .pipDidStop }?.frame == 150)
     }
 
     @Test func withTheSkipPolicyTheHeldBreakNeverStarts() throws {
@@ -52,7 +52,7 @@ import VideoPipeline
                                                    pictureInPicture: PictureInPictureSettings(breakPolicy: .skip), in: dir)
         try StampedMedia.expectGoodRender(result, request)
         #expect(result.timeline.segments.allSatisfy { $0.kind == .content })
-        #expect(events.first { $0.type == "AD_BREAK_SKIPPED" }?.reason == "pipActive")
+        #expect(events.first { $0.type == .adBreakSkipped }?.reason == .pipActive)
         #expect(result.plan.breaks[0].ads.map(\.state) == [.skipped])
     }
 
@@ -67,7 +67,7 @@ import VideoPipeline
                 "the first ad splits where the window opens; the rest of the pod plays in it")
         #expect(ads.last?.outEndFrame == 180)
         // Quartiles keep their times: the second ad (frames 120–149) has its midpoint 15 frames in.
-        let midpoints = events.filter { $0.type == "MIDPOINT" }.map { $0.frame ?? -1 }
+        let midpoints = events.filter { $0.type == .midpoint }.map { $0.frame ?? -1 }
         #expect(midpoints == [105, 135, 165])
         // Back to content in the window, then full screen at 7 s.
         let content = result.timeline.segments.filter { $0.kind == .content && $0.outStartFrame >= 180 }
@@ -81,7 +81,7 @@ import VideoPipeline
                                                    pictureInPicture: PictureInPictureSettings(isBackgroundPlaybackEnabled: false), in: dir)
         try StampedMedia.expectGoodRender(result, request)
         #expect(result.timeline.segments.allSatisfy { $0.pip == nil })
-        let failed = try #require(events.first { $0.type == "PIP_FAILED_TO_START" })
+        let failed = try #require(events.first { $0.type == .pipFailedToStart })
         #expect(failed.frame == 30 && failed.message == "background playback is not enabled")
     }
 

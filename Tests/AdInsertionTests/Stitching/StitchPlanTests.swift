@@ -38,13 +38,13 @@ import VideoPipeline
 
         let events = try EventLog.read(request.eventsFile)
         // The left-out breaks are reported once, at the start, with their code and no break index.
-        let errors = events.filter { $0.type == "AD_ERROR" }
+        let errors = events.filter { $0.type == .adError }
         #expect(errors.map(\.code) == [200, 200])
         #expect(errors.map(\.frame) == [0, 0])
         #expect(errors.map(\.breakIndex) == [nil, nil])
-        #expect(events.filter { $0.type == "AD_BREAK_STARTED" }.map(\.frame) == [0, 180, 360])
-        #expect(events.filter { $0.type == "AD_BREAK_ENDED" }.map(\.frame) == [30, 210, 426])
-        #expect(events.filter { $0.type == "ALL_ADS_COMPLETED" }.count == 1)
+        #expect(events.filter { $0.type == .adBreakStarted }.map(\.frame) == [0, 180, 360])
+        #expect(events.filter { $0.type == .adBreakEnded }.map(\.frame) == [30, 210, 426])
+        #expect(events.filter { $0.type == .allAdsCompleted }.count == 1)
     }
 
     @Test func theThreeAdsOfAPodPlayBackToBackAndTheContentResumesWhereItPaused() throws {
@@ -75,10 +75,10 @@ import VideoPipeline
         #expect(report.audioBoundaries.map(\.frame) == [150, 180, 210, 240])
 
         let events = try EventLog.read(request.eventsFile)
-        #expect(events.filter { $0.type == "CONTENT_PAUSE_REQUESTED" }.map(\.frame) == [150])
-        #expect(events.filter { $0.type == "STARTED" }.map(\.frame) == [150, 180, 210])
-        #expect(events.filter { $0.type == "STARTED" }.map(\.adIndex) == [0, 1, 2])
-        #expect(events.filter { $0.type == "COMPLETE" }.map(\.frame) == [180, 210, 240])
-        #expect(events.filter { $0.type == "CONTENT_RESUME_REQUESTED" }.map(\.frame) == [240])
+        #expect(events.filter { $0.type == .contentPauseRequested }.map(\.frame) == [150])
+        #expect(events.filter { $0.type == .started }.map(\.frame) == [150, 180, 210])
+        #expect(events.filter { $0.type == .started }.map(\.adIndex) == [0, 1, 2])
+        #expect(events.filter { $0.type == .complete }.map(\.frame) == [180, 210, 240])
+        #expect(events.filter { $0.type == .contentResumeRequested }.map(\.frame) == [240])
     }
 }

@@ -32,16 +32,16 @@ import Testing
         server.route("/t", Self.pixel)
         let sender = BeaconSender(configuration: Self.quick())
         sender.session(didRecord: [
-            SessionEvent(type: "STARTED", time: 0, contentTime: 0, url: "\(server.baseURL)/t?not-a-beacon"),
-            SessionEvent(type: "BEACON", time: 0, contentTime: 0, url: "\(server.baseURL)/t?e=impression", event: "impression"),
-            SessionEvent(type: "BEACON", time: 0, contentTime: 0, event: "start"),
+            SessionEvent(type: .started, time: 0, contentTime: 0, url: "\(server.baseURL)/t?not-a-beacon"),
+            SessionEvent(type: .beacon, time: 0, contentTime: 0, url: "\(server.baseURL)/t?e=impression", event: .impression),
+            SessionEvent(type: .beacon, time: 0, contentTime: 0, event: .start),
         ])
         let summary = await sender.finish(deadline: soon())
         #expect(summary == BeaconSender.Summary(sent: 1))
         #expect(server.requests.map(\.target) == ["/t?e=impression"])
     }
 
-    @Test func retriesAServerErrorThenCountsItFailed() async throws {
+    @Test func doesNotRetryAServerErrorBecauseTheServerGotTheBeacon() async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         server.route("/t", .init(status: 500, contentType: "text/plain", body: Data("down".utf8)))
@@ -49,9 +49,21 @@ import Testing
         let url = "\(server.baseURL)/t?e=start"
         sender.send(url)
         let summary = await sender.finish(deadline: soon())
-        #expect(summary.failures == [.init(url: url, reason: "HTTP 500", attempts: 3)])
-        #expect(summary.sent == 0)
-        #expect(server.requests.count == 3)
+        #expect(summary.failures == [.init(url: url, reason: "HTTP 500", attempts: 1)])
+        #expect(summary.sent == 0 && summary.retries.isEmpty)
+        #expect(server.requests.count == 1)
+    }
+
+    @Test func retriesAPortWithNothingListeningAndListsEachRetry() async throws {
+        let closed = try LoopbackHTTPServer()
+        let url = "\(closed.baseURL)/t?e=impression"
+        closed.stop()
+        let sender = BeaconSender(configuration: Self.quick(maxRetries: 2))
+        sender.send(url)
+        let summary = await sender.finish(deadline: soon())
+        #expect(summary.retries == [.init(url: url, attempt: 2, reason: "cannot connect to the host"),
+                                    .init(url: url, attempt: 3, reason: "cannot connect to the host")])
+        #expect(summary.failures == [.init(url: url, reason: "cannot connect to the host", attempts: 3)])
     }
 
     @Test func doesNotRetryAClientError() async throws {
@@ -65,17 +77,52 @@ import Testing
         #expect(server.requests.count == 1)
     }
 
-    @Test func timesOutASlowEndpoint() async throws {
+    @Test func aSlowEndpointSeesEachBeaconExactlyOnce() async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         server.route("/slow", .init(status: 200, contentType: "image/gif", delay: .seconds(10)))
-        let sender = BeaconSender(configuration: Self.quick(timeout: .milliseconds(200), maxRetries: 1))
-        let url = "\(server.baseURL)/slow"
+        let sender = BeaconSender(configuration: Self.quick(timeout: .milliseconds(200), maxRetries: 2))
+        let urls = (0..<3).map { "\(server.baseURL)/slow?n=\($0)" }
         let start = ContinuousClock.now
-        sender.send(url)
+        urls.forEach { sender.send($0) }
         let summary = await sender.finish(deadline: soon())
-        #expect(summary.failures == [.init(url: url, reason: "timed out after 0.2 s", attempts: 2)])
-        #expect(ContinuousClock.now - start < .seconds(5), "two 0.2 s attempts, not the server's 10 s")
+        #expect(summary.failures.sorted { $0.url < $1.url }
+                    == urls.map { .init(url: $0, reason: "timed out after 0.2 s", attempts: 1) })
+        #expect(summary.retries.isEmpty)
+        #expect(server.requests.map(\.target).sorted() == (0..<3).map { "/slow?n=\($0)" })
+        #expect(ContinuousClock.now - start < .seconds(5), "one 0.2 s attempt each, not the server's 10 s")
+    }
+
+    @Test func realtimePacingSendsNoBeaconBeforeItsOutputTime() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("/t", Self.pixel)
+        let start = ContinuousClock.now
+        let sender = BeaconSender(configuration: Self.quick(), pacing: .realtime(start: start))
+        let times = [0.0, 0.4, 0.8]
+        sender.session(didRecord: times.map {
+            SessionEvent(type: .beacon, time: $0, contentTime: 0, url: "\(server.baseURL)/t?at=\($0)", event: .progress)
+        })
+        let summary = await sender.finish(grace: .seconds(10))
+        #expect(summary == BeaconSender.Summary(sent: 3))
+        let arrivals = server.arrivals
+        #expect(arrivals.map(\.request.target) == times.map { "/t?at=\($0)" })
+        for (arrival, time) in zip(arrivals, times) {
+            #expect(arrival.at - start >= .seconds(time), "\(arrival.request.target) arrived after \(arrival.at - start)")
+        }
+    }
+
+    @Test func asapPacingDoesNotWaitForOutputTimes() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("/t", Self.pixel)
+        let start = ContinuousClock.now
+        let sender = BeaconSender(configuration: Self.quick(), pacing: .asap)
+        sender.session(didRecord: [SessionEvent(type: .beacon, time: 30, contentTime: 0, url: "\(server.baseURL)/t",
+                                                event: .complete)])
+        let summary = await sender.finish(grace: .seconds(10))
+        #expect(summary == BeaconSender.Summary(sent: 1))
+        #expect(ContinuousClock.now - start < .seconds(10), "a beacon of output time 30 s went out at once")
     }
 
     @Test func sendReturnsAtOnceWhileTheServerIsSlow() async throws {

@@ -137,6 +137,9 @@ public final class LoopbackHTTPServer: Sendable {
     /// Every request received so far, in arrival order.
     public var requests: [Request] { log.withLock { $0 } }
 
+    /// Every request received so far with the monotonic instant its head was read, in arrival order.
+    public var arrivals: [(request: Request, at: ContinuousClock.Instant)] { requests.map { ($0, $0.arrival) } }
+
     /// The requests for `path` (without query).
     public func requests(for path: String) -> [Request] {
         requests.filter { $0.target.split(separator: "?", maxSplits: 1).first.map(String.init) == path }

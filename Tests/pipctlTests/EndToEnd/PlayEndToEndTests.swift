@@ -33,7 +33,7 @@ extension EndToEnd {
 
             #expect(result.exitStatus == 0, "\(result.standardError)")
             #expect(result.errorLines == [
-                "unknown command 'bogus'; commands: pip | pip on | pip off | seek T | pause | resume | skip | status | quit",
+                "unknown command 'bogus'; commands: pip | pip on | pip off | seek T | pause | resume | skip | click | status | quit",
             ])
             // Standard output is a pipe: events are the event log's JSON lines, plus the one status line asked for.
             let lines = result.standardOutput.split(separator: "\n").map(String.init)
@@ -130,7 +130,7 @@ extension EndToEnd {
             let shown = terminal.shown
             #expect(status == 0)
             #expect(shown.contains("\r\u{1B}[Kunknown command 'bogus'; commands: pip | pip on | pip off | seek T | pause | "
-                + "resume | skip | status | quit\r\n"), "\(shown.debugDescription)")
+                + "resume | skip | click | status | quit\r\n"), "\(shown.debugDescription)")
         }
     }
 }

@@ -22,5 +22,5 @@ struct BreakDraft: Sendable {
     var label: String
 
     /// The VMAP `error` tracking URLs, fired when the break cannot be played.
-    var errorURLs: [String] { tracking.filter { $0.event == "error" }.map(\.url) }
+    var errorURLs: [String] { tracking.filter { $0.event == .error }.map(\.url) }
 }

@@ -3,12 +3,14 @@ import Foundation
 extension AdsInspectReport {
     /// The report for people: a header, one line per break and per ad, then one line per error and warning.
     ///
+    /// Breaks and ads are numbered from 0 (`#0`), as the event log's `break`/`ad` and the timeline number them.
+    ///
     /// ```
     /// vmap.xml: VMAP, 2 breaks, 3 ads, 1 error, content 0:10:00.000, window 640x360
-    /// preroll  id=pre  2 ads
-    ///   1. ad 101 seq 1 "Title" (AdServer) 30s skip 5s: video/mp4 640x360 500 kbit/s -> /cache/ab….mp4, 2 wrappers
-    ///   2. ad 102 seq 2 "Other" (AdServer) FAILED 403: none of 2 MediaFile(s) can be played: …
-    /// midroll 0:05:00.000  1 ad
+    /// #0 preroll  id=pre  2 ads
+    ///   #0 ad 101 seq 1 "Title" (AdServer) 30s skip 5s: video/mp4 640x360 500 kbit/s -> /cache/ab….mp4, 2 wrappers
+    ///   #1 ad 102 seq 2 "Other" (AdServer) FAILED 403: none of 2 MediaFile(s) can be played: …
+    /// #1 midroll 0:05:00.000  1 ad
     /// error 303: …
     /// ```
     public var text: String {
@@ -19,13 +21,13 @@ extension AdsInspectReport {
         if !warnings.isEmpty { header += ", \(AdsInspectReport.count(warnings.count, "warning"))" }
         if let d = contentDuration { header += ", content \(AdsInspectReport.clock(d))" }
         lines.append(header + ", window \(window)")
-        for b in breaks {
-            var line = b.position
+        for (index, b) in breaks.enumerated() {
+            var line = "#\(index) " + b.position
             if b.position == "midroll", let offset = b.offset { line += " \(AdsInspectReport.clock(offset))" }
             if let id = b.breakId { line += "  id=\(id)" }
             if b.breakType != "linear" { line += "  type=\(b.breakType)" }
             lines.append(line + "  \(AdsInspectReport.count(b.ads.count, "ad"))")
-            for (i, ad) in b.ads.enumerated() { lines.append("  \(i + 1). " + AdsInspectReport.line(ad)) }
+            for (i, ad) in b.ads.enumerated() { lines.append("  #\(i) " + AdsInspectReport.line(ad)) }
         }
         if breaks.isEmpty { lines.append("no breaks") }
         lines += errors.map { "error \($0.code): \($0.message)" }

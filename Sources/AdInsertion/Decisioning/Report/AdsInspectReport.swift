@@ -136,7 +136,7 @@ public struct AdsInspectReport: Codable, Hashable, Sendable {
                   },
                   wrappers: ad.wrappers.map { Wrapper(adSystem: $0.adSystem, tagURI: $0.tagURI, source: $0.source) },
                   impressions: ad.impressions.count, tracking: ad.tracking.count,
-                  trackingEvents: Dictionary(ad.tracking.map { ($0.event, 1) }, uniquingKeysWith: +),
+                  trackingEvents: Dictionary(ad.tracking.map { ($0.event.rawValue, 1) }, uniquingKeysWith: +),
                   clickThrough: ad.clickThrough, clickTracking: ad.clickTracking.count, errorURLs: ad.errorURLs.count)
     }
 

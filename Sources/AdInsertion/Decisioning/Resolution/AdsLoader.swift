@@ -114,7 +114,7 @@ public struct AdsLoader: Sendable {
     func resolve(_ adBreak: VMAPAdBreak, of document: VMAPDocument, at location: ResourceLocation,
                  resolver: AdTagResolver) async -> AdTagResolution {
         let label = "\(document.source): \(adBreak.label)"
-        let breakErrorURLs = adBreak.tracking.filter { $0.event == "error" }.map(\.url)
+        let breakErrorURLs = adBreak.tracking.filter { $0.event == .error }.map(\.url)
         guard let source = adBreak.adSource else {
             return AdTagResolution(errors: [AdError(.schemaValidation, "\(label) has no AdSource", errorURLs: breakErrorURLs)])
         }

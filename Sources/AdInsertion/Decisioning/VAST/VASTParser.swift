@@ -172,14 +172,14 @@ public struct VASTParser: Sendable {
                 }
                 guard let url = t.urlText else { continue }
                 var offset: AdOffset?
-                if event == "progress" {
+                if TrackingEventName(event) == .progress {
                     offset = VASTValues.adOffset(t.attribute("offset"))
                     if offset == nil {
                         drop(t, "progress tracking with offset '\(t.attribute("offset") ?? "")' skipped")
                         continue
                     }
                 }
-                events.append(TrackingEvent(event: event, offset: offset, url: url))
+                events.append(TrackingEvent(event: TrackingEventName(event), offset: offset, url: url))
             }
             return events
         }

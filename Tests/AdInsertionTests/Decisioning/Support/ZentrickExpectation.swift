@@ -89,7 +89,7 @@ struct ConformanceSummary: Equatable, CustomStringConvertible {
                 let media = l.mediaFiles.map { "\($0.url)|\($0.type ?? "-")|\($0.width ?? -1)x\($0.height ?? -1)|\($0.bitrate ?? -1)" }
                 var tracking: [String: [String]] = [:]
                 for t in l.tracking {
-                    tracking[t.event, default: []].append(t.event == "progress" ? "\(offset(t.offset) ?? "?")@\(t.url)" : t.url)
+                    tracking[t.event.rawValue, default: []].append(t.event == .progress ? "\(offset(t.offset) ?? "?")@\(t.url)" : t.url)
                 }
                 return ConformanceSummary.linear(duration: l.duration?.seconds.doubleValue, skip: offset(l.skipOffset), media: media,
                                                  tracking: tracking, clickThrough: l.clickThrough, clickTracking: l.clickTracking)

@@ -1,5 +1,7 @@
 /// The `type` of each line of the event log: IMA's event names where IMA has one, and pipctl's own for what
 /// IMA does not model (picture-in-picture messages, held breaks, commands).
+///
+/// The raw values are the JSON text of the log and never change.
 public enum SessionEventType: String, Hashable, Sendable, CaseIterable {
     /// An ad's media was opened and is about to play (`breakIndex`, `adIndex`).
     case loaded = "LOADED"
@@ -16,6 +18,13 @@ public enum SessionEventType: String, Hashable, Sendable, CaseIterable {
     case firstQuartile = "FIRST_QUARTILE"
     case midpoint = "MIDPOINT"
     case thirdQuartile = "THIRD_QUARTILE"
+    /// While an ad plays, once per whole second of ad time: at the first frame whose ad tick `t` has
+    /// `t / F ≥ s` for `s` = 1 s, 2 s, … below the ad's real duration (on the output clock, so a paused ad sends
+    /// none; the start and the end are `STARTED` and `COMPLETE`). `adTime` is `s`.
+    case adProgress = "AD_PROGRESS"
+    /// The user clicked the ad on screen (`click`): the `clickTracking` beacons follow; `url` is the ad's
+    /// ClickThrough URL as written (never opened), absent when the ad has none.
+    case click = "CLICK"
     /// The ad's last frame ended.
     case complete = "COMPLETE"
     /// The user skipped the ad.
@@ -39,7 +48,7 @@ public enum SessionEventType: String, Hashable, Sendable, CaseIterable {
     /// A break whose cue was reached while picture-in-picture is active waits (`reason` `pipActive`, `cueTime`).
     case adBreakDeferred = "AD_BREAK_DEFERRED"
     /// A break that will never start, with the `reason`: `pipActive`, `sessionEnded`, `playAdsAfterTime`,
-    /// `prerollsOff`, `midrollsOff`, `postrollsOff`. Its ads are marked skipped in the plan.
+    /// `prerollsOff`, `midrollsOff`, `postrollsOff` (`SessionEventReason`). Its ads are marked skipped in the plan.
     case adBreakSkipped = "AD_BREAK_SKIPPED"
     case pipWillStart = "PIP_WILL_START"
     case pipDidStart = "PIP_DID_START"
@@ -52,9 +61,4 @@ public enum SessionEventType: String, Hashable, Sendable, CaseIterable {
     case command = "COMMAND"
     /// The last line of a session; `reason`: `contentEnded`, `quit`, `outputLimit`, `scriptEnded`.
     case sessionEnded = "SESSION_ENDED"
-}
-
-extension SessionEvent {
-    /// The `type` as a `SessionEventType`; `nil` for a type this version does not know.
-    public var eventType: SessionEventType? { SessionEventType(rawValue: type) }
 }

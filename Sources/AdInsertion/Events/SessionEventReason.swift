@@ -1,0 +1,26 @@
+/// Why something happened or did not: the `reason` field of an event log line.
+///
+/// A closed set, so that the ads manager, the session and whoever reads the log compare cases rather than
+/// spellings; the raw values are the JSON text, unchanged from the logs written before this type existed.
+public enum SessionEventReason: String, Hashable, Sendable, CaseIterable, Codable {
+    /// `AD_BREAK_DEFERRED`/`AD_BREAK_SKIPPED`: picture-in-picture was active when the cue was reached.
+    case pipActive
+    /// `AD_BREAK_SKIPPED`: the session ended while the break was still held.
+    case sessionEnded
+    /// `AD_BREAK_SKIPPED`: the break's cue lies at or before `--play-ads-after`.
+    case playAdsAfterTime
+    /// `AD_BREAK_SKIPPED`: pre-rolls, mid-rolls or post-rolls are switched off.
+    case prerollsOff, midrollsOff, postrollsOff
+    /// `LOG`: a break passed over by a seek or by the start position.
+    case seek
+    /// `LOG`: a command that could not apply now (the `message` says why).
+    case refused
+    /// `SESSION_ENDED`: the content and every break are done.
+    case contentEnded
+    /// `SESSION_ENDED`: the `quit` command.
+    case quit
+    /// `SESSION_ENDED`: the output limit was reached.
+    case outputLimit
+    /// `SESSION_ENDED`: a batch session could not move on and its script has nothing left that would let it.
+    case scriptEnded
+}
