@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import Networking
 import Synchronization
 
 /// Sends tracking beacons (impressions, quartiles, errors) with HTTP GET, without ever slowing the caller, and at
@@ -58,23 +56,14 @@ public final class BeaconSender: Sendable {
 
     public let configuration: Configuration
     public let pacing: Pacing
-    private let session: URLSession
+    private let client: HTTPClient
     private let state = Mutex(State())
 
-    public init(configuration: Configuration = Configuration(), pacing: Pacing = .asap) {
+    public init(configuration: Configuration = Configuration(), pacing: Pacing = .asap, client: HTTPClient = .shared) {
         self.configuration = configuration
         self.pacing = pacing
-        let sessionConfiguration = URLSessionConfiguration.ephemeral
-        sessionConfiguration.httpMaximumConnectionsPerHost = configuration.maxConcurrentRequests
-        sessionConfiguration.urlCache = nil
-        sessionConfiguration.httpShouldSetCookies = false
-        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: sessionConfiguration)
+        self.client = client
     }
-
-    // The last reference often goes away on the session's own queue (with a task's completion handler), where a
-    // synchronous invalidation would wait for itself; invalidate from elsewhere.
-    deinit { DispatchQueue.global().async { [session] in session.invalidateAndCancel() } }
 
     /// Queues a beacon and returns at once; with `due`, it is sent no earlier than that instant. An invalid or
     /// non-http(s) URL is counted as failed; a beacon that finds the queue full is dropped and counted; one sent
@@ -191,23 +180,12 @@ public final class BeaconSender: Sendable {
         if !open { cancel() }
     }
 
-    /// The one HTTP exchange: a GET of `url`, classified for the retry policy, guarded by a timeout of our own
-    /// (FoundationNetworking rounds `timeoutInterval` down to whole seconds, so it only serves as a backstop).
-    /// Calls `completion` exactly once, on another thread. Returns a function that cancels the request.
+    /// The one HTTP exchange: a GET of `url` on `HTTPClient` (libcurl; it costs no CPU while the server is slow),
+    /// within `configuration.timeout`, the body dropped as it arrives, classified for the retry policy. Calls
+    /// `completion` exactly once, on another thread. Returns a function that cancels the request.
     private func request(_ url: URL, completion: @escaping @Sendable (BeaconOutcome) -> Void) -> @Sendable () -> Void {
-        var request = URLRequest(url: url)
-        request.httpMethod = "GET"
-        request.timeoutInterval = (configuration.timeout.timeInterval + 1).rounded(.up)
-        let watch = AttemptWatch()
-        let timeout = configuration.timeout
-        let task = session.dataTask(with: request) { _, response, error in
-            let timedOut = watch.complete()
-            completion(Self.classify(response: response, error: error, timedOut: timedOut, timeout: timeout))
-        }
-        task.resume()
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout.timeInterval) {
-            if watch.expire() { task.cancel() }
-        }
+        let request = HTTPRequest(url: url, timeout: configuration.timeout)
+        let task = Task { [client] in completion(Self.classify(await client.send(request))) }
         return { task.cancel() }
     }
 
@@ -221,17 +199,13 @@ public final class BeaconSender: Sendable {
         case failedAfterSending(String)
     }
 
-    static func classify(response: URLResponse?, error: (any Error)?, timedOut: Bool, timeout: Duration) -> BeaconOutcome {
-        if timedOut { return .failedAfterSending("timed out after \(timeout.secondsText)") }
-        if let error {
-            if let code = (error as? URLError)?.code,
-               [.cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet].contains(code) {
-                return .couldNotConnect(describe(error))
-            }
-            return .failedAfterSending(describe(error))
+    static func classify(_ result: Result<HTTPResponse, HTTPFailure>) -> BeaconOutcome {
+        switch result {
+        case .success: .delivered
+        case .failure(let failure) where failure.neverReachedServer: .couldNotConnect(failure.description)
+        case .failure(.status(let status)): .failedAfterSending("HTTP \(status)")
+        case .failure(let failure): .failedAfterSending(failure.description)
         }
-        guard let http = response as? HTTPURLResponse else { return .failedAfterSending("no HTTP response") }
-        return (200..<400).contains(http.statusCode) ? .delivered : .failedAfterSending("HTTP \(http.statusCode)")
     }
 
     /// Records the result of the request in slot `id`; retries it, or gives the slot to the next queued beacon.
@@ -310,45 +284,6 @@ public final class BeaconSender: Sendable {
         }
         guard let host = url.host, !host.isEmpty else { return .failure(Refusal(text: "the URL has no host")) }
         return .success(url)
-    }
-
-    /// A network error in a few words.
-    private static func describe(_ error: any Error) -> String {
-        guard let error = error as? URLError else { return "\(error)" }
-        return switch error.code {
-        case .cannotConnectToHost: "cannot connect to the host"
-        case .cannotFindHost: "cannot find the host"
-        case .dnsLookupFailed: "DNS lookup failed"
-        case .networkConnectionLost: "the connection was lost"
-        case .notConnectedToInternet: "not connected to the network"
-        case .timedOut: "timed out"
-        case .badServerResponse: "bad server response"
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-             .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot: "TLS failure"
-        default: "network error \(error.code.rawValue)"
-        }
-    }
-}
-
-/// Decides, once, whether a request completed or timed out first.
-private final class AttemptWatch: Sendable {
-    private let state = Mutex<(done: Bool, timedOut: Bool)>((false, false))
-
-    /// Called when the request completes; returns whether the timeout had already fired.
-    func complete() -> Bool {
-        state.withLock { state in
-            state.done = true
-            return state.timedOut
-        }
-    }
-
-    /// Called when the timeout fires; returns whether the request is still under way (and must be cancelled).
-    func expire() -> Bool {
-        state.withLock { state in
-            guard !state.done else { return false }
-            state.timedOut = true
-            return true
-        }
     }
 }
 

@@ -238,9 +238,9 @@ extension EndToEnd {
             // may have reached a server.
             #expect(result.errorLines.first == "pipctl render: beacons: 0 sent, 1 failed, 0 dropped, 2 retried")
             #expect(result.errorLines.dropFirst().first == "pipctl render: warning: beacon retried (could not connect) "
-                + "http://127.0.0.1:9/error?code=401: cannot connect to the host; attempt 2")
+                + "http://127.0.0.1:9/error?code=401: connection refused; attempt 2")
             #expect(result.errorLines.last == "pipctl render: warning: beacon http://127.0.0.1:9/error?code=401: "
-                + "cannot connect to the host (after 3 attempts)")
+                + "connection refused (after 3 attempts)")
         }
 
         /// A file typed in `--break` is checked before anything is rendered: a missing one is a usage error.
