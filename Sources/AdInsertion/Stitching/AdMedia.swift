@@ -5,18 +5,16 @@ import VideoPipeline
 final class AdMedia: AdMediaProvider {
     let format: OutputFormat
     let threads: Int
-    private var open: [String: MediaSource] = [:]
+    private var open: [AdReference: MediaSource] = [:]
 
     init(format: OutputFormat, threads: Int) {
         self.format = format
         self.threads = threads
     }
 
-    static func key(_ breakIndex: Int, _ adIndex: Int) -> String { "break\(breakIndex)/ad\(adIndex)" }
+    func source(_ ad: AdReference) -> MediaSource? { open[ad] }
 
-    func source(_ key: String) -> MediaSource? { open[key] }
-
-    func close(_ key: String) { open[key] = nil }
+    func close(_ ad: AdReference) { open[ad] = nil }
 
     func closeAll() { if !open.isEmpty { open.removeAll() } }
 
@@ -28,7 +26,7 @@ final class AdMedia: AdMediaProvider {
         }
         do {
             let source = try MediaSource(path: path, format: format, threads: threads)
-            open[AdMedia.key(breakIndex, adIndex)] = source
+            open[AdReference(breakIndex, adIndex)] = source
             return .success(AdMediaInfo(frameCount: source.frameCount, duration: source.videoDuration))
         } catch .fileNotFound(let p) {
             return .failure(AdError(.fileNotFound, "\(p): no such file"))

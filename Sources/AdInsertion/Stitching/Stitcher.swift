@@ -35,13 +35,13 @@ public final class Stitcher {
     private var timeline: TimelineBuilder
     private var audioRun: AudioRun?
     /// Where each source's audio cursor stopped, to report the correction when it resumes.
-    private var audioEnds: [String: Int64] = [:]
+    private var audioEnds: [SourceKey: Int64] = [:]
     private var framesWritten: Int64 = 0
     private var finished = false
 
     /// A stretch of consecutive ticks of one source: its audio is read contiguously from `sourceStart`.
     private struct AudioRun {
-        var key: String
+        var key: SourceKey
         var startFrame: Int64
         var sourceStart: Int64
         var lastTick: Int64
@@ -118,7 +118,7 @@ public final class Stitcher {
             do {
                 try render(decision)
             } catch let failure as AdFailure {
-                media.close(failure.key)
+                media.close(failure.ad)
                 session.adFailed(failure.error)
                 continue
             } catch let error as RenderError {
@@ -196,20 +196,20 @@ public final class Stitcher {
 
     private func render(_ decision: FrameDecision) throws {
         let source: MediaSource
-        let key: String
+        let key: SourceKey
         let kind: Timeline.Segment.Kind
         let tick: Int64
         var breakIndex: Int?, adIndex: Int?
         switch decision.source {
         case .content(let t):
             source = content
-            key = "content"
+            key = .content
             kind = .content
             tick = t
         case .ad(let b, let a, let t):
-            key = AdMedia.key(b, a)
-            guard let s = media.source(key) else {
-                throw AdFailure(key: key, error: AdError(.mediaDisplay, "break \(b) ad \(a): its media is not open"))
+            key = .ad(AdReference(b, a))
+            guard let s = media.source(AdReference(b, a)) else {
+                throw AdFailure(ad: AdReference(b, a), error: AdError(.mediaDisplay, "break \(b) ad \(a): its media is not open"))
             }
             source = s
             kind = .ad
@@ -232,7 +232,7 @@ public final class Stitcher {
                 picture = try compositor.draw(frame, in: screen)
             }
         } catch {
-            throw kind == .ad ? AdFailure(key: key, error: AdError(.mediaDisplay, "\(error)")) : RenderError.content(error)
+            throw key.ad.map { AdFailure(ad: $0, error: AdError(.mediaDisplay, "\(error)")) } ?? RenderError.content(error)
         }
 
         // Audio: the frame owns samples [A(n), A(n+1)) of the output.
@@ -261,7 +261,7 @@ public final class Stitcher {
                 let real = try source.readAudio(from: position, count: count, into: audio)
                 padded = Int64(count - real)
             } catch {
-                throw kind == .ad ? AdFailure(key: key, error: AdError(.mediaDisplay, "\(error)")) : RenderError.content(error)
+                throw key.ad.map { AdFailure(ad: $0, error: AdError(.mediaDisplay, "\(error)")) } ?? RenderError.content(error)
             }
         }
         do {
@@ -327,7 +327,18 @@ public struct RenderResult: Sendable {
 
 /// An ad whose media failed while it played.
 struct AdFailure: Error {
-    var key: String
+    var ad: AdReference
     var error: AdError
+}
+
+/// Whose audio and pictures a frame reads: the content or one ad of the plan.
+enum SourceKey: Hashable {
+    case content
+    case ad(AdReference)
+
+    var ad: AdReference? {
+        if case .ad(let ad) = self { return ad }
+        return nil
+    }
 }
 
