@@ -11,6 +11,7 @@ enum AdsInspectCommand: Command {
         var timeout: MediaDuration
         var wrapperTimeout: MediaDuration
         var maxWrappers: Int
+        var cuePoints: [MediaTime]
         var json: Bool
 
         init(_ arguments: ParsedArguments) {
@@ -21,6 +22,7 @@ enum AdsInspectCommand: Command {
             timeout = arguments[AdsInspectCommand.timeout]
             wrapperTimeout = arguments[AdsInspectCommand.wrapperTimeout]
             maxWrappers = arguments[AdsInspectCommand.maxWrappers]
+            cuePoints = arguments[AdsInspectCommand.cuePoints] ?? []
             json = arguments[AdsInspectCommand.json]
         }
     }
@@ -45,6 +47,7 @@ enum AdsInspectCommand: Command {
         "max-wrappers", .integer("N", in: 0...20), default: 5,
         help: "How many wrappers may be followed to reach an inline ad before the chain fails with VAST error "
             + "302 (IMA's maxRedirects).")
+    static let cuePoints = SessionOptions.cuePoints
     static let json = Parameter.flag("json", help: "Write the report as JSON instead of text.")
 
     static let definition = CommandDefinition(
@@ -54,7 +57,7 @@ enum AdsInspectCommand: Command {
             + "breaks with their positions, each ad's wrapper chain, media file selection (which file was chosen "
             + "and why the others were not), tracking events and VAST errors. Nothing is played or sent: tracking "
             + "URLs are listed, not fired.",
-        parameters: [source, contentDuration, window, urlMap, timeout, wrapperTimeout, maxWrappers, json])
+        parameters: [source, contentDuration, window, urlMap, cuePoints, timeout, wrapperTimeout, maxWrappers, json])
 
     static func run(_ options: Options, context: CommandContext) async throws {
         var settings = AdsLoaderSettings()
@@ -63,7 +66,8 @@ enum AdsInspectCommand: Command {
         settings.wrapperTimeout = options.wrapperTimeout.duration
         settings.maximumWrapperDepth = options.maxWrappers
         settings.mediaSelection.window = options.window
-        let request = AdsRequest(adTag: options.source.description, contentDuration: options.contentDuration)
+        let request = AdsRequest(adTag: options.source.description, contentDuration: options.contentDuration,
+                                 cuePoints: options.cuePoints)
         let report = try await AdsInspector.inspect(request, settings: settings)
         context.output.write(options.json ? report.json() : report.text)
     }

@@ -44,7 +44,8 @@ extension SessionOptions {
         case nil:
             return .empty
         case .document(let location):
-            return try await loader.loadPlan(AdsRequest(adTag: location.description, contentDuration: contentDuration))
+            return try await loader.loadPlan(AdsRequest(adTag: location.description, contentDuration: contentDuration,
+                                                        cuePoints: cuePoints))
         case .breaks(let values):
             let planned = Result { () throws(DecisioningError) in
                 try loader.plan(quickBreaks: values.map(\.quick), contentDuration: contentDuration)
