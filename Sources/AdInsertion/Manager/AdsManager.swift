@@ -159,12 +159,16 @@ public final class AdsManager {
 
     // MARK: - Driving
 
-    /// Reports the plan's own errors, filters breaks by the settings, makes the pre-roll due and passes the
+    /// Reports the plan's own errors and the stand-alone ads that replaced others (`LOG` reason `fallback`),
+    /// filters breaks by the settings, makes the pre-roll due and passes the
     /// mid-rolls behind a start position. Called once, at output frame 0.
     func begin(contentStartTick: Int64) {
         for error in plan.errors {
             recorder.emit(.adError, code: error.code, message: error.message)
             recorder.fire("error", urls: error.errorURLs, macros: MacroContext(errorCode: error.code), breakIndex: nil, adIndex: nil)
+        }
+        for (index, adBreak) in plan.breaks.enumerated() {
+            for note in adBreak.replacements { recorder.log(note.message, breakIndex: index, reason: "fallback") }
         }
         for index in slots.indices {
             // A break whose ads all failed while loading still goes through its cue, to report each failure then.
