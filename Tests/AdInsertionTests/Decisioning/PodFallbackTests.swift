@@ -135,4 +135,43 @@ import Testing
         #expect(logs.map(\.compact) == ["0 LOG b1"])
         #expect(logs.first?.message == note.message)
     }
+
+    @Test func anAdWhoseMediaFailsWhenTheBreakPlaysIsReplacedByTheBreaksNextFallback() throws {
+        let plan = AdPlan(breaks: [AdBreak(position: .midroll(seconds(1)), ads: [testAd("bad"), testAd("good")],
+                                           fallbacks: [testAd("spare"), testAd("unused")])])
+        let session = try PlaybackSession(
+            plan: plan, configuration: testConfiguration(contentSeconds: 2),
+            media: FakeAdMedia(rate: tenFPS, seconds: ["spare": 1, "good": 1, "unused": 1]), appDelegate: nil)
+        let run = runToEnd(session)
+        #expect(run.timeline.filter { $0.hasPrefix("10 ") } == [
+            "10 AD_BREAK_READY b0", "10 AD_ERROR b0 a0", "10 LOG b0 a1", "10 LOADED b0 a1", "10 CONTENT_PAUSE_REQUESTED b0",
+            "10 AD_BREAK_STARTED b0", "10 STARTED b0 a1", "10 IMPRESSION b0 a1",
+        ])
+        #expect(run.first(.log)?.message == "ad 'spare' (stand-alone) replaces ad 0 of break 0, which failed: no media for ad bad")
+        #expect(run.decisions[10].source == .ad(breakIndex: 0, adIndex: 1, tick: 0))
+        #expect(run.decisions[20].source == .ad(breakIndex: 0, adIndex: 2, tick: 0))
+        #expect(session.plan.breaks[0].ads.map { "\($0.ad.id ?? "-") \($0.state.rawValue)" } == ["bad failed", "spare played", "good played"])
+        #expect(session.plan.breaks[0].fallbacks.map(\.id) == ["unused"])
+    }
+
+    @Test func anAdThatFailsMidwayIsReplacedByTheNextFallbackAtTheSameFrame() throws {
+        let plan = AdPlan(breaks: [AdBreak(position: .preroll, ads: [testAd("breaks")], fallbacks: [testAd("spare")])])
+        let session = try PlaybackSession(
+            plan: plan, configuration: testConfiguration(contentSeconds: 1),
+            media: FakeAdMedia(rate: tenFPS, seconds: ["breaks": 2, "spare": 1]), appDelegate: nil)
+        var failed = false
+        let run = runToEnd(session) { session, decision in
+            if decision.frame == 4, !failed {
+                failed = true
+                session.adFailed(AdError(.mediaDisplay, "decode error"))
+            }
+        }
+        // Frames 0-4 show the failing ad, whose frame 4 cannot be shown: frame 4 is decided again, the fallback's first.
+        #expect(run.decisions.map(\.source).prefix(6) == [
+            .ad(breakIndex: 0, adIndex: 0, tick: 0), .ad(breakIndex: 0, adIndex: 0, tick: 1), .ad(breakIndex: 0, adIndex: 0, tick: 2),
+            .ad(breakIndex: 0, adIndex: 0, tick: 3), .ad(breakIndex: 0, adIndex: 0, tick: 4), .ad(breakIndex: 0, adIndex: 1, tick: 0),
+        ])
+        #expect(session.plan.breaks[0].ads.map(\.state) == [.failed, .played])
+        #expect(run.events.filter { $0.reason == "fallback" }.map(\.compact) == ["4 LOG b0 a1"])
+    }
 }
