@@ -54,9 +54,12 @@ enum AdsInspectCommand: Command {
         name: "inspect",
         abstract: "Load a VMAP or VAST response and report the ad plan it makes.",
         discussion: "Fetches the document and every wrapper it leads to, as a render would, then prints the ad "
-            + "breaks with their positions, each ad's wrapper chain, media file selection (which file was chosen "
-            + "and why the others were not), tracking events and VAST errors. Nothing is played or sent: tracking "
-            + "URLs are listed, not fired.",
+            + "breaks with their positions and tracking, and under each ad: every media file with why it was or "
+            + "was not chosen, the wrapper chain, impression, tracking (per event), click and error URLs, its "
+            + "companion ads and non-linear creatives; then each break's fallbacks (stand-alone ads of a pod "
+            + "response kept for an ad that fails), the VAST errors and the warnings (which stand-alone ad "
+            + "replaced which). Nothing is played or sent: tracking URLs are listed, not fired. --json writes the "
+            + "same as JSON.",
         parameters: [source, contentDuration, window, urlMap, cuePoints, timeout, wrapperTimeout, maxWrappers, json])
 
     static func run(_ options: Options, context: CommandContext) async throws {

@@ -122,5 +122,16 @@ extension EndToEnd {
                 #expect(result.errorLines == ["\(name): --cue-points: \(message)", "See '\(name) --help'."])
             }
         }
-    }
+    
+        @Test func inspectTextShowsRenditionsTrackingCompanionsAndOverlays() async throws {
+            let fixture = PipctlProcess.repositoryRoot.appendingPathComponent("Tests/AdInsertionTests/Fixtures/VAST/inline-linear.xml").path
+            let result = try await PipctlProcess.run(["ads", "inspect", fixture])
+            #expect(result.exitStatus == 0, "\(result.standardError)")
+            let lines = result.standardOutput.split(separator: "\n").map(String.init)
+            #expect(lines.contains("                       refused  application/x-mpegURL  1280x720  -            https://cdn.example/ads/master.m3u8  application/x-mpegurl is streaming (HLS/DASH), not supported yet"))
+            #expect(lines.contains("                       firstQuartile   https://track.example/q1"))
+            #expect(lines.contains("       companion       id              c-300x250"))
+            #expect(lines.contains("       non-linear      id              nl-1"))
+        }
+}
 }
