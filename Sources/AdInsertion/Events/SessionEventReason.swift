@@ -11,8 +11,12 @@ public enum SessionEventReason: String, Hashable, Sendable, CaseIterable, Codabl
     case playAdsAfterTime
     /// `AD_BREAK_SKIPPED`: pre-rolls, mid-rolls or post-rolls are switched off.
     case prerollsOff, midrollsOff, postrollsOff
-    /// `LOG`: a break passed over by a seek or by the start position.
+    /// `LOG`: a break passed over by a seek.
     case seek
+    /// `LOG`: a mid-roll cued before `--start-at`, which does not play (a seek back before its cue arms it again).
+    case startPosition
+    /// `LOG`: a stand-alone ad of a pod response took the place of an ad that could not play.
+    case fallback
     /// `LOG`: a command that could not apply now (the `message` says why).
     case refused
     /// `SESSION_ENDED`: the content and every break are done.

@@ -41,7 +41,7 @@ public enum SessionEventType: String, Hashable, Sendable, CaseIterable {
     /// An ad (or the plan) failed; `code` is the VAST error code.
     case adError = "AD_ERROR"
     /// Something worth knowing that changes nothing: a refused command (`reason` `refused`), a break passed over
-    /// by a seek or the start position (`reason` `seek`).
+    /// by a seek (`reason` `seek`) or behind the start position (`reason` `startPosition`).
     case log = "LOG"
     /// A tracking URL was fired: `event` is the VAST event name, `url` the URL with its macros expanded.
     case beacon = "BEACON"

@@ -97,11 +97,16 @@ extension AdsManager {
         recorder.emit(.contentResumeRequested, breakIndex: b)
     }
 
-    /// Reports a failed ad (`AD_ERROR`, its error URLs, the break's VMAP `error` URLs) and marks it failed.
+    /// Reports a failed ad (`AD_ERROR`, its error URLs, the break's VMAP `error` URLs) and marks it failed; the
+    /// break's next fallback (a stand-alone ad of its pod response) then takes its place, with a `LOG`.
     private func fail(breakIndex b: Int, adIndex a: Int, error: AdError, adTime: MediaDuration?) {
         report(error, breakIndex: b, adIndex: a, adTime: adTime)
         reportedFailures.insert(AdReference(b, a))
         mark(breakIndex: b, adIndex: a, .failed(error))
+        if let index = try? plan.insertFallback(breakIndex: b, after: a) {
+            recorder.log("\(plan.breaks[b].ads[index].ad.label) (stand-alone) replaces ad \(a) of break \(b), which failed: "
+                + error.message, breakIndex: b, adIndex: index, reason: .fallback)
+        }
     }
 
     /// `AD_ERROR` for an ad the plan already marks failed, with its error URLs.

@@ -47,6 +47,20 @@ extension AdsManager {
         }
     }
 
+    /// Passes every armed mid-roll reached before content tick `startTick`, the first one a start position shows.
+    ///
+    /// A viewer who starts part-way (resumes from a bookmark) has not skipped anything, so the seek policy does
+    /// not apply: as with IMA's `playAdsAfterTime` set to the resume position, the breaks behind the start do not
+    /// play. They are `passed`, not done, so that a seek back before their cue arms them again.
+    func passBreaks(before startTick: Int64) {
+        for index in slots.indices where slots[index].status == .pending {
+            guard let trigger = slots[index].trigger, trigger < startTick else { continue }
+            slots[index].status = .passed
+            recorder.log("break \(index) (\(plan.breaks[index].position)) is cued before the start position and is not played",
+                         breakIndex: index, reason: .startPosition)
+        }
+    }
+
     /// While picture-in-picture holds break starts: reports each newly due break deferred, or skips it under the
     /// `skip` policy.
     func holdDueBreaks() {

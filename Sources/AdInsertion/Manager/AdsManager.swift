@@ -28,7 +28,10 @@ import MediaCore
 /// - A mid-roll cued at content time `T` is reached at the first content tick `k` with `k/F ≥ T`. A mid-roll cued
 ///   at 0 is the pre-roll, as IMA counts it (cue point 0): it plays before the first content frame, under the
 ///   pre-roll switch, with `[BREAKPOSITION]` 1.
-/// - Breaks reached before the first content frame (the pre-roll, and a mid-roll a start position jumped over)
+/// - A start position (`SessionConfiguration.contentStart`) is not a seek: the mid-rolls cued before the first
+///   content tick shown are passed (a `LOG`, reason `startPosition`), whatever the seek policy, as IMA's
+///   `playAdsAfterTime` set to the resume position does; the pre-roll still plays unless the settings refuse it.
+/// - Breaks reached before the first content frame (the pre-roll, and a mid-roll cued exactly at the start)
 ///   are never held: picture-in-picture cannot be active before anything plays, and once the first of them
 ///   started the others continue it, in the window if the user moved it there.
 /// - A failed ad never stops the plan: `AD_ERROR` with the VAST code, its error URLs and the break's VMAP `error`
@@ -160,12 +163,16 @@ public final class AdsManager {
 
     // MARK: - Driving
 
-    /// Reports the plan's own errors, filters breaks by the settings, makes the pre-roll due and handles a start
-    /// position like a seek from 0. Called once, at output frame 0.
+    /// Reports the plan's own errors and the stand-alone ads that replaced others (`LOG` reason `fallback`),
+    /// filters breaks by the settings, makes the pre-roll due and passes the
+    /// mid-rolls behind a start position. Called once, at output frame 0.
     func begin(contentStartTick: Int64) {
         for error in plan.errors {
             recorder.emit(.adError, code: error.code, message: error.message)
             recorder.fire(.error, urls: error.errorURLs, macros: MacroContext(errorCode: error.code), breakIndex: nil, adIndex: nil)
+        }
+        for (index, adBreak) in plan.breaks.enumerated() {
+            for note in adBreak.replacements { recorder.log(note.message, breakIndex: index, reason: .fallback) }
         }
         for index in slots.indices {
             // A break whose ads all failed while loading still goes through its cue, to report each failure then.
@@ -178,7 +185,7 @@ public final class AdsManager {
         for index in slots.indices where slots[index].kind == .preroll && slots[index].status == .pending {
             makeDue(index)
         }
-        if contentStartTick > 0 { jump(from: 0, to: contentStartTick, why: "by the start position") }
+        if contentStartTick > 0 { passBreaks(before: contentStartTick) }
     }
 
     /// Decides what the screen shows at the recorder's frame, given the content position in the recorder; starts,

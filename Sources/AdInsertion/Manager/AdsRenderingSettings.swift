@@ -2,7 +2,7 @@ import MediaCore
 
 /// Choices that shape which breaks play, after IMA's `IMAAdsRenderingSettings`.
 public struct AdsRenderingSettings: Hashable, Sendable {
-    /// Which mid-rolls play when a seek (or a start position) jumps over several.
+    /// Which mid-rolls play when a seek jumps over several (a start position passes them all).
     public enum SeekPolicy: String, Hashable, Sendable, CaseIterable {
         /// Only the last one jumped over, as IMA does.
         case last

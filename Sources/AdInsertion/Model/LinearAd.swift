@@ -160,13 +160,17 @@ public struct LinearAd: Hashable, Sendable {
     public var clickTracking: [String]
     /// The wrapper chain that led here, outermost first; empty for an inline response.
     public var wrappers: [WrapperHop]
+    /// The inline ad's companion ads (shown beside the player; listed, not drawn).
+    public var companions: [VASTCompanion]
+    /// The inline ad's non-linear creatives (overlays; listed, not drawn), one entry per `<NonLinearAds>`.
+    public var nonLinearAds: [VASTNonLinearAds]
 
     public init(id: String? = nil, sequence: Int? = nil, adSystem: String? = nil, adTitle: String? = nil,
                 universalAdIds: [UniversalAdId] = [], creativeId: String? = nil,
                 declaredDuration: MediaDuration? = nil, skipOffset: AdOffset? = nil, mediaFiles: [MediaFile] = [],
                 selection: MediaSelection? = nil, impressions: [String] = [], errorURLs: [String] = [],
                 tracking: [TrackingEvent] = [], clickThrough: String? = nil, clickTracking: [String] = [],
-                wrappers: [WrapperHop] = []) {
+                wrappers: [WrapperHop] = [], companions: [VASTCompanion] = [], nonLinearAds: [VASTNonLinearAds] = []) {
         self.id = id
         self.sequence = sequence
         self.adSystem = adSystem
@@ -183,6 +187,8 @@ public struct LinearAd: Hashable, Sendable {
         self.clickThrough = clickThrough
         self.clickTracking = clickTracking
         self.wrappers = wrappers
+        self.companions = companions
+        self.nonLinearAds = nonLinearAds
     }
 
     /// The local file to play: the resolved path of the chosen rendition.

@@ -58,14 +58,23 @@ public struct AdBreak: Hashable, Sendable {
     /// VMAP `breakStart`, `breakEnd` and `error` tracking.
     public let tracking: [TrackingEvent]
     public fileprivate(set) var ads: [PlannedAd]
+    /// Stand-alone ads of the break's pod response not used yet, in order, each resolved with a rendition chosen:
+    /// `insertFallback(breakIndex:after:)` puts the next one after an ad that failed.
+    public fileprivate(set) var fallbacks: [LinearAd]
+    /// Which stand-alone ad took the place of which ad while the plan was made, one line each with the failed
+    /// ad's code; the ads manager logs them.
+    public let replacements: [AdError]
 
     public init(id: String? = nil, position: BreakPosition, breakType: String = "linear",
-                tracking: [TrackingEvent] = [], ads: [LinearAd]) {
+                tracking: [TrackingEvent] = [], ads: [LinearAd], fallbacks: [LinearAd] = [],
+                replacements: [AdError] = []) {
         self.id = id
         self.position = position
         self.breakType = breakType
         self.tracking = tracking
         self.ads = ads.map(PlannedAd.init(ad:))
+        self.fallbacks = fallbacks
+        self.replacements = replacements
     }
 
     /// True once no ad of the break is left to play.
@@ -76,10 +85,13 @@ public struct AdBreak: Hashable, Sendable {
 public enum AdPlanError: Error, Hashable, Sendable, CustomStringConvertible {
     case noSuchAd(breakIndex: Int, adIndex: Int)
     case illegalTransition(breakIndex: Int, adIndex: Int, from: AdState, to: AdState)
+    /// A fallback can only follow an ad that failed.
+    case notFailed(breakIndex: Int, adIndex: Int)
 
     public var description: String {
         switch self {
         case .noSuchAd(let b, let a): "break \(b) has no ad \(a)"
+        case .notFailed(let b, let a): "ad \(a) of break \(b) has not failed; no fallback replaces it"
         case .illegalTransition(let b, let a, let from, let to): "ad \(a) of break \(b) cannot go from \(from) to \(to)"
         }
     }
@@ -116,6 +128,24 @@ public struct AdPlan: Hashable, Sendable {
 
     public mutating func markFailed(breakIndex: Int, adIndex: Int, error: AdError) throws(AdPlanError) {
         try transition(breakIndex, adIndex, to: .failed, error: error)
+    }
+
+    /// Puts the break's next fallback right after its failed ad `adIndex`, available, so that it plays in the
+    /// failed ad's place (VAST: a stand-alone ad replaces a pod ad that cannot play). The ads after it move one
+    /// index up.
+    ///
+    /// - Returns: the index of the inserted ad, or `nil` when the break has no fallback left.
+    /// - Throws: `noSuchAd`, or `notFailed` when the ad has not failed.
+    @discardableResult
+    public mutating func insertFallback(breakIndex b: Int, after adIndex: Int) throws(AdPlanError) -> Int? {
+        guard breaks.indices.contains(b), breaks[b].ads.indices.contains(adIndex) else {
+            throw .noSuchAd(breakIndex: b, adIndex: adIndex)
+        }
+        guard breaks[b].ads[adIndex].state == .failed else { throw .notFailed(breakIndex: b, adIndex: adIndex) }
+        guard !breaks[b].fallbacks.isEmpty else { return nil }
+        let fallback = breaks[b].fallbacks.removeFirst()
+        breaks[b].ads.insert(PlannedAd(ad: fallback), at: adIndex + 1)
+        return adIndex + 1
     }
 
     private mutating func transition(_ b: Int, _ a: Int, to state: AdState, error: AdError?) throws(AdPlanError) {

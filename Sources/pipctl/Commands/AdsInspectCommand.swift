@@ -10,6 +10,7 @@ enum AdsInspectCommand: Command {
         var urlMap: String?
         var timeout: MediaDuration
         var decisioning: DecisioningOptions
+        var cuePoints: [MediaTime]
         var json: Bool
 
         init(_ arguments: ParsedArguments) {
@@ -19,6 +20,7 @@ enum AdsInspectCommand: Command {
             urlMap = arguments[AdsInspectCommand.urlMap]
             timeout = arguments[AdsInspectCommand.timeout]
             decisioning = DecisioningOptions(arguments)
+            cuePoints = arguments[AdsInspectCommand.cuePoints] ?? []
             json = arguments[AdsInspectCommand.json]
         }
     }
@@ -36,16 +38,20 @@ enum AdsInspectCommand: Command {
     static let timeout = Parameter.option(
         "timeout", .seconds(), default: MediaDuration(seconds: 8),
         help: "How long to wait for the first document (IMA allows 8 seconds).")
+    static let cuePoints = SessionOptions.cuePoints
     static let json = Parameter.flag("json", help: "Write the report as JSON instead of text.")
 
     static let definition = CommandDefinition(
         name: "inspect",
         abstract: "Load a VMAP or VAST response and report the ad plan it makes.",
         discussion: "Fetches the document and every wrapper it leads to, as a render would, then prints the ad "
-            + "breaks with their positions, each ad's wrapper chain, media file selection (which file was chosen "
-            + "and why the others were not), tracking events and VAST errors. Nothing is played or sent: tracking "
-            + "URLs are listed, not fired.",
-        parameters: [source, contentDuration, window, urlMap, timeout] + DecisioningOptions.parameters + [json])
+            + "breaks with their positions and tracking, and under each ad: every media file with why it was or "
+            + "was not chosen, the wrapper chain, impression, tracking (per event), click and error URLs, its "
+            + "companion ads and non-linear creatives; then each break's fallbacks (stand-alone ads of a pod "
+            + "response kept for an ad that fails), the VAST errors and the warnings (which stand-alone ad "
+            + "replaced which). Nothing is played or sent: tracking URLs are listed, not fired. --json writes the "
+            + "same as JSON.",
+        parameters: [source, contentDuration, window, urlMap, cuePoints, timeout] + DecisioningOptions.parameters + [json])
 
     static func run(_ options: Options, context: CommandContext) async throws {
         var settings = AdsLoaderSettings()
@@ -53,7 +59,8 @@ enum AdsInspectCommand: Command {
         settings.firstRequestTimeout = options.timeout.duration
         options.decisioning.apply(to: &settings)
         settings.mediaSelection.window = options.window
-        let request = AdsRequest(adTag: options.source.description, contentDuration: options.contentDuration)
+        let request = AdsRequest(adTag: options.source.description, contentDuration: options.contentDuration,
+                                 cuePoints: options.cuePoints)
         let report = try await AdsInspector.inspect(request, settings: settings)
         context.output.write(options.json ? report.json() : report.text)
     }

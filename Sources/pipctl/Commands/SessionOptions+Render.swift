@@ -15,6 +15,10 @@ extension SessionOptions {
         do { info = try MediaProbe.probe(inputs.content) } catch { throw RenderError.content(error) }
         guard let video = info.bestVideo else { throw RenderError.content(.missingStream(path: inputs.content, kind: .video)) }
         let contentDuration = video.duration ?? info.duration ?? .zero
+        if let startAt, startAt.seconds >= contentDuration.seconds {
+            throw UsageError(command: command, message: "--start-at: \(exactDecimal(startAt.seconds)) is not inside the content "
+                + "(\(inputs.content) is \(exactDecimal(contentDuration.seconds)) s long)")
+        }
         let plan = try await loadPlan(ads: inputs.ads, urlMap: inputs.urlMap, contentDuration: contentDuration,
                                       window: format.size ?? video.size ?? PixelSize(width: 640, height: 360),
                                       context: context)
@@ -28,7 +32,7 @@ extension SessionOptions {
             encoding: encoding.settings, timelinePath: timeline, eventsPath: events, frameHashPath: frameHashes,
             ads: adsSettings, pictureInPicture: pictureInPictureSettings,
             pictureInPictureBackground: pictureInPictureBackground,
-            script: try SessionOptions.loadScript(inputs.script, command: command),
+            script: try SessionOptions.loadScript(inputs.script, command: command), contentStart: startAt ?? .zero,
             // Beacons that really go out carry the real time; a log-only render stays reproducible.
             clockOrigin: sendsBeacons ? Date() : SessionConfiguration.defaultClockOrigin)
         // An ad server must see a fresh [CACHEBUSTING] per beacon and run; a log-only render stays reproducible.

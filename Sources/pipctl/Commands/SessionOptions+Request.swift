@@ -50,7 +50,7 @@ extension SessionOptions {
         case nil:
             return .empty
         case .document(let location):
-            let request = AdsRequest(adTag: location.description, contentDuration: contentDuration)
+            let request = AdsRequest(adTag: location.description, contentDuration: contentDuration, cuePoints: cuePoints)
             do {
                 return try await loader.loadPlan(request)
             } catch {

@@ -172,3 +172,28 @@ extension ArgumentValue where Value: CaseIterable & RawRepresentable, Value.RawV
         }, describe: \.rawValue)
     }
 }
+
+extension ArgumentValue where Value == [MediaTime] {
+    /// Content times separated by commas (`10,20.5,1:30`), each at or after 0 and each after the one before it:
+    /// the content's cue points, in order. A bad entry is named in the message.
+    static var cuePoints: ArgumentValue {
+        ArgumentValue(placeholder: "T1,T2,…", parse: { text throws(InvalidValue) in
+            var points: [MediaTime] = []
+            for field in text.split(separator: ",", omittingEmptySubsequences: false).map(String.init) {
+                let entry = field.filter { $0 != " " }
+                if entry.hasPrefix("-"), MediaTime(parsing: String(entry.dropFirst())) != nil {
+                    throw InvalidValue("cue point \(quoted(entry)) is negative; cue points are content times from 0")
+                }
+                guard let time = MediaTime(parsing: entry) else {
+                    throw InvalidValue("cue point \(quoted(entry)) is not a time (e.g. 90, 12.5, 1:30, 0:01:30.250)")
+                }
+                if let previous = points.last, time <= previous {
+                    throw InvalidValue("cue point \(quoted(entry)) is not after the one before it "
+                        + "(\(exactDecimal(previous.seconds))); list them in increasing order")
+                }
+                points.append(time)
+            }
+            return points
+        }, describe: { $0.map { exactDecimal($0.seconds) }.joined(separator: ",") })
+    }
+}

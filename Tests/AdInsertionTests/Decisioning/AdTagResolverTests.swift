@@ -45,17 +45,23 @@ import Testing
         #expect(r.errors[0].errorURLs == ["https://track.example/pod-2-error?c=[ERRORCODE]", "https://track.example/no-fill?c=[ERRORCODE]"])
     }
 
-    @Test func skipsAFailedPodAdWithoutFallback() async throws {
+    @Test func replacesAPodAdWhoseWrapperFailsWithTheNextStandaloneAd() async throws {
         let dir = try TemporaryDirectory()
         let path = try dir.write("pod.xml", VASTText.document(
             VASTText.inline(id: "first", sequence: 1),
-            VASTText.wrapper(id: "gone", tag: "missing.xml", attributes: "fallbackOnNoAd=\"true\"", sequence: 2),
+            VASTText.wrapper(id: "gone", tag: "missing.xml", sequence: 2),
             VASTText.inline(id: "spare")))
         let r = try await resolve(path)
-        // A missing file is not "no ad": the buffet is only for empty responses.
-        #expect(r.ads.map(\.id) == ["first"])
+        // Any pod ad that cannot play, not only an empty response: the buffet is "a secondary choice".
+        #expect(r.ads.map(\.id) == ["first", "spare"])
         #expect(r.errors.map(\.code) == [.wrapperTimeout])
         #expect(r.errors[0].message == "wrapper ad 'gone' (line 6) in \(path): cannot load \(dir.path)/missing.xml: no such file")
+        #expect(r.replacements.map(\.code) == [.wrapperTimeout])
+        #expect(r.replacements.map(\.message) == [
+            "ad 'spare' (stand-alone) replaces ad 'gone' (line 6), sequence 2 in \(path), which cannot play: "
+                + "wrapper ad 'gone' (line 6) in \(path): cannot load \(dir.path)/missing.xml: no such file",
+        ])
+        #expect(r.fallbacks.isEmpty)
     }
 
     @Test func playsTheFirstStandaloneAdThatResolves() async throws {

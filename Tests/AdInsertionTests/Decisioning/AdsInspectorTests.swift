@@ -75,19 +75,24 @@ import Testing
         #expect(ad.mediaFile?.localPath == nil)
     }
 
-    @Test func rendersOneLinePerBreakAndPerAd() async throws {
+    @Test func rendersOneLinePerBreakAndPerAdWithTheDetailsIndentedUnderIt() async throws {
         let dir = try TemporaryDirectory()
         let text = try await scheduleReport(dir).text
-        let lines = text.split(separator: "\n").map(String.init)
+        #expect(text.contains("\n  tracking  breakStart  https://track.example/pre-breakStart\n"
+            + "            breakEnd    https://track.example/pre-breakEnd\n"
+            + "            error       https://track.example/pre-error?c=[ERRORCODE]\n"))
+        let lines = text.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("       ") }
         #expect(lines == [
             "\(DecisioningFixtures.path("VMAP/schedule.xml")): VMAP, 4 breaks, 4 ads, 0 errors, content 0:20:00.000, window 640x360",
             "#0 preroll  id=pre  1 ad",
+            "  tracking  breakStart  https://track.example/pre-breakStart",
             "  #0 ad pre-ad \"Pre-roll\" (vmap-fixture) 10s skip 10%: video/mp4 640x360 -> \(dir.path)/pre.mp4",
             "#1 midroll 0:05:00.000  id=mid-percent  1 ad",
             "  #0 ad percent-ad \"Mid-roll at 25%\" (vmap-fixture) 5s: video/mp4 640x360 -> \(dir.path)/percent.mp4",
             "#2 midroll 0:10:23.125  id=mid-time  1 ad",
             "  #0 ad mid-ad \"Mid-roll (VASTData)\" (vmap-fixture) 20s: video/mp4 640x360 -> \(dir.path)/mid.mp4",
             "#3 postroll  id=post  1 ad",
+            "  tracking  breakStart  https://track.example/post-breakStart",
             "  #0 ad inline-1 \"Inline linear\" (pipctl-fixtures) 30s skip 5s: video/mp4 640x360 600 kbit/s -> \(dir.path)/ads/low.mp4",
         ])
     }
@@ -142,5 +147,101 @@ import Testing
         let report = try await scheduleReport(dir)
         let decoded = try JSONDecoder().decode(AdsInspectReport.self, from: Data(report.json().utf8))
         #expect(decoded == report)
+    }
+
+    /// The fixture with a companion and a non-linear creative beside its linear one, media mapped to `dir`.
+    func inlineReport(_ dir: TemporaryDirectory) async throws -> AdsInspectReport {
+        try dir.write("ads/low.mp4", "placeholder")
+        let map = URLMap(rules: [.init(urlPrefix: "https://cdn.example/", localPrefix: dir.path)])
+        return try await AdsInspector.inspect(DecisioningFixtures.path("VAST/inline-linear.xml"), urlMap: map)
+    }
+
+    @Test func theTextListsEveryRenditionWithItsReasonTrackingPerEventCompanionsAndOverlays() async throws {
+        let dir = try TemporaryDirectory()
+        let text = try await inlineReport(dir).text
+        let path = DecisioningFixtures.path("VAST/inline-linear.xml")
+        #expect(text == """
+            \(path): VAST, 1 break, 1 ad, 0 errors, window 640x360
+            preroll  1 ad
+              1. ad inline-1 "Inline linear" (pipctl-fixtures) 30s skip 5s: video/mp4 640x360 600 kbit/s -> \(dir.path)/ads/low.mp4
+                   renditions      ok       video/mp4              1280x720  2000 kbit/s  https://cdn.example/ads/hd.mp4       acceptable, not the best fit for 640x360
+                                   ok       video/mp4              854x480   1000 kbit/s  https://cdn.example/ads/sd.mp4       acceptable, not the best fit for 640x360
+                                   chosen   video/mp4              640x360   600 kbit/s   https://cdn.example/ads/low.mp4      best fit: the smallest rendition covering 640x360
+                                   ok       video/webm             640x360   500 kbit/s   https://cdn.example/ads/low.webm     acceptable, not the best fit for 640x360
+                                   refused  application/x-mpegURL  1280x720  -            https://cdn.example/ads/master.m3u8  application/x-mpegurl is streaming (HLS/DASH), not supported yet
+                   impressions     https://track.example/impression?ad=inline-1
+                                   https://track.example/impression2?ad=inline-1&cb=[CACHEBUSTING]
+                   tracking        creativeView    https://track.example/creativeView
+                                   start           https://track.example/start
+                                   firstQuartile   https://track.example/q1
+                                   midpoint        https://track.example/mid
+                                   thirdQuartile   https://track.example/q3
+                                   complete        https://track.example/complete
+                                   progress@10.5s  https://track.example/progress-10.5s
+                                   progress@25%    https://track.example/progress-25pc
+                                   skip            https://track.example/skip
+                   click-through   https://advertiser.example/landing
+                   click tracking  https://track.example/click1
+                                   https://track.example/click2
+                   error URLs      https://track.example/error?code=[ERRORCODE]
+                   companion       id              c-300x250
+                                   size            300x250
+                                   slot            side
+                                   resource        iframe https://cdn.example/companion.html
+                                   resource        html (46 characters)
+                                   click-through   https://advertiser.example/companion
+                                   click tracking  https://track.example/companion-click
+                                   creativeView    https://track.example/companion-view
+                   non-linear      id              nl-1
+                                   size            480x70
+                                   min duration    10s
+                                   resource        static image/png https://cdn.example/overlay.png
+                                   click-through   https://advertiser.example/overlay
+                                   click tracking  https://track.example/overlay-click
+                                   creativeView    https://track.example/overlay-view
+
+            """)
+    }
+
+    @Test func theJSONListsURLsPerEventCompanionsAndNonLinears() async throws {
+        let dir = try TemporaryDirectory()
+        let root = try json(try await inlineReport(dir))
+        let ad = try #require(((root["breaks"] as? [[String: Any]])?.first?["ads"] as? [[String: Any]])?.first)
+        let tracking = try #require(ad["trackingURLs"] as? [String: [String]])
+        #expect(tracking["firstQuartile"] == ["https://track.example/q1"])
+        #expect(tracking["progress@10.5s"] == ["https://track.example/progress-10.5s"])
+        #expect(tracking["progress@25%"] == ["https://track.example/progress-25pc"])
+        #expect(tracking.count == 9)
+        #expect(ad["impressionURLs"] as? [String] == ["https://track.example/impression?ad=inline-1",
+                                                      "https://track.example/impression2?ad=inline-1&cb=[CACHEBUSTING]"])
+        #expect(ad["clickTrackingURLs"] as? [String] == ["https://track.example/click1", "https://track.example/click2"])
+        #expect(ad["errorURLTemplates"] as? [String] == ["https://track.example/error?code=[ERRORCODE]"])
+        let companions = try #require(ad["companions"] as? [[String: Any]])
+        #expect(companions.count == 1)
+        #expect(companions[0]["id"] as? String == "c-300x250")
+        #expect(companions[0]["width"] as? Int == 300 && companions[0]["height"] as? Int == 250)
+        #expect(companions[0]["adSlotId"] as? String == "side")
+        #expect(companions[0]["resources"] as? [String] == ["iframe https://cdn.example/companion.html", "html (46 characters)"])
+        #expect(companions[0]["clickThrough"] as? String == "https://advertiser.example/companion")
+        #expect(companions[0]["trackingURLs"] as? [String: [String]] == ["creativeView": ["https://track.example/companion-view"]])
+        let overlays = try #require(ad["nonLinears"] as? [[String: Any]])
+        #expect(overlays.count == 1)
+        #expect(overlays[0]["id"] as? String == "nl-1")
+        #expect(overlays[0]["width"] as? Int == 480 && overlays[0]["height"] as? Int == 70)
+        #expect(overlays[0]["minSuggestedDuration"] as? Double == 10)
+        #expect(overlays[0]["resources"] as? [String] == ["static image/png https://cdn.example/overlay.png"])
+        #expect(overlays[0]["clickTrackingURLs"] as? [String] == ["https://track.example/overlay-click"])
+        #expect(overlays[0]["trackingURLs"] as? [String: [String]] == ["creativeView": ["https://track.example/overlay-view"]])
+    }
+
+    @Test func aPodResponseListsItsFallbacksAndReplacements() async throws {
+        let report = try await AdsInspector.inspect(DecisioningFixtures.path("VAST/pod-buffet.xml"))
+        #expect(report.breaks.first?.ads.map(\.id) == ["pod-1", "buffet-a", "pod-3"])
+        #expect(report.breaks.first?.fallbacks.map(\.id) == ["buffet-b"])
+        #expect(report.warnings.map(\.code) == [303])
+        #expect(report.warnings.first?.message.hasPrefix("ad 'buffet-a' (stand-alone) replaces ad 'pod-2' (line 31), sequence 2 in ") == true)
+        let text = report.text
+        #expect(text.contains("\n  fallbacks (stand-alone ads that replace an ad of this break that fails):\n   - ad buffet-b \"Buffet B\" (pods) 7s: "))
+        #expect(text.contains("\nwarning 303: ad 'buffet-a' (stand-alone) replaces ad 'pod-2'"))
     }
 }

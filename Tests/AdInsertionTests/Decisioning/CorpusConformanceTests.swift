@@ -150,11 +150,13 @@ extension SerialDecisioningTests {
             ("sample.xml", ["ad_id_0001"], []),
             ("vpaid.xml", ["VPAID!901"], []),
             ("vpaid2.xml", ["preroll-1!901"], []),
-            // wrapper-b.xml allows one ad of sample.xml: its first stand-alone ad, which is VPAID only.
-            ("wrapper-a.xml", ["ad_id_0002!901"], []),
+            // wrapper-b.xml allows one ad of sample.xml: its first stand-alone ad, which is VPAID only; the other
+            // stand-alone ad of wrapper-a.xml, tried in its place, leads to VPAID only too (901).
+            ("wrapper-a.xml", ["ad_id_0002!901"], [.vpaid]),
             ("wrapper-b.xml", ["ad_id_0002!901"], []),
             ("wrapper-legacy.xml", ["20001"], []),
-            ("wrapper-multiple-ads.xml", ["VPAID!901", "20001"], []),
+            // Pod ad 1 is VPAID only: the first stand-alone ad (201, through sample.xml) plays after it, in its place.
+            ("wrapper-multiple-ads.xml", ["VPAID!901", "ad_id_0001", "20001"], []),
             ("wrapper-empty.xml", [], [.noAdsAfterWrapper]),
             ("wrapper-empty-no-creative.xml", [], [.schemaValidation]),
             ("wrapper-unavailable-url.xml", [], [.wrapperTimeout]),

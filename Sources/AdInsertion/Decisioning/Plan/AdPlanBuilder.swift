@@ -16,8 +16,8 @@ import MediaCore
 ///   enough cue points, `#n` breaks are left out with an error.
 /// - `repeatAfter` repeats a pre-roll or mid-roll every interval after its first time, as mid-rolls strictly
 ///   before the content's end; it needs the content duration (without it the break plays once, with an error).
-/// - Breaks at the same position with the same `breakId` are one break: ads and tracking concatenated in document
-///   order, as Google writes pods as several `AdBreak`s.
+/// - Breaks at the same position with the same `breakId` are one break: ads, tracking, fallbacks and replacement
+///   notes concatenated in document order, as Google writes pods as several `AdBreak`s.
 /// - At most `maximumBreaks` breaks; repeats and breaks beyond are left out with an error.
 /// Placement errors use code 200 (trafficking: the break was trafficked where this content cannot play it) and
 /// carry the break's VMAP `error` tracking URLs.
@@ -81,6 +81,8 @@ struct AdPlanBuilder {
                 if let index = keyed[key] {
                     merged[index].draft.ads += draft.ads
                     merged[index].draft.tracking += draft.tracking
+                    merged[index].draft.fallbacks += draft.fallbacks
+                    merged[index].draft.replacements += draft.replacements
                     continue
                 }
                 keyed[key] = merged.count
@@ -94,7 +96,7 @@ struct AdPlanBuilder {
         }.map(\.element)
         var plan = AdPlan(breaks: ordered.map { position, draft in
             AdBreak(id: draft.breakId, position: position, breakType: draft.breakType, tracking: draft.tracking,
-                    ads: draft.ads.map(\.ad))
+                    ads: draft.ads.map(\.ad), fallbacks: draft.fallbacks, replacements: draft.replacements)
         }, errors: errors)
         for (b, item) in ordered.enumerated() {
             for (a, ad) in item.draft.ads.enumerated() {

@@ -20,6 +20,10 @@ struct BreakDraft: Sendable {
     var repeatAfter: MediaDuration?
     /// `break 'ID' at OFFSET (line N)`, for messages.
     var label: String
+    /// Unused stand-alone ads of the response, for ads that turn out unplayable (`AdTagResolution.fallbacks`).
+    var fallbacks: [LinearAd] = []
+    /// Which stand-alone ad replaced which (`AdTagResolution.replacements`).
+    var replacements: [AdError] = []
 
     /// The VMAP `error` tracking URLs, fired when the break cannot be played.
     var errorURLs: [String] { tracking.filter { $0.event == .error }.map(\.url) }

@@ -14,7 +14,15 @@ import MediaCore
 ///   `error` (`{code, message}` or null), `mediaFile` (`url`, `type`, `width`, `height`, `bitrate`, `localPath`;
 ///   null when none was chosen), `candidates[]` (`url`, `type`, `width`, `height`, `bitrate`, `accepted`,
 ///   `reason`), `wrappers[]` (`adSystem`, `tagURI`, `source`, outermost first), `impressions`, `tracking`,
-///   `clickTracking` and `errorURLs` (counts), `trackingEvents` (count per event name), `clickThrough`;
+///   `clickTracking` and `errorURLs` (counts), `trackingEvents` (count per event name), `clickThrough`, and the
+///   URLs themselves: `impressionURLs`, `trackingURLs` (event name → URL templates, in document order; a
+///   `progress` event is named with its offset, `progress@10.5s` or `progress@25%`), `clickTrackingURLs`,
+///   `errorURLTemplates`; `companions[]` (`id`, `width`, `height`, `adSlotId`, `resources`, `clickThrough`,
+///   `clickTrackingURLs`, `trackingURLs`) and `nonLinears[]` (`id`, `width`, `height`, `minSuggestedDuration`
+///   in seconds, `resources`, `clickThrough`, `clickTrackingURLs`, and the `trackingURLs` of their
+///   `NonLinearAds`); a resource is `static TYPE URL`, `iframe URL` or `html (N characters)`;
+/// - a break's `trackingURLs` (its VMAP `breakStart`/`breakEnd`/`error` URL templates by event) and
+///   `fallbacks[]`: the stand-alone ads of its pod response kept to replace an ad that fails, as ads;
 /// - `errors[]` (`code`, `message`): what could not be used (no fill, wrappers, breaks left out) and, after
 ///   those, the error of each failed ad; `warnings[]`: what was dropped while reading.
 ///
@@ -48,7 +56,34 @@ public struct AdsInspectReport: Codable, Hashable, Sendable {
         @NullEncoded public var breakId: String?
         public var breakType: String
         public var tracking: Int
+        /// The break's VMAP tracking URL templates by event (`breakStart`, `breakEnd`, `error`).
+        public var trackingURLs: [String: [String]]
         public var ads: [Ad]
+        public var fallbacks: [Ad]
+    }
+
+    /// A companion ad of an ad, as listed (pipctl does not draw companions).
+    public struct Companion: Codable, Hashable, Sendable {
+        @NullEncoded public var id: String?
+        @NullEncoded public var width: Int?
+        @NullEncoded public var height: Int?
+        @NullEncoded public var adSlotId: String?
+        public var resources: [String]
+        @NullEncoded public var clickThrough: String?
+        public var clickTrackingURLs: [String]
+        public var trackingURLs: [String: [String]]
+    }
+
+    /// A non-linear (overlay) creative of an ad, as listed (pipctl does not draw overlays).
+    public struct NonLinear: Codable, Hashable, Sendable {
+        @NullEncoded public var id: String?
+        @NullEncoded public var width: Int?
+        @NullEncoded public var height: Int?
+        @NullEncoded public var minSuggestedDuration: Double?
+        public var resources: [String]
+        @NullEncoded public var clickThrough: String?
+        public var clickTrackingURLs: [String]
+        public var trackingURLs: [String: [String]]
     }
 
     /// One ad of a break, with its chosen media and why.
@@ -70,6 +105,12 @@ public struct AdsInspectReport: Codable, Hashable, Sendable {
         @NullEncoded public var clickThrough: String?
         public var clickTracking: Int
         public var errorURLs: Int
+        public var impressionURLs: [String]
+        public var trackingURLs: [String: [String]]
+        public var clickTrackingURLs: [String]
+        public var errorURLTemplates: [String]
+        public var companions: [Companion]
+        public var nonLinears: [NonLinear]
     }
 
     /// The chosen rendition.
@@ -113,7 +154,8 @@ public struct AdsInspectReport: Codable, Hashable, Sendable {
             case .postroll: ("postroll", nil)
             }
             return Break(position: position, offset: offset, breakId: b.id, breakType: b.breakType,
-                         tracking: b.tracking.count, ads: b.ads.map(AdsInspectReport.ad))
+                         tracking: b.tracking.count, trackingURLs: AdsInspectReport.urlsByEvent(b.tracking), ads: b.ads.map(AdsInspectReport.ad),
+                         fallbacks: b.fallbacks.map { AdsInspectReport.ad(PlannedAd(ad: $0)) })
         }
         errors = result.plan.errors.map(Issue.init)
             + result.plan.breaks.flatMap { $0.ads.compactMap(\.error).map(Issue.init) }
@@ -137,7 +179,42 @@ public struct AdsInspectReport: Codable, Hashable, Sendable {
                   wrappers: ad.wrappers.map { Wrapper(adSystem: $0.adSystem, tagURI: $0.tagURI, source: $0.source) },
                   impressions: ad.impressions.count, tracking: ad.tracking.count,
                   trackingEvents: Dictionary(ad.tracking.map { ($0.event.rawValue, 1) }, uniquingKeysWith: +),
-                  clickThrough: ad.clickThrough, clickTracking: ad.clickTracking.count, errorURLs: ad.errorURLs.count)
+                  clickThrough: ad.clickThrough, clickTracking: ad.clickTracking.count, errorURLs: ad.errorURLs.count,
+                  impressionURLs: ad.impressions, trackingURLs: urlsByEvent(ad.tracking), clickTrackingURLs: ad.clickTracking,
+                  errorURLTemplates: ad.errorURLs,
+                  companions: ad.companions.map {
+                      Companion(id: $0.id, width: $0.size?.width, height: $0.size?.height, adSlotId: $0.adSlotId,
+                                resources: $0.resources.map(resourceText), clickThrough: $0.clickThrough,
+                                clickTrackingURLs: $0.clickTracking, trackingURLs: urlsByEvent($0.tracking))
+                  },
+                  nonLinears: ad.nonLinearAds.flatMap { group in
+                      group.nonLinears.map {
+                          NonLinear(id: $0.id, width: $0.size?.width, height: $0.size?.height,
+                                    minSuggestedDuration: $0.minSuggestedDuration?.seconds.doubleValue,
+                                    resources: $0.resources.map(resourceText), clickThrough: $0.clickThrough,
+                                    clickTrackingURLs: $0.clickTracking, trackingURLs: urlsByEvent(group.tracking))
+                      }
+                  })
+    }
+
+    /// Tracking URL templates by event name, each event's in document order; `progress` events are named with
+    /// their offset (`progress@10.5s`, `progress@25%`), since each fires at its own time.
+    static func urlsByEvent(_ tracking: [TrackingEvent]) -> [String: [String]] {
+        var out: [String: [String]] = [:]
+        for event in tracking {
+            let name = event.offset.map { "\(event.event.rawValue)@\(skipText($0))" } ?? event.event.rawValue
+            out[name, default: []].append(event.url)
+        }
+        return out
+    }
+
+    /// `static image/png URL`, `iframe URL` or `html (N characters)`.
+    static func resourceText(_ resource: VASTResource) -> String {
+        switch resource {
+        case .staticResource(let url, let type): "static \(type ?? "?") \(url)"
+        case .iframe(let url): "iframe \(url)"
+        case .html(let markup): "html (\(markup.count) characters)"
+        }
     }
 
     /// `5s`, `5.5s` or `25%`.

@@ -11,28 +11,49 @@ public struct AdTagResolution: Hashable, Sendable {
     public var warnings: [AdError]
     /// True when the response (after any wrappers) had no ad at all.
     public var isNoFill: Bool
+    /// The stand-alone ads of a pod (or buffet) response that were not needed, resolved and with a rendition
+    /// that can be chosen, in document order: they replace an ad whose media turns out missing later.
+    public var fallbacks: [LinearAd]
+    /// One per stand-alone ad that took the place of an ad that could not play, with the failed ad's code:
+    /// `ad 'buffet-a' replaces ad 'pod-2' (line 30, sequence 2), which failed: …`.
+    public var replacements: [AdError]
 
-    public init(ads: [LinearAd] = [], errors: [AdError] = [], warnings: [AdError] = [], isNoFill: Bool = false) {
+    public init(ads: [LinearAd] = [], errors: [AdError] = [], warnings: [AdError] = [], isNoFill: Bool = false,
+                fallbacks: [LinearAd] = [], replacements: [AdError] = []) {
         self.ads = ads
         self.errors = errors
         self.warnings = warnings
         self.isNoFill = isNoFill
+        self.fallbacks = fallbacks
+        self.replacements = replacements
     }
 
     mutating func absorb(_ other: AdTagResolution) {
         ads += other.ads
         errors += other.errors
         warnings += other.warnings
+        fallbacks += other.fallbacks
+        replacements += other.replacements
     }
 }
 
 /// Follows VAST wrappers to inline ads, as IMA's ads loader does; never throws for a single bad ad.
 ///
 /// Rules (VAST 4.x):
-/// - Pods and buffets: the ads with a `sequence` are a pod, played in sequence order; the stand-alone ads are a
-///   buffet. Without a pod, the first stand-alone ad that resolves is played and the others are fallbacks. In a
-///   pod, an ad that fails is skipped, except a wrapper with `fallbackOnNoAd="true"` whose response has no ad:
-///   it is replaced by the next unused stand-alone ad.
+/// - Pods and buffets (VAST 3 §2.3.5, VAST 4.x "Ad Pods and Stand-Alone Ads"): the ads with a `sequence` are a
+///   pod, played in sequence order; the stand-alone ads are a buffet, "a secondary choice when the Ad Pod cannot
+///   play or when a particular Ad in the Pod cannot play". So a pod ad that cannot play — its wrapper fails, its
+///   response has no ad, it has no linear creative, or none of its renditions can be chosen — is replaced by the
+///   next unused stand-alone ad that can play, in document order (a `replacements` entry says which replaced
+///   which). The one exception is the spec's: a wrapper with `fallbackOnNoAd="false"` whose response has no ad
+///   "should move on to the next Ad in a Pod". An ad with a rendition that cannot be chosen stays in the pod
+///   (it fails at its turn, firing its error URLs) and its replacement follows it.
+/// - When the buffet is used up, a failed pod ad is not replaced and the rest of the pod still plays: the spec
+///   asks a player to "play as many of the ads as possible" and allows dropping the remaining ads (truncating
+///   from the end) only when they do not fit the player's limits, which pipctl does not set.
+/// - Without a pod, the first stand-alone ad that resolves is played (replaced as above when none of its
+///   renditions can be chosen). The stand-alone ads left over are resolved too and kept as `fallbacks`, for an
+///   ad whose media later turns out missing.
 /// - `allowMultipleAds` on a wrapper (absent: false) limits its response to one ad: the first stand-alone ad, or
 ///   the first of the pod when there is none.
 /// - `VASTAdTagURI` is resolved against the document that holds it and rewritten by the URL map; a relative path
@@ -148,21 +169,85 @@ public struct AdTagResolver: Sendable {
             return out
         }
         if pod.isEmpty {
-            for ad in buffet {
+            while let ad = buffet.popFirst() {
                 let r = await resolve(ad, in: document, at: location, context: context)
                 out.absorb(r)
-                if !r.ads.isEmpty { break }
+                guard let chosen = r.ads.first else { continue }
+                if let failure = unplayable(chosen) {
+                    out.absorb(await replace(ad.label, failure: failure, from: &buffet, in: document, at: location,
+                                             context: context))
+                }
+                break
             }
+            out.absorb(await resolveFallbacks(buffet, in: document, at: location, context: context))
             return out
         }
         for ad in pod {
             let r = await resolve(ad, in: document, at: location, context: context)
-            out.absorb(r)
-            guard r.ads.isEmpty, r.isNoFill, case .wrapper(let w) = ad.kind, w.fallbackOnNoAd == true else { continue }
-            while let fallback = buffet.popFirst() {
-                let f = await resolve(fallback, in: document, at: location, context: context)
-                out.absorb(f)
-                if !f.ads.isEmpty { break }
+            let name = "\(ad.label)\(ad.sequence.map { ", sequence \($0)" } ?? "")"
+            if r.ads.isEmpty {
+                out.absorb(r)
+                if r.isNoFill, case .wrapper(let w) = ad.kind, w.fallbackOnNoAd == false { continue }
+                guard let failure = r.errors.last else { continue }
+                out.absorb(await replace(name, failure: failure, from: &buffet, in: document, at: location, context: context))
+                continue
+            }
+            for linear in r.ads {
+                out.ads.append(linear)
+                // Kept in the pod: it fails at its turn (error URLs) when the media is selected again.
+                guard let failure = unplayable(linear) else { continue }
+                out.absorb(await replace(name, failure: failure, from: &buffet, in: document, at: location, context: context))
+            }
+            out.errors += r.errors
+            out.warnings += r.warnings
+            out.fallbacks += r.fallbacks
+            out.replacements += r.replacements
+        }
+        out.absorb(await resolveFallbacks(buffet, in: document, at: location, context: context))
+        return out
+    }
+
+    /// Why no rendition of `ad` can be chosen, or `nil` when one can.
+    func unplayable(_ ad: LinearAd) -> AdError? {
+        let (_, failure) = MediaSelector(settings: settings.mediaSelection).select(ad.mediaFiles)
+        return failure.map { AdError($0.code, "\(ad.label): \($0.reason)", errorURLs: ad.errorURLs) }
+    }
+
+    /// The next unused stand-alone ad that can play, in the place of the pod ad `name` that failed with `failure`;
+    /// stand-alone ads that cannot play on the way are reported (their errors fire) and used up.
+    func replace(_ name: String, failure: AdError, from buffet: inout ArraySlice<VASTAd>, in document: VASTDocument,
+                 at location: ResourceLocation, context: Context) async -> AdTagResolution {
+        var out = AdTagResolution()
+        while let candidate = buffet.popFirst() {
+            let r = await resolve(candidate, in: document, at: location, context: context)
+            out.errors += r.errors
+            out.warnings += r.warnings
+            guard let chosen = r.ads.first(where: { unplayable($0) == nil }) else {
+                out.errors += r.ads.compactMap(unplayable)
+                continue
+            }
+            out.ads.append(chosen)
+            out.replacements.append(AdError(failure.code, "\(chosen.label) (stand-alone) replaces \(name) in \(document.source), "
+                + "which cannot play: \(failure.message)"))
+            return out
+        }
+        return out
+    }
+
+    /// The stand-alone ads not used, resolved, those that can play kept as fallbacks; the others are only
+    /// warnings, since nothing asked for them.
+    func resolveFallbacks(_ buffet: ArraySlice<VASTAd>, in document: VASTDocument, at location: ResourceLocation,
+                          context: Context) async -> AdTagResolution {
+        var out = AdTagResolution()
+        for candidate in buffet {
+            let r = await resolve(candidate, in: document, at: location, context: context)
+            out.warnings += r.warnings + r.errors.map { AdError($0.code, "unused stand-alone \($0.message)") }
+            for linear in r.ads {
+                if let failure = unplayable(linear) {
+                    out.warnings.append(AdError(failure.code, "unused stand-alone \(failure.message)"))
+                } else {
+                    out.fallbacks.append(linear)
+                }
             }
         }
         return out

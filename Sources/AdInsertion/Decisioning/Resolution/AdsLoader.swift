@@ -14,6 +14,9 @@ import MediaCore
 /// - Anything smaller never throws: a no-fill response, a failed wrapper or VMAP source, a break that cannot be
 ///   placed → `AdPlan.errors` (the break is left out); an ad whose media cannot be chosen (403, 901) or found
 ///   (401, 402) → kept in its break, marked `failed` with that error, so that its error URLs can be fired.
+/// - A stand-alone ad of a pod response replaces a pod ad that cannot play, at resolution (`AdTagResolver`) or
+///   here when its media cannot be used; each replacement is a warning and a note of its break
+///   (`AdBreak.replacements`), and the stand-alone ads left are the break's `fallbacks`.
 public struct AdsLoader: Sendable {
     public var settings: AdsLoaderSettings
 
@@ -43,7 +46,8 @@ public struct AdsLoader: Sendable {
             let resolution = await resolver.resolve(document, at: location)
             errors += resolution.errors
             warnings += resolution.warnings
-            drafts.append(BreakDraft(offset: .start, ads: resolution.ads.map { .init(ad: $0) }, label: "pre-roll of \(source)"))
+            drafts.append(BreakDraft(offset: .start, ads: resolution.ads.map { .init(ad: $0) }, label: "pre-roll of \(source)",
+                                     fallbacks: resolution.fallbacks, replacements: resolution.replacements))
         case .vmap(let document):
             kind = .vmap
             warnings += document.warnings
@@ -54,10 +58,15 @@ public struct AdsLoader: Sendable {
                 drafts.append(BreakDraft(offset: adBreak.timeOffset, breakId: adBreak.breakId, mergeKey: adBreak.breakId,
                                          breakType: adBreak.breakType, tracking: adBreak.tracking,
                                          ads: resolution.ads.map { .init(ad: $0) }, repeatAfter: adBreak.repeatAfter,
-                                         label: "\(document.source): \(adBreak.label)"))
+                                         label: "\(document.source): \(adBreak.label)",
+                                         fallbacks: resolution.fallbacks, replacements: resolution.replacements))
             }
         }
-        drafts = await selectMedia(drafts)
+        let selected = await selectMedia(drafts)
+        drafts = selected.drafts
+        errors += selected.errors
+        // Every replacement is visible: in the warnings (ads inspect) and, through the plan, the event log.
+        warnings += drafts.flatMap(\.replacements)
         let builder = AdPlanBuilder(contentDuration: request.contentDuration, cuePoints: request.cuePoints,
                                     maximumBreaks: settings.maximumBreaks)
         return AdsLoadResult(plan: builder.build(drafts, errors: errors), kind: kind, source: source, warnings: warnings)
@@ -140,36 +149,66 @@ public struct AdsLoader: Sendable {
         return resolution
     }
 
-    /// Chooses and resolves the media of every ad; ads that cannot play keep their error.
-    func selectMedia(_ drafts: [BreakDraft]) async -> [BreakDraft] {
+    /// Chooses and resolves the media of every ad; ads that cannot play keep their error. An ad whose media
+    /// cannot be used is followed by the break's next fallback whose media can (`AdTagResolver` explains why);
+    /// fallbacks tried on the way whose media cannot be used either are returned as errors (their error URLs
+    /// fire), and the fallbacks left keep their media resolved for the ads manager.
+    func selectMedia(_ drafts: [BreakDraft]) async -> (drafts: [BreakDraft], errors: [AdError]) {
         let selector = MediaSelector(settings: settings.mediaSelection)
         let creatives = CreativeResolver(urlMap: settings.urlMap, cacheDirectory: settings.mediaCacheDirectory,
                                          timeout: settings.mediaTimeout)
         // The same media URL is resolved once per load (repeated breaks, pods of one creative).
         var resolved: [String: Result<CreativeResolver.Resolution, AdError>] = [:]
+        func prepare(_ input: LinearAd) async -> BreakDraft.Ad {
+            var ad = input
+            var (selection, failure) = selector.select(ad.mediaFiles)
+            var error = failure.map { AdError($0.code, "\(ad.label): \($0.reason)", errorURLs: ad.errorURLs) }
+            if let chosen = selection.chosen {
+                let result: Result<CreativeResolver.Resolution, AdError>
+                if let known = resolved[chosen.url] {
+                    result = known
+                } else {
+                    result = await creatives.resolve(chosen.url)
+                    resolved[chosen.url] = result
+                }
+                switch result {
+                case .success(let resolution): selection.localPath = resolution.localPath
+                case .failure(let e): error = AdError(e.code, "\(ad.label): \(e.message)", errorURLs: ad.errorURLs)
+                }
+            }
+            ad.selection = selection
+            return .init(ad: ad, error: error)
+        }
+        var errors: [AdError] = []
         var out = drafts
         for b in out.indices {
-            for a in out[b].ads.indices {
-                var ad = out[b].ads[a].ad
-                var (selection, failure) = selector.select(ad.mediaFiles)
-                var error = failure.map { AdError($0.code, "\(ad.label): \($0.reason)", errorURLs: ad.errorURLs) }
-                if let chosen = selection.chosen {
-                    let result: Result<CreativeResolver.Resolution, AdError>
-                    if let known = resolved[chosen.url] {
-                        result = known
-                    } else {
-                        result = await creatives.resolve(chosen.url)
-                        resolved[chosen.url] = result
+            var ads: [BreakDraft.Ad] = []
+            var fallbacks = out[b].fallbacks[...]
+            for draftAd in out[b].ads {
+                let prepared = await prepare(draftAd.ad)
+                ads.append(prepared)
+                guard let failure = prepared.error else { continue }
+                while let candidate = fallbacks.popFirst() {
+                    let replacement = await prepare(candidate)
+                    if let error = replacement.error {
+                        errors.append(error)
+                        continue
                     }
-                    switch result {
-                    case .success(let resolution): selection.localPath = resolution.localPath
-                    case .failure(let e): error = AdError(e.code, "\(ad.label): \(e.message)", errorURLs: ad.errorURLs)
-                    }
+                    ads.append(replacement)
+                    let name = "\(draftAd.ad.label)\(draftAd.ad.sequence.map { " (sequence \($0))" } ?? "")"
+                    out[b].replacements.append(AdError(failure.code, "\(candidate.label) (stand-alone) replaces \(name), "
+                        + "whose media cannot be used: \(failure.message)"))
+                    break
                 }
-                ad.selection = selection
-                out[b].ads[a] = .init(ad: ad, error: error)
             }
+            var kept: [LinearAd] = []
+            for candidate in fallbacks {
+                let prepared = await prepare(candidate)
+                if prepared.error == nil { kept.append(prepared.ad) }
+            }
+            out[b].ads = ads
+            out[b].fallbacks = kept
         }
-        return out
+        return (out, errors)
     }
 }

@@ -2,7 +2,8 @@
 ///
 /// Merging follows VAST: every wrapper's impressions, error URLs, linear tracking and click tracking are fired
 /// with the inline ad's, so they are concatenated outermost wrapper first, then the inline ad's own. The creative
-/// itself (media files, duration, skip offset, click-through) is the inline ad's alone.
+/// itself (media files, duration, skip offset, click-through, companions and non-linear creatives) is the inline
+/// ad's alone.
 enum LinearAdAssembler {
     /// One wrapper followed on the way to the ad.
     struct Hop: Hashable, Sendable {
@@ -59,7 +60,8 @@ enum LinearAdAssembler {
             impressions: hops.flatMap(\.ad.impressions) + ad.impressions, errorURLs: chainErrorURLs,
             tracking: wrapperLinears.flatMap(\.tracking) + linear.tracking, clickThrough: linear.clickThrough,
             clickTracking: wrapperLinears.flatMap(\.clickTracking) + linear.clickTracking,
-            wrappers: hops.map { WrapperHop(adSystem: $0.ad.adSystem?.name, tagURI: $0.wrapper.tagURI ?? "", source: $0.source) })
+            wrappers: hops.map { WrapperHop(adSystem: $0.ad.adSystem?.name, tagURI: $0.wrapper.tagURI ?? "", source: $0.source) },
+            companions: ad.creatives.flatMap(\.companions), nonLinearAds: ad.creatives.compactMap(\.nonLinearAds))
         return (.success(result), warnings)
     }
 }

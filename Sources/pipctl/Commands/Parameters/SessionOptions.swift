@@ -28,8 +28,12 @@ struct SessionOptions: Hashable, Sendable {
     var pictureInPictureTransition: Int
     var backgroundPlaybackEnabled: Bool
     var seekPolicy: SeekPolicy
-    /// Breaks cued before this content time do not play.
+    /// Breaks cued at or before this content time do not play.
     var playAdsAfter: MediaTime?
+    /// Where the content starts; nil for its beginning.
+    var startAt: MediaTime?
+    /// The content's cue points, for VMAP `#n` offsets.
+    var cuePoints: [MediaTime]
     var playsPreroll: Bool
     var playsMidrolls: Bool
     var playsPostroll: Bool
@@ -98,8 +102,18 @@ struct SessionOptions: Hashable, Sendable {
             + "does), all of them, or none.")
     static let playAdsAfter = Parameter.optional(
         "play-ads-after", .time.named("SEC"), absent: "none",
-        help: "Skip ad breaks cued before this content time, as IMA's playAdsAfterTime does when a viewer "
-            + "resumes part-way.")
+        help: "Skip ad breaks cued at or before this content time, the pre-roll included (cued at 0), as IMA's "
+            + "playAdsAfterTime does; with --start-at T, '--play-ads-after T' plays only the breaks after T.")
+    static let startAt = Parameter.optional(
+        "start-at", .time, absent: "the beginning of the content",
+        help: "Start the content at this time, as a viewer resuming part-way. The pre-roll still plays first (as "
+            + "IMA plays it) unless --no-preroll or --play-ads-after says otherwise; mid-rolls cued before T do "
+            + "not play (the seek policy is for seeks), one cued at T plays before the first content frame. T must "
+            + "be inside the content.")
+    static let cuePoints = Parameter.optional(
+        "cue-points", .cuePoints, absent: "none (VMAP #n breaks are left out)",
+        help: "The content's ad break opportunities, as increasing content times: a VMAP timeOffset '#2' places "
+            + "its break at the second one.")
     static let noPreroll = Parameter.flag("no-preroll", help: "Do not play the pre-roll break.")
     static let noMidroll = Parameter.flag("no-midroll", help: "Do not play mid-roll breaks.")
     static let noPostroll = Parameter.flag("no-postroll", help: "Do not play the post-roll break.")
@@ -115,11 +129,11 @@ struct SessionOptions: Hashable, Sendable {
     /// What the session plays, listed first in help.
     static let inputParameters: [any ParameterDeclaration] = [content, ads, breaks]
     /// How ads are requested.
-    static let adRequestParameters: [any ParameterDeclaration] = [window, urlMap] + DecisioningOptions.parameters + [strictAds]
+    static let adRequestParameters: [any ParameterDeclaration] = [window, urlMap, cuePoints] + DecisioningOptions.parameters + [strictAds]
     /// What the viewer does and how the player reacts.
     static let behaviourParameters: [any ParameterDeclaration] = [
         script, pipAdPolicy, pipSize, pipCorner, pipMargin, pipTransition, pipBackground, noBackgroundPlayback, seekPolicy,
-        playAdsAfter, noPreroll, noMidroll, noPostroll, sendBeacons,
+        playAdsAfter, startAt, noPreroll, noMidroll, noPostroll, sendBeacons,
     ]
     /// `--ads` and `--break` are two ways of saying the same thing.
     static let exclusive: [[any ParameterDeclaration]] = [[ads, breaks]]
@@ -140,6 +154,8 @@ struct SessionOptions: Hashable, Sendable {
         backgroundPlaybackEnabled = !arguments[Self.noBackgroundPlayback]
         seekPolicy = arguments[Self.seekPolicy]
         playAdsAfter = arguments[Self.playAdsAfter]
+        startAt = arguments[Self.startAt]
+        cuePoints = arguments[Self.cuePoints] ?? []
         playsPreroll = !arguments[Self.noPreroll]
         playsMidrolls = !arguments[Self.noMidroll]
         playsPostroll = !arguments[Self.noPostroll]
