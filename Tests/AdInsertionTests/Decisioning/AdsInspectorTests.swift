@@ -162,8 +162,8 @@ import Testing
         let path = DecisioningFixtures.path("VAST/inline-linear.xml")
         #expect(text == """
             \(path): VAST, 1 break, 1 ad, 0 errors, window 640x360
-            preroll  1 ad
-              1. ad inline-1 "Inline linear" (pipctl-fixtures) 30s skip 5s: video/mp4 640x360 600 kbit/s -> \(dir.path)/ads/low.mp4
+            #0 preroll  1 ad
+              #0 ad inline-1 "Inline linear" (pipctl-fixtures) 30s skip 5s: video/mp4 640x360 600 kbit/s -> \(dir.path)/ads/low.mp4
                    renditions      ok       video/mp4              1280x720  2000 kbit/s  https://cdn.example/ads/hd.mp4       acceptable, not the best fit for 640x360
                                    ok       video/mp4              854x480   1000 kbit/s  https://cdn.example/ads/sd.mp4       acceptable, not the best fit for 640x360
                                    chosen   video/mp4              640x360   600 kbit/s   https://cdn.example/ads/low.mp4      best fit: the smallest rendition covering 640x360
