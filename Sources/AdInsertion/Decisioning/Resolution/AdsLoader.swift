@@ -5,15 +5,15 @@ import MediaCore
 /// the ads loader resolves the response, and the ads manager (elsewhere) plays the plan.
 ///
 /// Loading is: fetch the tag (first-request deadline) → parse → follow wrappers and VMAP `AdTagURI`s
-/// (`AdTagResolver`) → choose each ad's media file (`MediaSelector`) → make it local (`CreativeResolver`) →
+/// (`AdTagResolver`) → choose each ad's media file (`MediaSelector`) → say where it is (`CreativeResolver`) →
 /// place the breaks (`AdPlanBuilder`). A plain VAST response is one pre-roll.
 ///
 /// What fails where:
 /// - The tag itself cannot be loaded, is not XML (100, with the line), is VAST 1 (102) or has another root (101):
 ///   `load` throws `DecisioningError`.
 /// - Anything smaller never throws: a no-fill response, a failed wrapper or VMAP source, a break that cannot be
-///   placed → `AdPlan.errors` (the break is left out); an ad whose media cannot be chosen (403, 901) or found
-///   (401, 402) → kept in its break, marked `failed` with that error, so that its error URLs can be fired.
+///   placed → `AdPlan.errors` (the break is left out); an ad whose media cannot be chosen (403, 901) or whose
+///   local file is missing (401) → kept in its break, marked `failed` with that error, so that its error URLs can be fired.
 public struct AdsLoader: Sendable {
     public var settings: AdsLoaderSettings
 
@@ -116,13 +116,12 @@ public struct AdsLoader: Sendable {
         return resolution
     }
 
-    /// Chooses and resolves the media of every ad; ads that cannot play keep their error.
+    /// Chooses the media of every ad and says where it comes from (a local file, or a URL that a render fetches
+    /// into the media cache); ads that cannot play keep their error. Nothing is downloaded here, so `ads inspect`
+    /// and `render` make the same decision.
     func selectMedia(_ drafts: [BreakDraft]) async -> [BreakDraft] {
         let selector = MediaSelector(settings: settings.mediaSelection)
-        let creatives = CreativeResolver(urlMap: settings.urlMap, cacheDirectory: settings.mediaCacheDirectory,
-                                         timeout: settings.mediaTimeout)
-        // The same media URL is resolved once per load (repeated breaks, pods of one creative).
-        var resolved: [String: Result<CreativeResolver.Resolution, AdError>] = [:]
+        let creatives = CreativeResolver(urlMap: settings.urlMap)
         var out = drafts
         for b in out.indices {
             for a in out[b].ads.indices {
@@ -130,16 +129,12 @@ public struct AdsLoader: Sendable {
                 var (selection, failure) = selector.select(ad.mediaFiles)
                 var error = failure.map { AdError($0.code, "\(ad.label): \($0.reason)", errorURLs: ad.errorURLs) }
                 if let chosen = selection.chosen {
-                    let result: Result<CreativeResolver.Resolution, AdError>
-                    if let known = resolved[chosen.url] {
-                        result = known
-                    } else {
-                        result = await creatives.resolve(chosen.url)
-                        resolved[chosen.url] = result
-                    }
-                    switch result {
-                    case .success(let resolution): selection.localPath = resolution.localPath
-                    case .failure(let e): error = AdError(e.code, "\(ad.label): \(e.message)", errorURLs: ad.errorURLs)
+                    switch creatives.resolve(chosen.url) {
+                    case .success(let resolution):
+                        selection.localPath = resolution.localPath
+                        selection.remoteURL = resolution.remoteURL
+                    case .failure(let e):
+                        error = AdError(e.code, "\(ad.label): \(e.message)", errorURLs: ad.errorURLs)
                     }
                 }
                 ad.selection = selection
