@@ -21,7 +21,7 @@ extension SessionOptions {
         if output == nil, usesDemo {
             try FileManager.default.createDirectory(atPath: "out", withIntermediateDirectories: true)
         }
-        return RenderRequest(
+        var request = RenderRequest(
             contentPath: inputs.content, plan: plan, outputPath: outputPath, size: format.size,
             frameRate: format.frameRate, sampleRate: format.sampleRate, channels: format.channels,
             encoding: encoding.settings, timelinePath: timeline, eventsPath: events, frameHashPath: frameHashes,
@@ -30,6 +30,16 @@ extension SessionOptions {
             script: try SessionOptions.loadScript(inputs.script, command: command),
             // Beacons that really go out carry the real time; a log-only render stays reproducible.
             clockOrigin: sendsBeacons ? Date() : SessionConfiguration.defaultClockOrigin)
+        request.mediaCache = mediaCacheSettings
+        return request
+    }
+
+    /// `--media-cache`, `--media-timeout` and `--max-media-bytes`.
+    var mediaCacheSettings: MediaCacheSettings {
+        var settings = MediaCacheSettings(directory: mediaCache ?? MediaCacheSettings.defaultDirectory())
+        settings.timeout = mediaTimeout.duration
+        settings.maximumBytes = Int64(maximumMediaBytes)
+        return settings
     }
 }
 

@@ -6,7 +6,7 @@ extension AdsInspectReport {
     /// ```
     /// vmap.xml: VMAP, 2 breaks, 3 ads, 1 error, content 0:10:00.000, window 640x360
     /// preroll  id=pre  2 ads
-    ///   1. ad 101 seq 1 "Title" (AdServer) 30s skip 5s: video/mp4 640x360 500 kbit/s -> /cache/ab….mp4, 2 wrappers
+    ///   1. ad 101 seq 1 "Title" (AdServer) 30s skip 5s: video/mp4 640x360 500 kbit/s -> /media/ad.mp4, 2 wrappers
     ///   2. ad 102 seq 2 "Other" (AdServer) FAILED 403: none of 2 MediaFile(s) can be played: …
     /// midroll 0:05:00.000  1 ad
     /// error 303: …
@@ -47,7 +47,8 @@ extension AdsInspectReport {
             var media = [m.type ?? "?"]
             if let w = m.width, let h = m.height { media.append("\(w)x\(h)") }
             if let b = m.bitrate { media.append("\(b) kbit/s") }
-            line += ": " + media.joined(separator: " ") + " -> " + (m.localPath ?? m.url)
+            // Remote media is playable: a render downloads it into the media cache before the ad's break.
+            line += ": " + media.joined(separator: " ") + " -> " + (m.localPath ?? "\(m.url) (remote, downloaded when played)")
         }
         if !ad.wrappers.isEmpty { line += ", \(count(ad.wrappers.count, "wrapper"))" }
         return line
