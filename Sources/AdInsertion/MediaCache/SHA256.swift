@@ -29,13 +29,23 @@ struct SHA256 {
 
     mutating func update(_ data: Data) {
         length &+= UInt64(data.count)
-        pending.append(contentsOf: data)
-        var offset = 0
-        while pending.count - offset >= 64 {
-            compress(pending[offset..<offset + 64])
-            offset += 64
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            var offset = 0
+            // Top up a partial block first, then hash whole blocks straight from the input.
+            if !pending.isEmpty {
+                let take = min(64 - pending.count, raw.count)
+                pending.append(contentsOf: raw[0..<take])
+                offset = take
+                guard pending.count == 64 else { return }
+                pending.withUnsafeBytes { compress($0.baseAddress!) }
+                pending.removeAll(keepingCapacity: true)
+            }
+            while raw.count - offset >= 64 {
+                compress(raw.baseAddress! + offset)
+                offset += 64
+            }
+            pending.append(contentsOf: raw[offset...])
         }
-        pending.removeFirst(offset)
     }
 
     mutating func finalHex() -> String {
@@ -44,7 +54,9 @@ struct SHA256 {
         tail.append(0x80)
         while tail.count % 64 != 56 { tail.append(0) }
         for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
-        for start in stride(from: 0, to: tail.count, by: 64) { compress(tail[start..<start + 64]) }
+        tail.withUnsafeBytes { raw in
+            for start in stride(from: 0, to: raw.count, by: 64) { compress(raw.baseAddress! + start) }
+        }
         pending = []
         return h.map { word in
             let s = String(word, radix: 16)
@@ -52,30 +64,34 @@ struct SHA256 {
         }.joined()
     }
 
-    private mutating func compress(_ block: ArraySlice<UInt8>) {
-        var w = [UInt32](repeating: 0, count: 64)
-        var i = block.startIndex
-        for t in 0..<16 {
-            w[t] = UInt32(block[i]) << 24 | UInt32(block[i + 1]) << 16 | UInt32(block[i + 2]) << 8 | UInt32(block[i + 3])
-            i += 4
+    /// Hashes the 64-byte block at `block` into `h`.
+    private mutating func compress(_ block: UnsafeRawPointer) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            for t in 0..<16 {
+                let p = block + 4 * t
+                w[t] = UInt32(p.load(as: UInt8.self)) << 24 | UInt32(p.load(fromByteOffset: 1, as: UInt8.self)) << 16
+                    | UInt32(p.load(fromByteOffset: 2, as: UInt8.self)) << 8 | UInt32(p.load(fromByteOffset: 3, as: UInt8.self))
+            }
+            for t in 16..<64 {
+                let s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3)
+                let s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >> 10)
+                w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
+            }
+            var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
+            SHA256.k.withUnsafeBufferPointer { k in
+                for t in 0..<64 {
+                    let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+                    let ch = (e & f) ^ (~e & g)
+                    let t1 = hh &+ s1 &+ ch &+ k[t] &+ w[t]
+                    let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+                    let maj = (a & b) ^ (a & c) ^ (b & c)
+                    let t2 = s0 &+ maj
+                    (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+                }
+            }
+            h[0] &+= a; h[1] &+= b; h[2] &+= c; h[3] &+= d
+            h[4] &+= e; h[5] &+= f; h[6] &+= g; h[7] &+= hh
         }
-        for t in 16..<64 {
-            let s0 = rotr(w[t - 15], 7) ^ rotr(w[t - 15], 18) ^ (w[t - 15] >> 3)
-            let s1 = rotr(w[t - 2], 17) ^ rotr(w[t - 2], 19) ^ (w[t - 2] >> 10)
-            w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
-        }
-        var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
-        for t in 0..<64 {
-            let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-            let ch = (e & f) ^ (~e & g)
-            let t1 = hh &+ s1 &+ ch &+ SHA256.k[t] &+ w[t]
-            let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-            let maj = (a & b) ^ (a & c) ^ (b & c)
-            let t2 = s0 &+ maj
-            (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-        }
-        h[0] &+= a; h[1] &+= b; h[2] &+= c; h[3] &+= d
-        h[4] &+= e; h[5] &+= f; h[6] &+= g; h[7] &+= hh
     }
 
     private func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { x >> n | x << (32 - n) }
