@@ -16,6 +16,12 @@ public final class MediaDownloads: Sendable {
         public var receivedBytes: Int64
         /// How long the caller has waited.
         public var elapsed: Duration
+
+        public init(url: URL, receivedBytes: Int64, elapsed: Duration) {
+            self.url = url
+            self.receivedBytes = receivedBytes
+            self.elapsed = elapsed
+        }
     }
 
     /// What `file(for:)` found: the file or why there is none, and how long it had to wait (`nil` when the
