@@ -127,7 +127,7 @@ import Testing
         #expect(!Self.entries(dir).contains { $0.hasPrefix("partial/") && $0.contains(".part") })
     }
 
-    @Test func aTransferThatKeepsBreakingOffFailsWith401AfterTheLastAttempt() async throws {
+    @Test func aTransferThatKeepsBreakingOffFailsWith401AndTheNextRunResumesWhatArrived() async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
         server.route("/ad.mp4", Self.media(delivery: .closeAfter(bytes: 10_000)))
@@ -139,6 +139,28 @@ import Testing
         // What arrived is kept, to be resumed by the next run.
         let part = try #require(Self.entries(dir).first { $0.hasSuffix(".part") })
         #expect(FileManager.default.contents(atPath: dir.path + "/media/" + part) == Self.body.prefix(30_000))
+        // The server recovers: the next run asks only for the rest.
+        server.route("/ad.mp4", Self.media())
+        let path = try await MediaCache(settings: Self.settings(dir)).file(for: url).get()
+        #expect(FileManager.default.contents(atPath: path) == Self.body)
+        #expect(server.requests(for: "/ad.mp4").last?.headers["range"] == "bytes=30000-")
+    }
+
+    @Test func aPartialDownloadOfAFileThatChangedSinceIsNotContinuedButFetchedWhole() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("/ad.mp4", Self.media(delivery: .closeAfter(bytes: 10_000)))
+        let dir = try TemporaryDirectory()
+        let url = server.baseURL.appendingPathComponent("ad.mp4")
+        #expect(await MediaCache(settings: Self.settings(dir)).file(for: url).failure?.code == .fileNotFound)
+        // A new creative under the same URL: the old part must not be completed with the new file's bytes.
+        let changed = Data(Self.body.reversed())
+        server.route("/ad.mp4", Self.media(changed, etag: "\"v2\""))
+        let path = try await MediaCache(settings: Self.settings(dir)).file(for: url).get()
+        #expect(FileManager.default.contents(atPath: path) == changed)
+        let last = server.requests(for: "/ad.mp4").suffix(2)
+        #expect(last.map { $0.headers["if-range"] } == ["\"v1\"", nil])
+        #expect(last.map { $0.headers["range"] } == ["bytes=30000-", nil])
     }
 
     @Test func aBodyDrippingPastTheSizeBoundIsStoppedThereAndLeavesNothing() async throws {
