@@ -83,6 +83,9 @@ public final class MediaDownloads: Sendable {
         if go { pump() }
     }
 
+    /// Whether `cancel()` was called.
+    public var isCancelled: Bool { state.withLock { $0.cancelled } }
+
     /// Receives every wait in progress (on the waiting thread).
     public func setWaitObserver(_ observer: (@Sendable (Wait) -> Void)?) {
         state.withLock { $0.observer = observer }

@@ -19,7 +19,8 @@ public final class Stitcher {
     /// Frames expected in all (content plus the declared length of every ad), for progress; the real count can
     /// differ when ads fail or their media differs from what the ad server declared.
     public let estimatedFrames: Int64
-    /// The plan's remote media, downloading from the end of `init` on; cancel it to end a wait at once (Ctrl-C).
+    /// The plan's remote media, downloading from the end of `init` on. Cancelling it (Ctrl-C) ends a wait at once
+    /// and makes the next `step()` throw `.interrupted`.
     public let downloads: MediaDownloads
 
     private let content: MediaSource
@@ -121,7 +122,11 @@ public final class Stitcher {
     /// Renders the next output frame. Returns `false` once the session has ended (call `finish()` then).
     public func step() throws(RenderError) -> Bool {
         while true {
-            guard let decision = session.nextFrame() else {
+            let next = session.nextFrame()
+            // The downloads were cancelled (Ctrl-C), perhaps while this very frame waited for an ad's media: stop
+            // before that ad's AD_ERROR and error beacons go out; the ad did not fail, the run was stopped.
+            if downloads.isCancelled { throw .interrupted }
+            guard let decision = next else {
                 try flushEvents()
                 return false
             }

@@ -16,13 +16,14 @@ extension EndToEnd {
             let base = server.baseURL.absoluteString
             server.route("/vast.xml", .xml("""
                 <VAST version="4.2"><Ad id="remote"><InLine><AdSystem>e2e</AdSystem><AdTitle>remote</AdTitle>
-                  <Impression>\(base)/impression</Impression>
+                  <Impression>\(base)/impression</Impression><Error>\(base)/error?code=[ERRORCODE]</Error>
                   <Creatives><Creative><Linear><Duration>00:00:02</Duration>
                     <MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="320" height="240">\(base)/ad.mp4</MediaFile></MediaFiles>
                   </Linear></Creative></Creatives>
                 </InLine></Ad></VAST>
                 """))
             if let media { server.route("/ad.mp4", media) }
+            server.route("/error", LoopbackHTTPServer.Response(status: 204, contentType: "image/gif"))
             return server
         }
 
@@ -104,12 +105,14 @@ extension EndToEnd {
             let dir = try ScratchDirectory()
             let output = dir.path("out.mp4")
             let result = try await PipctlProcess.run(try await Self.render(server, output: output, cache: dir.path("cache"),
-                                                                           extra: ["--media-timeout", "1"]))
+                                                                           extra: ["--media-timeout", "1", "--send-beacons"]))
             #expect(result.exitStatus == 0, "\(result.standardError)")
             #expect(result.standardOutput.contains("ads: 0 played, 0 skipped, 1 failed"), "\(result.standardOutput)")
             let errors = try Self.events(output + ".events.jsonl").filter { $0["type"] as? String == "AD_ERROR" }
             #expect(errors.map { $0["code"] as? Int } == [code])
             #expect((errors.first?["message"] as? String)?.hasPrefix("media \(server.baseURL.absoluteString)/ad.mp4: ") == true)
+            // The ad server hears of it through the ad's Error URL, with the code.
+            #expect(server.requests(for: "/error").map(\.target) == ["/error?code=\(code)"])
             let verify = try await PipctlProcess.run(["verify", output])
             #expect(verify.exitStatus == 0, "\(verify.standardOutput)\(verify.standardError)")
         }
@@ -120,7 +123,7 @@ extension EndToEnd {
             let dir = try ScratchDirectory()
             let out = try dir.subdirectory("out") + "/out.mp4"
             let job = try PipctlProcess(try await Self.render(server, output: out, cache: dir.path("cache"),
-                                                              extra: ["--media-timeout", "60"]))
+                                                              extra: ["--media-timeout", "60", "--send-beacons"]))
             try await waitUntil("the render is waiting for its pre-roll's media") {
                 !server.requests(for: "/ad.mp4").isEmpty && dir.entries(in: "out").contains { $0.hasSuffix(".tmp") }
             }
@@ -132,6 +135,8 @@ extension EndToEnd {
             #expect(result.exitStatus == 130)
             #expect(result.errorLines == ["pipctl render: interrupted (SIGINT)"])
             #expect(dir.entries(in: "out") == [])
+            // Stopping the run is not the ad's failure: no error beacon tells the ad server otherwise.
+            #expect(server.requests(for: "/error").isEmpty)
         }
 
         @Test func twoRendersSharingOneCacheAtOnceBothPlayTheAdFromOneDownload() async throws {
