@@ -3,9 +3,11 @@
 
 Each job runs both tools on the same input with the same output size, rate, x264 preset and CRF, AAC bit rate
 and thread count; it prints wall time, frames per second, peak resident memory and the ratio pipctl/ffmpeg.
-The `remote` job compares pipctl with itself: the demo render with its ad documents and media served over HTTP
-on loopback (a cold media cache every run, so every download is counted) against the same render from local files.
 Run from the repository root:  python3 bench/run.py [--repeat N] [--threads N] [--jobs transcode,render,remote]
+
+The `remote` job compares pipctl with itself: the demo VMAP with its documents and media served over loopback HTTP
+(a cold media cache every run, so each run downloads every creative) against the same VMAP from local files through
+demo.urlmap. Its ratio is http/local.
 """
 import argparse
 import functools
@@ -38,11 +40,11 @@ def measure(argv):
     return wall, usage.ru_maxrss / 1024.0
 
 
-def best_of(argv, repeat, before=None):
+def best_of(argv, repeat, prepare=None):
     runs = []
     for _ in range(repeat):
-        if before:
-            before()
+        if prepare:
+            prepare()
         runs.append(measure(argv))
     return min(r[0] for r in runs), max(r[1] for r in runs)
 
@@ -107,39 +109,33 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def serve(directory):
-    """Serves `directory` over HTTP on 127.0.0.1 in a background thread; returns the base URL."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=directory))
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{server.server_address[1]}/"
-
-
 def remote_job(tmp, args):
-    """The demo (VMAP, wrapper, five ads, the viewer's script) with its documents and media fetched over HTTP,
-    against the same render from local files through the demo's URL map."""
-    m = lambda name: os.path.join(MEDIA, name)
+    """The demo VMAP (no script) with its wrapper, inline response and media served over loopback HTTP, against the
+    same VMAP from local files."""
     site = os.path.join(tmp, "site")
-    os.makedirs(os.path.join(site, "cdn", "media"), exist_ok=True)
-    base = serve(site)
-    for name in ("demo-vmap.xml", "demo-wrapper.xml", "demo-inline.xml"):
-        with open(m(name)) as f:
-            text = f.read()
-        text = text.replace("https://cdn.pipctl.example/", base + "cdn/").replace("https://ads.pipctl.example/", base)
-        with open(os.path.join(site, name), "w") as f:
-            f.write(text)
+    os.makedirs(site, exist_ok=True)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=site))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
     for name in os.listdir(MEDIA):
-        if name.endswith(".mp4"):
-            shutil.copy(m(name), os.path.join(site, "cdn", "media", name))
+        src = os.path.join(MEDIA, name)
+        if name.endswith(".xml"):
+            with open(src) as f:
+                text = f.read().replace("https://cdn.pipctl.example/media/", base).replace("https://ads.pipctl.example/", base)
+            with open(os.path.join(site, name), "w") as f:
+                f.write(text)
+        elif name.endswith(".mp4"):
+            os.symlink(src, os.path.join(site, name))
     cache = os.path.join(tmp, "media-cache")
-    common = ["--content", m("content.mp4"), "--script", "@" + m("demo.script"), "--preset", args.preset,
-              "--crf", "23", "--threads", str(args.threads)]
+    common = ["--content", os.path.join(MEDIA, "content.mp4"), "--preset", args.preset, "--crf", "23",
+              "--threads", str(args.threads)]
     ours = [PIPCTL, "render", "--ads", base + "demo-vmap.xml", "--media-cache", cache,
-            "-o", os.path.join(tmp, "remote.mp4")] + common
-    peer = [PIPCTL, "render", "--ads", m("demo-vmap.xml"), "--url-map", m("demo.urlmap"),
-            "-o", os.path.join(tmp, "local.mp4")] + common
+            "-o", os.path.join(tmp, "ours-remote.mp4")] + common
+    peer = [PIPCTL, "render", "--ads", os.path.join(MEDIA, "demo-vmap.xml"), "--url-map", os.path.join(MEDIA, "demo.urlmap"),
+            "-o", os.path.join(tmp, "local-remote.mp4")] + common
     cold = lambda: shutil.rmtree(cache, ignore_errors=True)
-    return ("render the demo, ads over loopback HTTP (cold cache) vs local files", ours, peer,
-            os.path.join(tmp, "remote.mp4"), {"peer": "local", "before": cold})
+    return ("render demo VMAP, media over loopback HTTP (cold cache) vs local", ours, peer,
+            os.path.join(tmp, "ours-remote.mp4"), ("http", "local"), cold)
 
 
 JOBS = {"transcode": transcode_job, "render": render_job, "remote": remote_job}
@@ -152,7 +148,9 @@ def main():
     parser.add_argument("--preset", default="veryfast")
     parser.add_argument("--jobs", default=",".join(JOBS))
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--pipctl", default=PIPCTL, help="the pipctl to measure (the release build by default)")
     args = parser.parse_args()
+    globals()["PIPCTL"] = os.path.abspath(args.pipctl)
     if not os.access(PIPCTL, os.X_OK):
         sys.exit("bench: build first: swift build -c release --product pipctl")
     if shutil.which("ffmpeg") is None:
@@ -160,24 +158,27 @@ def main():
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.jobs.split(","):
-            label, ours, peer, out, *extra = JOBS[name](tmp, args)
-            options = extra[0] if extra else {}
-            ours_t, ours_m = best_of(ours, args.repeat, options.get("before"))
+            job = JOBS[name](tmp, args)
+            label, ours, peer, out = job[:4]
+            tools = job[4] if len(job) > 4 else ("pipctl", "ffmpeg")
+            prepare = job[5] if len(job) > 5 else None
+            ours_t, ours_m = best_of(ours, args.repeat, prepare)
             peer_t, peer_m = best_of(peer, args.repeat)
             frames = frames_of(out)
-            peer_name = options.get("peer", "ffmpeg")
-            results.append({"job": name, "label": label, "frames": frames, "peerName": peer_name,
-                            "pipctl": {"seconds": round(ours_t, 3), "fps": round(frames / ours_t, 1), "peakMiB": round(ours_m, 1)},
-                            "peer": {"seconds": round(peer_t, 3), "fps": round(frames / peer_t, 1), "peakMiB": round(peer_m, 1)},
+            results.append({"job": name, "label": label, "frames": frames, "tools": list(tools),
+                            tools[0]: {"seconds": round(ours_t, 3), "fps": round(frames / ours_t, 1), "peakMiB": round(ours_m, 1)},
+                            tools[1]: {"seconds": round(peer_t, 3), "fps": round(frames / peer_t, 1), "peakMiB": round(peer_m, 1)},
                             "ratio": round(ours_t / peer_t, 3)})
     if args.json:
         print(json.dumps(results, indent=2))
         return
-    print(f"{'job':<70} {'tool':<7} {'wall s':>8} {'fps':>8} {'peak MiB':>9}")
+    print(f"{'job':<58} {'tool':<7} {'wall s':>8} {'fps':>8} {'peak MiB':>9}")
     for r in results:
-        for tool, m in (("pipctl", r["pipctl"]), (r["peerName"], r["peer"])):
-            print(f"{r['label']:<70} {tool:<7} {m['seconds']:>8.3f} {m['fps']:>8.1f} {m['peakMiB']:>9.1f}")
-        print(f"{'':<70} ratio pipctl/{r['peerName']} = {r['ratio']:.3f} (best of {args.repeat}, {args.threads} threads)")
+        for tool in r["tools"]:
+            m = r[tool]
+            print(f"{r['label']:<58} {tool:<7} {m['seconds']:>8.3f} {m['fps']:>8.1f} {m['peakMiB']:>9.1f}")
+        a, b = r["tools"]
+        print(f"{'':<58} ratio {a}/{b} = {r['ratio']:.3f} (best of {args.repeat}, {args.threads} threads)")
 
 
 if __name__ == "__main__":

@@ -34,9 +34,13 @@ public final class HTTPClient: Sendable {
 
     /// Streams the body of `request` into the open file `descriptor` (at its current offset), calling
     /// `progress` with the byte count so far after each chunk (on the client's thread: keep it short).
+    ///
+    /// `head` receives the final response's status and headers (names in lower case) before the first body byte
+    /// is written, so that a transfer that breaks off later can still be resumed with the validators it had.
     public func download(_ request: HTTPRequest, to descriptor: Int32,
-                         progress: (@Sendable (Int64) -> Void)? = nil) async -> Result<HTTPResponse, HTTPFailure> {
-        await perform(request, sink: .file(descriptor: descriptor, progress: progress)).map(\.0)
+                         progress: (@Sendable (Int64) -> Void)? = nil,
+                         head: (@Sendable (Int, [String: String]) -> Void)? = nil) async -> Result<HTTPResponse, HTTPFailure> {
+        await perform(request, sink: .file(descriptor: descriptor, progress: progress, head: head)).map(\.0)
     }
 
     private func perform(_ request: HTTPRequest, sink: BodySink) async -> Result<(HTTPResponse, Data), HTTPFailure> {

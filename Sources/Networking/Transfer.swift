@@ -8,8 +8,10 @@ enum BodySink {
     case collect
     /// Dropped (beacons): only the status matters.
     case discard
-    /// Written to an open file descriptor, with a callback after each write (bytes so far).
-    case file(descriptor: Int32, progress: (@Sendable (Int64) -> Void)?)
+    /// Written to an open file descriptor, with a callback after each write (bytes so far), and one with the
+    /// final response's status and headers before its first body byte is written.
+    case file(descriptor: Int32, progress: (@Sendable (Int64) -> Void)?,
+              head: (@Sendable (Int, [String: String]) -> Void)? = nil)
 }
 
 /// One request in flight: owns its libcurl easy handle, header list and error buffer from the moment they are
@@ -117,6 +119,7 @@ final class Transfer: @unchecked Sendable {
                 stoppedBecause = .status(status)
                 return false
             }
+            if case .file(_, _, let head?) = sink { head(status, headers) }
         }
         received += Int64(bytes.count)
         if let limit = request.maximumBytes, received > limit {
@@ -128,7 +131,7 @@ final class Transfer: @unchecked Sendable {
             body.append(contentsOf: bytes)
         case .discard:
             break
-        case .file(let fd, let progress):
+        case .file(let fd, let progress, _):
             var offset = 0
             while offset < bytes.count {
                 let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)

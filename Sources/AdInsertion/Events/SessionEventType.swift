@@ -40,6 +40,10 @@ public enum SessionEventType: String, Hashable, Sendable, CaseIterable {
     case allAdsCompleted = "ALL_ADS_COMPLETED"
     /// An ad (or the plan) failed; `code` is the VAST error code.
     case adError = "AD_ERROR"
+    /// `play` waited for an ad's media download before the ad could start (`url`, and the wait in `message`);
+    /// written just before that ad's `LOADED` or `AD_ERROR`. Never in a batch render, whose log must not depend
+    /// on the network's speed.
+    case adBuffering = "AD_BUFFERING"
     /// Something worth knowing that changes nothing: a refused command (`reason` `refused`), a break passed over
     /// by a seek (`reason` `seek`) or behind the start position (`reason` `startPosition`).
     case log = "LOG"

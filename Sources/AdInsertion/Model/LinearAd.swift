@@ -1,3 +1,4 @@
+import Foundation
 import MediaCore
 
 /// A time within an ad, as VAST writes offsets: a clock time or a percentage of the ad's duration.
@@ -94,13 +95,17 @@ public struct MediaSelection: Hashable, Sendable {
     }
 
     public var chosen: MediaFile?
-    /// The chosen rendition as a local file, once the creative resolver has found or fetched it.
+    /// The chosen rendition as a local file (a path, a `file://` URL or a URL-mapped one).
     public var localPath: String?
+    /// The chosen rendition's http(s) URL when it is not local: a render downloads it into the media cache before
+    /// its ad plays.
+    public var remoteURL: URL?
     public var candidates: [Candidate]
 
-    public init(chosen: MediaFile?, localPath: String? = nil, candidates: [Candidate]) {
+    public init(chosen: MediaFile?, localPath: String? = nil, remoteURL: URL? = nil, candidates: [Candidate]) {
         self.chosen = chosen
         self.localPath = localPath
+        self.remoteURL = remoteURL
         self.candidates = candidates
     }
 }

@@ -1,15 +1,34 @@
+import Foundation
 import MediaCore
 import VideoPipeline
 
 /// Opens each ad's media when the session is about to play it, and keeps it open while it plays.
+///
+/// Remote media comes from `downloads`, which fetched it ahead while the content played; when it has not arrived
+/// yet the render's thread waits here for that one file (Ctrl-C cancels the downloads and ends the wait at once).
 final class AdMedia: AdMediaProvider {
     let format: OutputFormat
     let threads: Int
+    let downloads: MediaDownloads
+    /// Whether waits are remembered for `AD_BUFFERING` (a live session; a batch render's event log must not
+    /// depend on the network's speed).
+    let reportsWaits: Bool
     private var open: [AdReference: MediaSource] = [:]
+    private var waits: [Buffering] = []
 
-    init(format: OutputFormat, threads: Int) {
+    /// An ad whose media the session had to wait for.
+    struct Buffering: Hashable {
+        var breakIndex: Int
+        var adIndex: Int
+        var url: URL
+        var waited: Duration
+    }
+
+    init(format: OutputFormat, threads: Int, downloads: MediaDownloads, reportsWaits: Bool) {
         self.format = format
         self.threads = threads
+        self.downloads = downloads
+        self.reportsWaits = reportsWaits
     }
 
     func source(_ ad: AdReference) -> MediaSource? { open[ad] }
@@ -18,10 +37,29 @@ final class AdMedia: AdMediaProvider {
 
     func closeAll() { if !open.isEmpty { open.removeAll() } }
 
-    /// A missing file is VAST 401; anything that keeps the file from playing (not media, no video, no frames,
-    /// truncated) is 405; an ad without a chosen rendition is 403.
+    /// The waits since the last call, in order.
+    func takeWaits() -> [Buffering] {
+        defer { waits.removeAll() }
+        return waits
+    }
+
+    /// A missing file is VAST 401, a download that failed 401 or 402 (see `MediaCacheError`); anything that keeps
+    /// the file from playing (not media, no video, no frames, truncated) is 405; an ad without a chosen rendition
+    /// is 403.
     func prepareAd(breakIndex: Int, adIndex: Int, ad: LinearAd) -> Result<AdMediaInfo, AdError> {
-        guard let path = ad.localMediaPath else {
+        let path: String
+        if let local = ad.localMediaPath {
+            path = local
+        } else if let url = ad.selection?.remoteURL {
+            let outcome = downloads.file(for: url)
+            if reportsWaits, let waited = outcome.waited {
+                waits.append(Buffering(breakIndex: breakIndex, adIndex: adIndex, url: url, waited: waited))
+            }
+            switch outcome.result {
+            case .success(let file): path = file
+            case .failure(let error): return .failure(error.adError)
+            }
+        } else {
             return .failure(AdError(.noSupportedMedia, "ad \(ad.id ?? String(adIndex)) has no playable media file"))
         }
         do {

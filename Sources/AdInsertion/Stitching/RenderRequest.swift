@@ -35,6 +35,10 @@ public struct RenderRequest: Sendable {
     public var clockOrigin: Date
     /// `.random` when beacons are really sent; `.seeded` keeps event logs reproducible.
     public var cacheBusting: SessionConfiguration.CacheBusting = .seeded
+    /// Where remote media files are downloaded and how (the default cache directory, 1 GiB, 30 s per file).
+    public var mediaCache = MediaCacheSettings(directory: MediaCacheSettings.defaultDirectory())
+    /// How many media files download at once, ahead of their breaks: 3.
+    public var mediaConcurrency = 3
 
     public init(contentPath: String, plan: AdPlan, outputPath: String, size: PixelSize? = nil,
                 frameRate: FrameRate? = nil, sampleRate: Int? = nil, channels: Int? = nil,

@@ -19,6 +19,9 @@ public final class Stitcher {
     /// Frames expected in all (content plus the declared length of every ad), for progress; the real count can
     /// differ when ads fail or their media differs from what the ad server declared.
     public let estimatedFrames: Int64
+    /// The plan's remote media, downloading from the end of `init` on. Cancelling it (Ctrl-C) ends a wait at once
+    /// and makes the next `step()` throw `.interrupted`.
+    public let downloads: MediaDownloads
 
     private let content: MediaSource
     private let media: AdMedia
@@ -69,7 +72,10 @@ public final class Stitcher {
         do { background = try request.pictureInPictureBackground.map { p throws(MediaError) in try MediaSource(path: p, format: format) } } catch {
             throw .background(error)
         }
-        media = AdMedia(format: format, threads: request.encoding.threads)
+        downloads = MediaDownloads(plan: request.plan, cache: MediaCache(settings: request.mediaCache),
+                                   concurrency: request.mediaConcurrency)
+        media = AdMedia(format: format, threads: request.encoding.threads, downloads: downloads,
+                        reportsWaits: mode == .live)
         do {
             compositor = try Compositor(size: format.size)
             writer = request.writesMedia
@@ -100,7 +106,12 @@ public final class Stitcher {
         estimatedFrames = content.frameCount + request.plan.breaks.flatMap(\.ads).reduce(0) { sum, planned in
             sum + (Stitcher.expectedDuration(of: planned).map { format.frameRate.frameCount(in: $0) } ?? 0)
         }
+        // Fetch ahead: every break's media starts downloading now, while the content before it plays.
+        downloads.start()
     }
+
+    /// Downloads still running when the render ends are stopped (what arrived is kept to be resumed).
+    deinit { downloads.cancel() }
 
     /// Also sends every event to `observer` (a beacon sender, a live printer).
     public func observe(_ observer: any SessionEventObserver) { beaconSinks.append(observer) }
@@ -111,7 +122,11 @@ public final class Stitcher {
     /// Renders the next output frame. Returns `false` once the session has ended (call `finish()` then).
     public func step() throws(RenderError) -> Bool {
         while true {
-            guard let decision = session.nextFrame() else {
+            let next = session.nextFrame()
+            // The downloads were cancelled (Ctrl-C), perhaps while this very frame waited for an ad's media: stop
+            // before that ad's AD_ERROR and error beacons go out; the ad did not fail, the run was stopped.
+            if downloads.isCancelled { throw .interrupted }
+            guard let decision = next else {
                 try flushEvents()
                 return false
             }
@@ -280,12 +295,31 @@ public final class Stitcher {
     }
 
     private func flushEvents() throws(RenderError) {
-        let events = session.drainEvents()
+        let events = Stitcher.insertingBuffering(media.takeWaits(), into: session.drainEvents())
         guard !events.isEmpty else { return }
         do { for event in events { try eventLog?.append(event) } } catch {
             throw .output(eventLogError(error))
         }
         for sink in beaconSinks { sink.session(didRecord: events) }
+    }
+
+    /// Puts an `AD_BUFFERING` line before the `LOADED` (or `AD_ERROR`) of each ad whose media was waited for, at
+    /// the same moment: the wait took no output time.
+    static func insertingBuffering(_ waits: [AdMedia.Buffering], into events: [SessionEvent]) -> [SessionEvent] {
+        var events = events
+        for wait in waits {
+            guard let i = events.firstIndex(where: {
+                $0.breakIndex == wait.breakIndex && $0.adIndex == wait.adIndex
+                    && ($0.type == .loaded || $0.type == .adError)
+            }) else { continue }
+            let at = events[i]
+            events.insert(SessionEvent(type: .adBuffering, time: at.time, frame: at.frame,
+                                       contentTime: at.contentTime, breakIndex: wait.breakIndex, adIndex: wait.adIndex,
+                                       url: wait.url.absoluteString,
+                                       message: "waited \(DecisioningError.seconds(wait.waited)) for the media download"),
+                          at: i)
+        }
+        return events
     }
 
     private func eventLogError(_ error: EventLogError) -> MediaError {

@@ -28,3 +28,13 @@ extension CommandContext {
         for failure in summary.failures.prefix(5) { warn("beacon \(failure)") }
     }
 }
+
+extension CommandContext {
+    /// While the render waits for an ad's media: a wait line on a terminal; Ctrl-C or SIGTERM stops every
+    /// download and ends the wait at once, so that the render stops at its next frame.
+    func watchMediaDownloads(_ downloads: MediaDownloads) {
+        let line = MediaWaitLine(sink: errorOutput, environment: environment)
+        downloads.setWaitObserver { line.update($0) }
+        interrupt.onInterrupt { _ in downloads.cancel() }
+    }
+}

@@ -50,7 +50,8 @@ enum PlayCommand: Command {
             + "seek T, pause, resume, skip, click, status, quit; each applies at the next frame. When the input ends the "
             + "session plays on to its end. With no --content, --ads or --break it plays the bundled demo.",
         parameters: SessionOptions.inputParameters + [events, speed, record, commandLog] + FormatOptions.FromContent.parameters
-            + EncodingOptions.parameters + SessionOptions.adRequestParameters + SessionOptions.behaviourParameters,
+            + EncodingOptions.parameters + SessionOptions.adRequestParameters + SessionOptions.mediaParameters
+            + SessionOptions.behaviourParameters,
         exclusive: SessionOptions.exclusive)
 
     static var catchesInterrupts: Bool { true }
@@ -74,6 +75,7 @@ enum PlayCommand: Command {
         do {
             _ = try await runBlocking { () throws -> RenderResult in
                 let stitcher = try Stitcher(request: request, mode: .live)
+                context.watchMediaDownloads(stitcher.downloads)
                 let display = LiveDisplay(output: context.output, errorOutput: context.errorOutput)
                 stitcher.observe(display)
                 if let beacons { stitcher.observe(beacons) }

@@ -59,8 +59,8 @@ enum RenderCommand: Command {
             + "--content, --ads or --break it renders the bundled demo (content, ad schedule and script), so "
             + "'pipctl render' alone shows what the tool does.",
         parameters: SessionOptions.inputParameters + [output, timeline, events, frameHash] + FormatOptions.FromContent.parameters
-            + EncodingOptions.parameters + SessionOptions.adRequestParameters + SessionOptions.behaviourParameters
-            + [beaconPacing],
+            + EncodingOptions.parameters + SessionOptions.adRequestParameters + SessionOptions.mediaParameters
+            + SessionOptions.behaviourParameters + [beaconPacing],
         exclusive: SessionOptions.exclusive)
 
     static var catchesInterrupts: Bool { true }
@@ -79,6 +79,7 @@ enum RenderCommand: Command {
             let result = try await runBlocking { () throws -> RenderResult in
                 let stitcher = try Stitcher(request: request)
                 if let beacons { stitcher.observe(beacons) }
+                context.watchMediaDownloads(stitcher.downloads)
                 let rate = stitcher.format.frameRate
                 let progress = context.progress("render", total: rate.time(ofFrame: stitcher.estimatedFrames) - .zero)
                 defer { progress.finish() }

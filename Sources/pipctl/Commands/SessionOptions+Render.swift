@@ -37,7 +37,16 @@ extension SessionOptions {
             clockOrigin: sendsBeacons ? Date() : SessionConfiguration.defaultClockOrigin)
         // An ad server must see a fresh [CACHEBUSTING] per beacon and run; a log-only render stays reproducible.
         request.cacheBusting = sendsBeacons ? .random : .seeded
+        request.mediaCache = mediaCacheSettings
         return request
+    }
+
+    /// `--media-cache`, `--media-timeout` and `--max-media-bytes`.
+    var mediaCacheSettings: MediaCacheSettings {
+        var settings = MediaCacheSettings(directory: mediaCache ?? MediaCacheSettings.defaultDirectory())
+        settings.timeout = mediaTimeout.duration
+        settings.maximumBytes = Int64(maximumMediaBytes)
+        return settings
     }
 }
 

@@ -11,7 +11,6 @@ extension SerialDecisioningTests {
             var s = AdsLoaderSettings()
             s.firstRequestTimeout = .seconds(5)
             s.wrapperTimeout = .seconds(5)
-            s.mediaTimeout = .seconds(5)
             return s
         }
 
@@ -33,9 +32,10 @@ extension SerialDecisioningTests {
                                                "https://track.example/final-start"])
             #expect(ad.clickTracking == ["https://track.example/top-click", "https://track.example/middle-click"])
             #expect(ad.wrappers.map(\.source) == ["\(base)/ads/top.xml", "\(base)/ads/middle.xml?cb=1"])
-            // No cache directory: the remote media stays remote.
+            // Decisioning never downloads media: the remote rendition is chosen and left for the render to fetch.
             #expect(ad.selection?.chosen?.url == "\(base)/media/ad.mp4")
             #expect(ad.selection?.localPath == nil)
+            #expect(ad.selection?.remoteURL == URL(string: "\(base)/media/ad.mp4"))
             #expect(server.requests.map(\.target) == ["/ads/top.xml", "/ads/middle.xml?cb=1", "/inline.xml"])
         }
 
@@ -144,75 +144,35 @@ extension SerialDecisioningTests {
 }
 
 extension SerialDecisioningTests {
-    /// The creative resolver: local files, the URL map, and downloads into a cache.
+    /// The creative resolver: local files and the URL map are found, remote media is left for the media cache.
     @Suite struct CreativeResolverTests {
-        @Test func downloadsIntoTheCacheUnderItsContentHash() async throws {
-            let server = try LoopbackHTTPServer()
-            defer { server.stop() }
-            let body = Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
-            server.route("/media/ad.mp4", LoopbackHTTPServer.Response(status: 200, contentType: "video/mp4", body: body))
-            let cache = try TemporaryDirectory()
-            let resolver = CreativeResolver(cacheDirectory: cache.path + "/media", timeout: .seconds(5))
-            let url = server.baseURL.absoluteString + "/media/ad.mp4?cb=1"
-            let first = try await resolver.resolve(url).get()
-            let expected = cache.path + "/media/\(SHA256.hex(body)).mp4"
-            #expect(first == .local(expected))
-            #expect(FileManager.default.contents(atPath: expected) == body)
-            // No temporary file is left behind.
-            let names = try FileManager.default.contentsOfDirectory(atPath: cache.path + "/media")
-            #expect(!names.contains { $0.hasSuffix(".part") })
-            // A second resolution finds the cached file without downloading again.
-            #expect(try await resolver.resolve(url).get() == .local(expected))
-            #expect(server.requests.count == 1)
-        }
-
-        @Test func reportsAMissingMediaFileAs401() async throws {
-            let server = try LoopbackHTTPServer()
-            defer { server.stop() }
-            let cache = try TemporaryDirectory()
-            let url = server.baseURL.absoluteString + "/media/missing.mp4"
-            let result = await CreativeResolver(cacheDirectory: cache.path, timeout: .seconds(5)).resolve(url)
-            #expect(result == .failure(AdError(.fileNotFound, "media \(url): HTTP status 404")))
-        }
-
-        @Test func reportsASlowMediaFileAs402() async throws {
-            let server = try LoopbackHTTPServer()
-            defer { server.stop() }
-            server.route("/slow.mp4", LoopbackHTTPServer.Response(status: 200, contentType: "video/mp4", body: Data(count: 10), delay: .seconds(5)))
-            let cache = try TemporaryDirectory()
-            let url = server.baseURL.absoluteString + "/slow.mp4"
-            let result = await CreativeResolver(cacheDirectory: cache.path, timeout: .milliseconds(500)).resolve(url)
-            #expect(result == .failure(AdError(.mediaTimeout, "media \(url): download timed out after 0.5 s")))
-        }
-
-        @Test func marksAnAdWhoseMediaIsMissingFailedWith401InThePlan() async throws {
+        @Test func leavesARemoteMediaFileRemoteAndPlayableInThePlanWithoutRequestingIt() async throws {
             let server = try LoopbackHTTPServer()
             defer { server.stop() }
             let base = server.baseURL.absoluteString
-            server.route("/vast.xml", .xml(VASTText.document(VASTText.inline(id: "gone", media: "\(base)/media/gone.mp4"))))
-            let cache = try TemporaryDirectory()
-            var settings = SerialDecisioningTests.LoopbackResolutionTests.settings()
-            settings.mediaCacheDirectory = cache.path
-            let result = try await AdsLoader(settings: settings).load(AdsRequest(adTag: "\(base)/vast.xml"))
+            server.route("/vast.xml", .xml(VASTText.document(VASTText.inline(id: "remote", media: "\(base)/media/ad.mp4"))))
+            let result = try await AdsLoader(settings: SerialDecisioningTests.LoopbackResolutionTests.settings())
+                .load(AdsRequest(adTag: "\(base)/vast.xml"))
             let planned = try #require(result.plan.breaks.first?.ads.first)
-            #expect(planned.state == .failed)
-            #expect(planned.error?.code == .fileNotFound)
-            #expect(planned.error?.message == "ad 'gone': media \(base)/media/gone.mp4: HTTP status 404")
+            #expect(planned.state == .available)
+            #expect(planned.error == nil)
+            #expect(planned.ad.selection?.remoteURL == URL(string: "\(base)/media/ad.mp4"))
+            #expect(server.requests(for: "/media/ad.mp4").isEmpty)
         }
 
-        @Test func findsLocalAndMappedFilesAndRefusesMissingOnes() async throws {
+        @Test func findsLocalAndMappedFilesAndRefusesMissingOnes() throws {
             let dir = try TemporaryDirectory()
             let file = try dir.write("intro.mp4", "placeholder")
             let map = URLMap(rules: [.init(urlPrefix: "https://iabtechlab.com/", localPrefix: file),
                                      .init(urlPrefix: "https://cdn.example/", localPrefix: dir.path + "/")])
             let resolver = CreativeResolver(urlMap: map)
-            #expect(try await resolver.resolve(file).get() == .local(file))
-            #expect(try await resolver.resolve("file://" + file).get() == .local(file))
-            #expect(try await resolver.resolve("https://iabtechlab.com/wp-content/uploads/2016/07/VAST-4.0-Short-Intro.mp4").get() == .local(file))
-            #expect(await resolver.resolve("https://cdn.example/other.mp4")
+            #expect(try resolver.resolve(file).get() == .local(file))
+            #expect(try resolver.resolve("file://" + file).get() == .local(file))
+            #expect(try resolver.resolve("https://iabtechlab.com/wp-content/uploads/2016/07/VAST-4.0-Short-Intro.mp4").get() == .local(file))
+            #expect(resolver.resolve("https://cdn.example/other.mp4")
                     == .failure(AdError(.fileNotFound, "media https://cdn.example/other.mp4 (mapped to \(dir.path)/other.mp4): no such file")))
-            #expect(await resolver.resolve(dir.path + "/none.mp4") == .failure(AdError(.fileNotFound, "media \(dir.path)/none.mp4: no such file")))
-            #expect(try await resolver.resolve("https://remote.example/a.mp4").get() == .remote(URL(string: "https://remote.example/a.mp4")!))
+            #expect(resolver.resolve(dir.path + "/none.mp4") == .failure(AdError(.fileNotFound, "media \(dir.path)/none.mp4: no such file")))
+            #expect(try resolver.resolve("https://remote.example/a.mp4").get() == .remote(URL(string: "https://remote.example/a.mp4")!))
         }
 
         @Test func hashesLikeSHA256() {

@@ -35,7 +35,7 @@ public final class LoopbackHTTPServer: Sendable {
         public var headers: [String: String] = [:]
         /// Sent as `ETag`; a request whose `If-None-Match` matches gets 304 with no body.
         public var etag: String?
-        /// Answer `Range: bytes=N-` with 206 and the rest of the body.
+        /// Answer `Range: bytes=N-` with 206 and the rest of the body (unless an `If-Range` names another ETag).
         public var acceptsRanges = false
 
         public init(status: Int = 200, contentType: String = "application/xml", body: Data = Data(),
@@ -209,7 +209,9 @@ public final class LoopbackHTTPServer: Sendable {
         }
         if response.acceptsRanges {
             extra["Accept-Ranges"] = "bytes"
-            if status == 200, let range = request.headers["range"], range.hasPrefix("bytes="),
+            // `If-Range` with another ETag than the current one: the file changed, so the whole of it is sent.
+            let rangeStillValid = request.headers["if-range"].map { $0 == response.etag } ?? true
+            if status == 200, rangeStillValid, let range = request.headers["range"], range.hasPrefix("bytes="),
                let start = Int(range.dropFirst(6).split(separator: "-").first ?? ""), start < body.count {
                 status = 206
                 extra["Content-Range"] = "bytes \(start)-\(body.count - 1)/\(body.count)"

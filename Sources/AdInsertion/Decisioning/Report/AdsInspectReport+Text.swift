@@ -14,7 +14,7 @@ extension AdsInspectReport {
     /// ```
     /// vmap.xml: VMAP, 1 break, 1 ad, 0 errors, content 0:10:00.000, window 640x360
     /// #0 preroll  id=pre  1 ad
-    ///   #0 ad 101 seq 1 "Title" (AdServer) 30s skip 5s: video/mp4 640x360 500 kbit/s -> /cache/ab….mp4
+    ///   #0 ad 101 seq 1 "Title" (AdServer) 30s skip 5s: video/mp4 640x360 500 kbit/s -> /media/ad.mp4
     ///        renditions  chosen   video/mp4   640x360   500 kbit/s  https://cdn/low.mp4  best fit: …
     ///                    refused  video/webm  640x360   500 kbit/s  https://cdn/low.webm type video/webm is not allowed
     ///        tracking    start          https://track/start
@@ -71,7 +71,8 @@ extension AdsInspectReport {
             var media = [m.type ?? "?"]
             if let w = m.width, let h = m.height { media.append("\(w)x\(h)") }
             if let b = m.bitrate { media.append("\(b) kbit/s") }
-            line += ": " + media.joined(separator: " ") + " -> " + (m.localPath ?? m.url)
+            // Remote media is playable: a render downloads it into the media cache before the ad's break.
+            line += ": " + media.joined(separator: " ") + " -> " + (m.localPath ?? "\(m.url) (remote, downloaded when played)")
         }
         if !ad.wrappers.isEmpty { line += ", \(count(ad.wrappers.count, "wrapper"))" }
         return line

@@ -13,7 +13,6 @@ public enum AdsInspector {
     ///   - urlMap: rewrites remote URLs to local files (load it with `URLMap.load(contentsOfFile:)`).
     ///   - firstRequestTimeout: deadline for the tag itself and VMAP `AdTagURI`s (8 s).
     ///   - wrapperTimeout: deadline for each wrapper (4 s).
-    ///   - cacheDirectory: when given, remote media files are downloaded there (and `localPath` filled).
     ///   - maximumBitrate: refuse renditions above this many kbit/s.
     /// - Returns: the report; render it with `json()` or `text`.
     /// - Throws: `DecisioningError` when the tag itself cannot be loaded or read: not XML (100, with the line),
@@ -22,12 +21,11 @@ public enum AdsInspector {
     public static func inspect(_ adTag: String, contentDuration: MediaDuration? = nil,
                                window: PixelSize = PixelSize(width: 640, height: 360), urlMap: URLMap? = nil,
                                firstRequestTimeout: Duration = .seconds(8), wrapperTimeout: Duration = .seconds(4),
-                               cacheDirectory: String? = nil, maximumBitrate: Int? = nil) async throws(DecisioningError) -> AdsInspectReport {
+                               maximumBitrate: Int? = nil) async throws(DecisioningError) -> AdsInspectReport {
         var settings = AdsLoaderSettings()
         settings.urlMap = urlMap
         settings.firstRequestTimeout = firstRequestTimeout
         settings.wrapperTimeout = wrapperTimeout
-        settings.mediaCacheDirectory = cacheDirectory
         settings.mediaSelection.window = window
         settings.mediaSelection.maximumBitrate = maximumBitrate
         return try await inspect(AdsRequest(adTag: adTag, contentDuration: contentDuration), settings: settings)

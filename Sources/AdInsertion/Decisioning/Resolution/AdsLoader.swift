@@ -5,15 +5,17 @@ import MediaCore
 /// the ads loader resolves the response, and the ads manager (elsewhere) plays the plan.
 ///
 /// Loading is: fetch the tag (first-request deadline) → parse → follow wrappers and VMAP `AdTagURI`s
-/// (`AdTagResolver`) → choose each ad's media file (`MediaSelector`) → make it local (`CreativeResolver`) →
+/// (`AdTagResolver`) → choose each ad's media file (`MediaSelector`) → say where it is (`CreativeResolver`) →
 /// place the breaks (`AdPlanBuilder`). A plain VAST response is one pre-roll.
 ///
 /// What fails where:
 /// - The tag itself cannot be loaded, is not XML (100, with the line), is VAST 1 (102) or has another root (101):
 ///   `load` throws `DecisioningError`.
 /// - Anything smaller never throws: a no-fill response, a failed wrapper or VMAP source, a break that cannot be
-///   placed → `AdPlan.errors` (the break is left out); an ad whose media cannot be chosen (403, 901) or found
-///   (401, 402) → kept in its break, marked `failed` with that error, so that its error URLs can be fired.
+///   placed → `AdPlan.errors` (the break is left out); an ad whose media cannot be chosen (403, 901) or whose
+///   local file is missing (401) → kept in its break, marked `failed` with that error, so that its error URLs can
+///   be fired. Remote media is not fetched here (a render fetches it into the media cache), so `ads inspect` and
+///   `render` make the same decision.
 /// - A stand-alone ad of a pod response replaces a pod ad that cannot play, at resolution (`AdTagResolver`) or
 ///   here when its media cannot be used; each replacement is a warning and a note of its break
 ///   (`AdBreak.replacements`), and the stand-alone ads left are the break's `fallbacks`.
@@ -149,31 +151,26 @@ public struct AdsLoader: Sendable {
         return resolution
     }
 
-    /// Chooses and resolves the media of every ad; ads that cannot play keep their error. An ad whose media
-    /// cannot be used is followed by the break's next fallback whose media can (`AdTagResolver` explains why);
-    /// fallbacks tried on the way whose media cannot be used either are returned as errors (their error URLs
-    /// fire), and the fallbacks left keep their media resolved for the ads manager.
+    /// Chooses the media of every ad and says where it comes from (a local file, or a URL that a render fetches
+    /// into the media cache); ads that cannot play keep their error. Nothing is downloaded here, so `ads inspect`
+    /// and `render` make the same decision. An ad whose media cannot be used is followed by the break's next
+    /// fallback whose media can (`AdTagResolver` explains why); fallbacks tried on the way whose media cannot be
+    /// used either are returned as errors (their error URLs fire), and the fallbacks left keep their media
+    /// resolved for the ads manager.
     func selectMedia(_ drafts: [BreakDraft]) async -> (drafts: [BreakDraft], errors: [AdError]) {
         let selector = MediaSelector(settings: settings.mediaSelection)
-        let creatives = CreativeResolver(urlMap: settings.urlMap, cacheDirectory: settings.mediaCacheDirectory,
-                                         timeout: settings.mediaTimeout)
-        // The same media URL is resolved once per load (repeated breaks, pods of one creative).
-        var resolved: [String: Result<CreativeResolver.Resolution, AdError>] = [:]
-        func prepare(_ input: LinearAd) async -> BreakDraft.Ad {
+        let creatives = CreativeResolver(urlMap: settings.urlMap)
+        func prepare(_ input: LinearAd) -> BreakDraft.Ad {
             var ad = input
             var (selection, failure) = selector.select(ad.mediaFiles)
             var error = failure.map { AdError($0.code, "\(ad.label): \($0.reason)", errorURLs: ad.errorURLs) }
             if let chosen = selection.chosen {
-                let result: Result<CreativeResolver.Resolution, AdError>
-                if let known = resolved[chosen.url] {
-                    result = known
-                } else {
-                    result = await creatives.resolve(chosen.url)
-                    resolved[chosen.url] = result
-                }
-                switch result {
-                case .success(let resolution): selection.localPath = resolution.localPath
-                case .failure(let e): error = AdError(e.code, "\(ad.label): \(e.message)", errorURLs: ad.errorURLs)
+                switch creatives.resolve(chosen.url) {
+                case .success(let resolution):
+                    selection.localPath = resolution.localPath
+                    selection.remoteURL = resolution.remoteURL
+                case .failure(let e):
+                    error = AdError(e.code, "\(ad.label): \(e.message)", errorURLs: ad.errorURLs)
                 }
             }
             ad.selection = selection
@@ -185,11 +182,11 @@ public struct AdsLoader: Sendable {
             var ads: [BreakDraft.Ad] = []
             var fallbacks = out[b].fallbacks[...]
             for draftAd in out[b].ads {
-                let prepared = await prepare(draftAd.ad)
+                let prepared = prepare(draftAd.ad)
                 ads.append(prepared)
                 guard let failure = prepared.error else { continue }
                 while let candidate = fallbacks.popFirst() {
-                    let replacement = await prepare(candidate)
+                    let replacement = prepare(candidate)
                     if let error = replacement.error {
                         errors.append(error)
                         continue
@@ -203,7 +200,7 @@ public struct AdsLoader: Sendable {
             }
             var kept: [LinearAd] = []
             for candidate in fallbacks {
-                let prepared = await prepare(candidate)
+                let prepared = prepare(candidate)
                 if prepared.error == nil { kept.append(prepared.ad) }
             }
             out[b].ads = ads

@@ -22,10 +22,6 @@ public struct AdsLoaderSettings: Hashable, Sendable {
     public var urlMap: URLMap?
     /// Which media file rendition to play.
     public var mediaSelection = MediaSelectionSettings()
-    /// Where remote media files are downloaded; `nil` leaves them remote (`MediaSelection.localPath` stays `nil`).
-    public var mediaCacheDirectory: String?
-    /// Deadline for downloading one media file: 8 s.
-    public var mediaTimeout: Duration = .seconds(8)
 
     public init() {}
 }

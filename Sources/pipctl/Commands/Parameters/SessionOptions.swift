@@ -42,6 +42,10 @@ struct SessionOptions: Hashable, Sendable {
     var decisioning: DecisioningOptions
     /// Fail the command when the `--ads` document cannot be loaded, instead of playing the content without ads.
     var strictAds: Bool
+    /// Nil for the default cache directory.
+    var mediaCache: String?
+    var mediaTimeout: MediaDuration
+    var maximumMediaBytes: Int
 
     /// True when no content and no ads were given: the session is the bundled demo.
     var usesDemo: Bool { content == nil && ads == nil }
@@ -126,6 +130,23 @@ struct SessionOptions: Hashable, Sendable {
         help: "Really send tracking beacons (impressions, quartiles, errors) with HTTP GET; without it they are "
             + "only written to the event log.")
 
+    static let mediaCache = Parameter.optional(
+        "media-cache", .text("DIR"), absent: "$XDG_CACHE_HOME/pipctl/media, else ~/.cache/pipctl/media",
+        help: "Where http(s) ad media files are downloaded and kept between runs. Each break's media starts "
+            + "downloading right after the ads are loaded, three files at a time, while the content plays. A "
+            + "file is reused without a request while it is fresh (as its Cache-Control max-age says, else for 24 "
+            + "hours), then revalidated with its ETag or Last-Modified date. Runs may share the directory at the "
+            + "same time. Files found through --url-map never go through it.")
+    static let mediaTimeout = Parameter.option(
+        "media-timeout", .seconds(), default: MediaDuration(seconds: 30),
+        help: "How long one ad media file may take to download, all attempts together (a transfer that breaks "
+            + "off is resumed up to twice). An ad whose media is not there in time fails with VAST error 402 and "
+            + "the rest plays.")
+    static let maxMediaBytes = Parameter.option(
+        "max-media-bytes", .integer("BYTES", in: 1...Int.max), default: 1 << 30,
+        help: "The largest ad media file that is downloaded; a larger one is stopped as soon as it passes the "
+            + "limit and its ad fails with VAST error 401.")
+
     /// What the session plays, listed first in help.
     static let inputParameters: [any ParameterDeclaration] = [content, ads, breaks]
     /// How ads are requested.
@@ -135,6 +156,8 @@ struct SessionOptions: Hashable, Sendable {
         script, pipAdPolicy, pipSize, pipCorner, pipMargin, pipTransition, pipBackground, noBackgroundPlayback, seekPolicy,
         playAdsAfter, startAt, noPreroll, noMidroll, noPostroll, sendBeacons,
     ]
+    /// How remote ad media is fetched.
+    static let mediaParameters: [any ParameterDeclaration] = [mediaCache, mediaTimeout, maxMediaBytes]
     /// `--ads` and `--break` are two ways of saying the same thing.
     static let exclusive: [[any ParameterDeclaration]] = [[ads, breaks]]
 
@@ -162,5 +185,8 @@ struct SessionOptions: Hashable, Sendable {
         sendsBeacons = arguments[Self.sendBeacons]
         decisioning = DecisioningOptions(arguments)
         strictAds = arguments[Self.strictAds]
+        mediaCache = arguments[Self.mediaCache]
+        mediaTimeout = arguments[Self.mediaTimeout]
+        maximumMediaBytes = arguments[Self.maxMediaBytes]
     }
 }

@@ -1,0 +1,273 @@
+import Foundation
+import Networking
+import Synchronization
+
+/// Makes remote media files local: downloads each one once into a shared cache directory and hands back the
+/// path of a whole file, reusing it across runs while it is fresh.
+///
+/// Layout of the directory:
+/// - `<sha256 of the body>.<ext>`: the media files, content-addressed, so that equal creatives share one file and
+///   a name never stands for two contents;
+/// - `entries/<sha256 of the URL>.json`: per URL, which file holds it, its validators and freshness
+///   (`MediaCacheEntry`);
+/// - `partial/<key>.part` (+ `.part.json`): a download in progress, or one that broke off and will be resumed;
+/// - `locks/<key>.lock`: one `flock` per URL, held while that URL is checked or downloaded.
+///
+/// A download streams into its `.part` file (never into memory), bounded by `maximumBytes` while it streams and by
+/// `timeout` in all; when it is whole it is hashed and renamed to its content name, and only then is the entry
+/// written, so no reader ever sees a half-written file. A transfer that breaks off is resumed with
+/// `Range: bytes=N-` and `If-Range`, or started again when the server cannot resume, up to `maximumAttempts`.
+public final class MediaCache: Sendable {
+    public let settings: MediaCacheSettings
+    private let client: HTTPClient
+    private let now: @Sendable () -> Int64
+
+    /// - Parameter now: the wall clock in whole seconds since 1970, for freshness (a fixed one in tests).
+    public init(settings: MediaCacheSettings, client: HTTPClient = .shared,
+                now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) {
+        self.settings = settings
+        self.client = client
+        self.now = now
+    }
+
+    /// The path of a fresh cached copy of `url`, without any request; `nil` when there is none.
+    public func freshCopy(of url: URL) -> String? {
+        let key = MediaCache.key(url)
+        guard let entry = readEntry(key), entry.url == url.absoluteString, entry.isFresh(at: now()),
+              FileManager.default.fileExists(atPath: path(entry.file)) else { return nil }
+        return path(entry.file)
+    }
+
+    /// The local path of `url`'s body: a fresh cached copy, a stale one the server confirmed (304), or a new
+    /// download.
+    ///
+    /// - Parameter progress: bytes of the body held so far (a resumed download counts what it resumed from);
+    ///   called on the HTTP client's thread.
+    /// - Returns: the path, or why there is none (see `MediaCacheError` for the VAST code of each case).
+    public func file(for url: URL, progress: (@Sendable (Int64) -> Void)? = nil) async -> Result<String, MediaCacheError> {
+        let deadline = ContinuousClock.now + settings.timeout
+        let key = MediaCache.key(url)
+        let fm = FileManager.default
+        do {
+            for sub in ["entries", "partial", "locks"] {
+                try fm.createDirectory(atPath: path(sub), withIntermediateDirectories: true)
+            }
+        } catch {
+            return .failure(.storage(url: url.absoluteString, path: settings.directory, reason: Self.reason(error)))
+        }
+        let lock: FileLock
+        switch await FileLock.acquire(path("locks/\(key).lock"), until: deadline) {
+        case .success(let l): lock = l
+        case .failure(.cancelled): return .failure(.cancelled(url: url.absoluteString))
+        case .failure(.deadline): return .failure(.timedOut(url: url.absoluteString, limit: settings.timeout))
+        case .failure(.cannotOpen(let reason)):
+            return .failure(.storage(url: url.absoluteString, path: path("locks"), reason: reason))
+        }
+        defer { lock.release() }
+        // Checked under the lock: another run may have just finished this very download.
+        var stale: MediaCacheEntry?
+        if let entry = readEntry(key), entry.url == url.absoluteString, fm.fileExists(atPath: path(entry.file)) {
+            if entry.isFresh(at: now()) { return .success(path(entry.file)) }
+            if entry.reusable, entry.hasValidators { stale = entry }
+        }
+        return await download(url, key: key, revalidating: stale, deadline: deadline, progress: progress)
+    }
+
+    /// The head of the response being received, kept for a transfer that breaks off after it.
+    private final class Head: Sendable {
+        let value = Mutex<(status: Int, headers: [String: String])?>(nil)
+    }
+
+    private func download(_ url: URL, key: String, revalidating stale: MediaCacheEntry?,
+                          deadline: ContinuousClock.Instant,
+                          progress: (@Sendable (Int64) -> Void)?) async -> Result<String, MediaCacheError> {
+        let name = url.absoluteString
+        let part = path("partial/\(key).part"), partMeta = part + ".json"
+        var lastFailure = MediaCacheError.unreachable(url: name, reason: "no attempt was made")
+        for attempt in 1...max(1, settings.maximumAttempts) {
+            let remaining = deadline - ContinuousClock.now
+            guard remaining > .zero else { return .failure(.timedOut(url: name, limit: settings.timeout)) }
+            var headers: [String: String] = [:]
+            var offset: Int64 = 0
+            let resumable = readPartial(partMeta).flatMap { $0.url == name ? $0.validator : nil }
+            if let resumable, let size = Self.fileSize(part), size > 0 {
+                offset = size
+                headers["Range"] = "bytes=\(size)-"
+                headers["If-Range"] = resumable
+            } else if attempt == 1, let stale {
+                if let etag = stale.etag { headers["If-None-Match"] = etag }
+                if let date = stale.lastModified { headers["If-Modified-Since"] = date }
+            }
+            let fd = open(part, O_WRONLY | O_CREAT | O_CLOEXEC | (offset > 0 ? O_APPEND : O_TRUNC), 0o644)
+            guard fd >= 0 else {
+                return .failure(.storage(url: name, path: part, reason: String(cString: strerror(errno))))
+            }
+            if offset == 0 { unlink(partMeta) }
+            let head = Head()
+            let start = offset
+            // A resumed request must be answered with the rest (206); a whole new body (200) would be appended to
+            // the old part, so it is refused before a byte is written and the download starts again.
+            let resuming = offset > 0
+            let accepts: @Sendable (Int) -> Bool = { status in resuming ? status == 206 : status < 400 }
+            let bound: Int64 = max(0, settings.maximumBytes - offset)
+            let request = HTTPRequest(url: url, headers: headers, timeout: remaining, maximumBytes: bound,
+                                      acceptsStatus: accepts)
+            let report: (@Sendable (Int64) -> Void)? = progress.map { report in { @Sendable bytes in report(start + bytes) } }
+            let result = await client.download(request, to: fd, progress: report, head: { status, headers in
+                head.value.withLock { $0 = (status, headers) }
+            })
+            close(fd)
+            switch result {
+            case .success(let response) where response.status == 304:
+                guard let stale else { break }
+                unlink(part)
+                var refreshed = stale
+                let fresh = MediaCacheEntry.freshness(of: response.headers, defaultFreshness: settings.defaultFreshness)
+                refreshed.storedAt = now()
+                refreshed.freshFor = fresh.freshFor
+                refreshed.reusable = fresh.reusable
+                refreshed.etag = response.header("etag") ?? stale.etag
+                refreshed.lastModified = response.header("last-modified") ?? stale.lastModified
+                try? writeEntry(refreshed, key: key)
+                return .success(path(stale.file))
+            case .success(let response):
+                if offset > 0, !Self.range(of: response, startsAt: offset) {
+                    // The server sent another stretch than asked: start again from nothing.
+                    unlink(part)
+                    unlink(partMeta)
+                    lastFailure = .unreachable(url: name, reason: "the server resumed at the wrong offset")
+                    continue
+                }
+                return finish(url, key: key, part: part, response: response)
+            case .failure(.status(let status)) where offset > 0:
+                // 200 (the file changed, or ranges are not served) or 416: the part cannot be continued.
+                unlink(part)
+                unlink(partMeta)
+                lastFailure = .unreachable(url: name, reason: "HTTP status \(status) to a resumed request")
+                continue
+            case .failure(.status(let status)):
+                unlink(part)
+                return .failure(.unreachable(url: name, reason: "HTTP status \(status)"))
+            case .failure(.timedOut):
+                keepResumable(part: part, meta: partMeta, url: name, head: head)
+                return .failure(.timedOut(url: name, limit: settings.timeout))
+            case .failure(.cancelled):
+                keepResumable(part: part, meta: partMeta, url: name, head: head)
+                return .failure(.cancelled(url: name))
+            case .failure(.tooLarge):
+                unlink(part)
+                unlink(partMeta)
+                return .failure(.tooLarge(url: name, limit: settings.maximumBytes))
+            case .failure(.storage(let reason)):
+                unlink(part)
+                unlink(partMeta)
+                return .failure(.storage(url: name, path: part, reason: reason))
+            case .failure(.unsupportedURL(let reason)):
+                unlink(part)
+                return .failure(.unreachable(url: name, reason: "not an http(s) URL: \(reason)"))
+            case .failure(.couldNotConnect(let reason)), .failure(.transport(let reason)):
+                // Broke off (or never connected): resume what arrived, if it can be resumed safely.
+                keepResumable(part: part, meta: partMeta, url: name, head: head)
+                lastFailure = .unreachable(url: name, reason: reason)
+                continue
+            }
+            lastFailure = .unreachable(url: name, reason: "HTTP status 304 to an unconditional request")
+        }
+        return .failure(lastFailure)
+    }
+
+    /// After a transfer broke off: keeps the part and its validator when it can be resumed, else removes it.
+    private func keepResumable(part: String, meta: String, url: String, head: Head) {
+        if let (status, headers) = head.value.withLock({ $0 }), status == 200 {
+            let partial = PartialDownload(url: url, etag: headers["etag"], lastModified: headers["last-modified"])
+            if partial.validator != nil, let data = try? JSONEncoder().encode(partial), (try? data.writeAtomically(to: meta)) != nil {
+                return
+            }
+        } else if head.value.withLock({ $0?.status }) == 206 {
+            return  // a resumed part keeps the validator it was resumed with
+        } else if head.value.withLock({ $0 }) == nil, readPartial(meta) != nil {
+            return  // nothing new arrived; what was there can still be resumed
+        }
+        unlink(part)
+        unlink(meta)
+    }
+
+    /// Names a whole download by its content, moves it into place, and records the entry.
+    private func finish(_ url: URL, key: String, part: String, response: HTTPResponse) -> Result<String, MediaCacheError> {
+        let name = url.absoluteString
+        guard let digest = Self.sha256(ofFile: part) else {
+            return .failure(.storage(url: name, path: part, reason: "cannot read the downloaded file back"))
+        }
+        let ext = url.pathExtension.isEmpty ? "media" : url.pathExtension.lowercased()
+        let file = "\(digest).\(ext)"
+        let final = path(file)
+        if FileManager.default.fileExists(atPath: final) {
+            unlink(part)
+        } else if rename(part, final) != 0 {
+            let reason = String(cString: strerror(errno))
+            unlink(part)
+            return .failure(.storage(url: name, path: final, reason: reason))
+        }
+        unlink(part + ".json")
+        let fresh = MediaCacheEntry.freshness(of: response.headers, defaultFreshness: settings.defaultFreshness)
+        let entry = MediaCacheEntry(url: name, file: file, etag: response.header("etag"),
+                                    lastModified: response.header("last-modified"), storedAt: now(),
+                                    freshFor: fresh.freshFor, reusable: fresh.reusable)
+        do { try writeEntry(entry, key: key) } catch {
+            return .failure(.storage(url: name, path: path("entries"), reason: Self.reason(error)))
+        }
+        return .success(final)
+    }
+
+    // MARK: - Files
+
+    static func key(_ url: URL) -> String { SHA256.hex(url.absoluteString) }
+
+    private func path(_ name: String) -> String { (settings.directory as NSString).appendingPathComponent(name) }
+
+    private func readEntry(_ key: String) -> MediaCacheEntry? {
+        FileManager.default.contents(atPath: path("entries/\(key).json"))
+            .flatMap { try? JSONDecoder().decode(MediaCacheEntry.self, from: $0) }
+    }
+
+    private func writeEntry(_ entry: MediaCacheEntry, key: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        try encoder.encode(entry).writeAtomically(to: path("entries/\(key).json"))
+    }
+
+    private func readPartial(_ meta: String) -> PartialDownload? {
+        FileManager.default.contents(atPath: meta).flatMap { try? JSONDecoder().decode(PartialDownload.self, from: $0) }
+    }
+
+    static func fileSize(_ path: String) -> Int64? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Int64(info.st_size)
+    }
+
+    /// Whether a 206 answer holds the bytes from `offset` on (`Content-Range: bytes OFFSET-…`).
+    static func range(of response: HTTPResponse, startsAt offset: Int64) -> Bool {
+        guard response.status == 206 else { return false }
+        guard let range = response.header("content-range") else { return false }
+        return range.lowercased().hasPrefix("bytes \(offset)-")
+    }
+
+    /// The SHA-256 of a file, read 1 MiB at a time.
+    static func sha256(ofFile path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        var hasher = SHA256()
+        do {
+            // `nil` or an empty chunk: the end of the file.
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty { hasher.update(chunk) }
+        } catch {
+            return nil
+        }
+        return hasher.finalHex()
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        (error as NSError).localizedFailureReason ?? error.localizedDescription
+    }
+}
