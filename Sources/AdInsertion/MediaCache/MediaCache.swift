@@ -198,8 +198,7 @@ public final class MediaCache: Sendable {
         guard let digest = Self.sha256(ofFile: part) else {
             return .failure(.storage(url: name, path: part, reason: "cannot read the downloaded file back"))
         }
-        let ext = url.pathExtension.isEmpty ? "media" : url.pathExtension.lowercased()
-        let file = "\(digest).\(ext)"
+        let file = "\(digest).\(Self.fileExtension(of: url))"
         let final = path(file)
         if FileManager.default.fileExists(atPath: final) {
             unlink(part)
@@ -222,6 +221,14 @@ public final class MediaCache: Sendable {
     // MARK: - Files
 
     static func key(_ url: URL) -> String { SHA256.hex(url.absoluteString) }
+
+    /// The URL's file extension for the cached file's name (`mp4`), when it is a plain short one: the URL comes
+    /// from a stranger, so anything else (long, odd characters) becomes `media`.
+    static func fileExtension(of url: URL) -> String {
+        let ext = url.pathExtension.lowercased()
+        let plain = !ext.isEmpty && ext.count <= 8 && ext.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) }
+        return plain ? ext : "media"
+    }
 
     private func path(_ name: String) -> String { (settings.directory as NSString).appendingPathComponent(name) }
 

@@ -43,6 +43,13 @@ import Testing
         #expect(server.requests(for: "/ad.mp4").count == 1)
     }
 
+    @Test(arguments: [("https://cdn.example/a/ad.MP4", "mp4"), ("https://cdn.example/ad.webm?x=1", "webm"),
+                      ("https://cdn.example/ad", "media"), ("https://cdn.example/ad.mp4%20evil", "media"),
+                      ("https://cdn.example/ad.averyverylongextension", "media"), ("https://cdn.example/ad.m%C3%A9", "media")])
+    func namesACachedFileWithAPlainExtensionOnly(url: String, ext: String) throws {
+        #expect(MediaCache.fileExtension(of: try #require(URL(string: url))) == ext)
+    }
+
     @Test func revalidatesAStaleCopyWithItsETagAndKeepsItOn304() async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
