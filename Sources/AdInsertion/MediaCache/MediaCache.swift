@@ -19,11 +19,13 @@ import Synchronization
 /// `Range: bytes=N-` and `If-Range`, or started again when the server cannot resume, up to `maximumAttempts`.
 public final class MediaCache: Sendable {
     public let settings: MediaCacheSettings
-    private let client: HTTPClient
+    /// `nil` for `HTTPClient.shared`, reached only when something must be downloaded, so a render whose ads are
+    /// all local never starts the network thread.
+    private let client: HTTPClient?
     private let now: @Sendable () -> Int64
 
     /// - Parameter now: the wall clock in whole seconds since 1970, for freshness (a fixed one in tests).
-    public init(settings: MediaCacheSettings, client: HTTPClient = .shared,
+    public init(settings: MediaCacheSettings, client: HTTPClient? = nil,
                 now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }) {
         self.settings = settings
         self.client = client
@@ -113,7 +115,7 @@ public final class MediaCache: Sendable {
             let request = HTTPRequest(url: url, headers: headers, timeout: remaining, maximumBytes: bound,
                                       acceptsStatus: accepts)
             let report: (@Sendable (Int64) -> Void)? = progress.map { report in { @Sendable bytes in report(start + bytes) } }
-            let result = await client.download(request, to: fd, progress: report, head: { status, headers in
+            let result = await (client ?? .shared).download(request, to: fd, progress: report, head: { status, headers in
                 head.value.withLock { $0 = (status, headers) }
             })
             close(fd)
