@@ -20,4 +20,16 @@ import Testing
         MediaWaitLine(sink: pipe, environment: [:]).update(Self.wait)
         #expect(pipe.contents.isEmpty)
     }
+
+    @Test func takesItselfAwayWhenTheWaitEndsSoTheNextLineStartsClean() {
+        var ended = Self.wait
+        ended.ended = true
+        let terminal = CapturedText(isTerminal: true)
+        MediaWaitLine(sink: terminal, environment: ["TERM": "xterm"]).update(ended)
+        #expect(terminal.contents == "\r\u{1B}[K")
+        // A terminal without control sequences gets the line overwritten with spaces.
+        let dumb = CapturedText(isTerminal: true)
+        MediaWaitLine(sink: dumb, environment: ["TERM": "dumb"]).update(ended)
+        #expect(dumb.contents == "\r" + String(repeating: " ", count: MediaWaitLine.format(ended).count) + "\r")
+    }
 }

@@ -9,18 +9,22 @@ import Synchronization
 /// cooperative one) until that one file is ready; a file still queued behind others is started at once. `cancel()`
 /// (Ctrl-C, or the end of the render) stops every transfer and wakes every waiter at once.
 public final class MediaDownloads: Sendable {
-    /// A wait in progress, reported to the observer about ten times a second.
+    /// A wait in progress, reported to the observer about ten times a second, and once more when it is over
+    /// (`ended`), so that whoever draws it can take it away.
     public struct Wait: Hashable, Sendable {
         public var url: URL
         /// Bytes of the file held so far.
         public var receivedBytes: Int64
         /// How long the caller has waited.
         public var elapsed: Duration
+        /// The wait is over (the file is there, or failed): the last report of this wait.
+        public var ended: Bool
 
-        public init(url: URL, receivedBytes: Int64, elapsed: Duration) {
+        public init(url: URL, receivedBytes: Int64, elapsed: Duration, ended: Bool = false) {
             self.url = url
             self.receivedBytes = receivedBytes
             self.elapsed = elapsed
+            self.ended = ended
         }
     }
 
@@ -137,9 +141,15 @@ public final class MediaDownloads: Sendable {
         if let ready { return Outcome(result: ready, waited: nil) }
         if startNow { launch(url) }
         let start = ContinuousClock.now
+        var reported = false
         while semaphore.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
             let (observer, received) = state.withLock { ($0.observer, $0.slots[url]?.received ?? 0) }
             observer?(Wait(url: url, receivedBytes: received, elapsed: ContinuousClock.now - start))
+            reported = reported || observer != nil
+        }
+        if reported {
+            let (observer, received) = state.withLock { ($0.observer, $0.slots[url]?.received ?? 0) }
+            observer?(Wait(url: url, receivedBytes: received, elapsed: ContinuousClock.now - start, ended: true))
         }
         let result = state.withLock { s -> Result<String, MediaCacheError> in
             if case .done(let result) = s.slots[url]?.phase { return result }

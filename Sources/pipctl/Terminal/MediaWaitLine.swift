@@ -15,11 +15,16 @@ final class MediaWaitLine: Sendable {
         clearsToEndOfLine = Terminal.supportsControlSequences(environment: environment)
     }
 
-    /// Draws the wait (the downloads report one about ten times a second).
+    /// Draws the wait (the downloads report one about ten times a second), or erases it when the wait has
+    /// ended, so that what is printed next starts on a clean line.
     func update(_ wait: MediaDownloads.Wait) {
         guard sink.isTerminal else { return }
         let text = MediaWaitLine.format(wait)
-        sink.write("\r" + text + (clearsToEndOfLine ? "\u{1B}[K" : ""))
+        if wait.ended {
+            sink.write(clearsToEndOfLine ? "\r\u{1B}[K" : "\r" + String(repeating: " ", count: text.count) + "\r")
+        } else {
+            sink.write("\r" + text + (clearsToEndOfLine ? "\u{1B}[K" : ""))
+        }
     }
 
     /// The text of the line: the URL, the bytes so far in MiB (one decimal), and the time waited.

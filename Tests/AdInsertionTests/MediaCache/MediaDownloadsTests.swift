@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import AdInsertion
 
@@ -33,6 +34,27 @@ import Testing
         #expect(outcome.result.failure == .cancelled(url: urls[4].absoluteString))
         #expect(outcome.waited != nil)
         #expect(server.requests.count == 3)
+    }
+
+    @Test func aWaitIsReportedWhileItLastsAndOnceMoreWhenItEnds() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        let url = server.baseURL.appendingPathComponent("slow.mp4")
+        // 40 KiB in 4 KiB drips 50 ms apart: about half a second.
+        server.route("/slow.mp4", .init(contentType: "video/mp4", body: Data(repeating: 7, count: 40_960),
+                                        delivery: .drip(chunk: 4096, interval: .milliseconds(50))))
+        let dir = try TemporaryDirectory()
+        let downloads = MediaDownloads(urls: [url], cache: MediaCache(settings: MediaCacheTests.settings(dir)), concurrency: 1)
+        let reports = Mutex<[MediaDownloads.Wait]>([])
+        downloads.setWaitObserver { wait in reports.withLock { $0.append(wait) } }
+        downloads.start()
+        let outcome = await Self.waitOnAThread(downloads, url)
+        #expect((try? outcome.result.get()) != nil)
+        let seen = reports.withLock { $0 }
+        #expect(seen.count >= 3)
+        #expect(seen.dropLast().allSatisfy { !$0.ended && $0.url == url })
+        #expect(seen.last?.ended == true)
+        #expect(seen.last?.receivedBytes == 40_960)
     }
 
     @Test func aFinishedDownloadIsHandedOverWithoutWaitingAndItsFailureIsTheAdsError() async throws {
