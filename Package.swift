@@ -21,7 +21,7 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "MediaCore"),
         // HTTP(S) GETs bounded in size and time, cancellable; the only importer of CCurl.
-        .target(name: "Networking", dependencies: ["CCurl"]),
+        .target(name: "Networking", dependencies: ["CCurl", "MediaCore"]),
         .target(name: "VideoPipeline", dependencies: ["CFFmpeg", "MediaCore"]),
         .target(name: "AdInsertion", dependencies: ["MediaCore", "Networking", "VideoPipeline"]),
         .executableTarget(name: "pipctl", dependencies: ["AdInsertion", "VideoPipeline", "MediaCore"]),

@@ -1,4 +1,5 @@
 import Foundation
+import MediaCore
 
 /// One HTTP(S) GET: where, with which headers, and the bounds it must stay within.
 public struct HTTPRequest: Sendable {
@@ -53,9 +54,11 @@ public struct HTTPResponse: Hashable, Sendable {
 
 /// Why an HTTP request did not deliver what was asked.
 public enum HTTPFailure: Error, Hashable, Sendable, CustomStringConvertible {
-    /// No connection could be opened (refused, host not found, connect deadline passed): the server saw nothing
-    /// of the request, so sending it again cannot count twice.
+    /// No connection could be opened (refused, host not found): the server saw nothing of the request, so
+    /// sending it again cannot count twice.
     case couldNotConnect(String)
+    /// The deadline passed before a connection was opened: the server saw nothing of the request either.
+    case connectTimedOut(Duration)
     /// The deadline passed after the connection was opened (the server may have seen the request).
     case timedOut(Duration)
     /// The server answered with a status the request does not accept.
@@ -74,7 +77,8 @@ public enum HTTPFailure: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .couldNotConnect(let reason): reason
-        case .timedOut(let limit): "timed out after \(HTTPFailure.secondsText(limit))"
+        case .connectTimedOut(let limit): "could not connect within \(limit.secondsText)"
+        case .timedOut(let limit): "timed out after \(limit.secondsText)"
         case .status(let status): "HTTP status \(status)"
         case .tooLarge(let limit): "larger than the limit of \(limit) bytes"
         case .cancelled: "cancelled"
@@ -87,14 +91,8 @@ public enum HTTPFailure: Error, Hashable, Sendable, CustomStringConvertible {
     /// True when the request certainly never reached the server, so that a retry cannot repeat it.
     public var neverReachedServer: Bool {
         switch self {
-        case .couldNotConnect, .unsupportedURL: true
+        case .couldNotConnect, .connectTimedOut, .unsupportedURL: true
         default: false
         }
-    }
-
-    /// `4 s`, `0.25 s`.
-    static func secondsText(_ d: Duration) -> String {
-        let ms = d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
-        return ms % 1000 == 0 ? "\(ms / 1000) s" : "\(Double(ms) / 1000) s"
     }
 }

@@ -170,7 +170,7 @@ final class Transfer: @unchecked Sendable {
             var connected: curl_off_t = 0
             _ = ccurl_getinfo_offset(easy, CURLINFO_CONNECT_TIME_T, &connected)
             return .failure(connected > 0 ? .timedOut(request.timeout)
-                                          : .couldNotConnect("could not connect within \(HTTPFailure.secondsText(min(request.timeout, request.connectTimeout ?? request.timeout)))"))
+                                          : .connectTimedOut(min(request.timeout, request.connectTimeout ?? request.timeout)))
         case CURLE_FILESIZE_EXCEEDED:
             return .failure(.tooLarge(limit: request.maximumBytes ?? 0))
         case CURLE_UNSUPPORTED_PROTOCOL:

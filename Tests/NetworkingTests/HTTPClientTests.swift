@@ -76,6 +76,39 @@ import Glibc
         #expect(failure?.neverReachedServer == true)
     }
 
+    @Test func aConnectionThatNeverOpensIsAConnectTimeoutThatNeverReachedTheServer() async throws {
+        // A socket that listens with a full accept queue and never accepts: the kernel drops further SYNs.
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        #expect(listen(listener, 0) == 0)
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &len) }
+        }
+        let port = UInt16(bigEndian: addr.sin_port)
+        var fillers: [Int32] = []
+        defer { fillers.forEach { close($0) } }
+        for _ in 0..<4 {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+            _ = withUnsafePointer(to: &addr) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            fillers.append(fd)
+        }
+        let request = HTTPRequest(url: URL(string: "http://127.0.0.1:\(port)/b")!, timeout: .seconds(2),
+                                  connectTimeout: .milliseconds(300))
+        let failure = await client.data(request).failure
+        #expect(failure == .connectTimedOut(.milliseconds(300)))
+        #expect(failure?.neverReachedServer == true)
+        #expect(failure?.description == "could not connect within 0.3 s")
+    }
+
     @Test func aBodyPastTheLimitStopsAsItStreams() async throws {
         let server = try LoopbackHTTPServer()
         // 64 KiB in 4 KiB drips, 50 ms apart: the whole body would take 0.8 s.

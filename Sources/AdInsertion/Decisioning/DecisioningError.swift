@@ -1,4 +1,5 @@
 import Foundation
+import MediaCore
 
 /// Why an ad response, an ad tag or a decisioning input could not be used at all.
 ///
@@ -76,9 +77,9 @@ public enum DecisioningError: Error, Hashable, Sendable, CustomStringConvertible
         case .unreachable(let source, let reason):
             "cannot load \(source): \(reason)"
         case .timedOut(let source, let timeout):
-            "loading \(source) timed out after \(DecisioningError.seconds(timeout))"
+            "loading \(source) timed out after \(timeout.secondsText)"
         case .decisionDeadline(let source, let timeout):
-            "loading \(source) was stopped: the decision deadline of \(DecisioningError.seconds(timeout)) passed"
+            "loading \(source) was stopped: the decision deadline of \(timeout.secondsText) passed"
         case .cancelled(let source):
             "loading \(source) was stopped before it finished"
         case .invalidBreak(let value, let reason):
@@ -90,11 +91,6 @@ public enum DecisioningError: Error, Hashable, Sendable, CustomStringConvertible
 
     public var description: String {
         isUserError ? message : "VAST error \(code.rawValue): \(message)"
-    }
-
-    static func seconds(_ d: Duration) -> String {
-        let ms = d.components.seconds * 1000 + d.components.attoseconds / 1_000_000_000_000_000
-        return ms % 1000 == 0 ? "\(ms / 1000) s" : "\(Double(ms) / 1000) s"
     }
 
     static func mebibytes(_ bytes: Int) -> String {

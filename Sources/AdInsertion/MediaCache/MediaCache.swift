@@ -150,7 +150,7 @@ public final class MediaCache: Sendable {
             case .failure(.status(let status)):
                 unlink(part)
                 return .failure(.unreachable(url: name, reason: "HTTP status \(status)"))
-            case .failure(.timedOut):
+            case .failure(.timedOut), .failure(.connectTimedOut):
                 keepResumable(part: part, meta: partMeta, url: name, head: head)
                 return .failure(.timedOut(url: name, limit: settings.timeout))
             case .failure(.cancelled):

@@ -1,4 +1,5 @@
 import Foundation
+import MediaCore
 
 /// Why a remote media file could not be made local; each case names the URL and maps to the VAST error code the
 /// spec gives for it (401 file not found, 402 timeout of the MediaFile URI).
@@ -25,7 +26,7 @@ public enum MediaCacheError: Error, Hashable, Sendable, CustomStringConvertible 
     public var description: String {
         switch self {
         case .unreachable(let url, let reason): "media \(url): \(reason)"
-        case .timedOut(let url, let limit): "media \(url): download timed out after \(DecisioningError.seconds(limit))"
+        case .timedOut(let url, let limit): "media \(url): download timed out after \(limit.secondsText)"
         case .tooLarge(let url, let limit): "media \(url): larger than the limit of \(limit) bytes"
         case .cancelled(let url): "media \(url): download stopped"
         case .storage(let url, let path, let reason): "media \(url): cannot write to the media cache \(path): \(reason)"

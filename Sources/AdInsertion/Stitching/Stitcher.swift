@@ -316,7 +316,7 @@ public final class Stitcher {
             events.insert(SessionEvent(type: .adBuffering, time: at.time, frame: at.frame,
                                        contentTime: at.contentTime, breakIndex: wait.breakIndex, adIndex: wait.adIndex,
                                        url: wait.url.absoluteString,
-                                       message: "waited \(DecisioningError.seconds(wait.waited)) for the media download"),
+                                       message: "waited \(wait.waited.secondsText) for the media download"),
                           at: i)
         }
         return events

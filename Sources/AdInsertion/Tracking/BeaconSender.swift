@@ -292,11 +292,4 @@ extension Duration {
     var timeInterval: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
-
-    /// `5 s`, `0.2 s`.
-    fileprivate var secondsText: String {
-        let ms = (timeInterval * 1000).rounded()
-        let text = ms.truncatingRemainder(dividingBy: 1000) == 0 ? String(Int(ms / 1000)) : String(ms / 1000)
-        return text + " s"
-    }
 }

@@ -1,7 +1,9 @@
 import Foundation
+import Networking
 
 /// Loads ad tags and wrapper responses: through the URL map first, then from disk or over HTTP(S) with a
-/// deadline, never more than the document size limit.
+/// deadline, never more than the document size limit (checked while the body streams). Over HTTP the fetch
+/// costs no CPU while it waits and stops at once when the calling task is cancelled (`HTTPClient`).
 struct DocumentFetcher: Sendable {
     var urlMap: URLMap?
     var maximumBytes: Int
@@ -22,13 +24,13 @@ struct DocumentFetcher: Sendable {
         case .file(let path):
             return try DocumentFetcher.readFile(path, name: name, maximumBytes: maximumBytes)
         case .remote(let url):
-            switch await HTTPFetcher.get(url, timeout: timeout, maximumBytes: maximumBytes) {
-            case .success(let data): return data
-            case .failure(.timedOut): throw .timedOut(source: name, timeout: timeout)
-            case .failure(.status(let status)): throw .unreachable(source: name, reason: "HTTP status \(status)")
+            let request = HTTPRequest(url: url, timeout: timeout, maximumBytes: Int64(maximumBytes))
+            switch await HTTPClient.shared.data(request) {
+            case .success(let answer): return answer.body
+            case .failure(.timedOut), .failure(.connectTimedOut): throw .timedOut(source: name, timeout: timeout)
             case .failure(.tooLarge): throw .documentTooLarge(source: name, bytes: nil, limit: maximumBytes)
             case .failure(.cancelled): throw .cancelled(source: name)
-            case .failure(.transport(let reason)): throw .unreachable(source: name, reason: reason)
+            case .failure(let failure): throw .unreachable(source: name, reason: failure.description)
             }
         }
     }
