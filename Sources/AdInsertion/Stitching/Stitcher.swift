@@ -147,10 +147,10 @@ public final class Stitcher {
         }
     }
 
-    /// Writes the trailer, the timeline and the event log, and moves them all into place (all of them, or none when
-    /// one fails).
+    /// Writes the trailer, the timeline and the event log, and moves them all into place with `alongside` (files of
+    /// the caller's, such as `play`'s command log): all of them, or none when one fails.
     @discardableResult
-    public func finish() throws(RenderError) -> RenderResult {
+    public func finish(alongside: [AtomicFile] = []) throws(RenderError) -> RenderResult {
         precondition(!finished)
         finished = true
         let segments = timeline.finish()
@@ -163,28 +163,16 @@ public final class Stitcher {
         let result = Timeline(output: output, content: Timeline.Source(
             path: request.contentPath, fps: content.nominalFrameRate.perSecond.fraction, frames: content.frameCount,
             duration: content.videoDuration.seconds.doubleValue), segments: segments)
-        // Each file is renamed into place as it is finished; if a later one fails (a full disk takes the event
-        // log's last lines), the ones already in place are removed again, so that a render leaves all its files
-        // or none.
-        var placed: [String] = []
-        var succeeded = false
-        defer { if !succeeded { for path in placed { unlink(path) } } }
+        // Every file is finished under its temporary name first, then all are put in place together: a failure
+        // at any point leaves every previous file at its destination exactly as it was.
         do {
             try timelineFile?.write(result.jsonData())
-            if let writer {
-                try writer.finish()
-                placed.append(writer.destination)
-            }
-            if let hashes, let path = request.frameHashPath {
-                try hashes.finish()
-                placed.append(path)
-            }
-            if let timelineFile {
-                try timelineFile.commit()
-                placed.append(timelineFile.destination)
-            }
-            try eventLog?.finish()
-            succeeded = true
+            var files: [AtomicFile] = []
+            if let writer { files.append(try writer.finishWriting()) }
+            if let hashes { files.append(hashes.finishWriting()) }
+            if let timelineFile { files.append(timelineFile) }
+            if let eventLog { files.append(try eventLog.finishWriting()) }
+            try AtomicFile.commitAll(files + alongside)
         } catch let error as MediaError {
             throw .output(error)
         } catch let error as AtomicFile.Failure {

@@ -78,6 +78,21 @@ public final class EventLog: Sendable {
         }
     }
 
+    /// Writes what is buffered and hands the file over, still under its temporary name, for
+    /// `AtomicFile.commitAll` with the other outputs of the run.
+    /// - Throws: `EventLogError.cannotWrite` (the temporary file is then removed), `.closed` when called twice.
+    public func finishWriting() throws(EventLogError) -> AtomicFile {
+        try state.withLock { (state) throws(EventLogError) -> AtomicFile in
+            guard let file = state.file else { throw EventLogError.closed(path: destination) }
+            defer { state.file = nil }
+            do throws(EventLogError) { try flush(&state) } catch {
+                file.discard()
+                throw error
+            }
+            return file
+        }
+    }
+
     /// Removes the temporary file; the destination is left as it was. Does nothing after `finish()`.
     public func discard() {
         state.withLock { state in

@@ -64,8 +64,9 @@ public enum Transcoder {
             try writer.writeAudio(audio)
             control.progress(tick + 1, source.frameCount)
         }
-        try writer.finish()
-        try hashes?.finish()
+        // The output and its frame hashes appear together or not at all.
+        let files = [try writer.finishWriting()] + (hashes.map { [$0.finishWriting()] } ?? [])
+        do { try AtomicFile.commitAll(files) } catch { throw MediaError(error) }
         return Result(format: format, frames: writer.frameCount, audioSamples: writer.sampleCount, paddedSamples: padded)
     }
 }

@@ -62,6 +62,9 @@ public final class FrameHashLog {
         try output.commitMedia()
     }
 
+    /// The finished file, still under its temporary name, for `AtomicFile.commitAll` with the other outputs.
+    public func finishWriting() -> AtomicFile { output }
+
     private func append(_ text: String) throws(MediaError) {
         do { try output.append(Data(text.utf8)) } catch { throw .outputNotWritable(path: error.path, reason: error.reason) }
     }

@@ -196,6 +196,12 @@ public final class MediaWriter {
 
     /// Flushes the encoders, writes the trailer and moves the file into place.
     public func finish() throws(MediaError) {
+        try finishWriting().commitMedia()
+    }
+
+    /// Flushes the encoders and writes the trailer, leaving the file under its temporary name: the caller puts it
+    /// in place with its other outputs (`AtomicFile.commitAll`), so that they all appear or none does.
+    public func finishWriting() throws(MediaError) -> AtomicFile {
         precondition(!finished)
         let rest = Int(av_audio_fifo_size(fifo))
         if rest > 0 { try encodeAudio(count: rest) }
@@ -208,7 +214,7 @@ public final class MediaWriter {
         finished = true
         let closed = avio_closep(&context.pointee.pb)
         try check(ioError < 0 ? ioError : closed, "avio_closep", path: destination)
-        try output.commitMedia()
+        return output
     }
 
     /// Pops `count` samples from the FIFO and encodes them as one audio frame.

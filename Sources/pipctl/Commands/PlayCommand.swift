@@ -96,13 +96,14 @@ enum PlayCommand: Command {
                     let now = ContinuousClock.now
                     if due > now { Thread.sleep(forTimeInterval: Self.seconds(due - now)) }
                 }
-                let result = try stitcher.finish()
+                // The command log appears with the recording and the event log, or none of them does.
+                var alongside: [AtomicFile] = []
                 if let commandLogPath {
                     let log = try AtomicFile(destination: commandLogPath)
                     try log.write(Data((stitcher.session.commandLog.formatted(frameRate: stitcher.format.frameRate) + "\n").utf8))
-                    try log.commit()
+                    alongside.append(log)
                 }
-                return result
+                return try stitcher.finish(alongside: alongside)
             }
         } catch {
             try context.rethrowing(error, interrupted: (error as? RenderError) == .interrupted)
