@@ -57,6 +57,17 @@ enum PlayCommand: Command {
     static var catchesInterrupts: Bool { true }
 
     static func run(_ options: Options, context: CommandContext) async throws {
+        var files = try options.session.inputFiles()
+        files.write("--record", options.record)
+        if let record = options.record {
+            files.write("the timeline", record + ".timeline.json")
+            files.write(options.events == nil ? "the event log" : "--events", options.events ?? record + ".events.jsonl")
+        } else {
+            files.write("--events", options.events)
+        }
+        files.write(options.commandLog == nil ? "the command log" : "--command-log",
+                    options.commandLog ?? options.record.map { $0 + ".commands.txt" })
+        try files.check(command: context.command)
         var live = try await context.interruptible { try await options.session.renderRequest(
             output: options.record, format: options.format, encoding: options.encoding, timeline: nil,
             events: options.events, frameHashes: nil, context: context) }

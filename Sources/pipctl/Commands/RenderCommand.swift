@@ -66,6 +66,13 @@ enum RenderCommand: Command {
     static var catchesInterrupts: Bool { true }
 
     static func run(_ options: Options, context: CommandContext) async throws {
+        let out = options.session.outputPath(options.output)
+        var files = try options.session.inputFiles()
+        files.write("-o", out)
+        files.write("--framehash", options.frameHashes)
+        files.write(options.timeline == nil ? "the timeline" : "--timeline", options.timeline ?? out + ".timeline.json")
+        files.write(options.events == nil ? "the event log" : "--events", options.events ?? out + ".events.jsonl")
+        try files.check(command: context.command)
         var prepared = try await context.interruptible { try await options.session.renderRequest(
             output: options.output, format: options.format, encoding: options.encoding, timeline: options.timeline,
             events: options.events, frameHashes: options.frameHashes, context: context) }

@@ -48,6 +48,9 @@ enum TestsrcCommand: Command {
     static var catchesInterrupts: Bool { true }
 
     static func run(_ options: Options, context: CommandContext) async throws {
+        var files = CommandFiles()
+        files.write("-o", options.output)
+        try files.check(command: context.command)
         let id = options.id ?? URL(fileURLWithPath: options.output).deletingPathExtension().lastPathComponent
         let rate = options.format.frameRate ?? FrameRate(30)
         let request = TestSourceGenerator.Request(

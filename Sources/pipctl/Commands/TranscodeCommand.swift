@@ -55,6 +55,11 @@ enum TranscodeCommand: Command {
     static var catchesInterrupts: Bool { true }
 
     static func run(_ options: Options, context: CommandContext) async throws {
+        var files = CommandFiles()
+        files.read("IN", options.input)
+        files.write("-o", options.output)
+        files.write("--framehash", options.frameHashes)
+        try files.check(command: context.command)
         let probe = try MediaProbe.probe(options.input)
         let rate = options.frameRate ?? probe.bestVideo?.frameRate ?? FrameRate(30)
         let request = Transcoder.Request(

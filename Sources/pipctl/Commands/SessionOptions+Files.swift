@@ -1,0 +1,23 @@
+import Foundation
+
+extension SessionOptions {
+    /// Where a render's MP4 goes: `-o`, else the demo's `out/demo.mp4` or `out.mp4`.
+    func outputPath(_ output: String?) -> String { output ?? (usesDemo ? "out/demo.mp4" : "out.mp4") }
+
+    /// The files the session reads (the demo's when it plays the demo), for `CommandFiles.check`: the content, a
+    /// local ads document, the `--break` media, the URL map, a script file and the picture-in-picture background.
+    func inputFiles() throws -> CommandFiles {
+        let inputs = try resolvedInputs()
+        var files = CommandFiles()
+        files.read("--content", inputs.content)
+        switch inputs.ads {
+        case .document(.file(let path)): files.read("--ads", path)
+        case .breaks(let values): for file in values.flatMap(\.quick.files) { files.read("--break", file) }
+        default: break
+        }
+        files.read("--url-map", inputs.urlMap)
+        if case .file(let path) = inputs.script { files.read("--script", path) }
+        files.read("--pip-background", pictureInPictureBackground)
+        return files
+    }
+}
