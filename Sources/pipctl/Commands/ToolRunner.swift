@@ -1,4 +1,5 @@
 import Foundation
+import MediaCore
 
 /// Runs a command line against a command tree and turns the outcome into output and an exit status:
 /// 0 success (and help, version), 1 runtime failure, 2 usage error, 128 + N when stopped by signal N.
@@ -61,12 +62,20 @@ struct ToolRunner: Sendable {
             errorOutput.write("\(oneLine(error.description))\n\(error.hint)\n")
             return Self.usage
         } catch let error as Interrupted {
-            errorOutput.write("\(command): \(error)\n")
-            return error.exitStatus
+            return stopped(error, command: command)
         } catch {
+            // A failure after a signal (a write that SIGXFSZ or SIGPIPE made fail) is that signal's doing.
+            if let signal = interrupt.signal { return stopped(Interrupted(signal: signal), command: command) }
             errorOutput.write("\(command): \(oneLine(String(describing: error)))\n")
             return Self.failure
         }
+    }
+
+    /// Reports a command stopped by a signal; temporary files that something still holds are removed now.
+    private func stopped(_ error: Interrupted, command: String) -> Int32 {
+        AtomicFile.removeAllPending()
+        errorOutput.write("\(command): \(error)\n")
+        return error.exitStatus
     }
 
     /// Keeps a message on one line, whatever the error's description contains.

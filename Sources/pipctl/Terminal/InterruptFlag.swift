@@ -3,8 +3,8 @@ import Synchronization
 import Glibc
 #endif
 
-/// Why a command stopped before its end: the user pressed Ctrl-C (SIGINT) or the process was asked to
-/// terminate (SIGTERM). The tool exits with status 128 + the signal number (130 for Ctrl-C), as shells expect.
+/// Why a command stopped before its end: the user pressed Ctrl-C (SIGINT), or the process was sent another
+/// terminating signal. The tool exits with status 128 + the signal number (130 for Ctrl-C), as shells expect.
 struct Interrupted: Error, Hashable, Sendable, CustomStringConvertible {
     let signal: Int32
 
@@ -12,14 +12,28 @@ struct Interrupted: Error, Hashable, Sendable, CustomStringConvertible {
 
     var description: String {
         switch signal {
+        case SIGHUP: "hung up (SIGHUP)"
         case SIGINT: "interrupted (SIGINT)"
+        case SIGQUIT: "quit (SIGQUIT)"
         case SIGTERM: "terminated (SIGTERM)"
+        case SIGPIPE: "broken pipe (SIGPIPE)"
+        case SIGUSR1: "stopped by SIGUSR1"
+        case SIGUSR2: "stopped by SIGUSR2"
+        case SIGALRM: "alarm clock (SIGALRM)"
+        case SIGXCPU: "CPU time limit exceeded (SIGXCPU)"
+        case SIGXFSZ: "file size limit exceeded (SIGXFSZ)"
         default: "stopped by signal \(signal)"
         }
     }
+
+    /// Every signal whose default action ends the process and that a process may catch: a command that writes
+    /// files catches them all, so that none of them leaves a temporary file behind. SIGQUIT is among them, so
+    /// Swift's runtime prints no crash backtrace for it (our handler replaces the runtime's, installed earlier).
+    static let terminatingSignals: [Int32] = [SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGPIPE, SIGUSR1, SIGUSR2, SIGALRM,
+                                              SIGXCPU, SIGXFSZ]
 }
 
-/// Records the first SIGINT or SIGTERM so that long work can stop at a safe point and clean up.
+/// Records the first terminating signal (`Interrupted.terminatingSignals`) so that long work can stop at a safe point and clean up.
 ///
 /// Long loops poll it (`try interrupt.checkpoint()` once per frame); clean-up that must happen however the work
 /// ends (deleting a temporary file) registers with `onInterrupt`. The first signal only sets the flag; the
@@ -39,7 +53,7 @@ final class InterruptFlag: Sendable {
     init() {}
 
     /// Starts catching `signals`: the first one to arrive sets the flag.
-    func catchSignals(_ signals: [Int32] = [SIGINT, SIGTERM]) {
+    func catchSignals(_ signals: [Int32] = Interrupted.terminatingSignals) {
         let added = state.withLock { state in
             let added = signals.filter { !state.caught.contains($0) }
             state.caught += added
