@@ -53,9 +53,11 @@ final class SignalRelay: Sendable {
         signal(number, relaySignal)
     }
 
-    /// Gives `number` its default action back (a second Ctrl-C then ends the process).
+    /// Gives `number` its default action back (a second Ctrl-C then ends the process). SIGPIPE is ignored instead:
+    /// once the reader of standard output has gone, every later write would raise it again and end the process
+    /// before it removed its temporary files; ignored, the write fails with EPIPE and the command stops cleanly.
     func restoreDefault(_ number: Int32) {
-        signal(number, SIG_DFL)
+        signal(number, number == SIGPIPE ? SIG_IGN : SIG_DFL)
         listeners.withLock { $0[number] = nil }
     }
 }

@@ -165,6 +165,26 @@ extension EndToEnd {
             #expect(dir.entries(in: "out") == [])
         }
 
+        /// `play` printing its events into a pipe whose reader has gone: the first write raises SIGPIPE, later ones
+        /// fail with EPIPE instead of killing the process, so it stops by itself with 141 and leaves no recording.
+        @Test func playWhoseReaderGoesAwayStopsWith141AndLeavesNothing() async throws {
+            let dir = try ScratchDirectory()
+            let pipctl = try PipctlProcess.executable().path
+            let arguments = ["play", "--content", try await TestClip.long.path, "--break", "3=" + (try await TestClip.adA.path),
+                             "--break", "8=" + (try await TestClip.adA.path), "--record", dir.path("r.mp4"), "--speed", "4"]
+            let shell = Process()
+            shell.executableURL = URL(fileURLWithPath: "/bin/bash")
+            // head reads the first bytes and exits; bash reports how pipctl ended.
+            shell.arguments = ["-c", "\"$0\" \"$@\" 2>/dev/null | head -c 10 >/dev/null; echo ${PIPESTATUS[0]}", pipctl] + arguments
+            let output = Pipe()
+            shell.standardOutput = output
+            try shell.run()
+            let printed = output.fileHandleForReading.readDataToEndOfFile()
+            shell.waitUntilExit()
+            #expect(String(decoding: printed, as: UTF8.self) == "141\n")
+            #expect(dir.entries() == [])
+        }
+
         /// A run removes the temporary files that a killed run left in its destination's directory, and never
         /// those of a process that is still running.
         @Test func aLaterRunRemovesTheTemporaryFilesOfADeadRun() async throws {
