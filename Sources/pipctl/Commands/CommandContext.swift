@@ -9,7 +9,7 @@ struct CommandContext: Sendable {
     /// Progress and warnings.
     let errorOutput: any TextSink
     let environment: [String: String]
-    /// Set by the first SIGINT/SIGTERM when the command catches interrupts; never set otherwise.
+    /// Set by the first terminating signal when the command catches interrupts; never set otherwise.
     let interrupt: InterruptFlag
 
     /// A progress line on standard error for work of length `total` (drawn only on a terminal).
@@ -17,7 +17,7 @@ struct CommandContext: Sendable {
         ProgressLine(label: label, total: total, sink: errorOutput, environment: environment)
     }
 
-    /// Runs `work` as a task that is cancelled when SIGINT or SIGTERM arrives, and then throws `Interrupted`:
+    /// Runs `work` as a task that is cancelled when a terminating signal arrives, and then throws `Interrupted`:
     /// network waits (decisioning, downloads) stop at once instead of running out their timeouts.
     func interruptible<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
         let task = Task { try await work() }
