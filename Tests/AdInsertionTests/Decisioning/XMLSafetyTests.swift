@@ -195,3 +195,31 @@ extension SerialDecisioningTests {
         }
     }
 }
+
+/// The tree's release is iterative: no stack frame per level, whatever the depth.
+@Suite struct XMLElementNodeTeardownTests {
+    @Test func releasesAMillionDeepTreeWithoutRecursing() {
+        // Built by hand, past the reader's depth limit: freed recursively this would overflow the stack (SIGSEGV).
+        var root: XMLElementNode? = XMLElementNode(name: "VAST", key: "vast", attributes: [], line: 1)
+        var leaf = root!
+        for i in 0..<1_000_000 {
+            let child = XMLElementNode(name: "x", key: "x", attributes: [], line: i + 2)
+            leaf.children.append(child)
+            leaf = child
+        }
+        leaf = XMLElementNode(name: "y", key: "y", attributes: [], line: 0)
+        weak let deepest = root?.children.first?.children.first
+        #expect(deepest != nil)
+        root = nil
+        #expect(deepest == nil)
+    }
+
+    @Test func keepsASubtreeThatIsStillReferenced() {
+        var root: XMLElementNode? = XMLElementNode(name: "VAST", key: "vast", attributes: [], line: 1)
+        let ad = XMLElementNode(name: "Ad", key: "ad", attributes: [], line: 2)
+        ad.children.append(XMLElementNode(name: "InLine", key: "inline", attributes: [], line: 3))
+        root?.children.append(ad)
+        root = nil
+        #expect(ad.child("inline")?.line == 3)
+    }
+}
