@@ -15,9 +15,8 @@ import FoundationXML
 /// while parsing (skipped subtrees included) and refused with VAST 100 the moment they are passed. Real responses
 /// nest about a dozen levels deep; the element limit leaves room for a VMAP of `AdsLoaderSettings.maximumBreaks`
 /// (10 000) breaks with their VAST embedded (about 160 000 elements) while bounding what a 16 MiB document of
-/// empty elements (four million) could cost. The depth limit is also what keeps every walk
-/// of the tree, and its release (an array of nodes frees its nodes' arrays in turn), recursing no deeper than 256
-/// levels whatever the input, so a hostile 60 000-deep document cannot exhaust the stack.
+/// empty elements (four million) could cost. Neither parsing nor release recurses per level
+/// (`XMLElementNode.deinit` is iterative), so a hostile 60 000-deep document is refused, never a crash.
 ///
 /// Subtrees that decisioning never reads (`Extensions`, `AdVerifications`, `Icons`, …) are skipped while parsing,
 /// so the tree stays close to the size of what is used.
