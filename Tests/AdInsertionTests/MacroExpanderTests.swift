@@ -18,6 +18,13 @@ import Testing
         #expect(MacroExpander.expand("x?e=%5BERRORCODE%5D&z=[UNKNOWN]&q=%20", with: context) == "x?e=403&z=[UNKNOWN]&q=%20")
     }
 
+    @Test(arguments: ["/home/user/ads/secret.mp4", "file:///home/user/ads/secret.mp4", "ads/secret.mp4"])
+    func neverPutsALocalPathInASSETURI(asset: String) {
+        var local = context
+        local.assetURI = asset
+        #expect(MacroExpander.expand("https://t.example/e?c=[ERRORCODE]&u=[ASSETURI]", with: local) == "https://t.example/e?c=403&u=-1")
+    }
+
     @Test func writesMinusOneForAKnownMacroWithoutValue() {
         #expect(MacroExpander.expand("x?m=[MEDIAPLAYHEAD]", with: context) == "x?m=-1")
     }

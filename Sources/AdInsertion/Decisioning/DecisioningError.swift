@@ -18,6 +18,9 @@ public enum DecisioningError: Error, Hashable, Sendable, CustomStringConvertible
     /// 100: `source` is larger than `limit` bytes (`AdsLoaderSettings.maximumDocumentBytes`), refused unread;
     /// `bytes` is its size when known (a file), `nil` when a download was stopped at the limit.
     case documentTooLarge(source: String, bytes: Int?, limit: Int)
+    /// 100: `source` nests elements deeper than, or holds more elements than, `limit` allows
+    /// (`XMLTreeReader.maximumDepth`, `.maximumElements`); parsing stopped at `line`, where the limit was passed.
+    case xmlLimitExceeded(source: String, limit: XMLLimit, line: Int)
     /// 101: the root element of `source` is `root`, not what was expected (`VAST`, `VMAP`).
     case unexpectedRoot(source: String, root: String, expected: String)
     /// 102: `source` is a VAST 1 response (`<VideoAdServingTemplate>` root or `version="1.x"`), which is not supported.
@@ -41,7 +44,7 @@ public enum DecisioningError: Error, Hashable, Sendable, CustomStringConvertible
     /// The VAST error code a player reports for this failure; `900` (undefined) for user errors.
     public var code: VASTErrorCode {
         switch self {
-        case .malformedXML, .forbiddenEntities, .documentTooLarge: .xmlParsing
+        case .malformedXML, .forbiddenEntities, .documentTooLarge, .xmlLimitExceeded: .xmlParsing
         case .unexpectedRoot: .schemaValidation
         case .unsupportedVersion: .versionNotSupported
         case .unreachable, .timedOut, .decisionDeadline, .cancelled: .wrapperTimeout
@@ -70,6 +73,10 @@ public enum DecisioningError: Error, Hashable, Sendable, CustomStringConvertible
         case .documentTooLarge(let source, let bytes, let limit):
             bytes.map { "\(source) is \($0) bytes, more than the limit of \(limit) bytes (\(DecisioningError.mebibytes(limit)))" }
                 ?? "\(source) is larger than the limit of \(limit) bytes (\(DecisioningError.mebibytes(limit))); the download was stopped there"
+        case .xmlLimitExceeded(let source, .depth(let limit), let line):
+            "\(source) nests elements more than \(limit) deep (line \(line)); refused"
+        case .xmlLimitExceeded(let source, .elements(let limit), let line):
+            "\(source) has more than \(limit) XML elements (line \(line)); refused"
         case .unexpectedRoot(let source, let root, let expected):
             "\(source) has root element <\(root)>, expected \(expected)"
         case .unsupportedVersion(let source, let version):
@@ -96,4 +103,12 @@ public enum DecisioningError: Error, Hashable, Sendable, CustomStringConvertible
     static func mebibytes(_ bytes: Int) -> String {
         bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : String(format: "%.1f MiB", Double(bytes) / Double(1 << 20))
     }
+}
+
+/// A limit of `XMLTreeReader` that a document passed.
+public enum XMLLimit: Hashable, Sendable {
+    /// Elements nested deeper than this many levels (the root is level 1).
+    case depth(Int)
+    /// More than this many elements in the document.
+    case elements(Int)
 }

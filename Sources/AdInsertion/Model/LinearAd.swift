@@ -56,6 +56,9 @@ public struct MediaFile: Hashable, Sendable {
     public var fileSize: Int?
     /// `mediaType` (VAST 4.1): `2D`, `3D` or `360`.
     public var mediaType: String?
+    /// Why the origin policy refuses this rendition (a remote document naming a local file or another scheme),
+    /// set when the ad is assembled; a refused rendition is never chosen (`MediaSelector`).
+    public var originRefusal: String? = nil
 
     public init(url: String, delivery: String? = nil, type: String? = nil, width: Int? = nil, height: Int? = nil,
                 bitrate: Int? = nil, minBitrate: Int? = nil, maxBitrate: Int? = nil, codec: String? = nil,

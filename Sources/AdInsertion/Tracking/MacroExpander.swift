@@ -22,7 +22,7 @@ public struct MacroContext: Hashable, Sendable {
     /// Eight digits, for `[CACHEBUSTING]`.
     public var cacheBuster: String?
     public var breakPosition: BreakPositionValue?
-    /// The creative's media URL, for `[ASSETURI]`.
+    /// The creative's media URL, for `[ASSETURI]`; `-1` when it is not an http(s) URL (a local file).
     public var assetURI: String?
     /// The ad's place in its break counting from 1, for `[ADCOUNT]`.
     public var adCount: Int?
@@ -123,7 +123,9 @@ public enum MacroExpander {
         case "CONTENTPLAYHEAD": c.contentPlayhead.map(clock)
         case "MEDIAPLAYHEAD": c.mediaPlayhead.map(clock)
         case "ADPLAYHEAD": c.adPlayhead.map(clock)
-        case "ASSETURI": c.assetURI
+        // Never a local path, whatever the document's origin: beacons go to ad servers, and a path would tell
+        // them which files the user has. Only an http(s) media URL (before any --url-map) is sent.
+        case "ASSETURI": c.assetURI.flatMap { ["http", "https"].contains(ResourceLocation.scheme(of: $0)) ? $0 : nil }
         case "BREAKPOSITION": c.breakPosition.map { String($0.rawValue) }
         case "ADCOUNT": c.adCount.map(String.init)
         case "BREAKMAXADS": c.breakAdCount.map(String.init)

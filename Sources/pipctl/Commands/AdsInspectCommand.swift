@@ -57,7 +57,7 @@ enum AdsInspectCommand: Command {
         var settings = AdsLoaderSettings()
         settings.urlMap = try SessionOptions.loadURLMap(options.urlMap, command: context.command)
         settings.firstRequestTimeout = options.timeout.duration
-        options.decisioning.apply(to: &settings)
+        try options.decisioning.apply(to: &settings, command: context.command)
         settings.mediaSelection.window = options.window
         let request = AdsRequest(adTag: options.source.description, contentDuration: options.contentDuration,
                                  cuePoints: options.cuePoints)

@@ -44,7 +44,7 @@ extension SessionOptions {
         var settings = AdsLoaderSettings()
         settings.urlMap = try SessionOptions.loadURLMap(urlMap, command: command)
         settings.mediaSelection.window = self.window ?? window
-        decisioning.apply(to: &settings)
+        try decisioning.apply(to: &settings, command: command)
         let loader = AdsLoader(settings: settings)
         switch ads {
         case nil:

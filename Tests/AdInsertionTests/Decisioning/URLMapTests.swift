@@ -61,3 +61,67 @@ import Testing
         #expect(local.resolving("   ") == nil)
     }
 }
+
+/// `--url-map` targets stay inside the folder their rule maps to, whatever the URL an ad server writes.
+@Suite struct URLMapConfinementTests {
+    static func map(_ dir: TemporaryDirectory) throws -> URLMap {
+        try dir.write("served/ad.mp4", "inside")
+        try dir.write("secret.txt", "outside")
+        return try URLMap(parsing: "https://cdn.example/media/\tserved/\n", file: "test.map", directory: dir.path)
+    }
+
+    @Test(arguments: [
+        "https://cdn.example/media/../secret.txt",
+        "https://cdn.example/media/x/../../secret.txt",
+        "https://cdn.example/media/..%2fsecret.txt",
+        "https://cdn.example/media/..%2Fsecret.txt",
+        "https://cdn.example/media/%2e%2e/secret.txt",
+        "https://cdn.example/media/%2E%2E/secret.txt",
+        "https://cdn.example/media/.%2e/secret.txt",
+        "https://cdn.example/media/..%5csecret.txt",
+    ])
+    func refusesAURLThatLeavesItsMappedFolder(url: String) throws {
+        let dir = try TemporaryDirectory()
+        let urlMap = try Self.map(dir)
+        guard case .refused(let refusal) = urlMap.target(for: url) else {
+            Issue.record("\(url) mapped to \(urlMap.target(for: url))")
+            return
+        }
+        #expect(refusal.url == url)
+        #expect(refusal.description.hasPrefix("--url-map refuses \(url): "))
+        #expect(urlMap.localPath(for: url) == nil)
+    }
+
+    @Test func stillMapsAURLInsideItsFolder() throws {
+        let dir = try TemporaryDirectory()
+        let urlMap = try Self.map(dir)
+        #expect(urlMap.target(for: "https://cdn.example/media/ad.mp4?x=../y") == .file(dir.path + "/served/ad.mp4"))
+        #expect(urlMap.target(for: "https://cdn.example/media/./ad.mp4") == .file(dir.path + "/served/ad.mp4"))
+        #expect(urlMap.target(for: "https://other.example/ad.mp4") == .unmapped)
+    }
+
+    @Test func aRefusedMediaURLFailsTheAdWith401AndIsNeverFetched() async throws {
+        let dir = try TemporaryDirectory()
+        var settings = AdsLoaderSettings()
+        settings.urlMap = try Self.map(dir)
+        let tag = try dir.write("tag.xml", VASTText.document(VASTText.inline(id: "escape", media: "https://cdn.example/media/..%2fsecret.txt")))
+        let result = try await AdsLoader(settings: settings).load(AdsRequest(adTag: tag))
+        let ad = try #require(result.plan.breaks.first?.ads.first)
+        #expect(ad.error?.code == .fileNotFound)
+        #expect(ad.error?.message == "ad 'escape': media https://cdn.example/media/..%2fsecret.txt: --url-map refuses "
+            + "https://cdn.example/media/..%2fsecret.txt: the path after 'https://cdn.example/media/' encodes '%2f' (a slash, backslash or NUL written in %-form)")
+    }
+
+    @Test func aRefusedWrapperURLFailsWith301WithoutANetworkRequest() async throws {
+        let dir = try TemporaryDirectory()
+        var settings = AdsLoaderSettings()
+        settings.urlMap = try Self.map(dir)
+        let tag = try dir.write("tag.xml", VASTText.document(VASTText.wrapper(id: "w", tag: "https://cdn.example/media/../secret.txt")))
+        let start = ContinuousClock.now
+        let result = try await AdsLoader(settings: settings).load(AdsRequest(adTag: tag))
+        #expect(result.plan.errors.map(\.code) == [.wrapperTimeout])
+        #expect(result.plan.errors.first?.message.contains("--url-map refuses https://cdn.example/media/../secret.txt") == true,
+                "\(result.plan.errors)")
+        #expect(ContinuousClock.now - start < .seconds(2))
+    }
+}

@@ -138,3 +138,88 @@ enum MediaTimeText {
         return "\(two(seconds / 3600)):\(two(seconds / 60 % 60)):\(two(seconds % 60))"
     }
 }
+
+extension SerialDecisioningTests {
+    /// The nesting and element-count limits of `XMLTreeReader`, checked while parsing.
+    @Suite struct XMLLimitTests {
+        /// A VAST document whose `Ad` holds `depth - 2` nested `Extension`-free elements, so the deepest is at
+        /// `depth` (VAST is depth 1).
+        static func nested(depth: Int) -> String {
+            let inner = max(0, depth - 2)
+            return "<VAST version=\"4.2\"><Ad id=\"deep\">" + String(repeating: "<x>", count: inner)
+                + String(repeating: "</x>", count: inner) + "</Ad></VAST>"
+        }
+
+        @Test func refusesSixtyThousandNestedElementsWithError100() throws {
+            let text = XMLLimitTests.nested(depth: 60_000)
+            #expect(text.utf8.count > 300_000)
+            let error = #expect(throws: DecisioningError.self) {
+                _ = try VASTParser().parse(Data(text.utf8), source: "deep.xml")
+            }
+            #expect(error == .xmlLimitExceeded(source: "deep.xml", limit: .depth(256), line: 1))
+            #expect(error?.code == .xmlParsing)
+            #expect(error?.description == "VAST error 100: deep.xml nests elements more than 256 deep (line 1); refused")
+        }
+
+        @Test func parsesADocumentExactlyAtTheDepthLimit() throws {
+            let doc = try VASTParser().parse(Data(XMLLimitTests.nested(depth: 256).utf8), source: "d256.xml")
+            #expect(doc.ads.map(\.id) == ["deep"])
+            #expect(throws: DecisioningError.xmlLimitExceeded(source: "d257.xml", limit: .depth(256), line: 1)) {
+                _ = try VASTParser().parse(Data(XMLLimitTests.nested(depth: 257).utf8), source: "d257.xml")
+            }
+        }
+
+        @Test func countsSkippedElementsTowardsTheElementLimit() throws {
+            // VAST, Ad, InLine, Extensions: 4 elements, then `<e/>`s up to the limit exactly.
+            func document(elements: Int) -> Data {
+                Data(("<VAST version=\"4.2\"><Ad id=\"many\"><InLine><Extensions>"
+                    + String(repeating: "<e/>", count: elements - 4) + "</Extensions></InLine></Ad></VAST>").utf8)
+            }
+            let limit = XMLTreeReader.maximumElements
+            #expect(limit == 1_000_000)
+            let doc = try VASTParser().parse(document(elements: limit), source: "at.xml")
+            #expect(doc.ads.map(\.id) == ["many"])
+            let error = #expect(throws: DecisioningError.self) {
+                _ = try VASTParser().parse(document(elements: limit + 1), source: "over.xml")
+            }
+            #expect(error == .xmlLimitExceeded(source: "over.xml", limit: .elements(limit), line: 1))
+            #expect(error?.message == "over.xml has more than 1000000 XML elements (line 1); refused")
+        }
+
+        @Test func refusesADeepVMAPWithError100() throws {
+            let text = "<vmap:VMAP xmlns:vmap=\"http://www.iab.net/vmap-1.0\" version=\"1.0\">"
+                + String(repeating: "<a>", count: 10_000) + String(repeating: "</a>", count: 10_000) + "</vmap:VMAP>"
+            #expect(throws: DecisioningError.xmlLimitExceeded(source: "deep-vmap.xml", limit: .depth(256), line: 1)) {
+                _ = try AdResponse.parse(Data(text.utf8), source: "deep-vmap.xml")
+            }
+        }
+    }
+}
+
+/// The tree's release is iterative: no stack frame per level, whatever the depth.
+@Suite struct XMLElementNodeTeardownTests {
+    @Test func releasesAMillionDeepTreeWithoutRecursing() {
+        // Built by hand, past the reader's depth limit: freed recursively this would overflow the stack (SIGSEGV).
+        var root: XMLElementNode? = XMLElementNode(name: "VAST", key: "vast", attributes: [], line: 1)
+        var leaf = root!
+        for i in 0..<1_000_000 {
+            let child = XMLElementNode(name: "x", key: "x", attributes: [], line: i + 2)
+            leaf.children.append(child)
+            leaf = child
+        }
+        leaf = XMLElementNode(name: "y", key: "y", attributes: [], line: 0)
+        weak let deepest = root?.children.first?.children.first
+        #expect(deepest != nil)
+        root = nil
+        #expect(deepest == nil)
+    }
+
+    @Test func keepsASubtreeThatIsStillReferenced() {
+        var root: XMLElementNode? = XMLElementNode(name: "VAST", key: "vast", attributes: [], line: 1)
+        let ad = XMLElementNode(name: "Ad", key: "ad", attributes: [], line: 2)
+        ad.children.append(XMLElementNode(name: "InLine", key: "inline", attributes: [], line: 3))
+        root?.children.append(ad)
+        root = nil
+        #expect(ad.child("inline")?.line == 3)
+    }
+}

@@ -62,6 +62,8 @@ public struct AdTagResolution: Hashable, Sendable {
 ///   wrapper below one with `followAdditionalWrappers="false"` (or below a VMAP source with
 ///   `followRedirects="false"`), which sets the limit there; and a loop (a tag already in the chain), because a
 ///   loop is an endless chain and 302 is what a player without loop detection would report when it hit its limit.
+/// - Origin (`OriginPolicy`): a document fetched over http(s) cannot lead to a local file: such a
+///   `VASTAdTagURI` is 301, such a MediaFile a refused rendition, such a beacon dropped with a warning.
 /// - **301**: a wrapper's tag times out (`wrapperTimeout`), answers with an HTTP error, cannot be reached or is a
 ///   missing file; the message names the URL. **303**: a wrapper's response has no ad. A response that is not
 ///   XML gives 100, VAST 1 gives 102.
@@ -146,7 +148,8 @@ public struct AdTagResolver: Sendable {
         }
     }
 
-    func resolve(_ document: VASTDocument, at location: ResourceLocation, context: Context) async -> AdTagResolution {
+    func resolve(_ received: VASTDocument, at location: ResourceLocation, context: Context) async -> AdTagResolution {
+        let document = settings.originPolicy.sanitized(received, at: location)
         var out = AdTagResolution(warnings: document.warnings)
         guard !document.ads.isEmpty else {
             out.isNoFill = true
@@ -261,7 +264,8 @@ public struct AdTagResolver: Sendable {
             return AdTagResolution(errors: [AdError(.schemaValidation, "\(where_) has neither InLine nor Wrapper",
                                                     errorURLs: context.errorURLs)])
         case .inline:
-            let (result, warnings) = LinearAdAssembler.assemble(ad, in: document, at: location, hops: context.hops)
+            let (result, warnings) = LinearAdAssembler.assemble(ad, in: document, at: location, hops: context.hops,
+                                                                 policy: settings.originPolicy)
             switch result {
             case .success(let linear): return AdTagResolution(ads: [linear], warnings: warnings)
             case .failure(let error): return AdTagResolution(errors: [error], warnings: warnings)
@@ -282,6 +286,9 @@ public struct AdTagResolver: Sendable {
             }
             guard let target = location.resolving(tag) else {
                 return failure(.wrapperTimeout, "wrapper \(where_): VASTAdTagURI '\(tag)' is not an http(s) URL, file URL or path")
+            }
+            if let refusal = settings.originPolicy.refusal(ofDocument: target, from: location) {
+                return failure(.wrapperTimeout, "wrapper \(where_): VASTAdTagURI refused: \(refusal)")
             }
             guard !context.visited.contains(target) else {
                 return failure(.wrapperLimit, "wrapper loop: \(where_) points back at \(target)")

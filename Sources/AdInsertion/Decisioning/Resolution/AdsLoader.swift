@@ -57,8 +57,11 @@ public struct AdsLoader: Sendable {
             for (adBreak, resolution) in zip(document.breaks, resolutions) {
                 errors += resolution.errors
                 warnings += resolution.warnings
+                let (tracking, dropped) = settings.originPolicy.sanitized(adBreak.tracking, of: "\(document.source): \(adBreak.label)",
+                                                                          at: location)
+                warnings += dropped
                 drafts.append(BreakDraft(offset: adBreak.timeOffset, breakId: adBreak.breakId, mergeKey: adBreak.breakId,
-                                         breakType: adBreak.breakType, tracking: adBreak.tracking,
+                                         breakType: adBreak.breakType, tracking: tracking,
                                          ads: resolution.ads.map { .init(ad: $0) }, repeatAfter: adBreak.repeatAfter,
                                          label: "\(document.source): \(adBreak.label)",
                                          fallbacks: resolution.fallbacks, replacements: resolution.replacements))
@@ -126,6 +129,7 @@ public struct AdsLoader: Sendable {
                  resolver: AdTagResolver) async -> AdTagResolution {
         let label = "\(document.source): \(adBreak.label)"
         let breakErrorURLs = adBreak.tracking.filter { $0.event == .error }.map(\.url)
+            .filter { settings.originPolicy.allows(beacon: $0, from: location) }
         guard let source = adBreak.adSource else {
             return AdTagResolution(errors: [AdError(.schemaValidation, "\(label) has no AdSource", errorURLs: breakErrorURLs)])
         }
@@ -137,6 +141,10 @@ public struct AdsLoader: Sendable {
         case .adTagURI(let tag, _):
             guard let target = location.resolving(tag) else {
                 return AdTagResolution(errors: [AdError(.wrapperTimeout, "\(label): AdTagURI '\(tag)' is not an http(s) URL, file URL or path",
+                                                        errorURLs: breakErrorURLs)])
+            }
+            if let refusal = settings.originPolicy.refusal(ofDocument: target, from: location) {
+                return AdTagResolution(errors: [AdError(.wrapperTimeout, "\(label): AdTagURI refused: \(refusal)",
                                                         errorURLs: breakErrorURLs)])
             }
             resolution = await resolver.resolve(tag: target, allowMultipleAds: source.allowMultipleAds ?? true,

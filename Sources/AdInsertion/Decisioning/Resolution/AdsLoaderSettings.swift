@@ -20,6 +20,8 @@ public struct AdsLoaderSettings: Hashable, Sendable {
     public var maximumBreaks = 10_000
     /// Rewrites remote ad tags and media URLs to local files.
     public var urlMap: URLMap?
+    /// What documents fetched over http(s) may reference (`OriginPolicy`); `--allow-local-media` sets its folder.
+    public var originPolicy = OriginPolicy()
     /// Which media file rendition to play.
     public var mediaSelection = MediaSelectionSettings()
 

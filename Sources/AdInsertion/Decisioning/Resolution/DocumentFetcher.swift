@@ -10,15 +10,22 @@ struct DocumentFetcher: Sendable {
 
     /// `location` after the URL map, and how to name it in messages (`URL (mapped to PATH)`).
     func mapped(_ location: ResourceLocation) -> (target: ResourceLocation, name: String) {
-        let target = urlMap?.apply(to: location) ?? location
+        // A refused mapping keeps the URL's own name; `fetch` then fails with the refusal, never fetching it.
+        let target = (try? urlMap?.apply(to: location)) ?? location
         return (target, target == location ? location.description : "\(location) (mapped to \(target))")
     }
 
     /// The bytes of the document at `location`.
     ///
     /// - Throws: `.unreachable` (missing or unreadable file, HTTP status ≥ 400, network failure), `.timedOut`,
-    ///   `.documentTooLarge`; each names the location.
+    ///   `.documentTooLarge`; each names the location. A URL that the map matches but refuses (it would leave
+    ///   its folder) is `.unreachable` and is not fetched over the network either.
     func fetch(_ location: ResourceLocation, timeout: Duration) async throws(DecisioningError) -> Data {
+        do throws(URLMap.Refusal) {
+            _ = try urlMap?.apply(to: location)
+        } catch {
+            throw .unreachable(source: location.description, reason: error.description)
+        }
         let (target, name) = mapped(location)
         switch target {
         case .file(let path):

@@ -15,11 +15,13 @@ enum LinearAdAssembler {
 
     /// The playable ad, or why the inline ad cannot become one.
     ///
+    /// A MediaFile that `policy` refuses for the document's origin stays in the list, marked with the reason.
+    ///
     /// - Returns: 101 when there is no linear creative or no media file, 201 when the ad has only non-linear
     ///   creatives, 902 when its only creative is interactive (`InteractiveCreativeFile`, never run); plus
     ///   warnings for what was ignored.
     static func assemble(_ ad: VASTAd, in document: VASTDocument, at location: ResourceLocation,
-                         hops: [Hop]) -> (Result<LinearAd, AdError>, [AdError]) {
+                         hops: [Hop], policy: OriginPolicy = OriginPolicy()) -> (Result<LinearAd, AdError>, [AdError]) {
         let chainErrorURLs = hops.flatMap(\.ad.errorURLs) + ad.errorURLs
         let where_ = "\(ad.label) in \(document.source)"
         guard let creative = ad.creatives.first(where: { $0.linear != nil }), let linear = creative.linear else {
@@ -51,6 +53,8 @@ enum LinearAdAssembler {
             if ResourceLocation.scheme(of: f.url) == nil, let absolute = location.resolving(f.url) {
                 f.url = absolute.description
             }
+            // Refused here, where the document's origin is known; the selector then never chooses it.
+            f.originRefusal = policy.refusal(ofMedia: f.url, from: location)
             return f
         }
         let result = LinearAd(

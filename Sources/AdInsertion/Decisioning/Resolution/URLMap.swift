@@ -72,23 +72,72 @@ public struct URLMap: Hashable, Sendable {
         self.init(rules: rules)
     }
 
-    /// The local path for `url`, or `nil` when no rule matches.
-    public func localPath(for url: String) -> String? {
-        guard let rule = rules.first(where: { url.hasPrefix($0.urlPrefix) }) else { return nil }
+    /// What a rule makes of a URL.
+    public enum Target: Hashable, Sendable {
+        /// No rule matches: the URL is fetched as it is.
+        case unmapped
+        /// The local file the URL maps to, inside its rule's local prefix.
+        case file(String)
+        /// A rule matches but the rest of the URL would leave the rule's folder (`../`, an encoded `/` or `..`):
+        /// refused, never fetched over the network instead.
+        case refused(Refusal)
+    }
+
+    /// Why a URL that a rule matches cannot be mapped.
+    public struct Refusal: Error, Hashable, Sendable, CustomStringConvertible {
+        public var url: String
+        public var reason: String
+        public var description: String { "--url-map refuses \(url): \(reason)" }
+    }
+
+    /// Where `url` goes under this map.
+    ///
+    /// The rest of the URL after the prefix is confined to the rule's folder: an encoded slash, backslash or NUL
+    /// (`%2f`, `%5c`, `%00`, any case) is refused before decoding, a `..` segment after decoding (so `%2e%2e`
+    /// too), and the
+    /// standardised result must still lie under the rule's local prefix. A remote ad server chooses these URLs,
+    /// so without this a mapped prefix would reach any file of the user's.
+    public func target(for url: String) -> Target {
+        guard let rule = rules.first(where: { url.hasPrefix($0.urlPrefix) }) else { return .unmapped }
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: rule.localPrefix, isDirectory: &isDirectory)
-        if exists, !isDirectory.boolValue { return ResourceLocation.standardised(rule.localPrefix) }
+        if exists, !isDirectory.boolValue { return .file(ResourceLocation.standardised(rule.localPrefix)) }
         var rest = Substring(url.dropFirst(rule.urlPrefix.count))
         if let cut = rest.firstIndex(where: { $0 == "?" || $0 == "#" }) { rest = rest[..<cut] }
+        func refused(_ reason: String) -> Target { .refused(Refusal(url: url, reason: reason)) }
+        let lowered = rest.lowercased()
+        for encoded in ["%2f", "%5c", "%00"] where lowered.contains(encoded) {
+            return refused("the path after '\(rule.urlPrefix)' encodes '\(encoded)' (a slash, backslash or NUL written in %-form)")
+        }
         let decoded = String(rest).removingPercentEncoding ?? String(rest)
+        if decoded.split(separator: "/", omittingEmptySubsequences: false).contains("..") || decoded.contains("\\") {
+            return refused("the path after '\(rule.urlPrefix)' leaves its mapped folder ('..' or '\\')")
+        }
         // An existing directory is joined with "/", whether or not either side wrote one.
         let joined = exists ? (rule.localPrefix as NSString).appendingPathComponent(decoded) : rule.localPrefix + decoded
-        return ResourceLocation.standardised(joined)
+        let path = ResourceLocation.standardised(joined)
+        let base = ResourceLocation.standardised(rule.localPrefix)
+        let folder = exists || rule.localPrefix.hasSuffix("/") ? base : (base as NSString).deletingLastPathComponent
+        guard path == base || path.hasPrefix(folder == "/" ? "/" : folder + "/") else {
+            return refused("it maps to \(path), outside \(folder)")
+        }
+        return .file(path)
+    }
+
+    /// The local path for `url`, or `nil` when no rule matches or the mapping is refused.
+    public func localPath(for url: String) -> String? {
+        if case .file(let path) = target(for: url) { path } else { nil }
     }
 
     /// `location` rewritten to a local file when a rule matches a remote URL; otherwise unchanged.
-    public func apply(to location: ResourceLocation) -> ResourceLocation {
-        guard case .remote(let url) = location, let path = localPath(for: url.absoluteString) else { return location }
-        return .file(path)
+    ///
+    /// - Throws: `Refusal` when a rule matches but the URL would leave its folder.
+    public func apply(to location: ResourceLocation) throws(Refusal) -> ResourceLocation {
+        guard case .remote(let url) = location else { return location }
+        switch target(for: url.absoluteString) {
+        case .unmapped: return location
+        case .file(let path): return .file(path)
+        case .refused(let refusal): throw refusal
+        }
     }
 }

@@ -26,12 +26,17 @@ public struct CreativeResolver: Sendable {
     /// Resolves a media URL (absolute, or a path relative to the current directory).
     ///
     /// - Returns: the resolution, or an `AdError` with code 401 (a missing local or mapped file, an unsupported
-    ///   scheme) whose message names the URL.
+    ///   scheme, a URL the map refuses because it would leave its folder) whose message names the URL.
     public func resolve(_ url: String) -> Result<Resolution, AdError> {
         guard let location = ResourceLocation(userInput: url) else {
             return .failure(AdError(.fileNotFound, "media \(url): not an http(s) URL, file URL or path"))
         }
-        let target = urlMap?.apply(to: location) ?? location
+        let target: ResourceLocation
+        do throws(URLMap.Refusal) {
+            target = try urlMap?.apply(to: location) ?? location
+        } catch {
+            return .failure(AdError(.fileNotFound, "media \(url): \(error.description)"))
+        }
         switch target {
         case .file(let path):
             var isDirectory: ObjCBool = false

@@ -2,7 +2,7 @@ import MediaCore
 
 /// Chooses the media file rendition to play, and records why each one was taken or refused.
 ///
-/// A rendition is refused when it is VPAID or Flash (`apiFramework="VPAID"`, `application/javascript`,
+/// A rendition is refused when the origin policy refuses it (`OriginPolicy`), when it is VPAID or Flash (`apiFramework="VPAID"`, `application/javascript`,
 /// `application/x-shockwave-flash`), streamed (`delivery="streaming"`, HLS or DASH types), of a type not in
 /// `allowedMIMETypes` (a missing type is guessed from the URL's extension), or above `maximumBitrate` (the
 /// `bitrate`, else `maxBitrate`, else `minBitrate`; unknown passes).
@@ -91,6 +91,7 @@ public struct MediaSelector: Sendable {
 
     /// Why `file` cannot be played, and whether it is VPAID/Flash; `nil` when it can.
     func refusal(of file: MediaFile) -> (String, Bool)? {
+        if let refusal = file.originRefusal { return (refusal, false) }
         let type = MediaSelector.mimeType(of: file)
         if file.apiFramework?.trimmingSpaces.uppercased() == "VPAID" {
             return ("VPAID creative (apiFramework VPAID) is not played", true)

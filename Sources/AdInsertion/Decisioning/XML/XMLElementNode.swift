@@ -5,7 +5,12 @@ import Foundation
 ///
 /// Names are matched by local name (prefix and namespace dropped) and case-insensitively, because real responses
 /// write `vmap:AdBreak`, `AdBreak` and `Inline` for `InLine` alike.
-struct XMLElementNode: Sendable {
+///
+/// A class so that its release can be iterative (`deinit`): freed the ordinary way, each node releases its
+/// children from inside its own release, one stack frame per level, and a deep enough tree overflows the stack.
+/// `XMLTreeReader` already refuses trees deeper than 256 levels; this keeps the release flat whatever the depth.
+/// Only `XMLTreeReader`'s builder mutates a node, before `read` returns it; the parsers only read.
+final class XMLElementNode {
     /// The local name as written (`AdBreak` for `vmap:AdBreak`).
     var name: String
     /// The local name in lower case, for matching.
@@ -25,6 +30,18 @@ struct XMLElementNode: Sendable {
         self.children = []
         self.text = ""
         self.line = line
+    }
+
+    deinit {
+        // Take the descendants apart on an explicit stack: a node is emptied before its last reference goes, so
+        // its own deinit has nothing left to release. A node still referenced elsewhere is left whole.
+        var pending = children
+        children = []
+        while var node = pending.popLast() {
+            guard isKnownUniquelyReferenced(&node) else { continue }
+            pending.append(contentsOf: node.children)
+            node.children = []
+        }
     }
 
     // Lookups take the lower-cased local name (`"inline"`, `"skipoffset"`), written so at the call site: reading

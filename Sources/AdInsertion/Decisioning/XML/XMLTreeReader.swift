@@ -11,6 +11,13 @@ import FoundationXML
 /// from the real first line); comments and processing instructions before the root are fine; undeclared
 /// namespace prefixes are tolerated, since only local names are read.
 ///
+/// Limits: at most `maximumDepth` (256) levels of nesting and `maximumElements` (1 000 000) elements, both counted
+/// while parsing (skipped subtrees included) and refused with VAST 100 the moment they are passed. Real responses
+/// nest about a dozen levels deep; the element limit leaves room for a VMAP of `AdsLoaderSettings.maximumBreaks`
+/// (10 000) breaks with their VAST embedded (about 160 000 elements) while bounding what a 16 MiB document of
+/// empty elements (four million) could cost. Neither parsing nor release recurses per level
+/// (`XMLElementNode.deinit` is iterative), so a hostile 60 000-deep document is refused, never a crash.
+///
 /// Subtrees that decisioning never reads (`Extensions`, `AdVerifications`, `Icons`, …) are skipped while parsing,
 /// so the tree stays close to the size of what is used.
 struct XMLTreeReader {
@@ -20,12 +27,23 @@ struct XMLTreeReader {
         "survey", "category", "closedcaptionfiles", "blockedadcategories",
     ]
 
+    /// The deepest nesting accepted: the root is at depth 1.
+    static let maximumDepth = 256
+    /// The most elements accepted in one document, skipped ones included.
+    static let maximumElements = 1_000_000
+
     var maximumBytes: Int
+    var maximumDepth = XMLTreeReader.maximumDepth
+    var maximumElements = XMLTreeReader.maximumElements
+
+    init(maximumBytes: Int) {
+        self.maximumBytes = maximumBytes
+    }
 
     /// Parses `data` and returns its root element.
     ///
     /// - Parameter source: the file or URL, for messages.
-    /// - Throws: `.documentTooLarge`, `.forbiddenEntities`, `.malformedXML` (with the line where parsing stopped;
+    /// - Throws: `.documentTooLarge`, `.forbiddenEntities`, `.xmlLimitExceeded`, `.malformedXML` (with the line where parsing stopped;
     ///   an empty document is malformed at line 1).
     func read(_ data: Data, source: String) throws(DecisioningError) -> XMLElementNode {
         guard data.count <= maximumBytes else {
@@ -39,11 +57,14 @@ struct XMLTreeReader {
         let parser = XMLParser(stream: InputStream(data: body))
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
-        let builder = TreeBuilder(lineOffset: skippedLines)
+        let builder = TreeBuilder(lineOffset: skippedLines, maximumDepth: maximumDepth, maximumElements: maximumElements)
         parser.delegate = builder
         let finished = parser.parse()
 
         if builder.refusedEntity { throw .forbiddenEntities(source: source) }
+        if let exceeded = builder.exceeded {
+            throw .xmlLimitExceeded(source: source, limit: exceeded.limit, line: exceeded.line)
+        }
         if let failure = builder.failure {
             throw .malformedXML(source: source, line: failure.line, reason: XMLTreeReader.reason(for: failure.code))
         }
@@ -150,8 +171,20 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
     var skipDepth = 0
     var failure: (code: Int, line: Int)?
     var refusedEntity = false
+    let maximumDepth: Int
+    let maximumElements: Int
+    /// Open elements, skipped ones included.
+    var depth = 0
+    /// Elements started so far, skipped ones included.
+    var elementCount = 0
+    /// The limit passed and the line where it was, once parsing has been stopped for it.
+    var exceeded: (limit: XMLLimit, line: Int)?
 
-    init(lineOffset: Int) { self.lineOffset = lineOffset }
+    init(lineOffset: Int, maximumDepth: Int, maximumElements: Int) {
+        self.lineOffset = lineOffset
+        self.maximumDepth = maximumDepth
+        self.maximumElements = maximumElements
+    }
 
     /// Local and lower-cased names by qualified name: names repeat, lower-casing each one again is slow.
     private var names: [String: (name: String, key: String)] = [:]
@@ -167,6 +200,15 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
                 qualifiedName qName: String?, attributes attributeDict: [String: String] = [:]) {
+        guard exceeded == nil else { return }
+        depth += 1
+        elementCount += 1
+        if depth > maximumDepth || elementCount > maximumElements {
+            let limit: XMLLimit = depth > maximumDepth ? .depth(maximumDepth) : .elements(maximumElements)
+            exceeded = (limit, max(1, parser.lineNumber + lineOffset))
+            parser.abortParsing()
+            return
+        }
         if skipDepth > 0 { skipDepth += 1; return }
         let (name, key) = names(of: elementName)
         if !stack.isEmpty && XMLTreeReader.skippedElements.contains(key) {
@@ -188,6 +230,8 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?,
                 qualifiedName qName: String?) {
+        guard exceeded == nil else { return }
+        depth -= 1
         if skipDepth > 0 { skipDepth -= 1; return }
         guard var node = stack.popLast() else { return }
         if !node.text.isEmpty, node.text.utf8.allSatisfy(XMLElementNode.isSpace) { node.text = "" }
@@ -209,7 +253,7 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
         let code = (parseError as NSError).code
-        guard failure == nil, XMLTreeReader.isFatal(code) else { return }
+        guard failure == nil, exceeded == nil, XMLTreeReader.isFatal(code) else { return }
         failure = (code, max(1, parser.lineNumber + lineOffset))
         parser.abortParsing()
     }
