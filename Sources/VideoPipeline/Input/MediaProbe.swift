@@ -10,6 +10,24 @@ public enum MediaProbe {
         let input = try InputFile(path: path)
         return input.info
     }
+
+    /// What a demux-only scan of the video stream finds: how many frames (packets) it has and where it ends.
+    public struct VideoScan: Hashable, Sendable {
+        /// Packets of the video stream: its frames, counted in the container rather than read from a header.
+        public var frames: Int64
+        /// The end of its last frame (timestamp + duration) relative to the file's start; `nil` without timestamps.
+        public var end: MediaDuration?
+    }
+
+    /// Reads every packet of the file's video stream without decoding it.
+    ///
+    /// - Throws: what `probe` throws, `.missingStream(kind: .video)`, and demuxing errors naming `av_read_frame`.
+    public static func scanVideo(_ path: String) throws(MediaError) -> VideoScan {
+        let input = try InputFile(path: path)
+        guard let index = input.bestStream(.video) else { throw .missingStream(path: path, kind: .video) }
+        let (count, end) = try input.scanPackets(ofStream: index)
+        return VideoScan(frames: count, end: end.map { $0 - (input.startTime ?? .zero) })
+    }
 }
 
 extension InputFile {
