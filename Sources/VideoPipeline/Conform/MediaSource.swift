@@ -9,7 +9,7 @@ public struct VideoPicture {
 
     /// The picture's shape on screen, honouring its sample aspect ratio.
     public var displayAspect: Rational {
-        size.displayAspect(sampleAspect: frame.pointer.pointee.sample_aspect_ratio.rational ?? .one)
+        size.displayAspect(sampleAspect: frame.sampleAspectRatio ?? .one)
     }
 }
 
