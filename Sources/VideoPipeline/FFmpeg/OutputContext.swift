@@ -27,6 +27,11 @@ final class OutputContext {
         try check(avio_open(&pointer.pointee.pb, path, AVIO_FLAG_WRITE), "avio_open", path: destination)
     }
 
+    /// Writes the container's header (`avformat_write_header`) with muxer `options`.
+    func writeHeader(options: FFmpegOptions, reportedAs destination: String) throws(MediaError) {
+        try check(options.pass { avformat_write_header(pointer, $0) }, "avformat_write_header", path: destination)
+    }
+
     func writeTrailer(reportedAs destination: String) throws(MediaError) {
         try check(av_write_trailer(pointer), "av_write_trailer", path: destination)
     }

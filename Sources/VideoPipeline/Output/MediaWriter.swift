@@ -73,7 +73,7 @@ public final class MediaWriter {
         try context.openIO(output.temporaryPath, reportedAs: destination)
         let options = FFmpegOptions()
         if encoding.profile == .delivery { try options.set("movflags", "+faststart") }
-        try check(options.pass { avformat_write_header(context.pointer, $0) }, "avformat_write_header", path: destination)
+        try context.writeHeader(options: options, reportedAs: destination)
     }
 
     /// Encodes the compositor's canvas as the next video frame.
