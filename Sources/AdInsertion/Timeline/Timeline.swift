@@ -17,6 +17,18 @@ public struct Timeline: Codable, Hashable, Sendable {
         self.segments = segments
     }
 
+    enum CodingKeys: String, CodingKey {
+        case version, output, content, segments
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        version = try c.wholeNumber(Int.self, forKey: .version)
+        output = try c.decode(Output.self, forKey: .output)
+        content = try c.decode(Source.self, forKey: .content)
+        segments = try c.decode([Segment].self, forKey: .segments)
+    }
+
     /// The rendered file.
     public struct Output: Codable, Hashable, Sendable {
         public var path: String
@@ -46,6 +58,24 @@ public struct Timeline: Codable, Hashable, Sendable {
             self.audioSamples = audioSamples
             self.profile = profile
         }
+
+        enum CodingKeys: String, CodingKey {
+            case path, fps, width, height, frames, duration, sampleRate, channels, audioSamples, profile
+        }
+
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            path = try c.decode(String.self, forKey: .path)
+            fps = try c.decode(String.self, forKey: .fps)
+            width = try c.wholeNumber(Int.self, forKey: .width)
+            height = try c.wholeNumber(Int.self, forKey: .height)
+            frames = try c.wholeNumber(Int64.self, forKey: .frames)
+            duration = try c.decode(Double.self, forKey: .duration)
+            sampleRate = try c.wholeNumber(Int.self, forKey: .sampleRate)
+            channels = try c.wholeNumber(Int.self, forKey: .channels)
+            audioSamples = try c.wholeNumber(Int64.self, forKey: .audioSamples)
+            profile = try c.decode(String.self, forKey: .profile)
+        }
     }
 
     /// A source file as the render saw it.
@@ -64,6 +94,18 @@ public struct Timeline: Codable, Hashable, Sendable {
             self.frames = frames
             self.duration = duration
         }
+
+        enum CodingKeys: String, CodingKey {
+            case path, fps, frames, duration
+        }
+
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            path = try c.decode(String.self, forKey: .path)
+            fps = try c.decode(String.self, forKey: .fps)
+            frames = try c.wholeNumber(Int64.self, forKey: .frames)
+            duration = try c.decode(Double.self, forKey: .duration)
+        }
     }
 
     /// A rectangle in output pixels.
@@ -81,6 +123,18 @@ public struct Timeline: Codable, Hashable, Sendable {
         }
 
         public var pixelRect: PixelRect { PixelRect(x: x, y: y, width: width, height: height) }
+
+        enum CodingKeys: String, CodingKey {
+            case x, y, width, height
+        }
+
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            x = try c.wholeNumber(Int.self, forKey: .x)
+            y = try c.wholeNumber(Int.self, forKey: .y)
+            width = try c.wholeNumber(Int.self, forKey: .width)
+            height = try c.wholeNumber(Int.self, forKey: .height)
+        }
     }
 
     /// A run of output frames that show consecutive frames of one source in one place.
@@ -154,6 +208,28 @@ public struct Timeline: Codable, Hashable, Sendable {
 
         public var frameCount: Int64 { outEndFrame - outStartFrame }
 
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            kind = try c.decode(Kind.self, forKey: .kind)
+            source = try c.decode(String.self, forKey: .source)
+            sourceFps = try c.decode(String.self, forKey: .sourceFps)
+            breakIndex = try c.wholeNumberIfPresent(Int.self, forKey: .breakIndex)
+            adIndex = try c.wholeNumberIfPresent(Int.self, forKey: .adIndex)
+            outStartFrame = try c.wholeNumber(Int64.self, forKey: .outStartFrame)
+            outEndFrame = try c.wholeNumber(Int64.self, forKey: .outEndFrame)
+            srcStartTick = try c.wholeNumber(Int64.self, forKey: .srcStartTick)
+            srcEndTick = try c.wholeNumber(Int64.self, forKey: .srcEndTick)
+            srcStart = try c.decode(Double.self, forKey: .srcStart)
+            srcEnd = try c.decode(Double.self, forKey: .srcEnd)
+            paused = try c.decode(Bool.self, forKey: .paused)
+            pip = try c.decodeIfPresent(Rect.self, forKey: .pip)
+            picture = try c.decode(Rect.self, forKey: .picture)
+            audioStart = try c.wholeNumber(Int64.self, forKey: .audioStart)
+            sourceAudioStart = try c.wholeNumber(Int64.self, forKey: .sourceAudioStart)
+            audioPadded = try c.wholeNumber(Int64.self, forKey: .audioPadded)
+            audioDrift = try c.wholeNumber(Int64.self, forKey: .audioDrift)
+        }
+
         // Segments of the JSON always carry `break`, `ad` and `pip`, null when they do not apply.
         public func encode(to encoder: Encoder) throws {
             var c = encoder.container(keyedBy: CodingKeys.self)
@@ -187,7 +263,20 @@ extension Timeline {
         return try encoder.encode(self)
     }
 
+    /// Reads a timeline file.
+    ///
+    /// - Throws: Foundation's error when the file cannot be read; `TimelineError.malformed` naming the JSON path
+    ///   of the first value that is missing or of the wrong type.
     public static func load(_ path: String) throws -> Timeline {
-        try JSONDecoder().decode(Timeline.self, from: Data(contentsOf: URL(fileURLWithPath: path)))
+        try decode(Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
+    /// Decodes a timeline's JSON, every failure one line naming the JSON path (`segments[3].outEndFrame: …`).
+    public static func decode(_ data: Data) throws(TimelineError) -> Timeline {
+        do { return try JSONDecoder().decode(Timeline.self, from: data) } catch let error as DecodingError {
+            throw TimelineError(error)
+        } catch {
+            throw .malformed(jsonPath: "", reason: "\(error)")
+        }
     }
 }

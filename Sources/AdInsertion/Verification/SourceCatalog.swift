@@ -9,6 +9,10 @@ struct SourceCatalog {
         var id: String
         var rate: FrameRate
         var frames: Int64
+        /// Whether the file declares its frame rate (otherwise `rate` is the output's, as the render took it).
+        var declaresRate: Bool
+        /// The video stream's duration, when the file declares it.
+        var duration: MediaDuration?
         /// The source's test tone; `nil` when it has no audio (or no tone).
         var tone: Double??
     }
@@ -34,7 +38,8 @@ struct SourceCatalog {
         guard let first, let video = info.bestVideo else { throw .unstampedSource(path: resolved) }
         let rate = video.frameRate ?? FrameRate(30)
         let frames = video.frameCount ?? video.duration.map { rate.frameCount(in: $0) } ?? Int64(FrameStamp.frameIndexLimit)
-        let source = Source(path: resolved, id: first.sourceID, rate: rate, frames: frames, tone: nil)
+        let source = Source(path: resolved, id: first.sourceID, rate: rate, frames: frames,
+                            declaresRate: video.frameRate != nil, duration: video.duration ?? info.duration, tone: nil)
         known[path] = source
         return source
     }
@@ -66,5 +71,14 @@ struct SourceCatalog {
             if FileManager.default.fileExists(atPath: candidate) { return candidate }
         }
         return path
+    }
+}
+
+extension SourceCatalog.Source {
+    /// How many output ticks at `rate` start before the source ends (by its frames at `sourceRate` or by its
+    /// declared duration, whichever is longer): no segment of it reaches further.
+    func ticks(at rate: FrameRate, sourceRate: FrameRate) -> Int64 {
+        let byFrames = (Rational(frames) * rate.perSecond / sourceRate.perSecond).ceiling
+        return max(byFrames, duration.map { rate.frameCount(in: $0) } ?? 0)
     }
 }

@@ -50,12 +50,16 @@ public enum Verifier {
         let timelinePath = request.timelinePath ?? request.outputPath + ".timeline.json"
         let timeline = try load(timelinePath)
         let golden = try request.goldenPath.map { p throws(Failure) in try load(p) }
+        // Every number of a timeline is bounded by the file it describes before anything is sized by it.
+        let media = try renderedMedia(request.outputPath)
+        try checkRenderable(timeline, path: timelinePath)
+        let rate: FrameRate
+        do { rate = try timeline.checkBounds(against: media) } catch {
+            throw .timeline(path: timelinePath, reason: error.description)
+        }
         var sources = SourceCatalog(baseDirectories: [URL(fileURLWithPath: timelinePath).deletingLastPathComponent().path]
                                     + (request.goldenPath.map { [URL(fileURLWithPath: $0).deletingLastPathComponent().path] } ?? []))
-        guard let rate = FrameRate(parsing: timeline.output.fps) else {
-            throw .timeline(path: timelinePath, reason: "output fps \(timeline.output.fps) is not a frame rate")
-        }
-        let expected = try expectations(timeline, rate: rate, sources: &sources)
+        let expected = try expectations(timeline, rate: rate, frameLimit: media.frames, sources: &sources, path: timelinePath)
         let observed = try observe(request.outputPath, expectations: expected)
         var problems: [String] = []
         var notes: [String] = []
@@ -65,13 +69,16 @@ public enum Verifier {
         }
         problems += compare(observed: observed, expected: expected, against: "the timeline", notes: &notes)
         problems += continuity(timeline, seekFrames: seekFrames(request.outputPath + ".events.jsonl"))
-        if let golden {
-            let goldenRate = FrameRate(parsing: golden.output.fps) ?? rate
+        if let golden, let goldenPath = request.goldenPath {
+            let goldenRate: FrameRate
+            do { goldenRate = try golden.checkGoldenBounds(against: media) } catch {
+                throw .timeline(path: goldenPath, reason: error.description)
+            }
             if golden.output.fps != timeline.output.fps || golden.output.width != timeline.output.width
                 || golden.output.height != timeline.output.height {
                 problems.append("the output is \(timeline.output.width)x\(timeline.output.height) at \(timeline.output.fps) fps, expected \(golden.output.width)x\(golden.output.height) at \(golden.output.fps) fps")
             }
-            let goldenExpected = try expectations(golden, rate: goldenRate, sources: &sources)
+            let goldenExpected = try expectations(golden, rate: goldenRate, frameLimit: media.frames, sources: &sources, path: goldenPath)
             if Int64(observed.count) != golden.output.frames {
                 problems.append("the output has \(observed.count) frames, expected \(golden.output.frames)")
             }
@@ -94,18 +101,66 @@ public enum Verifier {
 
     static func load(_ path: String) throws(Failure) -> Timeline {
         guard FileManager.default.fileExists(atPath: path) else { throw .timeline(path: path, reason: "no such file") }
-        do { return try Timeline.load(path) } catch {
-            throw .timeline(path: path, reason: "not a pipctl timeline (\(error))")
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw .timeline(path: path, reason: "cannot be read (\(error.localizedDescription))")
+        }
+        do { return try Timeline.decode(data) } catch { throw .timeline(path: path, reason: error.description) }
+    }
+
+    /// The numbers of the rendered file a timeline is bounded by: its real frame count (its video packets, counted
+    /// without decoding), its length, picture size and sound.
+    static func renderedMedia(_ path: String) throws(Failure) -> Timeline.RenderedMedia {
+        do throws(MediaError) {
+            let info = try MediaProbe.probe(path)
+            guard let video = info.bestVideo, let size = video.size else { throw .missingStream(path: path, kind: .video) }
+            let audio = info.bestAudio.flatMap { a in a.sampleRate.map { (sampleRate: $0, channels: a.channels ?? 0) } }
+            let scan = try MediaProbe.scanVideo(path)
+            return Timeline.RenderedMedia(frames: scan.frames, length: scan.end, size: size, audio: audio)
+        } catch {
+            throw .media(error)
         }
     }
 
-    static func expectations(_ timeline: Timeline, rate: FrameRate, sources: inout SourceCatalog) throws(Failure) -> [Expectation] {
+    /// The timeline's format must be one pipctl renders (OutputFormat's rule: a rate from 1 to 240 fps, a sample
+    /// rate from 8 to 192 kHz), so that no clock built from it can overflow.
+    static func checkRenderable(_ timeline: Timeline, path: String) throws(Failure) {
+        guard let rate = FrameRate(parsing: timeline.output.fps) else { return }
+        let format = OutputFormat(size: PixelSize(width: timeline.output.width, height: timeline.output.height),
+                                  frameRate: rate, sampleRate: timeline.output.sampleRate, channels: timeline.output.channels)
+        do { try format.validate() } catch {
+            guard case .invalidSetting(let name, let value, let reason) = error else { throw .media(error) }
+            let key = switch name {
+            case "fps": "output.fps"
+            case "sample rate": "output.sampleRate"
+            case "channels": "output.channels"
+            default: "output.width"
+            }
+            throw .timeline(path: path, reason: "\(key): \(value) \(reason)")
+        }
+    }
+
+    /// What each output frame below `frameLimit` should show; each segment's source ticks are bounded by its
+    /// source's length and its rate by the source's own, before they are multiplied.
+    static func expectations(_ timeline: Timeline, rate: FrameRate, frameLimit: Int64, sources: inout SourceCatalog,
+                             path: String) throws(Failure) -> [Expectation] {
         var result: [Expectation] = []
-        result.reserveCapacity(Int(timeline.output.frames))
-        for (i, segment) in timeline.segments.enumerated() {
+        result.reserveCapacity(Int(frameLimit))
+        for (i, segment) in timeline.segments.enumerated() where segment.outStartFrame < frameLimit {
             let source = try sources.describe(segment.source)
-            let sourceRate = FrameRate(parsing: segment.sourceFps) ?? source.rate
-            for n in segment.outStartFrame..<segment.outEndFrame {
+            let sourceRate: FrameRate
+            do { sourceRate = try Timeline.checkFrameRate(segment.sourceFps, path: "segments[\(i)].sourceFps") } catch {
+                throw .timeline(path: path, reason: error.description)
+            }
+            if source.declaresRate, sourceRate != source.rate {
+                throw .timeline(path: path, reason: "segments[\(i)].sourceFps: \(segment.sourceFps) is not the frame rate of \(source.path), \(source.rate.perSecond.fraction)")
+            }
+            // A segment may run on past its source's end (the last frame holds), but it starts inside it.
+            let ticks = source.ticks(at: rate, sourceRate: sourceRate)
+            guard segment.srcStartTick <= ticks else {
+                throw .timeline(path: path, reason: "segments[\(i)].srcStartTick: \(segment.srcStartTick) is past the end of \(source.path) (\(ticks) frames at \(rate.perSecond.fraction) fps)")
+            }
+            for n in segment.outStartFrame..<min(segment.outEndFrame, frameLimit) {
                 let tick = segment.paused ? segment.srcStartTick : segment.srcStartTick + (n - segment.outStartFrame)
                 let index = max(0, min(source.frames - 1, (Rational(tick) * sourceRate.perSecond / rate.perSecond + Rational(1, 2)).floor))
                 guard let stamp = try? FrameStamp(sourceID: source.id, frameIndex: Int(index)) else { continue }

@@ -9,7 +9,7 @@ import MediaCore
 public final class Compositor {
     public let size: PixelSize
     let canvas: Frame
-    private var scalers: [ScalerKey: OpaquePointer] = [:]
+    private var scalers: [ScalerKey: Scaler] = [:]
 
     private struct ScalerKey: Hashable {
         var source: PixelSize
@@ -22,10 +22,6 @@ public final class Compositor {
         self.size = size
         canvas = try Frame.picture(size)
         fill(PixelRect(size: size), with: .black)
-    }
-
-    deinit {
-        for scaler in scalers.values { sws_freeContext(scaler) }
     }
 
     /// Paints a rectangle of the canvas (coordinates rounded to even pixels for chroma) with one colour.
@@ -76,7 +72,7 @@ public final class Compositor {
     /// The encoder may still hold a reference to the canvas of the previous frame; drawing then goes to a fresh
     /// buffer instead of changing a picture that is waiting to be encoded.
     private func ensureWritable() {
-        if av_frame_is_writable(canvas.pointer) == 0 { try? canvas.makeWritable() }
+        if !canvas.isWritable { try? canvas.makeWritable() }
     }
 
     private func fillPlane(_ plane: Int, x: Int, y: Int, width: Int, height: Int, value: UInt8) {
@@ -89,51 +85,18 @@ public final class Compositor {
     /// Scales (and converts) a decoded frame into a rectangle of the canvas with libswscale.
     private func scale(_ frame: Frame, into rect: PixelRect) throws(MediaError) {
         guard rect.width >= 2, rect.height >= 2 else { return }
-        var format = frame.pointer.pointee.format
-        let fullRange = frame.pointer.pointee.color_range == AVCOL_RANGE_JPEG
-        // yuvj420p is yuv420p with full range; say so explicitly instead of using the deprecated format.
-        if format == AV_PIX_FMT_YUVJ420P.rawValue { format = AV_PIX_FMT_YUV420P.rawValue }
-        let key = ScalerKey(source: frame.size, format: format, fullRange: fullRange || frame.pointer.pointee.format == AV_PIX_FMT_YUVJ420P.rawValue,
-                            destination: rect.size)
+        let (format, fullRange) = frame.scalingFormat
+        let key = ScalerKey(source: frame.size, format: format, fullRange: fullRange, destination: rect.size)
         let scaler = try scaler(for: key)
         ensureWritable()
-        var destination: [UnsafeMutablePointer<UInt8>?] = [
-            canvas.dataPointer(0).map { $0 + rect.y * canvas.lineSize(0) + rect.x },
-            canvas.dataPointer(1).map { $0 + rect.y / 2 * canvas.lineSize(1) + rect.x / 2 },
-            canvas.dataPointer(2).map { $0 + rect.y / 2 * canvas.lineSize(2) + rect.x / 2 },
-            nil,
-        ]
-        var strides: [Int32] = [Int32(canvas.lineSize(0)), Int32(canvas.lineSize(1)), Int32(canvas.lineSize(2)), 0]
-        let height = withUnsafePointer(to: &frame.pointer.pointee.data) { data in
-            withUnsafePointer(to: &frame.pointer.pointee.linesize) { lines in
-                data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { src in
-                    lines.withMemoryRebound(to: Int32.self, capacity: 8) { srcStride in
-                        sws_scale(scaler, src, srcStride, 0, Int32(frame.height), &destination, &strides)
-                    }
-                }
-            }
-        }
-        try check(height, "sws_scale")
+        try scaler.scale(frame, into: canvas, at: rect)
     }
 
-    private func scaler(for key: ScalerKey) throws(MediaError) -> OpaquePointer {
+    private func scaler(for key: ScalerKey) throws(MediaError) -> Scaler {
         if let cached = scalers[key] { return cached }
-        guard let context = sws_getContext(Int32(key.source.width), Int32(key.source.height), AVPixelFormat(rawValue: key.format),
-                                           Int32(key.destination.width), Int32(key.destination.height), AV_PIX_FMT_YUV420P,
-                                           SWS_BICUBIC, nil, nil, nil) else {
-            throw .ffmpeg(function: "sws_getContext", code: 0,
-                          message: "cannot convert \(key.source) to \(key.destination)", path: nil)
-        }
-        if key.fullRange {
-            // Full-range input to limited-range output: tell swscale, or blacks and whites come out wrong.
-            let coefficients = sws_getCoefficients(SWS_CS_DEFAULT)
-            sws_setColorspaceDetails(context, coefficients, 1, coefficients, 0, 0, 1 << 16, 1 << 16)
-        }
-        if scalers.count > 16 {
-            for s in scalers.values { sws_freeContext(s) }
-            scalers.removeAll()
-        }
-        scalers[key] = context
-        return context
+        let scaler = try Scaler(source: key.source, format: key.format, fullRange: key.fullRange, destination: key.destination)
+        if scalers.count > 16 { scalers.removeAll() }
+        scalers[key] = scaler
+        return scaler
     }
 }

@@ -14,12 +14,7 @@ public final class AudioBuffer {
         self.channels = channels
         self.sampleRate = sampleRate
         self.capacity = capacity
-        frame = try Frame()
-        frame.pointer.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
-        frame.pointer.pointee.sample_rate = Int32(sampleRate)
-        frame.pointer.pointee.nb_samples = Int32(capacity)
-        av_channel_layout_default(&frame.pointer.pointee.ch_layout, Int32(channels))
-        try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer")
+        frame = try Frame.audio(format: AV_SAMPLE_FMT_FLTP, channels: channels, sampleRate: sampleRate, samples: capacity)
     }
 
     func plane(_ channel: Int) -> UnsafeMutablePointer<Float> {
@@ -27,9 +22,9 @@ public final class AudioBuffer {
     }
 
     /// The data pointers FFmpeg's audio functions take (`void **`), one per channel.
-    func withPlanes<R>(offset: Int = 0, _ body: (UnsafeMutablePointer<UnsafeMutableRawPointer?>) -> R) -> R {
+    func withPlanes<R, E: Error>(offset: Int = 0, _ body: (UnsafeMutablePointer<UnsafeMutableRawPointer?>) throws(E) -> R) throws(E) -> R {
         var pointers = (0..<channels).map { UnsafeMutableRawPointer(plane($0) + offset) as UnsafeMutableRawPointer? }
-        return pointers.withUnsafeMutableBufferPointer { body($0.baseAddress!) }
+        return try pointers.withUnsafeMutableBufferPointer { buffer throws(E) in try body(buffer.baseAddress!) }
     }
 
     /// Writes silence into `[from, to)`.

@@ -13,8 +13,8 @@ final class AudioTrack {
     let origin: MediaTime
     let sampleRate: Int
     let channels: Int
-    private let resampler: OpaquePointer
-    private let fifo: OpaquePointer
+    private let resampler: Resampler
+    private let fifo: AudioFIFO
     private let decoded: Frame
     /// Source-clock sample index of the first sample in the FIFO.
     private var fifoStart: Int64 = 0
@@ -27,35 +27,13 @@ final class AudioTrack {
         self.origin = origin
         self.sampleRate = sampleRate
         self.channels = channels
-        var swr: OpaquePointer? = nil
-        var outLayout = AVChannelLayout()
-        av_channel_layout_default(&outLayout, Int32(channels))
-        var inLayout = decoder.codec.pointee.ch_layout
-        if inLayout.order == AV_CHANNEL_ORDER_UNSPEC {
-            av_channel_layout_default(&inLayout, inLayout.nb_channels)
-        }
-        try check(swr_alloc_set_opts2(&swr, &outLayout, AV_SAMPLE_FMT_FLTP, Int32(sampleRate),
-                                      &inLayout, decoder.codec.pointee.sample_fmt, decoder.codec.pointee.sample_rate,
-                                      0, nil), "swr_alloc_set_opts2", path: path)
-        resampler = try allocated(swr, "swr_alloc_set_opts2")
-        do {
-            try check(swr_init(resampler), "swr_init", path: path)
-        } catch {
-            var s: OpaquePointer? = resampler
-            swr_free(&s)
-            throw error
-        }
-        fifo = try allocated(av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, Int32(channels), Int32(sampleRate)), "av_audio_fifo_alloc")
+        resampler = try Resampler(from: decoder.codec.audioFormat, toChannels: channels, format: AV_SAMPLE_FMT_FLTP,
+                                  sampleRate: sampleRate, path: path)
+        fifo = try AudioFIFO(format: AV_SAMPLE_FMT_FLTP, channels: channels, capacity: sampleRate, path: path)
         decoded = try Frame()
     }
 
-    deinit {
-        var s: OpaquePointer? = resampler
-        swr_free(&s)
-        av_audio_fifo_free(fifo)
-    }
-
-    private var available: Int { Int(av_audio_fifo_size(fifo)) }
+    private var available: Int { fifo.count }
 
     /// Fills `buffer` with `count` samples starting at source sample `position`. Returns how many of them came
     /// from the source; the rest (before its audio starts or after it ends) are silence.
@@ -79,10 +57,9 @@ final class AudioTrack {
                 continue
             }
             let n = min(count - written, available)
-            let got = buffer.withPlanes(offset: written) { av_audio_fifo_read(fifo, $0, Int32(n)) }
-            try check(got, "av_audio_fifo_read", path: decoder.path)
-            written += Int(got)
-            real += Int(got)
+            let got = try buffer.withPlanes(offset: written) { planes throws(MediaError) in try fifo.read(planes, count: n) }
+            written += got
+            real += got
             fifoStart += Int64(got)
         }
         buffer.silence(from: written, to: count)
@@ -100,7 +77,7 @@ final class AudioTrack {
                 continue
             }
             let d = min(left, available)
-            try check(av_audio_fifo_drain(fifo, Int32(d)), "av_audio_fifo_drain", path: decoder.path)
+            try fifo.drain(d)
             fifoStart += Int64(d)
             left -= d
         }
@@ -109,9 +86,8 @@ final class AudioTrack {
     private func reposition(to position: Int64) throws(MediaError) {
         let time = MediaTime(seconds: Rational(position, Int64(sampleRate)))
         try decoder.seek(to: time + (origin - .zero))
-        av_audio_fifo_reset(fifo)
-        swr_close(resampler)
-        try check(swr_init(resampler), "swr_init", path: decoder.path)
+        fifo.reset()
+        try resampler.restart(path: decoder.path)
         placedFirstFrame = false
         ended = false
         fifoStart = position
@@ -131,9 +107,7 @@ final class AudioTrack {
                     try place(firstSampleAt: start)
                 }
             }
-            let input = frame.pointer.pointee.extended_data
-            try convert(input: input.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: UnsafePointer<UInt8>?.self) },
-                        count: Int(frame.pointer.pointee.nb_samples))
+            try convert(input: frame.audioPlanes, count: frame.sampleCount)
         }
     }
 
@@ -156,33 +130,31 @@ final class AudioTrack {
         if scratch.count < chunk { scratch = [Float](repeating: 0, count: chunk) }
         while left > 0 {
             let m = min(left, chunk)
-            let written = scratch.withUnsafeMutableBufferPointer { buf -> Int32 in
+            try scratch.withUnsafeMutableBufferPointer { buf throws(MediaError) in
                 var pointers = [UnsafeMutableRawPointer?](repeating: UnsafeMutableRawPointer(buf.baseAddress!), count: channels)
-                return pointers.withUnsafeMutableBufferPointer { av_audio_fifo_write(fifo, $0.baseAddress!, Int32(m)) }
+                try pointers.withUnsafeMutableBufferPointer { p throws(MediaError) in try fifo.write(p.baseAddress!, count: m) }
             }
-            try check(written, "av_audio_fifo_write", path: decoder.path)
             left -= m
         }
     }
 
     private func convert(input: UnsafeMutablePointer<UnsafePointer<UInt8>?>?, count: Int) throws(MediaError) {
-        let room = Int(swr_get_out_samples(resampler, Int32(count)))
+        let room = resampler.outputRoom(forInput: count)
         guard room > 0 else { return }
         if converted == nil || converted!.capacity < room {
             converted = try AudioBuffer(channels: channels, sampleRate: sampleRate, capacity: max(room, 8192))
         }
         let out = converted!
-        let produced = out.withPlanes { planes in
-            planes.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: channels) {
-                swr_convert(resampler, $0, Int32(room), input, Int32(count))
+        let path = decoder.path
+        let produced = try out.withPlanes { planes throws(MediaError) in
+            try planes.withMemoryRebound(to: UnsafeMutablePointer<UInt8>?.self, capacity: channels) { p throws(MediaError) in
+                try resampler.convert(input, count: count, into: p, room: room, path: path)
             }
         }
-        try check(produced, "swr_convert", path: decoder.path)
-        let skip = min(pendingDrop, Int(produced))
+        let skip = min(pendingDrop, produced)
         pendingDrop -= skip
-        guard skip < Int(produced) else { return }
-        let written = out.withPlanes(offset: skip) { av_audio_fifo_write(fifo, $0, produced - Int32(skip)) }
-        try check(written, "av_audio_fifo_write", path: decoder.path)
+        guard skip < produced else { return }
+        try out.withPlanes(offset: skip) { planes throws(MediaError) in try fifo.write(planes, count: produced - skip) }
     }
 
     /// Reused resampler output, grown when a frame needs more room.

@@ -9,7 +9,7 @@ public struct VideoPicture {
 
     /// The picture's shape on screen, honouring its sample aspect ratio.
     public var displayAspect: Rational {
-        size.displayAspect(sampleAspect: frame.pointer.pointee.sample_aspect_ratio.rational ?? .one)
+        size.displayAspect(sampleAspect: frame.sampleAspectRatio ?? .one)
     }
 }
 
@@ -76,25 +76,9 @@ public final class MediaSource {
     /// The video stream's end relative to the file's start: from the stream's declared duration when there is
     /// one, otherwise from the last packet's end, found by a demux-only scan (no decoding).
     static func videoDuration(input: InputFile, streamIndex: Int, origin: MediaTime) throws(MediaError) -> MediaDuration {
-        let stream = input.stream(streamIndex).pointee
-        let timeBase = stream.time_base.rational ?? Rational(1, 1000)
-        if let duration = stream.duration.timestamp, duration > 0 {
-            let start = stream.start_time.timestamp.map { MediaTime(value: $0, timeBase: timeBase) } ?? origin
-            return (start + MediaDuration(value: duration, timeBase: timeBase)) - origin
-        }
-        let scan = try InputFile(path: input.path)
-        let packet = try Packet()
-        var end: MediaTime?
-        while true {
-            let read = av_read_frame(scan.context, packet.pointer)
-            if read == averrorEOF { break }
-            try check(read, "av_read_frame", path: input.path)
-            defer { packet.unref() }
-            let p = packet.pointer.pointee
-            guard Int(p.stream_index) == streamIndex, let pts = p.pts.timestamp else { continue }
-            let packetEnd = MediaTime(value: pts + max(0, p.duration), timeBase: timeBase)
-            end = max(end ?? packetEnd, packetEnd)
-        }
+        if let declared = input.declaredEnd(ofStream: streamIndex, origin: origin) { return declared - origin }
+        // A second opening of the file, so the scan does not move the one the decoders read.
+        let (_, end) = try InputFile(path: input.path).scanPackets(ofStream: streamIndex)
         guard let end else { throw .noFrames(path: input.path) }
         return end - origin
     }

@@ -33,9 +33,7 @@ final class VideoTrack {
         decoder = try StreamDecoder(path: path, kind: .video, threads: threads)
         self.origin = origin
         self.outputRate = outputRate
-        let stream = decoder.stream.pointee
-        let guessed = stream.r_frame_rate.rational.flatMap { $0 > .zero && $0 <= Rational(1000) ? $0 : nil }
-        let sourceRate = (stream.avg_frame_rate.rational ?? guessed).map(FrameRate.init) ?? outputRate
+        let sourceRate = decoder.nominalFrameRate.map(FrameRate.init) ?? outputRate
         nominalFrame = sourceRate.frameDuration
         halfFrame = nominalFrame * Rational(1, 2)
         current = try Frame()
@@ -94,8 +92,7 @@ final class VideoTrack {
             if let pts = decoder.presentationTime(of: frame) {
                 nextTime = .zero + (pts - origin)
             } else {
-                let duration = frame.pointer.pointee.pkt_duration > 0
-                    ? MediaDuration(value: frame.pointer.pointee.pkt_duration, timeBase: decoder.timeBase) : nominalFrame
+                let duration = frame.packetDuration.map { MediaDuration(value: $0, timeBase: decoder.timeBase) } ?? nominalFrame
                 nextTime = previous.map { $0 + duration } ?? .zero
             }
             nextIsValid = true

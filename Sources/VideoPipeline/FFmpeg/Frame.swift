@@ -24,12 +24,31 @@ final class Frame {
         return frame
     }
 
+    /// Allocates writable audio of `samples` per channel in `format`, with the default layout of `channels`.
+    static func audio(format: AVSampleFormat, channels: Int, sampleRate: Int, samples: Int) throws(MediaError) -> Frame {
+        let frame = try Frame()
+        frame.pointer.pointee.format = format.rawValue
+        frame.pointer.pointee.sample_rate = Int32(sampleRate)
+        frame.pointer.pointee.nb_samples = Int32(samples)
+        av_channel_layout_default(&frame.pointer.pointee.ch_layout, Int32(channels))
+        try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer")
+        return frame
+    }
+
     var width: Int { Int(pointer.pointee.width) }
     var height: Int { Int(pointer.pointee.height) }
     var size: PixelSize { PixelSize(width: width, height: height) }
     var pixelFormat: AVPixelFormat { AVPixelFormat(rawValue: pointer.pointee.format) }
 
     func unref() { av_frame_unref(pointer) }
+
+    /// Audio samples per channel.
+    var sampleCount: Int { Int(pointer.pointee.nb_samples) }
+
+    /// The audio planes as libswresample reads them (`const uint8_t **`).
+    var audioPlanes: UnsafeMutablePointer<UnsafePointer<UInt8>?>? {
+        pointer.pointee.extended_data.map { UnsafeMutableRawPointer($0).assumingMemoryBound(to: UnsafePointer<UInt8>?.self) }
+    }
 
     /// Makes the buffers writable (copying them if another reference shares them).
     func makeWritable() throws(MediaError) {

@@ -74,6 +74,32 @@ final class InputFile {
         return index >= 0 ? Int(index) : nil
     }
 
+    /// Demuxes the whole file and counts the packets of stream `index` (the others are discarded unread), with
+    /// the latest end (timestamp + duration) among them.
+    func scanPackets(ofStream index: Int) throws(MediaError) -> (count: Int64, end: MediaTime?) {
+        for i in 0..<streamCount where i != index { stream(i).pointee.discard = AVDISCARD_ALL }
+        let timeBase = stream(index).pointee.time_base.rational ?? Rational(1, 1000)
+        let packet = try Packet()
+        var count: Int64 = 0
+        var end: MediaTime?
+        while true {
+            packet.unref()
+            let read = av_read_frame(context, packet.pointer)
+            if read == averrorEOF { return (count, end) }
+            try check(read, "av_read_frame", path: path)
+            let p = packet.pointer.pointee
+            guard Int(p.stream_index) == index else { continue }
+            count += 1
+            if let pts = p.pts.timestamp {
+                let (sum, overflow) = pts.addingReportingOverflow(max(0, p.duration))
+                if !overflow {
+                    let packetEnd = MediaTime(value: sum, timeBase: timeBase)
+                    end = max(end ?? packetEnd, packetEnd)
+                }
+            }
+        }
+    }
+
     /// Where the presentation of the file starts, as FFmpeg computed it from all streams.
     var startTime: MediaTime? {
         context.pointee.start_time.timestamp.map { MediaTime(value: $0, timeBase: Rational(1, Int64(AV_TIME_BASE))) }

@@ -14,7 +14,7 @@ final class StreamDecoder {
 
     let input: InputFile
     let streamIndex: Int
-    let codec: UnsafeMutablePointer<AVCodecContext>
+    let codec: CodecContext
     /// The time base of the stream's timestamps.
     let timeBase: Rational
     let kind: StreamKind
@@ -31,42 +31,30 @@ final class StreamDecoder {
         streamIndex = index
         let stream = input.stream(index)
         timeBase = stream.pointee.time_base.rational ?? Rational(1, 1000)
-        guard let decoder = avcodec_find_decoder(stream.pointee.codecpar.pointee.codec_id) else {
-            throw .unreadable(path: path, function: "avcodec_find_decoder",
-                              message: "no decoder for \(String(cString: avcodec_get_name(stream.pointee.codecpar.pointee.codec_id)))")
-        }
-        codec = try allocated(avcodec_alloc_context3(decoder), "avcodec_alloc_context3")
+        // Owned from allocation by CodecContext: an avcodec_open2 that fails frees it once, in its deinit.
+        codec = try CodecContext.decoder(for: stream, kind: kind, threads: threads, path: path)
         packet = try Packet()
-        do {
-            try check(avcodec_parameters_to_context(codec, stream.pointee.codecpar), "avcodec_parameters_to_context", path: path)
-            codec.pointee.pkt_timebase = stream.pointee.time_base
-            codec.pointee.thread_count = Int32(threads)
-            if kind == .video { codec.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE }
-            try check(avcodec_open2(codec, decoder, nil), "avcodec_open2", path: path)
-        } catch {
-            var c: UnsafeMutablePointer<AVCodecContext>? = codec
-            avcodec_free_context(&c)
-            throw error
-        }
         // Only the chosen stream's packets are wanted; the demuxer may skip the rest cheaply.
         for i in 0..<input.streamCount where i != index {
             input.stream(i).pointee.discard = AVDISCARD_ALL
         }
     }
 
-    deinit {
-        var c: UnsafeMutablePointer<AVCodecContext>? = codec
-        avcodec_free_context(&c)
-    }
-
     var stream: UnsafeMutablePointer<AVStream> { input.stream(streamIndex) }
+
+    /// The stream's nominal frame rate: what its frames say (`avg_frame_rate`), else FFmpeg's guess when it is a
+    /// plausible rate (for a track without frames that guess is just the time base).
+    var nominalFrameRate: Rational? {
+        let guessed = stream.pointee.r_frame_rate.rational.flatMap { $0 > .zero && $0 <= Rational(1000) ? $0 : nil }
+        return stream.pointee.avg_frame_rate.rational ?? guessed
+    }
 
     /// Decodes into `frame` (unreferenced first): the next frame, or the end of the stream.
     func decode(into frame: Frame) throws(MediaError) -> Step {
         frame.unref()
         while true {
             if finished { return .endOfStream }
-            let received = avcodec_receive_frame(codec, frame.pointer)
+            let received = avcodec_receive_frame(codec.pointer, frame.pointer)
             if received >= 0 { return .frame(frame) }
             if received == averrorEOF {
                 finished = true
@@ -85,12 +73,12 @@ final class StreamDecoder {
             let read = av_read_frame(input.context, packet.pointer)
             if read == averrorEOF {
                 flushing = true
-                try check(avcodec_send_packet(codec, nil), "avcodec_send_packet", path: path)
+                try check(avcodec_send_packet(codec.pointer, nil), "avcodec_send_packet", path: path)
                 return
             }
             try check(read, "av_read_frame", path: path)
             guard Int(packet.pointer.pointee.stream_index) == streamIndex else { continue }
-            let sent = avcodec_send_packet(codec, packet.pointer)
+            let sent = avcodec_send_packet(codec.pointer, packet.pointer)
             packet.unref()
             if sent == averrorEAGAIN { continue }
             try check(sent, "avcodec_send_packet", path: path)
@@ -102,7 +90,7 @@ final class StreamDecoder {
     func seek(to time: MediaTime) throws(MediaError) {
         let target = time.value(in: timeBase, rounding: .down)
         try check(av_seek_frame(input.context, Int32(streamIndex), target, AVSEEK_FLAG_BACKWARD), "av_seek_frame", path: path)
-        avcodec_flush_buffers(codec)
+        avcodec_flush_buffers(codec.pointer)
         flushing = false
         finished = false
     }

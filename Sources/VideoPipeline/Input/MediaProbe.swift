@@ -1,79 +1,37 @@
-import CFFmpeg
 import MediaCore
 
 /// Reads what a media file holds without decoding it.
 public enum MediaProbe {
-    /// Opens `path` and describes its container and streams.
+    /// Opens `path` and describes its container and streams, after opening a decoder for its main video and audio
+    /// streams (nothing is decoded): a file whose codec parameters no decoder accepts cannot be played, and saying
+    /// so here is better than listing it as if it could.
     ///
-    /// - Throws: `MediaError.fileNotFound`, `.isDirectory`, `.emptyFile`, `.unreadable` (not media), `.truncated`.
+    /// - Throws: `MediaError.fileNotFound`, `.isDirectory`, `.emptyFile`, `.unreadable` (not media, or no decoder
+    ///   for a codec), `.truncated`, and FFmpeg errors naming `avcodec_open2` (corrupt codec parameters).
     public static func probe(_ path: String) throws(MediaError) -> MediaInfo {
         let input = try InputFile(path: path)
+        for kind in [StreamKind.video, .audio] {
+            guard let index = input.bestStream(kind) else { continue }
+            _ = try CodecContext.decoder(for: input.stream(index), kind: kind, threads: 1, path: path)
+        }
         return input.info
     }
-}
 
-extension InputFile {
-    var info: MediaInfo {
-        let ctx = context.pointee
-        let best = Set([bestStream(.video), bestStream(.audio)].compactMap { $0 })
-        let streams = (0..<streamCount).map { streamInfo($0, isBest: best.contains($0)) }
-        return MediaInfo(
-            path: path,
-            container: ctx.iformat.map { String(cString: $0.pointee.name) } ?? "unknown",
-            duration: ctx.duration.timestamp.flatMap { $0 > 0 ? MediaDuration(value: $0, timeBase: Rational(1, Int64(AV_TIME_BASE))) : nil },
-            bitRate: ctx.bit_rate > 0 ? ctx.bit_rate : nil,
-            streams: streams)
+    /// What a demux-only scan of the video stream finds: how many frames (packets) it has and where it ends.
+    public struct VideoScan: Hashable, Sendable {
+        /// Packets of the video stream: its frames, counted in the container rather than read from a header.
+        public var frames: Int64
+        /// The end of its last frame (timestamp + duration) relative to the file's start; `nil` without timestamps.
+        public var end: MediaDuration?
     }
 
-    func streamInfo(_ index: Int, isBest: Bool) -> StreamInfo {
-        let st = stream(index).pointee
-        let par = st.codecpar.pointee
-        let timeBase = st.time_base.rational ?? Rational(1, 1000)
-        let kind: StreamKind = switch par.codec_type {
-        case AVMEDIA_TYPE_VIDEO: .video
-        case AVMEDIA_TYPE_AUDIO: .audio
-        case AVMEDIA_TYPE_SUBTITLE: .subtitle
-        case AVMEDIA_TYPE_DATA: .data
-        default: .other
-        }
-        var info = StreamInfo(
-            index: index, kind: kind, codec: String(cString: avcodec_get_name(par.codec_id)), isBest: isBest,
-            timeBase: timeBase,
-            duration: st.duration.timestamp.flatMap { $0 > 0 ? MediaDuration(value: $0, timeBase: timeBase) : nil },
-            bitRate: par.bit_rate > 0 ? par.bit_rate : nil,
-            frameCount: st.nb_frames > 0 ? st.nb_frames : nil)
-        switch kind {
-        case .video:
-            info.size = PixelSize(width: Int(par.width), height: Int(par.height))
-            info.sampleAspectRatio = (par.sample_aspect_ratio.rational ?? st.sample_aspect_ratio.rational) ?? .one
-            // avg_frame_rate is what the frames say; r_frame_rate is a guess that, for a track without frames, is
-            // just the time base, so it is only taken when it is a plausible rate.
-            if let rate = st.avg_frame_rate.rational, rate > .zero {
-                info.frameRate = FrameRate(rate)
-            } else if let rate = st.r_frame_rate.rational, rate > .zero, rate <= Rational(1000) {
-                info.frameRate = FrameRate(rate)
-            }
-            if let name = av_get_pix_fmt_name(AVPixelFormat(rawValue: par.format)) {
-                info.pixelFormat = String(cString: name)
-            }
-        case .audio:
-            info.sampleRate = Int(par.sample_rate)
-            info.channels = Int(par.ch_layout.nb_channels)
-            info.channelLayout = describe(layout: par.ch_layout)
-            if let name = av_get_sample_fmt_name(AVSampleFormat(rawValue: par.format)) {
-                info.sampleFormat = String(cString: name)
-            }
-        default:
-            break
-        }
-        return info
+    /// Reads every packet of the file's video stream without decoding it.
+    ///
+    /// - Throws: what `probe` throws, `.missingStream(kind: .video)`, and demuxing errors naming `av_read_frame`.
+    public static func scanVideo(_ path: String) throws(MediaError) -> VideoScan {
+        let input = try InputFile(path: path)
+        guard let index = input.bestStream(.video) else { throw .missingStream(path: path, kind: .video) }
+        let (count, end) = try input.scanPackets(ofStream: index)
+        return VideoScan(frames: count, end: end.map { $0 - (input.startTime ?? .zero) })
     }
-}
-
-/// FFmpeg's name for a channel layout (`stereo`, `mono`, `5.1(side)`).
-func describe(layout: AVChannelLayout) -> String {
-    var layout = layout
-    var buffer = [CChar](repeating: 0, count: 128)
-    let n = buffer.withUnsafeMutableBufferPointer { av_channel_layout_describe(&layout, $0.baseAddress, $0.count) }
-    return n > 0 ? buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) } : "\(layout.nb_channels) channels"
 }

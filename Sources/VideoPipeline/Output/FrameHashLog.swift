@@ -7,14 +7,14 @@ import MediaCore
 /// compared for determinism. The file is written atomically on `finish()`.
 public final class FrameHashLog {
     private let output: AtomicFile
-    private let md5: OpaquePointer
+    private let md5: MD5Context
     private let format: OutputFormat
     private var index: Int64 = 0
 
     public init(destination: String, format: OutputFormat) throws(MediaError) {
         self.format = format
         output = try AtomicFile.forMedia(destination)
-        md5 = try allocated(av_md5_alloc(), "av_md5_alloc")
+        md5 = try MD5Context()
         let rate = format.frameRate.perSecond
         try append("""
             #format: frame checksums
@@ -30,28 +30,23 @@ public final class FrameHashLog {
             """)
     }
 
-    deinit {
-        av_free(UnsafeMutableRawPointer(md5))
-    }
-
     /// Hashes the visible bytes of the canvas's three planes, row by row (no stride padding), as `rawvideo` does.
     public func append(_ compositor: Compositor) throws(MediaError) { try append(compositor.picture) }
 
     public func append(_ picture: VideoPicture) throws(MediaError) {
         let frame = picture.frame
-        av_md5_init(md5)
         let size = frame.size
         let planes = [(0, size.width, size.height), (1, (size.width + 1) / 2, (size.height + 1) / 2),
                       (2, (size.width + 1) / 2, (size.height + 1) / 2)]
         var bytes = 0
-        for (plane, width, height) in planes {
-            guard let base = frame.dataPointer(plane) else { continue }
-            let stride = frame.lineSize(plane)
-            for row in 0..<height { av_md5_update(md5, base + row * stride, width) }
-            bytes += width * height
+        let digest = md5.digest { update in
+            for (plane, width, height) in planes {
+                guard let base = frame.dataPointer(plane) else { continue }
+                let stride = frame.lineSize(plane)
+                for row in 0..<height { update(base + row * stride, width) }
+                bytes += width * height
+            }
         }
-        var digest = [UInt8](repeating: 0, count: 16)
-        av_md5_final(md5, &digest)
         let hex = digest.map { String(format: "%02x", $0) }.joined()
         func pad(_ s: String, _ w: Int) -> String { String(repeating: " ", count: max(0, w - s.count)) + s }
         try append("0, \(pad(String(index), 10)), \(pad(String(index), 10)), \(pad("1", 8)), \(pad(String(bytes), 8)), \(hex)\n")

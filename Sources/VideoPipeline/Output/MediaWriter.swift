@@ -13,11 +13,11 @@ public final class MediaWriter {
     public let encoding: EncodingSettings
 
     private let output: AtomicFile
-    private let context: UnsafeMutablePointer<AVFormatContext>
+    private let context: OutputContext
     private let video: Encoder
     private let audio: Encoder
     private let packet: Packet
-    private let fifo: OpaquePointer
+    private let fifo: AudioFIFO
     private let audioFrame: Frame
     private let audioFrameSize: Int
     private var videoFrames: Int64 = 0
@@ -27,23 +27,7 @@ public final class MediaWriter {
     /// Video frames written so far.
     public var frameCount: Int64 { videoFrames }
     /// Audio samples written so far.
-    public var sampleCount: Int64 { audioSamples + Int64(av_audio_fifo_size(fifo)) }
-
-    /// An encoder and its stream.
-    private final class Encoder {
-        let codec: UnsafeMutablePointer<AVCodecContext>
-        let stream: UnsafeMutablePointer<AVStream>
-
-        init(codec: UnsafeMutablePointer<AVCodecContext>, stream: UnsafeMutablePointer<AVStream>) {
-            self.codec = codec
-            self.stream = stream
-        }
-
-        deinit {
-            var c: UnsafeMutablePointer<AVCodecContext>? = codec
-            avcodec_free_context(&c)
-        }
-    }
+    public var sampleCount: Int64 { audioSamples + Int64(fifo.count) }
 
     /// Creates the temporary output and opens the encoders.
     ///
@@ -61,29 +45,15 @@ public final class MediaWriter {
         let containerName = try MediaWriter.container(for: destination, profile: encoding.profile)
         output = try AtomicFile.forMedia(destination)
 
-        var ctx: UnsafeMutablePointer<AVFormatContext>? = nil
-        try check(avformat_alloc_output_context2(&ctx, nil, containerName, output.temporaryPath), "avformat_alloc_output_context2")
-        context = try allocated(ctx, "avformat_alloc_output_context2")
-        context.pointee.flags |= AVFMT_FLAG_BITEXACT
+        // Each FFmpeg object is owned by its wrapper from allocation, so a failure anywhere below frees each once.
+        context = try OutputContext(container: containerName, filename: output.temporaryPath)
         packet = try Packet()
-        do {
-            video = try MediaWriter.openVideo(context, format: format, encoding: encoding)
-            audio = try MediaWriter.openAudio(context, format: format, encoding: encoding)
-        } catch {
-            avformat_free_context(context)
-            throw error
-        }
-        audioFrameSize = audio.codec.pointee.frame_size > 0 ? Int(audio.codec.pointee.frame_size) : 1024
-        fifo = try allocated(av_audio_fifo_alloc(AV_SAMPLE_FMT_FLTP, Int32(format.channels), Int32(audioFrameSize * 4)),
-                             "av_audio_fifo_alloc")
+        video = try Encoder.video(in: context, format: format, encoding: encoding)
+        audio = try Encoder.audio(in: context, format: format, encoding: encoding)
+        audioFrameSize = audio.frameSize ?? 1024
+        fifo = try AudioFIFO(format: AV_SAMPLE_FMT_FLTP, channels: format.channels, capacity: audioFrameSize * 4, path: destination)
         audioFrame = try Frame()
         try openFile()
-    }
-
-    deinit {
-        if !finished, context.pointee.pb != nil { avio_closep(&context.pointee.pb) }
-        avformat_free_context(context)
-        av_audio_fifo_free(fifo)
     }
 
     static func container(for destination: String, profile: EncodingSettings.Profile) throws(MediaError) -> String {
@@ -100,72 +70,10 @@ public final class MediaWriter {
     }
 
     private func openFile() throws(MediaError) {
-        try check(avio_open(&context.pointee.pb, output.temporaryPath, AVIO_FLAG_WRITE), "avio_open", path: destination)
-        var options: OpaquePointer? = nil
-        if encoding.profile == .delivery { av_dict_set(&options, "movflags", "+faststart", 0) }
-        defer { av_dict_free(&options) }
-        try check(avformat_write_header(context, &options), "avformat_write_header", path: destination)
-    }
-
-    private static func newStream(_ context: UnsafeMutablePointer<AVFormatContext>) throws(MediaError) -> UnsafeMutablePointer<AVStream> {
-        try allocated(avformat_new_stream(context, nil), "avformat_new_stream")
-    }
-
-    private static func openVideo(_ context: UnsafeMutablePointer<AVFormatContext>, format: OutputFormat,
-                                  encoding: EncodingSettings) throws(MediaError) -> Encoder {
-        let name = encoding.profile == .delivery ? "libx264" : "ffv1"
-        guard let codec = avcodec_find_encoder_by_name(name) else {
-            throw .invalidSetting(name: "profile", value: encoding.profile.rawValue, reason: "this FFmpeg has no \(name) encoder")
-        }
-        let stream = try newStream(context)
-        let c = try allocated(avcodec_alloc_context3(codec), "avcodec_alloc_context3")
-        let encoder = Encoder(codec: c, stream: stream)
-        c.pointee.width = Int32(format.size.width)
-        c.pointee.height = Int32(format.size.height)
-        c.pointee.pix_fmt = AV_PIX_FMT_YUV420P
-        c.pointee.time_base = format.frameRate.timeBase.av
-        c.pointee.framerate = format.frameRate.perSecond.av
-        c.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
-        c.pointee.thread_count = Int32(encoding.threads)
-        c.pointee.flags |= AV_CODEC_FLAG_BITEXACT
-        if context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 { c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
-        var options: OpaquePointer? = nil
-        defer { av_dict_free(&options) }
-        if encoding.profile == .delivery {
-            av_dict_set(&options, "preset", encoding.preset, 0)
-            av_dict_set(&options, "crf", String(encoding.crf), 0)
-        } else {
-            av_dict_set(&options, "level", "3", 0)
-            av_dict_set(&options, "slicecrc", "1", 0)
-        }
-        try check(avcodec_open2(c, codec, &options), "avcodec_open2")
-        try check(avcodec_parameters_from_context(stream.pointee.codecpar, c), "avcodec_parameters_from_context")
-        stream.pointee.time_base = c.pointee.time_base
-        stream.pointee.avg_frame_rate = c.pointee.framerate
-        stream.pointee.sample_aspect_ratio = c.pointee.sample_aspect_ratio
-        return encoder
-    }
-
-    private static func openAudio(_ context: UnsafeMutablePointer<AVFormatContext>, format: OutputFormat,
-                                  encoding: EncodingSettings) throws(MediaError) -> Encoder {
-        let name = encoding.profile == .delivery ? "aac" : "pcm_s16le"
-        guard let codec = avcodec_find_encoder_by_name(name) else {
-            throw .invalidSetting(name: "profile", value: encoding.profile.rawValue, reason: "this FFmpeg has no \(name) encoder")
-        }
-        let stream = try newStream(context)
-        let c = try allocated(avcodec_alloc_context3(codec), "avcodec_alloc_context3")
-        let encoder = Encoder(codec: c, stream: stream)
-        c.pointee.sample_fmt = encoding.profile == .delivery ? AV_SAMPLE_FMT_FLTP : AV_SAMPLE_FMT_S16
-        c.pointee.sample_rate = Int32(format.sampleRate)
-        av_channel_layout_default(&c.pointee.ch_layout, Int32(format.channels))
-        c.pointee.time_base = AVRational(num: 1, den: Int32(format.sampleRate))
-        if encoding.profile == .delivery { c.pointee.bit_rate = Int64(encoding.audioBitRate) }
-        c.pointee.flags |= AV_CODEC_FLAG_BITEXACT
-        if context.pointee.oformat.pointee.flags & AVFMT_GLOBALHEADER != 0 { c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
-        try check(avcodec_open2(c, codec, nil), "avcodec_open2")
-        try check(avcodec_parameters_from_context(stream.pointee.codecpar, c), "avcodec_parameters_from_context")
-        stream.pointee.time_base = c.pointee.time_base
-        return encoder
+        try context.openIO(output.temporaryPath, reportedAs: destination)
+        let options = FFmpegOptions()
+        if encoding.profile == .delivery { try options.set("movflags", "+faststart") }
+        try context.writeHeader(options: options, reportedAs: destination)
     }
 
     /// Encodes the compositor's canvas as the next video frame.
@@ -176,9 +84,7 @@ public final class MediaWriter {
     /// Encodes `picture` (which must be yuv420p at the output size) as the next video frame.
     public func writeVideo(_ picture: VideoPicture) throws(MediaError) {
         precondition(picture.size == format.size && picture.frame.pixelFormat == AV_PIX_FMT_YUV420P)
-        picture.frame.pointer.pointee.pts = videoFrames
-        picture.frame.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
-        try check(avcodec_send_frame(video.codec, picture.frame.pointer), "avcodec_send_frame", path: destination)
+        try video.send(picture.frame, pts: videoFrames, path: destination)
         videoFrames += 1
         try drain(video)
     }
@@ -187,9 +93,8 @@ public final class MediaWriter {
     public func writeAudio(_ buffer: AudioBuffer) throws(MediaError) {
         precondition(buffer.channels == format.channels && buffer.sampleRate == format.sampleRate)
         guard buffer.count > 0 else { return }
-        let written = buffer.withPlanes { av_audio_fifo_write(fifo, $0, Int32(buffer.count)) }
-        try check(written, "av_audio_fifo_write", path: destination)
-        while Int(av_audio_fifo_size(fifo)) >= audioFrameSize {
+        try buffer.withPlanes { planes throws(MediaError) in try fifo.write(planes, count: buffer.count) }
+        while fifo.count >= audioFrameSize {
             try encodeAudio(count: audioFrameSize)
         }
     }
@@ -203,40 +108,29 @@ public final class MediaWriter {
     /// in place with its other outputs (`AtomicFile.commitAll`), so that they all appear or none does.
     public func finishWriting() throws(MediaError) -> AtomicFile {
         precondition(!finished)
-        let rest = Int(av_audio_fifo_size(fifo))
+        let rest = fifo.count
         if rest > 0 { try encodeAudio(count: rest) }
-        try check(avcodec_send_frame(video.codec, nil), "avcodec_send_frame", path: destination)
+        try video.send(nil, pts: 0, path: destination)
         try drain(video)
-        try check(avcodec_send_frame(audio.codec, nil), "avcodec_send_frame", path: destination)
+        try audio.send(nil, pts: 0, path: destination)
         try drain(audio)
-        try check(av_write_trailer(context), "av_write_trailer", path: destination)
-        let ioError = context.pointee.pb.pointee.error
+        try context.writeTrailer(reportedAs: destination)
         finished = true
-        let closed = avio_closep(&context.pointee.pb)
-        try check(ioError < 0 ? ioError : closed, "avio_closep", path: destination)
+        try context.closeIO(reportedAs: destination)
         return output
     }
 
     /// Pops `count` samples from the FIFO and encodes them as one audio frame.
     private func encodeAudio(count: Int) throws(MediaError) {
         let frame = audioFrame
-        frame.unref()
-        frame.pointer.pointee.nb_samples = Int32(count)
-        frame.pointer.pointee.format = audio.codec.pointee.sample_fmt.rawValue
-        frame.pointer.pointee.sample_rate = Int32(format.sampleRate)
-        try check(av_channel_layout_copy(&frame.pointer.pointee.ch_layout, &audio.codec.pointee.ch_layout), "av_channel_layout_copy")
-        try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer")
-        if audio.codec.pointee.sample_fmt == AV_SAMPLE_FMT_FLTP {
-            let read = withUnsafeMutablePointer(to: &frame.pointer.pointee.data) {
-                $0.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 8) { av_audio_fifo_read(fifo, $0, Int32(count)) }
-            }
-            try check(read, "av_audio_fifo_read", path: destination)
+        try audio.prepareAudio(frame, count: count)
+        if audio.takesPlanarFloat {
+            try fifo.read(into: frame, count: count)
         } else {
             try readInterleavedS16(into: frame, count: count)
         }
-        frame.pointer.pointee.pts = audioSamples
+        try audio.send(frame, pts: audioSamples, path: destination)
         audioSamples += Int64(count)
-        try check(avcodec_send_frame(audio.codec, frame.pointer), "avcodec_send_frame", path: destination)
         try drain(audio)
     }
 
@@ -246,8 +140,7 @@ public final class MediaWriter {
             staging = try AudioBuffer(channels: format.channels, sampleRate: format.sampleRate, capacity: max(count, audioFrameSize))
         }
         let staging = staging!
-        let read = staging.withPlanes { av_audio_fifo_read(fifo, $0, Int32(count)) }
-        try check(read, "av_audio_fifo_read", path: destination)
+        try staging.withPlanes { planes throws(MediaError) in try fifo.read(planes, count: count) }
         let out = UnsafeMutableRawPointer(frame.dataPointer(0)!).assumingMemoryBound(to: Int16.self)
         let channels = format.channels
         for c in 0..<channels {
@@ -263,14 +156,6 @@ public final class MediaWriter {
 
     /// Takes every packet the encoder has ready and writes it.
     private func drain(_ encoder: Encoder) throws(MediaError) {
-        while true {
-            packet.unref()
-            let r = avcodec_receive_packet(encoder.codec, packet.pointer)
-            if r == averrorEAGAIN || r == averrorEOF { return }
-            try check(r, "avcodec_receive_packet", path: destination)
-            packet.pointer.pointee.stream_index = encoder.stream.pointee.index
-            av_packet_rescale_ts(packet.pointer, encoder.codec.pointee.time_base, encoder.stream.pointee.time_base)
-            try check(av_interleaved_write_frame(context, packet.pointer), "av_interleaved_write_frame", path: destination)
-        }
+        try encoder.drain(into: context, using: packet, path: destination)
     }
 }

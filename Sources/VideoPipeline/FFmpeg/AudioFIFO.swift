@@ -1,0 +1,41 @@
+import CFFmpeg
+
+/// Owns an `AVAudioFifo` of planar samples; freed only in `deinit`. Every read and write is checked.
+final class AudioFIFO {
+    let pointer: OpaquePointer
+    private let path: String?
+
+    init(format: AVSampleFormat, channels: Int, capacity: Int, path: String?) throws(MediaError) {
+        self.path = path
+        pointer = try allocated(av_audio_fifo_alloc(format, Int32(channels), Int32(capacity)), "av_audio_fifo_alloc")
+    }
+
+    deinit { av_audio_fifo_free(pointer) }
+
+    /// Samples held.
+    var count: Int { Int(av_audio_fifo_size(pointer)) }
+
+    @discardableResult
+    func write(_ planes: UnsafeMutablePointer<UnsafeMutableRawPointer?>, count: Int) throws(MediaError) -> Int {
+        Int(try check(av_audio_fifo_write(pointer, planes, Int32(count)), "av_audio_fifo_write", path: path))
+    }
+
+    @discardableResult
+    func read(_ planes: UnsafeMutablePointer<UnsafeMutableRawPointer?>, count: Int) throws(MediaError) -> Int {
+        Int(try check(av_audio_fifo_read(pointer, planes, Int32(count)), "av_audio_fifo_read", path: path))
+    }
+
+    /// Reads `count` samples straight into an audio frame's planes.
+    func read(into frame: Frame, count: Int) throws(MediaError) -> Int {
+        let got = withUnsafeMutablePointer(to: &frame.pointer.pointee.data) {
+            $0.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 8) { av_audio_fifo_read(pointer, $0, Int32(count)) }
+        }
+        return Int(try check(got, "av_audio_fifo_read", path: path))
+    }
+
+    func drain(_ count: Int) throws(MediaError) {
+        try check(av_audio_fifo_drain(pointer, Int32(count)), "av_audio_fifo_drain", path: path)
+    }
+
+    func reset() { av_audio_fifo_reset(pointer) }
+}

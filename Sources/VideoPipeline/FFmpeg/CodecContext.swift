@@ -1,0 +1,57 @@
+import CFFmpeg
+import MediaCore
+
+/// Owns an `AVCodecContext` (a decoder or an encoder) from the line that allocates it; only `deinit` frees it.
+///
+/// Wrapped before anything can throw, so no error path frees it by hand: a context whose `avcodec_open2` fails
+/// (an ad with corrupt codec parameters) is released once, by its owner, like any other.
+final class CodecContext {
+    let pointer: UnsafeMutablePointer<AVCodecContext>
+    let codec: UnsafePointer<AVCodec>
+
+    init(codec: UnsafePointer<AVCodec>) throws(MediaError) {
+        self.codec = codec
+        pointer = try allocated(avcodec_alloc_context3(codec), "avcodec_alloc_context3")
+    }
+
+    deinit {
+        var c: UnsafeMutablePointer<AVCodecContext>? = pointer
+        avcodec_free_context(&c)
+    }
+
+    /// An opened decoder for `stream` of the file at `path`.
+    ///
+    /// - Throws: `.unreadable` when this FFmpeg has no decoder for the codec; FFmpeg errors naming
+    ///   `avcodec_parameters_to_context` or `avcodec_open2` (corrupt codec parameters).
+    static func decoder(for stream: UnsafeMutablePointer<AVStream>, kind: StreamKind, threads: Int,
+                        path: String) throws(MediaError) -> CodecContext {
+        let id = stream.pointee.codecpar.pointee.codec_id
+        guard let decoder = avcodec_find_decoder(id) else {
+            throw .unreadable(path: path, function: "avcodec_find_decoder",
+                              message: "no decoder for \(String(cString: avcodec_get_name(id)))")
+        }
+        let context = try CodecContext(codec: decoder)
+        try check(avcodec_parameters_to_context(context.pointer, stream.pointee.codecpar), "avcodec_parameters_to_context", path: path)
+        context.pointer.pointee.pkt_timebase = stream.pointee.time_base
+        context.pointer.pointee.thread_count = Int32(threads)
+        if kind == .video { context.pointer.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE }
+        try context.open(options: nil, path: path)
+        return context
+    }
+
+    /// Opens the codec (`avcodec_open2`) with `options`; what the codec did not use stays in them.
+    func open(options: FFmpegOptions?, path: String?) throws(MediaError) {
+        if let options {
+            try check(options.pass { avcodec_open2(pointer, codec, $0) }, "avcodec_open2", path: path)
+        } else {
+            try check(avcodec_open2(pointer, codec, nil), "avcodec_open2", path: path)
+        }
+    }
+
+    /// The decoded audio's format, as libswresample takes it (an unspecified layout becomes the default one).
+    var audioFormat: (layout: AVChannelLayout, format: AVSampleFormat, sampleRate: Int32) {
+        var layout = pointer.pointee.ch_layout
+        if layout.order == AV_CHANNEL_ORDER_UNSPEC { av_channel_layout_default(&layout, layout.nb_channels) }
+        return (layout, pointer.pointee.sample_fmt, pointer.pointee.sample_rate)
+    }
+}

@@ -1,0 +1,108 @@
+import CFFmpeg
+import MediaCore
+
+/// An opened encoder (its `CodecContext`, which owns it) and the output stream it feeds (owned by the output).
+final class Encoder {
+    let codec: CodecContext
+    let stream: UnsafeMutablePointer<AVStream>
+
+    private init(codec: CodecContext, stream: UnsafeMutablePointer<AVStream>) {
+        self.codec = codec
+        self.stream = stream
+    }
+
+    private static func find(_ name: String, profile: EncodingSettings.Profile) throws(MediaError) -> UnsafePointer<AVCodec> {
+        guard let codec = avcodec_find_encoder_by_name(name) else {
+            throw .invalidSetting(name: "profile", value: profile.rawValue, reason: "this FFmpeg has no \(name) encoder")
+        }
+        return codec
+    }
+
+    /// libx264 (delivery) or FFV1 (lossless) at the output size and rate, bit-exact, on a new stream of `output`.
+    static func video(in output: OutputContext, format: OutputFormat, encoding: EncodingSettings) throws(MediaError) -> Encoder {
+        let codec = try find(encoding.profile == .delivery ? "libx264" : "ffv1", profile: encoding.profile)
+        let stream = try allocated(avformat_new_stream(output.pointer, nil), "avformat_new_stream")
+        let encoder = Encoder(codec: try CodecContext(codec: codec), stream: stream)
+        let c = encoder.codec.pointer
+        c.pointee.width = Int32(format.size.width)
+        c.pointee.height = Int32(format.size.height)
+        c.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        c.pointee.time_base = format.frameRate.timeBase.av
+        c.pointee.framerate = format.frameRate.perSecond.av
+        c.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
+        c.pointee.thread_count = Int32(encoding.threads)
+        c.pointee.flags |= AV_CODEC_FLAG_BITEXACT
+        if output.wantsGlobalHeader { c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+        let options = FFmpegOptions()
+        if encoding.profile == .delivery {
+            try options.set("preset", encoding.preset)
+            try options.set("crf", String(encoding.crf))
+        } else {
+            try options.set("level", "3")
+            try options.set("slicecrc", "1")
+        }
+        try encoder.codec.open(options: options, path: nil)
+        try check(avcodec_parameters_from_context(stream.pointee.codecpar, c), "avcodec_parameters_from_context")
+        stream.pointee.time_base = c.pointee.time_base
+        stream.pointee.avg_frame_rate = c.pointee.framerate
+        stream.pointee.sample_aspect_ratio = c.pointee.sample_aspect_ratio
+        return encoder
+    }
+
+    /// AAC (delivery) or 16-bit PCM (lossless) at the output's sample rate and channels, on a new stream.
+    static func audio(in output: OutputContext, format: OutputFormat, encoding: EncodingSettings) throws(MediaError) -> Encoder {
+        let codec = try find(encoding.profile == .delivery ? "aac" : "pcm_s16le", profile: encoding.profile)
+        let stream = try allocated(avformat_new_stream(output.pointer, nil), "avformat_new_stream")
+        let encoder = Encoder(codec: try CodecContext(codec: codec), stream: stream)
+        let c = encoder.codec.pointer
+        c.pointee.sample_fmt = encoding.profile == .delivery ? AV_SAMPLE_FMT_FLTP : AV_SAMPLE_FMT_S16
+        c.pointee.sample_rate = Int32(format.sampleRate)
+        av_channel_layout_default(&c.pointee.ch_layout, Int32(format.channels))
+        c.pointee.time_base = AVRational(num: 1, den: Int32(format.sampleRate))
+        if encoding.profile == .delivery { c.pointee.bit_rate = Int64(encoding.audioBitRate) }
+        c.pointee.flags |= AV_CODEC_FLAG_BITEXACT
+        if output.wantsGlobalHeader { c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+        try encoder.codec.open(options: nil, path: nil)
+        try check(avcodec_parameters_from_context(stream.pointee.codecpar, c), "avcodec_parameters_from_context")
+        stream.pointee.time_base = c.pointee.time_base
+        return encoder
+    }
+
+    /// Samples per audio frame the encoder wants; `nil` when any number will do.
+    var frameSize: Int? { codec.pointer.pointee.frame_size > 0 ? Int(codec.pointer.pointee.frame_size) : nil }
+
+    /// Whether the encoder takes planar float (AAC) rather than interleaved 16-bit (PCM).
+    var takesPlanarFloat: Bool { codec.pointer.pointee.sample_fmt == AV_SAMPLE_FMT_FLTP }
+
+    /// Gives `frame` (unreferenced first) fresh buffers for `count` samples in the encoder's format.
+    func prepareAudio(_ frame: Frame, count: Int) throws(MediaError) {
+        frame.unref()
+        frame.pointer.pointee.nb_samples = Int32(count)
+        frame.pointer.pointee.format = codec.pointer.pointee.sample_fmt.rawValue
+        frame.pointer.pointee.sample_rate = codec.pointer.pointee.sample_rate
+        try check(av_channel_layout_copy(&frame.pointer.pointee.ch_layout, &codec.pointer.pointee.ch_layout), "av_channel_layout_copy")
+        try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer")
+    }
+
+    /// Sends a frame stamped `pts` (in the encoder's time base), or the end of the stream when `nil`.
+    func send(_ frame: Frame?, pts: Int64, path: String) throws(MediaError) {
+        if let frame {
+            frame.pointer.pointee.pts = pts
+            frame.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
+        }
+        try check(avcodec_send_frame(codec.pointer, frame?.pointer), "avcodec_send_frame", path: path)
+    }
+
+    /// Takes every packet the encoder has ready and writes it to `output`, rescaled to the stream's time base.
+    func drain(into output: OutputContext, using packet: Packet, path: String) throws(MediaError) {
+        while true {
+            packet.unref()
+            let r = avcodec_receive_packet(codec.pointer, packet.pointer)
+            if r == averrorEAGAIN || r == averrorEOF { return }
+            try check(r, "avcodec_receive_packet", path: path)
+            packet.pointer.pointee.stream_index = stream.pointee.index
+            av_packet_rescale_ts(packet.pointer, codec.pointer.pointee.time_base, stream.pointee.time_base)
+            try check(av_interleaved_write_frame(output.pointer, packet.pointer), "av_interleaved_write_frame", path: path)
+        }
+    }
+}
