@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+@testable import AdInsertion
+
+/// What the fuzzers found (`scripts/fuzz`, issue 9), replayed through the library on every test run.
+///
+/// Each finding is kept as a file under `Fuzz/Regressions/TARGET/`; `scripts/fuzz` also replays them first.
+@Suite struct FuzzRegressionTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    static func findings(_ target: String) throws -> [URL] {
+        let directory = root.appendingPathComponent("Fuzz/Regressions/\(target)")
+        return try FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)
+            .sorted { $0.lastPathComponent < $1.lastPathComponent }
+    }
+
+    @Test func everyVASTFindingIsRefusedAsMalformedXML() throws {
+        let files = try Self.findings("vast")
+        #expect(!files.isEmpty)
+        for file in files {
+            let error = #expect(throws: DecisioningError.self, "\(file.lastPathComponent)") {
+                _ = try VASTParser().parse(Data(contentsOf: file), source: file.lastPathComponent)
+            }
+            #expect(error?.code == .xmlParsing, "\(file.lastPathComponent): \(String(describing: error))")
+        }
+    }
+
+    /// libxml2 2.9 dereferences NULL when an ASCII document declares a UTF-32 encoding: refused before parsing.
+    @Test(arguments: ["UTF-32", "utf-32le", "UTF-32BE", "UCS-4", "EBCDIC-US"])
+    func refusesADeclaredEncodingOtherThanTheUsualOnes(encoding: String) {
+        let text = "<?xml version=\"1.0\" encoding=\"\(encoding)\"?>\n<VAST version=\"3.0\"></VAST>\n"
+        #expect(throws: DecisioningError.malformedXML(
+            source: "e.xml", line: 1,
+            reason: "unsupported encoding '\(encoding)' (pipctl reads UTF-8, UTF-16, US-ASCII, ISO-8859-1, windows-1252)")) {
+            _ = try VASTParser().parse(Data(text.utf8), source: "e.xml")
+        }
+    }
+
+    @Test(arguments: ["UTF-8", "utf-8", "ISO-8859-1", "US-ASCII", "windows-1252"])
+    func readsTheEncodingsAdServersSend(encoding: String) throws {
+        let text = "<?xml version='1.0' encoding = '\(encoding)' ?>\n<VAST version=\"3.0\"></VAST>\n"
+        let document = try VASTParser().parse(Data(text.utf8), source: "e.xml")
+        #expect(document.ads.isEmpty)
+    }
+}
