@@ -6,7 +6,7 @@ import FuzzSupport
 ///
 /// This file is compiled together with pipctl's own sources (the `pipctl` symlink beside it, `main.swift`
 /// excluded), so it sees the real command definitions.
-private let optionReaders: [String: @Sendable (ParsedArguments) throws(UsageError) -> Void] = [
+private let optionReaders: [String: @Sendable (ParsedArguments) throws -> Void] = [
     TestsrcCommand.definition.name: { _ = try TestsrcCommand.Options($0) },
     ProbeCommand.definition.name: { _ = try ProbeCommand.Options($0) },
     TranscodeCommand.definition.name: { _ = try TranscodeCommand.Options($0) },
