@@ -43,4 +43,41 @@ import Testing
         let document = try VASTParser().parse(Data(text.utf8), source: "e.xml")
         #expect(document.ads.isEmpty)
     }
+
+    @Test func everyVMAPFindingIsRefusedAsMalformedXML() throws {
+        let files = try Self.findings("vmap")
+        #expect(!files.isEmpty)
+        for file in files {
+            let error = #expect(throws: DecisioningError.self, "\(file.lastPathComponent)") {
+                _ = try VMAPParser().parse(Data(contentsOf: file), source: file.lastPathComponent)
+            }
+            #expect(error?.code == .xmlParsing, "\(file.lastPathComponent): \(String(describing: error))")
+        }
+    }
+
+    @Test func everyScriptFindingIsAScriptError() throws {
+        let files = try Self.findings("script")
+        #expect(!files.isEmpty)
+        for file in files {
+            #expect(throws: ScriptError.self, "\(file.lastPathComponent)") {
+                _ = try SessionScript(parsing: String(decoding: Data(contentsOf: file), as: UTF8.self))
+            }
+        }
+    }
+
+    /// FoundationXML calls `strlen(NULL)` for a processing instruction without data; libxml2 guesses UCS-4 from a
+    /// NUL byte and crashes. Both are refused before parsing.
+    @Test(arguments: [("<?h?><VAST version=\"3.0\"/>", "refused: a processing instruction without data"),
+                      ("<VAST version=\"3.0\"><?pi \t ?></VAST>", "refused: a processing instruction without data"),
+                      ("\u{0}\u{0}\u{0}<\u{0}?xml", "refused: a NUL byte (pipctl reads UTF-8, or UTF-16 with a byte-order mark)")])
+    func refusesWhatCrashesTheXMLParser(text: String, reason: String) {
+        #expect(throws: DecisioningError.malformedXML(source: "c.xml", line: 1, reason: reason)) {
+            _ = try VASTParser().parse(Data(text.utf8), source: "c.xml")
+        }
+    }
+
+    @Test func keepsProcessingInstructionsWithData() throws {
+        let text = "<?xml-stylesheet href=\"a.xsl\"?><VAST version=\"3.0\"></VAST>"
+        #expect(try VASTParser().parse(Data(text.utf8), source: "p.xml").ads.isEmpty)
+    }
 }

@@ -25,3 +25,31 @@ extension XMLTreeReader {
         return supportedEncodings.contains(name.lowercased()) ? nil : String(name)
     }
 }
+
+extension XMLTreeReader {
+    /// Why `body` would crash FoundationXML or libxml2 rather than be parsed, or `nil` when it is safe to parse.
+    ///
+    /// Found by `scripts/fuzz`: a NUL byte makes libxml2 guess UCS-4 from the first bytes (`00 00 00 3C`) and
+    /// crash in `xmlParseChunk`; a processing instruction without data (`<?h?>`) makes FoundationXML call
+    /// `strlen(NULL)`. No text encoding pipctl reads (UTF-16 arrives here as UTF-8) has a NUL byte, and a
+    /// processing instruction carries nothing an ad response needs.
+    static func crashingConstruct(_ body: Data) -> String? {
+        if body.contains(0) { return "a NUL byte (pipctl reads UTF-8, or UTF-16 with a byte-order mark)" }
+        let bytes = [UInt8](body)
+        var i = 0
+        while i + 1 < bytes.count {
+            if bytes[i] == UInt8(ascii: "<"), bytes[i + 1] == UInt8(ascii: "?") {
+                var j = i + 2
+                while j < bytes.count, !isXMLSpace(bytes[j]), bytes[j] != UInt8(ascii: "?") { j += 1 }
+                while j < bytes.count, isXMLSpace(bytes[j]) { j += 1 }
+                if j + 1 < bytes.count, bytes[j] == UInt8(ascii: "?"), bytes[j + 1] == UInt8(ascii: ">") {
+                    return "a processing instruction without data"
+                }
+            }
+            i += 1
+        }
+        return nil
+    }
+
+    private static func isXMLSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+}
