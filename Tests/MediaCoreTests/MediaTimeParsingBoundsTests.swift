@@ -8,6 +8,12 @@ import Testing
         #expect(MediaTime(parsing: text) == nil)
     }
 
+    @Test(arguments: ["20888588.888888888888888", "999999999999999.999999999999999"])
+    func refusesADecimalBeyond64Bits(text: String) {
+        #expect(MediaTime(parsing: text) == nil)
+        #expect(Rational(parsing: text) == nil)
+    }
+
     @Test func readsTheLargestClockTimesThatFit() {
         #expect(MediaTime(parsing: "2562047788015215:30:07") == MediaTime(seconds: Rational(Int64.max)))
         #expect(MediaTime(parsing: "1:02:03.250") == MediaTime(seconds: Rational(14893, 4)))
