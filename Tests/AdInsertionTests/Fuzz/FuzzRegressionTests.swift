@@ -76,6 +76,16 @@ import Testing
         }
     }
 
+    /// A UTF-16 byte-order mark before bytes that are not UTF-16 (an unpaired surrogate here) crashed
+    /// `xmlParseChunk`.
+    @Test func refusesAByteOrderMarkBeforeTextThatIsNotUTF16() {
+        let bytes = Data([0xFE, 0xFF, 0xFF, 0x69, 0x6E, 0x74, 0xD9, 0xDD, 0x09, 0xDD])
+        #expect(throws: DecisioningError.malformedXML(
+            source: "b.xml", line: 1, reason: "refused: a UTF-16 byte-order mark before text that is not UTF-16")) {
+            _ = try VASTParser().parse(bytes, source: "b.xml")
+        }
+    }
+
     @Test func keepsProcessingInstructionsWithData() throws {
         let text = "<?xml-stylesheet href=\"a.xsl\"?><VAST version=\"3.0\"></VAST>"
         #expect(try VASTParser().parse(Data(text.utf8), source: "p.xml").ads.isEmpty)

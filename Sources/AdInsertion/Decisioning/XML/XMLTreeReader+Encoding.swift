@@ -32,9 +32,13 @@ extension XMLTreeReader {
     /// Found by `scripts/fuzz`: a NUL byte makes libxml2 guess UCS-4 from the first bytes (`00 00 00 3C`) and
     /// crash in `xmlParseChunk`; a processing instruction without data (`<?h?>`) makes FoundationXML call
     /// `strlen(NULL)`. No text encoding pipctl reads (UTF-16 arrives here as UTF-8) has a NUL byte, and a
-    /// processing instruction carries nothing an ad response needs.
+    /// processing instruction carries nothing an ad response needs. A UTF-16 byte-order mark still here means the
+    /// text after it was not UTF-16 (`normalised` converts what is), which also crashes `xmlParseChunk`.
     static func crashingConstruct(_ body: Data) -> String? {
         if body.contains(0) { return "a NUL byte (pipctl reads UTF-8, or UTF-16 with a byte-order mark)" }
+        if body.starts(with: [0xFE, 0xFF]) || body.starts(with: [0xFF, 0xFE]) {
+            return "a UTF-16 byte-order mark before text that is not UTF-16"
+        }
         let bytes = [UInt8](body)
         var i = 0
         while i + 1 < bytes.count {
