@@ -35,3 +35,20 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Fuzz targets (issue 9), only in the package when `scripts/fuzz` asks for them (PIPCTL_FUZZ=1): each links
+// libFuzzer through `-sanitize=fuzzer`, so a plain `swift build` must not see them. Each target's `main.swift`
+// hands its test function to libFuzzer's driver; `FuzzSupport` holds what they share.
+if Context.environment["PIPCTL_FUZZ"] == "1" {
+    package.targets.append(.target(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"))
+    package.targets.append(.target(name: "FuzzSupport", dependencies: ["CFuzzerDriver"], path: "Fuzz/Support"))
+    for name in ["vast", "vmap", "resolver", "timeline", "script", "urlmap"] {
+        package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", "AdInsertion", "MediaCore"],
+                                                 path: "Fuzz/\(name)"))
+    }
+    // The argument parser lives in the pipctl executable; its sources are compiled again into the fuzz target
+    // (through the symlink Fuzz/args/pipctl → Sources/pipctl), without pipctl's `main.swift`.
+    package.targets.append(.executableTarget(name: "fuzz-args", dependencies: ["FuzzSupport", "AdInsertion", "VideoPipeline", "MediaCore"],
+                                             path: "Fuzz/args", exclude: ["pipctl/main.swift"]))
+}
+

@@ -66,21 +66,27 @@ extension MediaTime {
     public init?(parsing text: String) {
         let fields = text.trimmingSpaces.split(separator: ":", omittingEmptySubsequences: false)
         guard (1...3).contains(fields.count) else { return nil }
-        var total = Rational.zero
+        // Whole seconds of the leading fields in 128 bits, so that a huge hour count is refused, not a trap
+        // (found by `scripts/fuzz script`: `pip@4643711615777578097:0`).
+        var whole: Int128 = 0
         for (i, field) in fields.enumerated() {
             let isLast = i == fields.count - 1
             guard !field.isEmpty, !field.hasPrefix("-"), !field.hasPrefix("+") else { return nil }
             if !isLast {
                 guard field.allSatisfy(\.isASCIIDigit), let v = Int64(field) else { return nil }
                 if i > 0, v >= 60 { return nil }
-                total = (total + Rational(v)) * Rational(60)
+                whole = (whole + Int128(v)) * 60
+                guard whole <= Int128(Int64.max) else { return nil }
             } else {
                 guard let v = Rational.parseDecimal(field) else { return nil }
                 if fields.count > 1, v >= Rational(60) { return nil }
-                total += v
+                let numerator = whole * Int128(v.denominator) + Int128(v.numerator)
+                guard let n = Int64(exactly: numerator) else { return nil }
+                self.init(seconds: Rational(n, v.denominator))
+                return
             }
         }
-        self.init(seconds: total)
+        return nil
     }
 }
 

@@ -149,6 +149,10 @@ extension Rational {
                 denominator *= 10
             }
         }
+        // Up to 15 digits on each side can exceed 64 bits once reduced (20888588.888888888888888, found by
+        // `scripts/fuzz script`): refused, not a trap.
+        let g = Int128(Rational.gcd(numerator.magnitude, denominator.magnitude))  // ≥ 1: the denominator is
+        guard Int64(exactly: numerator / g) != nil, Int64(exactly: denominator / g) != nil else { return nil }
         return Rational(reducing: negative ? -numerator : numerator, denominator)
     }
 }

@@ -51,6 +51,12 @@ struct XMLTreeReader {
         }
         let (body, skippedLines) = XMLTreeReader.normalised(data)
         if XMLTreeReader.declaresEntities(body) { throw .forbiddenEntities(source: source) }
+        if let construct = XMLTreeReader.crashingConstruct(body) {
+            throw .malformedXML(source: source, line: 1 + skippedLines, reason: "refused: \(construct)")
+        }
+        if let encoding = XMLTreeReader.unsupportedEncoding(body) {
+            throw .malformedXML(source: source, line: 1 + skippedLines, reason: "unsupported encoding '\(encoding)' (pipctl reads UTF-8, UTF-16, US-ASCII, ISO-8859-1, windows-1252)")
+        }
 
         // A stream, not `XMLParser(data:)`: given all bytes at once, libxml2 refuses documents over 10 MB
         // ("huge input lookup"); fed in chunks it does not.
