@@ -78,6 +78,30 @@ extension SerialDecisioningTests {
             #expect(error == .documentTooLarge(source: path, bytes: 2_000_000, limit: 1_000_000))
         }
 
+        @Test func aLocalWrapperToADeviceStopsAtTheLimit() async throws {
+            // A wrapper in a local file may point at another local file; /dev/zero has no size and never ends.
+            let dir = try TemporaryDirectory()
+            let path = try dir.write("top.xml", VASTText.document(VASTText.wrapper(id: "dev", tag: "/dev/zero")))
+            var settings = AdsLoaderSettings()
+            settings.maximumDocumentBytes = 1_000_000
+            let result = try await AdsLoader(settings: settings).load(AdsRequest(adTag: path))
+            #expect(result.plan.errors.map(\.code) == [.xmlParsing])
+            #expect(result.plan.errors.first?.message.hasSuffix(
+                "/dev/zero is larger than the limit of 1000000 bytes (1.0 MiB); the download was stopped there") == true)
+        }
+
+        @Test func readsADocumentFromAPipe() async throws {
+            // `pipctl ads inspect <(curl …)`: a pipe has no size; it is read to its end.
+            var fds: [Int32] = [0, 0]
+            #expect(pipe(&fds) == 0)
+            let text = VASTText.document(VASTText.inline(id: "piped"))
+            let writer = FileHandle(fileDescriptor: fds[1], closeOnDealloc: true)
+            Thread.detachNewThread { try? writer.write(contentsOf: Data(text.utf8)); try? writer.close() }
+            let result = try await AdsLoader().load(AdsRequest(adTag: "/dev/fd/\(fds[0])"))
+            close(fds[0])
+            #expect(result.plan.breaks.first?.ads.first?.ad.id == "piped")
+        }
+
         @Test func parsesALargeLegalDocumentJustUnderTheLimitInBoundedTime() throws {
             // 15 MB of real ads (just under the default 16 MiB): every ad read, well within 10 s even in a debug build.
             let ad = VASTText.inline(id: "bulk", impression: "https://track.example/imp?a=1&amp;b=2") + "\n"

@@ -50,9 +50,22 @@ struct DocumentFetcher: Sendable {
         guard !isDirectory.boolValue else { throw .unreachable(source: name, reason: "is a directory") }
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
         guard size <= maximumBytes else { throw .documentTooLarge(source: name, bytes: size, limit: maximumBytes) }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        // Read in chunks up to one byte past the limit, whatever the file says its size is: a device (`/dev/zero`)
+        // or a pipe (`<(curl …)`) has no size, and must stop at the limit too.
+        guard let handle = FileHandle(forReadingAtPath: path) else {
             throw .unreachable(source: name, reason: "cannot read the file")
         }
+        defer { try? handle.close() }
+        var data = Data()
+        do {
+            while data.count <= maximumBytes, let chunk = try handle.read(upToCount: min(1 << 20, maximumBytes + 1 - data.count)),
+                  !chunk.isEmpty {
+                data.append(chunk)
+            }
+        } catch {
+            throw .unreachable(source: name, reason: "cannot read the file")
+        }
+        guard data.count <= maximumBytes else { throw .documentTooLarge(source: name, bytes: nil, limit: maximumBytes) }
         return data
     }
 }
