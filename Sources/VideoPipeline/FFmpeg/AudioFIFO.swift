@@ -25,7 +25,9 @@ final class AudioFIFO {
         Int(try check(av_audio_fifo_read(pointer, planes, Int32(count)), "av_audio_fifo_read", path: path))
     }
 
-    /// Reads `count` samples straight into an audio frame's planes.
+    /// Reads `count` samples straight into an audio frame's planes; returns how many there were (callers read
+    /// no more than `count` holds, so it is `count`).
+    @discardableResult
     func read(into frame: Frame, count: Int) throws(MediaError) -> Int {
         let got = withUnsafeMutablePointer(to: &frame.pointer.pointee.data) {
             $0.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 8) { av_audio_fifo_read(pointer, $0, Int32(count)) }

@@ -38,7 +38,6 @@ import Testing
             "110 ALL_ADS_COMPLETED", "110 SESSION_ENDED",
         ])
         #expect(run.decisions.count == 110)
-        #expect(run.events.allSatisfy { $0.type != nil })
         #expect(session.plan.breaks.allSatisfy { $0.ads.allSatisfy { $0.state == .played } })
     }
 

@@ -239,7 +239,7 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
         guard exceeded == nil else { return }
         depth -= 1
         if skipDepth > 0 { skipDepth -= 1; return }
-        guard var node = stack.popLast() else { return }
+        guard let node = stack.popLast() else { return }
         if !node.text.isEmpty, node.text.utf8.allSatisfy(XMLElementNode.isSpace) { node.text = "" }
         if stack.isEmpty { root = node } else { stack[stack.count - 1].children.append(node) }
     }
