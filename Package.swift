@@ -27,7 +27,7 @@ let package = Package(
         .executableTarget(name: "pipctl", dependencies: ["AdInsertion", "VideoPipeline", "MediaCore"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
         // A real HTTP server on loopback for the tests of every target that talks HTTP.
-        .target(name: "LoopbackServer", path: "Tests/Support/LoopbackServer"),
+        .target(name: "LoopbackServer", dependencies: ["MediaCore"], path: "Tests/Support/LoopbackServer"),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "LoopbackServer"]),
         .testTarget(name: "VideoPipelineTests", dependencies: ["VideoPipeline", "MediaCore"]),
         .testTarget(name: "AdInsertionTests", dependencies: ["AdInsertion", "MediaCore", "Networking", "VideoPipeline", "LoopbackServer"], exclude: ["Fixtures"]),

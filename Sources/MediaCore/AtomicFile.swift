@@ -46,7 +46,7 @@ public final class AtomicFile: Sendable {
         var committed = false
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     /// True when the destination is a device or FIFO written in place on commit rather than renamed over.
     public var writesThrough: Bool { kind.writesThrough }
@@ -249,7 +249,7 @@ public final class AtomicFile: Sendable {
         }
     }
 
-    private static let pending = Mutex<Set<String>>([])
+    private static let pending = LockedState<Set<String>>([])
 
     /// Removes every temporary file still pending in this process (for a job stopped by a signal).
     public static func removeAllPending() {

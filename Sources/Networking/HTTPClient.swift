@@ -1,6 +1,6 @@
 import CCurl
 import Foundation
-import Synchronization
+import MediaCore
 
 /// HTTP(S) GETs on libcurl, bounded in size while they stream and in time, cancelled with their task.
 ///
@@ -67,7 +67,7 @@ private final class TransferLoop: @unchecked Sendable {
     }
 
     private let multi: UnsafeMutableRawPointer
-    private let inbox = Mutex(Inbox())
+    private let inbox = LockedState(Inbox())
     private var active: [ObjectIdentifier: Transfer] = [:]
     private var byHandle: [UnsafeMutableRawPointer: Transfer] = [:]
 

@@ -1,6 +1,7 @@
 import CCurl
 import Foundation
 import Synchronization
+import MediaCore
 
 /// Where a transfer's body goes, as it arrives.
 enum BodySink {
@@ -23,7 +24,7 @@ final class Transfer: @unchecked Sendable {
     let request: HTTPRequest
     private let sink: BodySink
     let cancelled = Atomic<Bool>(false)
-    private let continuation = Mutex<CheckedContinuation<Result<(HTTPResponse, Data), HTTPFailure>, Never>?>(nil)
+    private let continuation = LockedState<CheckedContinuation<Result<(HTTPResponse, Data), HTTPFailure>, Never>?>(nil)
 
     private(set) var easy: UnsafeMutableRawPointer?
     private var headerList: UnsafeMutablePointer<curl_slist>?

@@ -1,10 +1,10 @@
 import Foundation
 import LoopbackServer
 import Networking
-import Synchronization
 import Testing
 #if canImport(Glibc)
 import Glibc
+import MediaCore
 #endif
 
 /// `HTTPClient` against a real server on loopback that answers, hangs, drips, breaks off and redirects.
@@ -191,7 +191,7 @@ import Glibc
 
 /// Byte counts reported by a download, in order.
 final class ProgressLog: Sendable {
-    private let log = Mutex<[Int64]>([])
+    private let log = LockedState<[Int64]>([])
     func append(_ value: Int64) { log.withLock { $0.append(value) } }
     var values: [Int64] { log.withLock { $0 } }
 }

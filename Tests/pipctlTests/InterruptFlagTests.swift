@@ -1,12 +1,12 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import pipctl
+import MediaCore
 
 @Suite(.serialized) struct InterruptFlagTests {
     @Test func aCaughtSignalSetsTheFlagRunsHandlersAndMakesCheckpointsThrow() async throws {
         let flag = InterruptFlag()
-        let seen = Mutex<[Int32]>([])
+        let seen = LockedState<[Int32]>([])
         flag.onInterrupt { signal in seen.withLock { $0.append(signal) } }
         // SIGUSR2 stands for SIGINT: nothing else in the test process uses it.
         flag.catchSignals([SIGUSR2])
@@ -26,7 +26,7 @@ import Testing
         flag.trigger(SIGTERM)
         flag.trigger(SIGINT)
         #expect(flag.signal == SIGTERM)
-        let seen = Mutex<Int32?>(nil)
+        let seen = LockedState<Int32?>(nil)
         flag.onInterrupt { signal in seen.withLock { $0 = signal } }
         #expect(seen.withLock { $0 } == SIGTERM)
         #expect(Interrupted(signal: SIGTERM).exitStatus == 143)

@@ -1,11 +1,10 @@
 import MediaCore
-import Synchronization
 import Testing
 @testable import pipctl
 
 /// A clock the test moves by hand.
 private final class ManualClock: Sendable {
-    private let instant = Mutex(ContinuousClock.now)
+    private let instant = LockedState(ContinuousClock.now)
     var now: ContinuousClock.Instant { instant.withLock { $0 } }
     func advance(_ duration: Duration) { instant.withLock { $0 += duration } }
 }

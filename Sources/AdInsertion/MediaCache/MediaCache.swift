@@ -1,6 +1,6 @@
 import Foundation
 import Networking
-import Synchronization
+import MediaCore
 
 /// Makes remote media files local: downloads each one once into a shared cache directory and hands back the
 /// path of a whole file, reusing it across runs while it is fresh.
@@ -77,7 +77,7 @@ public final class MediaCache: Sendable {
 
     /// The head of the response being received, kept for a transfer that breaks off after it.
     private final class Head: Sendable {
-        let value = Mutex<(status: Int, headers: [String: String])?>(nil)
+        let value = LockedState<(status: Int, headers: [String: String])?>(nil)
     }
 
     private func download(_ url: URL, key: String, revalidating stale: MediaCacheEntry?,

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import MediaCore
 
 /// Fetches a plan's remote media ahead of need and hands each ad its file when the session reaches it.
 ///
@@ -58,7 +58,7 @@ public final class MediaDownloads: Sendable {
 
     public let cache: MediaCache
     public let concurrency: Int
-    private let state: Mutex<State>
+    private let state: LockedState<State>
 
     /// Downloads for `urls`, in that order (duplicates count once); nothing starts before `start()`.
     public init(urls: [URL], cache: MediaCache, concurrency: Int = 3) {
@@ -66,7 +66,7 @@ public final class MediaDownloads: Sendable {
         let order = urls.filter { seen.insert($0).inserted }
         self.cache = cache
         self.concurrency = max(1, concurrency)
-        state = Mutex(State(order: order, slots: Dictionary(uniqueKeysWithValues: order.map { ($0, Slot()) })))
+        state = LockedState(State(order: order, slots: Dictionary(uniqueKeysWithValues: order.map { ($0, Slot()) })))
     }
 
     /// Downloads for the remote media of every ad of `plan` that can still play, in break order.

@@ -1,4 +1,4 @@
-import Synchronization
+import MediaCore
 
 /// Live commands waiting for the next frame, safe to fill from any thread: `pipctl play` reads stdin on one task
 /// while another decides frames, and the session itself is not `Sendable`.
@@ -8,7 +8,7 @@ public final class CommandInbox: Sendable {
         var closed = false
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     public init() {}
 

@@ -1,6 +1,6 @@
 import Foundation
 import Networking
-import Synchronization
+import MediaCore
 
 /// Sends tracking beacons (impressions, quartiles, errors) with HTTP GET, without ever slowing the caller, and at
 /// most once each.
@@ -57,7 +57,7 @@ public final class BeaconSender: Sendable {
     public let configuration: Configuration
     public let pacing: Pacing
     private let client: HTTPClient
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     public init(configuration: Configuration = Configuration(), pacing: Pacing = .asap, client: HTTPClient = .shared) {
         self.configuration = configuration

@@ -1,6 +1,5 @@
 import Foundation
 import MediaCore
-import Synchronization
 
 /// Writes `SessionEvent`s as JSON lines (`OUT.events.jsonl`), so that nothing half-written is ever found at the
 /// destination.
@@ -22,7 +21,7 @@ public final class EventLog: Sendable {
     public let destination: String
     /// The file being written until `finish()`; it exists once the first batch of lines is written.
     public let temporaryPath: String
-    private let state: Mutex<State>
+    private let state: LockedState<State>
 
     /// Bytes gathered before a write; events are small, so this batches hundreds of lines.
     private static let bufferLimit = 64 * 1024
@@ -39,7 +38,7 @@ public final class EventLog: Sendable {
         }
         self.destination = destination
         temporaryPath = file.temporaryPath
-        state = Mutex(State(file: file))
+        state = LockedState(State(file: file))
     }
 
     deinit { discard() }

@@ -1,6 +1,7 @@
 import AdInsertion
 import Foundation
 import Synchronization
+import MediaCore
 
 /// Reads `pipctl play`'s commands from standard input, one per line, on a thread of its own, and hands them to
 /// the session's inbox; the session applies each at its next frame.
@@ -14,7 +15,7 @@ final class CommandReader: Sendable {
 
     private let inbox: CommandInbox
     private let statusRequests = Atomic<Int>(0)
-    private let notices = Mutex<[String]>([])
+    private let notices = LockedState<[String]>([])
 
     init(inbox: CommandInbox) {
         self.inbox = inbox

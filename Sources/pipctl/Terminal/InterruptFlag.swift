@@ -1,6 +1,6 @@
-import Synchronization
 #if canImport(Glibc)
 import Glibc
+import MediaCore
 #endif
 
 /// Why a command stopped before its end: the user pressed Ctrl-C (SIGINT), or the process was sent another
@@ -47,7 +47,7 @@ final class InterruptFlag: Sendable {
         var caught: [Int32] = []
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     /// A flag that is set only by `trigger(_:)` until `catchSignals()` is called.
     init() {}

@@ -1,6 +1,5 @@
 import Foundation
 import MediaCore
-import Synchronization
 
 /// A one-line progress report for long work, redrawn in place on standard error:
 /// `render 0:12 / 1:00 (20%)  2.4x real time  ETA 0:20`.
@@ -26,7 +25,7 @@ final class ProgressLine: Sendable {
     private let clearsToEndOfLine: Bool
     private let minimumInterval: Duration
     private let now: @Sendable () -> ContinuousClock.Instant
-    private let state: Mutex<State>
+    private let state: LockedState<State>
 
     /// - Parameters:
     ///   - sink: where to draw, standard error normally; nothing is drawn unless it is a terminal.
@@ -44,7 +43,7 @@ final class ProgressLine: Sendable {
         self.clearsToEndOfLine = Terminal.supportsControlSequences(environment: environment)
         self.minimumInterval = minimumInterval
         self.now = now
-        self.state = Mutex(State(start: now()))
+        self.state = LockedState(State(start: now()))
     }
 
     /// Reports that the work has reached `position` on the media clock; redraws unless the last redraw was less

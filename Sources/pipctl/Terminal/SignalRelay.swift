@@ -1,7 +1,7 @@
 import Dispatch
-import Synchronization
 #if canImport(Glibc)
 import Glibc
+import MediaCore
 #endif
 
 /// The write end of the relay's pipe, for the C signal handler. Set once before any handler is installed and only
@@ -26,7 +26,7 @@ final class SignalRelay: Sendable {
     // Only held to stay alive: never touched after `init`, so sharing the class across threads cannot race on it.
     private nonisolated(unsafe) let source: any DispatchSourceRead
     /// Who hears each signal; the flag that catches it.
-    private let listeners = Mutex<[Int32: @Sendable (Int32) -> Void]>([:])
+    private let listeners = LockedState<[Int32: @Sendable (Int32) -> Void]>([:])
 
     private init() {
         var ends: [Int32] = [-1, -1]

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 import Testing
 @testable import AdInsertion
+import MediaCore
 
 /// Fetching a plan's media ahead: in order, a bounded number at a time, the needed one first, and a cancel that
 /// ends a blocked wait at once.
@@ -45,7 +45,7 @@ import Testing
                                         delivery: .drip(chunk: 4096, interval: .milliseconds(50))))
         let dir = try TemporaryDirectory()
         let downloads = MediaDownloads(urls: [url], cache: MediaCache(settings: MediaCacheTests.settings(dir)), concurrency: 1)
-        let reports = Mutex<[MediaDownloads.Wait]>([])
+        let reports = LockedState<[MediaDownloads.Wait]>([])
         downloads.setWaitObserver { wait in reports.withLock { $0.append(wait) } }
         downloads.start()
         let outcome = await Self.waitOnAThread(downloads, url)

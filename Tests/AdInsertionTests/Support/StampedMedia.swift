@@ -1,6 +1,5 @@
 import Foundation
 import MediaCore
-import Synchronization
 import Testing
 import VideoPipeline
 @testable import AdInsertion
@@ -71,7 +70,7 @@ struct StampedMedia: Sendable {
         portrait = clip("portrait", size: PixelSize(width: 180, height: 320), tone: 1350)
         mono = clip("mono", seconds: Rational(6, 5), tone: 1550, sampleRate: 44100, channels: 1)
         let all = [content, content25, ad24, ad25, ad2997, ad60, portrait, mono]
-        let failures = Mutex<[String]>([])
+        let failures = LockedState<[String]>([])
         DispatchQueue.concurrentPerform(iterations: all.count) { i in
             let c = all[i]
             do {
@@ -85,7 +84,7 @@ struct StampedMedia: Sendable {
         if let failure = failures.withLock({ $0.first }) { throw Failure(description: failure) }
     }
 
-    private static let createdDirectory = Mutex<String?>(nil)
+    private static let createdDirectory = LockedState<String?>(nil)
 
     private static func removeDirectory() {
         if let directory = createdDirectory.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: directory) }

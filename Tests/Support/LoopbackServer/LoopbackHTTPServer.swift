@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
+import MediaCore
 #endif
 
 /// A real HTTP/1.1 server on 127.0.0.1 for tests: each test starts its own on a free port, registers routes and
@@ -93,9 +94,9 @@ public final class LoopbackHTTPServer: Sendable {
     private let listener: Int32
     /// The port the server listens on.
     public let port: UInt16
-    private let routes = Mutex<[String: Response]>([:])
-    private let log = Mutex<[Request]>([])
-    private let connections = Mutex<Set<Int32>>([])
+    private let routes = LockedState<[String: Response]>([:])
+    private let log = LockedState<[Request]>([])
+    private let connections = LockedState<Set<Int32>>([])
     private let stopped = Atomic<Bool>(false)
 
     /// `http://127.0.0.1:PORT`

@@ -1,6 +1,5 @@
 import Foundation
 import MediaCore
-import Synchronization
 import Testing
 
 /// End-to-end tests of the built `pipctl`: each runs the binary as a user or a script would and checks exit
@@ -67,7 +66,7 @@ final class SharedArtifacts: Sendable {
     private static let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("pipctl-e2e-shared-\(ProcessInfo.processInfo.processIdentifier)").path
 
-    private let made = Mutex<[String: Task<String, any Error>]>([:])
+    private let made = LockedState<[String: Task<String, any Error>]>([:])
 
     private init() {
         try? FileManager.default.createDirectory(atPath: Self.directory, withIntermediateDirectories: true)

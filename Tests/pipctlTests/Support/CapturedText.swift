@@ -1,9 +1,9 @@
-import Synchronization
 @testable import pipctl
+import MediaCore
 
 /// A `TextSink` that keeps what is written, for running commands in-process.
 final class CapturedText: TextSink {
-    private let text = Mutex("")
+    private let text = LockedState("")
     let isTerminal: Bool
 
     /// - Parameter isTerminal: what the sink claims to be (a terminal makes progress lines draw).

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 #if canImport(Glibc)
 import Glibc
+import MediaCore
 #endif
 
 /// What a finished run of the built `pipctl` printed and returned.
@@ -75,7 +76,7 @@ final class PipctlProcess: Sendable {
     private let output: PipeDrain
     private let errors: PipeDrain
     /// The write end of the child's standard input while it is kept open; nil once closed.
-    private let input: Mutex<FileHandle?>
+    private let input: LockedState<FileHandle?>
 
     /// Starts `pipctl arguments…`; `result(timeout:)` waits for it. Use this form to signal a running child or to
     /// talk to it.
@@ -100,7 +101,7 @@ final class PipctlProcess: Sendable {
         signal(SIGPIPE, SIG_IGN)
         try process.run()
         let writer = stdin.fileHandleForWriting
-        input = Mutex(keepsInputOpen ? writer : nil)
+        input = LockedState(keepsInputOpen ? writer : nil)
         if keepsInputOpen {
             try writer.write(contentsOf: standardInput)
         } else {
@@ -182,7 +183,7 @@ final class PipctlProcess: Sendable {
 
 /// Opens once, when the child has ended; waiters suspend until then.
 private final class ExitLatch: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+    private let state = LockedState<(open: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
     var isOpen: Bool { state.withLock { $0.open } }
 
@@ -208,7 +209,7 @@ private final class ExitLatch: Sendable {
 
 /// Reads a pipe to its end on a thread of its own, keeping what has arrived so far readable.
 private final class PipeDrain: Sendable {
-    private let collected = Mutex<(data: Data, done: Bool, waiter: CheckedContinuation<Data, Never>?)>((Data(), false, nil))
+    private let collected = LockedState<(data: Data, done: Bool, waiter: CheckedContinuation<Data, Never>?)>((Data(), false, nil))
 
     init(_ handle: FileHandle) {
         Thread.detachNewThread { [self] in

@@ -1,7 +1,7 @@
 import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
+import MediaCore
 #endif
 
 /// Runs the built `pipctl` on a pseudo-terminal, as a person at a terminal would: its standard input, output and
@@ -14,7 +14,7 @@ final class PseudoTerminal: Sendable {
     private let master: Int32
     private let process: Process
     private let inputPipe: FileHandle?
-    private let screen = Mutex((text: Data(), closed: false))
+    private let screen = LockedState((text: Data(), closed: false))
 
     /// Opens a terminal pair and starts `pipctl arguments…` on the slave side.
     init(_ arguments: [String], inputThroughPipe: Bool = false, directory: URL? = nil) throws {
