@@ -81,8 +81,8 @@ import Testing
                                                    size: PixelSize(width: 160, height: 90), frameRate: FrameRate(25),
                                                    sourceID: "mono", sampleRate: 44100, channels: 1,
                                                    encoding: EncodingSettings(preset: "ultrafast")))
-        let result = try Transcoder.run(.init(input: dir.path("in.mp4"), output: dir.path("out.mkv"),
-                                              encoding: EncodingSettings(profile: .lossless)))
+        let result = try Transcoder.run(.init(input: dir.path("in.mp4"), output: dir.path("out.mkv"), sampleRate: 48000,
+                                              channels: 2, encoding: EncodingSettings(profile: .lossless)))
         #expect(result.frames == 75 && result.audioSamples == 144_000)
         #expect(try FFmpegTool.decodedSampleCount(dir.path("out.mkv"), channels: 2) == 144_000)
     }

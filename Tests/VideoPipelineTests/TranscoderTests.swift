@@ -19,8 +19,8 @@ struct TranscoderTests {
     @Test func audioSampleCountsAreExactAfterResampling() throws {
         let dir = TemporaryDirectory()
         try FFmpegTool.makeClip(dir.path("in.mp4"), size: "160x120", rate: "25", seconds: 3, sampleRate: 44100, channels: 1)
-        let result = try Transcoder.run(.init(input: dir.path("in.mp4"), output: dir.path("out.mkv"),
-                                              encoding: EncodingSettings(profile: .lossless)))
+        let result = try Transcoder.run(.init(input: dir.path("in.mp4"), output: dir.path("out.mkv"), sampleRate: 48000,
+                                              channels: 2, encoding: EncodingSettings(profile: .lossless)))
         #expect(result.format.sampleRate == 48000 && result.format.channels == 2)
         #expect(result.frames == 75)
         #expect(result.audioSamples == 144_000)

@@ -70,6 +70,12 @@ public struct RenderRequest: Sendable {
     public var resolvedTimelinePath: String? { timelinePath ?? (writesMedia ? outputPath + ".timeline.json" : nil) }
     /// Where the event log goes: `eventsPath`, or beside the output when media is written.
     public var resolvedEventsPath: String? { eventsPath ?? (writesMedia ? outputPath + ".events.jsonl" : nil) }
+
+    /// The output's format for this content, by `OutputFormat.resolve`'s one rule: what the request sets, else
+    /// the content's, else the standard format.
+    public func outputFormat(content: MediaInfo) -> OutputFormat {
+        OutputFormat.resolve(size: size, frameRate: frameRate, sampleRate: sampleRate, channels: channels, source: content)
+    }
 }
 
 /// Why a render could not be done (ads that fail never stop a render; they are in the event log).

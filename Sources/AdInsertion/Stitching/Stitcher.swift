@@ -27,19 +27,17 @@ public final class Stitcher {
     private let media: AdMedia
     private let background: MediaSource?
     private let compositor: Compositor
-    private let writer: MediaWriter?
-    private let hashes: FrameHashLog?
+    /// The MP4 (absent when `play` records nothing) and the frame hashes, written frame by frame.
+    private let stage: OutputStage
     private let eventLog: EventLog?
     /// Prepared with the output so that a timeline path that cannot be written stops the render before it starts.
     private let timelineFile: AtomicFile?
     private var beaconSinks: [any SessionEventObserver] = []
-    private let audio: AudioBuffer
     private let clock: SampleClock
     private var timeline: TimelineBuilder
     private var audioRun: AudioRun?
     /// Where each source's audio cursor stopped, to report the correction when it resumes.
     private var audioEnds: [SourceKey: Int64] = [:]
-    private var framesWritten: Int64 = 0
     private var finished = false
 
     /// A stretch of consecutive ticks of one source: its audio is read contiguously from `sourceStart`.
@@ -57,11 +55,8 @@ public final class Stitcher {
         let info: MediaInfo
         let content: MediaSource
         do { info = try MediaProbe.probe(request.contentPath) } catch { throw .content(error) }
-        guard let video = info.bestVideo else { throw .content(.missingStream(path: request.contentPath, kind: .video)) }
-        let size = request.size ?? video.displaySize
-        let format = OutputFormat(size: size, frameRate: request.frameRate ?? video.frameRate ?? FrameRate(30),
-                              sampleRate: request.sampleRate ?? info.bestAudio?.sampleRate ?? 48000,
-                              channels: request.channels ?? info.bestAudio?.channels ?? 2)
+        guard info.bestVideo != nil else { throw .content(.missingStream(path: request.contentPath, kind: .video)) }
+        let format = request.outputFormat(content: info)
         do { try format.validate() } catch { throw .output(error) }
         self.format = format
         clock = format.sampleClock
@@ -78,11 +73,8 @@ public final class Stitcher {
                         reportsWaits: mode == .live)
         do {
             compositor = try Compositor(size: format.size)
-            writer = request.writesMedia
-                ? try MediaWriter(destination: request.outputPath, format: format, encoding: request.encoding) : nil
-            hashes = try request.frameHashPath.map { p throws(MediaError) in try FrameHashLog(destination: p, format: format) }
-            audio = try AudioBuffer(channels: format.channels, sampleRate: format.sampleRate,
-                                    capacity: Int(clock.samples(fromFrame: 0, toFrame: 1)) + 2)
+            stage = try OutputStage(destination: request.writesMedia ? request.outputPath : nil, format: format,
+                                    encoding: request.encoding, frameHashPath: request.frameHashPath)
             eventLog = try request.resolvedEventsPath.map { try EventLog(destination: $0) }
             timelineFile = try request.resolvedTimelinePath.map { try AtomicFile(destination: $0) }
         } catch let error as MediaError {
@@ -117,7 +109,7 @@ public final class Stitcher {
     public func observe(_ observer: any SessionEventObserver) { beaconSinks.append(observer) }
 
     /// The number of output frames written so far.
-    public var frameCount: Int64 { framesWritten }
+    public var frameCount: Int64 { stage.frameCount }
 
     /// Renders the next output frame. Returns `false` once the session has ended (call `finish()` then).
     public func step() throws(RenderError) -> Bool {
@@ -142,7 +134,6 @@ public final class Stitcher {
                 throw .output(.outputNotWritable(path: request.outputPath, reason: "\(error)"))
             }
             try flushEvents()
-            framesWritten += 1
             return true
         }
     }
@@ -156,10 +147,10 @@ public final class Stitcher {
         let segments = timeline.finish()
         let output = Timeline.Output(
             path: request.outputPath, fps: format.frameRate.perSecond.fraction, width: format.size.width,
-            height: format.size.height, frames: framesWritten,
-            duration: format.frameRate.time(ofFrame: framesWritten).seconds.doubleValue,
+            height: format.size.height, frames: stage.frameCount,
+            duration: format.frameRate.time(ofFrame: stage.frameCount).seconds.doubleValue,
             sampleRate: format.sampleRate, channels: format.channels,
-            audioSamples: clock.sample(atFrame: framesWritten), profile: request.encoding.profile.rawValue)
+            audioSamples: clock.sample(atFrame: stage.frameCount), profile: request.encoding.profile.rawValue)
         let result = Timeline(output: output, content: Timeline.Source(
             path: request.contentPath, fps: content.nominalFrameRate.perSecond.fraction, frames: content.frameCount,
             duration: content.videoDuration.seconds.doubleValue), segments: segments)
@@ -168,8 +159,7 @@ public final class Stitcher {
         do {
             try timelineFile?.write(result.jsonData())
             var files: [AtomicFile] = []
-            if let writer { files.append(try writer.finishWriting()) }
-            if let hashes { files.append(hashes.finishWriting()) }
+            files += try stage.finishWriting()
             if let timelineFile { files.append(timelineFile) }
             if let eventLog { files.append(try eventLog.finishWriting()) }
             try AtomicFile.commitAll(files + alongside)
@@ -238,18 +228,20 @@ public final class Stitcher {
             throw key.ad.map { AdFailure(ad: $0, error: AdError(.mediaDisplay, "\(error)")) } ?? RenderError.content(error)
         }
 
-        // Audio: the frame owns samples [A(n), A(n+1)) of the output.
+        // Audio: the frame owns samples [A(n), A(n+1)) of the output; the stage asks for exactly those.
         let n = decision.frame
-        let count = Int(clock.samples(fromFrame: n, toFrame: n + 1))
         var padded: Int64 = 0
         var drift: Int64 = 0
         var startsRun = false
-        let sourceAudioStart: Int64
-        if decision.isPaused {
-            audio.fill(count: count) { _, _ in 0 }
-            audioRun = nil
-            sourceAudioStart = clock.sample(atFrame: tick)
-        } else {
+        var sourceAudioStart: Int64 = 0
+        try stage.write(frame: n, picture: compositor.picture, outputFailure: { RenderError.output($0) as any Error }) {
+            (span: OutputStage.SampleSpan, audio: AudioBuffer) throws(any Error) in
+            if decision.isPaused {
+                audio.fill(count: span.count) { _, _ in 0 }
+                audioRun = nil
+                sourceAudioStart = clock.sample(atFrame: tick)
+                return
+            }
             if audioRun == nil || audioRun!.key != key || audioRun!.lastTick + 1 != tick {
                 if let run = audioRun { audioEnds[run.key] = run.sourceStart + clock.sample(atFrame: n) - clock.sample(atFrame: run.startFrame) }
                 let start = clock.sample(atFrame: tick)
@@ -260,19 +252,12 @@ public final class Stitcher {
             audioRun!.lastTick = tick
             let position = audioRun!.sourceStart + clock.sample(atFrame: n) - clock.sample(atFrame: audioRun!.startFrame)
             sourceAudioStart = position
-            do {
-                let real = try source.readAudio(from: position, count: count, into: audio)
-                padded = Int64(count - real)
+            do throws(MediaError) {
+                let real = try source.readAudio(from: position, count: span.count, into: audio)
+                padded = Int64(span.count - real)
             } catch {
                 throw key.ad.map { AdFailure(ad: $0, error: AdError(.mediaDisplay, "\(error)")) } ?? RenderError.content(error)
             }
-        }
-        do {
-            try hashes?.append(compositor)
-            try writer?.writeVideo(compositor)
-            try writer?.writeAudio(audio)
-        } catch {
-            throw RenderError.output(error)
         }
         timeline.add(TimelineBuilder.Frame(
             kind: kind, source: source.path, sourceFps: source.nominalFrameRate.perSecond.fraction,

@@ -9,7 +9,8 @@ public struct OutputFormat: Hashable, Sendable {
     public var sampleRate: Int
     public var channels: Int
 
-    public init(size: PixelSize, frameRate: FrameRate, sampleRate: Int = 48000, channels: Int = 2) {
+    public init(size: PixelSize, frameRate: FrameRate, sampleRate: Int = OutputFormat.standard.sampleRate,
+                channels: Int = OutputFormat.standard.channels) {
         self.size = size
         self.frameRate = frameRate
         self.sampleRate = sampleRate
@@ -35,5 +36,26 @@ public struct OutputFormat: Hashable, Sendable {
         guard (1...8).contains(channels) else {
             throw .invalidSetting(name: "channels", value: String(channels), reason: "must be between 1 and 8")
         }
+    }
+}
+
+extension OutputFormat {
+    /// What an output is when neither the user nor the source says: 640x360, 30 fps, 48 kHz stereo.
+    public static let standard = OutputFormat(size: PixelSize(width: 640, height: 360), frameRate: FrameRate(30),
+                                              sampleRate: 48000, channels: 2)
+
+    /// The one rule for an output's format, used by `render`, `play`, `transcode` and `testsrc`: each of size,
+    /// frame rate, sample rate and channels is what the user gave; else the source's (its display size, its frame
+    /// rate, its main audio stream's rate and channels); else `standard`'s.
+    ///
+    /// Why one rule: the defaults used to be repeated in about ten places, and two of them disagreed (the ad
+    /// request's window took the coded size while the canvas took the display size).
+    public static func resolve(size: PixelSize? = nil, frameRate: FrameRate? = nil, sampleRate: Int? = nil,
+                               channels: Int? = nil, source: MediaInfo? = nil) -> OutputFormat {
+        let video = source?.bestVideo, audio = source?.bestAudio
+        return OutputFormat(size: size ?? video?.displaySize ?? standard.size,
+                            frameRate: frameRate ?? video?.frameRate ?? standard.frameRate,
+                            sampleRate: sampleRate ?? audio?.sampleRate ?? standard.sampleRate,
+                            channels: channels ?? audio?.channels ?? standard.channels)
     }
 }

@@ -45,9 +45,9 @@ public struct StreamInfo: Hashable, Sendable {
     public var sampleFormat: String?
 
     /// The size the picture takes on screen in square pixels (even sides, at least 16), the default output size
-    /// of a job on this stream; 640x360 when the stream says nothing.
+    /// of a job on this stream; the standard output size when the stream says nothing.
     public var displaySize: PixelSize {
-        guard let size else { return PixelSize(width: 640, height: 360) }
+        guard let size else { return OutputFormat.standard.size }
         let aspect = displayAspect ?? Rational(Int64(size.width), Int64(size.height))
         let width = Int((Rational(Int64(size.height)) * aspect).rounded) & ~1
         return PixelSize(width: max(16, width), height: max(16, size.height & ~1))

@@ -16,9 +16,10 @@ public enum TestSourceGenerator {
         public var channels: Int
         public var encoding: EncodingSettings
 
-        public init(output: String, duration: MediaDuration, size: PixelSize = PixelSize(width: 640, height: 360),
-                    frameRate: FrameRate = FrameRate(30), sourceID: String = "content", toneFrequency: Int = 440,
-                    sampleRate: Int = 48000, channels: Int = 2, encoding: EncodingSettings = EncodingSettings()) {
+        public init(output: String, duration: MediaDuration, size: PixelSize = OutputFormat.standard.size,
+                    frameRate: FrameRate = OutputFormat.standard.frameRate, sourceID: String = "content",
+                    toneFrequency: Int = 440, sampleRate: Int = OutputFormat.standard.sampleRate,
+                    channels: Int = OutputFormat.standard.channels, encoding: EncodingSettings = EncodingSettings()) {
             self.output = output
             self.duration = duration
             self.size = size
@@ -46,26 +47,21 @@ public enum TestSourceGenerator {
         let tone = try TestTone(frequency: request.toneFrequency, sampleRate: request.sampleRate, channels: request.channels)
         let format = OutputFormat(size: request.size, frameRate: request.frameRate, sampleRate: request.sampleRate,
                                   channels: request.channels)
-        let writer = try MediaWriter(destination: request.output, format: format, encoding: request.encoding)
+        let stage = try OutputStage(destination: request.output, format: format, encoding: request.encoding)
         let canvas = try Frame.picture(request.size)
-        let clock = format.sampleClock
         let frames = request.frameRate.frameCount(in: request.duration)
-        let audio = try AudioBuffer(channels: request.channels, sampleRate: request.sampleRate,
-                                    capacity: Int(clock.samples(fromFrame: 0, toFrame: 1)) + 2)
         for n in 0..<frames {
             if control.isCancelled() { throw MediaError.interrupted }
             try canvas.makeWritable()
             try pattern.draw(frame: Int(n), luma: canvas.planeView(0), cb: canvas.planeView(1), cr: canvas.planeView(2))
-            try writer.writeVideo(VideoPicture(frame: canvas))
-            let start = clock.sample(atFrame: n)
-            audio.write(count: Int(clock.samples(fromFrame: n, toFrame: n + 1))) { channel, samples in
-                tone.fill(UnsafeMutableBufferPointer(rebasing: samples[..<Int(clock.samples(fromFrame: n, toFrame: n + 1))]),
-                          startSample: start)
+            try stage.write(frame: n, picture: VideoPicture(frame: canvas)) { span, audio in
+                audio.write(count: span.count) { _, samples in
+                    tone.fill(UnsafeMutableBufferPointer(rebasing: samples[..<span.count]), startSample: span.start)
+                }
             }
-            try writer.writeAudio(audio)
             control.progress(n + 1, frames)
         }
-        try writer.finish()
-        return Result(frames: frames, audioSamples: clock.sample(atFrame: frames))
+        try stage.commit()
+        return Result(frames: stage.frameCount, audioSamples: stage.sampleCount)
     }
 }

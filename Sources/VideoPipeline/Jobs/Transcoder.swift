@@ -9,14 +9,16 @@ public enum Transcoder {
         public var size: PixelSize?
         /// Output frame rate; the source's when `nil`.
         public var frameRate: FrameRate?
-        public var sampleRate: Int
-        public var channels: Int
+        /// Audio sample rate; the source's when `nil`.
+        public var sampleRate: Int?
+        /// Audio channels; the source's when `nil`.
+        public var channels: Int?
         public var encoding: EncodingSettings
         /// Where to write the MD5 of every output picture (`framemd5` format), if anywhere.
         public var frameHashPath: String?
 
         public init(input: String, output: String, size: PixelSize? = nil, frameRate: FrameRate? = nil,
-                    sampleRate: Int = 48000, channels: Int = 2, encoding: EncodingSettings = EncodingSettings(),
+                    sampleRate: Int? = nil, channels: Int? = nil, encoding: EncodingSettings = EncodingSettings(),
                     frameHashPath: String? = nil) {
             self.input = input
             self.output = output
@@ -40,33 +42,27 @@ public enum Transcoder {
     /// Runs the job. Nothing is left at `output` (or at the frame-hash path) unless it succeeds.
     public static func run(_ request: Request, control: JobControl = .none) throws(MediaError) -> Result {
         let probe = try MediaProbe.probe(request.input)
-        guard let video = probe.bestVideo else { throw .missingStream(path: request.input, kind: .video) }
-        let format = OutputFormat(size: request.size ?? video.displaySize, frameRate: request.frameRate ?? video.frameRate ?? FrameRate(30),
-                                  sampleRate: request.sampleRate, channels: request.channels)
+        guard probe.bestVideo != nil else { throw .missingStream(path: request.input, kind: .video) }
+        let format = OutputFormat.resolve(size: request.size, frameRate: request.frameRate, sampleRate: request.sampleRate,
+                                          channels: request.channels, source: probe)
         try format.validate()
         let source = try MediaSource(path: request.input, format: format, threads: request.encoding.threads)
-        let writer = try MediaWriter(destination: request.output, format: format, encoding: request.encoding)
-        let hashes = try request.frameHashPath.map { path throws(MediaError) in try FrameHashLog(destination: path, format: format) }
+        let stage = try OutputStage(destination: request.output, format: format, encoding: request.encoding,
+                                    frameHashPath: request.frameHashPath)
         let compositor = try Compositor(size: format.size)
-        let clock = format.sampleClock
-        let audio = try AudioBuffer(channels: format.channels, sampleRate: format.sampleRate,
-                                    capacity: Int(clock.samples(fromFrame: 0, toFrame: 1)) + 2)
         let screen = PixelRect(size: format.size)
         var padded: Int64 = 0
         for tick in 0..<source.frameCount {
             if control.isCancelled() { throw .interrupted }
             try compositor.draw(source.picture(atTick: tick), in: screen)
-            try hashes?.append(compositor)
-            try writer.writeVideo(compositor)
-            let count = Int(clock.samples(fromFrame: tick, toFrame: tick + 1))
-            let real = try source.readAudio(from: clock.sample(atFrame: tick), count: count, into: audio)
-            padded += Int64(count - real)
-            try writer.writeAudio(audio)
+            try stage.write(frame: tick, picture: compositor.picture) { (span, audio) throws(MediaError) in
+                let real = try source.readAudio(from: span.start, count: span.count, into: audio)
+                padded += Int64(span.count - real)
+            }
             control.progress(tick + 1, source.frameCount)
         }
         // The output and its frame hashes appear together or not at all.
-        let files = [try writer.finishWriting()] + (hashes.map { [$0.finishWriting()] } ?? [])
-        do { try AtomicFile.commitAll(files) } catch { throw MediaError(error) }
-        return Result(format: format, frames: writer.frameCount, audioSamples: writer.sampleCount, paddedSamples: padded)
+        try stage.commit()
+        return Result(format: format, frames: stage.frameCount, audioSamples: stage.sampleCount, paddedSamples: padded)
     }
 }

@@ -14,13 +14,15 @@ extension SessionOptions {
         let info: MediaInfo
         do { info = try MediaProbe.probe(inputs.content) } catch { throw RenderError.content(error) }
         guard let video = info.bestVideo else { throw RenderError.content(.missingStream(path: inputs.content, kind: .video)) }
+        // Ads are requested for the screen the render will draw: the output format's size, by the one rule.
+        let window = OutputFormat.resolve(size: format.size, frameRate: format.frameRate, source: info).size
         let contentDuration = video.duration ?? info.duration ?? .zero
         if let startAt, startAt.seconds >= contentDuration.seconds {
             throw UsageError(command: command, message: "--start-at: \(exactDecimal(startAt.seconds)) is not inside the content "
                 + "(\(inputs.content) is \(exactDecimal(contentDuration.seconds)) s long)")
         }
         let plan = try await loadPlan(ads: inputs.ads, urlMap: inputs.urlMap, contentDuration: contentDuration,
-                                      window: format.size ?? video.size ?? PixelSize(width: 640, height: 360),
+                                      window: window,
                                       context: context)
         let outputPath = output ?? (usesDemo ? "out/demo.mp4" : "out.mp4")
         if output == nil, usesDemo {

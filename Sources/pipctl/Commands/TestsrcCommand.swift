@@ -52,11 +52,12 @@ enum TestsrcCommand: Command {
         files.write("-o", options.output)
         try files.check(command: context.command)
         let id = options.id ?? URL(fileURLWithPath: options.output).deletingPathExtension().lastPathComponent
-        let rate = options.format.frameRate ?? FrameRate(30)
+        let format = OutputFormat.resolve(size: options.format.size, frameRate: options.format.frameRate,
+                                          sampleRate: options.format.sampleRate, channels: options.format.channels)
+        let rate = format.frameRate
         let request = TestSourceGenerator.Request(
-            output: options.output, duration: options.duration, size: options.format.size ?? PixelSize(width: 640, height: 360),
-            frameRate: rate, sourceID: id, toneFrequency: options.toneFrequency,
-            sampleRate: options.format.sampleRate ?? 48000, channels: options.format.channels ?? 2,
+            output: options.output, duration: options.duration, size: format.size, frameRate: rate, sourceID: id,
+            toneFrequency: options.toneFrequency, sampleRate: format.sampleRate, channels: format.channels,
             encoding: options.encoding.settings)
         let progress = context.progress("testsrc", total: options.duration)
         defer { progress.finish() }

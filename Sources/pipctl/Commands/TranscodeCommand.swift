@@ -9,8 +9,8 @@ enum TranscodeCommand: Command {
         /// Nil fields keep the input's.
         var size: PixelSize?
         var frameRate: FrameRate?
-        var sampleRate: Int
-        var channels: Int
+        var sampleRate: Int?
+        var channels: Int?
         var encoding: EncodingOptions
         var frameHashes: String?
 
@@ -38,8 +38,8 @@ enum TranscodeCommand: Command {
         "fps", .frameRate, absent: "the input's rate",
         help: "Output frame rate, exact (30, 29.97, 30000/1001); frames are repeated or dropped on the output "
             + "clock, never blended.")
-    static let sampleRate = FormatOptions.Fixed.sampleRate
-    static let channels = FormatOptions.Fixed.channels
+    static let sampleRate = FormatOptions.FromContent.sampleRate
+    static let channels = FormatOptions.FromContent.channels
     static let frameHash = Parameter.optional(
         "framehash", .text("FILE"), absent: "none",
         help: "Also write the MD5 of every output picture to FILE, in the format of ffmpeg's framemd5.")
@@ -61,7 +61,7 @@ enum TranscodeCommand: Command {
         files.write("--framehash", options.frameHashes)
         try files.check(command: context.command)
         let probe = try MediaProbe.probe(options.input)
-        let rate = options.frameRate ?? probe.bestVideo?.frameRate ?? FrameRate(30)
+        let rate = OutputFormat.resolve(frameRate: options.frameRate, source: probe).frameRate
         let request = Transcoder.Request(
             input: options.input, output: options.output, size: options.size, frameRate: options.frameRate,
             sampleRate: options.sampleRate, channels: options.channels, encoding: options.encoding.settings,

@@ -1,7 +1,9 @@
 import MediaCore
+import VideoPipeline
 
 /// `--size`, `--fps`, `--sample-rate`, `--channels`: the picture and sound of what a command writes. For
-/// `testsrc` they have fixed defaults; for `render` and `play` they default to the content's.
+/// `testsrc` they default to `OutputFormat.standard`; for `render`, `play` and `transcode` to the input's (the one
+/// rule, `OutputFormat.resolve`).
 struct FormatOptions: Hashable, Sendable {
     /// Nil: the content's (render, play).
     var size: PixelSize?
@@ -16,12 +18,13 @@ struct FormatOptions: Hashable, Sendable {
 
     /// With fixed defaults, for media made from nothing.
     enum Fixed {
-        static let size = Parameter.option("size", .evenSize, default: PixelSize(width: 640, height: 360), help: sizeHelp)
-        static let fps = Parameter.option("fps", .frameRate, default: FrameRate(30), help: fpsHelp)
+        static let size = Parameter.option("size", .evenSize, default: OutputFormat.standard.size, help: sizeHelp)
+        static let fps = Parameter.option("fps", .frameRate, default: OutputFormat.standard.frameRate, help: fpsHelp)
         static let sampleRate = Parameter.option(
-            "sample-rate", .integer("HZ", in: 8000...192_000), default: 48000, help: "Audio sample rate in Hz.")
+            "sample-rate", .integer("HZ", in: 8000...192_000), default: OutputFormat.standard.sampleRate,
+            help: "Audio sample rate in Hz.")
         static let channels = Parameter.option(
-            "channels", .integer("N", in: 1...8), default: 2, help: "Number of audio channels.")
+            "channels", .integer("N", in: 1...8), default: OutputFormat.standard.channels, help: "Number of audio channels.")
         static let parameters: [any ParameterDeclaration] = [size, fps, sampleRate, channels]
     }
 

@@ -1,0 +1,92 @@
+import MediaCore
+
+/// The per-frame output loop, written once: the caller draws frame `n`; the stage takes its samples
+/// `[A(n), A(n+1))`, hashes the picture, encodes the video, then the audio; for `render`, `transcode` and `testsrc`.
+///
+/// Why one type: the pairing of output frame `n` with its audio samples `[⌊n·rate/F⌋, ⌊(n+1)·rate/F⌋)` is what
+/// keeps every output drift-free, and the all-or-nothing commit of an output with its frame hashes (and the
+/// caller's other files) is what keeps the user's files safe. Three loops that each did this were three chances to
+/// get one of them subtly wrong. The stage takes the frame number from the caller and refuses any other than the
+/// next one, so a skipped or repeated frame is a programming error caught at once, not a shifted file.
+public final class OutputStage {
+    public let format: OutputFormat
+    /// The audio samples one output frame owns, where they start on the output's sample clock.
+    public struct SampleSpan: Hashable, Sendable {
+        /// `A(n)`: the first sample of the frame, counted from the output's start.
+        public var start: Int64
+        /// `A(n+1) − A(n)`.
+        public var count: Int
+    }
+
+    private let writer: MediaWriter?
+    private let hashes: FrameHashLog?
+    private let clock: SampleClock
+    private let audio: AudioBuffer
+    private var nextFrame: Int64 = 0
+
+    /// Frames written so far (the number the next `write` must carry).
+    public var frameCount: Int64 { nextFrame }
+    /// Audio samples written so far: `A(frameCount)`.
+    public var sampleCount: Int64 { clock.sample(atFrame: nextFrame) }
+
+    /// Opens the output (when `destination` is given: `play` without `--record` writes nothing) and the frame-hash
+    /// log (when `frameHashPath` is), both under temporary names until `finishWriting`.
+    public init(destination: String?, format: OutputFormat, encoding: EncodingSettings,
+                frameHashPath: String? = nil) throws(MediaError) {
+        try format.validate()
+        self.format = format
+        clock = format.sampleClock
+        writer = try destination.map { d throws(MediaError) in try MediaWriter(destination: d, format: format, encoding: encoding) }
+        hashes = try frameHashPath.map { p throws(MediaError) in try FrameHashLog(destination: p, format: format) }
+        audio = try AudioBuffer(channels: format.channels, sampleRate: format.sampleRate,
+                                capacity: Int(clock.samples(fromFrame: 0, toFrame: 1)) + 2)
+    }
+
+    /// The samples output frame `n` owns.
+    public func span(ofFrame n: Int64) -> SampleSpan {
+        SampleSpan(start: clock.sample(atFrame: n), count: Int(clock.samples(fromFrame: n, toFrame: n + 1)))
+    }
+
+    /// Writes output frame `n`: has `sound` fill exactly the frame's samples into the buffer it is given, then
+    /// hashes and encodes `picture` (yuv420p at the output size) and encodes the samples.
+    ///
+    /// `n` must be the next frame (`frameCount`). The sound is taken before anything is written, so when `sound`
+    /// throws nothing of frame `n` is in the output and the caller may write frame `n` again (a render replaces an
+    /// ad whose audio failed by its fallback at the same frame); its error reaches the caller unchanged. A failure
+    /// of the output itself is passed through `outputFailure`, and the stage must not be used after it.
+    public func write<Failure: Error>(frame n: Int64, picture: VideoPicture, outputFailure: (MediaError) -> Failure,
+                                      sound: (SampleSpan, AudioBuffer) throws(Failure) -> Void) throws(Failure) {
+        precondition(n == nextFrame, "output frame \(n) written after frame \(nextFrame - 1)")
+        let span = span(ofFrame: n)
+        audio.count = 0
+        try sound(span, audio)
+        precondition(audio.count == span.count, "frame \(n) got \(audio.count) audio samples for \(span.count)")
+        do {
+            try hashes?.append(picture)
+            try writer?.writeVideo(picture)
+            try writer?.writeAudio(audio)
+        } catch { throw outputFailure(error) }
+        nextFrame = n + 1
+    }
+
+    /// `write(frame:picture:outputFailure:sound:)` for callers whose errors are all `MediaError`.
+    public func write(frame n: Int64, picture: VideoPicture,
+                      sound: (SampleSpan, AudioBuffer) throws(MediaError) -> Void) throws(MediaError) {
+        try write(frame: n, picture: picture, outputFailure: { $0 }, sound: sound)
+    }
+
+    /// Flushes the encoders and writes the trailer, leaving every file of the stage under its temporary name: the
+    /// caller puts them in place with its own (`AtomicFile.commitAll`), so that all appear or none does.
+    public func finishWriting() throws(MediaError) -> [AtomicFile] {
+        var files: [AtomicFile] = []
+        if let writer { files.append(try writer.finishWriting()) }
+        if let hashes { files.append(hashes.finishWriting()) }
+        return files
+    }
+
+    /// Finishes and puts the output and its frame hashes in place together.
+    public func commit() throws(MediaError) {
+        let files = try finishWriting()
+        do { try AtomicFile.commitAll(files) } catch { throw MediaError(error) }
+    }
+}
