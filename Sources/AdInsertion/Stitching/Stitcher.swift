@@ -59,7 +59,7 @@ public final class Stitcher {
         do { info = try MediaProbe.probe(request.contentPath) } catch { throw .content(error) }
         guard let video = info.bestVideo else { throw .content(.missingStream(path: request.contentPath, kind: .video)) }
         let size = request.size ?? video.displaySize
-        let format = OutputFormat(size: size, frameRate: request.frameRate ?? video.frameRate ?? FrameRate(30),
+        let format = OutputFormat(size: size, frameRate: request.frameRate ?? video.defaultOutputRate ?? FrameRate(30),
                               sampleRate: request.sampleRate ?? info.bestAudio?.sampleRate ?? 48000,
                               channels: request.channels ?? info.bestAudio?.channels ?? 2)
         do { try format.validate() } catch { throw .output(error) }

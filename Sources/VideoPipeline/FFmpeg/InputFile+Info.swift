@@ -46,10 +46,13 @@ extension InputFile {
             info.sampleAspectRatio = (par.sample_aspect_ratio.rational ?? st.sample_aspect_ratio.rational) ?? .one
             // avg_frame_rate is what the frames say; r_frame_rate is a guess that, for a track without frames, is
             // just the time base, so it is only taken when it is a plausible rate.
+            if let rate = st.r_frame_rate.rational, rate > .zero, rate <= Rational(1000) {
+                info.timestampRate = FrameRate(rate)
+            }
             if let rate = st.avg_frame_rate.rational, rate > .zero {
                 info.frameRate = FrameRate(rate)
-            } else if let rate = st.r_frame_rate.rational, rate > .zero, rate <= Rational(1000) {
-                info.frameRate = FrameRate(rate)
+            } else {
+                info.frameRate = info.timestampRate
             }
             if let name = av_get_pix_fmt_name(AVPixelFormat(rawValue: par.format)) {
                 info.pixelFormat = String(cString: name)

@@ -41,7 +41,7 @@ public enum Transcoder {
     public static func run(_ request: Request, control: JobControl = .none) throws(MediaError) -> Result {
         let probe = try MediaProbe.probe(request.input)
         guard let video = probe.bestVideo else { throw .missingStream(path: request.input, kind: .video) }
-        let format = OutputFormat(size: request.size ?? video.displaySize, frameRate: request.frameRate ?? video.frameRate ?? FrameRate(30),
+        let format = OutputFormat(size: request.size ?? video.displaySize, frameRate: request.frameRate ?? video.defaultOutputRate ?? FrameRate(30),
                                   sampleRate: request.sampleRate, channels: request.channels)
         try format.validate()
         let source = try MediaSource(path: request.input, format: format, threads: request.encoding.threads)

@@ -61,7 +61,7 @@ enum TranscodeCommand: Command {
         files.write("--framehash", options.frameHashes)
         try files.check(command: context.command)
         let probe = try MediaProbe.probe(options.input)
-        let rate = options.frameRate ?? probe.bestVideo?.frameRate ?? FrameRate(30)
+        let rate = options.frameRate ?? probe.bestVideo?.defaultOutputRate ?? FrameRate(30)
         let request = Transcoder.Request(
             input: options.input, output: options.output, size: options.size, frameRate: options.frameRate,
             sampleRate: options.sampleRate, channels: options.channels, encoding: options.encoding.settings,
