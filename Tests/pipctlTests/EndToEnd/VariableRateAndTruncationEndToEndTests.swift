@@ -6,7 +6,7 @@ extension EndToEnd {
     /// Issue 10 §2: variable-frame-rate sources follow the frame-rate rule from each frame's real timestamp, the
     /// default output rate of VFR content is a standard rate, and an input cut short is reported with the breaks
     /// it never reached. All media is made by the `ffmpeg` command line; results are read back by it.
-    @Suite struct TimeTests {
+    @Suite struct VariableRateAndTruncationTests {
         /// 18 frames 320x180, frame `k` a flat grey of luma `16 + 12k`, at 0, 10, 210, 220, 420, 430, … ms: pairs
         /// 10 ms apart every 210 ms (average 180/17 fps), lossless.
         static func makeVariableRateClip(_ path: String) throws {
@@ -97,6 +97,12 @@ extension EndToEnd {
                                                                 "stream=r_frame_rate", "-of", "csv=p=0", output])
             #expect(rate.trimmingCharacters(in: .whitespacesAndNewlines) == "24000/1001")
 
+            // transcode chooses its default rate by the same rule.
+            let transcoded = dir.path("transcoded.mp4")
+            let transcode = try await PipctlProcess.run(["transcode", content, "-o", transcoded, "--preset", "ultrafast"])
+            #expect(transcode.exitStatus == 0, "\(transcode.standardError)")
+            #expect(transcode.standardOutput.hasPrefix("\(transcoded): 41 frames 320x180 at 24000/1001 fps"), "\(transcode.standardOutput)")
+
             let luma = try Self.centreLuma(output, width: 320, height: 180)
             #expect(luma.count == 41)
             for j in 0..<min(41, luma.count) {
@@ -128,21 +134,26 @@ extension EndToEnd {
             let declared = MediaTime.format(try #require(Rational(parsing: declaredText)))
             #expect(declared.hasPrefix("0:00:10."))
 
-            let b = try await TestClip.adB.path, a = try await TestClip.adA.path
+            // The post-roll is the same cut file: an ad cut short is reported too, after its LOADED.
+            let b = try await TestClip.adB.path
             let output = dir.path("out.mp4")
             let result = try await PipctlProcess.run([
-                "render", "--content", content, "--break", "8=\(b)", "--break", "post=\(a)", "-o", output,
+                "render", "--content", content, "--break", "8=\(b)", "--break", "post=\(content)", "-o", output,
                 "--preset", "ultrafast",
             ])
             #expect(result.exitStatus == 0, "\(result.standardError)")
             #expect(result.standardOutput.contains(
                 "  content ended early: \(content) ends at \(endText), before the \(declared) its container declares\n"),
                 "\(result.standardOutput)")
+            #expect(result.standardOutput.contains(
+                "  ad 0 of break 1 ended early: \(content) ends at \(endText), before the \(declared) its container declares\n"))
             #expect(result.standardOutput.contains("  break 0 (midroll@0:00:08.000) not reached: the content ended before its cue\n"))
             #expect(result.standardOutput.contains("ads: 1 played, 1 skipped, 0 failed"))
 
             let events = try StartAndCuePointsTests.jsonLines(try dir.text("out.mp4.events.jsonl"))
-            let early = try #require(events.first { $0["reason"] as? String == "endedEarly" })
+            let earlyLogs = events.filter { $0["reason"] as? String == "endedEarly" }
+            #expect(earlyLogs.count == 2)
+            let early = try #require(earlyLogs.first)
             #expect(early["type"] as? String == "LOG")
             #expect(early["message"] as? String == "the content ends at \(endText), before the \(declared) its container declares: \(content)")
             // Reported where the content ends: its last tick at 25 fps ends at or just after the real end.
@@ -153,6 +164,11 @@ extension EndToEnd {
             #expect(skipped["contentTime"] as? Double == contentEnd)
             // The content plays to its real end and the post-roll still plays.
             #expect(events.filter { $0["type"] as? String == "AD_BREAK_STARTED" }.map { $0["break"] as? Int } == [1])
+            let adLog = try #require(earlyLogs.last)
+            #expect(adLog["break"] as? Int == 1 && adLog["ad"] as? Int == 0)
+            #expect(adLog["message"] as? String == "ad 0 of break 1 ends at \(endText), before the \(declared) its container declares: \(content)")
+            let loaded = try #require(events.firstIndex { $0["type"] as? String == "LOADED" && $0["break"] as? Int == 1 })
+            #expect(events[loaded + 1]["reason"] as? String == "endedEarly")
             let timeline = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output + ".timeline.json"))) as? [String: Any])
             let segments = try #require(timeline["segments"] as? [[String: Any]])
             #expect(segments.map { $0["kind"] as? String } == ["content", "ad"])
