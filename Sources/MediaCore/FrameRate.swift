@@ -69,3 +69,26 @@ public struct SampleClock: Hashable, Sendable {
     /// The sample at `time`, rounded down.
     public func sample(at time: MediaTime) -> Int64 { (time.seconds * Rational(sampleRate)).floor }
 }
+
+extension FrameRate {
+    /// The rates of film, PAL and NTSC video: 24000/1001, 24, 25, 30000/1001, 30, 50, 60000/1001, 60.
+    public static let standardRates: [FrameRate] = [
+        FrameRate(24000, 1001), FrameRate(24), FrameRate(25), FrameRate(30000, 1001), FrameRate(30), FrameRate(50),
+        FrameRate(60000, 1001), FrameRate(60),
+    ]
+
+    /// The standard rate nearest to `rate` by ratio (the smallest `max(r/s, s/r)`, the lower rate on a tie).
+    ///
+    /// By ratio rather than by difference, because a frame rate is a scale: 12 fps is as far from 24 as 48 is.
+    /// A variable-frame-rate source has no rate of its own; its average (`69120000/2305213` for a phone clip) as
+    /// an output clock would give a timeline no player or encoder expects, so its output runs at this instead.
+    public static func nearestStandard(to rate: FrameRate) -> FrameRate {
+        func distance(_ s: FrameRate) -> Rational {
+            let ratio = rate.perSecond / s.perSecond
+            return Rational.max(ratio, ratio.reciprocal)
+        }
+        var best = standardRates[0]
+        for candidate in standardRates.dropFirst() where distance(candidate) < distance(best) { best = candidate }
+        return best
+    }
+}

@@ -19,8 +19,13 @@ public enum SessionEventReason: String, Hashable, Sendable, CaseIterable, Codabl
     case fallback
     /// `LOG`: a command that could not apply now (the `message` says why).
     case refused
-    /// `SESSION_ENDED`: the content and every break are done.
+    /// `SESSION_ENDED`: the content and every break are done. `AD_BREAK_SKIPPED`: a mid-roll cued after the
+    /// content's real end (a content cut short, or a cue past its length), which the content never reached.
     case contentEnded
+    /// `LOG`: an input's frames stop before the duration its container declares (the file was cut short); the
+    /// `message` names the file, where it ends and what it declares. For the content it comes where the content
+    /// ends; for an ad, right after its `LOADED`.
+    case endedEarly
     /// `SESSION_ENDED`: the `quit` command.
     case quit
     /// `SESSION_ENDED`: the output limit was reached.

@@ -45,14 +45,15 @@ public enum SessionEventType: String, Hashable, Sendable, CaseIterable {
     /// on the network's speed.
     case adBuffering = "AD_BUFFERING"
     /// Something worth knowing that changes nothing: a refused command (`reason` `refused`), a break passed over
-    /// by a seek (`reason` `seek`) or behind the start position (`reason` `startPosition`).
+    /// by a seek (`reason` `seek`) or behind the start position (`reason` `startPosition`), an input that ends
+    /// before its declared duration (`reason` `endedEarly`).
     case log = "LOG"
     /// A tracking URL was fired: `event` is the VAST event name, `url` the URL with its macros expanded.
     case beacon = "BEACON"
     /// A break whose cue was reached while picture-in-picture is active waits (`reason` `pipActive`, `cueTime`).
     case adBreakDeferred = "AD_BREAK_DEFERRED"
     /// A break that will never start, with the `reason`: `pipActive`, `sessionEnded`, `playAdsAfterTime`,
-    /// `prerollsOff`, `midrollsOff`, `postrollsOff` (`SessionEventReason`). Its ads are marked skipped in the plan.
+    /// `prerollsOff`, `midrollsOff`, `postrollsOff`, `contentEnded` (`SessionEventReason`). Its ads are marked skipped in the plan.
     case adBreakSkipped = "AD_BREAK_SKIPPED"
     case pipWillStart = "PIP_WILL_START"
     case pipDidStart = "PIP_DID_START"

@@ -15,10 +15,14 @@ public struct AdMediaInfo: Hashable, Sendable {
     public var frameCount: Int64
     /// The media's real duration; quartiles, progress offsets and the skip offset are measured against it.
     public var duration: MediaDuration
+    /// Set when the media's frames stop before the duration its container declares; it plays to its real end
+    /// and a `LOG` (`endedEarly`) says so.
+    public var earlyEnd: EarlyEnd?
 
-    public init(frameCount: Int64, duration: MediaDuration) {
+    public init(frameCount: Int64, duration: MediaDuration, earlyEnd: EarlyEnd? = nil) {
         self.frameCount = frameCount
         self.duration = duration
+        self.earlyEnd = earlyEnd
     }
 
     /// The usual case: `duration` shown at `rate`, one output frame for every frame that starts before its end.

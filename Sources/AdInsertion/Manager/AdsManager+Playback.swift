@@ -56,6 +56,10 @@ extension AdsManager {
                 info = prepared
             }
             recorder.emit(.loaded, breakIndex: b, adIndex: a)
+            if let early = info.earlyEnd {
+                recorder.log("ad \(a) of break \(b) \(early.description): \(early.path)", breakIndex: b, adIndex: a,
+                             reason: .endedEarly)
+            }
             if !playing.started {
                 current?.started = true
                 recorder.emit(.contentPauseRequested, breakIndex: b)

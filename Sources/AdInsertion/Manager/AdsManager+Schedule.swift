@@ -5,12 +5,27 @@ extension AdsManager {
     /// Makes due every armed mid-roll the content position has reached, and at the content's end the post-roll.
     func reachCues() {
         let position = recorder.contentTick
+        if position >= contentFrameCount { reportContentEnd() }
         for index in slots.indices where slots[index].status == .pending {
             switch slots[index].kind {
             case .midroll(let trigger) where trigger <= position: makeDue(index)
             case .postroll where position >= contentFrameCount: makeDue(index)
             case .preroll, .midroll, .postroll: break
             }
+        }
+    }
+
+    /// At the content's end, once: reports an early end, and every armed mid-roll cued after the end as never
+    /// reached (`AD_BREAK_SKIPPED`, `contentEnded`) rather than leaving it silently unplayed.
+    func reportContentEnd() {
+        guard !contentEndReported else { return }
+        contentEndReported = true
+        if let early = contentEarlyEnd {
+            recorder.log("the content \(early.description): \(early.path)", reason: .endedEarly)
+        }
+        for index in slots.indices where slots[index].status == .pending {
+            guard let trigger = slots[index].trigger, trigger > contentFrameCount else { continue }
+            skipBreak(index, reason: .contentEnded, cueFrame: nil)
         }
     }
 

@@ -22,6 +22,8 @@ import MediaCore
 /// - at the frame boundary where the ad's last frame ends: `COMPLETE` (or `SKIPPED` at the `skip` command);
 ///   then the next ad, or `AD_BREAK_ENDED`, beacon `breakEnd`, `CONTENT_RESUME_REQUESTED`;
 /// - at a `click` while an ad is on screen: `CLICK` (its ClickThrough in `url`), then its `clickTracking` beacons;
+/// - where the content ends: `LOG` (`endedEarly`) when its frames stopped before its declared duration, then
+///   `AD_BREAK_SKIPPED` (`contentEnded`) for every armed mid-roll cued after its end, then the post-roll;
 /// - when the content ended and nothing is left: `ALL_ADS_COMPLETED`.
 ///
 /// Rules:
@@ -53,6 +55,9 @@ public final class AdsManager {
     public let settings: AdsRenderingSettings
     let breakPolicy: PictureInPictureSettings.BreakPolicy
     let contentFrameCount: Int64
+    /// The content's early end, reported once when the content ends.
+    let contentEarlyEnd: EarlyEnd?
+    var contentEndReported = false
     let recorder: EventRecorder
     /// Held strongly: the session cannot play ads without it.
     let media: any AdMediaProvider
@@ -68,7 +73,9 @@ public final class AdsManager {
     var contentHasStarted = false
 
     init(plan: AdPlan, settings: AdsRenderingSettings, breakPolicy: PictureInPictureSettings.BreakPolicy,
-         contentFrameCount: Int64, recorder: EventRecorder, media: any AdMediaProvider) {
+         contentFrameCount: Int64, contentEarlyEnd: EarlyEnd? = nil, recorder: EventRecorder,
+         media: any AdMediaProvider) {
+        self.contentEarlyEnd = contentEarlyEnd
         self.plan = plan
         self.settings = settings
         self.breakPolicy = breakPolicy

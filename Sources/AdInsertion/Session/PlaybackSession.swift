@@ -87,7 +87,8 @@ public final class PlaybackSession {
                                         settings: configuration.pictureInPicture)
         adsManager = AdsManager(plan: plan, settings: configuration.ads,
                                 breakPolicy: configuration.pictureInPicture.breakPolicy,
-                                contentFrameCount: configuration.contentFrameCount, recorder: recorder, media: media)
+                                contentFrameCount: configuration.contentFrameCount,
+                                contentEarlyEnd: configuration.contentEarlyEnd, recorder: recorder, media: media)
         pictureInPicture = PictureInPictureController(
             isSupported: configuration.pictureInPicture.isSupported,
             backgroundPlaybackEnabled: configuration.pictureInPicture.isBackgroundPlaybackEnabled)

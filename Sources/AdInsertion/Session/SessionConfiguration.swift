@@ -21,6 +21,9 @@ public struct SessionConfiguration: Hashable, Sendable {
     public var canvas: PixelSize
     /// Content ticks `0..<contentFrameCount` exist.
     public var contentFrameCount: Int64
+    /// Set when the content's frames stop before the duration its container declares (`contentFrameCount`
+    /// counts the frames it really has); reported as a `LOG` (`endedEarly`) where the content ends.
+    public var contentEarlyEnd: EarlyEnd?
     /// The content's display aspect (width / height): the shape of the picture-in-picture window.
     public var contentAspect: Rational
     /// Where the content starts; reached at the first tick at or after it.
@@ -54,8 +57,9 @@ public struct SessionConfiguration: Hashable, Sendable {
                 pictureInPicture: PictureInPictureSettings = PictureInPictureSettings(),
                 script: SessionScript = SessionScript(), mode: Mode = .batch, outputLimit: MediaTime? = nil,
                 clockOrigin: Date = SessionConfiguration.defaultClockOrigin, seed: UInt64 = 0,
-                cacheBusting: CacheBusting = .seeded) {
+                cacheBusting: CacheBusting = .seeded, contentEarlyEnd: EarlyEnd? = nil) {
         self.frameRate = frameRate
+        self.contentEarlyEnd = contentEarlyEnd
         self.canvas = canvas
         self.contentFrameCount = contentFrameCount
         self.contentAspect = contentAspect

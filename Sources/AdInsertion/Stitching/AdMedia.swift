@@ -15,6 +15,8 @@ final class AdMedia: AdMediaProvider {
     let reportsWaits: Bool
     private var open: [AdReference: MediaSource] = [:]
     private var waits: [Buffering] = []
+    /// The ads opened so far whose media stops before its declared duration, in play order.
+    private(set) var earlyEnds: [InputEarlyEnd] = []
 
     /// An ad whose media the session had to wait for.
     struct Buffering: Hashable {
@@ -65,7 +67,9 @@ final class AdMedia: AdMediaProvider {
         do {
             let source = try MediaSource(path: path, format: format, threads: threads)
             open[AdReference(breakIndex, adIndex)] = source
-            return .success(AdMediaInfo(frameCount: source.frameCount, duration: source.videoDuration))
+            if let early = source.earlyEnd { earlyEnds.append(InputEarlyEnd(ad: AdReference(breakIndex, adIndex), earlyEnd: early)) }
+            return .success(AdMediaInfo(frameCount: source.frameCount, duration: source.videoDuration,
+                                        earlyEnd: source.earlyEnd))
         } catch .fileNotFound(let p) {
             return .failure(AdError(.fileNotFound, "\(p): no such file"))
         } catch {

@@ -39,6 +39,8 @@ public final class Stitcher {
     /// Where each source's audio cursor stopped, to report the correction when it resumes.
     private var audioEnds: [SourceKey: Int64] = [:]
     private var finished = false
+    /// Breaks reported never reached because the content ended before their cue, in the order reported.
+    private var breaksNotReached: [Int] = []
 
     /// A stretch of consecutive ticks of one source: its audio is read contiguously from `sourceStart`.
     private struct AudioRun {
@@ -90,7 +92,7 @@ public final class Stitcher {
             frameRate: format.frameRate, canvas: format.size, contentFrameCount: content.frameCount,
             contentAspect: content.displayAspect, contentStart: request.contentStart, ads: request.ads,
             pictureInPicture: request.pictureInPicture, script: request.script, mode: mode,
-            clockOrigin: request.clockOrigin, cacheBusting: request.cacheBusting)
+            clockOrigin: request.clockOrigin, cacheBusting: request.cacheBusting, contentEarlyEnd: content.earlyEnd)
         do { session = try PlaybackSession(plan: request.plan, configuration: configuration, media: media, appDelegate: appDelegate) } catch {
             throw .session("\(request.contentPath): \(error)")
         }
@@ -172,7 +174,8 @@ public final class Stitcher {
         } catch {
             throw .output(.outputNotWritable(path: request.outputPath, reason: "\(error)"))
         }
-        return RenderResult(timeline: result, plan: session.plan)
+        let earlyEnds = (content.earlyEnd.map { [InputEarlyEnd(ad: nil, earlyEnd: $0)] } ?? []) + media.earlyEnds
+        return RenderResult(timeline: result, plan: session.plan, earlyEnds: earlyEnds, breaksNotReached: breaksNotReached)
     }
 
     /// Runs a whole batch render.
@@ -270,6 +273,7 @@ public final class Stitcher {
     private func flushEvents() throws(RenderError) {
         let events = Stitcher.insertingBuffering(media.takeWaits(), into: session.drainEvents())
         guard !events.isEmpty else { return }
+        breaksNotReached += events.filter { $0.type == .adBreakSkipped && $0.reason == .contentEnded }.compactMap(\.breakIndex)
         do { for event in events { try eventLog?.append(event) } } catch {
             throw .output(eventLogError(error))
         }
@@ -330,6 +334,16 @@ public struct RenderResult: Sendable {
     public var timeline: Timeline
     /// The plan with the final state of every ad.
     public var plan: AdPlan
+    /// The inputs whose frames stopped before their declared duration: the content first, then the ads played.
+    public var earlyEnds: [InputEarlyEnd] = []
+    /// Mid-rolls cued after the content's real end, which it never reached (`AD_BREAK_SKIPPED` `contentEnded`).
+    public var breaksNotReached: [Int] = []
+}
+
+/// An input of a render that ended before its declared duration: the content (`ad` is `nil`) or one ad.
+public struct InputEarlyEnd: Hashable, Sendable {
+    public var ad: AdReference?
+    public var earlyEnd: EarlyEnd
 }
 
 /// An ad whose media failed while it played.

@@ -30,6 +30,9 @@ public final class MediaSource {
     public let displayAspect: Rational
     /// The source's own nominal frame rate (the output rate when the file does not say).
     public let nominalFrameRate: FrameRate
+    /// Set when the video stops before the duration the container declares (the file was cut short); the
+    /// source then ends at its real end (`videoDuration`).
+    public let earlyEnd: EarlyEnd?
     public var hasAudio: Bool { audio != nil }
 
     private let video: VideoTrack
@@ -55,6 +58,26 @@ public final class MediaSource {
         nominalFrameRate = stream.frameRate ?? format.frameRate
         videoDuration = try MediaSource.videoDuration(input: input, streamIndex: videoIndex, origin: origin)
         frameCount = max(1, format.frameRate.frameCount(in: videoDuration))
+        earlyEnd = try MediaSource.earlyEnd(input: input, videoDuration: videoDuration, origin: origin,
+                                            frameDuration: nominalFrameRate.frameDuration)
+    }
+
+    /// Compares where the file's packets really end with the duration its container declares.
+    ///
+    /// Only a declared duration counts (not FFmpeg's estimate from the bit rate), and only a shortfall of more
+    /// than two frames or 100 ms, whichever is longer: containers round their durations and audio often runs a
+    /// little past the video. When the video alone falls short, every stream is scanned, so that a video that
+    /// simply ends before its audio is not taken for a cut file. A file whose video stream declares its own end
+    /// (MP4's sample index, checked against the file's size when opening) is taken at its word.
+    static func earlyEnd(input: InputFile, videoDuration: MediaDuration, origin: MediaTime,
+                         frameDuration: MediaDuration) throws(MediaError) -> EarlyEnd? {
+        guard let declared = input.declaredDuration else { return nil }
+        let tolerance = max(frameDuration * Rational(2), MediaDuration(seconds: Rational(1, 10)))
+        guard videoDuration + tolerance < declared else { return nil }
+        guard let fileEnd = try InputFile(path: input.path).scanEnd(), (fileEnd - origin) + tolerance < declared else {
+            return nil
+        }
+        return EarlyEnd(path: input.path, end: videoDuration, declared: declared)
     }
 
     /// The picture shown at output tick `tick` of this source.

@@ -46,7 +46,8 @@ extension OutputFormat {
 
     /// The one rule for an output's format, used by `render`, `play`, `transcode` and `testsrc`: each of size,
     /// frame rate, sample rate and channels is what the user gave; else the source's (its display size, its frame
-    /// rate, its main audio stream's rate and channels); else `standard`'s.
+    /// rate, or the nearest standard rate for variable-frame-rate video: `StreamInfo.defaultOutputRate`; its main
+    /// audio stream's rate and channels); else `standard`'s.
     ///
     /// Why one rule: the defaults used to be repeated in about ten places, and two of them disagreed (the ad
     /// request's window took the coded size while the canvas took the display size).
@@ -54,7 +55,7 @@ extension OutputFormat {
                                channels: Int? = nil, source: MediaInfo? = nil) -> OutputFormat {
         let video = source?.bestVideo, audio = source?.bestAudio
         return OutputFormat(size: size ?? video?.displaySize ?? standard.size,
-                            frameRate: frameRate ?? video?.frameRate ?? standard.frameRate,
+                            frameRate: frameRate ?? video?.defaultOutputRate ?? standard.frameRate,
                             sampleRate: sampleRate ?? audio?.sampleRate ?? standard.sampleRate,
                             channels: channels ?? audio?.channels ?? standard.channels)
     }

@@ -5,17 +5,17 @@ import MediaCore
 ///
 /// **The frame-rate rule** (the one documented rule for dropping and repeating frames): tick `j` is at
 /// `t = j / F` on the source's clock (F = output rate, the source clock starting at the file's start time). It
-/// shows the source frame whose start time is nearest to `t`; when two are equally near, the later one. Put
-/// another way, the last frame that starts at or before `t + h`, with `h` half the source's nominal frame
-/// duration. Faster sources drop frames, slower ones repeat them; before the first frame the first frame shows,
-/// after the last one the last frame holds.
+/// shows the source frame whose start time is nearest to `t`; when two are equally near, the later one. The
+/// times are each frame's real timestamp, not a nominal rate: with frames starting at `t_k ≤ t < t_{k+1}`, frame
+/// `k+1` shows when `t_{k+1} − t ≤ t − t_k`, so a variable-frame-rate source is followed as exactly as a constant
+/// one (for which this is the last frame starting at or before `t` + half a frame). One decoded frame of
+/// lookahead decides it, so the track streams. Faster sources drop frames, slower ones repeat them; before the
+/// first frame the first frame shows, after the last one the last frame holds.
 final class VideoTrack {
     let decoder: StreamDecoder
     /// The source clock's zero on the stream's own timeline.
     let origin: MediaTime
     let outputRate: FrameRate
-    /// Half a nominal source frame: the rounding allowance of the rule.
-    let halfFrame: MediaDuration
     /// The length of one source frame when a frame carries no timestamp and no duration.
     private let nominalFrame: MediaDuration
 
@@ -35,7 +35,6 @@ final class VideoTrack {
         self.outputRate = outputRate
         let sourceRate = decoder.nominalFrameRate.map(FrameRate.init) ?? outputRate
         nominalFrame = sourceRate.frameDuration
-        halfFrame = nominalFrame * Rational(1, 2)
         current = try Frame()
         next = try Frame()
         try advance()
@@ -47,12 +46,14 @@ final class VideoTrack {
     /// The picture for output tick `tick` (ticks counted from the source's start). The frame stays valid until
     /// the next call.
     func frame(atTick tick: Int64) throws(MediaError) -> Frame {
-        let target = outputRate.time(ofFrame: tick) + halfFrame
+        let target = outputRate.time(ofFrame: tick)
         if let last = lastTick, tick < last || shouldSeek(to: target) {
-            try reposition(to: outputRate.time(ofFrame: tick))
+            try reposition(to: target)
         }
         lastTick = tick
-        while nextIsValid, let t = nextTime, t <= target {
+        // The next frame takes over when it is at least as near to the tick as the current one (the later wins a
+        // tie); the first decoded frame always does, so that it shows before its own start.
+        while nextIsValid, let t = nextTime, currentTime.map({ t - target <= target - $0 }) ?? true {
             swap(&current, &next)
             currentTime = nextTime
             try advance()

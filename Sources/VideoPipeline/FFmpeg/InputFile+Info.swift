@@ -11,6 +11,33 @@ extension InputFile {
         return start + MediaDuration(value: duration, timeBase: timeBase)
     }
 
+    /// The duration the container declares, from the file's start; `nil` when it declares none and FFmpeg only
+    /// estimated one from the bit rate (a guess that says nothing about where the frames stop).
+    var declaredDuration: MediaDuration? {
+        let ctx = context.pointee
+        guard ctx.duration_estimation_method != AVFMT_DURATION_FROM_BITRATE, let duration = ctx.duration.timestamp,
+              duration > 0 else { return nil }
+        return MediaDuration(value: duration, timeBase: Rational(1, Int64(AV_TIME_BASE)))
+    }
+
+    /// Demuxes the whole file (no decoding) and returns where its last packet of any stream ends.
+    func scanEnd() throws(MediaError) -> MediaTime? {
+        let packet = try Packet()
+        var end: MediaTime?
+        while true {
+            packet.unref()
+            let read = av_read_frame(context, packet.pointer)
+            if read == averrorEOF { return end }
+            try check(read, "av_read_frame", path: path)
+            let p = packet.pointer.pointee
+            guard let pts = p.pts.timestamp, let timeBase = stream(Int(p.stream_index)).pointee.time_base.rational else { continue }
+            let (sum, overflow) = pts.addingReportingOverflow(max(0, p.duration))
+            guard !overflow else { continue }
+            let packetEnd = MediaTime(value: sum, timeBase: timeBase)
+            end = max(end ?? packetEnd, packetEnd)
+        }
+    }
+
     var info: MediaInfo {
         let ctx = context.pointee
         let best = Set([bestStream(.video), bestStream(.audio)].compactMap { $0 })
@@ -46,10 +73,13 @@ extension InputFile {
             info.sampleAspectRatio = (par.sample_aspect_ratio.rational ?? st.sample_aspect_ratio.rational) ?? .one
             // avg_frame_rate is what the frames say; r_frame_rate is a guess that, for a track without frames, is
             // just the time base, so it is only taken when it is a plausible rate.
+            if let rate = st.r_frame_rate.rational, rate > .zero, rate <= Rational(1000) {
+                info.timestampRate = FrameRate(rate)
+            }
             if let rate = st.avg_frame_rate.rational, rate > .zero {
                 info.frameRate = FrameRate(rate)
-            } else if let rate = st.r_frame_rate.rational, rate > .zero, rate <= Rational(1000) {
-                info.frameRate = FrameRate(rate)
+            } else {
+                info.frameRate = info.timestampRate
             }
             if let name = av_get_pix_fmt_name(AVPixelFormat(rawValue: par.format)) {
                 info.pixelFormat = String(cString: name)

@@ -34,7 +34,11 @@ public struct StreamInfo: Hashable, Sendable {
     public var size: PixelSize?
     /// Shape of one pixel; 1 for square pixels.
     public var sampleAspectRatio: Rational?
+    /// The average rate of the frames (`avg_frame_rate`), else FFmpeg's guess (`r_frame_rate`) when plausible.
     public var frameRate: FrameRate?
+    /// FFmpeg's guess at the rate that represents every timestamp (`r_frame_rate`), when plausible; it differs
+    /// from the average when the frames are not evenly spaced.
+    public var timestampRate: FrameRate?
     public var pixelFormat: String?
 
     // Audio
@@ -43,6 +47,21 @@ public struct StreamInfo: Hashable, Sendable {
     /// FFmpeg's description of the layout (`stereo`, `mono`, `5.1`).
     public var channelLayout: String?
     public var sampleFormat: String?
+
+    /// Whether the frames come at a variable rate: FFmpeg's average rate and its timestamp rate are both known
+    /// and differ (a constant-rate stream has `avg_frame_rate == r_frame_rate`).
+    public var isVariableFrameRate: Bool {
+        guard let frameRate, let timestampRate else { return false }
+        return frameRate != timestampRate
+    }
+
+    /// The output rate a job on this stream uses when none is asked for: the stream's own rate when it is
+    /// constant; for variable-frame-rate video, the standard rate nearest to its average
+    /// (`FrameRate.nearestStandard(to:)`), not the average itself.
+    public var defaultOutputRate: FrameRate? {
+        guard let frameRate else { return nil }
+        return isVariableFrameRate ? FrameRate.nearestStandard(to: frameRate) : frameRate
+    }
 
     /// The size the picture takes on screen in square pixels (even sides, at least 16), the default output size
     /// of a job on this stream; the standard output size when the stream says nothing.

@@ -14,10 +14,17 @@ struct RenderSummary {
         let skipped = ads.filter { $0.state == .skipped }.count
         // The timeline writes rates as num/den; people read them as testsrc and transcode print them (30, 30000/1001).
         let fps = Rational(parsing: output.fps)?.description ?? output.fps
+        var notes = result.earlyEnds.map { input in
+            let who = input.ad.map { "ad \($0.adIndex) of break \($0.breakIndex)" } ?? "content"
+            return "  \(who) ended early: \(input.earlyEnd.path) \(input.earlyEnd.description)\n"
+        }
+        notes += result.breaksNotReached.map { index in
+            "  break \(index) (\(result.plan.breaks[index].position)) not reached: the content ended before its cue\n"
+        }
         return """
             \(request.outputPath): \(output.frames) frames (\(ProgressLine.clock(output.duration))) \(output.width)x\(output.height) at \(fps) fps, \(result.timeline.segments.count) segments
               ads: \(played) played, \(skipped) skipped, \(failed) failed; \(result.plan.errors.count) decisioning errors
-              timeline: \(request.resolvedTimelinePath ?? "none")
+            \(notes.joined())  timeline: \(request.resolvedTimelinePath ?? "none")
               events:   \(request.resolvedEventsPath ?? "none")
 
             """
