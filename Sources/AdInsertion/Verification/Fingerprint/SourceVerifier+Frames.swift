@@ -118,14 +118,15 @@ extension SourceVerifier {
             if earlyNext > 0 {
                 problems.append("\(starts) \(plural(earlyNext, "frame")) early, \(at(Int64(start) - earlyNext)); \(against) output frame \(start)")
             }
-            var current: Int64 = late > 0 ? -Int64(late) : earlyNext
+            // After a boundary that moved, the first frame identified sets the offset: it was reported as the move.
+            var current: Int64? = late > 0 || earlyNext > 0 ? nil : 0
             var previousShown: Int64?
             var first = true
             var unmatchedRun: (Int, Int)?
             var ambiguousRun: (Int, Int)?
             func flushRuns() {
                 if let (a, b) = unmatchedRun {
-                    problems.append("output frames \(a)–\(b) (\(clock(Int64(a), rate: plan.rate))) do not show \(label) (\(segment.source) frames \(matches[a].expected)–\(matches[b].expected))")
+                    problems.append("output frames \(a)–\(b) (\(clock(Int64(a), rate: plan.rate))) do not show \(label): \(against) \(segment.source) frames \(matches[a].expected)–\(matches[b].expected)")
                     unmatchedRun = nil
                 }
                 if let (a, b) = ambiguousRun {
@@ -155,8 +156,12 @@ extension SourceVerifier {
                     let ticks = (-Int64(reach)...Int64(reach)).filter {
                         max(0, min(count - 1, plan.index(segment: i, outputFrame: Int64(n) + $0))) == shown
                     }
-                    guard !ticks.contains(current), let offset = ticks.min(by: { abs($0 - current) < abs($1 - current) }) else { continue }
-                    let delta = offset - current
+                    guard let known = current else {
+                        current = ticks.min(by: { abs($0) < abs($1) })
+                        continue
+                    }
+                    guard !ticks.contains(known), let offset = ticks.min(by: { abs($0 - known) < abs($1 - known) }) else { continue }
+                    let delta = offset - known
                     current = offset
                     if first, n == start, late == 0, earlyNext == 0 {
                         problems.append("\(starts) at its frame \(shown) \(at(Int64(n))), \(against) frame \(m.expected) (\(plural(abs(delta), "frame")) \(delta > 0 ? "lost" : "repeated"))")

@@ -22,7 +22,7 @@ public enum SourceVerifier {
     static let reach = 2
     /// How far (in output frames) a splice is searched for having moved: frames this close to a segment are also
     /// read inside that segment's picture rectangle.
-    static let boundaryReach = 8
+    static let boundaryReach = 15
 
     public static func verify(_ request: Verifier.Request) throws(Verifier.Failure) -> SourceReport {
         var isDirectory: ObjCBool = false
