@@ -10,6 +10,7 @@ import MediaCore
 final class LumaScaler {
     let pointer: OpaquePointer
     let source: PixelSize
+    let sourceFormat: Int32
     let destination: PixelSize
 
     /// - Throws: FFmpeg errors naming `sws_getContext` (a conversion libswscale cannot do).
@@ -22,12 +23,18 @@ final class LumaScaler {
         }
         pointer = context
         self.source = source
+        sourceFormat = format
         self.destination = destination
     }
 
     /// A scaler that converts whole frames like `frame` (its size and pixel format) to gray of the same size.
     static func converting(_ frame: Frame) throws(MediaError) -> LumaScaler {
         try LumaScaler(source: frame.size, format: frame.pointer.pointee.format, destination: frame.size, area: false)
+    }
+
+    /// Whether this scaler converts whole frames like `frame`.
+    func converts(_ frame: Frame) -> Bool {
+        source == frame.size && sourceFormat == frame.pointer.pointee.format
     }
 
     /// A scaler that shrinks gray pictures of `size` to `thumbnail` with the area filter.

@@ -58,7 +58,7 @@ public final class FingerprintScanner {
             }
         } else {
             // 10/12-bit, RGB and other layouts: to 8-bit gray at full size first, then the same shrinking.
-            if converter?.source != frame.size {
+            if converter?.converts(frame) != true {
                 converter = try LumaScaler.converting(frame)
                 gray = [UInt8](repeating: 0, count: frame.width * frame.height)
             }
