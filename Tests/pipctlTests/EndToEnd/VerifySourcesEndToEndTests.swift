@@ -153,5 +153,38 @@ extension EndToEnd {
             #expect(moved.standardOutput.contains("\n  output frames 60–89 (0:02.000) do not show content: the golden timeline says \(content) frames 60–89\n"),
                     "\(moved.standardOutput)")
         }
+
+        @Test func aPausedPictureInPictureRenderWithASixtyFramesPerSecondAdPassesAndAFrameLostInTheAdIsNamed() async throws {
+            let dir = try ScratchDirectory()
+            let base = try await Self.render
+            try FFmpegCommand.run(["-f", "lavfi", "-i", "testsrc2=s=640x360:r=60:d=4", "-f", "lavfi", "-i",
+                                   "anoisesrc=seed=9:d=4:r=48000", "-t", "4", "-c:v", "libx264", "-preset", "ultrafast",
+                                   "-pix_fmt", "yuv420p", "-c:a", "aac", dir.path("ad60.mp4")])
+            let script = try dir.write("pause@1\nresume@1.5\npip on@2\npip off@5\n", to: "viewer.script")
+            let output = dir.path("pip.mp4")
+            let render = try await PipctlProcess.run(["render", "--content", base + "/content.mp4", "--break",
+                                                      "3=\(dir.path("ad60.mp4")),\(base)/ad1.mp4", "--script", "@" + script,
+                                                      "-o", output, "--preset", "ultrafast"])
+            #expect(render.exitStatus == 0, "\(render.standardError)")
+            let timeline = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output + ".timeline.json"))) as? [String: Any])
+            let segments = try #require(timeline["segments"] as? [[String: Any]])
+            // A paused run, a run in the picture-in-picture window, then the break held until the window closed.
+            #expect(segments.map { $0["paused"] as? Bool } == [false, true, false, false, false, false, false])
+            #expect(segments[3]["pip"] is [String: Any])
+            #expect(segments[4]["outStartFrame"] as? Int == 150)
+
+            let good = try await Self.verify(output)
+            #expect(good.exitStatus == 0, "\(good.standardOutput)")
+
+            // Output frame 200 removed: the 60 fps ad's frame 100 (tick 50 of the ad) never appears.
+            let edited = dir.path("lost.mp4")
+            try FFmpegCommand.run(["-i", output, "-vf", "select='not(eq(n\\,200))',setpts=N/FRAME_RATE/TB,tpad=stop=1:stop_mode=clone",
+                                   "-c:a", "copy", "-c:v", "libx264", "-preset", "ultrafast", edited])
+            try FileManager.default.copyItem(atPath: output + ".timeline.json", toPath: edited + ".timeline.json")
+            let lost = try await Self.verify(edited)
+            #expect(lost.exitStatus == 1)
+            #expect(lost.standardOutput.contains("\n  at output frame 200 (0:06.667), ad 0 of break 0 frame 100 is lost (frame 102 follows frame 98)\n"),
+                    "\(lost.standardOutput)")
+        }
     }
 }

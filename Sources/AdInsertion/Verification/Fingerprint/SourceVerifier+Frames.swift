@@ -62,7 +62,9 @@ extension SourceVerifier {
                 return Match(kind: .unmatched, expected: frame.index)
             }
             return compare(signature, with: scans.sources[plan.paths[frame.segment]] ?? [],
-                           candidates: frames(plan, segment: frame.segment, from: Int64(n - reach), to: Int64(n + reach)),
+                           // The expected frame's own neighbours too: a paused segment shows one frame on every tick.
+                           candidates: frames(plan, segment: frame.segment, from: Int64(n - reach), to: Int64(n + reach))
+                               + [frame.index - 1, frame.index + 1],
                            expected: frame.index)
         }
     }
@@ -156,6 +158,11 @@ extension SourceVerifier {
                     let ticks = (-Int64(reach)...Int64(reach)).filter {
                         max(0, min(count - 1, plan.index(segment: i, outputFrame: Int64(n) + $0))) == shown
                     }
+                    guard !ticks.isEmpty else {
+                        // A frame the rule never shows here (a 60 fps source seen at 30 fps shows every other one).
+                        problems.append("\(at(Int64(n))), \(label) shows its frame \(shown), \(against) \(m.expected)")
+                        continue
+                    }
                     guard let known = current else {
                         current = ticks.min(by: { abs($0) < abs($1) })
                         continue
@@ -166,10 +173,13 @@ extension SourceVerifier {
                     if first, n == start, late == 0, earlyNext == 0 {
                         problems.append("\(starts) at its frame \(shown) \(at(Int64(n))), \(against) frame \(m.expected) (\(plural(abs(delta), "frame")) \(delta > 0 ? "lost" : "repeated"))")
                     } else if let previousShown, delta > 0 {
-                        let lost = shown - previousShown - 1
-                        problems.append(lost >= 1
-                            ? "\(at(Int64(n))), \(label) frame\(lost == 1 ? " \(previousShown + 1) is" : "s \(previousShown + 1)–\(shown - 1) are") lost (frame \(shown) follows frame \(previousShown))"
-                            : "\(at(Int64(n))), \(label) jumps \(plural(delta, "frame")) ahead: shows its frame \(shown), \(against) \(m.expected)")
+                        // The frames the skipped ticks should have shown, other than those on screen either side.
+                        let lost = Set((known..<offset).map { plan.index(segment: i, outputFrame: Int64(n) + $0) })
+                            .subtracting([previousShown, shown]).sorted()
+                        let list = lost.map(String.init).joined(separator: ", ")
+                        problems.append(lost.isEmpty
+                            ? "\(at(Int64(n))), \(label) jumps \(plural(delta, "frame")) ahead: shows its frame \(shown), \(against) \(m.expected)"
+                            : "\(at(Int64(n))), \(label) frame\(lost.count == 1 ? " \(list) is" : "s \(list) are") lost (frame \(shown) follows frame \(previousShown))")
                     } else if let previousShown, shown == previousShown {
                         problems.append("\(at(Int64(n))), \(label) frame \(shown) is shown twice")
                     } else {
