@@ -23,11 +23,10 @@ public final class FingerprintScanner {
 
     /// Signatures of every frame below `limit` (all when `nil`), one per rectangle `regions(n)` names for frame
     /// `n` (`nil`: the whole picture; a rectangle is clipped to the picture).
-    public func scan(limit: Int64? = nil, regions: (Int64) -> [PixelRect?] = { _ in [nil] },
-                     stop: () -> Bool = { false }) throws(MediaError) -> [[FrameSignature]] {
+    public func scan(limit: Int64? = nil, regions: (Int64) -> [PixelRect?] = { _ in [nil] }) throws(MediaError) -> [[FrameSignature]] {
         var result: [[FrameSignature]] = []
         var n: Int64 = 0
-        while limit.map({ n < $0 }) ?? true, !stop() {
+        while limit.map({ n < $0 }) ?? true {
             guard case .frame(let f) = try decoder.decode(into: frame) else { break }
             var row: [FrameSignature] = []
             for region in regions(n) { row.append(try signature(of: f, in: region)) }
