@@ -5,6 +5,9 @@ Each job runs both tools on the same input with the same output size, rate, x264
 and thread count; it prints wall time, frames per second, peak resident memory and the ratio pipctl/ffmpeg.
 Run from the repository root:  python3 bench/run.py [--repeat N] [--threads N] [--jobs transcode,render,remote]
 
+The `render` job also times `pipctl verify` of pipctl's render both ways (from its stamps, and `--sources` against
+the source files), printed beside the render's own time.
+
 The `remote` job compares pipctl with itself: the demo VMAP with its documents and media served over loopback HTTP
 (a cold media cache every run, so each run downloads every creative) against the same VMAP from local files through
 demo.urlmap. Its ratio is http/local.
@@ -165,10 +168,18 @@ def main():
             ours_t, ours_m = best_of(ours, args.repeat, prepare)
             peer_t, peer_m = best_of(peer, args.repeat)
             frames = frames_of(out)
-            results.append({"job": name, "label": label, "frames": frames, "tools": list(tools),
-                            tools[0]: {"seconds": round(ours_t, 3), "fps": round(frames / ours_t, 1), "peakMiB": round(ours_m, 1)},
-                            tools[1]: {"seconds": round(peer_t, 3), "fps": round(frames / peer_t, 1), "peakMiB": round(peer_m, 1)},
-                            "ratio": round(ours_t / peer_t, 3)})
+            result = {"job": name, "label": label, "frames": frames, "tools": list(tools),
+                      tools[0]: {"seconds": round(ours_t, 3), "fps": round(frames / ours_t, 1), "peakMiB": round(ours_m, 1)},
+                      tools[1]: {"seconds": round(peer_t, 3), "fps": round(frames / peer_t, 1), "peakMiB": round(peer_m, 1)},
+                      "ratio": round(ours_t / peer_t, 3)}
+            if name == "render":
+                # Verifying the render both ways, beside the time it took to render it.
+                result["verify"] = {}
+                for way, extra in (("stamps", []), ("sources", ["--sources"])):
+                    t, mem = best_of([PIPCTL, "verify", out] + extra, args.repeat)
+                    result["verify"][way] = {"seconds": round(t, 3), "fps": round(frames / t, 1), "peakMiB": round(mem, 1),
+                                             "ofRender": round(t / ours_t, 3)}
+            results.append(result)
     if args.json:
         print(json.dumps(results, indent=2))
         return
@@ -179,6 +190,9 @@ def main():
             print(f"{r['label']:<58} {tool:<7} {m['seconds']:>8.3f} {m['fps']:>8.1f} {m['peakMiB']:>9.1f}")
         a, b = r["tools"]
         print(f"{'':<58} ratio {a}/{b} = {r['ratio']:.3f} (best of {args.repeat}, {args.threads} threads)")
+        for way, m in r.get("verify", {}).items():
+            print(f"{'  verify it (' + way + ')':<58} {'pipctl':<7} {m['seconds']:>8.3f} {m['fps']:>8.1f} {m['peakMiB']:>9.1f}"
+                  f"   {m['ofRender']:.2f} of the render's time")
 
 
 if __name__ == "__main__":

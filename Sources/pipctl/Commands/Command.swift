@@ -26,8 +26,13 @@ protocol CommandOptions: Sendable {
 /// A runtime failure of a command that has no more specific error type.
 struct CommandFailure: Error, Hashable, Sendable, CustomStringConvertible {
     let message: String
+    /// The process's exit status: 1, or another documented one (`verify --sources` exits 3 for "not verifiable").
+    let exitStatus: Int32
 
-    init(_ message: String) { self.message = message }
+    init(_ message: String, exitStatus: Int32 = 1) {
+        self.message = message
+        self.exitStatus = exitStatus
+    }
 
     /// The failure of a command whose body is not connected to the libraries yet.
     static func notWired(_ command: String) -> CommandFailure {

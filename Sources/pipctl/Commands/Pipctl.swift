@@ -16,7 +16,8 @@ enum Pipctl {
         discussion: "pipctl renders ad-stitched MP4s the way the Google IMA SDK would play them on a device, "
             + "picture-in-picture included, and checks their timing frame by frame. It reads VAST 2-4 and VMAP "
             + "1.0 and writes H.264/AAC MP4. Exit status: 0 on success, 1 when the work fails, 2 for a wrong "
-            + "command line, 128+N when stopped by signal N (130 for Ctrl-C).")
+            + "command line, 3 when 'verify --sources' finds nothing it can tell apart, 128+N when stopped by signal N "
+            + "(130 for Ctrl-C).")
 
     static let tree = CommandNode.group(definition, version: version, subcommands: [
         .command(TestsrcCommand.self),

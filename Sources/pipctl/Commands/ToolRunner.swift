@@ -67,7 +67,7 @@ struct ToolRunner: Sendable {
             // A failure after a signal (a write that SIGXFSZ or SIGPIPE made fail) is that signal's doing.
             if let signal = interrupt.signal { return stopped(Interrupted(signal: signal), command: command) }
             errorOutput.write("\(command): \(oneLine(String(describing: error)))\n")
-            return Self.failure
+            return (error as? CommandFailure)?.exitStatus ?? Self.failure
         }
     }
 

@@ -8,12 +8,14 @@ enum VerifyCommand: Command {
         var timeline: String?
         var expected: String?
         var json: Bool
+        var sources: Bool
 
         init(_ arguments: ParsedArguments) {
             output = arguments[VerifyCommand.output]
             timeline = arguments[VerifyCommand.timeline]
             expected = arguments[VerifyCommand.expect]
             json = arguments[VerifyCommand.json]
+            sources = arguments[VerifyCommand.sources]
         }
     }
 
@@ -25,6 +27,11 @@ enum VerifyCommand: Command {
         help: "A golden timeline (a timeline of an earlier, trusted run): the output must show the same sources "
             + "over the same frames; the report names the first difference in words.")
     static let json = Parameter.flag("json", help: "Write the report as JSON instead of text.")
+    static let sources = Parameter.flag(
+        "sources",
+        help: "Verify against the timeline's source files, without stamps: every output frame is matched to the "
+            + "source frame it should show by a luma fingerprint, and the sound is aligned with each source's at "
+            + "every splice. Exits 3 when the pictures are too static to tell frames apart (not verifiable).")
 
     static let definition = CommandDefinition(
         name: "verify",
@@ -34,10 +41,12 @@ enum VerifyCommand: Command {
             + "frame must show the source frame the timeline and the frame-rate rule promise, content must go on "
             + "with no frame lost or repeated at a splice, and each change of audio must sit within one video "
             + "frame of its video boundary. Exits 0 when all holds, 1 with the problems in words otherwise. The "
-            + "sources must be stamped clips made by 'pipctl testsrc'.",
-        parameters: [output, timeline, expect, json])
+            + "sources must be stamped clips made by 'pipctl testsrc', unless --sources is given: then any content "
+            + "and ads are compared with the source files themselves.",
+        parameters: [output, timeline, expect, json, sources])
 
     static func run(_ options: Options, context: CommandContext) async throws {
+        if options.sources { return try runAgainstSources(options, context: context) }
         let report = try Verifier.verify(.init(outputPath: options.output, timelinePath: options.timeline,
                                                goldenPath: options.expected))
         if options.json {
@@ -49,6 +58,26 @@ enum VerifyCommand: Command {
         }
         if !report.passed {
             throw CommandFailure("\(options.output): \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"); first: \(report.problems.first ?? "")")
+        }
+    }
+
+    /// `verify --sources`: exit 0 passed, 1 problems, 3 not verifiable.
+    static func runAgainstSources(_ options: Options, context: CommandContext) throws {
+        let report = try SourceVerifier.verify(.init(outputPath: options.output, timelinePath: options.timeline,
+                                                     goldenPath: options.expected))
+        if options.json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            context.output.write(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
+        } else {
+            context.output.write(report.text + "\n")
+        }
+        switch report.verdict {
+        case .passed: return
+        case .failed:
+            throw CommandFailure("\(options.output): \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"); first: \(report.problems.first ?? "")")
+        case .notVerifiable:
+            throw CommandFailure("\(options.output): not verifiable: its pictures are static or black", exitStatus: 3)
         }
     }
 }

@@ -21,6 +21,11 @@ extension EndToEnd {
             let verify = try await PipctlProcess.run(["verify", "out/demo.mp4"], directory: dir.url, timeout: .seconds(300))
             #expect(verify.exitStatus == 0, "\(verify.standardOutput)")
             #expect(verify.standardOutput.hasPrefix("verify out/demo.mp4: OK — "))
+
+            // The same render verified without its stamps, against the source files themselves.
+            let sources = try await PipctlProcess.run(["verify", "out/demo.mp4", "--sources"], directory: dir.url, timeout: .seconds(300))
+            #expect(sources.exitStatus == 0, "\(sources.standardOutput)")
+            #expect(sources.standardOutput.hasPrefix("verify out/demo.mp4 --sources: OK — 3751 frames in 9 segments match their sources"))
         }
     }
 }

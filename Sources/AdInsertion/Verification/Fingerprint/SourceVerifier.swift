@@ -1,0 +1,198 @@
+import Dispatch
+import Foundation
+import MediaCore
+import Synchronization
+import VideoPipeline
+
+/// Verifies a render against the timeline's own sources, without stamps: `pipctl verify OUT --sources`.
+///
+/// Every frame of every source and every output frame (inside the picture rectangle the timeline gives it) gets a
+/// `FrameSignature`. Output frame `n` of a segment should show source frame `k = ⌊j × Fs / F + ½⌋` (tick
+/// `j = srcStartTick + n − outStartFrame`, the frame-rate rule, as `Verifier.expectations`); it is compared with
+/// source frames `k − 2 … k + 2`, so a lost, repeated or shifted frame shows as the offset of the best match. A match
+/// counts only when the best candidate is clearly nearer than the second best; static or black runs are reported
+/// as not verifiable instead of guessed. The sound is aligned by cross-correlation at each splice.
+public enum SourceVerifier {
+    /// Nearer than this (signature distance, 0…≈2) a picture is "this source"; farther, it shows something else.
+    static let matchDistance: Float = 0.5
+    /// The best candidate must beat the second best by this much, and be at most half as far (codec noise keeps
+    /// the true frame within about 0.0005; consecutive frames of slow motion, a zoom, differ by 0.002 or more).
+    static let margin: Float = 0.0005
+    /// How far either way the neighbours of the expected frame are searched.
+    static let reach = 2
+    /// How far (in output frames) a splice is searched for having moved: frames this close to a segment are also
+    /// read inside that segment's picture rectangle.
+    static let boundaryReach = 15
+
+    public static func verify(_ request: Verifier.Request) throws(Verifier.Failure) -> SourceReport {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: request.outputPath, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw .media(isDirectory.boolValue ? .isDirectory(path: request.outputPath) : .fileNotFound(path: request.outputPath))
+        }
+        let timelinePath = request.timelinePath ?? request.outputPath + ".timeline.json"
+        let timeline = try Verifier.load(timelinePath)
+        let golden = try request.goldenPath.map { p throws(Verifier.Failure) in try Verifier.load(p) }
+        let media = try Verifier.renderedMedia(request.outputPath)
+        try Verifier.checkRenderable(timeline, path: timelinePath)
+        let rate: FrameRate
+        do { rate = try timeline.checkBounds(against: media) } catch {
+            throw .timeline(path: timelinePath, reason: error.description)
+        }
+        let bases = [URL(fileURLWithPath: timelinePath).deletingLastPathComponent().path]
+            + (request.goldenPath.map { [URL(fileURLWithPath: $0).deletingLastPathComponent().path] } ?? [])
+        let plan = try Plan(timeline, rate: rate, frameLimit: media.frames, bases: bases, path: timelinePath)
+        var goldenPlan: Plan?
+        if let golden, let goldenPath = request.goldenPath {
+            let goldenRate: FrameRate
+            do { goldenRate = try golden.checkGoldenBounds(against: media) } catch {
+                throw .timeline(path: goldenPath, reason: error.description)
+            }
+            goldenPlan = try Plan(golden, rate: goldenRate, frameLimit: media.frames, bases: bases, path: goldenPath)
+        }
+        let scans = try scan(output: request.outputPath, plans: [plan] + (goldenPlan.map { [$0] } ?? []))
+
+        var problems: [String] = []
+        var notes: [String] = []
+        if Int64(scans.output.count) != timeline.output.frames {
+            problems.append("the output has \(scans.output.count) frames, the timeline says \(timeline.output.frames)")
+        }
+        let matches = match(plan, scans: scans)
+        let segments = describe(plan, matches: matches, scans: scans, against: "expected", problems: &problems, notes: &notes)
+        if let goldenPlan, let golden {
+            if golden.output.fps != timeline.output.fps || golden.output.width != timeline.output.width
+                || golden.output.height != timeline.output.height {
+                problems.append("the output is \(timeline.output.width)x\(timeline.output.height) at \(timeline.output.fps) fps, expected \(golden.output.width)x\(golden.output.height) at \(golden.output.fps) fps")
+            }
+            if Int64(scans.output.count) != golden.output.frames {
+                problems.append("the output has \(scans.output.count) frames, expected \(golden.output.frames)")
+            }
+            var ignored: [String] = []
+            _ = describe(goldenPlan, matches: match(goldenPlan, scans: scans), scans: scans,
+                         against: "the golden timeline says",
+                         problems: &problems, notes: &ignored)
+        }
+        let audio = try audioAlignment(request.outputPath, timeline: timeline, plan: plan, rate: rate,
+                                       problems: &problems, notes: &notes)
+        let verdict: SourceReport.Verdict = !problems.isEmpty ? .failed
+            : segments.contains { $0.identified == 0 && $0.outEndFrame > $0.outStartFrame } ? .notVerifiable : .passed
+        return SourceReport(verdict: verdict, output: request.outputPath, frames: Int64(scans.output.count),
+                            segments: segments, audio: audio, problems: problems, notes: notes)
+    }
+
+    // MARK: - What each output frame should show
+
+    /// A timeline resolved against its sources: for each output frame, the segment and the source tick it shows.
+    struct Plan {
+        struct Frame {
+            var segment: Int
+            /// The source's frame under the frame-rate rule, before clamping to the frames the source has.
+            var index: Int64
+        }
+
+        var timeline: Timeline
+        var rate: FrameRate
+        /// Resolved paths, by segment.
+        var paths: [String]
+        var sourceRates: [FrameRate]
+        var frames: [Frame]
+
+        init(_ timeline: Timeline, rate: FrameRate, frameLimit: Int64, bases: [String], path: String) throws(Verifier.Failure) {
+            self.timeline = timeline
+            self.rate = rate
+            paths = timeline.segments.map { SourceVerifier.resolve($0.source, bases: bases) }
+            sourceRates = []
+            frames = []
+            frames.reserveCapacity(Int(frameLimit))
+            for (i, segment) in timeline.segments.enumerated() {
+                let sourceRate: FrameRate
+                do { sourceRate = try Timeline.checkFrameRate(segment.sourceFps, path: "segments[\(i)].sourceFps") } catch {
+                    throw .timeline(path: path, reason: error.description)
+                }
+                sourceRates.append(sourceRate)
+                guard FileManager.default.fileExists(atPath: paths[i]) else {
+                    throw .media(.fileNotFound(path: paths[i]))
+                }
+                for n in segment.outStartFrame..<min(segment.outEndFrame, frameLimit) where Int64(frames.count) == n {
+                    frames.append(Frame(segment: i, index: index(segment: i, outputFrame: n)))
+                }
+            }
+        }
+
+        /// The source frame segment `i` would show at output frame `n` (extrapolated outside the segment).
+        func index(segment i: Int, outputFrame n: Int64) -> Int64 {
+            let segment = timeline.segments[i]
+            let tick = segment.paused ? segment.srcStartTick : segment.srcStartTick + (n - segment.outStartFrame)
+            return (Rational(tick) * sourceRates[i].perSecond / rate.perSecond + Rational(1, 2)).floor
+        }
+
+        /// The picture rectangles output frame `n` is read in: its segment's, and those of segments whose splice
+        /// is within `boundaryReach` (a boundary that moved shows the neighbour's picture in the neighbour's place).
+        func pictures(near n: Int64) -> [PixelRect] {
+            let reach = Int64(SourceVerifier.boundaryReach)
+            return timeline.segments.filter { $0.outStartFrame - reach <= n && n < $0.outEndFrame + reach }.map(\.picture.pixelRect)
+        }
+    }
+
+    static func resolve(_ path: String, bases: [String]) -> String {
+        if FileManager.default.fileExists(atPath: path) || path.hasPrefix("/") { return path }
+        for base in bases {
+            let candidate = URL(fileURLWithPath: base).appendingPathComponent(path).path
+            if FileManager.default.fileExists(atPath: candidate) { return candidate }
+        }
+        return path
+    }
+
+    // MARK: - Signatures
+
+    struct Scans {
+        /// Per output frame, its signature inside each picture rectangle it is compared in.
+        var output: [[PixelRect: FrameSignature]]
+        var sources: [String: [FrameSignature]]
+    }
+
+    /// Decodes the output and every source at once (one job per file, spread over the cores), keeping only
+    /// signatures, and each source only as far as a plan reaches into it.
+    static func scan(output: String, plans: [Plan]) throws(Verifier.Failure) -> Scans {
+        var limits: [String: Int64] = [:]
+        for plan in plans {
+            for frame in plan.frames {
+                limits[plan.paths[frame.segment], default: 0] = max(limits[plan.paths[frame.segment], default: 0], frame.index + Int64(reach) + 3)
+            }
+        }
+        let pictures: [[PixelRect]] = (0..<(plans.map(\.frames.count).max() ?? 0)).map { n in
+            Array(Set(plans.flatMap { $0.pictures(near: Int64(n)) })).sorted { ($0.y, $0.x, $0.height, $0.width) < ($1.y, $1.x, $1.height, $1.width) }
+        }
+        let jobs: [(path: String, limit: Int64?)] = [(output, nil)] + limits.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        let results = Mutex<[Int: Result<[[FrameSignature]], MediaError>]>([:])
+        DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
+            let result: Result<[[FrameSignature]], MediaError>
+            do throws(MediaError) {
+                let scanner = try FingerprintScanner(path: jobs[i].path, threads: 2)
+                if i == 0 {
+                    result = .success(try scanner.scan(regions: { n in n < Int64(pictures.count) ? pictures[Int(n)] : [] }))
+                } else {
+                    result = .success(try scanner.scan(limit: jobs[i].limit))
+                }
+            } catch {
+                result = .failure(error)
+            }
+            results.withLock { $0[i] = result }
+        }
+        let all = results.withLock { $0 }
+        var scans = Scans(output: [], sources: [:])
+        for i in jobs.indices {
+            switch all[i]! {
+            case .failure(let error): throw .media(error)
+            case .success(let rows):
+                if i == 0 {
+                    scans.output = rows.enumerated().map { n, signatures in
+                        n < pictures.count ? Dictionary(uniqueKeysWithValues: zip(pictures[n], signatures)) : [:]
+                    }
+                } else {
+                    scans.sources[jobs[i].path] = rows.map { $0[0] }
+                }
+            }
+        }
+        return scans
+    }
+}
