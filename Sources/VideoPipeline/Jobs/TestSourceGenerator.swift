@@ -11,20 +11,21 @@ public enum TestSourceGenerator {
         public var size: PixelSize
         public var frameRate: FrameRate
         public var sourceID: String
+        /// The tone, in Hz; `TestTone.defaultFrequency(forSourceID:)` when not given.
         public var toneFrequency: Int
         public var sampleRate: Int
         public var channels: Int
         public var encoding: EncodingSettings
 
         public init(output: String, duration: MediaDuration, size: PixelSize = PixelSize(width: 640, height: 360),
-                    frameRate: FrameRate = FrameRate(30), sourceID: String = "content", toneFrequency: Int = 440,
+                    frameRate: FrameRate = FrameRate(30), sourceID: String = "content", toneFrequency: Int? = nil,
                     sampleRate: Int = 48000, channels: Int = 2, encoding: EncodingSettings = EncodingSettings()) {
             self.output = output
             self.duration = duration
             self.size = size
             self.frameRate = frameRate
             self.sourceID = sourceID
-            self.toneFrequency = toneFrequency
+            self.toneFrequency = toneFrequency ?? TestTone.defaultFrequency(forSourceID: sourceID)
             self.sampleRate = sampleRate
             self.channels = channels
             self.encoding = encoding
