@@ -86,7 +86,8 @@ public enum Verifier {
             var ignored: [String] = []
             problems += compare(observed: observed, expected: goldenExpected, against: "expected", notes: &ignored)
         }
-        let boundaries = try audio(request.outputPath, timeline: timeline, rate: rate, sources: &sources, problems: &problems)
+        let boundaries = try audio(request.outputPath, timeline: timeline, rate: rate, sources: &sources, problems: &problems,
+                                   notes: &notes)
         return VerifyReport(passed: problems.isEmpty, output: request.outputPath, frames: Int64(observed.count),
                             shown: runs(observed.map(\.stamp)), audioBoundaries: boundaries, problems: problems, notes: notes)
     }
