@@ -8,7 +8,10 @@ struct SourceCatalog {
         var path: String
         var id: String
         var rate: FrameRate
+        /// How many frames its video decodes to.
         var frames: Int64
+        /// When each of them starts: which frame an output tick shows.
+        var timing: SourceFrames
         /// Whether the file declares its frame rate (otherwise `rate` is the output's, as the render took it).
         var declaresRate: Bool
         /// The video stream's duration, when the file declares it.
@@ -22,23 +25,25 @@ struct SourceCatalog {
 
     init(baseDirectories: [String]) { self.baseDirectories = baseDirectories }
 
-    /// The source a timeline names, found as written, or relative to the timeline's directory.
-    mutating func describe(_ path: String) throws(Verifier.Failure) -> Source {
+    /// The source a timeline names, found as written, or relative to the timeline's directory, with when each of
+    /// its frames starts (`SourceFrames`, read once per source).
+    ///
+    /// - Parameter outputRate: the render's rate, the nominal rate of a file that declares none (as the renderer
+    ///   takes it).
+    mutating func describe(_ path: String, outputRate: FrameRate) throws(Verifier.Failure) -> Source {
         if let source = known[path] { return source }
         let resolved = resolve(path)
         let info: MediaInfo
-        let first: FrameStamp?
+        let timing: SourceFrames
         do {
             info = try MediaProbe.probe(resolved)
-            let reader = try FrameReader(path: resolved)
-            first = try reader.next()?.locateStamp()?.stamp
+            timing = try SourceFrames.read(resolved, outputRate: outputRate)
         } catch {
             throw .media(error)
         }
-        guard let first, let video = info.bestVideo else { throw .unstampedSource(path: resolved) }
-        let rate = video.frameRate ?? FrameRate(30)
-        let frames = video.frameCount ?? video.duration.map { rate.frameCount(in: $0) } ?? Int64(FrameStamp.frameIndexLimit)
-        let source = Source(path: resolved, id: first.sourceID, rate: rate, frames: frames,
+        guard let first = timing.firstStamp, let video = info.bestVideo else { throw .unstampedSource(path: resolved) }
+        let rate = video.frameRate ?? outputRate
+        let source = Source(path: resolved, id: first.sourceID, rate: rate, frames: Int64(timing.count), timing: timing,
                             declaresRate: video.frameRate != nil, duration: video.duration ?? info.duration, tone: nil)
         known[path] = source
         return source
@@ -46,7 +51,7 @@ struct SourceCatalog {
 
     /// The source's tone, estimated from its first second of audio (at the output's sample rate, mono).
     mutating func tone(_ path: String, format: OutputFormat) throws(Verifier.Failure) -> Double? {
-        var source = try describe(path)
+        var source = try describe(path, outputRate: format.frameRate)
         if let tone = source.tone { return tone }
         var tone: Double?
         do {

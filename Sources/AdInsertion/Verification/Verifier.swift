@@ -6,7 +6,8 @@ import VideoPipeline
 ///
 /// Every output frame's stamp is read (inside the picture rectangle the timeline gives, or searched for), and
 /// compared with what the timeline promises under the frame-rate rule: output frame `n` of a segment shows source
-/// tick `j = srcStartTick + (n − outStartFrame)`, which is source frame `⌊j × Fs / F + ½⌋`. Content must move
+/// tick `j = srcStartTick + (n − outStartFrame)`, which is the source frame whose real start is nearest to `j / F`
+/// (`SourceFrames`; `⌊j × Fs / F + ½⌋` for a file that starts at zero and keeps its rate). Content must move
 /// forward with no frame lost or repeated at a splice. Each segment's audio must carry its source's tone, and
 /// every change of tone must sit within one video frame of the video boundary. Against a golden timeline the
 /// same pixels are compared with the golden's promises, so a moved break is reported in words.
@@ -85,7 +86,8 @@ public enum Verifier {
             var ignored: [String] = []
             problems += compare(observed: observed, expected: goldenExpected, against: "expected", notes: &ignored)
         }
-        let boundaries = try audio(request.outputPath, timeline: timeline, rate: rate, sources: &sources, problems: &problems)
+        let boundaries = try audio(request.outputPath, timeline: timeline, rate: rate, sources: &sources, problems: &problems,
+                                   notes: &notes)
         return VerifyReport(passed: problems.isEmpty, output: request.outputPath, frames: Int64(observed.count),
                             shown: runs(observed.map(\.stamp)), audioBoundaries: boundaries, problems: problems, notes: notes)
     }
@@ -147,7 +149,7 @@ public enum Verifier {
         var result: [Expectation] = []
         result.reserveCapacity(Int(frameLimit))
         for (i, segment) in timeline.segments.enumerated() where segment.outStartFrame < frameLimit {
-            let source = try sources.describe(segment.source)
+            let source = try sources.describe(segment.source, outputRate: rate)
             let sourceRate: FrameRate
             do { sourceRate = try Timeline.checkFrameRate(segment.sourceFps, path: "segments[\(i)].sourceFps") } catch {
                 throw .timeline(path: path, reason: error.description)
@@ -162,8 +164,10 @@ public enum Verifier {
             }
             for n in segment.outStartFrame..<min(segment.outEndFrame, frameLimit) {
                 let tick = segment.paused ? segment.srcStartTick : segment.srcStartTick + (n - segment.outStartFrame)
-                let index = max(0, min(source.frames - 1, (Rational(tick) * sourceRate.perSecond / rate.perSecond + Rational(1, 2)).floor))
-                guard let stamp = try? FrameStamp(sourceID: source.id, frameIndex: Int(index)) else { continue }
+                // The renderer's rule on the source's real frame times (a late start, Opus's pre-roll, the last
+                // frame held at a higher output rate), not on `k / Fs`.
+                let index = source.timing.frame(atTick: tick, outputRate: rate)
+                guard let stamp = try? FrameStamp(sourceID: source.id, frameIndex: index) else { continue }
                 result.append(Expectation(stamp: stamp, segment: segment, segmentIndex: i))
             }
         }

@@ -12,14 +12,16 @@ extension Frame {
 extension VideoPicture {
     /// Reads the frame stamp of a picture drawn at `picture` in this frame (the whole frame when `nil`: then the
     /// stamp is also searched for in letterboxed or windowed pictures).
+    /// Any pixel format is read through its 8-bit luma (`Frame.withLuma8`).
     public func readStamp(in picture: PixelRect? = nil) -> FrameStamp? {
-        let luma = frame.planeView(0)
-        if let picture { return StampReader.read(luma: luma, picture: picture) }
-        return StampReader.locate(luma: luma)?.stamp
+        frame.withLuma8 { luma in
+            if let picture { return StampReader.read(luma: luma, picture: picture) }
+            return StampReader.locate(luma: luma)?.stamp
+        } ?? nil
     }
 
     /// Finds the stamped picture in this frame wherever it is: its stamp and where it lies.
     public func locateStamp() -> (stamp: FrameStamp, picture: PixelRect)? {
-        StampReader.locate(luma: frame.planeView(0))
+        frame.withLuma8 { StampReader.locate(luma: $0) } ?? nil
     }
 }

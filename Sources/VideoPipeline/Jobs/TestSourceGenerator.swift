@@ -11,6 +11,7 @@ public enum TestSourceGenerator {
         public var size: PixelSize
         public var frameRate: FrameRate
         public var sourceID: String
+        /// The tone, in Hz; `TestTone.defaultFrequency(forSourceID:)` when not given.
         public var toneFrequency: Int
         public var sampleRate: Int
         public var channels: Int
@@ -18,14 +19,14 @@ public enum TestSourceGenerator {
 
         public init(output: String, duration: MediaDuration, size: PixelSize = OutputFormat.standard.size,
                     frameRate: FrameRate = OutputFormat.standard.frameRate, sourceID: String = "content",
-                    toneFrequency: Int = 440, sampleRate: Int = OutputFormat.standard.sampleRate,
+                    toneFrequency: Int? = nil, sampleRate: Int = OutputFormat.standard.sampleRate,
                     channels: Int = OutputFormat.standard.channels, encoding: EncodingSettings = EncodingSettings()) {
             self.output = output
             self.duration = duration
             self.size = size
             self.frameRate = frameRate
             self.sourceID = sourceID
-            self.toneFrequency = toneFrequency
+            self.toneFrequency = toneFrequency ?? TestTone.defaultFrequency(forSourceID: sourceID)
             self.sampleRate = sampleRate
             self.channels = channels
             self.encoding = encoding

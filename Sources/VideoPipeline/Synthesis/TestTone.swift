@@ -14,6 +14,23 @@ public struct TestTone: Hashable, Sendable {
     /// `ToneAnalyzer.estimateTone` searches.
     public static let frequencyRange = 100...4000
     public static let toneAmplitude: Float = 0.25
+
+    /// The tones a source gets when none is asked for: 16 tones from 450 to 2700 Hz, 150 Hz apart.
+    ///
+    /// 150 Hz keeps `ToneAnalyzer` sure of which is which within 20 ms and puts a change of tone to the
+    /// millisecond with windows of under 30 ms (4 beats of the difference), short enough for a one-frame ad; all
+    /// lie below half of 8 kHz and well inside what AAC and Opus keep.
+    public static let defaultFrequencies: [Int] = (0..<16).map { 450 + 150 * $0 }
+
+    /// The default tone of source `sourceID`: FNV-1a of its UTF-8 bytes, modulo the 16 `defaultFrequencies`.
+    ///
+    /// Deterministic on every run and machine, so the same id always sounds the same, and two ids usually sound
+    /// different (1 pair in 16 collide; `--tone` picks another, and `pipctl verify` tells sources apart by their
+    /// stamps first, using tones only for the audio).
+    public static func defaultFrequency(forSourceID sourceID: String) -> Int {
+        let hash = sourceID.utf8.reduce(2_166_136_261 as UInt32) { ($0 ^ UInt32($1)) &* 16_777_619 }
+        return defaultFrequencies[Int(hash % UInt32(defaultFrequencies.count))]
+    }
     public static let clickAmplitude: Float = 0.5
 
     /// The tone, in Hz.

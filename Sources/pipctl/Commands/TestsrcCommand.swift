@@ -10,7 +10,8 @@ enum TestsrcCommand: Command {
         var format: FormatOptions
         /// Nil for the output file's name without its extension.
         var id: String?
-        var toneFrequency: Int
+        /// Nil for the id's default tone (`TestTone.defaultFrequency(forSourceID:)`).
+        var toneFrequency: Int?
         var encoding: EncodingOptions
 
         init(_ arguments: ParsedArguments) {
@@ -31,10 +32,10 @@ enum TestsrcCommand: Command {
         "id", .text("NAME"), absent: "the output file's name without its extension",
         help: "The clip's name, written in the stamp of every frame, so that frames can be traced back to their "
             + "source after stitching.")
-    static let tone = Parameter.option(
-        "tone", .integer("HZ", in: 100...4000), default: 1000,
+    static let tone = Parameter.optional(
+        "tone", .integer("HZ", in: 100...4000), absent: "one of 16 tones from 450 to 2700 Hz, chosen by a hash of the id",
         help: "Frequency of the sine tone on the audio track, which also has a click at every whole second; "
-            + "'pipctl verify' tells sources apart by their tones.")
+            + "'pipctl verify' checks that each segment's audio is its source's tone.")
 
     static let definition = CommandDefinition(
         name: "testsrc",

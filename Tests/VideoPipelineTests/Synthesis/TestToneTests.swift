@@ -75,4 +75,38 @@ import Testing
         #expect(TestSourceError.invalidToneFrequency(hertz: 99, sampleRate: 48_000).description
                 == "tone 99 Hz is invalid at 48000 Hz: use 100...4000 Hz, below half the sample rate")
     }
+
+    // MARK: Default tones
+
+    @Test func theDefaultToneOfAnIdIsItsFNV1aHashModuloSixteenTones() {
+        #expect(TestTone.defaultFrequencies == [450, 600, 750, 900, 1050, 1200, 1350, 1500, 1650, 1800, 1950, 2100,
+                                                2250, 2400, 2550, 2700])
+        // The README's examples: FNV-1a of "content" is 0x90bec3c2 (≡ 2 mod 16), of "main" 0xea90e208 (≡ 8).
+        #expect(TestTone.defaultFrequency(forSourceID: "content") == 750)
+        #expect(TestTone.defaultFrequency(forSourceID: "main") == 1650)
+        #expect(TestTone.defaultFrequency(forSourceID: "main") == TestTone.defaultFrequency(forSourceID: "main"))
+    }
+
+    @Test func everyDefaultToneIsToldFromEveryOtherIn20Milliseconds() throws {
+        let analyzer = ToneAnalyzer(sampleRate: 48_000)
+        for frequency in TestTone.defaultFrequencies {
+            let tone = try TestTone(frequency: frequency, sampleRate: 48_000, channels: 1)
+            // Away from the click at each whole second.
+            let samples = tone.planar(startSample: 4_800, count: 960)[0]
+            #expect(analyzer.dominantTone(in: samples[...], candidates: TestTone.defaultFrequencies.map(Double.init))
+                    == Double(frequency), "\(frequency) Hz")
+        }
+    }
+
+    @Test func aChangeBetweenNeighbouringDefaultTonesIsPlacedWithinAMillisecondInOneVideoFrame() throws {
+        // One 30 fps frame (1600 samples) of each: a one-frame ad between two others.
+        let analyzer = ToneAnalyzer(sampleRate: 48_000)
+        let tones = TestTone.defaultFrequencies
+        for (a, b) in zip(tones, tones.dropFirst()) + [(tones[0], tones[15]), (tones[15], tones[0])] {
+            let first = try TestTone(frequency: a, sampleRate: 48_000, channels: 1).planar(startSample: 4_800, count: 1_600)[0]
+            let second = try TestTone(frequency: b, sampleRate: 48_000, channels: 1).planar(startSample: 6_400, count: 1_600)[0]
+            let change = analyzer.changePoint(in: (first + second)[...], from: Double(a), to: Double(b))
+            #expect(change.map { abs($0 - 1_600) <= 48 } == true, "\(a) → \(b) Hz: \(String(describing: change))")
+        }
+    }
 }
