@@ -15,8 +15,10 @@ import MediaCore
 ///
 /// **Odd sizes and offsets in 4:2:0.** Luma is placed to the pixel. A chroma sample of the canvas covers 2x2 luma
 /// pixels; the ones wholly inside the picture's rectangle take the picture's chroma, and the ones it shares with
-/// what is beside it (only at an odd edge) keep that neighbour's chroma, so bars stay exactly the background
-/// colour. At an odd left or top offset the picture's chroma lands half a pixel from its luma, which no eye sees.
+/// what is beside it (only at an odd edge) become the mean of their four pixels' chroma, picture and neighbour
+/// (what subsampling the composed 4:4:4 screen would give): keeping either side's alone left a grey line on the
+/// picture's edge or a tinted one in the bar. Samples wholly outside are never touched. At an odd left or top
+/// offset the picture's chroma lands half a pixel from its luma, which no eye sees.
 public final class Compositor {
     public let size: PixelSize
     let canvas: Frame
@@ -105,9 +107,11 @@ public final class Compositor {
         try scaler(for: key).scale(frame, into: scaled)
         ensureWritable()
         copy(scaled, orientation: orientation, into: rect)
+        blendSharedChroma(scaled, orientation: orientation, into: rect)
     }
 
-    /// Copies `scaled` into `rect` of the canvas, turned: luma to the pixel, chroma into the samples wholly inside.
+    /// Copies `scaled` into `rect` of the canvas, turned: luma to the pixel, chroma into the samples wholly inside
+    /// (by rows for an upright picture, pixel by pixel for a turned one).
     private func copy(_ scaled: Frame, orientation: DisplayOrientation, into rect: PixelRect) {
         // Chroma samples whose 2x2 luma block lies inside the rectangle.
         let cx0 = (rect.x + 1) / 2, cx1 = rect.maxX / 2, cy0 = (rect.y + 1) / 2, cy1 = rect.maxY / 2
@@ -138,6 +142,29 @@ public final class Compositor {
                         let s = orientation.source(x: 2 * cx - rect.x, y: 2 * cy - rect.y, shown: rect.size)
                         line[cx] = source[s.y / 2 * sourceStride + s.x / 2]
                     }
+                }
+            }
+        }
+    }
+
+    /// Blends the picture's chroma into the canvas samples it shares with its neighbours at odd edges, each in
+    /// proportion to how many of the sample's four pixels are the picture's.
+    private func blendSharedChroma(_ scaled: Frame, orientation: DisplayOrientation, into rect: PixelRect) {
+        let cx0 = (rect.x + 1) / 2, cx1 = rect.maxX / 2, cy0 = (rect.y + 1) / 2, cy1 = rect.maxY / 2
+        let outerX = rect.x / 2..<((rect.maxX + 1) / 2), outerY = rect.y / 2..<((rect.maxY + 1) / 2)
+        guard outerX.count != cx1 - cx0 || outerY.count != cy1 - cy0 else { return }
+        for plane in 1...2 {
+            guard let source = scaled.dataPointer(plane), let destination = canvas.dataPointer(plane) else { continue }
+            let sourceStride = scaled.lineSize(plane), destinationStride = canvas.lineSize(plane)
+            for cy in outerY {
+                for cx in outerX where !((cx0..<cx1).contains(cx) && (cy0..<cy1).contains(cy)) {
+                    let inside = [(0, 0), (1, 0), (0, 1), (1, 1)].map { (2 * cx + $0.0, 2 * cy + $0.1) }
+                        .filter { rect.x <= $0.0 && $0.0 < rect.maxX && rect.y <= $0.1 && $0.1 < rect.maxY }
+                    guard let first = inside.first else { continue }
+                    let s = orientation.source(x: first.0 - rect.x, y: first.1 - rect.y, shown: rect.size)
+                    let picture = Int(source[s.y / 2 * sourceStride + s.x / 2])
+                    let sample = destination + cy * destinationStride + cx
+                    sample.pointee = UInt8((Int(sample.pointee) * (4 - inside.count) + picture * inside.count + 2) / 4)
                 }
             }
         }

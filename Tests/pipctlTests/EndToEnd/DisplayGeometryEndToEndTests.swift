@@ -39,6 +39,18 @@ extension EndToEnd {
             for frame in [0, 7] {
                 try expectPicture(in: out, at: PixelRect(x: 218, y: 0, width: 203, height: 360), frame: frame)
             }
+            // Column 420 is the picture's last and 421 the bar's first: the chroma sample they share (210) is
+            // halfway between black's 128 and the picture's own beside it (209), not the bar's grey nor the picture's.
+            let picture = try DecodedPicture(file: out, size: Self.screen)
+            let chromaWidth = Self.screen.width / 2
+            for plane in [picture.cb, picture.cr] {
+                let misses = (0..<(Self.screen.height / 2)).map { row -> Int in
+                    let shared = Int(plane[row * chromaWidth + 210]), inner = Int(plane[row * chromaWidth + 209])
+                    return abs(2 * shared - (128 + inner))
+                }
+                #expect(Double(misses.reduce(0, +)) / Double(misses.count) < 4, "\(misses.prefix(16))")
+                #expect(plane.indices.contains { plane[$0] != 128 && $0 % chromaWidth == 210 })
+            }
         }
 
         @Test func anOddSizedPictureIsCentredToThePixel() async throws {

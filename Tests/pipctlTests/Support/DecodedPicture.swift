@@ -38,7 +38,8 @@ struct DecodedPicture {
     }
 
     /// Every sample outside `rect` that is not exactly black (Y 16, Cb and Cr 128), described: luma samples outside
-    /// the rectangle, and chroma samples not wholly inside it (those it shares with a bar belong to the bar).
+    /// the rectangle, and chroma samples wholly outside it (one that covers a pixel of the picture at an odd edge
+    /// is shared with it).
     func samplesOtherThanBlack(outside rect: PixelRect) -> [String] {
         var found: [String] = []
         for row in 0..<size.height {
@@ -49,8 +50,8 @@ struct DecodedPicture {
         let chromaWidth = (size.width + 1) / 2
         for row in 0..<((size.height + 1) / 2) {
             for column in 0..<chromaWidth {
-                let inside = 2 * column >= rect.x && 2 * column + 1 < rect.maxX && 2 * row >= rect.y && 2 * row + 1 < rect.maxY
-                guard !inside else { continue }
+                let touches = 2 * column + 1 >= rect.x && 2 * column < rect.maxX && 2 * row + 1 >= rect.y && 2 * row < rect.maxY
+                guard !touches else { continue }
                 let u = cb[row * chromaWidth + column], v = cr[row * chromaWidth + column]
                 if u != 128 || v != 128 { found.append("CbCr(\(column),\(row))=\(u),\(v)") }
             }
