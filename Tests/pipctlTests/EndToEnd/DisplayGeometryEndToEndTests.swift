@@ -119,6 +119,38 @@ extension EndToEnd {
             try expectPicture(in: boxed, at: PixelRect(x: 218, y: 0, width: 203, height: 360))
         }
 
+        /// A display matrix that mirrors (ffmpeg 5.1 cannot write one, so the MP4's `tkhd` matrix is rewritten):
+        /// pipctl's picture must be exactly the one `ffmpeg` shows with its autorotate, and not the plain one.
+        @Test(arguments: [([-1, 0, 0, 1], PixelSize(width: 320, height: 180)), ([0, 1, 1, 0], PixelSize(width: 180, height: 320))])
+        func aMirroredClipIsDrawnAsFFmpegShowsIt(matrix: [Int32], shown: PixelSize) async throws {
+            let dir = try ScratchDirectory()
+            let plain = dir.path("plain.mp4"), mirrored = dir.path("mirrored.mp4")
+            try FFmpegCommand.run(["-f", "lavfi", "-i", "testsrc2=size=320x180:rate=25:duration=0.2", "-c:v", "libx264",
+                                   "-preset", "ultrafast", "-pix_fmt", "yuv420p", plain])
+            try Self.rewriteTrackMatrix(of: plain, to: mirrored, matrix)
+            let out = try await transcode(mirrored, in: dir)
+            let drawn = try DecodedPicture(file: out, size: shown).luma
+            #expect(meanAbsoluteDifference(drawn, try DecodedPicture(file: mirrored, size: shown).luma) < 1)
+            if shown == PixelSize(width: 320, height: 180) {
+                #expect(meanAbsoluteDifference(drawn, try DecodedPicture(file: plain, size: shown).luma) > 20)
+            }
+        }
+
+        /// Copies an MP4 with one track, its `tkhd` (version 0) matrix set to `[a b; c d]` (16.16, no translation).
+        static func rewriteTrackMatrix(of source: String, to destination: String, _ abcd: [Int32]) throws {
+            var bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: source)))
+            let tag = Array("tkhd".utf8)
+            let type = try #require((0..<(bytes.count - 4)).first { Array(bytes[$0..<($0 + 4)]) == tag })
+            try #require(bytes[type + 4] == 0, "tkhd version 0")
+            // type + 4: version and flags, 4 times, 8 reserved, layer, group, volume, reserved: the matrix at + 44.
+            let values: [Int32] = [abcd[0] << 16, abcd[1] << 16, 0, abcd[2] << 16, abcd[3] << 16, 0, 0, 0, 1 << 30]
+            for (i, value) in values.enumerated() {
+                let word = UInt32(bitPattern: value)
+                for b in 0..<4 { bytes[type + 44 + 4 * i + b] = UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32(b))) }
+            }
+            try Data(bytes).write(to: URL(fileURLWithPath: destination))
+        }
+
         @Test func probeReportsRotationAndBothAspects() async throws {
             let dir = try ScratchDirectory()
             let square = dir.path("square.mp4"), flagged = dir.path("flagged.mkv"), turned = dir.path("turned.mp4")
