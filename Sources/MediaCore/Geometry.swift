@@ -45,8 +45,11 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The largest rectangle of display aspect `aspect` (width / height) centred in this one: a letterbox when the
-    /// picture is wider than the rectangle, a pillarbox when it is narrower. Edges fall on even pixels so that
-    /// 4:2:0 chroma lines up; sides are at least 2 pixels.
+    /// picture is wider than the rectangle, a pillarbox when it is narrower.
+    ///
+    /// Sides are the exact aspect rounded to the nearest pixel (at least 1) and the bars differ by at most one
+    /// pixel, the extra one on the right or bottom: the compositor draws into any rectangle exactly, so nothing
+    /// is rounded to even pixels here (that used to leave a 2-pixel bar on one side of a 641x361 picture).
     public func fitting(aspect: Rational) -> PixelRect {
         precondition(aspect > .zero)
         let own = Rational(Int64(width), Int64(height))
@@ -58,11 +61,9 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
             h = height
             w = Int((Rational(Int64(height)) * aspect).rounded)
         }
-        w = max(2, min(width, w & ~1))
-        h = max(2, min(height, h & ~1))
-        let nx = x + ((width - w) / 2) & ~1
-        let ny = y + ((height - h) / 2) & ~1
-        return PixelRect(x: nx, y: ny, width: w, height: h)
+        w = max(1, min(width, w))
+        h = max(1, min(height, h))
+        return PixelRect(x: x + (width - w) / 2, y: y + (height - h) / 2, width: w, height: h)
     }
 }
 

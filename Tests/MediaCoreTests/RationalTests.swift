@@ -80,8 +80,20 @@ import Testing
     @Test func letterboxesAWidePictureAndPillarboxesANarrowOne() {
         let screen = PixelRect(x: 0, y: 0, width: 640, height: 360)
         #expect(screen.fitting(aspect: Rational(640, 360)) == screen)
-        #expect(screen.fitting(aspect: Rational(9, 16)) == PixelRect(x: 218, y: 0, width: 202, height: 360))
+        // 360 × 9/16 = 202.5 pixels: rounded to 203, bars of 218 and 219.
+        #expect(screen.fitting(aspect: Rational(9, 16)) == PixelRect(x: 218, y: 0, width: 203, height: 360))
         #expect(screen.fitting(aspect: Rational(4, 1)) == PixelRect(x: 0, y: 100, width: 640, height: 160))
+    }
+
+    @Test func centresOddSizesToThePixel() {
+        let screen = PixelRect(x: 0, y: 0, width: 640, height: 360)
+        // 641x361: 360 × 641/361 = 639.2, so 639 wide with the one spare column on the right, not 638 and a 2-pixel bar.
+        #expect(screen.fitting(aspect: Rational(641, 361)) == PixelRect(x: 0, y: 0, width: 639, height: 360))
+        // 853x480 at SAR 32/27: 640 / (853·32 / 480·27) = 303.9, so 304 high between bars of 28.
+        let anamorphic = PixelSize(width: 853, height: 480).displayAspect(sampleAspect: Rational(32, 27))
+        #expect(screen.fitting(aspect: anamorphic) == PixelRect(x: 0, y: 28, width: 640, height: 304))
+        // A window at an odd place keeps its offset.
+        #expect(PixelRect(x: 7, y: 3, width: 101, height: 51).fitting(aspect: Rational(1)) == PixelRect(x: 32, y: 3, width: 51, height: 51))
     }
 
     @Test func honoursTheSampleAspectRatio() {

@@ -4,13 +4,27 @@ import MediaCore
 /// A decoded picture handed from a source to the compositor. Valid until the source is asked for another tick.
 public struct VideoPicture {
     let frame: Frame
+    /// What the stream says about all its pictures (container aspect, display matrix); `nil` for a picture that
+    /// has no stream (the canvas).
+    let stream: DisplayGeometry?
 
+    init(frame: Frame, stream: DisplayGeometry? = nil) {
+        self.frame = frame
+        self.stream = stream
+    }
+
+    /// The decoded (coded) size.
     public var size: PixelSize { frame.size }
 
-    /// The picture's shape on screen, honouring its sample aspect ratio.
-    public var displayAspect: Rational {
-        size.displayAspect(sampleAspect: frame.sampleAspectRatio ?? .one)
+    /// This picture's display geometry: its own size and bitstream aspect (a stream may change them mid-way), the
+    /// stream's container aspect and display matrix.
+    public var geometry: DisplayGeometry {
+        DisplayGeometry(codedSize: frame.size, bitstreamSampleAspect: frame.sampleAspectRatio,
+                        containerSampleAspect: stream?.containerSampleAspect, orientation: stream?.orientation ?? .upright)
     }
+
+    /// The picture's shape on screen, by the display-geometry rule (sample aspect and rotation honoured).
+    public var displayAspect: Rational { geometry.displayAspect }
 }
 
 /// One input file conformed to the output format: its video addressed by output tick and its audio by output
@@ -28,6 +42,8 @@ public final class MediaSource {
     public let frameCount: Int64
     /// The shape of the picture on screen.
     public let displayAspect: Rational
+    /// The video stream's display geometry (container aspect and display matrix), applied to every picture.
+    public let geometry: DisplayGeometry?
     /// The source's own nominal frame rate (the output rate when the file does not say).
     public let nominalFrameRate: FrameRate
     /// Set when the video stops before the duration the container declares (the file was cut short); the
@@ -54,6 +70,7 @@ public final class MediaSource {
         video = try VideoTrack(path: path, outputRate: format.frameRate, origin: origin, threads: threads)
         audio = info.bestAudio == nil ? nil
             : try AudioTrack(path: path, sampleRate: format.sampleRate, channels: format.channels, origin: origin)
+        geometry = stream.geometry
         displayAspect = stream.displayAspect ?? Rational(16, 9)
         nominalFrameRate = stream.frameRate ?? format.frameRate
         videoDuration = try MediaSource.videoDuration(input: input, streamIndex: videoIndex, origin: origin)
@@ -82,7 +99,7 @@ public final class MediaSource {
 
     /// The picture shown at output tick `tick` of this source.
     public func picture(atTick tick: Int64) throws(MediaError) -> VideoPicture {
-        VideoPicture(frame: try video.frame(atTick: tick))
+        VideoPicture(frame: try video.frame(atTick: tick), stream: geometry)
     }
 
     /// Reads `count` output-format samples starting at sample `position` of this source into `buffer`.

@@ -51,7 +51,7 @@ extension Frame {
                 let format = scalingFormat
                 let scaler = try Scaler(source: size, format: format.format, fullRange: format.fullRange, destination: size)
                 let converted = try Frame.picture(size)
-                try scaler.scale(self, into: converted, at: PixelRect(x: 0, y: 0, width: width, height: height))
+                try scaler.scale(self, into: converted)
                 return body(converted.planeView(0))
             } catch {
                 return nil

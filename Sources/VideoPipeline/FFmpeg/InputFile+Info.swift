@@ -69,8 +69,10 @@ extension InputFile {
             frameCount: st.nb_frames > 0 ? st.nb_frames : nil)
         switch kind {
         case .video:
-            info.size = PixelSize(width: Int(par.width), height: Int(par.height))
-            info.sampleAspectRatio = (par.sample_aspect_ratio.rational ?? st.sample_aspect_ratio.rational) ?? .one
+            info.geometry = DisplayGeometry(
+                codedSize: PixelSize(width: Int(par.width), height: Int(par.height)),
+                bitstreamSampleAspect: par.sample_aspect_ratio.rational, containerSampleAspect: st.sample_aspect_ratio.rational,
+                orientation: displayOrientation(ofStream: index))
             // avg_frame_rate is what the frames say; r_frame_rate is a guess that, for a track without frames, is
             // just the time base, so it is only taken when it is a plausible rate.
             if let rate = st.r_frame_rate.rational, rate > .zero, rate <= Rational(1000) {
@@ -95,6 +97,40 @@ extension InputFile {
             break
         }
         return info
+    }
+}
+
+extension InputFile {
+    /// How stream `index` is turned for display, from its display matrix (`AV_PKT_DATA_DISPLAYMATRIX` side data):
+    /// upright without one.
+    ///
+    /// A matrix with a negative determinant mirrors; its first column is negated to take the mirror out (as
+    /// `av_display_matrix_flip` puts one in, after the rotation), and `av_display_rotation_get` reads the rotation
+    /// left, rounded to the nearest quarter turn (other angles are not drawn by anyone).
+    func displayOrientation(ofStream index: Int) -> DisplayOrientation {
+        var size: Int = 0
+        guard let data = av_stream_get_side_data(stream(index), AV_PKT_DATA_DISPLAYMATRIX, &size),
+              size >= 9 * MemoryLayout<Int32>.size else { return .upright }
+        let matrix = data.withMemoryRebound(to: Int32.self, capacity: 9) { Array(UnsafeBufferPointer(start: $0, count: 9)) }
+        return DisplayOrientation(displayMatrix: matrix)
+    }
+}
+
+extension DisplayOrientation {
+    /// The orientation an FFmpeg display matrix (nine 16.16/2.30 fixed-point numbers, row-major) states.
+    init(displayMatrix matrix: [Int32]) {
+        precondition(matrix.count == 9)
+        let determinant = Int64(matrix[0]) * Int64(matrix[4]) - Int64(matrix[1]) * Int64(matrix[3])
+        let mirrored = determinant < 0
+        var unmirrored = matrix
+        if mirrored {
+            unmirrored[0] = -unmirrored[0]
+            unmirrored[3] = -unmirrored[3]
+            unmirrored[6] = -unmirrored[6]
+        }
+        let degrees = unmirrored.withUnsafeBufferPointer { av_display_rotation_get($0.baseAddress) }
+        let quarterTurns = degrees.isFinite ? Int((degrees / 90).rounded()) : 0
+        self.init(rotation: quarterTurns * 90, mirrored: mirrored)
     }
 }
 

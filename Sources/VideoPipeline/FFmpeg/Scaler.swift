@@ -26,20 +26,19 @@ final class Scaler {
 
     deinit { sws_freeContext(pointer) }
 
-    /// Scales all of `frame` into `rect` of `canvas` (a yuv420p frame; `rect` has even coordinates).
-    func scale(_ frame: Frame, into canvas: Frame, at rect: PixelRect) throws(MediaError) {
-        var destination: [UnsafeMutablePointer<UInt8>?] = [
-            canvas.dataPointer(0).map { $0 + rect.y * canvas.lineSize(0) + rect.x },
-            canvas.dataPointer(1).map { $0 + rect.y / 2 * canvas.lineSize(1) + rect.x / 2 },
-            canvas.dataPointer(2).map { $0 + rect.y / 2 * canvas.lineSize(2) + rect.x / 2 },
-            nil,
-        ]
-        var strides: [Int32] = [Int32(canvas.lineSize(0)), Int32(canvas.lineSize(1)), Int32(canvas.lineSize(2)), 0]
+    /// Scales all of `frame` into all of `destination`, a yuv420p frame of this scaler's destination size.
+    ///
+    /// libswscale may write past a row's last pixel when the width is not a multiple of 16, which is why the
+    /// destination is a frame of exactly the wanted size, with its own line padding to absorb that, and never a
+    /// rectangle inside a larger picture: there the overrun lands on the pixels beside the rectangle.
+    func scale(_ frame: Frame, into destination: Frame) throws(MediaError) {
+        var planes: [UnsafeMutablePointer<UInt8>?] = [destination.dataPointer(0), destination.dataPointer(1), destination.dataPointer(2), nil]
+        var strides: [Int32] = [Int32(destination.lineSize(0)), Int32(destination.lineSize(1)), Int32(destination.lineSize(2)), 0]
         let height = withUnsafePointer(to: &frame.pointer.pointee.data) { data in
             withUnsafePointer(to: &frame.pointer.pointee.linesize) { lines in
                 data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { src in
                     lines.withMemoryRebound(to: Int32.self, capacity: 8) { srcStride in
-                        sws_scale(pointer, src, srcStride, 0, Int32(frame.height), &destination, &strides)
+                        sws_scale(pointer, src, srcStride, 0, Int32(frame.height), &planes, &strides)
                     }
                 }
             }

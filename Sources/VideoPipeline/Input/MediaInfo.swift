@@ -31,9 +31,12 @@ public struct StreamInfo: Hashable, Sendable {
     public var frameCount: Int64?
 
     // Video
-    public var size: PixelSize?
-    /// Shape of one pixel; 1 for square pixels.
-    public var sampleAspectRatio: Rational?
+    /// How the pictures look on screen: coded size, both sample aspect ratios, rotation and mirror.
+    public var geometry: DisplayGeometry?
+    /// The coded (stored) size of the pictures.
+    public var size: PixelSize? { geometry?.codedSize }
+    /// Shape of one pixel by the display-geometry rule (the container's, else the bitstream's); 1 for square pixels.
+    public var sampleAspectRatio: Rational? { geometry?.sampleAspect }
     /// The average rate of the frames (`avg_frame_rate`), else FFmpeg's guess (`r_frame_rate`) when plausible.
     public var frameRate: FrameRate?
     /// FFmpeg's guess at the rate that represents every timestamp (`r_frame_rate`), when plausible; it differs
@@ -63,17 +66,11 @@ public struct StreamInfo: Hashable, Sendable {
         return isVariableFrameRate ? FrameRate.nearestStandard(to: frameRate) : frameRate
     }
 
-    /// The size the picture takes on screen in square pixels (even sides, at least 16), the default output size
-    /// of a job on this stream; the standard output size when the stream says nothing.
-    public var displaySize: PixelSize {
-        guard let size else { return OutputFormat.standard.size }
-        let aspect = displayAspect ?? Rational(Int64(size.width), Int64(size.height))
-        let width = Int((Rational(Int64(size.height)) * aspect).rounded) & ~1
-        return PixelSize(width: max(16, width), height: max(16, size.height & ~1))
-    }
+    /// The size the picture takes on screen in square pixels, turned upright, with even sides of at least 16: the
+    /// default output size of a job on this stream (`DisplayGeometry.canvasSize`); the standard output size
+    /// when the stream says nothing.
+    public var displaySize: PixelSize { geometry?.canvasSize ?? OutputFormat.standard.size }
 
-    /// The display aspect ratio (width / height) of a video stream, honouring its sample aspect ratio.
-    public var displayAspect: Rational? {
-        size.map { $0.displayAspect(sampleAspect: sampleAspectRatio ?? .one) }
-    }
+    /// The display aspect ratio (width / height) of a video stream on screen, by the display-geometry rule.
+    public var displayAspect: Rational? { geometry?.displayAspect }
 }

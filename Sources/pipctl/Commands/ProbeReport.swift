@@ -14,8 +14,17 @@ struct ProbeReport: Encodable {
         var frameCount: Int64?
         var width: Int?
         var height: Int?
+        /// The sample aspect ratio by the display-geometry rule: the container's when it states one.
         var sampleAspectRatio: String?
+        var containerSampleAspectRatio: String?
+        var bitstreamSampleAspectRatio: String?
         var displayAspectRatio: String?
+        /// Counterclockwise degrees the display matrix turns the picture (ffprobe's `rotation`).
+        var rotation: Int?
+        var mirrored: Bool?
+        /// The picture's size on screen, in square pixels, turned.
+        var displayWidth: Int?
+        var displayHeight: Int?
         var frameRate: String?
         var pixelFormat: String?
         var sampleRate: Int?
@@ -39,7 +48,11 @@ struct ProbeReport: Encodable {
             Stream(index: s.index, kind: s.kind.rawValue, codec: s.codec, timeBase: s.timeBase.description,
                    duration: s.duration?.seconds.doubleValue, bitRate: s.bitRate, frameCount: s.frameCount,
                    width: s.size?.width, height: s.size?.height, sampleAspectRatio: s.sampleAspectRatio?.fraction,
-                   displayAspectRatio: s.displayAspect?.fraction, frameRate: s.frameRate?.perSecond.fraction,
+                   containerSampleAspectRatio: s.geometry?.containerSampleAspect?.fraction,
+                   bitstreamSampleAspectRatio: s.geometry?.bitstreamSampleAspect?.fraction,
+                   displayAspectRatio: s.displayAspect?.fraction, rotation: s.geometry?.orientation.rotation,
+                   mirrored: s.geometry?.orientation.mirrored,
+                   displayWidth: s.geometry?.displaySize.width, displayHeight: s.geometry?.displaySize.height, frameRate: s.frameRate?.perSecond.fraction,
                    pixelFormat: s.pixelFormat, sampleRate: s.sampleRate, channels: s.channels,
                    channelLayout: s.channelLayout, sampleFormat: s.sampleFormat)
         }
@@ -58,8 +71,21 @@ struct ProbeReport: Encodable {
             var parts = ["  #\(s.index) \(s.kind): \(s.codec)"]
             if let w = s.width, let h = s.height {
                 parts.append("\(w)x\(h)")
-                if let sar = s.sampleAspectRatio, sar != "1/1" { parts.append("SAR \(sar)") }
+                if let sar = s.sampleAspectRatio, sar != "1/1" || (s.containerSampleAspectRatio != nil && s.bitstreamSampleAspectRatio != nil
+                                                                      && s.containerSampleAspectRatio != s.bitstreamSampleAspectRatio) {
+                    // Where the ratio comes from, and the one it overrides, when the two disagree.
+                    var source = ""
+                    if let container = s.containerSampleAspectRatio {
+                        source = s.bitstreamSampleAspectRatio.map { $0 == container ? "" : " (container; bitstream \($0))" } ?? " (container)"
+                    } else if s.bitstreamSampleAspectRatio != nil {
+                        source = " (bitstream)"
+                    }
+                    parts.append("SAR \(sar)\(source)")
+                }
                 if let dar = s.displayAspectRatio { parts.append("DAR \(dar)") }
+                if let rotation = s.rotation, rotation != 0 { parts.append("rotated \(rotation)° counterclockwise") }
+                if s.mirrored == true { parts.append("mirrored") }
+                if let dw = s.displayWidth, let dh = s.displayHeight, dw != w || dh != h { parts.append("shown \(dw)x\(dh)") }
             }
             if let rate = s.frameRate { parts.append("\(rate) fps") }
             if let format = s.pixelFormat { parts.append(format) }

@@ -78,9 +78,9 @@ import VideoPipeline
         let result = try Stitcher.render(request)
         try StampedMedia.expectGoodRender(result, request)
 
-        // 9:16 in 640x360: the full height, 360 × 9/16 = 202.5 → 202 wide on even pixels, centred at x 218.
+        // 9:16 in 640x360: the full height, 360 × 9/16 = 202.5 → 203 wide, centred at x 218 (bars of 218 and 219).
         let ad = try #require(StampedMedia.adSegments(result.timeline).first)
-        #expect(ad.picture == Timeline.Rect(PixelRect(x: 218, y: 0, width: 202, height: 360)))
+        #expect(ad.picture == Timeline.Rect(PixelRect(x: 218, y: 0, width: 203, height: 360)))
         #expect(ad.pip == nil)
         #expect(result.timeline.segments.filter { $0.kind == .content }.map(\.picture)
             == [Timeline.Rect(PixelRect(x: 0, y: 0, width: 640, height: 360)), Timeline.Rect(PixelRect(x: 0, y: 0, width: 640, height: 360))])
@@ -95,7 +95,7 @@ import VideoPipeline
         let found = try #require(located?.picture)
         #expect(found.y == 0 && found.height == 360)
         #expect(found.x >= 218 && found.x <= 219)
-        #expect(found.x + found.width >= 419 && found.x + found.width <= 420)
+        #expect(found.x + found.width >= 420 && found.x + found.width <= 421)
     }
 
     @Test func aMono441kHzAdIsResampledAndUpmixedInto48kHzStereo() throws {
