@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import MediaCore
-import Synchronization
 import VideoPipeline
 
 /// Verifies a render against the timeline's own sources, without stamps: `pipctl verify OUT --sources`.
@@ -163,7 +162,7 @@ public enum SourceVerifier {
             Array(Set(plans.flatMap { $0.pictures(near: Int64(n)) })).sorted { ($0.y, $0.x, $0.height, $0.width) < ($1.y, $1.x, $1.height, $1.width) }
         }
         let jobs: [(path: String, limit: Int64?)] = [(output, nil)] + limits.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        let results = Mutex<[Int: Result<[[FrameSignature]], MediaError>]>([:])
+        let results = LockedState<[Int: Result<[[FrameSignature]], MediaError>]>([:])
         DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
             let result: Result<[[FrameSignature]], MediaError>
             do throws(MediaError) {
