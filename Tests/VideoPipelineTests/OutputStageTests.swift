@@ -19,7 +19,7 @@ struct OutputStageTests {
         let compositor = try Compositor(size: format.size)
         var spans: [OutputStage.SampleSpan] = []
         for n in Int64(0)..<3 {
-            compositor.fill(PixelRect(size: format.size), with: YUVColor(y: UInt8(40 + 60 * n), u: 128, v: 128))
+            try compositor.fill(PixelRect(size: format.size), with: YUVColor(y: UInt8(40 + 60 * n), u: 128, v: 128))
             if n == 1 {
                 #expect(throws: SoundFailed.self) {
                     try stage.write(frame: 1, picture: compositor.picture, outputFailure: { $0 }) { (_, _) throws(any Error) in

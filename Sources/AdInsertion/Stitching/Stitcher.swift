@@ -221,7 +221,7 @@ public final class Stitcher {
                 if let background {
                     try compositor.drawFilling(background.picture(atTick: decision.frame % background.frameCount), in: screen)
                 } else {
-                    compositor.fill(screen, with: .slate)
+                    try compositor.fill(screen, with: .slate)
                 }
                 picture = try compositor.draw(frame, in: window)
             } else {

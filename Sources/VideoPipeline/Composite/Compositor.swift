@@ -36,13 +36,14 @@ public final class Compositor {
     public init(size: PixelSize) throws(MediaError) {
         self.size = size
         canvas = try Frame.picture(size)
-        fill(PixelRect(size: size), with: .black)
+        try fill(PixelRect(size: size), with: .black)
     }
 
     /// Paints a rectangle of the canvas with one colour: its luma exactly, and every chroma sample it touches.
-    public func fill(_ rect: PixelRect, with color: YUVColor) {
+    public func fill(_ rect: PixelRect, with color: YUVColor) throws(MediaError) {
         let r = clipped(rect)
         guard r.width > 0, r.height > 0 else { return }
+        try ensureWritable()
         fillPlane(0, x: r.x, y: r.y, width: r.width, height: r.height, value: color.y)
         let cx = r.x / 2, cy = r.y / 2, cw = (r.maxX + 1) / 2 - cx, ch = (r.maxY + 1) / 2 - cy
         fillPlane(1, x: cx, y: cy, width: cw, height: ch, value: color.u)
@@ -57,7 +58,7 @@ public final class Compositor {
         let geometry = picture.geometry
         let window = clipped(window)
         let target = window.fitting(aspect: geometry.displayAspect)
-        fillBars(around: target, in: window)
+        try fillBars(around: target, in: window)
         try place(picture.frame, orientation: geometry.orientation, in: target)
         return target
     }
@@ -70,11 +71,11 @@ public final class Compositor {
     /// The canvas as a picture (to read a stamp from or to hash).
     public var picture: VideoPicture { VideoPicture(frame: canvas) }
 
-    private func fillBars(around picture: PixelRect, in window: PixelRect) {
-        fill(PixelRect(x: window.x, y: window.y, width: window.width, height: picture.y - window.y), with: .black)
-        fill(PixelRect(x: window.x, y: picture.maxY, width: window.width, height: window.maxY - picture.maxY), with: .black)
-        fill(PixelRect(x: window.x, y: picture.y, width: picture.x - window.x, height: picture.height), with: .black)
-        fill(PixelRect(x: picture.maxX, y: picture.y, width: window.maxX - picture.maxX, height: picture.height), with: .black)
+    private func fillBars(around picture: PixelRect, in window: PixelRect) throws(MediaError) {
+        try fill(PixelRect(x: window.x, y: window.y, width: window.width, height: picture.y - window.y), with: .black)
+        try fill(PixelRect(x: window.x, y: picture.maxY, width: window.width, height: window.maxY - picture.maxY), with: .black)
+        try fill(PixelRect(x: window.x, y: picture.y, width: picture.x - window.x, height: picture.height), with: .black)
+        try fill(PixelRect(x: picture.maxX, y: picture.y, width: window.maxX - picture.maxX, height: picture.height), with: .black)
     }
 
     private func clipped(_ r: PixelRect) -> PixelRect {
@@ -85,12 +86,11 @@ public final class Compositor {
 
     /// The encoder may still hold a reference to the canvas of the previous frame; drawing then goes to a fresh
     /// buffer instead of changing a picture that is waiting to be encoded.
-    private func ensureWritable() {
-        if !canvas.isWritable { try? canvas.makeWritable() }
+    private func ensureWritable() throws(MediaError) {
+        if !canvas.isWritable { try canvas.makeWritable() }
     }
 
     private func fillPlane(_ plane: Int, x: Int, y: Int, width: Int, height: Int, value: UInt8) {
-        ensureWritable()
         guard let base = canvas.dataPointer(plane) else { return }
         let stride = canvas.lineSize(plane)
         for row in y..<(y + height) { (base + row * stride + x).update(repeating: value, count: width) }
@@ -105,7 +105,7 @@ public final class Compositor {
         let (format, fullRange) = frame.scalingFormat
         let key = ScalerKey(source: frame.size, format: format, fullRange: fullRange, destination: scaledSize)
         try scaler(for: key).scale(frame, into: scaled)
-        ensureWritable()
+        try ensureWritable()
         copy(scaled, orientation: orientation, into: rect)
         blendSharedChroma(scaled, orientation: orientation, into: rect)
     }
