@@ -77,7 +77,9 @@ extension ScreenState {
                 }
             }
         }
-        events = next.layoutEvents(from: self) + events
+        let following = next.layoutEvents(from: self)
+        // A tap is heard first and activates its scene after; any other command changes the layout first.
+        if case .tap = command { events += following } else { events = following + events }
         self = next
         return events
     }
@@ -94,14 +96,16 @@ extension ScreenState {
         return events
     }
 
-    /// The events that take an app from `old` to this state's layout: will-transition for each scene whose size
-    /// changes, a coordinate-space update for each scene whose frame or safe area changes, activation changes,
+    /// The events that take an app from `old` to this state's layout: will-transition for each scene on screen
+    /// before and after whose size changes, a coordinate-space update for each scene whose frame or safe area changes, activation changes,
     /// then each banner's reload (new width) or re-anchoring (same width, new place or height).
     private mutating func layoutEvents(from old: ScreenState) -> [ScreenEvent] {
         let before = Dictionary(uniqueKeysWithValues: old.sceneLayouts.map { ($0.id, $0) })
         let after = sceneLayouts
         var events: [ScreenEvent] = after.compactMap { layout in
-            before[layout.id]?.frame.size == layout.frame.size ? nil : .willTransition(scene: layout.id, to: layout.frame.size)
+            // A scene coming on screen is not resized: it only hears its first coordinate-space update.
+            guard let old = before[layout.id], old.frame.size != layout.frame.size else { return nil }
+            return .willTransition(scene: layout.id, to: layout.frame.size)
         }
         events += after.filter { before[$0.id] != $0 }.map { .didUpdateCoordinateSpace($0) }
         events += scenes.map(\.id).filter { old.activationState(of: $0) != activationState(of: $0) }
