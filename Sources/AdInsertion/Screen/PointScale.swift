@@ -13,6 +13,12 @@ public struct PointScale: Hashable, Sendable, CustomStringConvertible {
         self.pixelsPerPoint = pixelsPerPoint
     }
 
+    /// Reads a `--point-scale` value: a positive number of pixels per point (`1.5`, `3/2`); `nil` otherwise.
+    public init?(parsing text: String) {
+        guard let value = Rational(parsing: text), value > .zero else { return nil }
+        self.init(value)
+    }
+
     /// The longest canvas side the default scale allows.
     public static let defaultLongSideLimit = 1280
 

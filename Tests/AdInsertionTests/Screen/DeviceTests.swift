@@ -66,6 +66,12 @@ import Testing
         #expect(PointScale.default(for: try Device(parsing: "320x480@1")).pixelsPerPoint == Rational(1))
     }
 
+    @Test func readsAPointScaleAsAPositiveNumber() {
+        #expect(PointScale(parsing: "1.5")?.pixelsPerPoint == Rational(3, 2))
+        #expect(PointScale(parsing: "3/2")?.pixelsPerPoint == Rational(3, 2))
+        #expect(PointScale(parsing: "0") == nil && PointScale(parsing: "-1") == nil && PointScale(parsing: "big") == nil)
+    }
+
     @Test func pointsBecomeEvenPixelsEdgeByEdge() {
         let scale = PointScale(Rational(3, 2))
         // 393 × 1.5 = 589.5 → 590; 728 × 1.5 = 1092; 818 × 1.5 = 1227 → 1228 (nearest even).
