@@ -77,6 +77,10 @@ extension ScreenState {
                 }
             }
         }
+        if !next.arrangement.scenesOnScreen.contains(next.activeScene), let top = next.arrangement.scenesOnScreen.last {
+            // The active scene left the screen (a split of two others): the top scene on screen takes over.
+            next.activeScene = top
+        }
         let following = next.layoutEvents(from: self)
         // A tap is heard first and activates its scene after; any other command changes the layout first.
         if case .tap = command { events += following } else { events = following + events }
@@ -84,8 +88,9 @@ extension ScreenState {
         return events
     }
 
-    /// Requests every banner on screen that has not been loaded for its current width (the first load, or after
-    /// the app's own setup), returning a `bannerNeedsReload` for each.
+    /// Requests every banner on screen that has not been loaded for its current width (the app's first load),
+    /// returning a `bannerNeedsReload` for each; after that, `apply` requests a banner again when its width
+    /// changes or its scene comes on screen.
     public mutating func loadBanners() -> [ScreenEvent] {
         var events: [ScreenEvent] = []
         for index in scenes.indices where scenes[index].hasBanner {
@@ -111,9 +116,10 @@ extension ScreenState {
         events += scenes.map(\.id).filter { old.activationState(of: $0) != activationState(of: $0) }
             .map { .activationChanged(scene: $0, to: activationState(of: $0)) }
         for index in scenes.indices where scenes[index].hasBanner {
-            let id = scenes[index].id
-            guard let loaded = scenes[index].bannerLoadedSize, let frame = bannerFrame(of: id),
-                  old.bannerFrame(of: id) != frame else { continue }
+            let id = scenes[index].id, loaded = scenes[index].bannerLoadedSize, before = old.bannerFrame(of: id)
+            guard let frame = bannerFrame(of: id), before != frame else { continue }
+            // Not loaded: requested when its scene comes on screen, left to `loadBanners()` otherwise.
+            if loaded == nil && before != nil { continue }
             switch AnchoredAdaptiveBanner.change(from: loaded, to: frame.size) {
             case .reload:
                 scenes[index].bannerLoadedSize = frame.size

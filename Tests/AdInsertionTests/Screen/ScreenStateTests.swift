@@ -91,6 +91,27 @@ import Testing
         #expect(throws: ScreenError.unknownScene(command: "activate other", scene: "other")) { try screen.apply(.activate("other")) }
     }
 
+    @Test func aBannerIsRequestedWhenItsSceneComesOnScreen() throws {
+        var screen = ScreenState(device: .iPad11, scenes: [.init(id: "main"), .init(id: "side", hasBanner: true)],
+                                 arrangement: .fullScreen("main"))
+        #expect(screen.loadBanners().isEmpty)
+        // Split View 1/3 in portrait: "side" trails at 330 pt, 504 wide.
+        let events = try screen.apply(.split(.oneThird))
+        #expect(events.last == .bannerNeedsReload(scene: "side", size: PointSize(width: 504, height: 90)))
+    }
+
+    @Test func whenTheActiveSceneLeavesTheScreenTheTopSceneOnScreenBecomesActive() throws {
+        let frame = PointRect(x: 0, y: 0, width: 300, height: 300)
+        var screen = ScreenState(device: .iPad11, scenes: [.init(id: "a"), .init(id: "b"), .init(id: "c")],
+                                 arrangement: .free([.init(scene: "a", frame: frame), .init(scene: "b", frame: frame),
+                                                     .init(scene: "c", frame: frame)]))
+        _ = try screen.apply(.activate("c"))
+        let events = try screen.apply(.split(.half))
+        #expect(screen.activeScene == "b")
+        #expect(events.suffix(2) == [.activationChanged(scene: "b", to: .foregroundActive),
+                                     .activationChanged(scene: "c", to: .background)])
+    }
+
     @Test func splitThenResizeGivesFreeFramesThatStayOnTheDisplay() throws {
         var screen = ScreenState(device: .iPad11, orientation: .landscape, scenes: [.init(id: "main"), .init(id: "side")],
                                  arrangement: .fullScreen("main"))
