@@ -49,7 +49,8 @@ public enum SceneArrangement: Hashable, Sendable {
     /// wide, else 320), the wide (2/3) one the rest after the divider; 1/2 halves what the divider leaves, the
     /// leading scene taking the smaller half of an odd width. Slide Over is `compactWidth` wide, full height,
     /// flush with the trailing edge (iPadOS draws it with a small margin and rounded corners; the model keeps
-    /// the edge so that its rectangle can be checked from the pixels).
+    /// the edge so that its rectangle can be checked from the pixels). Free frames stay as they are, shrunk and
+    /// moved only as far as they must to stay on the display (after a rotation or a fold).
     public func layout(displaySize: PointSize, displayInsets: EdgeInsets) -> [SceneLayout] {
         let w = displaySize.width, h = displaySize.height
         let frames: [(SceneID, PointRect)]
@@ -72,7 +73,7 @@ public enum SceneArrangement: Hashable, Sendable {
             frames = [(primary, PointRect(x: 0, y: 0, width: w, height: h)),
                       (floating, PointRect(x: w - width, y: 0, width: width, height: h))]
         case .free(let free):
-            frames = free.map { ($0.scene, $0.frame) }
+            frames = free.map { ($0.scene, $0.frame.kept(within: displaySize)) }
         }
         return frames.map { id, frame in
             SceneLayout(id: id, frame: frame,
@@ -86,4 +87,13 @@ public enum SplitFraction: String, Hashable, Sendable, CaseIterable, Codable {
     case half = "1/2"
     case twoThirds = "2/3"
     case oneThird = "1/3"
+}
+
+extension PointRect {
+    /// This rectangle made to fit on a display of `size`: each side at most the display's, then moved back in
+    /// only as far as needed.
+    func kept(within size: PointSize) -> PointRect {
+        let w = min(width, size.width), h = min(height, size.height)
+        return PointRect(x: max(0, min(x, size.width - w)), y: max(0, min(y, size.height - h)), width: w, height: h)
+    }
 }

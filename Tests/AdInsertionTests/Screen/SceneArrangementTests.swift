@@ -48,4 +48,14 @@ import Testing
         #expect(layouts.map(\.safeArea) == [.zero, Self.padInsets])
         #expect(free.scenesOnScreen == ["a", "b"])
     }
+
+    @Test func freeFramesStayOnTheDisplayWhenItTurns() {
+        // 600x1100 at (200, 50) on a portrait iPad; in landscape (1194x834) it shrinks to 834 high at y 0.
+        let free = SceneArrangement.free([.init(scene: "a", frame: PointRect(x: 200, y: 50, width: 600, height: 1100))])
+        #expect(Self.frames(free, Self.portrait) == [PointRect(x: 200, y: 50, width: 600, height: 1100)])
+        #expect(Self.frames(free, Self.landscape) == [PointRect(x: 200, y: 0, width: 600, height: 834)])
+        // 700 wide at x 300 on the 411-dp outer display of the foldable: 411 wide at x 0.
+        let wide = SceneArrangement.free([.init(scene: "a", frame: PointRect(x: 300, y: 0, width: 700, height: 400))])
+        #expect(Self.frames(wide, PointSize(width: 411, height: 796)) == [PointRect(x: 0, y: 0, width: 411, height: 400)])
+    }
 }
