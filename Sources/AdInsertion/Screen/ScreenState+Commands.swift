@@ -32,10 +32,9 @@ extension ScreenState {
         case .split(let fraction):
             guard device.supportsMultipleScenes else { throw refuse("\(device.name) shows one scene at a time") }
             guard scenes.count >= 2 else { throw refuse("Split View needs two scenes; the app has one") }
+            // The scenes on screen, bottom first, completed from the declared ones when only one is showing.
             var pair = arrangement.scenesOnScreen
-            if case .split = arrangement {} else if pair.count < 2 {
-                pair += scenes.map(\.id).filter { !pair.contains($0) }
-            }
+            if pair.count < 2 { pair += scenes.map(\.id).filter { !pair.contains($0) } }
             next.arrangement = .split(leading: pair[0], trailing: pair[1], fraction)
         case .resize(let scene, let size):
             _ = try onScreen(scene)
