@@ -23,4 +23,16 @@ import Testing
             }
         }
     }
+
+    /// The screen model is pure geometry and rules: not even the network.
+    @Test func theScreenModelImportsOnlyFoundationAndMediaCore() throws {
+        let folder = Self.sources.appendingPathComponent("Screen")
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+        #expect(files.count >= 10)
+        for file in files {
+            let imports = try String(contentsOf: folder.appendingPathComponent(file), encoding: .utf8)
+                .split(separator: "\n").filter { $0.hasPrefix("import ") }.map { String($0.dropFirst(7)) }
+            #expect(Set(imports).isSubset(of: ["Foundation", "MediaCore"]), "Screen/\(file) imports \(imports)")
+        }
+    }
 }

@@ -4,7 +4,8 @@ public enum ScriptError: Error, Hashable, Sendable, CustomStringConvertible {
     case missingTime(command: String)
     /// A time (after `@`, or the target of `seek`) is not seconds, `hh:mm:ss[.mmm]` or a fraction `n/d`.
     case badTime(command: String, time: String)
-    /// The command word is not one of `pip`, `seek`, `pause`, `resume`, `skip`, `click`, `quit`.
+    /// The command word is not one of `pip`, `seek`, `pause`, `resume`, `skip`, `click`, `quit` or a screen
+    /// command (`ScreenCommand.words`).
     case unknownCommand(command: String)
     /// The command word is known but what follows it is not what it takes.
     case badArgument(command: String, detail: String)
@@ -16,7 +17,7 @@ public enum ScriptError: Error, Hashable, Sendable, CustomStringConvertible {
         case .badTime(let command, let time):
             "script command \"\(command)\": \"\(time)\" is not a time; write seconds (12.5), hh:mm:ss.mmm or a fraction (1001/30)"
         case .unknownCommand(let command):
-            "script command \"\(command)\": unknown command; use pip, pip on, pip off, seek T, pause, resume, skip, click or quit"
+            "script command \"\(command)\": unknown command; use pip, pip on, pip off, seek T, pause, resume, skip, click, quit, or a screen command: rotate, resize, split, fold, unfold, activate, present interstitial, tap, dismiss"
         case .badArgument(let command, let detail):
             "script command \"\(command)\": \(detail)"
         }

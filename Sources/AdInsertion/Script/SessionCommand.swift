@@ -21,13 +21,17 @@ public enum SessionCommand: Hashable, Sendable, CustomStringConvertible {
     case click
     /// `quit`: end the session at once.
     case quit
+    /// A change to the screen: `rotate`, `resize`, `split`, `fold`, `unfold`, `activate`, `present interstitial`,
+    /// `tap`, `dismiss` (see `ScreenCommand`).
+    case screen(ScreenCommand)
 
     /// Parses one command without a time, as typed live: `pip`, `pip on`, `pip off`, `seek 1:30`, `pause`,
     /// `resume`, `skip`, `click`, `quit` (case and extra spaces do not matter).
     ///
     /// - Throws: `ScriptError.unknownCommand` or `.badArgument`, naming the text.
     public init(parsing text: String) throws(ScriptError) {
-        let words = text.split(whereSeparator: \.isWhitespace).map { $0.lowercased() }
+        let asWritten = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        let words = asWritten.map { $0.lowercased() }
         let written = words.joined(separator: " ")
         switch words.first {
         case "pip":
@@ -48,6 +52,9 @@ public enum SessionCommand: Hashable, Sendable, CustomStringConvertible {
         case "skip": self = try Self.single(.skip, words, written)
         case "click": self = try Self.single(.click, words, written)
         case "quit": self = try Self.single(.quit, words, written)
+        case let word? where ScreenCommand.words.contains(word):
+            // Scene names keep their case; only the keywords are read in any case.
+            self = .screen(try ScreenCommand(words: asWritten))
         default: throw .unknownCommand(command: written)
         }
     }
@@ -71,6 +78,7 @@ public enum SessionCommand: Hashable, Sendable, CustomStringConvertible {
         case .skip: "skip"
         case .click: "click"
         case .quit: "quit"
+        case .screen(let command): command.description
         }
     }
 }

@@ -42,6 +42,9 @@ extension PlaybackSession {
             if let refusal = adsManager.click() { refuse(command, refusal) }
         case .quit:
             end(reason: .quit, contentEnded: false)
+        case .screen:
+            // The screen model (Screen/) is not drawn yet; until the render takes it, say so rather than pretend.
+            refuse(command, "screen commands are not rendered yet")
         }
     }
 

@@ -14,6 +14,13 @@ import Testing
             configuration: configuration, media: FakeAdMedia(rate: tenFPS, seconds: ["m": 2]), appDelegate: nil)
     }
 
+    @Test func aScreenCommandIsLoggedAndRefusedUntilTheScreenIsRendered() throws {
+        let run = runToEnd(try Self.session(script: "rotate landscape@1"))
+        let refusal = try #require(run.events.first { $0.reason == .refused })
+        #expect(refusal.frame == 10 && refusal.message == "rotate landscape ignored: screen commands are not rendered yet")
+        #expect(run.frames(of: .command) == [10] && contentIsContinuous(run))
+    }
+
     @Test func pauseFreezesTheContentPictureUntilResume() throws {
         let run = runToEnd(try Self.session(script: "pause@1; resume@1.5"))
         #expect(run.decisions[9] == FrameDecision(frame: 9, source: .content(tick: 9)))

@@ -1,0 +1,45 @@
+import MediaCore
+
+/// The screen in output pixels: the canvas, where the active display sits in it, and the layers each scene
+/// contributes.
+extension ScreenState {
+    /// The output canvas in pixels: every display of the device held in the current orientation fits in it, so
+    /// a foldable keeps one canvas (its inner display's) whether folded or not, and a folded one shows its outer
+    /// display centred with the rest left to the bezel colour. For a one-display device it is that display.
+    public var canvasSize: PixelSize {
+        let sizes = device.displays.map { pointScale.pixels($0.size(in: orientation)) }
+        return PixelSize(width: sizes.map(\.width).max() ?? 0, height: sizes.map(\.height).max() ?? 0)
+    }
+
+    /// The active display's rectangle in the canvas: centred, on even pixels.
+    public var displayRect: PixelRect {
+        let canvas = canvasSize, size = pointScale.pixels(screenSize)
+        return PixelRect(x: ((canvas.width - size.width) / 2) & ~1, y: ((canvas.height - size.height) / 2) & ~1,
+                         width: size.width, height: size.height)
+    }
+
+    /// A rectangle in points on the active display, in canvas pixels (see `PointScale` for the rounding).
+    public func pixelRect(_ rect: PointRect) -> PixelRect {
+        let origin = displayRect
+        return pointScale.pixels(rect, origin: (origin.x, origin.y))
+    }
+
+    /// What is drawn, bottom first: for each scene on screen (in the arrangement's order) its `content`, then its
+    /// banner, then what it presents (`fullscreen` for an interstitial, `overlay` for a banner's landing screen)
+    /// over the whole window. Ads in the player and the PiP window are other contributors' layers.
+    public func layers() -> [ScreenLayer] {
+        sceneLayouts.flatMap { layout -> [ScreenLayer] in
+            let window = pixelRect(layout.frame)
+            var layers = [ScreenLayer(scene: layout.id, kind: .content, rect: window)]
+            if let banner = bannerFrame(of: layout.id) {
+                layers.append(ScreenLayer(scene: layout.id, kind: .banner, rect: pixelRect(banner)))
+            }
+            switch scene(layout.id)?.presentation {
+            case .interstitial: layers.append(ScreenLayer(scene: layout.id, kind: .fullscreen, rect: window))
+            case .bannerLanding: layers.append(ScreenLayer(scene: layout.id, kind: .overlay, rect: window))
+            case nil: break
+            }
+            return layers
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import MediaCore
+
+/// The screen over time: an initial state and the screen commands of a script, giving the state, the layers
+/// and the events at any output time as a pure function.
+///
+/// A command at `T` holds from `T` on (the session applies it at the first frame that starts at or after `T`);
+/// commands at the same time apply in the order written. A command the state refuses changes nothing and is
+/// reported in `refusals`, as the session logs a refused command.
+public struct ScreenTimeline: Sendable {
+    /// One applied command and what it changed.
+    public struct Change: Sendable {
+        public let time: MediaTime
+        public let command: ScreenCommand
+        public let events: [ScreenEvent]
+        /// The state from `time` on.
+        public let state: ScreenState
+    }
+
+    public let initial: ScreenState
+    public private(set) var changes: [Change] = []
+    public private(set) var refusals: [(time: MediaTime, error: ScreenError)] = []
+
+    /// Applies `commands` (sorted by time, ties kept in order) to `initial`, whose banners are loaded first.
+    public init(initial: ScreenState, commands: [(time: MediaTime, command: ScreenCommand)]) {
+        var state = initial
+        _ = state.loadBanners()
+        self.initial = state
+        let ordered = commands.enumerated()
+            .sorted { $0.element.time == $1.element.time ? $0.offset < $1.offset : $0.element.time < $1.element.time }
+        for (_, timed) in ordered {
+            do {
+                let events = try state.apply(timed.command)
+                changes.append(Change(time: timed.time, command: timed.command, events: events, state: state))
+            } catch {
+                refusals.append((timed.time, error))
+            }
+        }
+    }
+
+    /// The screen commands of a session script, with their times.
+    public init(initial: ScreenState, script: SessionScript) {
+        self.init(initial: initial, commands: script.commands.compactMap { timed in
+            if case .screen(let command) = timed.command { return (timed.time, command) }
+            return nil
+        })
+    }
+
+    /// The state at output time `time`.
+    public func state(at time: MediaTime) -> ScreenState {
+        changes.last { $0.time <= time }?.state ?? initial
+    }
+
+    /// The layers drawn at output time `time`, bottom first.
+    public func layers(at time: MediaTime) -> [ScreenLayer] { state(at: time).layers() }
+}
