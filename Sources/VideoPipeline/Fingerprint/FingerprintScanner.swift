@@ -36,6 +36,32 @@ public final class FingerprintScanner {
         return result
     }
 
+    /// The whole-picture signature of each frame of a source, with when each starts (`SourceFrames`, read as the
+    /// renderer reads it), decoding only as far as output ticks up to `tick` at `outputRate` reach, and `extra`
+    /// frames beyond (every frame when `tick` is `nil`).
+    ///
+    /// One decode gives both, so `verify --sources` predicts which frame a tick shows from real timestamps (VFR,
+    /// late starts, Opus pre-roll) without reading the source twice.
+    public func scanSource(outputRate: FrameRate, through tick: Int64?, extra: Int) throws(MediaError)
+        -> (signatures: [FrameSignature], frames: SourceFrames) {
+        let clock = FrameClock(decoder: decoder, fallbackRate: outputRate)
+        var signatures: [FrameSignature] = []
+        var frames = SourceFrames(firstStamp: nil)
+        var remaining: Int?
+        while remaining.map({ $0 > 0 }) ?? true {
+            guard case .frame(let f) = try decoder.decode(into: frame) else { break }
+            signatures.append(try signature(of: f, in: nil))
+            frames.append(clock.start(of: f, after: frames.starts.last))
+            if let r = remaining {
+                remaining = r - 1
+            } else if let tick, frames.decides(tick: tick, outputRate: outputRate) {
+                remaining = extra
+            }
+        }
+        guard !signatures.isEmpty else { throw .noFrames(path: decoder.path) }
+        return (signatures, frames)
+    }
+
     /// The signature of `rect` of the frame (clipped to it); a rectangle with nothing inside is flat.
     func signature(of frame: Frame, in rect: PixelRect?) throws(MediaError) -> FrameSignature {
         let whole = PixelRect(size: frame.size)
