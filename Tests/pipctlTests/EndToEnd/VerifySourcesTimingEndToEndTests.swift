@@ -7,6 +7,7 @@ extension EndToEnd {
     /// renderer draws them: a correct render with a variable-frame-rate ad, an ad whose video starts after its sound
     /// and a WebM (VP9/Opus) ad passes, and a frame repeated in the VFR ad's run is still named. Media is made by the
     /// `ffmpeg` command line, without stamps; the content is `VerifySourcesTests`' (6 s of `testsrc2` at 30 fps).
+    /// A rotated ad is read upright, as it is drawn.
     @Suite(.enabled(if: FFmpegCommand.isAvailable)) struct VerifySourcesTimingTests {
         static let encode = ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-c:a", "aac"]
 
@@ -77,6 +78,20 @@ extension EndToEnd {
                                                                 "-of", "csv=p=0", ad])
             #expect(start.hasPrefix("-0.0"))
             try await Self.expectPasses(try await Self.render(ad: ad, in: dir))
+        }
+
+        /// A phone-style ad stored sideways (320x240 with `rotate=90` or `rotate=270` in its MP4 header) is drawn
+        /// upright; verify reads the source the same way, so the correct render passes, whichever way it turns.
+        @Test(arguments: [90, 270]) func aCorrectRenderWithARotatedAdPasses(degrees: Int) async throws {
+            let dir = try ScratchDirectory()
+            let plain = dir.path("plain.mp4"), turned = dir.path("turned.mp4")
+            try FFmpegCommand.run(["-f", "lavfi", "-i", "testsrc2=s=320x240:r=25:d=2", "-f", "lavfi", "-i",
+                                   "anoisesrc=c=white:seed=7:d=2:r=48000"] + Self.encode + [plain])
+            try FFmpegCommand.run(["-i", plain, "-c", "copy", "-metadata:s:v:0", "rotate=\(degrees)", turned])
+            let rotation = try ToolOutput.run("/usr/bin/ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries",
+                                                                   "stream_side_data=rotation", "-of", "csv=p=0", turned])
+            #expect(rotation.trimmingCharacters(in: .whitespacesAndNewlines) == (degrees == 90 ? "90" : "-90"))
+            try await Self.expectPasses(try await Self.render(ad: turned, in: dir))
         }
 
         /// `0:02.400`: output frame `n`'s time at 30 fps, as verify prints it.
