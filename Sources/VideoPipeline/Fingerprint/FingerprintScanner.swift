@@ -42,12 +42,13 @@ public final class FingerprintScanner {
     }
 
     /// The whole-picture signature of each frame of a source, with when each starts (`SourceFrames`, read as the
-    /// renderer reads it), decoding only as far as output ticks up to `tick` at `outputRate` reach, and `extra`
-    /// frames beyond (every frame when `tick` is `nil`).
+    /// renderer reads it), decoding only as far as the ticks up to `time` (on the source's clock) reach, and
+    /// `extra` frames beyond (every frame when `time` is `nil`).
     ///
     /// One decode gives both, so `verify --sources` predicts which frame a tick shows from real timestamps (VFR,
     /// late starts, Opus pre-roll) without reading the source twice.
-    public func scanSource(outputRate: FrameRate, through tick: Int64?, extra: Int) throws(MediaError)
+    /// - Parameter outputRate: the render's rate, the nominal rate of a stream that declares none.
+    public func scanSource(outputRate: FrameRate, through time: MediaTime?, extra: Int) throws(MediaError)
         -> (signatures: [FrameSignature], frames: SourceFrames) {
         let clock = FrameClock(decoder: decoder, fallbackRate: outputRate)
         var signatures: [FrameSignature] = []
@@ -59,7 +60,7 @@ public final class FingerprintScanner {
             frames.append(clock.start(of: f, after: frames.starts.last))
             if let r = remaining {
                 remaining = r - 1
-            } else if let tick, frames.decides(tick: tick, outputRate: outputRate) {
+            } else if let time, frames.decides(through: time) {
                 remaining = extra
             }
         }

@@ -71,10 +71,10 @@ public struct SourceFrames: Sendable {
         return low
     }
 
-    /// Whether the frames noted so far decide `frame(atTick:outputRate:)` for every tick up to `tick`: frames
-    /// decoded later cannot change which one those ticks show.
-    func decides(tick: Int64, outputRate: FrameRate) -> Bool {
+    /// Whether the frames noted so far decide which frame every tick up to `time` shows: frames decoded later
+    /// cannot change it.
+    func decides(through time: MediaTime) -> Bool {
         guard let reached = pairs.last else { return false }
-        return reached > outputRate.time(ofFrame: tick).seconds * Rational(2)
+        return reached > time.seconds * Rational(2)
     }
 }

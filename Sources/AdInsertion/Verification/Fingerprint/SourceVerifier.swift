@@ -162,18 +162,19 @@ public enum SourceVerifier {
     /// signatures and each source frame's start, and each source only as far as a plan reaches into it (with the
     /// ticks a moved splice is searched over).
     static func scan(output: String, plans: [Plan]) throws(Verifier.Failure) -> Scans {
-        var limits: [String: Int64] = [:]
+        var limits: [String: MediaTime] = [:]
         for plan in plans {
             for frame in plan.frames {
                 let path = plan.paths[frame.segment]
-                limits[path] = max(limits[path] ?? 0, frame.tick + Int64(boundaryReach + reach))
+                let time = plan.rate.time(ofFrame: frame.tick + Int64(boundaryReach + reach))
+                limits[path] = max(limits[path] ?? time, time)
             }
         }
         let rate = plans[0].rate
         let pictures: [[PixelRect]] = (0..<(plans.map(\.frames.count).max() ?? 0)).map { n in
             Array(Set(plans.flatMap { $0.pictures(near: Int64(n)) })).sorted { ($0.y, $0.x, $0.height, $0.width) < ($1.y, $1.x, $1.height, $1.width) }
         }
-        let jobs: [(path: String, tick: Int64?)] = [(output, nil)] + limits.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        let jobs: [(path: String, time: MediaTime?)] = [(output, nil)] + limits.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         enum Scanned { case output([[FrameSignature]]), source([FrameSignature], SourceFrames) }
         let results = LockedState<[Int: Result<Scanned, MediaError>]>([:])
         DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
@@ -183,7 +184,7 @@ public enum SourceVerifier {
                 if i == 0 {
                     result = .success(.output(try scanner.scan(regions: { n in n < Int64(pictures.count) ? pictures[Int(n)] : [] })))
                 } else {
-                    let (signatures, frames) = try scanner.scanSource(outputRate: rate, through: jobs[i].tick, extra: reach + 3)
+                    let (signatures, frames) = try scanner.scanSource(outputRate: rate, through: jobs[i].time, extra: reach + 3)
                     result = .success(.source(signatures, frames))
                 }
             } catch {
