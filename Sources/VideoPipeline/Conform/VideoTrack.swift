@@ -16,8 +16,8 @@ final class VideoTrack {
     /// The source clock's zero on the stream's own timeline.
     let origin: MediaTime
     let outputRate: FrameRate
-    /// The length of one source frame when a frame carries no timestamp and no duration.
-    private let nominalFrame: MediaDuration
+    /// Each frame's start, read as the verifiers read it.
+    private let clock: FrameClock
 
     private var current: Frame
     private var currentTime: MediaTime?
@@ -33,8 +33,7 @@ final class VideoTrack {
         decoder = try StreamDecoder(path: path, kind: .video, threads: threads)
         self.origin = origin
         self.outputRate = outputRate
-        let sourceRate = decoder.nominalFrameRate.map(FrameRate.init) ?? outputRate
-        nominalFrame = sourceRate.frameDuration
+        clock = FrameClock(decoder: decoder, origin: origin, fallbackRate: outputRate)
         current = try Frame()
         next = try Frame()
         try advance()
@@ -90,12 +89,7 @@ final class VideoTrack {
             nextIsValid = false
         case .frame(let frame):
             decodedFrames += 1
-            if let pts = decoder.presentationTime(of: frame) {
-                nextTime = .zero + (pts - origin)
-            } else {
-                let duration = frame.packetDuration.map { MediaDuration(value: $0, timeBase: decoder.timeBase) } ?? nominalFrame
-                nextTime = previous.map { $0 + duration } ?? .zero
-            }
+            nextTime = clock.start(of: frame, after: previous)
             nextIsValid = true
         }
     }

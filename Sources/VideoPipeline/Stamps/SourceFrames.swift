@@ -10,13 +10,12 @@ import MediaCore
 /// way (the same decoder, the same origin, the same guess for a frame without a timestamp) and applies the same
 /// rule, so a correct render is never called wrong and a wrong one still is.
 public struct SourceFrames: Sendable {
-    /// Each decoded frame's start on the source's clock (zero = the file's start), in presentation order.
-    public let starts: [MediaTime]
-    /// `reached[k]` is the latest of `starts[0...k]`: the renderer moves past frame `k` only once every frame up
-    /// to it has started, so this is what a binary search runs on.
-    private let reached: [MediaTime]
-    /// Half a nominal frame of the source: the rule's rounding allowance, as `VideoTrack` takes it.
-    public let halfFrame: MediaDuration
+    /// Each decoded frame's start on the source's clock (zero = the file's start), in the order they decode.
+    public private(set) var starts: [MediaTime] = []
+    /// `pairs[k]` is the largest `t_i + t_{i+1}` (in seconds) for `i ≤ k`: the renderer moves from frame `k` to
+    /// `k + 1` at time `t` when `t_k + t_{k+1} ≤ 2t`, and only forwards, so this running maximum is what a binary
+    /// search for the frame shown at `t` runs on (timestamps that go backwards included).
+    private var pairs: [Rational] = []
     /// The stamp of the first frame, when it carries one.
     public let firstStamp: FrameStamp?
 
@@ -30,44 +29,52 @@ public struct SourceFrames: Sendable {
     /// - Throws: what opening and decoding the file throws; `.noFrames` for a video that decodes to nothing.
     public static func read(_ path: String, outputRate: FrameRate) throws(MediaError) -> SourceFrames {
         let decoder = try StreamDecoder(path: path, kind: .video)
-        let origin = decoder.input.startTime ?? .zero
-        let nominal = (decoder.nominalFrameRate.map(FrameRate.init) ?? outputRate).frameDuration
+        let clock = FrameClock(decoder: decoder, fallbackRate: outputRate)
         let frame = try Frame()
-        var starts: [MediaTime] = []
-        var firstStamp: FrameStamp?
+        var frames: SourceFrames?
         while case .frame(let decoded) = try decoder.decode(into: frame) {
-            let start: MediaTime
-            if let pts = decoder.presentationTime(of: decoded) {
-                start = .zero + (pts - origin)
-            } else {
-                let duration = decoded.packetDuration.map { MediaDuration(value: $0, timeBase: decoder.timeBase) } ?? nominal
-                start = starts.last.map { $0 + duration } ?? .zero
-            }
-            if starts.isEmpty { firstStamp = VideoPicture(frame: decoded).locateStamp()?.stamp }
-            starts.append(start)
+            if frames == nil { frames = SourceFrames(firstStamp: VideoPicture(frame: decoded).locateStamp()?.stamp) }
+            frames!.append(clock.start(of: decoded, after: frames!.starts.last))
         }
-        guard !starts.isEmpty else { throw .noFrames(path: path) }
-        return SourceFrames(starts: starts, halfFrame: nominal * Rational(1, 2), firstStamp: firstStamp)
+        guard let frames else { throw .noFrames(path: path) }
+        return frames
     }
 
-    init(starts: [MediaTime], halfFrame: MediaDuration, firstStamp: FrameStamp?) {
-        self.starts = starts
-        var latest = starts.first ?? .zero
-        reached = starts.map { latest = max(latest, $0); return latest }
-        self.halfFrame = halfFrame
+    /// Frames starting at `starts`, in the order they decode (for frames whose times are known already).
+    public init(starts: [MediaTime], firstStamp: FrameStamp? = nil) {
         self.firstStamp = firstStamp
+        for start in starts { append(start) }
     }
 
-    /// The frame output tick `tick` at `outputRate` shows (ticks counted from the source's start), by the
-    /// frame-rate rule: the last frame starting at or before `tick / F + halfFrame`; the first frame before any
-    /// has started, the last one once all have (the renderer holds it).
+    init(firstStamp: FrameStamp?) { self.firstStamp = firstStamp }
+
+    /// Notes the next decoded frame's start.
+    mutating func append(_ start: MediaTime) {
+        if let last = starts.last {
+            let sum = last.seconds + start.seconds
+            pairs.append(pairs.last.map { max($0, sum) } ?? sum)
+        }
+        starts.append(start)
+    }
+
+    /// The frame output tick `tick` at `outputRate` shows (ticks counted from the source's start), by
+    /// `VideoTrack`'s frame-rate rule: at `t = tick / F` the frame whose start is nearest `t`, the later one on a
+    /// tie, moving only forwards (the first `k` with `t_k + t_{k+1} > 2t`); the first frame before any has
+    /// started, the last one once all have (the renderer holds it).
     public func frame(atTick tick: Int64, outputRate: FrameRate) -> Int {
-        let target = outputRate.time(ofFrame: tick) + halfFrame
-        var low = 0, high = reached.count
+        let twice = outputRate.time(ofFrame: tick).seconds * Rational(2)
+        var low = 0, high = pairs.count
         while low < high {
             let mid = (low + high) / 2
-            if reached[mid] <= target { low = mid + 1 } else { high = mid }
+            if pairs[mid] > twice { high = mid } else { low = mid + 1 }
         }
-        return max(0, low - 1)
+        return low
+    }
+
+    /// Whether the frames noted so far decide which frame every tick up to `time` shows: frames decoded later
+    /// cannot change it.
+    func decides(through time: MediaTime) -> Bool {
+        guard let reached = pairs.last else { return false }
+        return reached > time.seconds * Rational(2)
     }
 }

@@ -58,14 +58,15 @@ extension SourceVerifier {
         let count = min(plan.frames.count, scans.output.count)
         return (0..<count).map { n in
             let frame = plan.frames[n]
+            let index = plan.index(segment: frame.segment, outputFrame: Int64(n))
             guard let signature = scans.output[n][plan.timeline.segments[frame.segment].picture.pixelRect] else {
-                return Match(kind: .unmatched, expected: frame.index)
+                return Match(kind: .unmatched, expected: index)
             }
             return compare(signature, with: scans.sources[plan.paths[frame.segment]] ?? [],
                            // The expected frame's own neighbours too: a paused segment shows one frame on every tick.
                            candidates: frames(plan, segment: frame.segment, from: Int64(n - reach), to: Int64(n + reach))
-                               + [frame.index - 1, frame.index + 1],
-                           expected: frame.index)
+                               + [index - 1, index + 1],
+                           expected: index)
         }
     }
 

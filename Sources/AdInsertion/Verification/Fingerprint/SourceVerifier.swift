@@ -6,8 +6,9 @@ import VideoPipeline
 /// Verifies a render against the timeline's own sources, without stamps: `pipctl verify OUT --sources`.
 ///
 /// Every frame of every source and every output frame (inside the picture rectangle the timeline gives it) gets a
-/// `FrameSignature`. Output frame `n` of a segment should show source frame `k = ⌊j × Fs / F + ½⌋` (tick
-/// `j = srcStartTick + n − outStartFrame`, the frame-rate rule, as `Verifier.expectations`); it is compared with
+/// `FrameSignature`. Output frame `n` of a segment should show the source frame `k` the renderer's frame-rate rule
+/// gives tick `j = srcStartTick + n − outStartFrame` from the source frames' real start times (`SourceFrames`, noted
+/// while the scanner decodes them, as `Verifier.expectations` does for stamps); it is compared with
 /// source frames `k − 2 … k + 2`, so a lost, repeated or shifted frame shows as the offset of the best match. A match
 /// counts only when the best candidate is clearly nearer than the second best; static or black runs are reported
 /// as not verifiable instead of guessed. The sound is aligned by cross-correlation at each splice.
@@ -39,7 +40,7 @@ public enum SourceVerifier {
         }
         let bases = [URL(fileURLWithPath: timelinePath).deletingLastPathComponent().path]
             + (request.goldenPath.map { [URL(fileURLWithPath: $0).deletingLastPathComponent().path] } ?? [])
-        let plan = try Plan(timeline, rate: rate, frameLimit: media.frames, bases: bases, path: timelinePath)
+        var plan = try Plan(timeline, rate: rate, frameLimit: media.frames, bases: bases, path: timelinePath)
         var goldenPlan: Plan?
         if let golden, let goldenPath = request.goldenPath {
             let goldenRate: FrameRate
@@ -49,6 +50,8 @@ public enum SourceVerifier {
             goldenPlan = try Plan(golden, rate: goldenRate, frameLimit: media.frames, bases: bases, path: goldenPath)
         }
         let scans = try scan(output: request.outputPath, plans: [plan] + (goldenPlan.map { [$0] } ?? []))
+        plan.timings = scans.timings
+        goldenPlan?.timings = scans.timings
 
         var problems: [String] = []
         var notes: [String] = []
@@ -84,44 +87,48 @@ public enum SourceVerifier {
     struct Plan {
         struct Frame {
             var segment: Int
-            /// The source's frame under the frame-rate rule, before clamping to the frames the source has.
-            var index: Int64
+            /// The source tick the output frame shows (at the output rate, from the source's start).
+            var tick: Int64
         }
 
         var timeline: Timeline
         var rate: FrameRate
         /// Resolved paths, by segment.
         var paths: [String]
-        var sourceRates: [FrameRate]
         var frames: [Frame]
+        /// When each source's frames start, by resolved path: set once the sources are scanned.
+        var timings: [String: SourceFrames] = [:]
 
         init(_ timeline: Timeline, rate: FrameRate, frameLimit: Int64, bases: [String], path: String) throws(Verifier.Failure) {
             self.timeline = timeline
             self.rate = rate
             paths = timeline.segments.map { SourceVerifier.resolve($0.source, bases: bases) }
-            sourceRates = []
             frames = []
             frames.reserveCapacity(Int(frameLimit))
             for (i, segment) in timeline.segments.enumerated() {
-                let sourceRate: FrameRate
-                do { sourceRate = try Timeline.checkFrameRate(segment.sourceFps, path: "segments[\(i)].sourceFps") } catch {
+                do { _ = try Timeline.checkFrameRate(segment.sourceFps, path: "segments[\(i)].sourceFps") } catch {
                     throw .timeline(path: path, reason: error.description)
                 }
-                sourceRates.append(sourceRate)
                 guard FileManager.default.fileExists(atPath: paths[i]) else {
                     throw .media(.fileNotFound(path: paths[i]))
                 }
                 for n in segment.outStartFrame..<min(segment.outEndFrame, frameLimit) where Int64(frames.count) == n {
-                    frames.append(Frame(segment: i, index: index(segment: i, outputFrame: n)))
+                    frames.append(Frame(segment: i, tick: tick(segment: i, outputFrame: n)))
                 }
             }
         }
 
-        /// The source frame segment `i` would show at output frame `n` (extrapolated outside the segment).
-        func index(segment i: Int, outputFrame n: Int64) -> Int64 {
+        /// The source tick segment `i` would show at output frame `n` (extrapolated outside the segment).
+        func tick(segment i: Int, outputFrame n: Int64) -> Int64 {
             let segment = timeline.segments[i]
-            let tick = segment.paused ? segment.srcStartTick : segment.srcStartTick + (n - segment.outStartFrame)
-            return (Rational(tick) * sourceRates[i].perSecond / rate.perSecond + Rational(1, 2)).floor
+            return segment.paused ? segment.srcStartTick : segment.srcStartTick + (n - segment.outStartFrame)
+        }
+
+        /// The source frame segment `i` would show at output frame `n` (extrapolated outside the segment): the
+        /// renderer's frame-rate rule on the source frames' real start times, among the frames scanned.
+        func index(segment i: Int, outputFrame n: Int64) -> Int64 {
+            guard let timing = timings[paths[i]] else { return 0 }
+            return Int64(timing.frame(atTick: tick(segment: i, outputFrame: n), outputRate: rate))
         }
 
         /// The picture rectangles output frame `n` is read in: its segment's, and those of segments whose splice
@@ -147,30 +154,38 @@ public enum SourceVerifier {
         /// Per output frame, its signature inside each picture rectangle it is compared in.
         var output: [[PixelRect: FrameSignature]]
         var sources: [String: [FrameSignature]]
+        /// When each source's frames start, by path.
+        var timings: [String: SourceFrames]
     }
 
     /// Decodes the output and every source at once (one job per file, spread over the cores), keeping only
-    /// signatures, and each source only as far as a plan reaches into it.
+    /// signatures and each source frame's start, and each source only as far as a plan reaches into it (with the
+    /// ticks a moved splice is searched over).
     static func scan(output: String, plans: [Plan]) throws(Verifier.Failure) -> Scans {
-        var limits: [String: Int64] = [:]
+        var limits: [String: MediaTime] = [:]
         for plan in plans {
             for frame in plan.frames {
-                limits[plan.paths[frame.segment], default: 0] = max(limits[plan.paths[frame.segment], default: 0], frame.index + Int64(reach) + 3)
+                let path = plan.paths[frame.segment]
+                let time = plan.rate.time(ofFrame: frame.tick + Int64(boundaryReach + reach))
+                limits[path] = max(limits[path] ?? time, time)
             }
         }
+        let rate = plans[0].rate
         let pictures: [[PixelRect]] = (0..<(plans.map(\.frames.count).max() ?? 0)).map { n in
             Array(Set(plans.flatMap { $0.pictures(near: Int64(n)) })).sorted { ($0.y, $0.x, $0.height, $0.width) < ($1.y, $1.x, $1.height, $1.width) }
         }
-        let jobs: [(path: String, limit: Int64?)] = [(output, nil)] + limits.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-        let results = LockedState<[Int: Result<[[FrameSignature]], MediaError>]>([:])
+        let jobs: [(path: String, time: MediaTime?)] = [(output, nil)] + limits.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        enum Scanned { case output([[FrameSignature]]), source([FrameSignature], SourceFrames) }
+        let results = LockedState<[Int: Result<Scanned, MediaError>]>([:])
         DispatchQueue.concurrentPerform(iterations: jobs.count) { i in
-            let result: Result<[[FrameSignature]], MediaError>
+            let result: Result<Scanned, MediaError>
             do throws(MediaError) {
                 let scanner = try FingerprintScanner(path: jobs[i].path, threads: 2)
                 if i == 0 {
-                    result = .success(try scanner.scan(regions: { n in n < Int64(pictures.count) ? pictures[Int(n)] : [] }))
+                    result = .success(.output(try scanner.scan(regions: { n in n < Int64(pictures.count) ? pictures[Int(n)] : [] })))
                 } else {
-                    result = .success(try scanner.scan(limit: jobs[i].limit))
+                    let (signatures, frames) = try scanner.scanSource(outputRate: rate, through: jobs[i].time, extra: reach + 3)
+                    result = .success(.source(signatures, frames))
                 }
             } catch {
                 result = .failure(error)
@@ -178,18 +193,17 @@ public enum SourceVerifier {
             results.withLock { $0[i] = result }
         }
         let all = results.withLock { $0 }
-        var scans = Scans(output: [], sources: [:])
+        var scans = Scans(output: [], sources: [:], timings: [:])
         for i in jobs.indices {
             switch all[i]! {
             case .failure(let error): throw .media(error)
-            case .success(let rows):
-                if i == 0 {
-                    scans.output = rows.enumerated().map { n, signatures in
-                        n < pictures.count ? Dictionary(uniqueKeysWithValues: zip(pictures[n], signatures)) : [:]
-                    }
-                } else {
-                    scans.sources[jobs[i].path] = rows.map { $0[0] }
+            case .success(.output(let rows)):
+                scans.output = rows.enumerated().map { n, signatures in
+                    n < pictures.count ? Dictionary(uniqueKeysWithValues: zip(pictures[n], signatures)) : [:]
                 }
+            case .success(.source(let signatures, let frames)):
+                scans.sources[jobs[i].path] = signatures
+                scans.timings[jobs[i].path] = frames
             }
         }
         return scans
