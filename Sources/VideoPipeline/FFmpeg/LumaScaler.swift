@@ -49,16 +49,7 @@ final class LumaScaler {
     func scale(_ frame: Frame, into output: UnsafeMutablePointer<UInt8>, stride: Int) throws(MediaError) {
         var destination: [UnsafeMutablePointer<UInt8>?] = [output, nil, nil, nil]
         var strides: [Int32] = [Int32(stride), 0, 0, 0]
-        let height = withUnsafePointer(to: &frame.pointer.pointee.data) { data in
-            withUnsafePointer(to: &frame.pointer.pointee.linesize) { lines in
-                data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { src in
-                    lines.withMemoryRebound(to: Int32.self, capacity: 8) { srcStride in
-                        sws_scale(pointer, src, srcStride, 0, Int32(frame.height), &destination, &strides)
-                    }
-                }
-            }
-        }
-        try check(height, "sws_scale")
+        try frame.scale(with: pointer, into: &destination, strides: &strides)
     }
 
     /// Shrinks the gray picture at `gray` (`stride` bytes a row, this scaler's source size) into `output`.

@@ -34,16 +34,24 @@ final class Scaler {
     func scale(_ frame: Frame, into destination: Frame) throws(MediaError) {
         var planes: [UnsafeMutablePointer<UInt8>?] = [destination.dataPointer(0), destination.dataPointer(1), destination.dataPointer(2), nil]
         var strides: [Int32] = [Int32(destination.lineSize(0)), Int32(destination.lineSize(1)), Int32(destination.lineSize(2)), 0]
-        let height = withUnsafePointer(to: &frame.pointer.pointee.data) { data in
-            withUnsafePointer(to: &frame.pointer.pointee.linesize) { lines in
-                data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { src in
-                    lines.withMemoryRebound(to: Int32.self, capacity: 8) { srcStride in
-                        sws_scale(pointer, src, srcStride, 0, Int32(frame.height), &planes, &strides)
+        try frame.scale(with: pointer, into: &planes, strides: &strides)
+    }
+}
+
+extension Frame {
+    /// Runs libswscale's `sws_scale` with `context` on the whole of this frame, into `planes` (`strides` bytes a
+    /// row): the one place a frame's own plane pointers are handed to libswscale.
+    func scale(with context: OpaquePointer, into planes: inout [UnsafeMutablePointer<UInt8>?], strides: inout [Int32]) throws(MediaError) {
+        let rows = withUnsafePointer(to: &pointer.pointee.data) { data in
+            withUnsafePointer(to: &pointer.pointee.linesize) { lines in
+                data.withMemoryRebound(to: UnsafePointer<UInt8>?.self, capacity: 8) { source in
+                    lines.withMemoryRebound(to: Int32.self, capacity: 8) { sourceStrides in
+                        sws_scale(context, source, sourceStrides, 0, Int32(height), &planes, &strides)
                     }
                 }
             }
         }
-        try check(height, "sws_scale")
+        try check(rows, "sws_scale")
     }
 }
 

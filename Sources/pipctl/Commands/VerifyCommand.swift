@@ -49,15 +49,20 @@ enum VerifyCommand: Command {
         if options.sources { return try runAgainstSources(options, context: context) }
         let report = try Verifier.verify(.init(outputPath: options.output, timelinePath: options.timeline,
                                                goldenPath: options.expected))
-        if options.json {
+        try write(report, text: report.text, json: options.json, context: context)
+        if !report.passed {
+            throw CommandFailure("\(options.output): \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"); first: \(report.problems.first ?? "")")
+        }
+    }
+
+    /// Prints a report in words, or as JSON with `--json`.
+    static func write(_ report: some Encodable, text: String, json: Bool, context: CommandContext) throws {
+        if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             context.output.write(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
         } else {
-            context.output.write(report.text + "\n")
-        }
-        if !report.passed {
-            throw CommandFailure("\(options.output): \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"); first: \(report.problems.first ?? "")")
+            context.output.write(text + "\n")
         }
     }
 
@@ -65,13 +70,7 @@ enum VerifyCommand: Command {
     static func runAgainstSources(_ options: Options, context: CommandContext) throws {
         let report = try SourceVerifier.verify(.init(outputPath: options.output, timelinePath: options.timeline,
                                                      goldenPath: options.expected))
-        if options.json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            context.output.write(String(decoding: try encoder.encode(report), as: UTF8.self) + "\n")
-        } else {
-            context.output.write(report.text + "\n")
-        }
+        try write(report, text: report.text, json: options.json, context: context)
         switch report.verdict {
         case .passed: return
         case .failed:
