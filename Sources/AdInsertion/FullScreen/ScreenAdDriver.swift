@@ -95,6 +95,9 @@ public struct ScreenAdDriver: Sendable {
         var bannerCreatives: [SceneID: DisplayCreative] = [:]
         var loaded: [SceneID: Loaded] = [:]
         var presented: [SceneID: DisplayCreative] = [:]
+        // The scenes whose loaded banner's landing screen is open (a tap on a banner that failed opens nothing of
+        // the ad's, so it has no present/dismiss events).
+        var landing = Set<SceneID>()
         let multiScene = timeline.initial.device.supportsMultipleScenes
 
         func emit(_ time: MediaTime, _ scene: SceneID, _ type: SessionEventType, reason: SessionEventReason? = nil,
@@ -236,8 +239,11 @@ public struct ScreenAdDriver: Sendable {
                 case .tapped(_, _, nil):
                     break
                 case .presented(let scene, .bannerLanding):
+                    guard bannerCreatives[scene] != nil else { break }
+                    landing.insert(scene)
                     emit(time, scene, .bannerViewWillPresentScreen)
                 case .dismissed(let scene, .bannerLanding):
+                    guard landing.remove(scene) != nil else { break }
                     emit(time, scene, .bannerViewWillDismissScreen)
                     emit(time, scene, .bannerViewDidDismissScreen)
                 case .presented(let scene, .interstitial):

@@ -119,4 +119,13 @@ import Testing
             try ScreenAdDriver(timeline: bare, banners: [BannerPlacement(scene: "main", source: source)])
         }
     }
+
+    @Test func aTapOnABannerThatFailedToLoadRecordsNothing() async throws {
+        let ads = try SizedCreativeServer()
+        let driver = try ScreenAdDriver(timeline: Self.phone([(1, .tap(x: 295, y: 1150)), (2, .dismiss("main"))]),
+                                        banners: [BannerPlacement(scene: "main", source: .image(AdRequestTemplate(ads.url("/missing.png"))))])
+        let events = await driver.run(with: ScreenAdLoader())
+        #expect(events.map(\.type) == [.bannerViewDidFailToReceiveAd])
+        #expect(events.first?.message?.contains("404") == true)
+    }
 }

@@ -83,4 +83,39 @@ import Testing
         #expect(events.filter { $0.type == .beacon }.map(\.url) == [ads.url("/imp"), ads.url("/click")])
         #expect(Self.at(events, 3) == [.adWillDismissFullScreenContent, .adDidDismissFullScreenContent, .contentResumeRequested])
     }
+
+    @Test func aFoldAndARotationCheckTheLoadedAdAgainAndReloadOnlyWhenItNoLongerFits() async throws {
+        let ads = try SizedCreativeServer()
+        for size in [(700, 841), (411, 796), (852, 393)] { try ads.serveImage("i", PointSize(width: size.0, height: size.1)) }
+        let template = AdRequestTemplate(ads.url("/i/[WIDTH]x[HEIGHT].png"))
+        let foldable = ScreenTimeline(initial: ScreenState(device: .foldable, scenes: [.init(id: "main")]),
+                                      commands: [(MediaTime(seconds: 1), .fold), (MediaTime(seconds: 2), .unfold),
+                                                 (MediaTime(seconds: 3), .presentInterstitial("main"))])
+        let events = try await ScreenAdDriver(timeline: foldable, fullScreenAds: [FullScreenPlacement(scene: "main", source: .image(template))])
+            .run(with: ScreenAdLoader())
+        // Folded, the 700x841 ad is larger than the outer display's 411x796 window: reloaded. Unfolded again, the
+        // smaller ad still fits: no request, and it presents.
+        #expect(ads.requestedSizes("i") == ["700x841", "411x796"])
+        #expect(Self.at(events, 1) == [.log, .adDidLoad])
+        #expect(Self.at(events, 2).isEmpty)
+        #expect(Self.at(events, 3) == [.adWillPresentFullScreenContent, .contentPauseRequested, .adDidRecordImpression])
+
+        let phone = ScreenTimeline(initial: ScreenState(device: .iPhone15, scenes: [.init(id: "main")]),
+                                   commands: [(MediaTime(seconds: 1), .rotate(.landscape))])
+        let rotated = try await ScreenAdDriver(timeline: phone, fullScreenAds: [FullScreenPlacement(scene: "main", kind: .appOpen, source: .image(template))])
+            .run(with: ScreenAdLoader())
+        #expect(Self.at(rotated, 1) == [.log, .adDidLoad])
+        #expect(rotated[1].message == "appOpen for scene \"main\": scene \"main\": the ad's content (393x852 pt) is larger than the window (852x393 pt); reloading")
+        #expect(rotated[2].message?.hasPrefix("appOpen 852x393 pt: image 852x393 png") == true)
+    }
+
+    @Test func theEventsAreWrittenWithTheirGoogleMobileAdsNamesAndReadBack() throws {
+        let event = ScreenAdEvent(time: MediaTime(seconds: Rational(5, 2)), scene: "side", type: .adDidFailToPresentFullScreenContent,
+                                  reason: .adTooLargeForWindow, message: "too large")
+        let line = event.sessionEvent(contentTime: 1.5).jsonLine
+        #expect(line == #"{"type":"ad:didFailToPresentFullScreenContentWithError","time":2.5,"contentTime":1.5,"reason":"adTooLargeForWindow","message":"too large"}"#)
+        let back = try EventLogReader.decode(Data((line + "\n").utf8), path: "events.jsonl")
+        #expect(back == [event.sessionEvent(contentTime: 1.5)])
+        #expect(SessionEventType.bannerViewDidFailToReceiveAd.rawValue == "bannerView:didFailToReceiveAdWithError")
+    }
 }
