@@ -30,6 +30,12 @@ public struct DisplayCreative: Hashable, Sendable {
         self.clickTracking = clickTracking
     }
 
+    /// The same creative with a wrapper chain's impressions and click tracking before its own.
+    func adding(impressions wrapperImpressions: [String], clickTracking wrapperClicks: [String]) -> DisplayCreative {
+        DisplayCreative(content: content, requestURL: requestURL, impressions: wrapperImpressions + impressions,
+                        clickThrough: clickThrough, clickTracking: wrapperClicks + clickTracking)
+    }
+
     /// `image 786x180 png`, `video http://…/ad.mp4`, for the load event's message.
     public var summary: String {
         switch content {

@@ -4,8 +4,9 @@ import MediaCore
 /// Fetches a banner's or a full-screen ad's creative with the same limits, deadlines, URL map and origin policy as
 /// every other ad fetch (`AdsLoaderSettings`, `DocumentFetcher`, `OriginPolicy`).
 ///
-/// A VAST response is read in-line only (a Wrapper is not followed: display ads served here are in-line); its
-/// URLs are sanitised for its origin first, so a remote document cannot make pipctl read a local file, and the
+/// A VAST response's Wrappers are followed (at most `maximumWrapperDepth`, each under the wrapper deadline and
+/// refused when a remote one points at a local file), adding their impressions and click tracking; each
+/// document's URLs are sanitised for its origin first, so a remote document cannot make pipctl read a local file, and the
 /// image it names is fetched under the same size limit as a document.
 public struct ScreenAdLoader: Sendable {
     public var settings: AdsLoaderSettings
@@ -33,29 +34,57 @@ public struct ScreenAdLoader: Sendable {
             guard let header = ImageHeader(data) else { throw .notAnImage(source: location.description) }
             return DisplayCreative(content: .image(location: location, header: header, data: data), requestURL: url)
         case .vast:
-            let parsed: VASTDocument
-            do {
-                parsed = try VASTParser(maximumDocumentBytes: settings.maximumDocumentBytes).parse(data, source: location.description)
-            } catch { throw .fetch(error) }
-            let document = settings.originPolicy.sanitized(Self.absolutised(parsed, at: location), at: location)
-            let dropped = document.warnings.dropFirst(parsed.warnings.count).first.map { "; \($0.message)" } ?? ""
-            guard let ad = document.ads.first(where: { $0.kind == .inline }) else {
-                throw .noCreative(source: location.description, detail: "no in-line ad (a Wrapper is not followed for display ads)")
+            var location = location, data = data
+            // What the wrappers on the way add: their impressions and click tracking fire with the in-line ad's.
+            var impressions: [String] = [], clicks: [String] = []
+            var depth = 0
+            while true {
+                let parsed: VASTDocument
+                do {
+                    parsed = try VASTParser(maximumDocumentBytes: settings.maximumDocumentBytes).parse(data, source: location.description)
+                } catch { throw .fetch(error) }
+                let document = settings.originPolicy.sanitized(Self.absolutised(parsed, at: location), at: location)
+                let dropped = document.warnings.dropFirst(parsed.warnings.count).first.map { "; \($0.message)" } ?? ""
+                guard let ad = document.ads.first else { throw .noCreative(source: location.description, detail: "no ad (no fill)") }
+                if case .wrapper(let wrapper) = ad.kind {
+                    guard depth < settings.maximumWrapperDepth else {
+                        throw .noCreative(source: location.description, detail: "more than \(settings.maximumWrapperDepth) wrappers")
+                    }
+                    guard let tag = wrapper.tagURI, let next = location.resolving(tag) else {
+                        throw .noCreative(source: location.description, detail: "\(ad.label) is a Wrapper without a usable VASTAdTagURI")
+                    }
+                    if let refusal = settings.originPolicy.refusal(ofDocument: next, from: location) {
+                        throw .noCreative(source: location.description, detail: refusal)
+                    }
+                    impressions += ad.impressions
+                    clicks += ad.creatives.flatMap { creative in
+                        (creative.nonLinearAds?.nonLinears.flatMap(\.clickTracking) ?? []) + creative.companions.flatMap(\.clickTracking)
+                            + (creative.linear?.clickTracking ?? [])
+                    }
+                    do { data = try await fetcher.fetch(next, timeout: settings.wrapperTimeout) } catch { throw .fetch(error) }
+                    location = next
+                    depth += 1
+                    continue
+                }
+                guard ad.kind == .inline else { throw .noCreative(source: location.description, detail: "\(ad.label) is neither InLine nor Wrapper") }
+                if wantsVideo, let creative = video(of: ad, at: location, url: url) {
+                    return creative.adding(impressions: impressions, clickTracking: clicks)
+                }
+                guard let (resource, clickThrough, clickTracking) = image(of: ad) else {
+                    throw .noCreative(source: location.description,
+                                      detail: "\(ad.label) has no NonLinear or Companion image StaticResource\(wantsVideo ? " nor a playable MediaFile" : "")\(dropped)")
+                }
+                guard let target = location.resolving(resource) else { throw .badRequestURL(resource) }
+                if let refusal = settings.originPolicy.refusal(ofDocument: target, from: location) {
+                    throw .noCreative(source: location.description, detail: refusal)
+                }
+                let image: Data
+                do { image = try await fetcher.fetch(target, timeout: settings.wrapperTimeout) } catch { throw .fetch(error) }
+                guard let header = ImageHeader(image) else { throw .notAnImage(source: target.description) }
+                return DisplayCreative(content: .image(location: target, header: header, data: image), requestURL: url,
+                                       impressions: impressions + ad.impressions, clickThrough: clickThrough,
+                                       clickTracking: clicks + clickTracking)
             }
-            if wantsVideo, let creative = video(of: ad, at: location, url: url) { return creative }
-            guard let (resource, clickThrough, clickTracking) = image(of: ad) else {
-                throw .noCreative(source: location.description,
-                                  detail: "\(ad.label) has no NonLinear or Companion image StaticResource\(wantsVideo ? " nor a playable MediaFile" : "")\(dropped)")
-            }
-            guard let target = location.resolving(resource) else { throw .badRequestURL(resource) }
-            if let refusal = settings.originPolicy.refusal(ofDocument: target, from: location) {
-                throw .noCreative(source: location.description, detail: refusal)
-            }
-            let image: Data
-            do { image = try await fetcher.fetch(target, timeout: settings.wrapperTimeout) } catch { throw .fetch(error) }
-            guard let header = ImageHeader(image) else { throw .notAnImage(source: target.description) }
-            return DisplayCreative(content: .image(location: target, header: header, data: image), requestURL: url,
-                                   impressions: ad.impressions, clickThrough: clickThrough, clickTracking: clickTracking)
         }
     }
 

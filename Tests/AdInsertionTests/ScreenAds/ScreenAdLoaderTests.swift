@@ -69,4 +69,32 @@ import Testing
         #expect(events.map(\.type) == [.bannerViewDidFailToReceiveAd])
         #expect(events.first?.message == "\(url): not a PNG, JPEG or GIF image")
     }
+
+    static func wrapper(_ tag: String, impression: String) -> String {
+        """
+        <VAST version="4.2"><Ad id="w"><Wrapper><AdSystem>t</AdSystem>
+        <Impression><![CDATA[\(impression)]]></Impression>
+        <VASTAdTagURI><![CDATA[\(tag)]]></VASTAdTagURI></Wrapper></Ad></VAST>
+        """
+    }
+
+    @Test func aWrapperIsFollowedAndAddsItsImpressionButMayNotPointAtALocalFile() async throws {
+        let ads = try SizedCreativeServer()
+        try ads.serveImage("creative", PointSize(width: 393, height: 90))
+        ads.server.route("/inline", .xml(BannerLoadingTests.nonLinearVAST(image: ads.url("/creative/393x90.png"), base: ads.url(""))))
+        ads.server.route("/wrapper", .xml(Self.wrapper(ads.url("/inline"), impression: ads.url("/wrapper-imp"))))
+        let url = ads.url("/wrapper")
+        let creative = try await ScreenAdLoader().load(.vast(AdRequestTemplate(url)), url: url)
+        #expect(creative.impressions == [ads.url("/wrapper-imp"), ads.url("/imp?ts=[TIMESTAMP]")])
+        #expect(creative.clickThrough == "https://advertiser.example/landing")
+        #expect(ads.server.requests.map(\.target) == ["/wrapper", "/inline", "/creative/393x90.png"])
+
+        let local = try ads.directory.write("inline.xml", BannerLoadingTests.nonLinearVAST(image: ads.url("/creative/393x90.png"), base: ads.url("")))
+        ads.server.route("/hostile", .xml(Self.wrapper("file://\(local)", impression: ads.url("/wrapper-imp"))))
+        let hostile = ads.url("/hostile")
+        await #expect(throws: ScreenAdError.noCreative(source: hostile, detail: "\(hostile) was fetched over http(s) and may not reference the local file \(local)")) {
+            try await ScreenAdLoader().load(.vast(AdRequestTemplate(hostile)), url: hostile)
+        }
+        #expect(ads.server.requests.count == 4)
+    }
 }
