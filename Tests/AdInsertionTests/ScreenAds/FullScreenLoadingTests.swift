@@ -118,4 +118,21 @@ import Testing
         #expect(back == [event.sessionEvent(contentTime: 1.5)])
         #expect(SessionEventType.bannerViewDidFailToReceiveAd.rawValue == "bannerView:didFailToReceiveAdWithError")
     }
+
+    @Test func theScriptsScreenCommandsDriveTheAdsAndItsOtherCommandsAreIgnored() async throws {
+        let ads = try SizedCreativeServer()
+        try ads.serveImage("i", PointSize(width: 412, height: 1194))
+        try ads.serveImage("i", PointSize(width: 504, height: 1194))
+        // 2/3 gives "side" 504 pt: larger, so the 412 pt ad still fits and is not reloaded.
+        let script = try SessionScript(parsing: "pip on@1; split 2/3@2; present interstitial side@2.5; pause@3; dismiss side@4")
+        let timeline = ScreenTimeline(initial: ScreenState(device: .iPad11, scenes: [.init(id: "side"), .init(id: "main")]), script: script)
+        let driver = try ScreenAdDriver(timeline: timeline, fullScreenAds: [
+            FullScreenPlacement(scene: "side", source: .image(AdRequestTemplate(ads.url("/i/[WIDTH]x[HEIGHT].png"))))])
+        let events = await driver.run(with: ScreenAdLoader())
+        #expect(ads.requestedSizes("i") == ["412x1194"])
+        #expect(events.map(\.type) == [.adDidLoad, .adWillPresentFullScreenContent, .contentPauseRequested, .adDidRecordImpression,
+                                        .adWillDismissFullScreenContent, .adDidDismissFullScreenContent, .contentResumeRequested])
+        #expect(events[1].time == MediaTime(seconds: Rational(5, 2)))
+        #expect(events[1].message == "interstitial 412x1194 pt in 504x1194 pt")
+    }
 }
