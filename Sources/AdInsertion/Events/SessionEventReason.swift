@@ -32,4 +32,14 @@ public enum SessionEventReason: String, Hashable, Sendable, CaseIterable, Codabl
     case outputLimit
     /// `SESSION_ENDED`: a batch session could not move on and its script has nothing left that would let it.
     case scriptEnded
+    /// `bannerView:didFailToReceiveAdWithError`/`ad:didFailToLoadWithError`: test mode on a multi-scene app, and the
+    /// request did not set its window scene.
+    case sceneNotSet
+    /// `LOG` (then a new request) or `ad:didFailToPresentFullScreenContentWithError`: the full-screen ad's content
+    /// is larger than its scene's window as it is now.
+    case adTooLargeForWindow
+    /// A full-screen ad's scene is not on screen, so it can be neither filled for it nor presented there.
+    case sceneNotOnScreen
+    /// `ad:didFailToPresentFullScreenContentWithError`: no ad was loaded (the request failed or was used).
+    case adNotLoaded
 }

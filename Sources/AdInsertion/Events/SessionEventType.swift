@@ -66,4 +66,32 @@ public enum SessionEventType: String, Hashable, Sendable, CaseIterable {
     case command = "COMMAND"
     /// The last line of a session; `reason`: `contentEnded`, `quit`, `outputLimit`, `scriptEnded`.
     case sessionEnded = "SESSION_ENDED"
+
+    // Anchored adaptive banners (`ScreenAdDriver`), with Google Mobile Ads' `GADBannerViewDelegate` names.
+    /// A banner request was filled; `url` is the request as sent, `message` the creative and its size.
+    case bannerViewDidReceiveAd = "bannerViewDidReceiveAd"
+    /// A banner request failed (`reason` `sceneNotSet` for a request without its scene in test mode).
+    case bannerViewDidFailToReceiveAd = "bannerView:didFailToReceiveAdWithError"
+    /// A received banner was shown; its impression beacons follow.
+    case bannerViewDidRecordImpression = "bannerViewDidRecordImpression"
+    /// A `tap` landed on the banner; its click-tracking beacons follow, `url` is its click-through.
+    case bannerViewDidRecordClick = "bannerViewDidRecordClick"
+    /// The banner's landing screen covers its scene's window (the `overlay` layer).
+    case bannerViewWillPresentScreen = "bannerViewWillPresentScreen"
+    case bannerViewWillDismissScreen = "bannerViewWillDismissScreen"
+    case bannerViewDidDismissScreen = "bannerViewDidDismissScreen"
+
+    // Full-screen ads (`ScreenAdDriver`), with `GADFullScreenContentDelegate`'s names; the SDK reports the load
+    // through a completion handler, which these two lines stand for.
+    /// A full-screen ad was loaded for its scene (`message`: the kind, content size and creative).
+    case adDidLoad = "adDidLoad"
+    /// A full-screen ad request failed (`reason` `sceneNotSet`, or the fetch's message).
+    case adDidFailToLoad = "ad:didFailToLoadWithError"
+    case adWillPresentFullScreenContent = "adWillPresentFullScreenContent"
+    /// Presenting failed: `reason` `adTooLargeForWindow`, `adNotLoaded` or `sceneNotOnScreen`.
+    case adDidFailToPresentFullScreenContent = "ad:didFailToPresentFullScreenContentWithError"
+    case adDidRecordImpression = "adDidRecordImpression"
+    case adDidRecordClick = "adDidRecordClick"
+    case adWillDismissFullScreenContent = "adWillDismissFullScreenContent"
+    case adDidDismissFullScreenContent = "adDidDismissFullScreenContent"
 }

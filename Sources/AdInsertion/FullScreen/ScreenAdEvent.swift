@@ -1,0 +1,57 @@
+import Foundation
+import MediaCore
+
+/// One event of the banner and full-screen ads of a screen, on the output clock and with its scene: what the
+/// render writes to the event log (a `SessionEvent` with the scene) once it knows the content time.
+public struct ScreenAdEvent: Hashable, Sendable {
+    public var time: MediaTime
+    /// The scene the ad belongs to.
+    public var scene: SceneID
+    public var type: SessionEventType
+    public var reason: SessionEventReason?
+    public var message: String?
+    /// The request as sent (loads), the click-through (clicks) or the beacon URL with its macros expanded.
+    public var url: String?
+    /// For `BEACON`: `impression` or `clickTracking`.
+    public var event: TrackingEventName?
+
+    public init(time: MediaTime, scene: SceneID, type: SessionEventType, reason: SessionEventReason? = nil,
+                message: String? = nil, url: String? = nil, event: TrackingEventName? = nil) {
+        self.time = time
+        self.scene = scene
+        self.type = type
+        self.reason = reason
+        self.message = message
+        self.url = url
+        self.event = event
+    }
+
+    /// The event log line, at `contentTime` on the content clock (the scene goes in the field the render adds).
+    public func sessionEvent(contentTime: Double) -> SessionEvent {
+        SessionEvent(type: type, time: time.seconds.doubleValue, contentTime: contentTime, url: url, event: event,
+                     reason: reason, message: message)
+    }
+}
+
+/// One ad request the driver makes: when, for which placement, at which size, with which URL.
+public struct ScreenAdRequest: Hashable, Sendable {
+    /// Which placement asks.
+    public enum Placement: Hashable, Sendable {
+        case banner(SceneID)
+        case fullScreen(SceneID)
+    }
+
+    /// The request's place in the run, from 0: the key of its outcome.
+    public let index: Int
+    public let time: MediaTime
+    public let placement: Placement
+    /// The scene the request carries; `nil` when the placement does not set it (filled for the whole screen).
+    public let scene: SceneID?
+    /// The size requested, in points.
+    public let size: PointSize
+    public let source: CreativeSource
+    /// The URL with `[WIDTH]`, `[HEIGHT]`, `[SCALE]` and `[SCENE]` expanded.
+    public let url: String
+    /// Why the request was made again: `adTooLargeForWindow`; `nil` for a first load or a banner's new width.
+    public let reason: SessionEventReason?
+}
