@@ -51,7 +51,7 @@ enum PlayCommand: Command {
             + "session plays on to its end. With no --content, --ads or --break it plays the bundled demo.",
         parameters: SessionOptions.inputParameters + [events, speed, record, commandLog] + FormatOptions.FromContent.parameters
             + EncodingOptions.parameters + SessionOptions.adRequestParameters + SessionOptions.mediaParameters
-            + SessionOptions.behaviourParameters,
+            + SessionOptions.behaviourParameters + SessionOptions.screenParameters,
         exclusive: SessionOptions.exclusive)
 
     static var catchesInterrupts: Bool { true }

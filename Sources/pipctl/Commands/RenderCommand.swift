@@ -60,7 +60,7 @@ enum RenderCommand: Command {
             + "'pipctl render' alone shows what the tool does.",
         parameters: SessionOptions.inputParameters + [output, timeline, events, frameHash] + FormatOptions.FromContent.parameters
             + EncodingOptions.parameters + SessionOptions.adRequestParameters + SessionOptions.mediaParameters
-            + SessionOptions.behaviourParameters + [beaconPacing],
+            + SessionOptions.behaviourParameters + SessionOptions.screenParameters + [beaconPacing],
         exclusive: SessionOptions.exclusive)
 
     static var catchesInterrupts: Bool { true }
