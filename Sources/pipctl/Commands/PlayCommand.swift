@@ -57,6 +57,8 @@ enum PlayCommand: Command {
     static var catchesInterrupts: Bool { true }
 
     static func run(_ options: Options, context: CommandContext) async throws {
+        // A screen option without --device is a usage mistake, reported before any file is looked at.
+        _ = try options.session.screen(command: context.command)
         var files = try options.session.inputFiles()
         files.write("--record", options.record)
         if let record = options.record {

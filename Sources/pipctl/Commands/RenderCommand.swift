@@ -66,6 +66,8 @@ enum RenderCommand: Command {
     static var catchesInterrupts: Bool { true }
 
     static func run(_ options: Options, context: CommandContext) async throws {
+        // A screen option without --device is a usage mistake, reported before any file is looked at.
+        _ = try options.session.screen(command: context.command)
         let out = options.session.outputPath(options.output)
         var files = try options.session.inputFiles()
         files.write("-o", out)
