@@ -172,6 +172,22 @@ extension EndToEnd {
             #expect(result.exitStatus == 0, "\(result.standardOutput)\(result.standardError)")
         }
 
+        @Test func withoutADeviceTheTimelineAndEventsKeepTheirFormerShape() async throws {
+            let dir = try ScratchDirectory()
+            try FFmpegCommand.run(["-f", "lavfi", "-i", "color=c=0xdddd22:s=320x180:r=30:d=1", "-c:v", "libx264",
+                                   "-preset", "ultrafast", "-pix_fmt", "yuv420p", dir.path("content.mp4")])
+            let result = try await PipctlProcess.run(["render", "--content", dir.path("content.mp4"), "-o", dir.path("out.mp4"),
+                                                      "--preset", "ultrafast", "--script", "pip@0.5"])
+            try #require(result.exitStatus == 0, "\(result.standardError)")
+            let timeline = try dir.text("out.mp4.timeline.json"), events = try dir.text("out.mp4.events.jsonl")
+            for key in ["\"pointScale\"", "\"display\"", "\"scenes\"", "\"layers\""] {
+                #expect(!timeline.contains(key), "\(key) in a render without a device")
+            }
+            #expect(!events.contains("\"scene\""))
+            // The player is the whole canvas, as before devices: 320x180, the picture-in-picture window in it.
+            #expect(timeline.contains("\"width\" : 320") && events.contains("PIP_DID_START"))
+        }
+
         @Test func screenOptionsNeedADeviceAndAnUnknownDeviceIsNamed() async throws {
             let noDevice = try await PipctlProcess.run(["render", "--content", "x.mp4", "--banner", "b.png"])
             #expect(noDevice.exitStatus == 2 && noDevice.standardError.contains("--banner needs --device"))
