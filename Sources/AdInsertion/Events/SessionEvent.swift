@@ -35,16 +35,19 @@ public struct SessionEvent: Hashable, Sendable, Codable {
     public var cueTime: Double?
     /// For `AD_PROGRESS`: seconds on the ad's clock.
     public var adTime: Double?
+    /// On a device (`--device`): the scene the event happened in; absent otherwise.
+    public var scene: String?
 
     enum CodingKeys: String, CodingKey {
         case type, time, frame, contentTime, breakIndex = "break", adIndex = "ad", code, url, event, reason, message, cueTime
         case adTime
+        case scene
     }
 
     public init(type: SessionEventType, time: Double, frame: Int64? = nil, contentTime: Double, breakIndex: Int? = nil,
                 adIndex: Int? = nil, code: Int? = nil, url: String? = nil, event: TrackingEventName? = nil,
                 reason: SessionEventReason? = nil, message: String? = nil, cueTime: Double? = nil,
-                adTime: Double? = nil) {
+                adTime: Double? = nil, scene: String? = nil) {
         self.type = type
         self.time = time
         self.frame = frame
@@ -58,6 +61,7 @@ public struct SessionEvent: Hashable, Sendable, Codable {
         self.message = message
         self.cueTime = cueTime
         self.adTime = adTime
+        self.scene = scene
     }
 
     public init(from decoder: any Decoder) throws {
@@ -85,6 +89,7 @@ public struct SessionEvent: Hashable, Sendable, Codable {
         message = try c.decodeIfPresent(String.self, forKey: .message)
         cueTime = try c.decodeIfPresent(Double.self, forKey: .cueTime)
         adTime = try c.decodeIfPresent(Double.self, forKey: .adTime)
+        scene = try c.decodeIfPresent(String.self, forKey: .scene)
     }
 
     /// Writes the typed fields as the strings they always were, in `CodingKeys` order (the event log's bytes).
@@ -103,5 +108,6 @@ public struct SessionEvent: Hashable, Sendable, Codable {
         try c.encodeIfPresent(message, forKey: .message)
         try c.encodeIfPresent(cueTime, forKey: .cueTime)
         try c.encodeIfPresent(adTime, forKey: .adTime)
+        try c.encodeIfPresent(scene, forKey: .scene)
     }
 }

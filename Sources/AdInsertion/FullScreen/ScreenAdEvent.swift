@@ -26,10 +26,10 @@ public struct ScreenAdEvent: Hashable, Sendable {
         self.event = event
     }
 
-    /// The event log line, at `contentTime` on the content clock (the scene goes in the field the render adds).
+    /// The event log line, at `contentTime` on the content clock, with its scene.
     public func sessionEvent(contentTime: Double) -> SessionEvent {
         SessionEvent(type: type, time: time.seconds.doubleValue, contentTime: contentTime, url: url, event: event,
-                     reason: reason, message: message)
+                     reason: reason, message: message, scene: scene.rawValue)
     }
 }
 

@@ -11,6 +11,8 @@ final class EventRecorder {
     var contentTick: Int64
     /// The screen, for `[PLAYERSIZE]`.
     let playerSize: PixelSize?
+    /// The scene the player is in, on a device; stamped on every event.
+    var scene: SceneID?
     private var stamps: BeaconStamps
     private var pending: [SessionEvent] = []
 
@@ -32,7 +34,7 @@ final class EventRecorder {
             contentTime: contentTime.seconds.doubleValue, breakIndex: breakIndex, adIndex: adIndex,
             code: code?.rawValue, url: url, reason: reason, message: message,
             cueTime: cueFrame.map { rate.time(ofFrame: $0).seconds.doubleValue },
-            adTime: adTime.map { $0.seconds.doubleValue }))
+            adTime: adTime.map { $0.seconds.doubleValue }, scene: scene?.rawValue))
     }
 
     func log(_ message: String, breakIndex: Int? = nil, adIndex: Int? = nil, reason: SessionEventReason? = nil) {
@@ -52,7 +54,8 @@ final class EventRecorder {
             pending.append(SessionEvent(
                 type: .beacon, time: outputTime.seconds.doubleValue, frame: frame,
                 contentTime: contentTime.seconds.doubleValue, breakIndex: breakIndex, adIndex: adIndex,
-                code: macros.errorCode?.rawValue, url: MacroExpander.expand(template, with: context), event: event))
+                code: macros.errorCode?.rawValue, url: MacroExpander.expand(template, with: context), event: event,
+                scene: scene?.rawValue))
         }
     }
 

@@ -19,11 +19,19 @@ public struct FrameDecision: Hashable, Sendable {
     /// Where the video window is drawn while picture-in-picture is starting, active or stopping (animated
     /// during a transition); `nil` for standard playback (full screen, letterboxed by the media layer).
     public var pip: PixelRect?
+    /// On a device (`--device`): the screen at this frame, and the scene whose player shows `source` (its
+    /// `content` layer is the player's window; `pip` is then inside that window). `nil` without a device: the
+    /// player is the whole canvas, as it always was.
+    public var screen: ScreenFrame?
+    public var playerScene: SceneID?
 
-    public init(frame: Int64, source: Source, isPaused: Bool = false, pip: PixelRect? = nil) {
+    public init(frame: Int64, source: Source, isPaused: Bool = false, pip: PixelRect? = nil, screen: ScreenFrame? = nil,
+                playerScene: SceneID? = nil) {
         self.frame = frame
         self.source = source
         self.isPaused = isPaused
         self.pip = pip
+        self.screen = screen
+        self.playerScene = playerScene
     }
 }

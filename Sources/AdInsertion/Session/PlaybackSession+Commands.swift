@@ -42,9 +42,29 @@ extension PlaybackSession {
             if let refusal = adsManager.click() { refuse(command, refusal) }
         case .quit:
             end(reason: .quit, contentEnded: false)
-        case .screen:
-            // The screen model (Screen/) is not drawn yet; until the render takes it, say so rather than pretend.
-            refuse(command, "screen commands are not rendered yet")
+        case .screen(let screenCommand):
+            // Without a device there is no screen to change; say so rather than pretend.
+            guard var state = screen else { return refuse(command, "screen commands need --device") }
+            do {
+                let events = try state.apply(screenCommand)
+                screen = state
+                for event in events { recorder.log(event.logText) }
+                screenChanged()
+            } catch {
+                refuse(command, "\(error)")
+            }
+        }
+    }
+
+    /// After a screen change the player's window follows its scene (a rotation, a fold, a resize), and the
+    /// picture-in-picture window is laid out again inside it, as an app lays out after `viewWillTransition`.
+    private func screenChanged() {
+        let window = PlaybackSession.playerWindow(screen: screen, canvas: screenCanvas, size: configuration.canvas)
+        guard window != playerWindow else { return }
+        playerWindow = window
+        if let window {
+            layout = PictureInPictureLayout(canvas: window.size, contentAspect: configuration.contentAspect,
+                                            settings: configuration.pictureInPicture)
         }
     }
 

@@ -45,7 +45,13 @@ public final class PlaybackSession {
     public internal(set) var commandLog = SessionScript()
 
     let recorder: EventRecorder
-    let layout: PictureInPictureLayout
+    /// The picture-in-picture layout inside the player's window (the canvas without a device).
+    var layout: PictureInPictureLayout
+    /// The device's screen as it is now (`--device`); changed by screen commands.
+    var screen: ScreenState?
+    let screenCanvas: ScreenCanvas?
+    /// Where the player draws: the canvas, or its scene's window on a device (`nil` while the scene is off screen).
+    var playerWindow: PixelRect?
     private let contentStartTick: Int64
     private let limitFrame: Int64?
     /// The next output frame to decide.
@@ -79,11 +85,21 @@ public final class PlaybackSession {
         contentStartTick = startTick
         limitFrame = configuration.outputLimit.map(rate.firstFrame(atOrAfter:))
         scriptCommands = configuration.script.commands[...]
+        var screen = configuration.screen
+        _ = screen?.loadBanners()
+        self.screen = screen
+        screenCanvas = screen.map {
+            ScreenCanvas(initial: $0, script: configuration.script, live: configuration.mode == .live)
+        }
+        let window = PlaybackSession.playerWindow(screen: screen, canvas: screenCanvas, size: configuration.canvas)
+        playerWindow = window
         recorder = EventRecorder(rate: rate, contentTick: startTick,
                                  stamps: BeaconStamps(clockOrigin: configuration.clockOrigin, seed: configuration.seed,
                                                       cacheBusting: configuration.cacheBusting),
-                                 playerSize: configuration.canvas)
-        layout = PictureInPictureLayout(canvas: configuration.canvas, contentAspect: configuration.contentAspect,
+                                 playerSize: window?.size ?? configuration.canvas)
+        recorder.scene = screen?.scenes[0].id
+        layout = PictureInPictureLayout(canvas: window?.size ?? configuration.canvas,
+                                        contentAspect: configuration.contentAspect,
                                         settings: configuration.pictureInPicture)
         adsManager = AdsManager(plan: plan, settings: configuration.ads,
                                 breakPolicy: configuration.pictureInPicture.breakPolicy,
@@ -145,7 +161,9 @@ public final class PlaybackSession {
                 return nil
             }
         }
-        let decision = FrameDecision(frame: frame, source: source, isPaused: frozen, pip: pictureInPictureRect)
+        let decision = FrameDecision(frame: frame, source: source, isPaused: frozen, pip: pictureInPictureRect,
+                                     screen: screen.flatMap { state in screenCanvas?.frame(of: state) },
+                                     playerScene: screen?.scenes[0].id)
         decisionBeforeLast = lastDecision
         lastDecision = decision
         frame += 1
@@ -210,8 +228,19 @@ public final class PlaybackSession {
         recorder.contentTick >= configuration.contentFrameCount && !adsManager.isPlayingBreak
     }
 
+    /// The picture-in-picture window in canvas pixels: the layout's, moved into the player's window.
     private var pictureInPictureRect: PixelRect? {
-        layout.rect(state: pictureInPicture.state, transitionStart: transitionStart, frame: frame)
+        guard let rect = layout.rect(state: pictureInPicture.state, transitionStart: transitionStart, frame: frame) else {
+            return nil
+        }
+        guard screen != nil, let window = playerWindow else { return rect }
+        return PixelRect(x: window.x + rect.x, y: window.y + rect.y, width: rect.width, height: rect.height)
+    }
+
+    /// The player's window: its scene's `content` layer on a device, the whole canvas otherwise.
+    static func playerWindow(screen: ScreenState?, canvas: ScreenCanvas?, size: PixelSize) -> PixelRect? {
+        guard let screen, let canvas else { return PixelRect(size: size) }
+        return canvas.frame(of: screen).window(of: screen.scenes[0].id)
     }
 
     func finishTransitionIfDue() {

@@ -17,8 +17,11 @@ public struct SessionConfiguration: Hashable, Sendable {
 
     /// The output rate; content and ads are seen at it (content tick `k` is content time `k/F`).
     public var frameRate: FrameRate
-    /// The device screen.
+    /// The output canvas; on a device, `ScreenCanvas`'s size.
     public var canvas: PixelSize
+    /// The device and its scenes (`--device`), the player being in the first scene; `nil` for a player that
+    /// fills the canvas.
+    public var screen: ScreenState?
     /// Content ticks `0..<contentFrameCount` exist.
     public var contentFrameCount: Int64
     /// Set when the content's frames stop before the duration its container declares (`contentFrameCount`
@@ -57,8 +60,9 @@ public struct SessionConfiguration: Hashable, Sendable {
                 pictureInPicture: PictureInPictureSettings = PictureInPictureSettings(),
                 script: SessionScript = SessionScript(), mode: Mode = .batch, outputLimit: MediaTime? = nil,
                 clockOrigin: Date = SessionConfiguration.defaultClockOrigin, seed: UInt64 = 0,
-                cacheBusting: CacheBusting = .seeded, contentEarlyEnd: EarlyEnd? = nil) {
+                cacheBusting: CacheBusting = .seeded, contentEarlyEnd: EarlyEnd? = nil, screen: ScreenState? = nil) {
         self.frameRate = frameRate
+        self.screen = screen
         self.contentEarlyEnd = contentEarlyEnd
         self.canvas = canvas
         self.contentFrameCount = contentFrameCount

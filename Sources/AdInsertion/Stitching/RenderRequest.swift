@@ -30,6 +30,11 @@ public struct RenderRequest: Sendable {
     /// An image or a video drawn behind the picture-in-picture window (looped); a dark slate when `nil`.
     public var pictureInPictureBackground: String?
     public var script: SessionScript
+    /// The device and its scenes (`--device`): the canvas is `ScreenCanvas`'s and the player is drawn in the
+    /// first scene's window; `nil` for a player that fills the canvas.
+    public var screen: ScreenState?
+    /// A still image (PNG, JPEG) drawn as the anchored adaptive banner of every scene that has one (`--banner`).
+    public var bannerPath: String?
     public var contentStart: MediaTime
     /// The wall-clock time of output frame 0, for `[TIMESTAMP]`; a fixed date keeps event logs reproducible.
     public var clockOrigin: Date
@@ -73,8 +78,17 @@ public struct RenderRequest: Sendable {
 
     /// The output's format for this content, by `OutputFormat.resolve`'s one rule: what the request sets, else
     /// the content's, else the standard format.
-    public func outputFormat(content: MediaInfo) -> OutputFormat {
-        OutputFormat.resolve(size: size, frameRate: frameRate, sampleRate: sampleRate, channels: channels, source: content)
+    ///
+    /// On a device the size is the screen's canvas, whatever `size` says.
+    public func outputFormat(content: MediaInfo, live: Bool = false) -> OutputFormat {
+        OutputFormat.resolve(size: screenCanvas(live: live)?.size ?? size, frameRate: frameRate, sampleRate: sampleRate,
+                             channels: channels, source: content)
+    }
+
+    /// The canvas of a render on a device: it covers both orientations when the script rotates or the session is
+    /// live (see `ScreenCanvas`).
+    public func screenCanvas(live: Bool = false) -> ScreenCanvas? {
+        screen.map { ScreenCanvas(initial: $0, script: script, live: live) }
     }
 }
 
@@ -84,6 +98,8 @@ public enum RenderError: Error, Hashable, Sendable, CustomStringConvertible {
     case content(MediaError)
     /// The picture-in-picture background cannot be used.
     case background(MediaError)
+    /// The banner image (`--banner`) cannot be used.
+    case banner(MediaError)
     /// Writing the output failed (disk full, directory missing, …), or a setting is impossible.
     case output(MediaError)
     /// The session could not start (content without frames, a start position outside the content).
@@ -95,6 +111,7 @@ public enum RenderError: Error, Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .content(let e): "content: \(e)"
         case .background(let e): "picture-in-picture background: \(e)"
+        case .banner(let e): "banner: \(e)"
         case .output(let e): "\(e)"
         case .session(let message): message
         case .interrupted: "interrupted; nothing was written"

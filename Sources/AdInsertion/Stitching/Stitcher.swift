@@ -26,6 +26,8 @@ public final class Stitcher {
     private let content: MediaSource
     private let media: AdMedia
     private let background: MediaSource?
+    /// The anchored adaptive banner's image (`--banner`), decoded once and drawn wherever a scene has a banner.
+    private let banner: MediaSource?
     private let compositor: Compositor
     /// The MP4 (absent when `play` records nothing) and the frame hashes, written frame by frame.
     private let stage: OutputStage
@@ -58,7 +60,7 @@ public final class Stitcher {
         let content: MediaSource
         do { info = try MediaProbe.probe(request.contentPath) } catch { throw .content(error) }
         guard info.bestVideo != nil else { throw .content(.missingStream(path: request.contentPath, kind: .video)) }
-        let format = request.outputFormat(content: info)
+        let format = request.outputFormat(content: info, live: mode == .live)
         do { try format.validate() } catch { throw .output(error) }
         self.format = format
         clock = format.sampleClock
@@ -68,6 +70,9 @@ public final class Stitcher {
         self.content = content
         do { background = try request.pictureInPictureBackground.map { p throws(MediaError) in try MediaSource(path: p, format: format) } } catch {
             throw .background(error)
+        }
+        do { banner = try request.bannerPath.map { p throws(MediaError) in try MediaSource(path: p, format: format) } } catch {
+            throw .banner(error)
         }
         downloads = MediaDownloads(plan: request.plan, cache: MediaCache(settings: request.mediaCache),
                                    concurrency: request.mediaConcurrency)
@@ -92,7 +97,8 @@ public final class Stitcher {
             frameRate: format.frameRate, canvas: format.size, contentFrameCount: content.frameCount,
             contentAspect: content.displayAspect, contentStart: request.contentStart, ads: request.ads,
             pictureInPicture: request.pictureInPicture, script: request.script, mode: mode,
-            clockOrigin: request.clockOrigin, cacheBusting: request.cacheBusting, contentEarlyEnd: content.earlyEnd)
+            clockOrigin: request.clockOrigin, cacheBusting: request.cacheBusting, contentEarlyEnd: content.earlyEnd,
+            screen: request.screen)
         do { session = try PlaybackSession(plan: request.plan, configuration: configuration, media: media, appDelegate: appDelegate) } catch {
             throw .session("\(request.contentPath): \(error)")
         }
@@ -152,7 +158,8 @@ public final class Stitcher {
             height: format.size.height, frames: stage.frameCount,
             duration: format.frameRate.time(ofFrame: stage.frameCount).seconds.doubleValue,
             sampleRate: format.sampleRate, channels: format.channels,
-            audioSamples: clock.sample(atFrame: stage.frameCount), profile: request.encoding.profile.rawValue)
+            audioSamples: clock.sample(atFrame: stage.frameCount), profile: request.encoding.profile.rawValue,
+            pointScale: request.screen?.pointScale.description)
         let result = Timeline(output: output, content: Timeline.Source(
             path: request.contentPath, fps: content.nominalFrameRate.perSecond.fraction, frames: content.frameCount,
             duration: content.videoDuration.seconds.doubleValue), segments: segments)
@@ -213,19 +220,19 @@ public final class Stitcher {
             breakIndex = b
             adIndex = a
         }
-        let screen = PixelRect(size: format.size)
         let picture: PixelRect
+        var drawn: ScreenDrawing?
         do {
             let frame = try source.picture(atTick: tick)
-            if let window = decision.pip {
-                if let background {
-                    try compositor.drawFilling(background.picture(atTick: decision.frame % background.frameCount), in: screen)
-                } else {
-                    try compositor.fill(screen, with: .slate)
-                }
-                picture = try compositor.draw(frame, in: window)
+            if let screen = decision.screen, let scene = decision.playerScene {
+                let drawing = try screenLayers(screen, player: frame, from: source.path, kind: kind, scene: scene,
+                                               pip: decision.pip, frame: decision.frame)
+                let landed = try compositor.draw(drawing.layers)
+                picture = drawing.player.map { landed[$0] } ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
+                drawn = drawing
             } else {
-                picture = try compositor.draw(frame, in: screen)
+                picture = try compositor.draw(playerLayers(frame, in: PixelRect(size: format.size), pip: decision.pip,
+                                                           frame: decision.frame)).last!
             }
         } catch {
             throw key.ad.map { AdFailure(ad: $0, error: AdError(.mediaDisplay, "\(error)")) } ?? RenderError.content(error)
@@ -266,8 +273,91 @@ public final class Stitcher {
             kind: kind, source: source.path, sourceFps: source.nominalFrameRate.perSecond.fraction,
             breakIndex: breakIndex, adIndex: adIndex, outFrame: n, tick: tick, paused: decision.isPaused,
             pip: decision.pip, picture: picture, audioStart: clock.sample(atFrame: n), sourceAudioStart: sourceAudioStart,
-            padded: padded, drift: drift, startsAudioRun: startsRun))
+            padded: padded, drift: drift, startsAudioRun: startsRun, display: decision.screen?.display,
+            scenes: decision.screen?.scenes.map {
+                Timeline.Scene(id: $0.id.rawValue, rect: .init($0.rect), safeArea: .init($0.safeArea), state: $0.state)
+            },
+            layers: drawn?.timeline))
         if kind == .content { media.closeAll() }
+    }
+
+    /// The player's layers in `window`: its picture letterboxed, or, in picture-in-picture, the background (or
+    /// the slate) over the window and the picture letterboxed in the floating one. The picture is the last layer.
+    private func playerLayers(_ picture: VideoPicture, in window: PixelRect, pip: PixelRect?,
+                              frame: Int64) throws(MediaError) -> [CompositorLayer] {
+        guard let pip else { return [.picture(picture, .letterbox, in: window)] }
+        var backdrop = CompositorLayer.color(.slate, in: window)
+        if let background { backdrop = .picture(try background.picture(atTick: frame % background.frameCount), .fill, in: window) }
+        return [backdrop, .picture(picture, .letterbox, in: pip)]
+    }
+
+    /// What a device frame draws and what the timeline says of it.
+    private struct ScreenDrawing {
+        var layers: [CompositorLayer]
+        /// The index in `layers` of the player's picture; `nil` when its scene is off screen.
+        var player: Int?
+        var timeline: [Timeline.Layer]
+    }
+
+    /// A placeholder for a presented full-screen ad until its creative is loaded (another part of issue 11):
+    /// a plain colour, so that the layer's rectangle can still be checked from the pixels.
+    static let fullScreenColor = YUVColor(red: 0xCC, green: 0x33, blue: 0x66)
+    /// A placeholder for a banner's landing screen, likewise.
+    static let overlayColor = YUVColor(red: 0xF0, green: 0xF0, blue: 0xF0)
+
+    /// Turns the screen model's layers into the compositor's, bottom first: the bezel over the canvas, the
+    /// display black (the Split View divider shows it), then each scene's layers. The player's scene shows the
+    /// player (the content or the ad, or the picture-in-picture backdrop and window); another scene's content is
+    /// black (it has no player yet); a banner is the `--banner` image stretched over its rectangle (an anchored
+    /// adaptive banner is requested at its slot's size, so its creative fills it); full-screen ads and landing
+    /// screens are plain placeholders.
+    private func screenLayers(_ screen: ScreenFrame, player picture: VideoPicture, from path: String,
+                              kind: Timeline.Segment.Kind, scene playerScene: SceneID, pip: PixelRect?,
+                              frame: Int64) throws(MediaError) -> ScreenDrawing {
+        var drawing = ScreenDrawing(layers: [.color(.bezel, in: PixelRect(size: format.size)), .color(.black, in: screen.display)],
+                                    player: nil, timeline: [])
+        // The picture-in-picture window floats over every scene and banner, as the system draws it.
+        var floating: (layer: CompositorLayer, timeline: Timeline.Layer)?
+        for layer in screen.layers {
+            let scene = layer.scene.rawValue
+            switch layer.kind {
+            case .content where layer.scene == playerScene:
+                var player = try playerLayers(picture, in: layer.rect, pip: pip, frame: frame)
+                if let pip {
+                    floating = (player.removeLast(), Timeline.Layer(kind: .pip, scene: scene, rect: .init(pip), source: path))
+                    drawing.layers += player
+                    drawing.timeline.append(Timeline.Layer(kind: .content, scene: scene, rect: .init(layer.rect),
+                                                           source: request.pictureInPictureBackground))
+                } else {
+                    drawing.layers += player
+                    drawing.player = drawing.layers.count - 1
+                    drawing.timeline.append(Timeline.Layer(kind: kind == .ad ? .ad : .content, scene: scene,
+                                                           rect: .init(layer.rect), source: path))
+                }
+            case .content:
+                drawing.layers.append(.color(.black, in: layer.rect))
+                drawing.timeline.append(Timeline.Layer(kind: .content, scene: scene, rect: .init(layer.rect), source: nil))
+            case .banner:
+                if let banner {
+                    drawing.layers.append(.picture(try banner.picture(atTick: frame % banner.frameCount), .fill, in: layer.rect))
+                }
+                drawing.timeline.append(Timeline.Layer(kind: .banner, scene: scene, rect: .init(layer.rect),
+                                                       source: request.bannerPath))
+            case .fullscreen, .overlay:
+                drawing.layers.append(.color(layer.kind == .fullscreen ? Stitcher.fullScreenColor : Stitcher.overlayColor,
+                                             in: layer.rect))
+                drawing.timeline.append(Timeline.Layer(kind: layer.kind, scene: scene, rect: .init(layer.rect), source: nil))
+            case .ad, .pip:
+                // Contributed by the ads manager and the PiP controller through the player, above.
+                continue
+            }
+        }
+        if let floating {
+            drawing.layers.append(floating.layer)
+            drawing.player = drawing.layers.count - 1
+            drawing.timeline.append(floating.timeline)
+        }
+        return drawing
     }
 
     private func flushEvents() throws(RenderError) {

@@ -20,6 +20,10 @@ struct TimelineBuilder {
         /// Set on the first frame of an audio run: the correction applied there.
         var drift: Int64
         var startsAudioRun: Bool
+        /// On a device: the display, the scenes and the layers drawn (see `Timeline.Segment`).
+        var display: PixelRect? = nil
+        var scenes: [Timeline.Scene]? = nil
+        var layers: [Timeline.Layer]? = nil
     }
 
     let rate: FrameRate
@@ -45,6 +49,9 @@ struct TimelineBuilder {
                 srcEnd: seconds(f.paused ? f.tick : f.tick + 1), paused: f.paused, pip: f.pip.map(Timeline.Rect.init),
                 picture: Timeline.Rect(f.picture), audioStart: f.audioStart, sourceAudioStart: f.sourceAudioStart,
                 audioPadded: f.padded, audioDrift: f.startsAudioRun ? f.drift : 0)
+            open?.display = f.display.map(Timeline.Rect.init)
+            open?.scenes = f.scenes
+            open?.layers = f.layers
         }
         lastTick = f.tick
     }
@@ -52,7 +59,8 @@ struct TimelineBuilder {
     private func continues(_ s: Timeline.Segment, with f: Frame) -> Bool {
         guard s.kind == f.kind, s.source == f.source, s.breakIndex == f.breakIndex, s.adIndex == f.adIndex,
               s.paused == f.paused, s.pip == f.pip.map(Timeline.Rect.init), s.picture == Timeline.Rect(f.picture),
-              s.outEndFrame == f.outFrame, !f.startsAudioRun || f.paused else { return false }
+              s.outEndFrame == f.outFrame, !f.startsAudioRun || f.paused,
+              s.display == f.display.map(Timeline.Rect.init), s.scenes == f.scenes, s.layers == f.layers else { return false }
         return f.paused ? f.tick == s.srcStartTick : f.tick == lastTick + 1
     }
 

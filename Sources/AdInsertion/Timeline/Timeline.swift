@@ -44,9 +44,12 @@ public struct Timeline: Codable, Hashable, Sendable {
         /// Audio samples per channel in the file: exactly the samples of `frames` video frames.
         public var audioSamples: Int64
         public var profile: String
+        /// On a device (`--device`): output pixels per point (`3/2`); absent otherwise.
+        public var pointScale: String?
 
         public init(path: String, fps: String, width: Int, height: Int, frames: Int64, duration: Double, sampleRate: Int,
-                    channels: Int, audioSamples: Int64, profile: String) {
+                    channels: Int, audioSamples: Int64, profile: String, pointScale: String? = nil) {
+            self.pointScale = pointScale
             self.path = path
             self.fps = fps
             self.width = width
@@ -60,7 +63,7 @@ public struct Timeline: Codable, Hashable, Sendable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case path, fps, width, height, frames, duration, sampleRate, channels, audioSamples, profile
+            case path, fps, width, height, frames, duration, sampleRate, channels, audioSamples, profile, pointScale
         }
 
         public init(from decoder: Decoder) throws {
@@ -75,6 +78,7 @@ public struct Timeline: Codable, Hashable, Sendable {
             channels = try c.wholeNumber(Int.self, forKey: .channels)
             audioSamples = try c.wholeNumber(Int64.self, forKey: .audioSamples)
             profile = try c.decode(String.self, forKey: .profile)
+            pointScale = try c.decodeIfPresent(String.self, forKey: .pointScale)
         }
     }
 
@@ -137,6 +141,43 @@ public struct Timeline: Codable, Hashable, Sendable {
         }
     }
 
+    /// A scene on the device's screen during a segment (`--device`).
+    public struct Scene: Codable, Hashable, Sendable {
+        public var id: String
+        /// Its window in output pixels.
+        public var rect: Rect
+        /// Its safe area in output pixels.
+        public var safeArea: Rect
+        /// `foregroundActive`, `foregroundInactive` or `background`.
+        public var state: SceneActivationState
+
+        public init(id: String, rect: Rect, safeArea: Rect, state: SceneActivationState) {
+            self.id = id
+            self.rect = rect
+            self.safeArea = safeArea
+            self.state = state
+        }
+    }
+
+    /// One rectangle drawn during a segment (`--device`), bottom first: whose it is, what it shows and where.
+    public struct Layer: Codable, Hashable, Sendable {
+        public var kind: ScreenLayer.Kind
+        public var scene: String
+        /// Where it is drawn in output pixels (a `content`/`ad` layer: the player's window; the picture itself
+        /// is the segment's `picture`).
+        public var rect: Rect
+        /// The file it shows: the content or ad for `content`, `ad` and `pip`, the image for `banner`; absent
+        /// for what is drawn in a colour.
+        public var source: String?
+
+        public init(kind: ScreenLayer.Kind, scene: String, rect: Rect, source: String?) {
+            self.kind = kind
+            self.scene = scene
+            self.rect = rect
+            self.source = source
+        }
+    }
+
     /// A run of output frames that show consecutive frames of one source in one place.
     public struct Segment: Codable, Hashable, Sendable {
         public enum Kind: String, Codable, Sendable {
@@ -176,10 +217,16 @@ public struct Timeline: Codable, Hashable, Sendable {
         /// to put the source's audio exactly where its video is. Never accumulates: each segment starts exactly
         /// at its own position.
         public var audioDrift: Int64
+        /// On a device: the active display in output pixels, the scenes on screen and every layer drawn, bottom
+        /// first; absent without a device. A layout change starts a new segment.
+        public var display: Rect?
+        public var scenes: [Scene]?
+        public var layers: [Layer]?
 
         enum CodingKeys: String, CodingKey {
             case kind, source, sourceFps, breakIndex = "break", adIndex = "ad", outStartFrame, outEndFrame, srcStartTick,
                  srcEndTick, srcStart, srcEnd, paused, pip, picture, audioStart, sourceAudioStart, audioPadded, audioDrift
+            case display, scenes, layers
         }
 
         public init(kind: Kind, source: String, sourceFps: String, breakIndex: Int?, adIndex: Int?, outStartFrame: Int64,
@@ -228,6 +275,9 @@ public struct Timeline: Codable, Hashable, Sendable {
             sourceAudioStart = try c.wholeNumber(Int64.self, forKey: .sourceAudioStart)
             audioPadded = try c.wholeNumber(Int64.self, forKey: .audioPadded)
             audioDrift = try c.wholeNumber(Int64.self, forKey: .audioDrift)
+            display = try c.decodeIfPresent(Rect.self, forKey: .display)
+            scenes = try c.decodeIfPresent([Scene].self, forKey: .scenes)
+            layers = try c.decodeIfPresent([Layer].self, forKey: .layers)
         }
 
         // Segments of the JSON always carry `break`, `ad` and `pip`, null when they do not apply.
@@ -251,6 +301,9 @@ public struct Timeline: Codable, Hashable, Sendable {
             try c.encode(sourceAudioStart, forKey: .sourceAudioStart)
             try c.encode(audioPadded, forKey: .audioPadded)
             try c.encode(audioDrift, forKey: .audioDrift)
+            try c.encodeIfPresent(display, forKey: .display)
+            try c.encodeIfPresent(scenes, forKey: .scenes)
+            try c.encodeIfPresent(layers, forKey: .layers)
         }
     }
 }

@@ -21,6 +21,9 @@ public struct YUVColor: Hashable, Sendable {
     public static let black = YUVColor(y: 16, u: 128, v: 128)
     /// The default backdrop behind a picture-in-picture window: a dark slate.
     public static let slate = YUVColor(red: 28, green: 32, blue: 40)
+    /// Around a device's active display (a folded foldable's outer display, a rotated screen): a dark grey (Y 71)
+    /// that neither black bars (16) nor the slate (43) can be taken for.
+    public static let bezel = YUVColor(red: 0x40, green: 0x40, blue: 0x40)
 
     /// Parses `#rrggbb`.
     public init?(hex: String) {

@@ -51,12 +51,14 @@ enum PlayCommand: Command {
             + "session plays on to its end. With no --content, --ads or --break it plays the bundled demo.",
         parameters: SessionOptions.inputParameters + [events, speed, record, commandLog] + FormatOptions.FromContent.parameters
             + EncodingOptions.parameters + SessionOptions.adRequestParameters + SessionOptions.mediaParameters
-            + SessionOptions.behaviourParameters,
+            + SessionOptions.behaviourParameters + SessionOptions.screenParameters,
         exclusive: SessionOptions.exclusive)
 
     static var catchesInterrupts: Bool { true }
 
     static func run(_ options: Options, context: CommandContext) async throws {
+        // A screen option without --device is a usage mistake, reported before any file is looked at.
+        _ = try options.session.screen(command: context.command)
         var files = try options.session.inputFiles()
         files.write("--record", options.record)
         if let record = options.record {

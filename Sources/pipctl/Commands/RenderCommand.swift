@@ -60,12 +60,14 @@ enum RenderCommand: Command {
             + "'pipctl render' alone shows what the tool does.",
         parameters: SessionOptions.inputParameters + [output, timeline, events, frameHash] + FormatOptions.FromContent.parameters
             + EncodingOptions.parameters + SessionOptions.adRequestParameters + SessionOptions.mediaParameters
-            + SessionOptions.behaviourParameters + [beaconPacing],
+            + SessionOptions.behaviourParameters + SessionOptions.screenParameters + [beaconPacing],
         exclusive: SessionOptions.exclusive)
 
     static var catchesInterrupts: Bool { true }
 
     static func run(_ options: Options, context: CommandContext) async throws {
+        // A screen option without --device is a usage mistake, reported before any file is looked at.
+        _ = try options.session.screen(command: context.command)
         let out = options.session.outputPath(options.output)
         var files = try options.session.inputFiles()
         files.write("-o", out)

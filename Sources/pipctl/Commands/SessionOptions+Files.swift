@@ -18,6 +18,7 @@ extension SessionOptions {
         files.read("--url-map", inputs.urlMap)
         if case .file(let path) = inputs.script { files.read("--script", path) }
         files.read("--pip-background", pictureInPictureBackground)
+        files.read("--banner", banner)
         return files
     }
 }

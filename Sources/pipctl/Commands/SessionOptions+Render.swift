@@ -14,8 +14,14 @@ extension SessionOptions {
         let info: MediaInfo
         do { info = try MediaProbe.probe(inputs.content) } catch { throw RenderError.content(error) }
         guard let video = info.bestVideo else { throw RenderError.content(.missingStream(path: inputs.content, kind: .video)) }
-        // Ads are requested for the screen the render will draw: the output format's size, by the one rule.
-        let window = OutputFormat.resolve(size: format.size, frameRate: format.frameRate, source: info).size
+        let screen = try self.screen(command: command)
+        if screen != nil, format.size != nil {
+            throw UsageError(command: command, message: "--size: the output of a --device is its display (see --point-scale)")
+        }
+        // Ads are requested for the player the render will draw: the output format's size by the one rule, or on
+        // a device the window of the player's scene.
+        let window = screen.flatMap { state in state.layers().first { $0.kind == .content }?.rect.size }
+            ?? OutputFormat.resolve(size: format.size, frameRate: format.frameRate, source: info).size
         let contentDuration = video.duration ?? info.duration ?? .zero
         if let startAt, startAt.seconds >= contentDuration.seconds {
             throw UsageError(command: command, message: "--start-at: \(exactDecimal(startAt.seconds)) is not inside the content "
@@ -40,6 +46,8 @@ extension SessionOptions {
         // An ad server must see a fresh [CACHEBUSTING] per beacon and run; a log-only render stays reproducible.
         request.cacheBusting = sendsBeacons ? .random : .seeded
         request.mediaCache = mediaCacheSettings
+        request.screen = screen
+        request.bannerPath = banner
         return request
     }
 

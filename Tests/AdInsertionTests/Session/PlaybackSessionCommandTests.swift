@@ -14,10 +14,10 @@ import Testing
             configuration: configuration, media: FakeAdMedia(rate: tenFPS, seconds: ["m": 2]), appDelegate: nil)
     }
 
-    @Test func aScreenCommandIsLoggedAndRefusedUntilTheScreenIsRendered() throws {
+    @Test func aScreenCommandIsLoggedAndRefusedWithoutADevice() throws {
         let run = runToEnd(try Self.session(script: "rotate landscape@1"))
         let refusal = try #require(run.events.first { $0.reason == .refused })
-        #expect(refusal.frame == 10 && refusal.message == "rotate landscape ignored: screen commands are not rendered yet")
+        #expect(refusal.frame == 10 && refusal.message == "rotate landscape ignored: screen commands need --device")
         #expect(run.frames(of: .command) == [10] && contentIsContinuous(run))
     }
 

@@ -1,3 +1,4 @@
+import AdInsertion
 import MediaCore
 
 /// The inputs and behaviour of a playback session with ads and picture-in-picture, shared by `render` and `play`.
@@ -46,6 +47,14 @@ struct SessionOptions: Hashable, Sendable {
     var mediaCache: String?
     var mediaTimeout: MediaDuration
     var maximumMediaBytes: Int
+    /// The device the player runs on; nil for a player that fills the output (as before devices).
+    var device: Device?
+    /// Nil for the device's natural orientation.
+    var orientation: Orientation?
+    /// Nil for `PointScale.default(for:)`.
+    var pointScale: PointScale?
+    /// An image drawn as the anchored adaptive banner of the player's scene.
+    var banner: String?
 
     /// True when no content and no ads were given: the session is the bundled demo.
     var usesDemo: Bool { content == nil && ads == nil }
@@ -147,6 +156,27 @@ struct SessionOptions: Hashable, Sendable {
         help: "The largest ad media file that is downloaded; a larger one is stopped as soon as it passes the "
             + "limit and its ad fails with VAST error 401.")
 
+    static let device = Parameter.optional(
+        "device", .device, absent: "none: the player fills the output",
+        help: "Play on a device: iphone-15, ipad-11, foldable, or WxH[@scale] in points (as in 390x844@3). The "
+            + "output is the device's display in pixels (see --point-scale) and the player fills one full-screen "
+            + "scene, \"main\"; screen commands (rotate, fold, unfold, tap, …) in --script then apply.")
+    static let orientation = Parameter.optional(
+        "orientation", .choice(Orientation.self), absent: "portrait (landscape for a custom WxH wider than tall)",
+        help: "How the --device is held at the start.")
+    static let pointScale = Parameter.optional(
+        "point-scale", .pointScale, absent: "the largest multiple of 1/4 (at most the device's own scale) that keeps "
+            + "the long side at most 1280 px",
+        help: "Output pixels per point of the --device.")
+    static let banner = Parameter.optional(
+        "banner", .text("FILE"), absent: "none",
+        help: "With --device: a still image (PNG or JPEG) shown as an anchored adaptive banner in the scene: as wide "
+            + "as its safe area, max(50, min(90, 15% of the screen height)) points high, on the bottom of the safe "
+            + "area and over the content. The image is stretched to the banner's rectangle, as a creative served "
+            + "at the requested size fills it.")
+
+    /// Where the session runs: the device and its banner.
+    static let screenParameters: [any ParameterDeclaration] = [device, orientation, pointScale, banner]
     /// What the session plays, listed first in help.
     static let inputParameters: [any ParameterDeclaration] = [content, ads, breaks]
     /// How ads are requested.
@@ -188,5 +218,25 @@ struct SessionOptions: Hashable, Sendable {
         mediaCache = arguments[Self.mediaCache]
         mediaTimeout = arguments[Self.mediaTimeout]
         maximumMediaBytes = arguments[Self.maxMediaBytes]
+        device = arguments[Self.device]
+        orientation = arguments[Self.orientation]
+        pointScale = arguments[Self.pointScale]
+        banner = arguments[Self.banner]
+    }
+
+    /// The screen of a session on `--device`: one scene, "main", full screen, with a banner when `--banner` is
+    /// given; `nil` without a device.
+    ///
+    /// - Throws: `UsageError` when a screen option is given without `--device`.
+    func screen(command: String) throws(UsageError) -> ScreenState? {
+        guard let device else {
+            for (given, name) in [(orientation != nil, "--orientation"), (pointScale != nil, "--point-scale"),
+                                  (banner != nil, "--banner")] where given {
+                throw UsageError(command: command, message: "\(name) needs --device")
+            }
+            return nil
+        }
+        return ScreenState(device: device, orientation: orientation ?? Device.naturalOrientation(of: device.name),
+                           scenes: [ScreenState.Scene(id: "main", hasBanner: banner != nil)], pointScale: pointScale)
     }
 }
