@@ -90,7 +90,7 @@ import Testing
                     == urls.map { .init(url: $0, reason: "timed out after 0.2 s", attempts: 1) })
         #expect(summary.retries.isEmpty)
         #expect(server.requests.map(\.target).sorted() == (0..<3).map { "/slow?n=\($0)" })
-        #expect(ContinuousClock.now - start < WallClockBound.scaled(.seconds(5)), "one 0.2 s attempt each, not the server's 10 s")
+        #expect(ContinuousClock.now - start < SanitizerSlack.time(.seconds(5)), "one 0.2 s attempt each, not the server's 10 s")
     }
 
     @Test func realtimePacingSendsNoBeaconBeforeItsOutputTime() async throws {
@@ -122,7 +122,7 @@ import Testing
                                                 event: .complete)])
         let summary = await sender.finish(grace: .seconds(10))
         #expect(summary == BeaconSender.Summary(sent: 1))
-        #expect(ContinuousClock.now - start < WallClockBound.scaled(.seconds(10)), "a beacon of output time 30 s went out at once")
+        #expect(ContinuousClock.now - start < SanitizerSlack.time(.seconds(10)), "a beacon of output time 30 s went out at once")
     }
 
     @Test func sendReturnsAtOnceWhileTheServerIsSlow() async throws {
@@ -134,7 +134,7 @@ import Testing
         for i in 0..<100 { sender.send("\(server.baseURL)/slow?n=\(i)") }
         let sending = ContinuousClock.now - start
         // 100 requests of 0.2 s, 8 at a time, take 2.5 s; handing them over must take a small fraction of that.
-        #expect(sending < WallClockBound.scaled(.seconds(1)), "100 sends took \(sending)")
+        #expect(sending < SanitizerSlack.time(.seconds(1)), "100 sends took \(sending)")
         let summary = await sender.finish(deadline: soon(60))
         #expect(summary == BeaconSender.Summary(sent: 100))
         #expect(server.requests.count == 100)
@@ -177,7 +177,7 @@ import Testing
         sender.send(second)
         let start = ContinuousClock.now
         let summary = await sender.finish(deadline: .now + .milliseconds(300))
-        #expect(ContinuousClock.now - start < WallClockBound.scaled(.seconds(5)), "the deadline, not the server's 10 s")
+        #expect(ContinuousClock.now - start < SanitizerSlack.time(.seconds(5)), "the deadline, not the server's 10 s")
         #expect(summary.failures == [
             .init(url: first, reason: "not finished by the deadline", attempts: 1),
             .init(url: second, reason: "not sent by the deadline", attempts: 0),

@@ -8,7 +8,7 @@ extension EndToEnd {
     @Suite struct HostileInputTests {
         /// Peak memory allowed to a run that is fed a body past its cap (a render of the 320x180 test content
         /// peaks near 70 MB; the bodies below are 48 MiB and more).
-        static let memoryBound = 100 * 1_000_000
+        static let memoryBound = SanitizerSlack.bytes(100 * 1_000_000)
 
         /// A VAST document 60 000 elements deep (about 350 KB): `<VAST><Ad><x><x>…`.
         static let deepVAST: String = {
