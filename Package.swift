@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "pipctl", targets: ["pipctl"]),
         .library(name: "VideoPipeline", targets: ["VideoPipeline"]),
+        .library(name: "AdCore", targets: ["AdCore"]),
         .library(name: "AdInsertion", targets: ["AdInsertion"]),
     ],
     targets: [
@@ -23,7 +24,12 @@ let package = Package(
         // HTTP(S) GETs bounded in size and time, cancellable; the only importer of CCurl.
         .target(name: "Networking", dependencies: ["CCurl", "MediaCore"]),
         .target(name: "VideoPipeline", dependencies: ["CFFmpeg", "MediaCore"]),
-        .target(name: "AdInsertion", dependencies: ["MediaCore", "Networking", "VideoPipeline"]),
+        // The media-free half of the ad side: VAST/VMAP, decisioning, the plan, the ads manager and its events,
+        // tracking, sessions and scripts, picture-in-picture and screen layouts. It cannot import VideoPipeline
+        // because it does not depend on it, so its tests and fuzzers link no FFmpeg.
+        .target(name: "AdCore", dependencies: ["MediaCore", "Networking"]),
+        // The stitcher and the verifier: the ad side that drives VideoPipeline. Re-exports AdCore.
+        .target(name: "AdInsertion", dependencies: ["AdCore", "MediaCore", "VideoPipeline"]),
         .executableTarget(name: "pipctl", dependencies: ["AdInsertion", "VideoPipeline", "MediaCore"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
         // A real HTTP server on loopback for the tests of every target that talks HTTP.

@@ -96,7 +96,7 @@ extension Timeline {
     }
 
     /// A rate a media file can carry: positive, both parts of 32 bits (as in FFmpeg's `AVRational`).
-    static func checkFrameRate(_ text: String, path: String) throws(TimelineError) -> FrameRate {
+    public static func checkFrameRate(_ text: String, path: String) throws(TimelineError) -> FrameRate {
         guard let rate = FrameRate(parsing: text), rate.perSecond.numerator <= Int64(Int32.max),
               rate.perSecond.denominator <= Int64(Int32.max) else {
             throw .outOfBounds(jsonPath: path, reason: "\(text) is not a frame rate")
