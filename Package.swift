@@ -36,7 +36,9 @@ let package = Package(
         .target(name: "LoopbackServer", dependencies: ["MediaCore"], path: "Tests/Support/LoopbackServer"),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "LoopbackServer"]),
         .testTarget(name: "VideoPipelineTests", dependencies: ["VideoPipeline", "MediaCore"]),
-        .testTarget(name: "AdInsertionTests", dependencies: ["AdInsertion", "MediaCore", "Networking", "VideoPipeline", "LoopbackServer"], exclude: ["Fixtures"]),
+        // The media-free tests link no FFmpeg library (they may run the ffmpeg tool to make an image).
+        .testTarget(name: "AdCoreTests", dependencies: ["AdCore", "MediaCore", "Networking", "LoopbackServer"], exclude: ["Fixtures"]),
+        .testTarget(name: "AdInsertionTests", dependencies: ["AdInsertion", "AdCore", "MediaCore", "VideoPipeline", "LoopbackServer"]),
         .testTarget(name: "pipctlTests", dependencies: ["pipctl", "MediaCore", "LoopbackServer"]),
     ],
     swiftLanguageModes: [.v6]
