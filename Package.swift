@@ -50,8 +50,11 @@ let package = Package(
 if Context.environment["PIPCTL_FUZZ"] == "1" {
     package.targets.append(.target(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"))
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["CFuzzerDriver"], path: "Fuzz/Support"))
-    for name in ["vast", "vmap", "resolver", "timeline", "script", "urlmap"] {
-        package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", "AdInsertion", "MediaCore"],
+    // The parsers' fuzzers link AdCore only (no FFmpeg); `timeline` drives the verifier's continuity check.
+    let library = ["vast": "AdCore", "vmap": "AdCore", "resolver": "AdCore", "timeline": "AdInsertion", "script": "AdCore",
+                   "urlmap": "AdCore"]
+    for (name, adLibrary) in library.sorted(by: { $0.key < $1.key }) {
+        package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", .target(name: adLibrary), "MediaCore"],
                                                  path: "Fuzz/\(name)"))
     }
     // The argument parser lives in the pipctl executable; its sources are compiled again into the fuzz target
