@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "pipctl", targets: ["pipctl"]),
         .library(name: "VideoPipeline", targets: ["VideoPipeline"]),
+        .library(name: "AdCore", targets: ["AdCore"]),
         .library(name: "AdInsertion", targets: ["AdInsertion"]),
     ],
     targets: [
@@ -23,14 +24,21 @@ let package = Package(
         // HTTP(S) GETs bounded in size and time, cancellable; the only importer of CCurl.
         .target(name: "Networking", dependencies: ["CCurl", "MediaCore"]),
         .target(name: "VideoPipeline", dependencies: ["CFFmpeg", "MediaCore"]),
-        .target(name: "AdInsertion", dependencies: ["MediaCore", "Networking", "VideoPipeline"]),
+        // The media-free half of the ad side: VAST/VMAP, decisioning, the plan, the ads manager and its events,
+        // tracking, sessions and scripts, picture-in-picture and screen layouts. It cannot import VideoPipeline
+        // because it does not depend on it, so its tests and fuzzers link no FFmpeg.
+        .target(name: "AdCore", dependencies: ["MediaCore", "Networking"]),
+        // The stitcher and the verifier: the ad side that drives VideoPipeline. Re-exports AdCore.
+        .target(name: "AdInsertion", dependencies: ["AdCore", "MediaCore", "VideoPipeline"]),
         .executableTarget(name: "pipctl", dependencies: ["AdInsertion", "VideoPipeline", "MediaCore"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
         // A real HTTP server on loopback for the tests of every target that talks HTTP.
         .target(name: "LoopbackServer", dependencies: ["MediaCore"], path: "Tests/Support/LoopbackServer"),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "LoopbackServer"]),
         .testTarget(name: "VideoPipelineTests", dependencies: ["VideoPipeline", "MediaCore"]),
-        .testTarget(name: "AdInsertionTests", dependencies: ["AdInsertion", "MediaCore", "Networking", "VideoPipeline", "LoopbackServer"], exclude: ["Fixtures"]),
+        // The media-free tests link no FFmpeg library (they may run the ffmpeg tool to make an image).
+        .testTarget(name: "AdCoreTests", dependencies: ["AdCore", "MediaCore", "Networking", "LoopbackServer"], exclude: ["Fixtures"]),
+        .testTarget(name: "AdInsertionTests", dependencies: ["AdInsertion", "AdCore", "MediaCore", "VideoPipeline", "LoopbackServer"]),
         .testTarget(name: "pipctlTests", dependencies: ["pipctl", "MediaCore", "LoopbackServer"]),
     ],
     swiftLanguageModes: [.v6]
@@ -42,8 +50,11 @@ let package = Package(
 if Context.environment["PIPCTL_FUZZ"] == "1" {
     package.targets.append(.target(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"))
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["CFuzzerDriver"], path: "Fuzz/Support"))
-    for name in ["vast", "vmap", "resolver", "timeline", "script", "urlmap"] {
-        package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", "AdInsertion", "MediaCore"],
+    // The parsers' fuzzers link AdCore only (no FFmpeg); `timeline` drives the verifier's continuity check.
+    let library = ["vast": "AdCore", "vmap": "AdCore", "resolver": "AdCore", "timeline": "AdInsertion", "script": "AdCore",
+                   "urlmap": "AdCore"]
+    for (name, adLibrary) in library.sorted(by: { $0.key < $1.key }) {
+        package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", .target(name: adLibrary), "MediaCore"],
                                                  path: "Fuzz/\(name)"))
     }
     // The argument parser lives in the pipctl executable; its sources are compiled again into the fuzz target

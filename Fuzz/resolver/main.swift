@@ -1,4 +1,4 @@
-import AdInsertion
+import AdCore
 import Foundation
 import FuzzSupport
 

@@ -1,4 +1,4 @@
-import AdInsertion
+import AdCore
 import FuzzSupport
 
 /// Fuzz target `script`: any text as a `--script` must parse or give a `ScriptError`, and what parses must come

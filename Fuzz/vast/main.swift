@@ -1,4 +1,4 @@
-import AdInsertion
+import AdCore
 import FuzzSupport
 
 /// Fuzz target `vast`: any bytes through the VAST parser must give a document or a `DecisioningError`.

@@ -1,3 +1,4 @@
+import AdCore
 import Foundation
 import MediaCore
 import VideoPipeline
@@ -412,11 +413,6 @@ public final class Stitcher {
         return info.bestVideo?.duration ?? info.duration
     }
 
-}
-
-/// Receives the session's events as they are recorded (beacon sending, live display).
-public protocol SessionEventObserver: AnyObject {
-    func session(didRecord events: [SessionEvent])
 }
 
 /// What a finished render produced.

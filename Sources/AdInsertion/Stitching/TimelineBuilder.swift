@@ -1,3 +1,4 @@
+import AdCore
 import MediaCore
 
 /// Gathers frame decisions into timeline segments: a new segment starts wherever the source, the continuity of

@@ -188,24 +188,11 @@ struct StampedMedia: Sendable {
 
     // MARK: - The ffmpeg command-line tool
 
-    static let ffmpegPath = "/usr/bin/ffmpeg"
-    static var hasFFmpeg: Bool { FileManager.default.isExecutableFile(atPath: ffmpegPath) }
+    static let ffmpegPath = FFmpegCommandLine.path
+    static var hasFFmpeg: Bool { FFmpegCommandLine.isInstalled }
 
     /// Runs `ffmpeg -v error -y ARGUMENTS`; a failure throws with its messages.
-    static func ffmpeg(_ arguments: [String]) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ffmpegPath)
-        process.arguments = ["-hide_banner", "-nostdin", "-v", "error", "-y"] + arguments
-        let messages = Pipe()
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = messages
-        try process.run()
-        let text = messages.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "ffmpeg \(arguments.joined(separator: " ")): \(String(decoding: text, as: UTF8.self))")
-        }
-    }
+    static func ffmpeg(_ arguments: [String]) throws { try FFmpegCommandLine.run(arguments) }
 }
 
 extension FrameRate {

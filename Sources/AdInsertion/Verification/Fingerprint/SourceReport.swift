@@ -1,3 +1,4 @@
+import AdCore
 import Foundation
 
 /// What `pipctl verify --sources` found by comparing the output's pictures and sound with the timeline's sources.

@@ -1,3 +1,4 @@
+import AdCore
 import Dispatch
 import Foundation
 import MediaCore
