@@ -19,6 +19,7 @@ extension SessionOptions {
         files.read("--url-map", inputs.urlMap)
         if case .file(let path) = inputs.script { files.read("--script", path) }
         files.read("--pip-background", pictureInPictureBackground)
+        files.read("--session", sessionFile)
         files.read("--banner", banner.flatMap { CreativeSource(argument: $0).localPath })
         return files
     }

@@ -47,27 +47,11 @@ extension SessionOptions {
         request.cacheBusting = sendsBeacons ? .random : .seeded
         request.mediaCache = mediaCacheSettings
         request.screen = screen
-        if let screen, banner != nil || testMode {
-            request.screenAds = try await screenAds(on: screen, script: request.script, urlMap: inputs.urlMap,
+        if let session = try screenSession(command: command) {
+            request.screenAds = try await screenAds(session, script: request.script, urlMap: inputs.urlMap,
                                                     clockOrigin: request.clockOrigin, command: command)
         }
         return request
-    }
-
-    /// The `--banner` of the one-scene session, loaded for real: requested at the start and whenever the
-    /// script changes the banner's width, under the ad fetches' limits (`--url-map`, deadlines, origin policy).
-    func screenAds(on screen: ScreenState, script: SessionScript, urlMap: String?, clockOrigin: Date,
-                   command: String) async throws -> ScreenAdRun {
-        var settings = AdsLoaderSettings()
-        settings.urlMap = try SessionOptions.loadURLMap(urlMap, command: command)
-        try decisioning.apply(to: &settings, command: command)
-        let banners = banner.map { [BannerPlacement(scene: "main", source: CreativeSource(argument: $0))] } ?? []
-        do {
-            return try await ScreenAdRun.load(screen: screen, script: script, banners: banners, testMode: testMode,
-                                              loader: ScreenAdLoader(settings: settings), clockOrigin: clockOrigin)
-        } catch {
-            throw UsageError(command: command, message: "--banner: \(error)")
-        }
     }
 
     /// `--media-cache`, `--media-timeout` and `--max-media-bytes`.

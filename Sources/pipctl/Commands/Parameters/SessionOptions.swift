@@ -58,9 +58,11 @@ struct SessionOptions: Hashable, Sendable {
     /// `--test-mode`: requests behave as with Google Mobile Ads test ads (a multi-scene app's request must set its
     /// scene).
     var testMode: Bool
+    /// `--session FILE`: the device, scenes, player, placements and script from a session file.
+    var sessionFile: String?
 
     /// True when no content and no ads were given: the session is the bundled demo.
-    var usesDemo: Bool { content == nil && ads == nil }
+    var usesDemo: Bool { content == nil && ads == nil && sessionFile == nil }
 
     static let content = Parameter.optional(
         "content", .text("FILE"), absent: "the bundled demo content",
@@ -184,8 +186,14 @@ struct SessionOptions: Hashable, Sendable {
         help: "Request ads as an app in test mode: in an app with several scenes, a request that does not set its "
             + "window scene fails (reason sceneNotSet) instead of filling for the whole screen.")
 
+    static let session = Parameter.optional(
+        "session", .text("FILE"), absent: "none",
+        help: "A session file (JSON, see docs/SESSION.md): the device, its scenes and their layout, each scene's "
+            + "player (content and ads) and placements (banner, interstitial), test mode and a script. It takes "
+            + "the place of --content, --ads, --break, --script and the other screen options.")
+
     /// Where the session runs: the device and its banner.
-    static let screenParameters: [any ParameterDeclaration] = [device, orientation, pointScale, banner, testMode]
+    static let screenParameters: [any ParameterDeclaration] = [session, device, orientation, pointScale, banner, testMode]
     /// What the session plays, listed first in help.
     static let inputParameters: [any ParameterDeclaration] = [content, ads, breaks]
     /// How ads are requested.
@@ -232,21 +240,14 @@ struct SessionOptions: Hashable, Sendable {
         pointScale = arguments[Self.pointScale]
         banner = arguments[Self.banner]
         testMode = arguments[Self.testMode]
+        sessionFile = arguments[Self.session]
     }
 
-    /// The screen of a session on `--device`: one scene, "main", full screen, with a banner when `--banner` is
-    /// given; `nil` without a device.
+    /// The screen of the session: the `--session` file's, or on `--device` one scene, "main", full screen, with a
+    /// banner when `--banner` is given; `nil` without either.
     ///
-    /// - Throws: `UsageError` when a screen option is given without `--device`.
+    /// - Throws: `UsageError` when a screen option is given without `--device`, or the session file is wrong.
     func screen(command: String) throws(UsageError) -> ScreenState? {
-        guard let device else {
-            for (given, name) in [(orientation != nil, "--orientation"), (pointScale != nil, "--point-scale"),
-                                  (banner != nil, "--banner"), (testMode, "--test-mode")] where given {
-                throw UsageError(command: command, message: "\(name) needs --device")
-            }
-            return nil
-        }
-        return ScreenState(device: device, orientation: orientation ?? Device.naturalOrientation(of: device.name),
-                           scenes: [ScreenState.Scene(id: "main", hasBanner: banner != nil)], pointScale: pointScale)
+        try screenSession(command: command)?.screen
     }
 }
