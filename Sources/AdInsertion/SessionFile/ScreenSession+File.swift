@@ -14,7 +14,7 @@ extension ScreenSession {
         }
         let reader = JSONPathReader(file: file)
         let top = try reader.object(root, "")
-        try reader.only(top, ["$schema", "device", "orientation", "fold", "pointScale", "testMode", "layout", "scenes", "script"], "")
+        try reader.only(top, ["$schema", "device", "orientation", "fold", "pointScale", "testMode", "layout", "scenes", "script", "urlMap"], "")
         let deviceName = try reader.string(top["device"], "device")
         let device: Device
         do throws(ScreenError) { device = try Device(parsing: deviceName) } catch {
@@ -112,8 +112,9 @@ extension ScreenSession {
                 .joined(separator: "\n")
         default: throw SessionFileError(file: file, path: "script", "not a string or an array of strings")
         }
+        let urlMap = try top["urlMap"].map { v throws(SessionFileError) in try reader.string(v, "urlMap") }
         self.init(screen: screen, testMode: testMode, banners: banners, fullScreenAds: fullScreenAds, player: player,
-                  script: script, directory: URL(fileURLWithPath: file).deletingLastPathComponent().path)
+                  script: script, urlMap: urlMap, directory: URL(fileURLWithPath: file).deletingLastPathComponent().path)
     }
 }
 

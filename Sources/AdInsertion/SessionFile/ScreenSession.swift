@@ -24,12 +24,15 @@ public struct ScreenSession: Sendable {
     public let player: Player?
     /// The session's script (script syntax, commands separated by `;` or new lines); `nil` for none.
     public let script: String?
+    /// A URL map file (as `--url-map`) for the session's ad requests; `nil` for none.
+    public let urlMap: String?
     /// The directory relative paths are read from.
     public let directory: String
 
     public init(screen: ScreenState, testMode: Bool = false, banners: [BannerPlacement] = [],
                 fullScreenAds: [FullScreenPlacement] = [], player: Player? = nil, script: String? = nil,
-                directory: String = FileManager.default.currentDirectoryPath) {
+                urlMap: String? = nil, directory: String = FileManager.default.currentDirectoryPath) {
+        self.urlMap = urlMap
         self.screen = screen
         self.testMode = testMode
         self.banners = banners

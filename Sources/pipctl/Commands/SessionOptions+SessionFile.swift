@@ -42,14 +42,15 @@ extension SessionOptions {
     }
 
     /// The content, ads and script of the `--session` file's player, with paths resolved against its directory.
-    func sessionInputs(command: String) throws(UsageError) -> (content: String, ads: Ads?, script: ScriptSource?)? {
+    func sessionInputs(command: String) throws(UsageError) -> (content: String, ads: Ads?, urlMap: String?, script: ScriptSource?)? {
         guard sessionFile != nil, let session = try screenSession(command: command), let player = session.player else { return nil }
         let ads = player.ads.map { text -> Ads in
             let lower = text.lowercased()
             if (lower.hasPrefix("http://") || lower.hasPrefix("https://")), let url = URL(string: text) { return .document(.url(url)) }
             return .document(.file(path: session.resolved(text)))
         }
-        return (session.resolved(player.content), ads, session.script.map(ScriptSource.text))
+        return (session.resolved(player.content), ads, urlMap ?? session.urlMap.map(session.resolved),
+                session.script.map(ScriptSource.text))
     }
 
     /// The session's banners and full-screen ads loaded for real: requested at the start and whenever the

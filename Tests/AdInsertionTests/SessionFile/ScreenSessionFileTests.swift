@@ -73,3 +73,25 @@ import Testing
         #expect(try JSONSerialization.jsonObject(with: Data(contentsOf: docs.appendingPathComponent("session.schema.json"))) is [String: Any])
     }
 }
+
+/// The bundled `media/multiwindow.session.json` does what the README says: the side scene's interstitial is reloaded
+/// when Split View 1/3 makes it too large, then presented and dismissed; the banner is reloaded on each new width.
+@Suite struct MultiwindowSessionTests {
+    @Test func theInterstitialIsReloadedAfterTheSplitThenPresentedAndTheBannerFollowsTheWidth() async throws {
+        let media = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("media")
+        let file = media.appendingPathComponent("multiwindow.session.json").path
+        let session = try ScreenSession(sessionFile: Data(contentsOf: URL(fileURLWithPath: file)), file: file)
+        #expect(session.player?.scene == "main" && session.screen.arrangement == .split(leading: "side", trailing: "main", .half))
+        let run = try await session.loadAds(script: try SessionScript(parsing: try #require(session.script)),
+                                            settings: AdsLoaderSettings())
+        func seconds(_ type: SessionEventType, _ scene: SceneID) -> [Rational] {
+            run.events.filter { $0.type == type && $0.scene == scene }.map(\.time.seconds)
+        }
+        #expect(seconds(.adDidLoad, "side") == [Rational(0), Rational(8)])
+        #expect(run.events.contains { $0.time == MediaTime(seconds: 8) && $0.reason == .adTooLargeForWindow && $0.type == .log })
+        #expect(seconds(.adWillPresentFullScreenContent, "side") == [Rational(10)])
+        #expect(seconds(.adDidDismissFullScreenContent, "side") == [Rational(13)])
+        #expect(seconds(.bannerViewDidReceiveAd, "main") == [Rational(0), Rational(8), Rational(16)])
+    }
+}
