@@ -20,6 +20,9 @@ public struct ScreenAdRun: Sendable {
     public let events: [ScreenAdEvent]
     /// Every change of a banner's creative, in time order.
     public let bannerChanges: [BannerChange]
+    /// Every load of a full-screen ad's creative (same shape: from `time` on, `scene`'s full-screen ad, when it
+    /// is presented, shows `creative`), in time order.
+    public let fullScreenChanges: [BannerChange]
     /// The requests the run made, in order (what an ad server saw).
     public let requests: [ScreenAdRequest]
 
@@ -33,14 +36,17 @@ public struct ScreenAdRun: Sendable {
     public init(driver: ScreenAdDriver, outcomes: [Int: Result<DisplayCreative, ScreenAdError>]) {
         events = driver.events(outcomes: outcomes)
         requests = driver.requests
-        var changes: [BannerChange] = []
+        var changes: [BannerChange] = [], fullScreen: [BannerChange] = []
         // A request in test mode that did not set its scene is never sent: its banner has nothing from the start.
         for request in driver.requests {
-            guard case .banner(let scene) = request.placement else { continue }
             let creative = try? outcomes[request.index]?.get()
-            changes.append(BannerChange(time: request.time, scene: scene, creative: creative))
+            switch request.placement {
+            case .banner(let scene): changes.append(BannerChange(time: request.time, scene: scene, creative: creative))
+            case .fullScreen(let scene): fullScreen.append(BannerChange(time: request.time, scene: scene, creative: creative))
+            }
         }
         bannerChanges = changes
+        fullScreenChanges = fullScreen
     }
 
     /// The creative `scene`'s banner shows at output time `time`; `nil` before its first load or after a failed one.

@@ -359,6 +359,13 @@ public final class Stitcher {
                 }
                 drawing.timeline.append(Timeline.Layer(kind: .banner, scene: scene, rect: .init(layer.rect),
                                                        source: request.bannerPath))
+            case .fullscreen where screenAds?.fullScreen(of: layer.scene, at: format.frameRate.time(ofFrame: frame)) != nil:
+                // The presented ad's loaded creative, fitted to its window over black.
+                let loaded = screenAds!.fullScreen(of: layer.scene, at: format.frameRate.time(ofFrame: frame))!
+                drawing.layers.append(.color(.black, in: layer.rect))
+                drawing.layers.append(.picture(try loaded.source.picture(atTick: frame % loaded.source.frameCount), .letterbox,
+                                               in: layer.rect))
+                drawing.timeline.append(Timeline.Layer(kind: .fullscreen, scene: scene, rect: .init(layer.rect), source: loaded.url))
             case .fullscreen, .overlay:
                 drawing.layers.append(.color(layer.kind == .fullscreen ? Stitcher.fullScreenColor : Stitcher.overlayColor,
                                              in: layer.rect))

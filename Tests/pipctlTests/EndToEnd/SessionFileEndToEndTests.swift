@@ -69,6 +69,30 @@ extension EndToEnd {
             #expect(render.events.contains { $0["type"] as? String == "adDidLoad" && $0["scene"] as? String == "right" })
         }
 
+        @Test func aPresentedInterstitialShowsTheCreativeItLoadedFittedToItsWindow() async throws {
+            let dir = try ScratchDirectory()
+            let (rendered, _) = try await Self.render("""
+            {"device": "ipad-11", "orientation": "landscape",
+             "scenes": [{"id": "left", "player": {"content": "content.mp4"}}, {"id": "right", "interstitial": {"source": "right.png"}}],
+             "script": "present interstitial right@0.5"}
+            """, in: dir)
+            let render = try #require(rendered)
+            let segment = try #require(render.segments.firstIndex { segment in
+                (segment["layers"] as? [[String: Any]])?.contains { $0["kind"] as? String == "fullscreen" } ?? false
+            })
+            #expect(render.segments[segment]["outStartFrame"] as? Int == 15)
+            let window = try #require(Self.layers(render, "fullscreen", segment: segment)["right"])
+            let layers = try #require(render.segments[segment]["layers"] as? [[String: Any]])
+            #expect(layers.first { $0["kind"] as? String == "fullscreen" }?["source"] as? String == "right.png", "the request as written")
+            // The 400x60 creative keeps its shape: a band across the window's middle, black above it.
+            let picture = try render.picture(frame: 20)
+            Device.expectFlat(picture, PixelRect(x: window.x + 4, y: window.y + window.height / 2 - 10, width: window.width - 8, height: 20),
+                              Self.greenY, "the interstitial's creative")
+            Device.expectFlat(picture, PixelRect(x: window.x + 4, y: window.y + 4, width: window.width - 8, height: 20),
+                              Device.blackY, "above the creative")
+            #expect(render.events.contains { $0["type"] as? String == "adWillPresentFullScreenContent" && $0["time"] as? Double == 0.5 })
+        }
+
         @Test func inTestModeABannerWhoseRequestDoesNotSetItsSceneFailsWithSceneNotSet() async throws {
             let dir = try ScratchDirectory()
             let (rendered, _) = try await Self.render("""
