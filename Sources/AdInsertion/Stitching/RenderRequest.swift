@@ -36,6 +36,9 @@ public struct RenderRequest: Sendable {
     public var screen: ScreenState?
     /// A still image (PNG, JPEG) drawn as the anchored adaptive banner of every scene that has one (`--banner`).
     public var bannerPath: String?
+    /// The banners and full-screen ads loaded for the screen (`--banner`, `--test-mode`, a session file): their
+    /// creatives are drawn instead of `bannerPath` and their events logged with the session's.
+    public var screenAds: ScreenAdRun?
     public var contentStart: MediaTime
     /// The wall-clock time of output frame 0, for `[TIMESTAMP]`; a fixed date keeps event logs reproducible.
     public var clockOrigin: Date

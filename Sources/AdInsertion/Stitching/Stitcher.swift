@@ -29,6 +29,9 @@ public final class Stitcher {
     private let background: MediaSource?
     /// The anchored adaptive banner's image (`--banner`), decoded once and drawn wherever a scene has a banner.
     private let banner: MediaSource?
+    /// The loaded banner creatives (`request.screenAds`), and the screen ad events not yet logged.
+    private let screenAds: ScreenAdPictures?
+    var pendingScreenEvents: ArraySlice<ScreenAdEvent> = []
     private let compositor: Compositor
     /// The MP4 (absent when `play` records nothing) and the frame hashes, written frame by frame.
     private let stage: OutputStage
@@ -75,6 +78,8 @@ public final class Stitcher {
         do { banner = try request.bannerPath.map { p throws(MediaError) in try MediaSource(path: p, format: format) } } catch {
             throw .banner(error)
         }
+        screenAds = try request.screenAds.map { run throws(RenderError) in try ScreenAdPictures(run: run, format: format) }
+        pendingScreenEvents = ArraySlice(request.screenAds?.events ?? [])
         downloads = MediaDownloads(plan: request.plan, cache: MediaCache(settings: request.mediaCache),
                                    concurrency: request.mediaConcurrency)
         media = AdMedia(format: format, threads: request.encoding.threads, downloads: downloads,
@@ -339,11 +344,29 @@ public final class Stitcher {
                 drawing.layers.append(.color(.black, in: layer.rect))
                 drawing.timeline.append(Timeline.Layer(kind: .content, scene: scene, rect: .init(layer.rect), source: nil))
             case .banner:
+                if let screenAds {
+                    // The creative the loader fetched for this scene's current width (nothing when it failed).
+                    let loaded = screenAds.banner(of: layer.scene, at: format.frameRate.time(ofFrame: frame))
+                    if let loaded {
+                        drawing.layers.append(.picture(try loaded.source.picture(atTick: frame % loaded.source.frameCount),
+                                                       .fill, in: layer.rect))
+                    }
+                    drawing.timeline.append(Timeline.Layer(kind: .banner, scene: scene, rect: .init(layer.rect),
+                                                           source: loaded?.url))
+                    continue
+                }
                 if let banner {
                     drawing.layers.append(.picture(try banner.picture(atTick: frame % banner.frameCount), .fill, in: layer.rect))
                 }
                 drawing.timeline.append(Timeline.Layer(kind: .banner, scene: scene, rect: .init(layer.rect),
                                                        source: request.bannerPath))
+            case .fullscreen where screenAds?.fullScreen(of: layer.scene, at: format.frameRate.time(ofFrame: frame)) != nil:
+                // The presented ad's loaded creative, fitted to its window over black.
+                let loaded = screenAds!.fullScreen(of: layer.scene, at: format.frameRate.time(ofFrame: frame))!
+                drawing.layers.append(.color(.black, in: layer.rect))
+                drawing.layers.append(.picture(try loaded.source.picture(atTick: frame % loaded.source.frameCount), .letterbox,
+                                               in: layer.rect))
+                drawing.timeline.append(Timeline.Layer(kind: .fullscreen, scene: scene, rect: .init(layer.rect), source: loaded.url))
             case .fullscreen, .overlay:
                 drawing.layers.append(.color(layer.kind == .fullscreen ? Stitcher.fullScreenColor : Stitcher.overlayColor,
                                              in: layer.rect))
@@ -362,7 +385,7 @@ public final class Stitcher {
     }
 
     private func flushEvents() throws(RenderError) {
-        let events = Stitcher.insertingBuffering(media.takeWaits(), into: session.drainEvents())
+        let events = mergingScreenAdEvents(Stitcher.insertingBuffering(media.takeWaits(), into: session.drainEvents()))
         guard !events.isEmpty else { return }
         breaksNotReached += events.filter { $0.type == .adBreakSkipped && $0.reason == .contentEnded }.compactMap(\.breakIndex)
         do { for event in events { try eventLog?.append(event) } } catch {

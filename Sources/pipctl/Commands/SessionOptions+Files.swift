@@ -1,3 +1,4 @@
+import AdInsertion
 import Foundation
 
 extension SessionOptions {
@@ -18,7 +19,8 @@ extension SessionOptions {
         files.read("--url-map", inputs.urlMap)
         if case .file(let path) = inputs.script { files.read("--script", path) }
         files.read("--pip-background", pictureInPictureBackground)
-        files.read("--banner", banner)
+        files.read("--session", sessionFile)
+        files.read("--banner", banner.flatMap { CreativeSource(argument: $0).localPath })
         return files
     }
 }

@@ -47,7 +47,10 @@ extension SessionOptions {
         request.cacheBusting = sendsBeacons ? .random : .seeded
         request.mediaCache = mediaCacheSettings
         request.screen = screen
-        request.bannerPath = banner
+        if let session = try screenSession(command: command) {
+            request.screenAds = try await screenAds(session, script: request.script, urlMap: inputs.urlMap,
+                                                    clockOrigin: request.clockOrigin, command: command)
+        }
         return request
     }
 

@@ -28,6 +28,7 @@ extension SessionOptions {
 
     /// The content to play and the script to follow, with the demo's filled in when nothing was given.
     func resolvedInputs() throws -> (content: String, ads: Ads?, urlMap: String?, script: ScriptSource?) {
+        if let session = try sessionInputs(command: "pipctl") { return (session.content, session.ads, session.urlMap, session.script) }
         guard usesDemo else { return (content ?? "", ads, urlMap, script) }
         let demo = try Demo.locate()
         return (demo.content, .document(.file(path: demo.vmap)), urlMap ?? demo.urlMap, script ?? .file(path: demo.script))

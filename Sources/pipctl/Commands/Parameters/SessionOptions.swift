@@ -53,11 +53,16 @@ struct SessionOptions: Hashable, Sendable {
     var orientation: Orientation?
     /// Nil for `PointScale.default(for:)`.
     var pointScale: PointScale?
-    /// An image drawn as the anchored adaptive banner of the player's scene.
+    /// The anchored adaptive banner of the player's scene: an image or a VAST document, a path or a URL.
     var banner: String?
+    /// `--test-mode`: requests behave as with Google Mobile Ads test ads (a multi-scene app's request must set its
+    /// scene).
+    var testMode: Bool
+    /// `--session FILE`: the device, scenes, player, placements and script from a session file.
+    var sessionFile: String?
 
     /// True when no content and no ads were given: the session is the bundled demo.
-    var usesDemo: Bool { content == nil && ads == nil }
+    var usesDemo: Bool { content == nil && ads == nil && sessionFile == nil }
 
     static let content = Parameter.optional(
         "content", .text("FILE"), absent: "the bundled demo content",
@@ -169,14 +174,26 @@ struct SessionOptions: Hashable, Sendable {
             + "the long side at most 1280 px",
         help: "Output pixels per point of the --device.")
     static let banner = Parameter.optional(
-        "banner", .text("FILE"), absent: "none",
-        help: "With --device: a still image (PNG or JPEG) shown as an anchored adaptive banner in the scene: as wide "
-            + "as its safe area, max(50, min(90, 15% of the screen height)) points high, on the bottom of the safe "
-            + "area and over the content. The image is stretched to the banner's rectangle, as a creative served "
-            + "at the requested size fills it.")
+        "banner", .text("SOURCE"), absent: "none",
+        help: "With --device: an anchored adaptive banner in the scene: as wide as its safe area, max(50, min(90, "
+            + "15% of the screen height)) points high, on the bottom of the safe area and over the content. SOURCE "
+            + "is an image (PNG, JPEG, GIF) or a VAST document (a name ending in .xml or .vast, or 'vast:' before "
+            + "it) whose NonLinear or Companion StaticResource is an image, as a path or an http(s) URL; a URL may "
+            + "carry [WIDTH] and [HEIGHT] (points), [SCALE] and [SCENE]. It is requested when the render starts "
+            + "and again whenever the banner's width changes; the image is stretched to the banner's rectangle.")
+    static let testMode = Parameter.flag(
+        "test-mode",
+        help: "Request ads as an app in test mode: in an app with several scenes, a request that does not set its "
+            + "window scene fails (reason sceneNotSet) instead of filling for the whole screen.")
+
+    static let session = Parameter.optional(
+        "session", .text("FILE"), absent: "none",
+        help: "A session file (JSON, see docs/SESSION.md): the device, its scenes and their layout, each scene's "
+            + "player (content and ads) and placements (banner, interstitial), test mode and a script. It takes "
+            + "the place of --content, --ads, --break, --script and the other screen options.")
 
     /// Where the session runs: the device and its banner.
-    static let screenParameters: [any ParameterDeclaration] = [device, orientation, pointScale, banner]
+    static let screenParameters: [any ParameterDeclaration] = [session, device, orientation, pointScale, banner, testMode]
     /// What the session plays, listed first in help.
     static let inputParameters: [any ParameterDeclaration] = [content, ads, breaks]
     /// How ads are requested.
@@ -222,21 +239,15 @@ struct SessionOptions: Hashable, Sendable {
         orientation = arguments[Self.orientation]
         pointScale = arguments[Self.pointScale]
         banner = arguments[Self.banner]
+        testMode = arguments[Self.testMode]
+        sessionFile = arguments[Self.session]
     }
 
-    /// The screen of a session on `--device`: one scene, "main", full screen, with a banner when `--banner` is
-    /// given; `nil` without a device.
+    /// The screen of the session: the `--session` file's, or on `--device` one scene, "main", full screen, with a
+    /// banner when `--banner` is given; `nil` without either.
     ///
-    /// - Throws: `UsageError` when a screen option is given without `--device`.
+    /// - Throws: `UsageError` when a screen option is given without `--device`, or the session file is wrong.
     func screen(command: String) throws(UsageError) -> ScreenState? {
-        guard let device else {
-            for (given, name) in [(orientation != nil, "--orientation"), (pointScale != nil, "--point-scale"),
-                                  (banner != nil, "--banner")] where given {
-                throw UsageError(command: command, message: "\(name) needs --device")
-            }
-            return nil
-        }
-        return ScreenState(device: device, orientation: orientation ?? Device.naturalOrientation(of: device.name),
-                           scenes: [ScreenState.Scene(id: "main", hasBanner: banner != nil)], pointScale: pointScale)
+        try screenSession(command: command)?.screen
     }
 }

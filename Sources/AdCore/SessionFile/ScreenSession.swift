@@ -1,0 +1,69 @@
+import Foundation
+import MediaCore
+
+/// What runs on a device: the screen and its scenes, the player and the ad placements of each scene, test mode
+/// and a script; read from a session file (`--session`) or made from the command-line shortcuts.
+///
+/// One value for both, so that `--device`, `--orientation`, `--banner` and `--test-mode` are exactly a one-scene
+/// session and every later step (loading the banners, drawing the scenes) reads the same thing.
+public struct ScreenSession: Sendable {
+    /// The content and ads a scene plays, as written (a relative path is resolved against the session's directory).
+    public struct Player: Hashable, Sendable {
+        public let scene: SceneID
+        public let content: String
+        /// A VMAP or VAST document, path or URL; `nil` for content without ads.
+        public let ads: String?
+    }
+
+    /// The screen at the start; the player's scene is its first scene (the one the render draws the player in).
+    public let screen: ScreenState
+    public let testMode: Bool
+    public let banners: [BannerPlacement]
+    public let fullScreenAds: [FullScreenPlacement]
+    /// The scene that plays content; `nil` when no scene has a player.
+    public let player: Player?
+    /// The session's script (script syntax, commands separated by `;` or new lines); `nil` for none.
+    public let script: String?
+    /// A URL map file (as `--url-map`) for the session's ad requests; `nil` for none.
+    public let urlMap: String?
+    /// The directory relative paths are read from.
+    public let directory: String
+
+    public init(screen: ScreenState, testMode: Bool = false, banners: [BannerPlacement] = [],
+                fullScreenAds: [FullScreenPlacement] = [], player: Player? = nil, script: String? = nil,
+                urlMap: String? = nil, directory: String = FileManager.default.currentDirectoryPath) {
+        self.urlMap = urlMap
+        self.screen = screen
+        self.testMode = testMode
+        self.banners = banners
+        self.fullScreenAds = fullScreenAds
+        self.player = player
+        self.script = script
+        self.directory = directory
+    }
+
+    /// The session the command-line shortcuts describe: one scene, `main`, full screen, with a banner from
+    /// `banner` (a `CreativeSource(argument:)` value) when given.
+    public static func oneScene(device: Device, orientation: Orientation? = nil, pointScale: PointScale? = nil,
+                                banner: String? = nil, testMode: Bool = false) -> ScreenSession {
+        let screen = ScreenState(device: device, orientation: orientation ?? Device.naturalOrientation(of: device.name),
+                                 scenes: [ScreenState.Scene(id: "main", hasBanner: banner != nil)], pointScale: pointScale)
+        return ScreenSession(screen: screen, testMode: testMode,
+                             banners: banner.map { [BannerPlacement(scene: "main", source: CreativeSource(argument: $0))] } ?? [])
+    }
+
+    /// `path` resolved against the session's directory, unless it is absolute or a URL.
+    public func resolved(_ path: String) -> String {
+        if path.hasPrefix("/") || path.contains("://") { return path }
+        return URL(fileURLWithPath: directory).appendingPathComponent(path).path
+    }
+
+    /// The run of the session's banners and full-screen ads, fetched with `settings` before the render; the
+    /// screen commands of `script` drive the reloads.
+    public func loadAds(script: SessionScript, settings: AdsLoaderSettings,
+                        clockOrigin: Date = SessionConfiguration.defaultClockOrigin) async throws(ScreenAdError) -> ScreenAdRun {
+        try await ScreenAdRun.load(screen: screen, script: script, banners: banners, fullScreenAds: fullScreenAds,
+                                   testMode: testMode, loader: ScreenAdLoader(settings: settings, directory: directory),
+                                   clockOrigin: clockOrigin)
+    }
+}

@@ -1,0 +1,71 @@
+import AdInsertion
+import Foundation
+
+extension SessionOptions {
+    /// The session on a device: read from `--session`, or the one scene the shortcuts (`--device`,
+    /// `--orientation`, `--point-scale`, `--banner`, `--test-mode`) describe; `nil` without a device.
+    ///
+    /// - Throws: `UsageError` for a shortcut without `--device`, an option the session file takes the place of,
+    ///   or a session file that cannot be read or used (its message names the JSON path).
+    func screenSession(command: String) throws(UsageError) -> ScreenSession? {
+        if let sessionFile {
+            let given: [(Bool, String)] = [
+                (content != nil, "--content"), (ads != nil, "--ads/--break"), (script != nil, "--script"),
+                (device != nil, "--device"), (orientation != nil, "--orientation"), (pointScale != nil, "--point-scale"),
+                (banner != nil, "--banner"), (testMode, "--test-mode"),
+            ]
+            if let name = given.first(where: \.0)?.1 {
+                throw UsageError(command: command, message: "\(name): the --session file says this; give one or the other")
+            }
+            let data: Data
+            do { data = try Data(contentsOf: URL(fileURLWithPath: sessionFile)) } catch {
+                throw UsageError(command: command, message: "--session: \(sessionFile): cannot be read (\((error as NSError).localizedDescription))")
+            }
+            do throws(SessionFileError) {
+                let session = try ScreenSession(sessionFile: data, file: sessionFile)
+                guard session.player != nil else {
+                    throw SessionFileError(file: sessionFile, path: "scenes", "no scene has a player (its content)")
+                }
+                return session
+            } catch {
+                throw UsageError(command: command, message: "--session: \(error)")
+            }
+        }
+        guard let device else {
+            for (given, name) in [(orientation != nil, "--orientation"), (pointScale != nil, "--point-scale"),
+                                  (banner != nil, "--banner"), (testMode, "--test-mode")] where given {
+                throw UsageError(command: command, message: "\(name) needs --device")
+            }
+            return nil
+        }
+        return .oneScene(device: device, orientation: orientation, pointScale: pointScale, banner: banner, testMode: testMode)
+    }
+
+    /// The content, ads and script of the `--session` file's player, with paths resolved against its directory.
+    func sessionInputs(command: String) throws(UsageError) -> (content: String, ads: Ads?, urlMap: String?, script: ScriptSource?)? {
+        guard sessionFile != nil, let session = try screenSession(command: command), let player = session.player else { return nil }
+        let ads = player.ads.map { text -> Ads in
+            let lower = text.lowercased()
+            if (lower.hasPrefix("http://") || lower.hasPrefix("https://")), let url = URL(string: text) { return .document(.url(url)) }
+            return .document(.file(path: session.resolved(text)))
+        }
+        return (session.resolved(player.content), ads, urlMap ?? session.urlMap.map(session.resolved),
+                session.script.map(ScriptSource.text))
+    }
+
+    /// The session's banners and full-screen ads loaded for real: requested at the start and whenever the
+    /// script changes a banner's width or makes a full-screen ad too large, under the ad fetches' limits
+    /// (`--url-map`, deadlines, origin policy); `nil` when the session has none and is not in test mode.
+    func screenAds(_ session: ScreenSession, script: SessionScript, urlMap: String?, clockOrigin: Date,
+                   command: String) async throws -> ScreenAdRun? {
+        guard !session.banners.isEmpty || !session.fullScreenAds.isEmpty || session.testMode else { return nil }
+        var settings = AdsLoaderSettings()
+        settings.urlMap = try SessionOptions.loadURLMap(urlMap, command: command)
+        try decisioning.apply(to: &settings, command: command)
+        do {
+            return try await session.loadAds(script: script, settings: settings, clockOrigin: clockOrigin)
+        } catch {
+            throw UsageError(command: command, message: "\(sessionFile.map { "--session: \($0)" } ?? "--banner"): \(error)")
+        }
+    }
+}
