@@ -34,10 +34,8 @@ public struct RenderRequest: Sendable {
     /// The device and its scenes (`--device`): the canvas is `ScreenCanvas`'s and the player is drawn in the
     /// first scene's window; `nil` for a player that fills the canvas.
     public var screen: ScreenState?
-    /// A still image (PNG, JPEG) drawn as the anchored adaptive banner of every scene that has one (`--banner`).
-    public var bannerPath: String?
     /// The banners and full-screen ads loaded for the screen (`--banner`, `--test-mode`, a session file): their
-    /// creatives are drawn instead of `bannerPath` and their events logged with the session's.
+    /// creatives are drawn and their events logged with the session's.
     public var screenAds: ScreenAdRun?
     public var contentStart: MediaTime
     /// The wall-clock time of output frame 0, for `[TIMESTAMP]`; a fixed date keeps event logs reproducible.

@@ -27,8 +27,6 @@ public final class Stitcher {
     private let content: MediaSource
     private let media: AdMedia
     private let background: MediaSource?
-    /// The anchored adaptive banner's image (`--banner`), decoded once and drawn wherever a scene has a banner.
-    private let banner: MediaSource?
     /// The loaded banner creatives (`request.screenAds`), and the screen ad events not yet logged.
     private let screenAds: ScreenAdPictures?
     var pendingScreenEvents: ArraySlice<ScreenAdEvent> = []
@@ -74,9 +72,6 @@ public final class Stitcher {
         self.content = content
         do { background = try request.pictureInPictureBackground.map { p throws(MediaError) in try MediaSource(path: p, format: format) } } catch {
             throw .background(error)
-        }
-        do { banner = try request.bannerPath.map { p throws(MediaError) in try MediaSource(path: p, format: format) } } catch {
-            throw .banner(error)
         }
         screenAds = try request.screenAds.map { run throws(RenderError) in try ScreenAdPictures(run: run, format: format) }
         pendingScreenEvents = ArraySlice(request.screenAds?.events ?? [])
@@ -314,7 +309,7 @@ public final class Stitcher {
     /// Turns the screen model's layers into the compositor's, bottom first: the bezel over the canvas, the
     /// display black (the Split View divider shows it), then each scene's layers. The player's scene shows the
     /// player (the content or the ad, or the picture-in-picture backdrop and window); another scene's content is
-    /// black (it has no player yet); a banner is the `--banner` image stretched over its rectangle (an anchored
+    /// black (it has no player yet); a banner is its loaded creative stretched over its rectangle (an anchored
     /// adaptive banner is requested at its slot's size, so its creative fills it); full-screen ads and landing
     /// screens are plain placeholders.
     private func screenLayers(_ screen: ScreenFrame, player picture: VideoPicture, from path: String,
@@ -344,22 +339,14 @@ public final class Stitcher {
                 drawing.layers.append(.color(.black, in: layer.rect))
                 drawing.timeline.append(Timeline.Layer(kind: .content, scene: scene, rect: .init(layer.rect), source: nil))
             case .banner:
-                if let screenAds {
-                    // The creative the loader fetched for this scene's current width (nothing when it failed).
-                    let loaded = screenAds.banner(of: layer.scene, at: format.frameRate.time(ofFrame: frame))
-                    if let loaded {
-                        drawing.layers.append(.picture(try loaded.source.picture(atTick: frame % loaded.source.frameCount),
-                                                       .fill, in: layer.rect))
-                    }
-                    drawing.timeline.append(Timeline.Layer(kind: .banner, scene: scene, rect: .init(layer.rect),
-                                                           source: loaded?.url))
-                    continue
-                }
-                if let banner {
-                    drawing.layers.append(.picture(try banner.picture(atTick: frame % banner.frameCount), .fill, in: layer.rect))
+                // The creative the loader fetched for this scene's current width (nothing when it failed).
+                let loaded = screenAds?.banner(of: layer.scene, at: format.frameRate.time(ofFrame: frame))
+                if let loaded {
+                    drawing.layers.append(.picture(try loaded.source.picture(atTick: frame % loaded.source.frameCount),
+                                                   .fill, in: layer.rect))
                 }
                 drawing.timeline.append(Timeline.Layer(kind: .banner, scene: scene, rect: .init(layer.rect),
-                                                       source: request.bannerPath))
+                                                       source: loaded?.url))
             case .fullscreen where screenAds?.fullScreen(of: layer.scene, at: format.frameRate.time(ofFrame: frame)) != nil:
                 // The presented ad's loaded creative, fitted to its window over black.
                 let loaded = screenAds!.fullScreen(of: layer.scene, at: format.frameRate.time(ofFrame: frame))!

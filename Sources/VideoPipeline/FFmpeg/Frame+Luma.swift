@@ -29,7 +29,7 @@ extension Frame {
     ///
     /// Stamps are read from 8-bit luma (`StampReader`), while sources come as 10- and 12-bit, 4:2:2 and 4:4:4:
     /// 8-bit planar luma is lent as it is; deeper luma keeps its top 8 bits (an exact shift, the same level on
-    /// the 8-bit scale: 940 of 1023 is 235); any other layout goes through libswscale to yuv420p first.
+    /// the 8-bit scale: 940 of 1023 is 235); any other layout goes through libswscale to gray first.
     func withLuma8<Result>(_ body: (PlaneView) -> Result) -> Result? {
         guard width > 0, height > 0, let data = dataPointer(0) else { return nil }
         switch lumaLayout {
@@ -47,14 +47,12 @@ extension Frame {
                 body(PlaneView(base: buffer.baseAddress!, stride: w, width: w, height: height))
             }
         case .other:
-            do {
-                let format = scalingFormat
-                let scaler = try Scaler(source: size, format: format.format, fullRange: format.fullRange, destination: size)
-                let converted = try Frame.picture(size)
-                try scaler.scale(self, into: converted)
-                return body(converted.planeView(0))
-            } catch {
-                return nil
+            // libswscale straight to gray, as the fingerprints read luma (`LumaScaler`).
+            var bytes = [UInt8](repeating: 0, count: width * height)
+            let w = width
+            return bytes.withUnsafeMutableBufferPointer { buffer -> Result? in
+                guard (try? LumaScaler.converting(self).scale(self, into: buffer.baseAddress!, stride: w)) != nil else { return nil }
+                return body(PlaneView(base: buffer.baseAddress!, stride: w, width: w, height: height))
             }
         }
     }
