@@ -6,18 +6,25 @@ public enum FFmpegCommandLine {
     /// A failed run: the arguments and what ffmpeg printed.
     public struct Failure: Error, CustomStringConvertible {
         public var description: String
+        public init(description: String) { self.description = description }
     }
 
     public static let path = "/usr/bin/ffmpeg"
     public static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: path) }
 
-    /// Runs `ffmpeg -v error -y ARGUMENTS`; a failure throws with its messages.
-    public static func run(_ arguments: [String]) throws {
+    /// Runs `ffmpeg -hide_banner -v error -y ARGUMENTS` and returns its standard output; a failure throws with its
+    /// messages.
+    @discardableResult
+    public static func run(_ arguments: [String]) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = ["-hide_banner", "-nostdin", "-v", "error", "-y"] + arguments
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("ffmpeg-\(UUID().uuidString).out")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: output) }
+        // A file rather than a pipe for the output: nothing to drain while the tool runs.
         let messages = Pipe()
-        process.standardOutput = FileHandle.nullDevice
+        process.standardOutput = try FileHandle(forWritingTo: output)
         process.standardError = messages
         try process.run()
         let text = messages.fileHandleForReading.readDataToEndOfFile()
@@ -25,5 +32,6 @@ public enum FFmpegCommandLine {
         guard process.terminationStatus == 0 else {
             throw Failure(description: "ffmpeg \(arguments.joined(separator: " ")): \(String(decoding: text, as: UTF8.self))")
         }
+        return try Data(contentsOf: output)
     }
 }

@@ -4,35 +4,14 @@ import Foundation
 /// tracks) and as the independent reader of what pipctl wrote. `scripts/setup --for-tests` installs it; tests that
 /// need it are disabled without it.
 enum FFmpegCommand {
+    typealias Failure = FFmpegCommandLine.Failure
     static let path = "/usr/bin/ffmpeg"
     static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: path) }
-
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
-    }
 
     /// Runs `ffmpeg -hide_banner -v error -y ARGUMENTS` and returns its standard output; throws with its standard
     /// error when it fails.
     @discardableResult
-    static func run(_ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["-hide_banner", "-nostdin", "-v", "error", "-y"] + arguments
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("ffmpeg-\(UUID().uuidString).out")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        // Files rather than pipes: nothing to drain while the tool runs.
-        let errors = Pipe()
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = errors
-        try process.run()
-        let errorText = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "ffmpeg \(arguments.joined(separator: " ")): \(String(decoding: errorText, as: UTF8.self))")
-        }
-        return try Data(contentsOf: output)
-    }
+    static func run(_ arguments: [String]) throws -> Data { try FFmpegCommandLine.run(arguments) }
 
     /// An AAC file with a sine tone and no video.
     static func makeAudioOnly(_ path: String, seconds: Int = 1) throws {
