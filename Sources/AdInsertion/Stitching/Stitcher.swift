@@ -347,17 +347,20 @@ public final class Stitcher {
                 }
                 drawing.timeline.append(Timeline.Layer(kind: .banner, scene: scene, rect: .init(layer.rect),
                                                        source: loaded?.url))
-            case .fullscreen where screenAds?.fullScreen(of: layer.scene, at: format.frameRate.time(ofFrame: frame)) != nil:
-                // The presented ad's loaded creative, fitted to its window over black.
-                let loaded = screenAds!.fullScreen(of: layer.scene, at: format.frameRate.time(ofFrame: frame))!
+            case .fullscreen:
+                // The presented ad's loaded creative, fitted to its window over black; a placeholder without one.
+                guard let loaded = screenAds?.fullScreen(of: layer.scene, at: format.frameRate.time(ofFrame: frame)) else {
+                    drawing.layers.append(.color(Stitcher.fullScreenColor, in: layer.rect))
+                    drawing.timeline.append(Timeline.Layer(kind: .fullscreen, scene: scene, rect: .init(layer.rect), source: nil))
+                    continue
+                }
                 drawing.layers.append(.color(.black, in: layer.rect))
                 drawing.layers.append(.picture(try loaded.source.picture(atTick: frame % loaded.source.frameCount), .letterbox,
                                                in: layer.rect))
                 drawing.timeline.append(Timeline.Layer(kind: .fullscreen, scene: scene, rect: .init(layer.rect), source: loaded.url))
-            case .fullscreen, .overlay:
-                drawing.layers.append(.color(layer.kind == .fullscreen ? Stitcher.fullScreenColor : Stitcher.overlayColor,
-                                             in: layer.rect))
-                drawing.timeline.append(Timeline.Layer(kind: layer.kind, scene: scene, rect: .init(layer.rect), source: nil))
+            case .overlay:
+                drawing.layers.append(.color(Stitcher.overlayColor, in: layer.rect))
+                drawing.timeline.append(Timeline.Layer(kind: .overlay, scene: scene, rect: .init(layer.rect), source: nil))
             case .ad, .pip:
                 // Contributed by the ads manager and the PiP controller through the player, above.
                 continue
