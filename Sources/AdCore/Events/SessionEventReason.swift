@@ -17,6 +17,9 @@ public enum SessionEventReason: String, Hashable, Sendable, CaseIterable, Codabl
     case startPosition
     /// `LOG`: a stand-alone ad of a pod response took the place of an ad that could not play.
     case fallback
+    /// `LOG`, after an ad's `LOADED`: a rendition of the ad could not be fetched or decoded and the next fallback
+    /// rendition was tried (one line per failed rendition, then one naming the rendition that plays).
+    case renditionFailed
     /// `LOG`: a command that could not apply now (the `message` says why).
     case refused
     /// `SESSION_ENDED`: the content and every break are done. `AD_BREAK_SKIPPED`: a mid-roll cued after the

@@ -18,11 +18,26 @@ public struct AdMediaInfo: Hashable, Sendable {
     /// Set when the media's frames stop before the duration its container declares; it plays to its real end
     /// and a `LOG` (`endedEarly`) says so.
     public var earlyEnd: EarlyEnd?
+    /// Set when the chosen rendition failed and a fallback rendition is what opened.
+    public var fallback: Fallback?
 
-    public init(frameCount: Int64, duration: MediaDuration, earlyEnd: EarlyEnd? = nil) {
+    /// A fallback rendition that played, and why each rendition before it could not.
+    public struct Fallback: Hashable, Sendable {
+        public var rendition: MediaSelection.Rendition
+        /// The failures of the renditions tried before, best first.
+        public var failures: [AdError]
+
+        public init(rendition: MediaSelection.Rendition, failures: [AdError]) {
+            self.rendition = rendition
+            self.failures = failures
+        }
+    }
+
+    public init(frameCount: Int64, duration: MediaDuration, earlyEnd: EarlyEnd? = nil, fallback: Fallback? = nil) {
         self.frameCount = frameCount
         self.duration = duration
         self.earlyEnd = earlyEnd
+        self.fallback = fallback
     }
 
     /// The usual case: `duration` shown at `rate`, one output frame for every frame that starts before its end.

@@ -56,6 +56,18 @@ extension AdsManager {
                 info = prepared
             }
             recorder.emit(.loaded, breakIndex: b, adIndex: a)
+            if let fallback = info.fallback {
+                // The ad plays from a fallback rendition: its macros ([ASSETURI]) and the plan name that one.
+                do { try plan.choose(fallback.rendition, breakIndex: b, adIndex: a) } catch {
+                    preconditionFailure("ads manager bug: \(error)")
+                }
+                for failure in fallback.failures {
+                    recorder.log("ad \(a) of break \(b): rendition failed (VAST \(failure.code.rawValue)), trying the next: "
+                                 + failure.message, breakIndex: b, adIndex: a, reason: .renditionFailed)
+                }
+                recorder.log("ad \(a) of break \(b) plays its fallback rendition \(fallback.rendition.file.url)",
+                             breakIndex: b, adIndex: a, reason: .renditionFailed)
+            }
             if let early = info.earlyEnd {
                 recorder.log("ad \(a) of break \(b) \(early.description): \(early.path)", breakIndex: b, adIndex: a,
                              reason: .endedEarly)

@@ -97,6 +97,21 @@ public struct MediaSelection: Hashable, Sendable {
         }
     }
 
+    /// One rendition and where its bytes come from.
+    public struct Rendition: Hashable, Sendable {
+        public var file: MediaFile
+        /// The rendition as a local file (a path, a `file://` URL or a URL-mapped one).
+        public var localPath: String?
+        /// Its http(s) URL when it is not local: downloaded into the media cache before its ad plays.
+        public var remoteURL: URL?
+
+        public init(file: MediaFile, localPath: String? = nil, remoteURL: URL? = nil) {
+            self.file = file
+            self.localPath = localPath
+            self.remoteURL = remoteURL
+        }
+    }
+
     public var chosen: MediaFile?
     /// The chosen rendition as a local file (a path, a `file://` URL or a URL-mapped one).
     public var localPath: String?
@@ -104,12 +119,35 @@ public struct MediaSelection: Hashable, Sendable {
     /// its ad plays.
     public var remoteURL: URL?
     public var candidates: [Candidate]
+    /// The acceptable candidates (indices into `candidates`), best first, as `MediaSelector` ranks them.
+    public var preference: [Int]
+    /// The other acceptable renditions whose location could be resolved, in order of preference: what the player
+    /// tries, one after the other, when the chosen one cannot be fetched or decoded.
+    public var fallbacks: [Rendition]
 
-    public init(chosen: MediaFile?, localPath: String? = nil, remoteURL: URL? = nil, candidates: [Candidate]) {
+    public init(chosen: MediaFile?, localPath: String? = nil, remoteURL: URL? = nil, candidates: [Candidate],
+                preference: [Int] = [], fallbacks: [Rendition] = []) {
         self.chosen = chosen
         self.localPath = localPath
         self.remoteURL = remoteURL
         self.candidates = candidates
+        self.preference = preference
+        self.fallbacks = fallbacks
+    }
+
+    /// The chosen rendition, then the fallbacks: everything a player may try, in order.
+    public var renditions: [Rendition] {
+        (chosen.map { [Rendition(file: $0, localPath: localPath, remoteURL: remoteURL)] } ?? []) + fallbacks
+    }
+
+    /// Makes `rendition` the chosen one, with the renditions after it as the fallbacks left (a player fell back
+    /// to it, or the better ones could not be resolved).
+    public mutating func choose(_ rendition: Rendition) {
+        let all = renditions
+        chosen = rendition.file
+        localPath = rendition.localPath
+        remoteURL = rendition.remoteURL
+        fallbacks = all.firstIndex(of: rendition).map { Array(all[($0 + 1)...]) } ?? []
     }
 }
 

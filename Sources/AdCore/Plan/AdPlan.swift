@@ -36,7 +36,7 @@ public enum AdState: String, Hashable, Sendable {
 
 /// One ad of a break and its state.
 public struct PlannedAd: Hashable, Sendable {
-    public let ad: LinearAd
+    public fileprivate(set) var ad: LinearAd
     public fileprivate(set) var state: AdState
     /// Why the ad failed, when it did.
     public fileprivate(set) var error: AdError?
@@ -120,6 +120,15 @@ public struct AdPlan: Hashable, Sendable {
 
     public mutating func markPlayed(breakIndex: Int, adIndex: Int) throws(AdPlanError) {
         try transition(breakIndex, adIndex, to: .played, error: nil)
+    }
+
+    /// Records that an available ad plays from `rendition`, one of its fallback renditions, because the better
+    /// ones failed to fetch or decode: the plan (and the macros built from it) name what really plays.
+    public mutating func choose(_ rendition: MediaSelection.Rendition, breakIndex: Int, adIndex: Int) throws(AdPlanError) {
+        guard breaks.indices.contains(breakIndex), breaks[breakIndex].ads.indices.contains(adIndex) else {
+            throw .noSuchAd(breakIndex: breakIndex, adIndex: adIndex)
+        }
+        breaks[breakIndex].ads[adIndex].ad.selection?.choose(rendition)
     }
 
     public mutating func markSkipped(breakIndex: Int, adIndex: Int) throws(AdPlanError) {

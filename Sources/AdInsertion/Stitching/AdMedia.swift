@@ -49,11 +49,38 @@ final class AdMedia: AdMediaProvider {
     /// A missing file is VAST 401, a download that failed 401 or 402 (see `MediaCacheError`); anything that keeps
     /// the file from playing (not media, no video, no frames, truncated) is 405; an ad without a chosen rendition
     /// is 403.
+    ///
+    /// A rendition that fails is followed by the ad's next fallback rendition (`MediaSelection.fallbacks`, best
+    /// first); the ad fails with the chosen rendition's error only when every one of them fails.
     func prepareAd(breakIndex: Int, adIndex: Int, ad: LinearAd) -> Result<AdMediaInfo, AdError> {
+        let renditions = ad.selection?.renditions ?? []
+        guard !renditions.isEmpty else {
+            return .failure(AdError(.noSupportedMedia, "ad \(ad.id ?? String(adIndex)) has no playable media file"))
+        }
+        var failures: [AdError] = []
+        for rendition in renditions {
+            switch open(rendition, breakIndex: breakIndex, adIndex: adIndex) {
+            case .success(var info):
+                if !failures.isEmpty {
+                    info.fallback = AdMediaInfo.Fallback(rendition: rendition, failures: failures)
+                }
+                return .success(info)
+            case .failure(let error):
+                failures.append(error)
+            }
+        }
+        guard failures.count > 1 else { return .failure(failures[0]) }
+        let first = failures[0]
+        return .failure(AdError(first.code, first.message + "; and every fallback rendition failed too: "
+            + failures.dropFirst().map(\.message).joined(separator: "; ")))
+    }
+
+    /// Opens one rendition: a local file, or the media cache's copy of a remote one (waiting for its download).
+    private func open(_ rendition: MediaSelection.Rendition, breakIndex: Int, adIndex: Int) -> Result<AdMediaInfo, AdError> {
         let path: String
-        if let local = ad.localMediaPath {
+        if let local = rendition.localPath {
             path = local
-        } else if let url = ad.selection?.remoteURL {
+        } else if let url = rendition.remoteURL {
             let outcome = downloads.file(for: url)
             if reportsWaits, let waited = outcome.waited {
                 waits.append(Buffering(breakIndex: breakIndex, adIndex: adIndex, url: url, waited: waited))
@@ -63,7 +90,7 @@ final class AdMedia: AdMediaProvider {
             case .failure(let error): return .failure(error.adError)
             }
         } else {
-            return .failure(AdError(.noSupportedMedia, "ad \(ad.id ?? String(adIndex)) has no playable media file"))
+            return .failure(AdError(.fileNotFound, "media \(rendition.file.url): not located"))
         }
         do {
             let source = try MediaSource(path: path, format: format, threads: threads)

@@ -164,10 +164,10 @@ import Testing
             \(path): VAST, 1 break, 1 ad, 0 errors, window 640x360
             #0 preroll  1 ad
               #0 ad inline-1 "Inline linear" (pipctl-fixtures) 30s skip 5s: video/mp4 640x360 600 kbit/s -> \(dir.path)/ads/low.mp4
-                   renditions      ok       video/mp4              1280x720  2000 kbit/s  https://cdn.example/ads/hd.mp4       acceptable, not the best fit for 640x360
-                                   ok       video/mp4              854x480   1000 kbit/s  https://cdn.example/ads/sd.mp4       acceptable, not the best fit for 640x360
+                   renditions      ok       video/mp4              1280x720  2000 kbit/s  https://cdn.example/ads/hd.mp4       acceptable, not the best fit for 640x360 (fallback 3); cannot be used: media https://cdn.example/ads/hd.mp4 (mapped to \(dir.path)/ads/hd.mp4): no such file
+                                   ok       video/mp4              854x480   1000 kbit/s  https://cdn.example/ads/sd.mp4       acceptable, not the best fit for 640x360 (fallback 2); cannot be used: media https://cdn.example/ads/sd.mp4 (mapped to \(dir.path)/ads/sd.mp4): no such file
                                    chosen   video/mp4              640x360   600 kbit/s   https://cdn.example/ads/low.mp4      best fit: the smallest rendition covering 640x360
-                                   ok       video/webm             640x360   500 kbit/s   https://cdn.example/ads/low.webm     acceptable, not the best fit for 640x360
+                                   ok       video/webm             640x360   500 kbit/s   https://cdn.example/ads/low.webm     acceptable, not the best fit for 640x360 (fallback 1); cannot be used: media https://cdn.example/ads/low.webm (mapped to \(dir.path)/ads/low.webm): no such file
                                    refused  application/x-mpegURL  1280x720  -            https://cdn.example/ads/master.m3u8  application/x-mpegurl is streaming (HLS/DASH), not supported yet
                    impressions     https://track.example/impression?ad=inline-1
                                    https://track.example/impression2?ad=inline-1&cb=[CACHEBUSTING]

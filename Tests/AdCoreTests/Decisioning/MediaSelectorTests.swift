@@ -31,6 +31,17 @@ private func rendition(_ id: String, _ w: Int?, _ h: Int?, bitrate: Int? = nil, 
         #expect(selection.candidates.allSatisfy { $0.accepted })
     }
 
+    @Test func ranksEveryAcceptableRenditionAsTheFallbacksAfterTheChoice() {
+        let files = renditions + [rendition("unsized", nil, nil, bitrate: 9000), rendition("720low", 1280, 720, bitrate: 800)]
+        let (selection, _) = MediaSelector(settings: .init(window: PixelSize(width: 640, height: 360))).select(files)
+        // Covering the window, smallest first (equal sizes by bitrate), then the smaller ones largest first, then
+        // those of unknown size.
+        #expect(selection.preference.map { files[$0].id } == ["360", "480", "720", "720low", "1080", "240", "unsized"])
+        #expect(selection.chosen?.id == selection.preference.first.map { files[$0].id })
+        let (none, _) = MediaSelector(settings: .init(window: PixelSize(width: 4000, height: 3000))).select(files)
+        #expect(none.preference.map { files[$0].id } == ["1080", "720", "720low", "480", "360", "240", "unsized"])
+    }
+
     @Test func explainsEveryCandidate() {
         let files = renditions + [rendition("webm", 640, 360, type: "video/webm"), rendition("flash", 640, 360, type: "video/x-ms-wmv"),
                                   rendition("hls", 1280, 720, type: "application/x-mpegURL", delivery: "streaming"),
@@ -40,10 +51,10 @@ private func rendition(_ id: String, _ w: Int?, _ h: Int?, bitrate: Int? = nil, 
         #expect(selection.candidates.map(\.reason) == [
             "bitrate 4000 kbit/s above the maximum 1500",
             "bitrate 2000 kbit/s above the maximum 1500",
-            "acceptable, not the best fit for 640x360",
+            "acceptable, not the best fit for 640x360 (fallback 2)",
             "best fit: the smallest rendition covering 640x360",
-            "acceptable, not the best fit for 640x360",
-            "acceptable, not the best fit for 640x360",
+            "acceptable, not the best fit for 640x360 (fallback 3)",
+            "acceptable, not the best fit for 640x360 (fallback 1)",
             "type video/x-ms-wmv is not allowed",
             "application/x-mpegurl is streaming (HLS/DASH), not supported yet",
             "VPAID creative (apiFramework VPAID) is not played",

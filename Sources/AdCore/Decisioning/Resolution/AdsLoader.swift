@@ -172,14 +172,30 @@ public struct AdsLoader: Sendable {
             var ad = input
             var (selection, failure) = selector.select(ad.mediaFiles)
             var error = failure.map { AdError($0.code, "\(ad.label): \($0.reason)", errorURLs: ad.errorURLs) }
-            if let chosen = selection.chosen {
-                switch creatives.resolve(chosen.url) {
+            // Every acceptable rendition, best first, that can be located; the best that can plays, the others
+            // stay as its fallbacks. One that cannot (a missing or mapped-away file) says why in `ads inspect`.
+            var located: [MediaSelection.Rendition] = []
+            var firstFailure: AdError?
+            for i in selection.preference {
+                let file = selection.candidates[i].file
+                switch creatives.resolve(file.url) {
                 case .success(let resolution):
-                    selection.localPath = resolution.localPath
-                    selection.remoteURL = resolution.remoteURL
+                    located.append(.init(file: file, localPath: resolution.localPath, remoteURL: resolution.remoteURL))
                 case .failure(let e):
-                    error = AdError(e.code, "\(ad.label): \(e.message)", errorURLs: ad.errorURLs)
+                    firstFailure = firstFailure ?? e
+                    selection.candidates[i].reason += "; cannot be used: \(e.message)"
                 }
+            }
+            if let best = located.first {
+                if best.file != selection.chosen, let i = selection.candidates.firstIndex(where: { $0.file == best.file }) {
+                    selection.candidates[i].reason = "chosen: the next fallback, as the better renditions cannot be used"
+                }
+                selection.chosen = best.file
+                selection.localPath = best.localPath
+                selection.remoteURL = best.remoteURL
+                selection.fallbacks = Array(located.dropFirst())
+            } else if let e = firstFailure {
+                error = AdError(e.code, "\(ad.label): \(e.message)", errorURLs: ad.errorURLs)
             }
             ad.selection = selection
             return .init(ad: ad, error: error)

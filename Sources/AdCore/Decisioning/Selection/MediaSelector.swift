@@ -12,7 +12,9 @@ import MediaCore
 ///    down, never up;
 /// 2. if none is that large, the largest rendition;
 /// 3. renditions of unknown size only when no rendition has a size.
-/// Ties of size go to the highest bitrate (all are under the cap), then to document order.
+/// Ties of size go to the highest bitrate (all are under the cap), then to document order. The other acceptable
+/// renditions are ranked by the same rule (`MediaSelection.preference`): the fallbacks, in order, when the chosen
+/// one turns out to be missing, fails to download or cannot be decoded.
 public struct MediaSelector: Sendable {
     public var settings: MediaSelectionSettings
 
@@ -54,32 +56,44 @@ public struct MediaSelector: Sendable {
             return (MediaSelection(chosen: nil, candidates: candidates), failure)
         }
         let window = settings.window
-        let sized = acceptable.filter { size(of: files[$0]) != nil }
-        let covering = sized.filter { let s = size(of: files[$0])!; return s.width >= window.width && s.height >= window.height }
-        let chosenIndex: Int
-        let why: String
-        if let best = covering.min(by: { better(files[$0], than: files[$1], preferLarger: false) }) {
-            chosenIndex = best
-            why = "best fit: the smallest rendition covering \(window)"
-        } else if let best = sized.min(by: { better(files[$0], than: files[$1], preferLarger: true) }) {
-            chosenIndex = best
-            why = "best fit: the largest rendition, none covers \(window)"
+        let ranked = rank(acceptable, of: files)
+        let chosenIndex = ranked[0]
+        let chosenSize = size(of: files[chosenIndex])
+        let why = if let chosenSize, chosenSize.width >= window.width, chosenSize.height >= window.height {
+            "best fit: the smallest rendition covering \(window)"
+        } else if chosenSize != nil {
+            "best fit: the largest rendition, none covers \(window)"
         } else {
-            chosenIndex = acceptable.min { rate(files[$0]) > rate(files[$1]) }!
-            why = "chosen: no rendition states its size"
+            "chosen: no rendition states its size"
         }
-        for i in acceptable {
-            candidates[i].reason = i == chosenIndex ? why : "acceptable, not the best fit for \(window)"
+        candidates[chosenIndex].reason = why
+        for (position, i) in ranked.enumerated().dropFirst() {
+            candidates[i].reason = "acceptable, not the best fit for \(window) (fallback \(position))"
         }
-        return (MediaSelection(chosen: files[chosenIndex], candidates: candidates), nil)
+        return (MediaSelection(chosen: files[chosenIndex], candidates: candidates, preference: ranked), nil)
     }
 
-    /// `a` is preferred to `b`: smaller area (or larger with `preferLarger`), then higher bitrate. Returning
-    /// false for ties keeps `min(by:)` on the first in document order.
-    private func better(_ a: MediaFile, than b: MediaFile, preferLarger: Bool) -> Bool {
-        let areaA = size(of: a)!.area, areaB = size(of: b)!.area
-        if areaA != areaB { return preferLarger ? areaA > areaB : areaA < areaB }
-        return rate(a) > rate(b)
+    /// The acceptable renditions `acceptable` (indices into `files`) best first: those covering the window,
+    /// smallest first; then the other sized ones, largest first; then those of unknown size. Within each group,
+    /// the higher bitrate first, then document order. The first is the choice; the others are what a player falls
+    /// back to, in order, when the chosen one cannot be fetched or decoded.
+    private func rank(_ acceptable: [Int], of files: [MediaFile]) -> [Int] {
+        let window = settings.window
+        func covers(_ i: Int) -> Bool {
+            guard let s = size(of: files[i]) else { return false }
+            return s.width >= window.width && s.height >= window.height
+        }
+        func group(_ i: Int) -> Int { covers(i) ? 0 : size(of: files[i]) != nil ? 1 : 2 }
+        return acceptable.sorted { a, b in
+            let ga = group(a), gb = group(b)
+            if ga != gb { return ga < gb }
+            if ga < 2 {
+                let areaA = size(of: files[a])!.area, areaB = size(of: files[b])!.area
+                if areaA != areaB { return ga == 0 ? areaA < areaB : areaA > areaB }
+            }
+            if rate(files[a]) != rate(files[b]) { return rate(files[a]) > rate(files[b]) }
+            return a < b
+        }
     }
 
     private func size(of file: MediaFile) -> PixelSize? {
