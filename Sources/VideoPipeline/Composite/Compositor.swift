@@ -97,7 +97,7 @@ public final class Compositor {
     }
 
     /// Scales (and converts) a decoded frame, turned by `orientation`, into exactly `rect` of the canvas.
-    private func place(_ frame: Frame, orientation: DisplayOrientation, in rect: PixelRect) throws(MediaError) {
+    func place(_ frame: Frame, orientation: DisplayOrientation, in rect: PixelRect) throws(MediaError) {
         guard rect.width >= 1, rect.height >= 1 else { return }
         // Scaled in the decoded picture's own orientation, then turned while copying.
         let scaledSize = orientation.turned(rect.size)

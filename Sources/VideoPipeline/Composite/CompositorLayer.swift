@@ -12,6 +12,9 @@ public struct CompositorLayer {
         case letterbox
         /// Stretched to cover the rectangle exactly (a background, a creative served at the slot's size).
         case fill
+        /// Kept at its display aspect and scaled to cover the rectangle, centred, the overhang cut off (an icon or a
+        /// card's main image in a frame of another shape).
+        case crop
     }
 
     /// What the layer shows.
@@ -68,6 +71,9 @@ extension Compositor {
                 landed.append(try draw(picture, in: layer.rect))
             case .picture(let picture, .fill):
                 try drawFilling(picture, in: layer.rect)
+                landed.append(layer.rect)
+            case .picture(let picture, .crop):
+                try drawCropping(picture, in: layer.rect)
                 landed.append(layer.rect)
             case .roundedRect(let color, let radius):
                 try blend(.roundedRect(layer.rect.size, radius: radius), color: color, in: layer.rect)
