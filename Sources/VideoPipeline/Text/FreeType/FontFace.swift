@@ -82,7 +82,9 @@ public final class FontFace {
     /// Loads, hints and renders one glyph at the current size into an 8-bit coverage bitmap.
     func renderGlyph(_ index: UInt32) throws(FontError) -> Glyph {
         try checkFreeType(FT_Load_Glyph(face, index, cfreetype_load_default()), "FT_Load_Glyph", path: path)
-        let slot = face.pointee.glyph!
+        guard let slot = face.pointee.glyph else {
+            throw FontError.freeType(function: "FT_Load_Glyph", code: 0, message: "left no glyph slot", path: path)
+        }
         try checkFreeType(FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL), "FT_Render_Glyph", path: path)
         let bitmap = slot.pointee.bitmap
         let width = Int(bitmap.width), rows = Int(bitmap.rows), pitch = Int(bitmap.pitch)
