@@ -35,6 +35,24 @@ import Testing
         #expect(!error.description.hasSuffix("unknown FreeType error"))
     }
 
+    /// A font whose glyph outlines are overwritten with 0xFF opens (its tables are where they say), but no glyph
+    /// loads: drawing fails in FT_Load_Glyph, named with the file.
+    @Test(.enabled(if: FileManager.default.fileExists(atPath: FontFace.defaultPath)))
+    func aGlyphFreeTypeCannotLoadNamesFTLoadGlyph() throws {
+        let dir = TemporaryDirectory("fonts")
+        let path = dir.path("scrambled.ttf")
+        var font = [UInt8](try Data(contentsOf: URL(fileURLWithPath: FontFace.defaultPath)))
+        // The table directory: a count at byte 4, then 16-byte records (tag, checksum, offset, length) from 12.
+        func uint(_ at: Int, _ bytes: Int) -> Int { (at..<at + bytes).reduce(0) { $0 << 8 | Int(font[$1]) } }
+        let glyf = try #require((0..<uint(4, 2)).map { 12 + 16 * $0 }.first { String(decoding: font[$0..<$0 + 4], as: UTF8.self) == "glyf" })
+        let offset = uint(glyf + 8, 4), length = uint(glyf + 12, 4)
+        font.replaceSubrange(offset..<offset + length, with: repeatElement(0xFF, count: length))
+        try Data(font).write(to: URL(fileURLWithPath: path))
+        let rasterizer = TextRasterizer(font: try FontFace(path: path))
+        let error = try #require(#expect(throws: FontError.self) { try rasterizer.render("Реклама Sponsored", pixelSize: 20) })
+        #expect(error.description.hasPrefix("\(path): FT_Load_Glyph failed: "), "\(error)")
+    }
+
     /// A size no card uses is refused before FreeType is asked to draw at it.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: FontFace.defaultPath)), arguments: [0, -3, TextRasterizer.maximumPixelSize + 1])
     func anImpossiblePixelSizeIsRefused(size: Int) throws {
