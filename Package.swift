@@ -20,10 +20,12 @@ let package = Package(
         // scheduling need no FFmpeg.
         // libcurl from Debian, for HTTP(S) without URLSession's busy waiting on Linux.
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        // FreeType 2.12 from Debian, for the text of native ad cards; only VideoPipeline imports it.
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .target(name: "MediaCore"),
         // HTTP(S) GETs bounded in size and time, cancellable; the only importer of CCurl.
         .target(name: "Networking", dependencies: ["CCurl", "MediaCore"]),
-        .target(name: "VideoPipeline", dependencies: ["CFFmpeg", "MediaCore"]),
+        .target(name: "VideoPipeline", dependencies: ["CFFmpeg", "CFreeType", "MediaCore"]),
         // The media-free half of the ad side: VAST/VMAP, decisioning, the plan, the ads manager and its events,
         // tracking, sessions and scripts, picture-in-picture and screen layouts. It cannot import VideoPipeline
         // because it does not depend on it, so its tests and fuzzers link no FFmpeg.

@@ -78,7 +78,7 @@ public final class Compositor {
         try fill(PixelRect(x: picture.maxX, y: picture.y, width: window.maxX - picture.maxX, height: picture.height), with: .black)
     }
 
-    private func clipped(_ r: PixelRect) -> PixelRect {
+    func clipped(_ r: PixelRect) -> PixelRect {
         let x0 = max(0, min(size.width, r.x)), y0 = max(0, min(size.height, r.y))
         let x1 = max(x0, min(size.width, r.maxX)), y1 = max(y0, min(size.height, r.maxY))
         return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
@@ -86,7 +86,7 @@ public final class Compositor {
 
     /// The encoder may still hold a reference to the canvas of the previous frame; drawing then goes to a fresh
     /// buffer instead of changing a picture that is waiting to be encoded.
-    private func ensureWritable() throws(MediaError) {
+    func ensureWritable() throws(MediaError) {
         if !canvas.isWritable { try canvas.makeWritable() }
     }
 
@@ -97,7 +97,7 @@ public final class Compositor {
     }
 
     /// Scales (and converts) a decoded frame, turned by `orientation`, into exactly `rect` of the canvas.
-    private func place(_ frame: Frame, orientation: DisplayOrientation, in rect: PixelRect) throws(MediaError) {
+    func place(_ frame: Frame, orientation: DisplayOrientation, in rect: PixelRect) throws(MediaError) {
         guard rect.width >= 1, rect.height >= 1 else { return }
         // Scaled in the decoded picture's own orientation, then turned while copying.
         let scaledSize = orientation.turned(rect.size)

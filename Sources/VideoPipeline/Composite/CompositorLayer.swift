@@ -1,6 +1,7 @@
 import MediaCore
 
-/// One thing the compositor draws: a picture or a colour in a rectangle of the canvas.
+/// One thing the compositor draws: a picture, a colour, a rounded rectangle or a coverage mask (text) in a rectangle
+/// of the canvas.
 ///
 /// Generic on purpose: the compositor knows nothing of ads, scenes or players. Whoever decides the screen (the
 /// stitcher, from the session and the screen model) turns its layers into these, bottom first.
@@ -11,12 +12,19 @@ public struct CompositorLayer {
         case letterbox
         /// Stretched to cover the rectangle exactly (a background, a creative served at the slot's size).
         case fill
+        /// Kept at its display aspect and scaled to cover the rectangle, centred, the overhang cut off (an icon or a
+        /// card's main image in a frame of another shape).
+        case crop
     }
 
     /// What the layer shows.
     public enum Content {
         case picture(VideoPicture, Fit)
         case color(YUVColor)
+        /// A colour with its corners rounded to `radius` pixels, anti-aliased (a button, a capsule).
+        case roundedRect(YUVColor, radius: Int)
+        /// A colour blended through a coverage mask (rendered text), the mask's top-left at the rectangle's.
+        case mask(CoverageMask, YUVColor)
     }
 
     public var content: Content
@@ -34,13 +42,22 @@ public struct CompositorLayer {
     public static func color(_ color: YUVColor, in rect: PixelRect) -> CompositorLayer {
         CompositorLayer(.color(color), in: rect)
     }
+
+    public static func roundedRect(_ color: YUVColor, radius: Int, in rect: PixelRect) -> CompositorLayer {
+        CompositorLayer(.roundedRect(color, radius: radius), in: rect)
+    }
+
+    /// Rendered text in `color`, its mask's top-left at `rect`'s and cut to `rect`.
+    public static func text(_ text: RenderedText, _ color: YUVColor, in rect: PixelRect) -> CompositorLayer {
+        CompositorLayer(.mask(text.mask, color), in: rect)
+    }
 }
 
 extension Compositor {
     /// Draws `layers` bottom first, each over what is below it.
     ///
-    /// - Returns: for each layer, where its content landed: the picture itself for a letterboxed picture, the
-    ///   (clipped) rectangle otherwise.
+    /// - Returns: for each layer, where its content landed: the picture itself for a letterboxed picture, the part
+    ///   of the canvas a mask could touch, the rectangle otherwise.
     @discardableResult
     public func draw(_ layers: [CompositorLayer]) throws(MediaError) -> [PixelRect] {
         var landed: [PixelRect] = []
@@ -55,6 +72,14 @@ extension Compositor {
             case .picture(let picture, .fill):
                 try drawFilling(picture, in: layer.rect)
                 landed.append(layer.rect)
+            case .picture(let picture, .crop):
+                try drawCropping(picture, in: layer.rect)
+                landed.append(layer.rect)
+            case .roundedRect(let color, let radius):
+                try blend(.roundedRect(layer.rect.size, radius: radius), color: color, in: layer.rect)
+                landed.append(layer.rect)
+            case .mask(let mask, let color):
+                landed.append(try blend(mask, color: color, in: layer.rect))
             }
         }
         return landed
