@@ -36,7 +36,7 @@ extension Verifier {
             for n in [segment.outStartFrame, (segment.outStartFrame + last) / 2, last] { samples[n] = i }
         }
         var report = LayerReport(frames: samples.count)
-        guard !samples.isEmpty else { return report }
+        guard let lastSample = samples.keys.max() else { return report }
         var painter = try LayerPainter(timeline: timeline, timelinePath: timelinePath)
         let reader: FrameReader
         do { reader = try FrameReader(path: outputPath) } catch { throw .media(error) }
@@ -62,7 +62,7 @@ extension Verifier {
                     }
                 }
                 unverifiable.formUnion(expected.unverifiable)
-                if samples.keys.allSatisfy({ $0 <= n }) { break }
+                if n >= lastSample { break }
             }
         } catch {
             throw .media(error)
