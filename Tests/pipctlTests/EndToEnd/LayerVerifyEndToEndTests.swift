@@ -106,21 +106,35 @@ extension EndToEnd {
         struct Doctoring: CustomTestStringConvertible, Sendable {
             var name: String
             var layer: String
+            /// What the problem says of it.
+            var reason: String
             var change: @Sendable (inout [[String: Any]]) -> Void
             var testDescription: String { name }
         }
 
         static let doctorings: [Doctoring] = [
-            Doctoring(name: "the banner moved down 8 px", layer: "banner of scene \"left\"") { layers in
+            Doctoring(name: "the banner moved down 8 px", layer: "banner of scene \"left\"",
+                      reason: "its bottom edge differs inside") { layers in
                 for i in layers.indices where layers[i]["kind"] as? String == "banner" { layers[i]["rect"] = moved(layers[i]["rect"], dy: 8) }
             },
-            Doctoring(name: "the two scenes' rectangles swapped", layer: "content of scene") { layers in
+            Doctoring(name: "the banner narrowed by 16 px on each side", layer: "banner of scene \"left\"",
+                      reason: "it goes on past its left edge; it goes on past its right edge") { layers in
+                for i in layers.indices where layers[i]["kind"] as? String == "banner" {
+                    guard var r = layers[i]["rect"] as? [String: Int] else { continue }
+                    r["x"] = (r["x"] ?? 0) + 16
+                    r["width"] = (r["width"] ?? 0) - 32
+                    layers[i]["rect"] = r
+                }
+            },
+            Doctoring(name: "the two scenes' rectangles swapped", layer: "content of scene",
+                      reason: "edge differs inside") { layers in
                 let contents = layers.indices.filter { layers[$0]["kind"] as? String == "content" }
                 let first = layers[contents[0]]["rect"]
                 layers[contents[0]]["rect"] = layers[contents[1]]["rect"]
                 layers[contents[1]]["rect"] = first
             },
-            Doctoring(name: "the interstitial's source changed to the banner's image", layer: "fullscreen of scene \"right\"") { layers in
+            Doctoring(name: "the interstitial's source changed to the banner's image", layer: "fullscreen of scene \"right\"",
+                      reason: "the inside differs") { layers in
                 for i in layers.indices where layers[i]["kind"] as? String == "fullscreen" { layers[i]["source"] = "banner.png" }
             },
         ]
@@ -161,7 +175,8 @@ extension EndToEnd {
             let (result, report) = try await Self.verify(output, timeline: try Self.doctor(output, in: dir, doctoring.change), sources: true)
             #expect(result.exitStatus == 1, "\(result.standardOutput)\(result.standardError)")
             let problems = report?["problems"] as? [String] ?? []
-            #expect(problems.contains { $0.contains(doctoring.layer) && $0.contains("not found there") }, "\(problems)")
+            #expect(problems.contains { $0.contains(doctoring.layer) && $0.contains("not found there") && $0.contains(doctoring.reason) },
+                    "\(problems)")
         }
 
         @Test func aLayerWhoseSourceCannotBeReadIsNotVerifiableNotAPass() async throws {
