@@ -191,6 +191,39 @@ extension EndToEnd {
                     "\(result.standardOutput)")
         }
 
+        @Test func onARotatedDeviceADisplayMovedIntoTheBezelFailsNamingTheBezelAndTheScene() async throws {
+            let dir = try ScratchDirectory()
+            let output = dir.path("out.mp4")
+            let render = try await PipctlProcess.run(["render", "--content", try await TestClip.adA.path, "-o", output, "--device", "iphone-15",
+                                                      "--script", "rotate landscape@0.5", "--preset", "ultrafast"])
+            try #require(render.exitStatus == 0, "\(render.standardError)")
+            let (result, _) = try await Self.verify(output, sources: false)
+            #expect(result.exitStatus == 0, "\(result.standardOutput)\(result.standardError)")
+            // Everything on screen 8 px to the right of where it was drawn.
+            var timeline = try Self.timeline(of: output)
+            var segments = try #require(timeline["segments"] as? [[String: Any]])
+            func moved(_ rect: Any?) -> Any? {
+                guard var r = rect as? [String: Int] else { return rect }
+                r["x"] = (r["x"] ?? 0) + 8
+                return r
+            }
+            for s in segments.indices {
+                segments[s]["display"] = moved(segments[s]["display"])
+                segments[s]["layers"] = (segments[s]["layers"] as? [[String: Any]] ?? []).map { var l = $0; l["rect"] = moved(l["rect"]); return l }
+            }
+            timeline["segments"] = segments
+            let doctored = dir.path("moved.timeline.json")
+            try JSONSerialization.data(withJSONObject: timeline).write(to: URL(fileURLWithPath: doctored))
+            let (failed, report) = try await Self.verify(output, timeline: doctored, sources: false)
+            #expect(failed.exitStatus == 1, "\(failed.standardOutput)\(failed.standardError)")
+            let problems = report?["problems"] as? [String] ?? []
+            // Portrait (to 0.5 s): the display at x 344 → 352; landscape: at x 0 → 8, its left edge in the bezel.
+            #expect(problems.contains { $0.hasPrefix("frame 0: content of scene \"main\" expected at x=352, y=0, 590x1278, not found there (it goes on past its left edge") },
+                    "\(problems)")
+            #expect(problems.contains { $0.contains(": bezel expected at x=0, y=0, 1278x1278, not found there (its left edge differs inside)") },
+                    "\(problems)")
+        }
+
         @Test func verifyWithStampsChecksTheBannerOfADeviceRenderAndNamesItWhenItMoved() async throws {
             let dir = try ScratchDirectory()
             try FFmpegCommand.run(["-f", "lavfi", "-i", "color=c=0xcc3333:s=200x60[a];color=c=0x3366cc:s=200x60[b];[a][b]hstack",
