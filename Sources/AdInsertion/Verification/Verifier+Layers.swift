@@ -27,7 +27,7 @@ extension Verifier {
 
     /// Checks the layers of every segment that has them, on its first, middle and last frames below `frameLimit`;
     /// adds each layer that is not where the timeline says to `problems`.
-    static func checkLayers(_ timeline: Timeline, outputPath: String, timelinePath: String, frameLimit: Int64,
+    static func checkLayers(_ timeline: Timeline, rate: FrameRate, outputPath: String, timelinePath: String, frameLimit: Int64,
                             problems: inout [String]) throws(Failure) -> LayerReport {
         var samples: [Int64: Int] = [:]
         for (i, segment) in timeline.segments.enumerated() where !(segment.layers ?? []).isEmpty {
@@ -37,7 +37,7 @@ extension Verifier {
         }
         var report = LayerReport(frames: samples.count)
         guard let lastSample = samples.keys.max() else { return report }
-        var painter = try LayerPainter(timeline: timeline, timelinePath: timelinePath)
+        var painter = try LayerPainter(timeline: timeline, rate: rate, timelinePath: timelinePath)
         let reader: FrameReader
         do { reader = try FrameReader(path: outputPath) } catch { throw .media(error) }
         var unverifiable: Set<String> = []
@@ -110,13 +110,18 @@ extension Verifier {
         let compositor: Compositor
         let format: OutputFormat
         let bases: [String]
-        /// Opened creatives by the source the timeline names; `nil` for one that cannot be read.
-        var sources: [String: MediaSource?] = [:]
+        /// Opened creatives by the source the timeline names, or why one cannot be read.
+        var sources: [String: Result<MediaSource, Unreadable>] = [:]
 
-        init(timeline: Timeline, timelinePath: String) throws(Failure) {
+        /// Why a creative cannot be drawn again, in words.
+        struct Unreadable: Error {
+            var reason: String
+        }
+
+        init(timeline: Timeline, rate: FrameRate, timelinePath: String) throws(Failure) {
             let size = PixelSize(width: timeline.output.width, height: timeline.output.height)
-            format = OutputFormat(size: size, frameRate: FrameRate(parsing: timeline.output.fps) ?? FrameRate(30),
-                                  sampleRate: timeline.output.sampleRate, channels: timeline.output.channels)
+            format = OutputFormat(size: size, frameRate: rate, sampleRate: timeline.output.sampleRate,
+                                  channels: timeline.output.channels)
             // Creatives are named as the render's request named them: relative to the session file, which is where
             // its content is too; else beside the timeline, or to the working directory (`--banner FILE`).
             let timelineDirectory = URL(fileURLWithPath: timelinePath).deletingLastPathComponent().path
@@ -163,8 +168,11 @@ extension Verifier {
                 case .banner:
                     // No creative loaded: nothing is drawn, the content shows through.
                     guard let source = layer.source else { continue }
-                    guard let picture = try creative(source, frame: n) else {
-                        unverifiable.append("\(name): its source \(source) cannot be read as an image here")
+                    let picture: VideoPicture
+                    switch try creative(source, frame: n) {
+                    case .success(let p): picture = p
+                    case .failure(let unreadable):
+                        unverifiable.append("\(name): its source \(source) cannot be read (\(unreadable.reason))")
                         regions.append(LayerRegion(rect: rect, subject: nil))
                         continue
                     }
@@ -176,8 +184,11 @@ extension Verifier {
                         add(name, rect)
                         continue
                     }
-                    guard let picture = try creative(source, frame: n) else {
-                        unverifiable.append("\(name): its source \(source) cannot be read as an image here")
+                    let picture: VideoPicture
+                    switch try creative(source, frame: n) {
+                    case .success(let p): picture = p
+                    case .failure(let unreadable):
+                        unverifiable.append("\(name): its source \(source) cannot be read (\(unreadable.reason))")
                         regions.append(LayerRegion(rect: rect, subject: nil))
                         continue
                     }
@@ -192,26 +203,34 @@ extension Verifier {
                                   unverifiable: unverifiable, canvas: canvas)
         }
 
-        /// The picture of the creative `source` names at output frame `n`, or `nil` when it is not a local file
-        /// FFmpeg can read (a remote URL, a VAST document, a missing file).
-        mutating func creative(_ source: String, frame n: Int64) throws(MediaError) -> VideoPicture? {
-            if sources[source] == nil {
-                var opened: MediaSource?
-                if let path = localPath(source) { opened = try? MediaSource(path: path, format: format) }
-                sources[source] = .some(opened)
+        /// The picture of the creative `source` names at output frame `n`, or why it cannot be had: not a local
+        /// file (a remote URL), missing, or not something FFmpeg decodes (a VAST document).
+        mutating func creative(_ source: String, frame n: Int64) throws(MediaError) -> Result<VideoPicture, Unreadable> {
+            let opened = sources[source] ?? open(source)
+            sources[source] = opened
+            switch opened {
+            case .success(let media): return .success(try media.picture(atTick: n % max(1, media.frameCount)))
+            case .failure(let unreadable): return .failure(unreadable)
             }
-            guard let opened = sources[source] ?? nil else { return nil }
-            return try opened.picture(atTick: n % max(1, opened.frameCount))
         }
 
-        /// The local file a layer's source names, if it is one.
-        func localPath(_ source: String) -> String? {
+        func open(_ source: String) -> Result<MediaSource, Unreadable> {
+            let path: String?
             if let url = URL(string: source), let scheme = url.scheme, scheme.count > 1 {
-                return url.isFileURL ? url.path : nil
+                guard url.isFileURL else { return .failure(Unreadable(reason: "verify reads local files only")) }
+                path = url.path
+            } else if source.hasPrefix("/") {
+                path = FileManager.default.fileExists(atPath: source) ? source : nil
+            } else {
+                path = bases.lazy.map { URL(fileURLWithPath: $0).appendingPathComponent(source).path }
+                    .first { FileManager.default.fileExists(atPath: $0) }
             }
-            if source.hasPrefix("/") { return FileManager.default.fileExists(atPath: source) ? source : nil }
-            return bases.lazy.map { URL(fileURLWithPath: $0).appendingPathComponent(source).path }
-                .first { FileManager.default.fileExists(atPath: $0) }
+            guard let path else {
+                return .failure(Unreadable(reason: "no such file beside the content, the timeline or in the working directory"))
+            }
+            do { return .success(try MediaSource(path: path, format: format)) } catch {
+                return .failure(Unreadable(reason: "\(error)"))
+            }
         }
     }
 
@@ -247,10 +266,13 @@ extension Verifier {
         }
 
         // The inside, by blocks kept clear of the edges.
-        if let miss = blocks(in: rect).filter(owned).compactMap(comparison).reduce(into: nil as BlockComparison?, { first, c in
+        var miss: BlockComparison?
+        for block in blocks(in: rect) where owned(block) {
+            guard let c = comparison(block) else { continue }
             compared += 1
-            if first == nil, !c.matches { first = c }
-        }) {
+            if miss == nil, !c.matches { miss = c }
+        }
+        if let miss {
             reasons.append("the inside differs at x=\(miss.block.x), y=\(miss.block.y): \(describe(miss.observed)), expected \(describe(miss.expected))")
         }
         // Each edge: inside strips like the layer, outside strips unlike it.

@@ -71,7 +71,7 @@ public enum Verifier {
         }
         problems += compare(observed: observed, expected: expected, against: "the timeline", notes: &notes)
         problems += continuity(timeline, seekFrames: seekFrames(request.outputPath + ".events.jsonl"))
-        let layers = try checkLayers(timeline, outputPath: request.outputPath, timelinePath: timelinePath,
+        let layers = try checkLayers(timeline, rate: rate, outputPath: request.outputPath, timelinePath: timelinePath,
                                      frameLimit: Int64(observed.count), problems: &problems)
         if let golden, let goldenPath = request.goldenPath {
             let goldenRate: FrameRate

@@ -224,7 +224,7 @@ extension EndToEnd {
                     "\(problems)")
         }
 
-        @Test func verifyWithStampsChecksTheBannerOfADeviceRenderAndNamesItWhenItMoved() async throws {
+        @Test func verifyWithStampsChecksTheBannerNamesAMirroredCreativeAndCannotVerifyARemoteOne() async throws {
             let dir = try ScratchDirectory()
             try FFmpegCommand.run(["-f", "lavfi", "-i", "color=c=0xcc3333:s=200x60[a];color=c=0x3366cc:s=200x60[b];[a][b]hstack",
                                    "-frames:v", "1", dir.path("banner.png")])
@@ -246,6 +246,15 @@ extension EndToEnd {
             #expect(failed.exitStatus == 1, "\(failed.standardOutput)\(failed.standardError)")
             let problems = failure?["problems"] as? [String] ?? []
             #expect(problems.contains { $0.hasPrefix("frame 0: banner of scene \"main\" expected at x=") }, "\(problems)")
+            // A remote creative is not fetched again: the banner is not verifiable, exit 3, not a pass.
+            let remote = try Self.doctor(output, in: dir) { layers in
+                for i in layers.indices where layers[i]["kind"] as? String == "banner" { layers[i]["source"] = "https://example.invalid/b.png" }
+            }
+            let unverified = try await PipctlProcess.run(["verify", output, "--timeline", remote], timeout: .seconds(300))
+            #expect(unverified.exitStatus == 3, "\(unverified.standardOutput)\(unverified.standardError)")
+            #expect(unverified.standardOutput.contains("NOT VERIFIABLE"), "\(unverified.standardOutput)")
+            #expect(unverified.standardOutput.contains("not verifiable: banner of scene \"main\": its source https://example.invalid/b.png cannot be read (verify reads local files only)"),
+                    "\(unverified.standardOutput)")
         }
     }
 }

@@ -76,7 +76,7 @@ public enum SourceVerifier {
         }
         let audio = try audioAlignment(request.outputPath, timeline: timeline, plan: plan, rate: rate,
                                        problems: &problems, notes: &notes)
-        let layers = try Verifier.checkLayers(timeline, outputPath: request.outputPath, timelinePath: timelinePath,
+        let layers = try Verifier.checkLayers(timeline, rate: rate, outputPath: request.outputPath, timelinePath: timelinePath,
                                               frameLimit: Int64(scans.output.count), problems: &problems)
         let verdict: SourceReport.Verdict = !problems.isEmpty ? .failed
             : segments.contains { $0.identified == 0 && $0.outEndFrame > $0.outStartFrame } || !layers.notVerifiable.isEmpty
