@@ -54,11 +54,11 @@ extension Verifier {
                     report.checked += 1
                     guard let reason = result.failure else { continue }
                     let s = expected.subjects[subject], r = s.rect
-                    let layer = "\(i): \(s.name) expected at x=\(r.x), y=\(r.y), \(r.width)x\(r.height)"
-                    if let k = failures.firstIndex(where: { $0.layer == layer }) {
+                    let place = "\(s.name) expected at x=\(r.x), y=\(r.y), \(r.width)x\(r.height)"
+                    if let k = failures.firstIndex(where: { $0.layer == "\(i): \(place)" }) {
                         failures[k].frames.append(n)
                     } else {
-                        failures.append((layer, "frame \(n): \(s.name) expected at x=\(r.x), y=\(r.y), \(r.width)x\(r.height), not found there (\(reason))", []))
+                        failures.append(("\(i): \(place)", "frame \(n): \(place), not found there (\(reason))", []))
                     }
                 }
                 unverifiable.formUnion(expected.unverifiable)
@@ -131,6 +131,8 @@ extension Verifier {
             do { compositor = try Compositor(size: size) } catch { throw .media(error) }
         }
 
+        /// The screen `segment`'s layers promise at output frame `n`, bottom first: the bezel, the display, then
+        /// each layer as `Stitcher.screenLayers` draws it.
         mutating func paint(_ segment: Timeline.Segment, frame n: Int64) throws(MediaError) -> ExpectedScreen {
             let canvas = PixelRect(size: format.size)
             var subjects = [LayerSubject(name: "bezel", rect: canvas)]
