@@ -71,6 +71,8 @@ public enum Verifier {
         }
         problems += compare(observed: observed, expected: expected, against: "the timeline", notes: &notes)
         problems += continuity(timeline, seekFrames: seekFrames(request.outputPath + ".events.jsonl"))
+        let layers = try checkLayers(timeline, rate: rate, outputPath: request.outputPath, timelinePath: timelinePath,
+                                     frameLimit: Int64(observed.count), problems: &problems)
         if let golden, let goldenPath = request.goldenPath {
             let goldenRate: FrameRate
             do { goldenRate = try golden.checkGoldenBounds(against: media) } catch {
@@ -90,7 +92,8 @@ public enum Verifier {
         let boundaries = try audio(request.outputPath, timeline: timeline, rate: rate, sources: &sources, problems: &problems,
                                    notes: &notes)
         return VerifyReport(passed: problems.isEmpty, output: request.outputPath, frames: Int64(observed.count),
-                            shown: runs(observed.map(\.stamp)), audioBoundaries: boundaries, problems: problems, notes: notes)
+                            shown: runs(observed.map(\.stamp)), audioBoundaries: boundaries, problems: problems, notes: notes,
+                            layers: layers)
     }
 
     // MARK: - Expectations

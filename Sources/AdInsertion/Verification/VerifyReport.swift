@@ -12,6 +12,11 @@ public struct VerifyReport: Codable, Hashable, Sendable {
     public var problems: [String]
     /// Checks that could not be made (a picture too small to carry a readable stamp), in words.
     public var notes: [String]
+    /// The screen layers of a device render checked from the pixels (`Verifier+Layers`).
+    public var layers: LayerReport
+
+    /// Passed, except for layers whose expected picture could not be made: `pipctl verify` exits 3.
+    public var notVerifiable: Bool { passed && !layers.notVerifiable.isEmpty }
 
     public struct ShownRun: Codable, Hashable, Sendable {
         public var outStartFrame: Int64
@@ -38,15 +43,19 @@ public struct VerifyReport: Codable, Hashable, Sendable {
     /// A short report for people: a verdict line, then the problems.
     public var text: String {
         var lines: [String] = []
-        if passed {
+        if notVerifiable {
+            lines.append("verify \(output): NOT VERIFIABLE — \(frames) frames hold, but some screen layers cannot be checked" + layers.summary)
+        } else if passed {
             let worst = audioBoundaries.compactMap(\.offsetFrames).map(abs).max() ?? 0
-            lines.append("verify \(output): OK — \(frames) frames in \(shown.count) runs, \(audioBoundaries.count) audio boundaries within \(String(format: "%.2f", worst)) frames of the video")
+            lines.append("verify \(output): OK — \(frames) frames in \(shown.count) runs, \(audioBoundaries.count) audio boundaries within \(String(format: "%.2f", worst)) frames of the video"
+                + layers.summary)
         } else {
             lines.append("verify \(output): FAILED — \(problems.count) problem\(problems.count == 1 ? "" : "s")")
             lines += problems.prefix(20).map { "  " + $0 }
             if problems.count > 20 { lines.append("  … and \(problems.count - 20) more") }
         }
         lines += notes.map { "  note: " + $0 }
+        lines += layers.notVerifiable.map { "  not verifiable: " + $0 }
         return lines.joined(separator: "\n")
     }
 }

@@ -40,7 +40,10 @@ enum VerifyCommand: Command {
             + "too) and the tone of the audio, and compares what was really shown with the timeline: every output "
             + "frame must show the source frame the timeline and the frame-rate rule promise, content must go on "
             + "with no frame lost or repeated at a splice, and each change of audio must sit within one video "
-            + "frame of its video boundary. Exits 0 when all holds, 1 with the problems in words otherwise. The "
+            + "frame of its video boundary. On a device render, every banner, full-screen ad, landing screen, "
+            + "scene without a player, the display and the bezel are checked at their timeline rectangles on "
+            + "each segment's first, middle and last frames. Exits 0 when all holds, 1 with the problems in words "
+            + "otherwise, 3 when a layer's source cannot be read to check it. The "
             + "sources must be stamped clips made by 'pipctl testsrc', unless --sources is given: then any content "
             + "and ads are compared with the source files themselves.",
         parameters: [output, timeline, expect, json, sources])
@@ -52,6 +55,9 @@ enum VerifyCommand: Command {
         try write(report, text: report.text, json: options.json, context: context)
         if !report.passed {
             throw CommandFailure("\(options.output): \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"); first: \(report.problems.first ?? "")")
+        }
+        if report.notVerifiable {
+            throw CommandFailure("\(options.output): not verifiable: \(report.layers.notVerifiable[0])", exitStatus: 3)
         }
     }
 
@@ -76,7 +82,8 @@ enum VerifyCommand: Command {
         case .failed:
             throw CommandFailure("\(options.output): \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"); first: \(report.problems.first ?? "")")
         case .notVerifiable:
-            throw CommandFailure("\(options.output): not verifiable: its pictures are static or black", exitStatus: 3)
+            throw CommandFailure("\(options.output): not verifiable: \(report.layers.notVerifiable.first ?? "its pictures are static or black")",
+                                 exitStatus: 3)
         }
     }
 }

@@ -25,6 +25,8 @@ public struct SourceReport: Codable, Hashable, Sendable {
     public var problems: [String]
     /// What could not be checked (static or black runs, periodic or silent sound), in words.
     public var notes: [String]
+    /// The screen layers of a device render checked from the pixels (`Verifier+Layers`).
+    public var layers: LayerReport
 
     public var passed: Bool { verdict == .passed }
 
@@ -70,15 +72,21 @@ public struct SourceReport: Codable, Hashable, Sendable {
             let worst = audio.compactMap(\.offsetMilliseconds).map(abs).max()
             let aligned = audio.filter { $0.offsetMilliseconds != nil }.count
             lines.append("verify \(output) --sources: OK — \(frames) frames in \(segments.count) segments match their sources (lowest confidence \(String(format: "%.2f", confidence)))"
-                + (worst.map { ", \(aligned) audio windows within \(String(format: "%.1f", $0)) ms" } ?? ""))
+                + (worst.map { ", \(aligned) audio windows within \(String(format: "%.1f", $0)) ms" } ?? "")
+                + layers.summary)
         case .failed:
             lines.append("verify \(output) --sources: FAILED — \(problems.count) problem\(problems.count == 1 ? "" : "s")")
             lines += problems.prefix(20).map { "  " + $0 }
             if problems.count > 20 { lines.append("  … and \(problems.count - 20) more") }
         case .notVerifiable:
-            lines.append("verify \(output) --sources: NOT VERIFIABLE — the pictures are static or black, so which frame is shown cannot be told")
+            if segments.contains(where: { $0.identified == 0 && $0.outEndFrame > $0.outStartFrame }) {
+                lines.append("verify \(output) --sources: NOT VERIFIABLE — the pictures are static or black, so which frame is shown cannot be told")
+            } else {
+                lines.append("verify \(output) --sources: NOT VERIFIABLE — some screen layers cannot be checked" + layers.summary)
+            }
         }
         lines += notes.prefix(20).map { "  note: " + $0 }
+        lines += layers.notVerifiable.map { "  not verifiable: " + $0 }
         return lines.joined(separator: "\n")
     }
 }

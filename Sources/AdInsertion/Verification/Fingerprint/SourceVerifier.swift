@@ -76,10 +76,14 @@ public enum SourceVerifier {
         }
         let audio = try audioAlignment(request.outputPath, timeline: timeline, plan: plan, rate: rate,
                                        problems: &problems, notes: &notes)
+        let layers = try Verifier.checkLayers(timeline, rate: rate, outputPath: request.outputPath, timelinePath: timelinePath,
+                                              frameLimit: Int64(scans.output.count), problems: &problems)
         let verdict: SourceReport.Verdict = !problems.isEmpty ? .failed
-            : segments.contains { $0.identified == 0 && $0.outEndFrame > $0.outStartFrame } ? .notVerifiable : .passed
+            : segments.contains { $0.identified == 0 && $0.outEndFrame > $0.outStartFrame } || !layers.notVerifiable.isEmpty
+                ? .notVerifiable : .passed
         return SourceReport(verdict: verdict, output: request.outputPath, frames: Int64(scans.output.count),
-                            segments: segments, audio: audio, problems: problems, notes: notes)
+                            segments: segments, audio: audio, problems: problems, notes: notes,
+                            layers: layers)
     }
 
     // MARK: - What each output frame should show
