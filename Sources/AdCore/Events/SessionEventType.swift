@@ -94,4 +94,7 @@ public enum SessionEventType: String, Hashable, Sendable, CaseIterable {
     case adDidRecordClick = "adDidRecordClick"
     case adWillDismissFullScreenContent = "adWillDismissFullScreenContent"
     case adDidDismissFullScreenContent = "adDidDismissFullScreenContent"
+    /// A rewarded ad's video played to its end (`GADUserDidEarnRewardHandler`); it holds its last frame until
+    /// the user closes it.
+    case userDidEarnReward = "userDidEarnReward"
 }
