@@ -135,7 +135,15 @@ public final class PlaybackSession {
 
         let source: FrameDecision.Source
         var frozen = false
-        if isPaused, let last = lastDecision {
+        if let cover = fullScreenCover, let last = lastDecision {
+            // A full-screen ad covers the player: its content (or linear ad) is paused under it until the dismiss.
+            guard cover.until != nil || configuration.mode == .live else {
+                end(reason: .scriptEnded, contentEnded: contentHasEnded)
+                return nil
+            }
+            source = last.source
+            frozen = true
+        } else if isPaused, let last = lastDecision {
             if scriptCanStill({ $0 == .resume }) {
                 source = last.source
                 frozen = true
@@ -216,6 +224,13 @@ public final class PlaybackSession {
     }
 
     // MARK: - Internals
+
+    /// The full-screen ad presented over the player's scene at the frame being decided, if any.
+    private var fullScreenCover: FullScreenPresentation? {
+        guard let scene = screen?.scenes[0].id else { return nil }
+        let time = configuration.frameRate.time(ofFrame: frame)
+        return configuration.fullScreenPresentations.last { $0.covers(scene, at: time) }
+    }
 
     /// Whether a command that `matches` may still come: always in a live session; in a batch session only if the
     /// rest of the script has one, so that a render never waits for what cannot happen.
