@@ -1,3 +1,4 @@
+import AdCore
 import Foundation
 import MediaCore
 import VideoPipeline
@@ -6,17 +7,20 @@ import VideoPipeline
 /// directory (removed with this value) and decoded by the same `MediaSource` as a `--banner` file.
 ///
 /// The loader holds the bytes it fetched (under the ad fetches' size limit and origin policy); writing them to a
-/// file lets FFmpeg's image demuxers read them the way they read any other input, with no second download.
+/// file lets FFmpeg's image demuxers read them the way they read any other input, with no second download. A video
+/// full-screen creative is opened from its local (or URL-mapped) file, or downloaded through the media cache (bounded
+/// in size and time), before the render starts: whether it opens decides whether it can present at all.
 final class ScreenAdPictures {
     let run: ScreenAdRun
     /// The source of `run.bannerChanges[i]`; `nil` where that change has no creative or it is not an image.
     private let sources: [MediaSource?]
-    /// The source of `run.fullScreenChanges[i]`, likewise (a video full-screen ad is not drawn yet).
+    /// The source of `run.fullScreenChanges[i]`, likewise, for an image.
     private let fullScreenSources: [MediaSource?]
+    /// Each video full-screen creative that opened, by request; read from its first frame when it presents.
+    let videoSources: [Int: MediaSource]
     private let directory: URL
 
-    init(run: ScreenAdRun, format: OutputFormat) throws(RenderError) {
-        self.run = run
+    init(run: ScreenAdRun, format: OutputFormat, cache: MediaCacheSettings) throws(RenderError) {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("pipctl-banners-\(UUID().uuidString)")
         var opened: [Data: MediaSource] = [:]
         do {
@@ -26,6 +30,45 @@ final class ScreenAdPictures {
         }
         sources = try Self.open(run.bannerChanges, "banner", in: directory, format: format, opened: &opened)
         fullScreenSources = try Self.open(run.fullScreenChanges, "fullscreen", in: directory, format: format, opened: &opened)
+        let (videos, outcomes) = Self.openVideos(run.fullScreenChanges, format: format, cache: cache)
+        videoSources = videos
+        self.run = outcomes.isEmpty ? run : run.opening(videos: outcomes)
+    }
+
+    /// Opens each video creative: its file, or its download through the media cache (all started together).
+    private static func openVideos(_ changes: [ScreenAdRun.BannerChange], format: OutputFormat, cache: MediaCacheSettings)
+        -> ([Int: MediaSource], [Int: FullScreenVideoOutcome]) {
+        let videos = changes.compactMap { change -> (request: Int, location: ResourceLocation)? in
+            guard case .video(let location, _)? = change.creative?.content else { return nil }
+            return (change.request, location)
+        }
+        guard !videos.isEmpty else { return ([:], [:]) }
+        let remote = videos.compactMap { if case .remote(let url) = $0.location { url } else { nil } }
+        let downloads = MediaDownloads(urls: remote, cache: MediaCache(settings: cache))
+        downloads.start()
+        defer { downloads.cancel() }
+        var sources: [Int: MediaSource] = [:], outcomes: [Int: FullScreenVideoOutcome] = [:]
+        for (request, location) in videos {
+            let path: String
+            switch location {
+            case .file(let file): path = file
+            case .remote(let url):
+                switch downloads.file(for: url).result {
+                case .success(let file): path = file
+                case .failure(let error):
+                    outcomes[request] = .failure(.mediaUnavailable(source: location.description, detail: "\(error)"))
+                    continue
+                }
+            }
+            do {
+                let source = try MediaSource(path: path, format: format)
+                sources[request] = source
+                outcomes[request] = .success(source.videoDuration)
+            } catch {
+                outcomes[request] = .failure(.mediaUnavailable(source: location.description, detail: "\(error)"))
+            }
+        }
+        return (sources, outcomes)
     }
 
     /// Each change's image written once into `directory` and opened; identical bytes share one source.
@@ -57,9 +100,9 @@ final class ScreenAdPictures {
         return sources
     }
 
-    /// The creative `scene`'s presented full-screen ad shows at output time `time`: the last one loaded for it.
-    func fullScreen(of scene: SceneID, at time: MediaTime) -> (source: MediaSource, url: String)? {
-        guard let index = run.fullScreenChanges.lastIndex(where: { $0.scene == scene && $0.time <= time }),
+    /// The image request `request` loaded for a full-screen ad, with its request URL; `nil` for a video or none.
+    func fullScreenImage(request: Int) -> (source: MediaSource, url: String)? {
+        guard let index = run.fullScreenChanges.firstIndex(where: { $0.request == request }),
               let source = fullScreenSources[index], let creative = run.fullScreenChanges[index].creative else { return nil }
         return (source, creative.requestURL)
     }
