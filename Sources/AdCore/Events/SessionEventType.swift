@@ -88,7 +88,7 @@ public enum SessionEventType: String, Hashable, Sendable, CaseIterable {
     /// A full-screen ad request failed (`reason` `sceneNotSet`, or the fetch's message).
     case adDidFailToLoad = "ad:didFailToLoadWithError"
     case adWillPresentFullScreenContent = "adWillPresentFullScreenContent"
-    /// Presenting failed: `reason` `adTooLargeForWindow`, `adNotLoaded` or `sceneNotOnScreen`.
+    /// Presenting failed: `reason` `adTooLargeForWindow`, `adNotLoaded`, `sceneNotOnScreen` or `mediaUnavailable`.
     case adDidFailToPresentFullScreenContent = "ad:didFailToPresentFullScreenContentWithError"
     case adDidRecordImpression = "adDidRecordImpression"
     case adDidRecordClick = "adDidRecordClick"
