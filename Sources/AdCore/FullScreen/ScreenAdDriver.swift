@@ -118,6 +118,49 @@ public struct ScreenAdDriver: Sendable {
         var message: String? = nil
     }
 
+    /// The request `banner` makes for `size` on `state` at `time`, numbered `index`: for its own scene, or, when it
+    /// does not set its scene, for the whole screen (`[SCENE]` `-1`).
+    ///
+    /// - Returns: the request, or `.sceneNotSet` in test mode on a device that runs several scenes, where a
+    ///   request without its scene is never sent.
+    public func bannerRequest(_ banner: BannerPlacement, size: PointSize, on state: ScreenState, at time: MediaTime,
+                              index: Int) -> Result<ScreenAdRequest, ScreenAdError> {
+        var scene: SceneID? = banner.scene, size = size
+        if !banner.setsScene {
+            if testMode && timeline.initial.device.supportsMultipleScenes { return .failure(.sceneNotSet(placement: banner.label)) }
+            let display = state.display.safeArea(in: state.orientation), screen = state.screenSize
+            size = AnchoredAdaptiveBanner.size(safeAreaWidth: screen.width - display.left - display.right,
+                                               screenHeight: screen.height)
+            scene = nil
+        }
+        return .success(ScreenAdRequest(index: index, time: time, placement: .banner(banner.scene), scene: scene, size: size,
+                                        source: banner.source, url: banner.source.template.expanded(size: size, scale: state.pointScale, scene: scene),
+                                        reason: nil))
+    }
+
+    /// The events of `scene`'s banner request (`nil`: refused before it was sent) at `time` with `result`: the
+    /// creative received, its impression and impression beacons; or the failure.
+    static func bannerEvents(_ scene: SceneID, at time: MediaTime, request: ScreenAdRequest?,
+                             result: Result<DisplayCreative, ScreenAdError>, stamps: inout BeaconStamps) -> [ScreenAdEvent] {
+        switch result {
+        case .success(let creative):
+            var events = [
+                ScreenAdEvent(time: time, scene: scene, type: .bannerViewDidReceiveAd,
+                              message: "\(request.map { "\($0.size) pt: " } ?? "")\(creative.summary)", url: request?.url),
+                ScreenAdEvent(time: time, scene: scene, type: .bannerViewDidRecordImpression),
+            ]
+            for template in creative.impressions {
+                let context = MacroContext(timestamp: stamps.timestamp(at: time), cacheBuster: stamps.nextCacheBuster())
+                events.append(ScreenAdEvent(time: time, scene: scene, type: .beacon,
+                                            url: MacroExpander.expand(template, with: context), event: .impression))
+            }
+            return events
+        case .failure(let error):
+            return [ScreenAdEvent(time: time, scene: scene, type: .bannerViewDidFailToReceiveAd, reason: error.reason,
+                                  message: error.description, url: request?.url)]
+        }
+    }
+
     /// Replays the timeline, asking `outcome` for each request as it is made; requests never depend on outcomes.
     private func walk(videos: [Int: FullScreenVideoOutcome],
                       _ outcome: (ScreenAdRequest) -> Result<DisplayCreative, ScreenAdError>?)
@@ -133,7 +176,6 @@ public struct ScreenAdDriver: Sendable {
         // The scenes whose loaded banner's landing screen is open (a tap on a banner that failed opens nothing of
         // the ad's, so it has no present/dismiss events).
         var landing = Set<SceneID>()
-        let multiScene = timeline.initial.device.supportsMultipleScenes
 
         func emit(_ time: MediaTime, _ scene: SceneID, _ type: SessionEventType, reason: SessionEventReason? = nil,
                   message: String? = nil, url: String? = nil) {
@@ -166,34 +208,19 @@ public struct ScreenAdDriver: Sendable {
 
         /// A banner's request for `size` on `state`: its own scene's, or (not set, production) the whole screen's.
         func requestBanner(_ banner: BannerPlacement, size: PointSize, on state: ScreenState, at time: MediaTime) {
-            var scene: SceneID? = banner.scene, size = size
-            if !banner.setsScene {
-                if testMode && multiScene {
-                    bannerCreatives[banner.scene] = nil
-                    let failure = ScreenAdError.sceneNotSet(placement: banner.label)
-                    emit(time, banner.scene, .bannerViewDidFailToReceiveAd, reason: failure.reason, message: failure.description)
-                    return
-                }
-                let display = state.display.safeArea(in: state.orientation), screen = state.screenSize
-                size = AnchoredAdaptiveBanner.size(safeAreaWidth: screen.width - display.left - display.right,
-                                                   screenHeight: screen.height)
-                scene = nil
-            }
-            let (request, result) = makeRequest(time, .banner(banner.scene), scene: scene, size: size, source: banner.source,
-                                                scale: state.pointScale, reason: nil)
-            switch result {
-            case .success(let creative)?:
-                bannerCreatives[banner.scene] = creative
-                emit(time, banner.scene, .bannerViewDidReceiveAd, message: "\(size) pt: \(creative.summary)", url: request.url)
-                emit(time, banner.scene, .bannerViewDidRecordImpression)
-                beacons(creative.impressions, .impression, time, banner.scene)
-            case .failure(let error)?:
+            let request: ScreenAdRequest
+            switch bannerRequest(banner, size: size, on: state, at: time, index: requestCount) {
+            case .success(let made):
+                request = made
+                requestCount += 1
+            case .failure(let failure):
                 bannerCreatives[banner.scene] = nil
-                emit(time, banner.scene, .bannerViewDidFailToReceiveAd, reason: error.reason, message: error.description,
-                     url: request.url)
-            case nil:
-                break
+                events += Self.bannerEvents(banner.scene, at: time, request: nil, result: .failure(failure), stamps: &stamps)
+                return
             }
+            guard let result = outcome(request) else { return }
+            bannerCreatives[banner.scene] = try? result.get()
+            events += Self.bannerEvents(banner.scene, at: time, request: request, result: result, stamps: &stamps)
         }
 
         /// A full-screen ad's request on `state`: filled for its scene's window, or the screen's (`FullScreenAd.fill`).
