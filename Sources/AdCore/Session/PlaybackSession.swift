@@ -62,6 +62,8 @@ public final class PlaybackSession {
     private(set) var lastDecision: FrameDecision?
     private var decisionBeforeLast: FrameDecision?
     var scriptCommands: ArraySlice<TimedCommand>
+    /// The screen changes of live commands not yet taken: the requests they cause are not in the script's run.
+    var liveScreenChanges: [ScreenTimeline.Change] = []
     /// The frame at which the current picture-in-picture start or stop was requested.
     var transitionStart: Int64 = 0
 
@@ -197,6 +199,13 @@ public final class PlaybackSession {
     /// Queues a live command; it applies at the next frame (the same as `inbox.submit(_:)`).
     public func submit(_ command: SessionCommand) {
         inbox.submit(command)
+    }
+
+    /// The screen changes live commands (`submit(_:)`) made since the last call, in order, each at its frame's time:
+    /// what `play` must request anew, since the banner requests known before the render follow only the script.
+    public func takeLiveScreenChanges() -> [ScreenTimeline.Change] {
+        defer { liveScreenChanges.removeAll() }
+        return liveScreenChanges
     }
 
     /// The events recorded since the last call, in order.
