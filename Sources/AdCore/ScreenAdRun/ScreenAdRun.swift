@@ -32,11 +32,15 @@ public struct ScreenAdRun: Sendable {
     /// The driver and its requests' outcomes, to place a video creative's events once the render has opened it.
     public let driver: ScreenAdDriver
     public let outcomes: [Int: Result<DisplayCreative, ScreenAdError>]
+    /// The loader that fetched them, for the requests live commands cause later (`LiveBannerRequests`).
+    public var loader: ScreenAdLoader?
 
     /// Fetches every request of `driver` with `loader` and collects the events and the banners' creatives.
     public static func load(_ driver: ScreenAdDriver, with loader: ScreenAdLoader) async -> ScreenAdRun {
         let outcomes = await driver.load(with: loader)
-        return ScreenAdRun(driver: driver, outcomes: outcomes)
+        var run = ScreenAdRun(driver: driver, outcomes: outcomes)
+        run.loader = loader
+        return run
     }
 
     /// The run of `driver` when its requests had `outcomes`.
@@ -67,7 +71,9 @@ public struct ScreenAdRun: Sendable {
 
     /// The same run once the render has opened its video creatives (`videos`, by request).
     public func opening(videos: [Int: FullScreenVideoOutcome]) -> ScreenAdRun {
-        ScreenAdRun(driver: driver, outcomes: outcomes, videos: videos)
+        var run = ScreenAdRun(driver: driver, outcomes: outcomes, videos: videos)
+        run.loader = loader
+        return run
     }
 
     /// The presentation covering `scene` at output time `time`, if any.
