@@ -30,6 +30,8 @@ public final class Stitcher {
     /// The loaded banner creatives (`request.screenAds`), and the screen ad events not yet logged.
     let screenAds: ScreenAdPictures?
     var pendingScreenEvents: ArraySlice<ScreenAdEvent> = []
+    /// The banner requests live screen commands cause (`play` only).
+    let liveBanners: LiveBannerRequests?
     private let compositor: Compositor
     /// The MP4 (absent when `play` records nothing) and the frame hashes, written frame by frame.
     private let stage: OutputStage
@@ -77,6 +79,7 @@ public final class Stitcher {
             try ScreenAdPictures(run: run, format: format, cache: request.mediaCache)
         }
         pendingScreenEvents = ArraySlice(screenAds?.run.events ?? [])
+        liveBanners = mode == .live ? screenAds.flatMap { ads in ads.run.loader.map { LiveBannerRequests(driver: ads.run.driver, loader: $0) } } : nil
         downloads = MediaDownloads(plan: request.plan, cache: MediaCache(settings: request.mediaCache),
                                    concurrency: request.mediaConcurrency)
         media = AdMedia(format: format, threads: request.encoding.threads, downloads: downloads,
@@ -115,7 +118,10 @@ public final class Stitcher {
     }
 
     /// Downloads still running when the render ends are stopped (what arrived is kept to be resumed).
-    deinit { downloads.cancel() }
+    deinit {
+        downloads.cancel()
+        liveBanners?.cancel()
+    }
 
     /// Also sends every event to `observer` (a beacon sender, a live printer).
     public func observe(_ observer: any SessionEventObserver) { beaconSinks.append(observer) }
@@ -134,6 +140,7 @@ public final class Stitcher {
                 try flushEvents()
                 return false
             }
+            updateLiveBanners(decision)
             do {
                 try render(decision)
             } catch let failure as AdFailure {

@@ -19,8 +19,13 @@ final class ScreenAdPictures {
     /// Each video full-screen creative that opened, by request; read from its first frame when it presents.
     let videoSources: [Int: MediaSource]
     private let directory: URL
+    private let format: OutputFormat
+    /// Banners loaded live (`LiveBannerRequests`), in the order they took effect: from `time` on, `scene` shows
+    /// `source` (`nil`: the request failed, so its slot shows nothing of the ad's).
+    private var live: [(time: MediaTime, scene: SceneID, source: MediaSource?, url: String?)] = []
 
     init(run: ScreenAdRun, format: OutputFormat, cache: MediaCacheSettings) throws(RenderError) {
+        self.format = format
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("pipctl-banners-\(UUID().uuidString)")
         var opened: [Data: MediaSource] = [:]
         do {
@@ -84,20 +89,43 @@ final class ScreenAdPictures {
                 sources.append(same)
                 continue
             }
-            let file = directory.appendingPathComponent("\(prefix)\(index).\(header.format == .jpeg ? "jpg" : header.format.rawValue)")
-            do { try data.write(to: file) } catch {
-                throw .output(.outputNotWritable(path: file.path, reason: "\(error)"))
-            }
-            do {
-                let source = try MediaSource(path: file.path, format: format)
-                opened[data] = source
-                sources.append(source)
-            } catch {
-                // Named by where the creative came from, not by the temporary copy.
-                throw .banner(.truncated(path: location.description, detail: "\(error)"))
-            }
+            let source = try openImage(data, header: header, from: location, as: "\(prefix)\(index)", in: directory, format: format)
+            opened[data] = source
+            sources.append(source)
         }
         return sources
+    }
+
+    /// An image creative written into `directory` as `name` and opened.
+    private static func openImage(_ data: Data, header: ImageHeader, from location: ResourceLocation, as name: String,
+                                  in directory: URL, format: OutputFormat) throws(RenderError) -> MediaSource {
+        let file = directory.appendingPathComponent("\(name).\(header.format == .jpeg ? "jpg" : header.format.rawValue)")
+        do { try data.write(to: file) } catch {
+            throw .output(.outputNotWritable(path: file.path, reason: "\(error)"))
+        }
+        do {
+            return try MediaSource(path: file.path, format: format)
+        } catch {
+            // Named by where the creative came from, not by the temporary copy.
+            throw .banner(.truncated(path: location.description, detail: "\(error)"))
+        }
+    }
+
+    /// Shows `creative` (`nil`: nothing) as `scene`'s banner from output time `time` on, over what the run loaded.
+    ///
+    /// - Throws: `RenderError.banner` when its image cannot be decoded; the banner then shows nothing.
+    func showLive(_ creative: DisplayCreative?, in scene: SceneID, from time: MediaTime) throws(RenderError) {
+        guard let creative, case .image(let location, let header, let data) = creative.content else {
+            live.append((time, scene, nil, nil))
+            return
+        }
+        do {
+            let source = try Self.openImage(data, header: header, from: location, as: "live\(live.count)", in: directory, format: format)
+            live.append((time, scene, source, creative.requestURL))
+        } catch {
+            live.append((time, scene, nil, nil))
+            throw error
+        }
     }
 
     /// The image request `request` loaded for a full-screen ad, with its request URL; `nil` for a video or none.
@@ -112,6 +140,11 @@ final class ScreenAdPictures {
     /// What `scene`'s banner shows at output time `time`: its creative's picture source and its request URL, or
     /// `nil` when it has none then.
     func banner(of scene: SceneID, at time: MediaTime) -> (source: MediaSource, url: String)? {
+        let batch = run.bannerChanges.last { $0.scene == scene && $0.time <= time }
+        if let latest = live.last(where: { $0.scene == scene && $0.time <= time }), batch.map({ $0.time <= latest.time }) ?? true {
+            guard let source = latest.source, let url = latest.url else { return nil }
+            return (source, url)
+        }
         guard let index = run.bannerChanges.lastIndex(where: { $0.scene == scene && $0.time <= time }),
               let source = sources[index], let creative = run.bannerChanges[index].creative else { return nil }
         return (source, creative.requestURL)
