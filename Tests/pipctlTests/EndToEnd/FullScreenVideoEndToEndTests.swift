@@ -47,13 +47,7 @@ extension EndToEnd {
             let result = try await PipctlProcess.run(["render", "--session", dir.path("session.json"), "-o", output,
                                                       "--profile", "lossless", "--media-cache", dir.path("cache")] + extra)
             try #require(result.exitStatus == 0, "\(result.standardError)")
-            let timeline = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output + ".timeline.json"))) as? [String: Any])
-            let out = try #require(timeline["output"] as? [String: Any])
-            let logged = try String(contentsOfFile: output + ".events.jsonl", encoding: .utf8).split(separator: "\n")
-                .map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-            return Device.Render(dir: dir, output: output, timeline: timeline,
-                                 segments: try #require(timeline["segments"] as? [[String: Any]]), events: logged,
-                                 size: PixelSize(width: try #require(out["width"] as? Int), height: try #require(out["height"] as? Int)))
+            return try Device.Render(reading: output, in: dir)
         }
 
         /// The full-screen ad's and the content's events, as `type` or `BEACON:event`, with their times.
