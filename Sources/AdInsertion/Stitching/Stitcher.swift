@@ -79,7 +79,9 @@ public final class Stitcher {
             try ScreenAdPictures(run: run, format: format, cache: request.mediaCache)
         }
         pendingScreenEvents = ArraySlice(screenAds?.run.events ?? [])
-        liveBanners = mode == .live ? screenAds.flatMap { ads in ads.run.loader.map { LiveBannerRequests(driver: ads.run.driver, loader: $0) } } : nil
+        liveBanners = mode == .live ? screenAds.flatMap { ads in
+            ads.run.loader.map { LiveBannerRequests(driver: ads.run.driver, loader: $0) }
+        } : nil
         downloads = MediaDownloads(plan: request.plan, cache: MediaCache(settings: request.mediaCache),
                                    concurrency: request.mediaConcurrency)
         media = AdMedia(format: format, threads: request.encoding.threads, downloads: downloads,
