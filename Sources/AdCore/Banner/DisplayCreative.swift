@@ -20,20 +20,30 @@ public struct DisplayCreative: Hashable, Sendable {
     public let clickThrough: String?
     /// The click-tracking URLs as written.
     public let clickTracking: [String]
+    /// A video's VAST `<Tracking>` events (start, quartiles, complete, …), its wrappers' first, as written.
+    public let tracking: [TrackingEvent]
 
     public init(content: Content, requestURL: String, impressions: [String] = [], clickThrough: String? = nil,
-                clickTracking: [String] = []) {
+                clickTracking: [String] = [], tracking: [TrackingEvent] = []) {
         self.content = content
         self.requestURL = requestURL
         self.impressions = impressions
         self.clickThrough = clickThrough
         self.clickTracking = clickTracking
+        self.tracking = tracking
     }
 
-    /// The same creative with a wrapper chain's impressions and click tracking before its own.
-    func adding(impressions wrapperImpressions: [String], clickTracking wrapperClicks: [String]) -> DisplayCreative {
+    /// The same creative with a wrapper chain's impressions, click tracking and linear tracking before its own.
+    func adding(impressions wrapperImpressions: [String], clickTracking wrapperClicks: [String],
+                tracking wrapperTracking: [TrackingEvent] = []) -> DisplayCreative {
         DisplayCreative(content: content, requestURL: requestURL, impressions: wrapperImpressions + impressions,
-                        clickThrough: clickThrough, clickTracking: wrapperClicks + clickTracking)
+                        clickThrough: clickThrough, clickTracking: wrapperClicks + clickTracking,
+                        tracking: wrapperTracking + tracking)
+    }
+
+    /// The URLs of `event` among the video's tracking, in order.
+    public func trackingURLs(_ event: TrackingEventName) -> [String] {
+        tracking.filter { $0.event == event }.map(\.url)
     }
 
     /// `image 786x180 png`, `video http://…/ad.mp4`, for the load event's message.

@@ -15,12 +15,15 @@ public enum ScreenAdError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A VAST response without an in-line ad whose NonLinear or Companion has an image StaticResource (nor, for
     /// a full-screen ad, a linear MediaFile); `detail` says what was dropped or found instead.
     case noCreative(source: String, detail: String)
+    /// A video full-screen creative whose media file cannot be opened or downloaded; `detail` says why.
+    case mediaUnavailable(source: String, detail: String)
 
     /// The `reason` of the failure event, when the failure has one.
     public var reason: SessionEventReason? {
         switch self {
         case .sceneNotSet: .sceneNotSet
         case .sceneNotOnScreen: .sceneNotOnScreen
+        case .mediaUnavailable: .mediaUnavailable
         default: nil
         }
     }
@@ -39,7 +42,7 @@ public enum ScreenAdError: Error, Hashable, Sendable, CustomStringConvertible {
             error.description
         case .notAnImage(let source):
             "\(source): not a PNG, JPEG or GIF image"
-        case .noCreative(let source, let detail):
+        case .noCreative(let source, let detail), .mediaUnavailable(let source, let detail):
             "\(source): \(detail)"
         }
     }

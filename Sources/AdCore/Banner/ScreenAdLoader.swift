@@ -36,7 +36,7 @@ public struct ScreenAdLoader: Sendable {
         case .vast:
             var location = location, data = data
             // What the wrappers on the way add: their impressions and click tracking fire with the in-line ad's.
-            var impressions: [String] = [], clicks: [String] = []
+            var impressions: [String] = [], clicks: [String] = [], tracking: [TrackingEvent] = []
             var depth = 0
             while true {
                 let parsed: VASTDocument
@@ -61,6 +61,7 @@ public struct ScreenAdLoader: Sendable {
                         (creative.nonLinearAds?.nonLinears.flatMap(\.clickTracking) ?? []) + creative.companions.flatMap(\.clickTracking)
                             + (creative.linear?.clickTracking ?? [])
                     }
+                    tracking += ad.linearCreatives.flatMap(\.tracking)
                     do { data = try await fetcher.fetch(next, timeout: settings.wrapperTimeout) } catch { throw .fetch(error) }
                     location = next
                     depth += 1
@@ -68,7 +69,7 @@ public struct ScreenAdLoader: Sendable {
                 }
                 guard ad.kind == .inline else { throw .noCreative(source: location.description, detail: "\(ad.label) is neither InLine nor Wrapper") }
                 if wantsVideo, let creative = video(of: ad, at: location, url: url) {
-                    return creative.adding(impressions: impressions, clickTracking: clicks)
+                    return creative.adding(impressions: impressions, clickTracking: clicks, tracking: tracking)
                 }
                 guard let (resource, clickThrough, clickTracking) = image(of: ad) else {
                     throw .noCreative(source: location.description,
@@ -137,18 +138,19 @@ public struct ScreenAdLoader: Sendable {
         return nil
     }
 
-    /// The first linear MediaFile the document's origin allows, resolved against it (not fetched: the render
-    /// plays it through the media cache).
+    /// The first linear MediaFile the document's origin allows, resolved against it and through the URL map (not
+    /// fetched: the render plays a local or mapped file, and downloads a remote one through the media cache).
     private func video(of ad: VASTAd, at location: ResourceLocation, url: String) -> DisplayCreative? {
         for linear in ad.linearCreatives {
             for file in linear.mediaFiles {
                 // Relative to the document, as `LinearAdAssembler` makes them, then refused by the same policy.
                 guard let target = location.resolving(file.url),
                       settings.originPolicy.refusal(ofMedia: ResourceLocation.scheme(of: file.url) == nil ? target.description : file.url,
-                                                    from: location) == nil else { continue }
-                return DisplayCreative(content: .video(location: target, duration: linear.duration), requestURL: url,
+                                                    from: location) == nil,
+                      let mapped = try? settings.urlMap?.apply(to: target) ?? target else { continue }
+                return DisplayCreative(content: .video(location: mapped, duration: linear.duration), requestURL: url,
                                        impressions: ad.impressions, clickThrough: linear.clickThrough,
-                                       clickTracking: linear.clickTracking)
+                                       clickTracking: linear.clickTracking, tracking: linear.tracking)
             }
         }
         return nil

@@ -45,4 +45,7 @@ public enum SessionEventReason: String, Hashable, Sendable, CaseIterable, Codabl
     case sceneNotOnScreen
     /// `ad:didFailToPresentFullScreenContentWithError`: no ad was loaded (the request failed or was used).
     case adNotLoaded
+    /// `ad:didFailToPresentFullScreenContentWithError`: the video full-screen ad's media could not be opened or
+    /// downloaded, so the content plays on.
+    case mediaUnavailable
 }

@@ -88,10 +88,13 @@ public enum SessionEventType: String, Hashable, Sendable, CaseIterable {
     /// A full-screen ad request failed (`reason` `sceneNotSet`, or the fetch's message).
     case adDidFailToLoad = "ad:didFailToLoadWithError"
     case adWillPresentFullScreenContent = "adWillPresentFullScreenContent"
-    /// Presenting failed: `reason` `adTooLargeForWindow`, `adNotLoaded` or `sceneNotOnScreen`.
+    /// Presenting failed: `reason` `adTooLargeForWindow`, `adNotLoaded`, `sceneNotOnScreen` or `mediaUnavailable`.
     case adDidFailToPresentFullScreenContent = "ad:didFailToPresentFullScreenContentWithError"
     case adDidRecordImpression = "adDidRecordImpression"
     case adDidRecordClick = "adDidRecordClick"
     case adWillDismissFullScreenContent = "adWillDismissFullScreenContent"
     case adDidDismissFullScreenContent = "adDidDismissFullScreenContent"
+    /// A rewarded ad's video played to its end (`GADUserDidEarnRewardHandler`); it holds its last frame until
+    /// the user closes it.
+    case userDidEarnReward = "userDidEarnReward"
 }

@@ -41,7 +41,7 @@ public struct ScreenAdDriver: Sendable {
         self.fullScreenAds = fullScreenAds
         self.testMode = testMode
         var collected: [ScreenAdRequest] = []
-        _ = walk { request in
+        _ = walk(videos: [:]) { request in
             collected.append(request)
             return nil
         }
@@ -67,9 +67,22 @@ public struct ScreenAdDriver: Sendable {
         return outcomes
     }
 
-    /// The events of the run when request `i` had `outcomes[i]` (a missing outcome is a failed fetch).
-    public func events(outcomes: [Int: Result<DisplayCreative, ScreenAdError>]) -> [ScreenAdEvent] {
-        walk { request in
+    /// The events of the run when request `i` had `outcomes[i]` (a missing outcome is a failed fetch) and, for a
+    /// video full-screen creative, its media `videos[i]` (absent: not opened, so no quartiles are known).
+    public func events(outcomes: [Int: Result<DisplayCreative, ScreenAdError>],
+                       videos: [Int: FullScreenVideoOutcome] = [:]) -> [ScreenAdEvent] {
+        walk(outcomes: outcomes, videos: videos).events
+    }
+
+    /// The full-screen ads that really present (not those that fail to), with their times, for the same outcomes.
+    public func presentations(outcomes: [Int: Result<DisplayCreative, ScreenAdError>],
+                              videos: [Int: FullScreenVideoOutcome] = [:]) -> [FullScreenPresentation] {
+        walk(outcomes: outcomes, videos: videos).presentations
+    }
+
+    private func walk(outcomes: [Int: Result<DisplayCreative, ScreenAdError>],
+                      videos: [Int: FullScreenVideoOutcome]) -> (events: [ScreenAdEvent], presentations: [FullScreenPresentation]) {
+        walk(videos: videos) { request in
             outcomes[request.index] ?? .failure(.fetch(.unreachable(source: request.url, reason: "not fetched")))
         }
     }
@@ -85,20 +98,84 @@ public struct ScreenAdDriver: Sendable {
     private struct Loaded {
         let size: PointSize
         let creative: DisplayCreative?
+        let request: Int
+    }
+
+    /// A presented ad: its creative, when and by which request; its video's later events wait in `pending`.
+    private struct Presented {
+        let creative: DisplayCreative
+        let from: MediaTime
+        let request: Int
+    }
+
+    /// A video full-screen ad's event due later on its own clock (a quartile, the end), with its tracking.
+    private struct Pending {
+        let time: MediaTime
+        let scene: SceneID
+        let type: SessionEventType
+        let tracking: TrackingEventName?
+        let creative: DisplayCreative
+        var message: String? = nil
+    }
+
+    /// The request `banner` makes for `size` on `state` at `time`, numbered `index`: for its own scene, or, when it
+    /// does not set its scene, for the whole screen (`[SCENE]` `-1`).
+    ///
+    /// - Returns: the request, or `.sceneNotSet` in test mode on a device that runs several scenes, where a
+    ///   request without its scene is never sent.
+    public func bannerRequest(_ banner: BannerPlacement, size: PointSize, on state: ScreenState, at time: MediaTime,
+                              index: Int) -> Result<ScreenAdRequest, ScreenAdError> {
+        var scene: SceneID? = banner.scene, size = size
+        if !banner.setsScene {
+            if testMode && timeline.initial.device.supportsMultipleScenes { return .failure(.sceneNotSet(placement: banner.label)) }
+            let display = state.display.safeArea(in: state.orientation), screen = state.screenSize
+            size = AnchoredAdaptiveBanner.size(safeAreaWidth: screen.width - display.left - display.right,
+                                               screenHeight: screen.height)
+            scene = nil
+        }
+        return .success(ScreenAdRequest(index: index, time: time, placement: .banner(banner.scene), scene: scene, size: size,
+                                        source: banner.source, url: banner.source.template.expanded(size: size, scale: state.pointScale, scene: scene),
+                                        reason: nil))
+    }
+
+    /// The events of `scene`'s banner request (`nil`: refused before it was sent) at `time` with `result`: the
+    /// creative received, its impression and impression beacons; or the failure.
+    static func bannerEvents(_ scene: SceneID, at time: MediaTime, request: ScreenAdRequest?,
+                             result: Result<DisplayCreative, ScreenAdError>, stamps: inout BeaconStamps) -> [ScreenAdEvent] {
+        switch result {
+        case .success(let creative):
+            var events = [
+                ScreenAdEvent(time: time, scene: scene, type: .bannerViewDidReceiveAd,
+                              message: "\(request.map { "\($0.size) pt: " } ?? "")\(creative.summary)", url: request?.url),
+                ScreenAdEvent(time: time, scene: scene, type: .bannerViewDidRecordImpression),
+            ]
+            for template in creative.impressions {
+                let context = MacroContext(timestamp: stamps.timestamp(at: time), cacheBuster: stamps.nextCacheBuster())
+                events.append(ScreenAdEvent(time: time, scene: scene, type: .beacon,
+                                            url: MacroExpander.expand(template, with: context), event: .impression))
+            }
+            return events
+        case .failure(let error):
+            return [ScreenAdEvent(time: time, scene: scene, type: .bannerViewDidFailToReceiveAd, reason: error.reason,
+                                  message: error.description, url: request?.url)]
+        }
     }
 
     /// Replays the timeline, asking `outcome` for each request as it is made; requests never depend on outcomes.
-    private func walk(_ outcome: (ScreenAdRequest) -> Result<DisplayCreative, ScreenAdError>?) -> [ScreenAdEvent] {
+    private func walk(videos: [Int: FullScreenVideoOutcome],
+                      _ outcome: (ScreenAdRequest) -> Result<DisplayCreative, ScreenAdError>?)
+        -> (events: [ScreenAdEvent], presentations: [FullScreenPresentation]) {
         var events: [ScreenAdEvent] = []
         var stamps = BeaconStamps(clockOrigin: clockOrigin, seed: seed)
         var requestCount = 0
         var bannerCreatives: [SceneID: DisplayCreative] = [:]
         var loaded: [SceneID: Loaded] = [:]
-        var presented: [SceneID: DisplayCreative] = [:]
+        var presented: [SceneID: Presented] = [:]
+        var presentations: [FullScreenPresentation] = []
+        var pending: [Pending] = []
         // The scenes whose loaded banner's landing screen is open (a tap on a banner that failed opens nothing of
         // the ad's, so it has no present/dismiss events).
         var landing = Set<SceneID>()
-        let multiScene = timeline.initial.device.supportsMultipleScenes
 
         func emit(_ time: MediaTime, _ scene: SceneID, _ type: SessionEventType, reason: SessionEventReason? = nil,
                   message: String? = nil, url: String? = nil) {
@@ -109,6 +186,15 @@ public struct ScreenAdDriver: Sendable {
                 let context = MacroContext(timestamp: stamps.timestamp(at: time), cacheBuster: stamps.nextCacheBuster())
                 events.append(ScreenAdEvent(time: time, scene: scene, type: .beacon,
                                             url: MacroExpander.expand(template, with: context), event: name))
+            }
+        }
+        /// Logs the presented videos' events due by `time` (all of them when `nil`), in time order.
+        func flushPending(through time: MediaTime?) {
+            pending.sort { $0.time < $1.time }
+            while let next = pending.first, time.map({ next.time <= $0 }) ?? true {
+                pending.removeFirst()
+                emit(next.time, next.scene, next.type, message: next.message)
+                if let name = next.tracking { beacons(next.creative.trackingURLs(name), name, next.time, next.scene) }
             }
         }
         func makeRequest(_ time: MediaTime, _ placement: ScreenAdRequest.Placement, scene: SceneID?, size: PointSize,
@@ -122,34 +208,19 @@ public struct ScreenAdDriver: Sendable {
 
         /// A banner's request for `size` on `state`: its own scene's, or (not set, production) the whole screen's.
         func requestBanner(_ banner: BannerPlacement, size: PointSize, on state: ScreenState, at time: MediaTime) {
-            var scene: SceneID? = banner.scene, size = size
-            if !banner.setsScene {
-                if testMode && multiScene {
-                    bannerCreatives[banner.scene] = nil
-                    let failure = ScreenAdError.sceneNotSet(placement: banner.label)
-                    emit(time, banner.scene, .bannerViewDidFailToReceiveAd, reason: failure.reason, message: failure.description)
-                    return
-                }
-                let display = state.display.safeArea(in: state.orientation), screen = state.screenSize
-                size = AnchoredAdaptiveBanner.size(safeAreaWidth: screen.width - display.left - display.right,
-                                                   screenHeight: screen.height)
-                scene = nil
-            }
-            let (request, result) = makeRequest(time, .banner(banner.scene), scene: scene, size: size, source: banner.source,
-                                                scale: state.pointScale, reason: nil)
-            switch result {
-            case .success(let creative)?:
-                bannerCreatives[banner.scene] = creative
-                emit(time, banner.scene, .bannerViewDidReceiveAd, message: "\(size) pt: \(creative.summary)", url: request.url)
-                emit(time, banner.scene, .bannerViewDidRecordImpression)
-                beacons(creative.impressions, .impression, time, banner.scene)
-            case .failure(let error)?:
+            let request: ScreenAdRequest
+            switch bannerRequest(banner, size: size, on: state, at: time, index: requestCount) {
+            case .success(let made):
+                request = made
+                requestCount += 1
+            case .failure(let failure):
                 bannerCreatives[banner.scene] = nil
-                emit(time, banner.scene, .bannerViewDidFailToReceiveAd, reason: error.reason, message: error.description,
-                     url: request.url)
-            case nil:
-                break
+                events += Self.bannerEvents(banner.scene, at: time, request: nil, result: .failure(failure), stamps: &stamps)
+                return
             }
+            guard let result = outcome(request) else { return }
+            bannerCreatives[banner.scene] = try? result.get()
+            events += Self.bannerEvents(banner.scene, at: time, request: request, result: result, stamps: &stamps)
         }
 
         /// A full-screen ad's request on `state`: filled for its scene's window, or the screen's (`FullScreenAd.fill`).
@@ -168,14 +239,14 @@ public struct ScreenAdDriver: Sendable {
                                                 source: ad.source, scale: state.pointScale, reason: reason)
             switch result {
             case .success(let creative)?:
-                loaded[ad.scene] = Loaded(size: fill.contentSize, creative: creative)
+                loaded[ad.scene] = Loaded(size: fill.contentSize, creative: creative, request: request.index)
                 emit(time, ad.scene, .adDidLoad, reason: reason,
                      message: "\(ad.kind.rawValue) \(fill.contentSize) pt: \(creative.summary)", url: request.url)
             case .failure(let error)?:
-                loaded[ad.scene] = Loaded(size: fill.contentSize, creative: nil)
+                loaded[ad.scene] = Loaded(size: fill.contentSize, creative: nil, request: request.index)
                 emit(time, ad.scene, .adDidFailToLoad, reason: error.reason, message: error.description, url: request.url)
             case nil:
-                loaded[ad.scene] = Loaded(size: fill.contentSize, creative: nil)
+                loaded[ad.scene] = Loaded(size: fill.contentSize, creative: nil, request: request.index)
             }
         }
 
@@ -198,13 +269,39 @@ public struct ScreenAdDriver: Sendable {
                      message: "\(ad.label): \(error.description)")
                 return
             }
+            var length: MediaDuration?
+            if case .video = creative.content, let video = videos[ready.request] {
+                switch video {
+                case .success(let duration): length = duration
+                case .failure(let error):
+                    emit(time, scene, .adDidFailToPresentFullScreenContent, reason: error.reason,
+                         message: "\(ad.label): \(error.description)")
+                    return
+                }
+            }
             // A full-screen ad is shown once: presenting uses it up.
             loaded[scene] = nil
-            presented[scene] = creative
+            presented[scene] = Presented(creative: creative, from: time, request: ready.request)
             emit(time, scene, .adWillPresentFullScreenContent, message: "\(ad.kind.rawValue) \(ready.size) pt in \(window.frame.size) pt")
             emit(time, scene, .contentPauseRequested)
             emit(time, scene, .adDidRecordImpression)
             beacons(creative.impressions, .impression, time, scene)
+            guard let length else { return }
+            // The video plays from its first frame now, on its own clock; its quartiles and end follow as the
+            // linear ads' do, unless a dismiss comes first.
+            emit(time, scene, .started)
+            beacons(creative.trackingURLs(.start), .start, time, scene)
+            let marks: [(Rational, SessionEventType, TrackingEventName)] = [
+                (Rational(1, 4), .firstQuartile, .firstQuartile), (Rational(1, 2), .midpoint, .midpoint),
+                (Rational(3, 4), .thirdQuartile, .thirdQuartile), (Rational(1), .complete, .complete),
+            ]
+            for (share, type, name) in marks {
+                pending.append(Pending(time: time + length * share, scene: scene, type: type, tracking: name, creative: creative,
+                                       message: type == .complete ? "the video ended; it holds its last frame until dismissed" : nil))
+            }
+            if ad.kind == .rewarded {
+                pending.append(Pending(time: time + length, scene: scene, type: .userDidEarnReward, tracking: nil, creative: creative))
+            }
         }
 
         // The first loads, when the app starts.
@@ -217,6 +314,7 @@ public struct ScreenAdDriver: Sendable {
 
         for change in timeline.changes {
             let time = change.time, state = change.state
+            flushPending(through: time)
             var layoutChanged = false
             for event in change.events {
                 switch event {
@@ -232,7 +330,7 @@ public struct ScreenAdDriver: Sendable {
                     if layer.kind == .banner, let creative = bannerCreatives[layer.scene] {
                         emit(time, layer.scene, .bannerViewDidRecordClick, url: creative.clickThrough)
                         beacons(creative.clickTracking, .clickTracking, time, layer.scene)
-                    } else if layer.kind == .fullscreen, let creative = presented[layer.scene] {
+                    } else if layer.kind == .fullscreen, let creative = presented[layer.scene]?.creative {
                         emit(time, layer.scene, .adDidRecordClick, url: creative.clickThrough)
                         beacons(creative.clickTracking, .clickTracking, time, layer.scene)
                     }
@@ -249,7 +347,10 @@ public struct ScreenAdDriver: Sendable {
                 case .presented(let scene, .interstitial):
                     present(scene, on: state, at: time)
                 case .dismissed(let scene, .interstitial):
-                    guard presented.removeValue(forKey: scene) != nil else { break }
+                    guard let shown = presented.removeValue(forKey: scene) else { break }
+                    // Closed before its video ended: what it had not reached never fires.
+                    pending.removeAll { $0.scene == scene }
+                    presentations.append(FullScreenPresentation(scene: scene, from: shown.from, until: time, request: shown.request))
                     emit(time, scene, .adWillDismissFullScreenContent)
                     emit(time, scene, .adDidDismissFullScreenContent)
                     emit(time, scene, .contentResumeRequested)
@@ -268,6 +369,10 @@ public struct ScreenAdDriver: Sendable {
                 }
             }
         }
-        return events
+        flushPending(through: nil)
+        for (scene, shown) in presented.sorted(by: { $0.value.from < $1.value.from }) {
+            presentations.append(FullScreenPresentation(scene: scene, from: shown.from, until: nil, request: shown.request))
+        }
+        return (events, presentations.sorted { $0.from < $1.from })
     }
 }

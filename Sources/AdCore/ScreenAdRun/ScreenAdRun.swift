@@ -14,6 +14,8 @@ public struct ScreenAdRun: Sendable {
         public let time: MediaTime
         public let scene: SceneID
         public let creative: DisplayCreative?
+        /// The request that loaded it (`ScreenAdRequest.index`).
+        public let request: Int
     }
 
     /// The events of the run (loads, failures, impressions, clicks, landing screens, beacons), in time order.
@@ -25,28 +27,58 @@ public struct ScreenAdRun: Sendable {
     public let fullScreenChanges: [BannerChange]
     /// The requests the run made, in order (what an ad server saw).
     public let requests: [ScreenAdRequest]
+    /// The full-screen ads that present, in time order: the session pauses the content they cover.
+    public let presentations: [FullScreenPresentation]
+    /// The driver and its requests' outcomes, to place a video creative's events once the render has opened it.
+    public let driver: ScreenAdDriver
+    public let outcomes: [Int: Result<DisplayCreative, ScreenAdError>]
+    /// The loader that fetched them, for the requests live commands cause later (`LiveBannerRequests`).
+    public var loader: ScreenAdLoader?
 
     /// Fetches every request of `driver` with `loader` and collects the events and the banners' creatives.
     public static func load(_ driver: ScreenAdDriver, with loader: ScreenAdLoader) async -> ScreenAdRun {
         let outcomes = await driver.load(with: loader)
-        return ScreenAdRun(driver: driver, outcomes: outcomes)
+        var run = ScreenAdRun(driver: driver, outcomes: outcomes)
+        run.loader = loader
+        return run
     }
 
     /// The run of `driver` when its requests had `outcomes`.
-    public init(driver: ScreenAdDriver, outcomes: [Int: Result<DisplayCreative, ScreenAdError>]) {
-        events = driver.events(outcomes: outcomes)
+    ///
+    /// - Parameter videos: for each request whose creative is a video, what the render found when it opened it;
+    ///   a video that cannot play fails to present, one that can has its start, quartiles and end logged.
+    public init(driver: ScreenAdDriver, outcomes: [Int: Result<DisplayCreative, ScreenAdError>],
+                videos: [Int: FullScreenVideoOutcome] = [:]) {
+        self.driver = driver
+        self.outcomes = outcomes
+        events = driver.events(outcomes: outcomes, videos: videos)
+        presentations = driver.presentations(outcomes: outcomes, videos: videos)
         requests = driver.requests
         var changes: [BannerChange] = [], fullScreen: [BannerChange] = []
         // A request in test mode that did not set its scene is never sent: its banner has nothing from the start.
         for request in driver.requests {
             let creative = try? outcomes[request.index]?.get()
             switch request.placement {
-            case .banner(let scene): changes.append(BannerChange(time: request.time, scene: scene, creative: creative))
-            case .fullScreen(let scene): fullScreen.append(BannerChange(time: request.time, scene: scene, creative: creative))
+            case .banner(let scene):
+                changes.append(BannerChange(time: request.time, scene: scene, creative: creative, request: request.index))
+            case .fullScreen(let scene):
+                fullScreen.append(BannerChange(time: request.time, scene: scene, creative: creative, request: request.index))
             }
         }
         bannerChanges = changes
         fullScreenChanges = fullScreen
+    }
+
+    /// The same run once the render has opened its video creatives (`videos`, by request).
+    public func opening(videos: [Int: FullScreenVideoOutcome]) -> ScreenAdRun {
+        var run = ScreenAdRun(driver: driver, outcomes: outcomes, videos: videos)
+        run.loader = loader
+        return run
+    }
+
+    /// The presentation covering `scene` at output time `time`, if any.
+    public func presentation(of scene: SceneID, at time: MediaTime) -> FullScreenPresentation? {
+        presentations.last { $0.covers(scene, at: time) }
     }
 
     /// The creative `scene`'s banner shows at output time `time`; `nil` before its first load or after a failed one.

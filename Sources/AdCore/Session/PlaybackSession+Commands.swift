@@ -11,11 +11,11 @@ extension PlaybackSession {
             apply(next.command)
         }
         for command in inbox.takeAll() where !hasEnded {
-            apply(command)
+            apply(command, live: true)
         }
     }
 
-    private func apply(_ command: SessionCommand) {
+    private func apply(_ command: SessionCommand, live: Bool = false) {
         recorder.emit(.command, message: command.description)
         commandLog.append(TimedCommand(time: configuration.frameRate.time(ofFrame: frame), command: command))
         switch command {
@@ -49,6 +49,10 @@ extension PlaybackSession {
                 let events = try state.apply(screenCommand)
                 screen = state
                 for event in events { recorder.log(event.logText) }
+                if live {
+                    liveScreenChanges.append(ScreenTimeline.Change(time: configuration.frameRate.time(ofFrame: frame),
+                                                                   command: screenCommand, events: events, state: state))
+                }
                 screenChanged()
             } catch {
                 refuse(command, "\(error)")

@@ -62,6 +62,8 @@ public final class PlaybackSession {
     private(set) var lastDecision: FrameDecision?
     private var decisionBeforeLast: FrameDecision?
     var scriptCommands: ArraySlice<TimedCommand>
+    /// The screen changes of live commands not yet taken: the requests they cause are not in the script's run.
+    var liveScreenChanges: [ScreenTimeline.Change] = []
     /// The frame at which the current picture-in-picture start or stop was requested.
     var transitionStart: Int64 = 0
 
@@ -135,7 +137,15 @@ public final class PlaybackSession {
 
         let source: FrameDecision.Source
         var frozen = false
-        if isPaused, let last = lastDecision {
+        if let cover = fullScreenCover, let last = lastDecision {
+            // A full-screen ad covers the player: its content (or linear ad) is paused under it until the dismiss.
+            guard cover.until != nil || configuration.mode == .live else {
+                end(reason: .scriptEnded, contentEnded: contentHasEnded)
+                return nil
+            }
+            source = last.source
+            frozen = true
+        } else if isPaused, let last = lastDecision {
             if scriptCanStill({ $0 == .resume }) {
                 source = last.source
                 frozen = true
@@ -191,6 +201,13 @@ public final class PlaybackSession {
         inbox.submit(command)
     }
 
+    /// The screen changes live commands (`submit(_:)`) made since the last call, in order, each at its frame's time:
+    /// what `play` must request anew, since the banner requests known before the render follow only the script.
+    public func takeLiveScreenChanges() -> [ScreenTimeline.Change] {
+        defer { liveScreenChanges.removeAll() }
+        return liveScreenChanges
+    }
+
     /// The events recorded since the last call, in order.
     public func drainEvents() -> [SessionEvent] { recorder.drain() }
 
@@ -216,6 +233,13 @@ public final class PlaybackSession {
     }
 
     // MARK: - Internals
+
+    /// The full-screen ad presented over the player's scene at the frame being decided, if any.
+    private var fullScreenCover: FullScreenPresentation? {
+        guard let scene = screen?.scenes[0].id else { return nil }
+        let time = configuration.frameRate.time(ofFrame: frame)
+        return configuration.fullScreenPresentations.last { $0.covers(scene, at: time) }
+    }
 
     /// Whether a command that `matches` may still come: always in a live session; in a batch session only if the
     /// rest of the script has one, so that a render never waits for what cannot happen.

@@ -22,6 +22,9 @@ public struct SessionConfiguration: Hashable, Sendable {
     /// The device and its scenes (`--device`), the player being in the first scene; `nil` for a player that
     /// fills the canvas.
     public var screen: ScreenState?
+    /// The full-screen ads that present on that screen (`ScreenAdRun.presentations`): while one covers the
+    /// player's scene, its content is paused under it.
+    public var fullScreenPresentations: [FullScreenPresentation] = []
     /// Content ticks `0..<contentFrameCount` exist.
     public var contentFrameCount: Int64
     /// Set when the content's frames stop before the duration its container declares (`contentFrameCount`

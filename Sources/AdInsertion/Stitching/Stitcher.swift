@@ -28,8 +28,10 @@ public final class Stitcher {
     private let media: AdMedia
     private let background: MediaSource?
     /// The loaded banner creatives (`request.screenAds`), and the screen ad events not yet logged.
-    private let screenAds: ScreenAdPictures?
+    let screenAds: ScreenAdPictures?
     var pendingScreenEvents: ArraySlice<ScreenAdEvent> = []
+    /// The banner requests live screen commands cause (`play` only).
+    let liveBanners: LiveBannerRequests?
     private let compositor: Compositor
     /// The MP4 (absent when `play` records nothing) and the frame hashes, written frame by frame.
     private let stage: OutputStage
@@ -73,8 +75,13 @@ public final class Stitcher {
         do { background = try request.pictureInPictureBackground.map { p throws(MediaError) in try MediaSource(path: p, format: format) } } catch {
             throw .background(error)
         }
-        screenAds = try request.screenAds.map { run throws(RenderError) in try ScreenAdPictures(run: run, format: format) }
-        pendingScreenEvents = ArraySlice(request.screenAds?.events ?? [])
+        screenAds = try request.screenAds.map { run throws(RenderError) in
+            try ScreenAdPictures(run: run, format: format, cache: request.mediaCache)
+        }
+        pendingScreenEvents = ArraySlice(screenAds?.run.events ?? [])
+        liveBanners = mode == .live ? screenAds.flatMap { ads in
+            ads.run.loader.map { LiveBannerRequests(driver: ads.run.driver, loader: $0) }
+        } : nil
         downloads = MediaDownloads(plan: request.plan, cache: MediaCache(settings: request.mediaCache),
                                    concurrency: request.mediaConcurrency)
         media = AdMedia(format: format, threads: request.encoding.threads, downloads: downloads,
@@ -94,12 +101,13 @@ public final class Stitcher {
         } catch {
             throw .output(.outputNotWritable(path: request.resolvedEventsPath ?? request.outputPath, reason: "\(error)"))
         }
-        let configuration = SessionConfiguration(
+        var configuration = SessionConfiguration(
             frameRate: format.frameRate, canvas: format.size, contentFrameCount: content.frameCount,
             contentAspect: content.displayAspect, contentStart: request.contentStart, ads: request.ads,
             pictureInPicture: request.pictureInPicture, script: request.script, mode: mode,
             clockOrigin: request.clockOrigin, cacheBusting: request.cacheBusting, contentEarlyEnd: content.earlyEnd,
             screen: request.screen)
+        configuration.fullScreenPresentations = screenAds?.run.presentations ?? []
         do { session = try PlaybackSession(plan: request.plan, configuration: configuration, media: media, appDelegate: appDelegate) } catch {
             throw .session("\(request.contentPath): \(error)")
         }
@@ -112,7 +120,10 @@ public final class Stitcher {
     }
 
     /// Downloads still running when the render ends are stopped (what arrived is kept to be resumed).
-    deinit { downloads.cancel() }
+    deinit {
+        downloads.cancel()
+        liveBanners?.cancel()
+    }
 
     /// Also sends every event to `observer` (a beacon sender, a live printer).
     public func observe(_ observer: any SessionEventObserver) { beaconSinks.append(observer) }
@@ -131,6 +142,7 @@ public final class Stitcher {
                 try flushEvents()
                 return false
             }
+            updateLiveBanners(decision)
             do {
                 try render(decision)
             } catch let failure as AdFailure {
@@ -247,6 +259,14 @@ public final class Stitcher {
         var sourceAudioStart: Int64 = 0
         try stage.write(frame: n, picture: compositor.picture, outputFailure: { RenderError.output($0) as any Error }) {
             (span: OutputStage.SampleSpan, audio: AudioBuffer) throws(any Error) in
+            if let cover = playerCover(decision) {
+                // A video full-screen ad over the player's scene: the output's sound is the ad's, on its own clock.
+                audioRun = nil
+                sourceAudioStart = clock.sample(atFrame: tick)
+                _ = try cover.source.readAudio(from: clock.sample(atFrame: n) - clock.sample(atFrame: cover.start),
+                                               count: span.count, into: audio)
+                return
+            }
             if decision.isPaused {
                 audio.fill(count: span.count) { _, _ in 0 }
                 audioRun = nil
@@ -300,8 +320,8 @@ public final class Stitcher {
         var timeline: [Timeline.Layer]
     }
 
-    /// A placeholder for a presented full-screen ad until its creative is loaded (another part of issue 11):
-    /// a plain colour, so that the layer's rectangle can still be checked from the pixels.
+    /// A placeholder for a presented full-screen ad without loaded creatives (`--device` alone): a plain colour, so
+    /// that the layer's rectangle can still be checked from the pixels.
     static let fullScreenColor = YUVColor(red: 0xCC, green: 0x33, blue: 0x66)
     /// A placeholder for a banner's landing screen, likewise.
     static let overlayColor = YUVColor(red: 0xF0, green: 0xF0, blue: 0xF0)
@@ -348,16 +368,9 @@ public final class Stitcher {
                 drawing.timeline.append(Timeline.Layer(kind: .banner, scene: scene, rect: .init(layer.rect),
                                                        source: loaded?.url))
             case .fullscreen:
-                // The presented ad's loaded creative, fitted to its window over black; a placeholder without one.
-                guard let loaded = screenAds?.fullScreen(of: layer.scene, at: format.frameRate.time(ofFrame: frame)) else {
-                    drawing.layers.append(.color(Stitcher.fullScreenColor, in: layer.rect))
-                    drawing.timeline.append(Timeline.Layer(kind: .fullscreen, scene: scene, rect: .init(layer.rect), source: nil))
-                    continue
-                }
-                drawing.layers.append(.color(.black, in: layer.rect))
-                drawing.layers.append(.picture(try loaded.source.picture(atTick: frame % loaded.source.frameCount), .letterbox,
-                                               in: layer.rect))
-                drawing.timeline.append(Timeline.Layer(kind: .fullscreen, scene: scene, rect: .init(layer.rect), source: loaded.url))
+                guard let shown = try fullScreenLayers(layer, frame: frame) else { continue }
+                drawing.layers += shown.layers
+                drawing.timeline.append(shown.timeline)
             case .overlay:
                 drawing.layers.append(.color(Stitcher.overlayColor, in: layer.rect))
                 drawing.timeline.append(Timeline.Layer(kind: .overlay, scene: scene, rect: .init(layer.rect), source: nil))

@@ -27,6 +27,19 @@ extension EndToEnd {
             var events: [[String: Any]]
             var size: PixelSize
 
+            /// The render written at `output`: its timeline and event log read back.
+            init(reading output: String, in dir: ScratchDirectory) throws {
+                let timeline = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output + ".timeline.json"))) as? [String: Any])
+                let out = try #require(timeline["output"] as? [String: Any])
+                self.dir = dir
+                self.output = output
+                self.timeline = timeline
+                segments = try #require(timeline["segments"] as? [[String: Any]])
+                events = try String(contentsOfFile: output + ".events.jsonl", encoding: .utf8).split(separator: "\n")
+                    .map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+                size = PixelSize(width: try #require(out["width"] as? Int), height: try #require(out["height"] as? Int))
+            }
+
             func picture(frame: Int) throws -> DecodedPicture { try DecodedPicture(file: output, size: size, frame: frame) }
 
             /// The rectangle of the first layer of `kind` in segment `segment`.
@@ -50,13 +63,7 @@ extension EndToEnd {
                 ["render", "--content", dir.path("content.mp4"), "-o", output, "--banner", dir.path("banner.png")]
                     + (moving ? ["--preset", "ultrafast"] : ["--profile", "lossless"]) + arguments)
             try #require(result.exitStatus == 0, "\(result.standardError)")
-            let timeline = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output + ".timeline.json"))) as? [String: Any])
-            let out = try #require(timeline["output"] as? [String: Any])
-            let events = try String(contentsOfFile: output + ".events.jsonl", encoding: .utf8).split(separator: "\n")
-                .map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-            return Render(dir: dir, output: output, timeline: timeline,
-                          segments: try #require(timeline["segments"] as? [[String: Any]]), events: events,
-                          size: PixelSize(width: try #require(out["width"] as? Int), height: try #require(out["height"] as? Int)))
+            return try Render(reading: output, in: dir)
         }
 
         /// Every luma sample of `rect` is within 3 of `y`.

@@ -26,13 +26,7 @@ extension EndToEnd {
             let result = try await PipctlProcess.run(["render", "--content", dir.path("content.mp4"), "-o", output,
                                                       "--profile", "lossless", "--device", "iphone-15"] + arguments)
             try #require(result.exitStatus == 0, "\(result.standardError)")
-            let timeline = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output + ".timeline.json"))) as? [String: Any])
-            let out = try #require(timeline["output"] as? [String: Any])
-            let events = try String(contentsOfFile: output + ".events.jsonl", encoding: .utf8).split(separator: "\n")
-                .map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-            return Device.Render(dir: dir, output: output, timeline: timeline,
-                                 segments: try #require(timeline["segments"] as? [[String: Any]]), events: events,
-                                 size: PixelSize(width: try #require(out["width"] as? Int), height: try #require(out["height"] as? Int)))
+            return try Device.Render(reading: output, in: dir)
         }
 
         @Test func aRotationThatChangesTheWidthMakesOneNewRequestAndDrawsTheNewCreative() async throws {

@@ -21,13 +21,7 @@ extension EndToEnd {
             let result = try await PipctlProcess.run(["render", "--session", dir.path("session.json"), "-o", output, "--profile", "lossless"])
             try #require(result.exitStatus == status, "\(result.standardError)")
             guard status == 0 else { return (nil, result) }
-            let timeline = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output + ".timeline.json"))) as? [String: Any])
-            let out = try #require(timeline["output"] as? [String: Any])
-            let events = try String(contentsOfFile: output + ".events.jsonl", encoding: .utf8).split(separator: "\n")
-                .map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-            return (Device.Render(dir: dir, output: output, timeline: timeline,
-                                  segments: try #require(timeline["segments"] as? [[String: Any]]), events: events,
-                                  size: PixelSize(width: try #require(out["width"] as? Int), height: try #require(out["height"] as? Int))), result)
+            return (try Device.Render(reading: output, in: dir), result)
         }
 
         /// The rectangles of the layers of `kind`, by scene, in segment `segment`.

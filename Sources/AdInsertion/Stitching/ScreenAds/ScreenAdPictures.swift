@@ -1,3 +1,4 @@
+import AdCore
 import Foundation
 import MediaCore
 import VideoPipeline
@@ -6,17 +7,25 @@ import VideoPipeline
 /// directory (removed with this value) and decoded by the same `MediaSource` as a `--banner` file.
 ///
 /// The loader holds the bytes it fetched (under the ad fetches' size limit and origin policy); writing them to a
-/// file lets FFmpeg's image demuxers read them the way they read any other input, with no second download.
+/// file lets FFmpeg's image demuxers read them the way they read any other input, with no second download. A video
+/// full-screen creative is opened from its local (or URL-mapped) file, or downloaded through the media cache (bounded
+/// in size and time), before the render starts: whether it opens decides whether it can present at all.
 final class ScreenAdPictures {
     let run: ScreenAdRun
     /// The source of `run.bannerChanges[i]`; `nil` where that change has no creative or it is not an image.
     private let sources: [MediaSource?]
-    /// The source of `run.fullScreenChanges[i]`, likewise (a video full-screen ad is not drawn yet).
+    /// The source of `run.fullScreenChanges[i]`, likewise, for an image.
     private let fullScreenSources: [MediaSource?]
+    /// Each video full-screen creative that opened, by request; read from its first frame when it presents.
+    let videoSources: [Int: MediaSource]
     private let directory: URL
+    private let format: OutputFormat
+    /// Banners loaded live (`LiveBannerRequests`), in the order they took effect: from `time` on, `scene` shows
+    /// `source` (`nil`: the request failed, so its slot shows nothing of the ad's).
+    private var live: [(time: MediaTime, scene: SceneID, source: MediaSource?, url: String?)] = []
 
-    init(run: ScreenAdRun, format: OutputFormat) throws(RenderError) {
-        self.run = run
+    init(run: ScreenAdRun, format: OutputFormat, cache: MediaCacheSettings) throws(RenderError) {
+        self.format = format
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("pipctl-banners-\(UUID().uuidString)")
         var opened: [Data: MediaSource] = [:]
         do {
@@ -26,6 +35,45 @@ final class ScreenAdPictures {
         }
         sources = try Self.open(run.bannerChanges, "banner", in: directory, format: format, opened: &opened)
         fullScreenSources = try Self.open(run.fullScreenChanges, "fullscreen", in: directory, format: format, opened: &opened)
+        let (videos, outcomes) = Self.openVideos(run.fullScreenChanges, format: format, cache: cache)
+        videoSources = videos
+        self.run = outcomes.isEmpty ? run : run.opening(videos: outcomes)
+    }
+
+    /// Opens each video creative: its file, or its download through the media cache (all started together).
+    private static func openVideos(_ changes: [ScreenAdRun.BannerChange], format: OutputFormat, cache: MediaCacheSettings)
+        -> ([Int: MediaSource], [Int: FullScreenVideoOutcome]) {
+        let videos = changes.compactMap { change -> (request: Int, location: ResourceLocation)? in
+            guard case .video(let location, _)? = change.creative?.content else { return nil }
+            return (change.request, location)
+        }
+        guard !videos.isEmpty else { return ([:], [:]) }
+        let remote = videos.compactMap { if case .remote(let url) = $0.location { url } else { nil } }
+        let downloads = MediaDownloads(urls: remote, cache: MediaCache(settings: cache))
+        downloads.start()
+        defer { downloads.cancel() }
+        var sources: [Int: MediaSource] = [:], outcomes: [Int: FullScreenVideoOutcome] = [:]
+        for (request, location) in videos {
+            let path: String
+            switch location {
+            case .file(let file): path = file
+            case .remote(let url):
+                switch downloads.file(for: url).result {
+                case .success(let file): path = file
+                case .failure(let error):
+                    outcomes[request] = .failure(.mediaUnavailable(source: location.description, detail: "\(error)"))
+                    continue
+                }
+            }
+            do {
+                let source = try MediaSource(path: path, format: format)
+                sources[request] = source
+                outcomes[request] = .success(source.videoDuration)
+            } catch {
+                outcomes[request] = .failure(.mediaUnavailable(source: location.description, detail: "\(error)"))
+            }
+        }
+        return (sources, outcomes)
     }
 
     /// Each change's image written once into `directory` and opened; identical bytes share one source.
@@ -41,25 +89,48 @@ final class ScreenAdPictures {
                 sources.append(same)
                 continue
             }
-            let file = directory.appendingPathComponent("\(prefix)\(index).\(header.format == .jpeg ? "jpg" : header.format.rawValue)")
-            do { try data.write(to: file) } catch {
-                throw .output(.outputNotWritable(path: file.path, reason: "\(error)"))
-            }
-            do {
-                let source = try MediaSource(path: file.path, format: format)
-                opened[data] = source
-                sources.append(source)
-            } catch {
-                // Named by where the creative came from, not by the temporary copy.
-                throw .banner(.truncated(path: location.description, detail: "\(error)"))
-            }
+            let source = try openImage(data, header: header, from: location, as: "\(prefix)\(index)", in: directory, format: format)
+            opened[data] = source
+            sources.append(source)
         }
         return sources
     }
 
-    /// The creative `scene`'s presented full-screen ad shows at output time `time`: the last one loaded for it.
-    func fullScreen(of scene: SceneID, at time: MediaTime) -> (source: MediaSource, url: String)? {
-        guard let index = run.fullScreenChanges.lastIndex(where: { $0.scene == scene && $0.time <= time }),
+    /// An image creative written into `directory` as `name` and opened.
+    private static func openImage(_ data: Data, header: ImageHeader, from location: ResourceLocation, as name: String,
+                                  in directory: URL, format: OutputFormat) throws(RenderError) -> MediaSource {
+        let file = directory.appendingPathComponent("\(name).\(header.format == .jpeg ? "jpg" : header.format.rawValue)")
+        do { try data.write(to: file) } catch {
+            throw .output(.outputNotWritable(path: file.path, reason: "\(error)"))
+        }
+        do {
+            return try MediaSource(path: file.path, format: format)
+        } catch {
+            // Named by where the creative came from, not by the temporary copy.
+            throw .banner(.truncated(path: location.description, detail: "\(error)"))
+        }
+    }
+
+    /// Shows `creative` (`nil`: nothing) as `scene`'s banner from output time `time` on, over what the run loaded.
+    ///
+    /// - Throws: `RenderError.banner` when its image cannot be decoded; the banner then shows nothing.
+    func showLive(_ creative: DisplayCreative?, in scene: SceneID, from time: MediaTime) throws(RenderError) {
+        guard let creative, case .image(let location, let header, let data) = creative.content else {
+            live.append((time, scene, nil, nil))
+            return
+        }
+        do {
+            let source = try Self.openImage(data, header: header, from: location, as: "live\(live.count)", in: directory, format: format)
+            live.append((time, scene, source, creative.requestURL))
+        } catch {
+            live.append((time, scene, nil, nil))
+            throw error
+        }
+    }
+
+    /// The image request `request` loaded for a full-screen ad, with its request URL; `nil` for a video or none.
+    func fullScreenImage(request: Int) -> (source: MediaSource, url: String)? {
+        guard let index = run.fullScreenChanges.firstIndex(where: { $0.request == request }),
               let source = fullScreenSources[index], let creative = run.fullScreenChanges[index].creative else { return nil }
         return (source, creative.requestURL)
     }
@@ -69,6 +140,11 @@ final class ScreenAdPictures {
     /// What `scene`'s banner shows at output time `time`: its creative's picture source and its request URL, or
     /// `nil` when it has none then.
     func banner(of scene: SceneID, at time: MediaTime) -> (source: MediaSource, url: String)? {
+        let batch = run.bannerChanges.last { $0.scene == scene && $0.time <= time }
+        if let latest = live.last(where: { $0.scene == scene && $0.time <= time }), batch.map({ $0.time <= latest.time }) ?? true {
+            guard let source = latest.source, let url = latest.url else { return nil }
+            return (source, url)
+        }
         guard let index = run.bannerChanges.lastIndex(where: { $0.scene == scene && $0.time <= time }),
               let source = sources[index], let creative = run.bannerChanges[index].creative else { return nil }
         return (source, creative.requestURL)
