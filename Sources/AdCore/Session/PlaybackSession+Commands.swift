@@ -8,21 +8,37 @@ extension PlaybackSession {
         let rate = configuration.frameRate
         while let next = scriptCommands.first, rate.firstFrame(atOrAfter: next.time) <= frame, !hasEnded {
             scriptCommands.removeFirst()
-            apply(next.command)
+            apply(next.command, scene: next.scene)
         }
         for command in inbox.takeAll() where !hasEnded {
-            apply(command)
+            apply(command, scene: nil)
         }
     }
 
-    private func apply(_ command: SessionCommand) {
-        recorder.emit(.command, message: command.description)
-        commandLog.append(TimedCommand(time: configuration.frameRate.time(ofFrame: frame), command: command))
+    /// Whether this session applies `command` (for `scene`'s player, or the default one) and logs it.
+    ///
+    /// With several players, a player command goes to the player of its scene, else of the `foregroundActive`
+    /// scene, else to the first; screen commands and `quit` go to every player and are logged by the primary only.
+    func route(_ command: SessionCommand, scene: SceneID?) -> (applies: Bool, logs: Bool) {
+        guard command.isPlayerCommand else { return (true, configuration.logsScreen) }
+        let players = configuration.playerScenes
+        guard let mine = recorder.scene, let first = players.first else { return (true, true) }
+        let active = screen.map(\.activeScene).flatMap { players.contains($0) ? $0 : nil }
+        let target = scene ?? active ?? first
+        return (target == mine, target == mine)
+    }
+
+    private func apply(_ command: SessionCommand, scene: SceneID?) {
+        let (applies, logs) = route(command, scene: scene)
+        guard applies else { return }
+        let timed = TimedCommand(time: configuration.frameRate.time(ofFrame: frame), command: command, scene: scene)
+        if logs { recorder.emit(.command, message: command.description + (scene.map { " in \($0)" } ?? "")) }
+        commandLog.append(timed)
         switch command {
         case .togglePictureInPicture:
-            if pictureInPicture.state == .inactive { startPictureInPicture() } else { stopPictureInPicture(command) }
+            if pictureInPicture.state == .inactive { startPictureInPicture(command) } else { stopPictureInPicture(command) }
         case .startPictureInPicture:
-            startPictureInPicture()
+            startPictureInPicture(command)
         case .stopPictureInPicture:
             stopPictureInPicture(command)
         case .seek(let target):
@@ -48,10 +64,10 @@ extension PlaybackSession {
             do {
                 let events = try state.apply(screenCommand)
                 screen = state
-                for event in events { recorder.log(event.logText) }
+                if logs { for event in events { recorder.log(event.logText) } }
                 screenChanged()
             } catch {
-                refuse(command, "\(error)")
+                if logs { refuse(command, "\(error)") }
             }
         }
     }
@@ -59,7 +75,8 @@ extension PlaybackSession {
     /// After a screen change the player's window follows its scene (a rotation, a fold, a resize), and the
     /// picture-in-picture window is laid out again inside it, as an app lays out after `viewWillTransition`.
     private func screenChanged() {
-        let window = PlaybackSession.playerWindow(screen: screen, canvas: screenCanvas, size: configuration.canvas)
+        let window = PlaybackSession.playerWindow(screen: screen, canvas: screenCanvas, size: configuration.canvas,
+                                                  scene: configuration.playerScene)
         guard window != playerWindow else { return }
         playerWindow = window
         if let window {
@@ -69,10 +86,15 @@ extension PlaybackSession {
     }
 
     /// Asks the controller; it answers through the proxy (will-start, or failed-to-start with the reason).
-    private func startPictureInPicture() {
+    /// Refused while another scene's player holds the device's one picture-in-picture window.
+    private func startPictureInPicture(_ command: SessionCommand) {
+        if let owner = pictureInPictureSlot?.owner, owner != recorder.scene {
+            return refuse(command, "the player of scene \"\(owner)\" is in picture-in-picture (one window at a time)")
+        }
         if pictureInPicture.state == .inactive { transitionStart = frame }
         pictureInPicture.startPictureInPicture()
         finishTransitionIfDue()
+        claimPictureInPictureSlot()
     }
 
     private func stopPictureInPicture(_ command: SessionCommand) {

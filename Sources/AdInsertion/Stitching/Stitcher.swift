@@ -26,6 +26,11 @@ public final class Stitcher {
 
     private let content: MediaSource
     private let media: AdMedia
+    /// The other scenes' players (`request.players`), stepped after the primary session at every frame.
+    private var players: [ScenePlayer] = []
+    /// The last output frame the other players were stepped for (a frame decided again after an ad failure
+    /// must not move them on twice).
+    private var playersFrame: Int64 = -1
     private let background: MediaSource?
     /// The loaded banner creatives (`request.screenAds`), and the screen ad events not yet logged.
     private let screenAds: ScreenAdPictures?
@@ -75,8 +80,11 @@ public final class Stitcher {
         }
         screenAds = try request.screenAds.map { run throws(RenderError) in try ScreenAdPictures(run: run, format: format) }
         pendingScreenEvents = ArraySlice(request.screenAds?.events ?? [])
-        downloads = MediaDownloads(plan: request.plan, cache: MediaCache(settings: request.mediaCache),
-                                   concurrency: request.mediaConcurrency)
+        // One download queue for every player's ads, so that Ctrl-C stops all of them at once.
+        let cache = MediaCache(settings: request.mediaCache)
+        downloads = MediaDownloads(urls: ([request.plan] + request.players.map(\.plan)).flatMap {
+            MediaDownloads(plan: $0, cache: cache).urls
+        }, cache: cache, concurrency: request.mediaConcurrency)
         media = AdMedia(format: format, threads: request.encoding.threads, downloads: downloads,
                         reportsWaits: mode == .live)
         do {
@@ -94,18 +102,33 @@ public final class Stitcher {
         } catch {
             throw .output(.outputNotWritable(path: request.resolvedEventsPath ?? request.outputPath, reason: "\(error)"))
         }
-        let configuration = SessionConfiguration(
+        var configuration = SessionConfiguration(
             frameRate: format.frameRate, canvas: format.size, contentFrameCount: content.frameCount,
             contentAspect: content.displayAspect, contentStart: request.contentStart, ads: request.ads,
             pictureInPicture: request.pictureInPicture, script: request.script, mode: mode,
             clockOrigin: request.clockOrigin, cacheBusting: request.cacheBusting, contentEarlyEnd: content.earlyEnd,
             screen: request.screen)
+        let playerScenes = (request.screen.map { [$0.scenes[0].id] } ?? []) + request.players.map(\.scene)
+        do throws(ScriptError) { try request.script.checkScenes(players: playerScenes, screen: request.screen) } catch {
+            throw .session("\(error)")
+        }
+        if !request.players.isEmpty { configuration.playerScenes = playerScenes }
         do { session = try PlaybackSession(plan: request.plan, configuration: configuration, media: media, appDelegate: appDelegate) } catch {
             throw .session("\(request.contentPath): \(error)")
         }
+
         timeline = TimelineBuilder(rate: format.frameRate)
         estimatedFrames = content.frameCount + request.plan.breaks.flatMap(\.ads).reduce(0) { sum, planned in
             sum + (Stitcher.expectedDuration(of: planned).map { format.frameRate.frameCount(in: $0) } ?? 0)
+        }
+        if !request.players.isEmpty {
+            let slot = PictureInPictureSlot()
+            session.pictureInPictureSlot = slot
+            for player in request.players {
+                players.append(try ScenePlayer(player: player, base: configuration, format: format,
+                                               threads: request.encoding.threads, downloads: downloads, slot: slot,
+                                               live: mode == .live))
+            }
         }
         // Fetch ahead: every break's media starts downloading now, while the content before it plays.
         downloads.start()
@@ -130,6 +153,10 @@ public final class Stitcher {
             guard let decision = next else {
                 try flushEvents()
                 return false
+            }
+            if decision.frame != playersFrame {
+                playersFrame = decision.frame
+                for player in players { try player.step() }
             }
             do {
                 try render(decision)
@@ -318,14 +345,14 @@ public final class Stitcher {
         var drawing = ScreenDrawing(layers: [.color(.bezel, in: PixelRect(size: format.size)), .color(.black, in: screen.display)],
                                     player: nil, timeline: [])
         // The picture-in-picture window floats over every scene and banner, as the system draws it.
-        var floating: (layer: CompositorLayer, timeline: Timeline.Layer)?
+        var floating: (layer: CompositorLayer, timeline: Timeline.Layer, isPrimary: Bool)?
         for layer in screen.layers {
             let scene = layer.scene.rawValue
             switch layer.kind {
             case .content where layer.scene == playerScene:
                 var player = try playerLayers(picture, in: layer.rect, pip: pip, frame: frame)
                 if let pip {
-                    floating = (player.removeLast(), Timeline.Layer(kind: .pip, scene: scene, rect: .init(pip), source: path))
+                    floating = (player.removeLast(), Timeline.Layer(kind: .pip, scene: scene, rect: .init(pip), source: path), true)
                     drawing.layers += player
                     drawing.timeline.append(Timeline.Layer(kind: .content, scene: scene, rect: .init(layer.rect),
                                                            source: request.pictureInPictureBackground))
@@ -336,6 +363,21 @@ public final class Stitcher {
                                                            rect: .init(layer.rect), source: path))
                 }
             case .content:
+                if let shown = players.first(where: { $0.scene == layer.scene })?.shown {
+                    // Another scene's player: its picture in its window, or its backdrop and floating window.
+                    let pip = shown.decision.pip
+                    var player = try playerLayers(shown.picture, in: layer.rect, pip: pip, frame: frame)
+                    if let pip {
+                        floating = (player.removeLast(), shown.timelineLayer(kind: .pip, scene: layer.scene, rect: pip), false)
+                        drawing.timeline.append(Timeline.Layer(kind: .content, scene: scene, rect: .init(layer.rect),
+                                                               source: request.pictureInPictureBackground))
+                    } else {
+                        let kind: ScreenLayer.Kind = if case .ad = shown.decision.source { .ad } else { .content }
+                        drawing.timeline.append(shown.timelineLayer(kind: kind, scene: layer.scene, rect: layer.rect))
+                    }
+                    drawing.layers += player
+                    continue
+                }
                 drawing.layers.append(.color(.black, in: layer.rect))
                 drawing.timeline.append(Timeline.Layer(kind: .content, scene: scene, rect: .init(layer.rect), source: nil))
             case .banner:
@@ -368,20 +410,34 @@ public final class Stitcher {
         }
         if let floating {
             drawing.layers.append(floating.layer)
-            drawing.player = drawing.layers.count - 1
+            if floating.isPrimary { drawing.player = drawing.layers.count - 1 }
             drawing.timeline.append(floating.timeline)
         }
         return drawing
     }
 
     private func flushEvents() throws(RenderError) {
-        let events = mergingScreenAdEvents(Stitcher.insertingBuffering(media.takeWaits(), into: session.drainEvents()))
+        let primary = Stitcher.insertingBuffering(media.takeWaits(), into: session.drainEvents())
+        breaksNotReached += primary.filter { $0.type == .adBreakSkipped && $0.reason == .contentEnded }.compactMap(\.breakIndex)
+        let events = mergingScreenAdEvents(Stitcher.inFrameOrder(primary, players.map { $0.drainEvents() }))
         guard !events.isEmpty else { return }
-        breaksNotReached += events.filter { $0.type == .adBreakSkipped && $0.reason == .contentEnded }.compactMap(\.breakIndex)
         do { for event in events { try eventLog?.append(event) } } catch {
             throw .output(eventLogError(error))
         }
         for sink in beaconSinks { sink.session(didRecord: events) }
+    }
+
+    /// One time-ordered log from the primary session's events and each other player's: by frame, the primary's
+    /// first at the same frame, then the players' in scene order, each keeping its own order.
+    static func inFrameOrder(_ primary: [SessionEvent], _ others: [[SessionEvent]]) -> [SessionEvent] {
+        guard others.contains(where: { !$0.isEmpty }) else { return primary }
+        let all = ([primary] + others).enumerated().flatMap { player, events in
+            events.enumerated().map { (player: player, index: $0.offset, event: $0.element) }
+        }
+        return all.sorted {
+            let (a, b) = ($0.event.frame ?? -1, $1.event.frame ?? -1)
+            return a != b ? a < b : ($0.player, $0.index) < ($1.player, $1.index)
+        }.map(\.event)
     }
 
     /// Puts an `AD_BUFFERING` line before the `LOADED` (or `AD_ERROR`) of each ad whose media was waited for, at
