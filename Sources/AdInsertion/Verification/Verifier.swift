@@ -71,6 +71,8 @@ public enum Verifier {
         }
         problems += compare(observed: observed, expected: expected, against: "the timeline", notes: &notes)
         problems += continuity(timeline, seekFrames: seekFrames(request.outputPath + ".events.jsonl"))
+        problems += try players(request.outputPath, timeline: timeline, rate: rate, frameLimit: media.frames,
+                                sources: &sources, timelinePath: timelinePath)
         if let golden, let goldenPath = request.goldenPath {
             let goldenRate: FrameRate
             do { goldenRate = try golden.checkGoldenBounds(against: media) } catch {
