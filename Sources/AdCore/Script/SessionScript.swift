@@ -60,9 +60,12 @@ public struct SessionScript: Hashable, Sendable, CustomStringConvertible {
         for timed in commands {
             guard let scene = timed.scene, !players.contains(scene) else { continue }
             let known = screen?.scenes.contains { $0.id == scene } ?? false
-            throw .badScene(command: timed.description, detail: known
-                ? "scene \"\(scene)\" has no player"
-                : "no scene \"\(scene)\" (scenes with a player: \(players.map { "\"\($0)\"" }.joined(separator: ", ")))")
+            let detail = if known { "scene \"\(scene)\" has no player" } else if players.isEmpty {
+                "no scene \"\(scene)\": without a device (--device, --session) there are no scenes"
+            } else {
+                "no scene \"\(scene)\" (scenes with a player: \(players.map { "\"\($0)\"" }.joined(separator: ", ")))"
+            }
+            throw .badScene(command: timed.description, detail: detail)
         }
     }
 

@@ -11,6 +11,7 @@ extension PlaybackSession {
             apply(next.command, scene: next.scene)
         }
         for command in inbox.takeAll() where !hasEnded {
+            forwardsLiveCommand?(command)
             apply(command, scene: nil)
         }
     }
@@ -19,21 +20,25 @@ extension PlaybackSession {
     ///
     /// With several players, a player command goes to the player of its scene, else of the `foregroundActive`
     /// scene, else to the first; screen commands and `quit` go to every player and are logged by the primary only.
-    func route(_ command: SessionCommand, scene: SceneID?) -> (applies: Bool, logs: Bool) {
-        guard command.isPlayerCommand else { return (true, configuration.logsScreen) }
+    func route(_ command: SessionCommand, scene: SceneID?) -> (applies: Bool, logs: Bool, target: SceneID?) {
+        guard command.isPlayerCommand else { return (true, configuration.logsScreen, nil) }
         let players = configuration.playerScenes
-        guard let mine = recorder.scene, let first = players.first else { return (true, true) }
+        guard let mine = recorder.scene, let first = players.first else { return (true, true, nil) }
         let active = screen.map(\.activeScene).flatMap { players.contains($0) ? $0 : nil }
         let target = scene ?? active ?? first
-        return (target == mine, target == mine)
+        return (target == mine, target == mine, target)
     }
 
     private func apply(_ command: SessionCommand, scene: SceneID?) {
-        let (applies, logs) = route(command, scene: scene)
-        guard applies else { return }
-        let timed = TimedCommand(time: configuration.frameRate.time(ofFrame: frame), command: command, scene: scene)
+        let (applies, logs, target) = route(command, scene: scene)
+        let time = configuration.frameRate.time(ofFrame: frame)
+        guard applies else {
+            // Another player's command: the log names its player, so that it replays to the same frames.
+            commandLog.append(TimedCommand(time: time, command: command, scene: target))
+            return
+        }
         if logs { recorder.emit(.command, message: command.description + (scene.map { " in \($0)" } ?? "")) }
-        commandLog.append(timed)
+        commandLog.append(TimedCommand(time: time, command: command, scene: scene))
         switch command {
         case .togglePictureInPicture:
             if pictureInPicture.state == .inactive { startPictureInPicture(command) } else { stopPictureInPicture(command) }

@@ -43,6 +43,9 @@ public final class PlaybackSession {
     /// The device's one picture-in-picture window, shared with the other players of the screen; `nil` for a
     /// session that plays alone.
     public var pictureInPictureSlot: PictureInPictureSlot?
+    /// Receives each live command as it is taken from the inbox, before it applies: the stitcher hands it to the
+    /// other scenes' players, which apply the ones that are theirs at the same frame.
+    public var forwardsLiveCommand: ((SessionCommand) -> Void)?
     /// Every command applied (or refused) so far, at the exact time of the frame it applied at: formatted, it
     /// replays this session with `render --script`.
     public internal(set) var commandLog = SessionScript()

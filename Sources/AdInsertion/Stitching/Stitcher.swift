@@ -129,6 +129,8 @@ public final class Stitcher {
                                                threads: request.encoding.threads, downloads: downloads, slot: slot,
                                                live: mode == .live))
             }
+            let others = players
+            session.forwardsLiveCommand = { command in for player in others { player.session.submit(command) } }
         }
         // Fetch ahead: every break's media starts downloading now, while the content before it plays.
         downloads.start()

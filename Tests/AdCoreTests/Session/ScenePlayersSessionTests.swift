@@ -6,8 +6,8 @@ import Testing
 /// the active scene), the screen's commands are logged once, and one picture-in-picture window is shared.
 @Suite struct ScenePlayersSessionTests {
     /// A session for `left` (the primary) and one for `right`, sharing one picture-in-picture slot.
-    static func sessions(_ script: String) throws -> [PlaybackSession] {
-        var configuration = try testConfiguration(script: script)
+    static func sessions(_ script: String, mode: SessionConfiguration.Mode = .batch) throws -> [PlaybackSession] {
+        var configuration = try testConfiguration(script: script, mode: mode)
         let screen = ScreenState(device: .iPad11, orientation: .landscape, scenes: [.init(id: "left"), .init(id: "right")],
                                  arrangement: .split(leading: "left", trailing: "right", .half))
         configuration.screen = screen
@@ -38,7 +38,8 @@ import Testing
     }
 
     @Test func aPlayerCommandGoesToItsScenesPlayerElseToTheActiveScenesPlayer() throws {
-        let runs = Self.run(try Self.sessions("pause in right@1; resume in right@2; activate right@3; pause@4; resume@5"))
+        let sessions = try Self.sessions("pause in right@1; resume in right@2; activate right@3; pause@4; resume@5")
+        let runs = Self.run(sessions)
         let left = runs[0], right = runs[1]
         #expect(left.decisions.allSatisfy { !$0.isPaused }, "left was never told to pause")
         #expect(right.decisions.indices.filter { right.decisions[$0].isPaused } == Array(10..<20) + Array(40..<50))
@@ -50,6 +51,24 @@ import Testing
         #expect(left.events.allSatisfy { $0.scene == "left" } && right.events.allSatisfy { $0.scene == "right" })
         #expect(left.events.contains { $0.type == .log } && !right.events.contains { $0.type == .log },
                 "the screen's changes are logged by the primary only")
+        // The primary's command log names the player each command went to, so that it replays to the same frames.
+        #expect(sessions[0].commandLog.formatted() == "pause in right@1; resume in right@2; activate right@3; pause in right@4; resume in right@5")
+    }
+
+    @Test func aLiveCommandReachesTheActiveScenesPlayerThroughThePrimary() throws {
+        let sessions = try Self.sessions("", mode: .live)
+        sessions[0].forwardsLiveCommand = { sessions[1].submit($0) }
+        var runs = [SessionRun(), SessionRun()]
+        for frame in 0..<30 {
+            if frame == 5 { sessions[0].submit(.screen(try ScreenCommand(words: ["activate", "right"]))) }
+            if frame == 10 { sessions[0].submit(.pause) }
+            for (i, session) in sessions.enumerated() {
+                runs[i].decisions.append(try #require(session.nextFrame()))
+            }
+        }
+        #expect(runs[0].decisions.allSatisfy { !$0.isPaused })
+        #expect(runs[1].decisions.indices.filter { runs[1].decisions[$0].isPaused } == Array(10..<30))
+        #expect(sessions[0].commandLog.formatted() == "activate right@0.5; pause in right@1")
     }
 
     @Test func onlyOnePlayerIsInPictureInPictureAtATime() throws {
