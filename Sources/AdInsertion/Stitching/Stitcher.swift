@@ -9,7 +9,9 @@ import VideoPipeline
 /// picture at that tick, composites it (full screen, or in the picture-in-picture window over the background),
 /// encodes it, and writes the frame's audio; it records the timeline and passes the session's events on. An ad
 /// whose media fails (missing, unreadable, decode error mid-ad) is reported to the session with its VAST code and
-/// the render goes on.
+/// the render goes on. On a screen where other scenes have players too (`request.players`), each is a
+/// `ScenePlayer` stepped after the primary session and drawn in its own scene; the output's audio and length are
+/// the primary's.
 ///
 /// `render(_:control:)` runs a whole batch render. `pipctl play` drives `step()` itself, in real time, submitting
 /// live commands to `session`.
@@ -116,7 +118,6 @@ public final class Stitcher {
         do { session = try PlaybackSession(plan: request.plan, configuration: configuration, media: media, appDelegate: appDelegate) } catch {
             throw .session("\(request.contentPath): \(error)")
         }
-
         timeline = TimelineBuilder(rate: format.frameRate)
         estimatedFrames = content.frameCount + request.plan.breaks.flatMap(\.ads).reduce(0) { sum, planned in
             sum + (Stitcher.expectedDuration(of: planned).map { format.frameRate.frameCount(in: $0) } ?? 0)
