@@ -9,6 +9,8 @@ public enum ScriptError: Error, Hashable, Sendable, CustomStringConvertible {
     case unknownCommand(command: String)
     /// The command word is known but what follows it is not what it takes.
     case badArgument(command: String, detail: String)
+    /// A player command names a scene (`in SCENE`) that the session does not have, or that has no player.
+    case badScene(command: String, detail: String)
 
     public var description: String {
         switch self {
@@ -18,7 +20,7 @@ public enum ScriptError: Error, Hashable, Sendable, CustomStringConvertible {
             "script command \"\(command)\": \"\(time)\" is not a time; write seconds (12.5), hh:mm:ss.mmm or a fraction (1001/30)"
         case .unknownCommand(let command):
             "script command \"\(command)\": unknown command; use pip, pip on, pip off, seek T, pause, resume, skip, click, quit, or a screen command: rotate, resize, split, fold, unfold, activate, present interstitial, tap, dismiss"
-        case .badArgument(let command, let detail):
+        case .badArgument(let command, let detail), .badScene(let command, let detail):
             "script command \"\(command)\": \(detail)"
         }
     }

@@ -59,6 +59,17 @@ public enum SessionCommand: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The first words of the commands that go to one player (and so may name its scene, `pip on in side`).
+    static let playerWords: Set<String> = ["pip", "seek", "pause", "resume", "skip", "click"]
+
+    /// Whether the command goes to one player; screen commands and `quit` are the whole session's.
+    public var isPlayerCommand: Bool {
+        switch self {
+        case .screen, .quit: false
+        default: true
+        }
+    }
+
     private static func single(_ command: SessionCommand, _ words: [String], _ written: String) throws(ScriptError) -> SessionCommand {
         guard words.count == 1 else { throw .badArgument(command: written, detail: "\(words[0]) takes no argument") }
         return command

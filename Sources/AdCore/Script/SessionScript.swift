@@ -50,7 +50,23 @@ public struct SessionScript: Hashable, Sendable, CustomStringConvertible {
     /// 401 at 30 fps).
     public func formatted(frameRate rate: FrameRate) -> String {
         let snap = { (time: MediaTime) in ScriptTime.formatSnapped(time, to: rate) }
-        return commands.map { "\($0.command.text(formattingTime: snap))@\(snap($0.time))" }.joined(separator: "; ")
+        return commands.map { $0.text(formattingTime: snap) }.joined(separator: "; ")
+    }
+
+    /// Checks that every command naming a scene (`pip on in side@12`) names one of `players`' scenes.
+    ///
+    /// - Throws: `ScriptError.badScene` naming the command and the scene: unknown to `screen`, or without a player.
+    public func checkScenes(players: [SceneID], screen: ScreenState?) throws(ScriptError) {
+        for timed in commands {
+            guard let scene = timed.scene, !players.contains(scene) else { continue }
+            let known = screen?.scenes.contains { $0.id == scene } ?? false
+            let detail = if known { "scene \"\(scene)\" has no player" } else if players.isEmpty {
+                "no scene \"\(scene)\": without a device (--device, --session) there are no scenes"
+            } else {
+                "no scene \"\(scene)\" (scenes with a player: \(players.map { "\"\($0)\"" }.joined(separator: ", ")))"
+            }
+            throw .badScene(command: timed.description, detail: detail)
+        }
     }
 
     public var description: String { formatted() }

@@ -8,6 +8,13 @@ public struct FrameDecision: Hashable, Sendable {
         case content(tick: Int64)
         /// Tick `tick` (ad time `tick/F`) of ad `adIndex` of break `breakIndex` of the plan.
         case ad(breakIndex: Int, adIndex: Int, tick: Int64)
+
+        /// The tick shown, of the content or of the ad.
+        public var tick: Int64 {
+            switch self {
+            case .content(let tick), .ad(_, _, let tick): tick
+            }
+        }
     }
 
     /// The output frame index.

@@ -8,21 +8,42 @@ extension PlaybackSession {
         let rate = configuration.frameRate
         while let next = scriptCommands.first, rate.firstFrame(atOrAfter: next.time) <= frame, !hasEnded {
             scriptCommands.removeFirst()
-            apply(next.command)
+            apply(next.command, scene: next.scene)
         }
         for command in inbox.takeAll() where !hasEnded {
-            apply(command, live: true)
+            forwardsLiveCommand?(command)
+            apply(command, scene: nil, live: true)
         }
     }
 
-    private func apply(_ command: SessionCommand, live: Bool = false) {
-        recorder.emit(.command, message: command.description)
-        commandLog.append(TimedCommand(time: configuration.frameRate.time(ofFrame: frame), command: command))
+    /// Whether this session applies `command` (for `scene`'s player, or the default one) and logs it.
+    ///
+    /// With several players, a player command goes to the player of its scene, else of the `foregroundActive`
+    /// scene, else to the first; screen commands and `quit` go to every player and are logged by the primary only.
+    func route(_ command: SessionCommand, scene: SceneID?) -> (applies: Bool, logs: Bool, target: SceneID?) {
+        guard command.isPlayerCommand else { return (true, configuration.logsScreen, nil) }
+        let players = configuration.playerScenes
+        guard let mine = recorder.scene, let first = players.first else { return (true, true, nil) }
+        let active = screen.map(\.activeScene).flatMap { players.contains($0) ? $0 : nil }
+        let target = scene ?? active ?? first
+        return (target == mine, target == mine, target)
+    }
+
+    private func apply(_ command: SessionCommand, scene: SceneID?, live: Bool = false) {
+        let (applies, logs, target) = route(command, scene: scene)
+        let time = configuration.frameRate.time(ofFrame: frame)
+        guard applies else {
+            // Another player's command: the log names its player, so that it replays to the same frames.
+            commandLog.append(TimedCommand(time: time, command: command, scene: target))
+            return
+        }
+        if logs { recorder.emit(.command, message: command.description + (scene.map { " in \($0)" } ?? "")) }
+        commandLog.append(TimedCommand(time: time, command: command, scene: scene))
         switch command {
         case .togglePictureInPicture:
-            if pictureInPicture.state == .inactive { startPictureInPicture() } else { stopPictureInPicture(command) }
+            if pictureInPicture.state == .inactive { startPictureInPicture(command) } else { stopPictureInPicture(command) }
         case .startPictureInPicture:
-            startPictureInPicture()
+            startPictureInPicture(command)
         case .stopPictureInPicture:
             stopPictureInPicture(command)
         case .seek(let target):
@@ -48,14 +69,18 @@ extension PlaybackSession {
             do {
                 let events = try state.apply(screenCommand)
                 screen = state
-                for event in events { recorder.log(event.logText) }
-                if live {
-                    liveScreenChanges.append(ScreenTimeline.Change(time: configuration.frameRate.time(ofFrame: frame),
-                                                                   command: screenCommand, events: events, state: state))
+                if logs {
+                    for event in events { recorder.log(event.logText) }
+                    // Live changes drive the live banner requests; the primary's session, which logs the screen,
+                    // keeps them for the stitcher.
+                    if live {
+                        liveScreenChanges.append(ScreenTimeline.Change(time: configuration.frameRate.time(ofFrame: frame),
+                                                                       command: screenCommand, events: events, state: state))
+                    }
                 }
                 screenChanged()
             } catch {
-                refuse(command, "\(error)")
+                if logs { refuse(command, "\(error)") }
             }
         }
     }
@@ -63,7 +88,8 @@ extension PlaybackSession {
     /// After a screen change the player's window follows its scene (a rotation, a fold, a resize), and the
     /// picture-in-picture window is laid out again inside it, as an app lays out after `viewWillTransition`.
     private func screenChanged() {
-        let window = PlaybackSession.playerWindow(screen: screen, canvas: screenCanvas, size: configuration.canvas)
+        let window = PlaybackSession.playerWindow(screen: screen, canvas: screenCanvas, size: configuration.canvas,
+                                                  scene: configuration.playerScene)
         guard window != playerWindow else { return }
         playerWindow = window
         if let window {
@@ -73,10 +99,15 @@ extension PlaybackSession {
     }
 
     /// Asks the controller; it answers through the proxy (will-start, or failed-to-start with the reason).
-    private func startPictureInPicture() {
+    /// Refused while another scene's player holds the device's one picture-in-picture window.
+    private func startPictureInPicture(_ command: SessionCommand) {
+        if let owner = pictureInPictureSlot?.owner, owner != recorder.scene {
+            return refuse(command, "the player of scene \"\(owner)\" is in picture-in-picture (one window at a time)")
+        }
         if pictureInPicture.state == .inactive { transitionStart = frame }
         pictureInPicture.startPictureInPicture()
         finishTransitionIfDue()
+        claimPictureInPictureSlot()
     }
 
     private func stopPictureInPicture(_ command: SessionCommand) {

@@ -40,6 +40,12 @@ public final class PlaybackSession {
     public let pictureInPictureProxy: PictureInPictureProxy
     /// Where live commands wait for the next frame; hand it to the thread that reads the user's input.
     public let inbox = CommandInbox()
+    /// The device's one picture-in-picture window, shared with the other players of the screen; `nil` for a
+    /// session that plays alone.
+    public var pictureInPictureSlot: PictureInPictureSlot?
+    /// Receives each live command as it is taken from the inbox, before it applies: the stitcher hands it to the
+    /// other scenes' players, which apply the ones that are theirs at the same frame.
+    public var forwardsLiveCommand: ((SessionCommand) -> Void)?
     /// Every command applied (or refused) so far, at the exact time of the frame it applied at: formatted, it
     /// replays this session with `render --script`.
     public internal(set) var commandLog = SessionScript()
@@ -93,13 +99,14 @@ public final class PlaybackSession {
         screenCanvas = screen.map {
             ScreenCanvas(initial: $0, script: configuration.script, live: configuration.mode == .live)
         }
-        let window = PlaybackSession.playerWindow(screen: screen, canvas: screenCanvas, size: configuration.canvas)
+        let window = PlaybackSession.playerWindow(screen: screen, canvas: screenCanvas, size: configuration.canvas,
+                                                  scene: configuration.playerScene)
         playerWindow = window
         recorder = EventRecorder(rate: rate, contentTick: startTick,
                                  stamps: BeaconStamps(clockOrigin: configuration.clockOrigin, seed: configuration.seed,
                                                       cacheBusting: configuration.cacheBusting),
                                  playerSize: window?.size ?? configuration.canvas)
-        recorder.scene = screen?.scenes[0].id
+        recorder.scene = screen.map { configuration.playerScene ?? $0.scenes[0].id }
         layout = PictureInPictureLayout(canvas: window?.size ?? configuration.canvas,
                                         contentAspect: configuration.contentAspect,
                                         settings: configuration.pictureInPicture)
@@ -173,11 +180,12 @@ public final class PlaybackSession {
         }
         let decision = FrameDecision(frame: frame, source: source, isPaused: frozen, pip: pictureInPictureRect,
                                      screen: screen.flatMap { state in screenCanvas?.frame(of: state) },
-                                     playerScene: screen?.scenes[0].id)
+                                     playerScene: recorder.scene)
         decisionBeforeLast = lastDecision
         lastDecision = decision
         frame += 1
         pictureInPicture.isPlayerReady = true
+        claimPictureInPictureSlot()
         return decision
     }
 
@@ -236,7 +244,7 @@ public final class PlaybackSession {
 
     /// The full-screen ad presented over the player's scene at the frame being decided, if any.
     private var fullScreenCover: FullScreenPresentation? {
-        guard let scene = screen?.scenes[0].id else { return nil }
+        guard let scene = configuration.playerScene ?? screen?.scenes[0].id else { return nil }
         let time = configuration.frameRate.time(ofFrame: frame)
         return configuration.fullScreenPresentations.last { $0.covers(scene, at: time) }
     }
@@ -244,7 +252,7 @@ public final class PlaybackSession {
     /// Whether a command that `matches` may still come: always in a live session; in a batch session only if the
     /// rest of the script has one, so that a render never waits for what cannot happen.
     private func scriptCanStill(_ matches: (SessionCommand) -> Bool) -> Bool {
-        (configuration.mode == .live && !inbox.isClosedAndEmpty) || scriptCommands.contains { matches($0.command) }
+        (configuration.mode == .live && !inbox.isClosedAndEmpty) || scriptCommands.contains { matches($0.command) && ($0.scene == nil || $0.scene == recorder.scene) }
     }
 
     /// Every content tick was shown and no break is playing.
@@ -261,10 +269,17 @@ public final class PlaybackSession {
         return PixelRect(x: window.x + rect.x, y: window.y + rect.y, width: rect.width, height: rect.height)
     }
 
-    /// The player's window: its scene's `content` layer on a device, the whole canvas otherwise.
-    static func playerWindow(screen: ScreenState?, canvas: ScreenCanvas?, size: PixelSize) -> PixelRect? {
+    /// The player's window: its scene's (`scene`, else the first scene's) `content` layer on a device, the whole
+    /// canvas otherwise.
+    static func playerWindow(screen: ScreenState?, canvas: ScreenCanvas?, size: PixelSize, scene: SceneID?) -> PixelRect? {
         guard let screen, let canvas else { return PixelRect(size: size) }
-        return canvas.frame(of: screen).window(of: screen.scenes[0].id)
+        return canvas.frame(of: screen).window(of: scene ?? screen.scenes[0].id)
+    }
+
+    /// Tells the shared slot whether this player holds the picture-in-picture window now.
+    func claimPictureInPictureSlot() {
+        guard let scene = recorder.scene else { return }
+        pictureInPictureSlot?.update(scene, holds: pictureInPicture.state != .inactive)
     }
 
     func finishTransitionIfDue() {
@@ -279,5 +294,6 @@ public final class PlaybackSession {
         recorder.emit(.sessionEnded, reason: reason)
         hasEnded = true
         pictureInPicture.isPlayerReady = false
+        if let scene = recorder.scene { pictureInPictureSlot?.update(scene, holds: false) }
     }
 }

@@ -25,6 +25,15 @@ public struct SessionConfiguration: Hashable, Sendable {
     /// The full-screen ads that present on that screen (`ScreenAdRun.presentations`): while one covers the
     /// player's scene, its content is paused under it.
     public var fullScreenPresentations: [FullScreenPresentation] = []
+    /// The scene this session's player plays in on a device; `nil` for the screen's first scene.
+    public var playerScene: SceneID?
+    /// Every scene with a player, the primary first, when the screen has more than one player: a player command
+    /// without a scene goes to the player of the `foregroundActive` scene, else to the first; empty for one player
+    /// (every command is this session's).
+    public var playerScenes: [SceneID] = []
+    /// Whether this session logs the screen's commands and changes: the primary player's does, the others apply
+    /// them silently, so that the event log has each once.
+    public var logsScreen = true
     /// Content ticks `0..<contentFrameCount` exist.
     public var contentFrameCount: Int64
     /// Set when the content's frames stop before the duration its container declares (`contentFrameCount`

@@ -5,8 +5,8 @@ extension ScreenSession {
     /// The session a session file describes (docs/SESSION.md, docs/session.schema.json).
     ///
     /// - Throws: `SessionFileError` naming the JSON path of the first value that is missing, of the wrong type,
-    ///   unknown, or that does not fit the device (a scene off screen that says it is in the foreground, two
-    ///   players, a split layout on a device without multitasking).
+    ///   unknown, or that does not fit the device (a scene off screen that says it is in the foreground, a split
+    ///   layout on a device without multitasking).
     public init(sessionFile data: Data, file: String) throws(SessionFileError) {
         let root: Any
         do { root = try JSONSerialization.jsonObject(with: data) } catch {
@@ -37,7 +37,7 @@ extension ScreenSession {
         guard !sceneValues.isEmpty else { throw SessionFileError(file: file, path: "scenes", "a session has at least one scene") }
 
         var scenes: [ScreenState.Scene] = [], banners: [BannerPlacement] = [], fullScreenAds: [FullScreenPlacement] = []
-        var player: Player?, states: [(SceneID, SceneActivationState, String)] = [], frames: [SceneArrangement.FreeFrame] = []
+        var players: [Player] = [], states: [(SceneID, SceneActivationState, String)] = [], frames: [SceneArrangement.FreeFrame] = []
         for (i, value) in sceneValues.enumerated() {
             let at = "scenes[\(i)]"
             let scene = try reader.object(value, at)
@@ -53,12 +53,8 @@ extension ScreenSession {
             if let value = scene["player"] {
                 let p = try reader.object(value, at + ".player")
                 try reader.only(p, ["content", "ads"], at + ".player")
-                guard player == nil else {
-                    throw SessionFileError(file: file, path: at + ".player",
-                                           "only one scene may have a player for now (scene \"\(player!.scene)\" has one)")
-                }
-                player = Player(scene: id, content: try reader.string(p["content"], at + ".player.content"),
-                                ads: try p["ads"].map { v throws(SessionFileError) in try reader.string(v, at + ".player.ads") })
+                players.append(Player(scene: id, content: try reader.string(p["content"], at + ".player.content"),
+                                ads: try p["ads"].map { v throws(SessionFileError) in try reader.string(v, at + ".player.ads") }))
             }
             if let value = scene["banner"] {
                 let (source, setsScene) = try reader.placement(value, at + ".banner", extra: [])
@@ -79,8 +75,8 @@ extension ScreenSession {
             throw SessionFileError(file: file, path: "scenes[\(ids.firstIndex(of: frames[0].scene)!)].frame",
                                    "a frame needs \"layout\": \"free\"")
         }
-        // The player's scene first: the render draws the player in the screen's first scene.
-        if let player, let index = scenes.firstIndex(where: { $0.id == player.scene }) {
+        // The primary player's scene first, where the render has always drawn the player.
+        if let player = players.first, let index = scenes.firstIndex(where: { $0.id == player.scene }) {
             scenes.insert(scenes.remove(at: index), at: 0)
         }
         let chosen = arrangement ?? (scenes.count >= 2 && device.supportsMultipleScenes
@@ -113,7 +109,7 @@ extension ScreenSession {
         default: throw SessionFileError(file: file, path: "script", "not a string or an array of strings")
         }
         let urlMap = try top["urlMap"].map { v throws(SessionFileError) in try reader.string(v, "urlMap") }
-        self.init(screen: screen, testMode: testMode, banners: banners, fullScreenAds: fullScreenAds, player: player,
+        self.init(screen: screen, testMode: testMode, banners: banners, fullScreenAds: fullScreenAds, players: players,
                   script: script, urlMap: urlMap, directory: URL(fileURLWithPath: file).deletingLastPathComponent().path)
     }
 }

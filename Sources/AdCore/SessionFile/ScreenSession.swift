@@ -15,13 +15,16 @@ public struct ScreenSession: Sendable {
         public let ads: String?
     }
 
-    /// The screen at the start; the player's scene is its first scene (the one the render draws the player in).
+    /// The screen at the start; the primary player's scene is its first scene.
     public let screen: ScreenState
     public let testMode: Bool
     public let banners: [BannerPlacement]
     public let fullScreenAds: [FullScreenPlacement]
-    /// The scene that plays content; `nil` when no scene has a player.
-    public let player: Player?
+    /// The scenes that play content, in the file's order; the first is the primary player (the output's audio,
+    /// the timeline's segments, the render's length).
+    public let players: [Player]
+    /// The primary player; `nil` when no scene has a player.
+    public var player: Player? { players.first }
     /// The session's script (script syntax, commands separated by `;` or new lines); `nil` for none.
     public let script: String?
     /// A URL map file (as `--url-map`) for the session's ad requests; `nil` for none.
@@ -30,14 +33,14 @@ public struct ScreenSession: Sendable {
     public let directory: String
 
     public init(screen: ScreenState, testMode: Bool = false, banners: [BannerPlacement] = [],
-                fullScreenAds: [FullScreenPlacement] = [], player: Player? = nil, script: String? = nil,
+                fullScreenAds: [FullScreenPlacement] = [], players: [Player] = [], script: String? = nil,
                 urlMap: String? = nil, directory: String = FileManager.default.currentDirectoryPath) {
         self.urlMap = urlMap
         self.screen = screen
         self.testMode = testMode
         self.banners = banners
         self.fullScreenAds = fullScreenAds
-        self.player = player
+        self.players = players
         self.script = script
         self.directory = directory
     }

@@ -148,6 +148,18 @@ extension Timeline {
                 try Timeline.check(segment.picture, path: "\(at).picture", inside: size)
                 if let pip = segment.pip { try Timeline.check(pip, path: "\(at).pip", inside: size) }
             }
+            for (j, layer) in (segment.layers ?? []).enumerated() {
+                let path = "\(at).layers[\(j)]"
+                if let size { try Timeline.check(layer.rect, path: "\(path).rect", inside: size) }
+                if let tick = layer.srcStartTick {
+                    // A secondary player's tick advances one per frame from here: it must stay representable.
+                    guard tick >= 0, !tick.addingReportingOverflow(segment.frameCount).overflow else {
+                        throw fail("\(path).srcStartTick", "\(tick) is negative or too large")
+                    }
+                }
+                if let b = layer.breakIndex, b < 0 { throw fail("\(path).break", "\(b) is negative") }
+                if let a = layer.adIndex, a < 0 { throw fail("\(path).ad", "\(a) is negative") }
+            }
             if let clock {
                 let span = clock.samples(fromFrame: segment.outStartFrame, toFrame: segment.outEndFrame)
                 guard segment.audioPadded >= 0, segment.audioPadded <= span else {

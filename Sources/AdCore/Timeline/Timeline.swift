@@ -169,12 +169,32 @@ public struct Timeline: Codable, Hashable, Sendable {
         /// The file it shows: the content or ad for `content`, `ad` and `pip`, the image for `banner`; absent
         /// for what is drawn in a colour.
         public var source: String?
+        /// For a player other than the primary one (whose picture the segment itself describes), what its layer
+        /// shows, so that verify can check it from the pixels: the source's tick at the segment's first frame
+        /// (one more per output frame unless `paused`), whether it is frozen, and the ad's break and index.
+        /// Absent for every other layer, and in timelines written before several scenes had players.
+        public var srcStartTick: Int64?
+        public var paused: Bool?
+        public var breakIndex: Int?
+        public var adIndex: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case kind, scene, rect, source, srcStartTick, paused, breakIndex = "break", adIndex = "ad"
+        }
 
         public init(kind: ScreenLayer.Kind, scene: String, rect: Rect, source: String?) {
             self.kind = kind
             self.scene = scene
             self.rect = rect
             self.source = source
+        }
+
+        /// The layer as it is `frames` output frames later, if its player plays on without a break.
+        public func advanced(by frames: Int64) -> Layer {
+            guard let tick = srcStartTick, paused != true else { return self }
+            var later = self
+            later.srcStartTick = tick + frames
+            return later
         }
     }
 

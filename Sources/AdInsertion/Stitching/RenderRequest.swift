@@ -34,6 +34,9 @@ public struct RenderRequest: Sendable {
     /// The device and its scenes (`--device`): the canvas is `ScreenCanvas`'s and the player is drawn in the
     /// first scene's window; `nil` for a player that fills the canvas.
     public var screen: ScreenState?
+    /// The players of the screen's other scenes (a session file with several players), each with its own content
+    /// and ad plan; the request's own content and plan are the primary player's, in the screen's first scene.
+    public var players: [ScenePlayer] = []
     /// The banners and full-screen ads loaded for the screen (`--banner`, `--test-mode`, a session file): their
     /// creatives are drawn and their events logged with the session's.
     public var screenAds: ScreenAdRun?
@@ -46,6 +49,19 @@ public struct RenderRequest: Sendable {
     public var mediaCache = MediaCacheSettings(directory: MediaCacheSettings.defaultDirectory())
     /// How many media files download at once, ahead of their breaks: 3.
     public var mediaConcurrency = 3
+
+    /// A scene's player other than the primary one: what it plays (its plan decisioned for its scene's window).
+    public struct ScenePlayer: Sendable {
+        public var scene: SceneID
+        public var contentPath: String
+        public var plan: AdPlan
+
+        public init(scene: SceneID, contentPath: String, plan: AdPlan) {
+            self.scene = scene
+            self.contentPath = contentPath
+            self.plan = plan
+        }
+    }
 
     public init(contentPath: String, plan: AdPlan, outputPath: String, size: PixelSize? = nil,
                 frameRate: FrameRate? = nil, sampleRate: Int? = nil, channels: Int? = nil,

@@ -9,7 +9,9 @@ import VideoPipeline
 /// picture at that tick, composites it (full screen, or in the picture-in-picture window over the background),
 /// encodes it, and writes the frame's audio; it records the timeline and passes the session's events on. An ad
 /// whose media fails (missing, unreadable, decode error mid-ad) is reported to the session with its VAST code and
-/// the render goes on.
+/// the render goes on. On a screen where other scenes have players too (`request.players`), each is a
+/// `ScenePlayer` stepped after the primary session and drawn in its own scene; the output's audio and length are
+/// the primary's.
 ///
 /// `render(_:control:)` runs a whole batch render. `pipctl play` drives `step()` itself, in real time, submitting
 /// live commands to `session`.
@@ -26,6 +28,11 @@ public final class Stitcher {
 
     private let content: MediaSource
     private let media: AdMedia
+    /// The other scenes' players (`request.players`), stepped after the primary session at every frame.
+    private var players: [ScenePlayer] = []
+    /// The last output frame the other players were stepped for (a frame decided again after an ad failure
+    /// must not move them on twice).
+    private var playersFrame: Int64 = -1
     private let background: MediaSource?
     /// The loaded banner creatives (`request.screenAds`), and the screen ad events not yet logged.
     let screenAds: ScreenAdPictures?
@@ -82,8 +89,11 @@ public final class Stitcher {
         liveBanners = mode == .live ? screenAds.flatMap { ads in
             ads.run.loader.map { LiveBannerRequests(driver: ads.run.driver, loader: $0) }
         } : nil
-        downloads = MediaDownloads(plan: request.plan, cache: MediaCache(settings: request.mediaCache),
-                                   concurrency: request.mediaConcurrency)
+        // One download queue for every player's ads, so that Ctrl-C stops all of them at once.
+        let cache = MediaCache(settings: request.mediaCache)
+        downloads = MediaDownloads(urls: ([request.plan] + request.players.map(\.plan)).flatMap {
+            MediaDownloads(plan: $0, cache: cache).urls
+        }, cache: cache, concurrency: request.mediaConcurrency)
         media = AdMedia(format: format, threads: request.encoding.threads, downloads: downloads,
                         reportsWaits: mode == .live)
         do {
@@ -108,12 +118,28 @@ public final class Stitcher {
             clockOrigin: request.clockOrigin, cacheBusting: request.cacheBusting, contentEarlyEnd: content.earlyEnd,
             screen: request.screen)
         configuration.fullScreenPresentations = screenAds?.run.presentations ?? []
+        let playerScenes = (request.screen.map { [$0.scenes[0].id] } ?? []) + request.players.map(\.scene)
+        do throws(ScriptError) { try request.script.checkScenes(players: playerScenes, screen: request.screen) } catch {
+            throw .session("\(error)")
+        }
+        if !request.players.isEmpty { configuration.playerScenes = playerScenes }
         do { session = try PlaybackSession(plan: request.plan, configuration: configuration, media: media, appDelegate: appDelegate) } catch {
             throw .session("\(request.contentPath): \(error)")
         }
         timeline = TimelineBuilder(rate: format.frameRate)
         estimatedFrames = content.frameCount + request.plan.breaks.flatMap(\.ads).reduce(0) { sum, planned in
             sum + (Stitcher.expectedDuration(of: planned).map { format.frameRate.frameCount(in: $0) } ?? 0)
+        }
+        if !request.players.isEmpty {
+            let slot = PictureInPictureSlot()
+            session.pictureInPictureSlot = slot
+            for player in request.players {
+                players.append(try ScenePlayer(player: player, base: configuration, format: format,
+                                               threads: request.encoding.threads, downloads: downloads, slot: slot,
+                                               live: mode == .live))
+            }
+            let others = players
+            session.forwardsLiveCommand = { command in for player in others { player.session.submit(command) } }
         }
         // Fetch ahead: every break's media starts downloading now, while the content before it plays.
         downloads.start()
@@ -143,6 +169,10 @@ public final class Stitcher {
                 return false
             }
             updateLiveBanners(decision)
+            if decision.frame != playersFrame {
+                playersFrame = decision.frame
+                for player in players { try player.step() }
+            }
             do {
                 try render(decision)
             } catch let failure as AdFailure {
@@ -338,14 +368,14 @@ public final class Stitcher {
         var drawing = ScreenDrawing(layers: [.color(.bezel, in: PixelRect(size: format.size)), .color(.black, in: screen.display)],
                                     player: nil, timeline: [])
         // The picture-in-picture window floats over every scene and banner, as the system draws it.
-        var floating: (layer: CompositorLayer, timeline: Timeline.Layer)?
+        var floating: (layer: CompositorLayer, timeline: Timeline.Layer, isPrimary: Bool)?
         for layer in screen.layers {
             let scene = layer.scene.rawValue
             switch layer.kind {
             case .content where layer.scene == playerScene:
                 var player = try playerLayers(picture, in: layer.rect, pip: pip, frame: frame)
                 if let pip {
-                    floating = (player.removeLast(), Timeline.Layer(kind: .pip, scene: scene, rect: .init(pip), source: path))
+                    floating = (player.removeLast(), Timeline.Layer(kind: .pip, scene: scene, rect: .init(pip), source: path), true)
                     drawing.layers += player
                     drawing.timeline.append(Timeline.Layer(kind: .content, scene: scene, rect: .init(layer.rect),
                                                            source: request.pictureInPictureBackground))
@@ -356,6 +386,21 @@ public final class Stitcher {
                                                            rect: .init(layer.rect), source: path))
                 }
             case .content:
+                if let shown = players.first(where: { $0.scene == layer.scene })?.shown {
+                    // Another scene's player: its picture in its window, or its backdrop and floating window.
+                    let pip = shown.decision.pip
+                    var player = try playerLayers(shown.picture, in: layer.rect, pip: pip, frame: frame)
+                    if let pip {
+                        floating = (player.removeLast(), shown.timelineLayer(kind: .pip, scene: layer.scene, rect: pip), false)
+                        drawing.timeline.append(Timeline.Layer(kind: .content, scene: scene, rect: .init(layer.rect),
+                                                               source: request.pictureInPictureBackground))
+                    } else {
+                        let kind: ScreenLayer.Kind = if case .ad = shown.decision.source { .ad } else { .content }
+                        drawing.timeline.append(shown.timelineLayer(kind: kind, scene: layer.scene, rect: layer.rect))
+                    }
+                    drawing.layers += player
+                    continue
+                }
                 drawing.layers.append(.color(.black, in: layer.rect))
                 drawing.timeline.append(Timeline.Layer(kind: .content, scene: scene, rect: .init(layer.rect), source: nil))
             case .banner:
@@ -381,20 +426,34 @@ public final class Stitcher {
         }
         if let floating {
             drawing.layers.append(floating.layer)
-            drawing.player = drawing.layers.count - 1
+            if floating.isPrimary { drawing.player = drawing.layers.count - 1 }
             drawing.timeline.append(floating.timeline)
         }
         return drawing
     }
 
     private func flushEvents() throws(RenderError) {
-        let events = mergingScreenAdEvents(Stitcher.insertingBuffering(media.takeWaits(), into: session.drainEvents()))
+        let primary = Stitcher.insertingBuffering(media.takeWaits(), into: session.drainEvents())
+        breaksNotReached += primary.filter { $0.type == .adBreakSkipped && $0.reason == .contentEnded }.compactMap(\.breakIndex)
+        let events = mergingScreenAdEvents(Stitcher.inFrameOrder(primary, players.map { $0.drainEvents() }))
         guard !events.isEmpty else { return }
-        breaksNotReached += events.filter { $0.type == .adBreakSkipped && $0.reason == .contentEnded }.compactMap(\.breakIndex)
         do { for event in events { try eventLog?.append(event) } } catch {
             throw .output(eventLogError(error))
         }
         for sink in beaconSinks { sink.session(didRecord: events) }
+    }
+
+    /// One time-ordered log from the primary session's events and each other player's: by frame, the primary's
+    /// first at the same frame, then the players' in scene order, each keeping its own order.
+    static func inFrameOrder(_ primary: [SessionEvent], _ others: [[SessionEvent]]) -> [SessionEvent] {
+        guard others.contains(where: { !$0.isEmpty }) else { return primary }
+        let all = ([primary] + others).enumerated().flatMap { player, events in
+            events.enumerated().map { (player: player, index: $0.offset, event: $0.element) }
+        }
+        return all.sorted {
+            let (a, b) = ($0.event.frame ?? -1, $1.event.frame ?? -1)
+            return a != b ? a < b : ($0.player, $0.index) < ($1.player, $1.index)
+        }.map(\.event)
     }
 
     /// Puts an `AD_BUFFERING` line before the `LOADED` (or `AD_ERROR`) of each ad whose media was waited for, at

@@ -2,7 +2,7 @@ import AdCore
 import MediaCore
 
 /// Gathers frame decisions into timeline segments: a new segment starts wherever the source, the continuity of
-/// its ticks, the paused state, or the place the picture is drawn changes.
+/// its ticks, the paused state, or the place the picture is drawn changes, for the primary player or any other.
 struct TimelineBuilder {
     struct Frame {
         var kind: Timeline.Segment.Kind
@@ -61,7 +61,9 @@ struct TimelineBuilder {
         guard s.kind == f.kind, s.source == f.source, s.breakIndex == f.breakIndex, s.adIndex == f.adIndex,
               s.paused == f.paused, s.pip == f.pip.map(Timeline.Rect.init), s.picture == Timeline.Rect(f.picture),
               s.outEndFrame == f.outFrame, !f.startsAudioRun || f.paused,
-              s.display == f.display.map(Timeline.Rect.init), s.scenes == f.scenes, s.layers == f.layers else { return false }
+              s.display == f.display.map(Timeline.Rect.init), s.scenes == f.scenes,
+              // Another player's layer continues when its tick moved on by the frames since the segment began.
+              s.layers?.map({ $0.advanced(by: f.outFrame - s.outStartFrame) }) == f.layers else { return false }
         return f.paused ? f.tick == s.srcStartTick : f.tick == lastTick + 1
     }
 

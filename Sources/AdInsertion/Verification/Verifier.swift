@@ -73,6 +73,8 @@ public enum Verifier {
         problems += continuity(timeline, seekFrames: seekFrames(request.outputPath + ".events.jsonl"))
         let layers = try checkLayers(timeline, rate: rate, outputPath: request.outputPath, timelinePath: timelinePath,
                                      frameLimit: Int64(observed.count), problems: &problems)
+        problems += try players(request.outputPath, timeline: timeline, rate: rate, frameLimit: media.frames,
+                                sources: &sources, timelinePath: timelinePath)
         if let golden, let goldenPath = request.goldenPath {
             let goldenRate: FrameRate
             do { goldenRate = try golden.checkGoldenBounds(against: media) } catch {

@@ -24,4 +24,15 @@ extension VideoPicture {
     public func locateStamp() -> (stamp: FrameStamp, picture: PixelRect)? {
         frame.withLuma8 { StampReader.locate(luma: $0) } ?? nil
     }
+
+    /// Finds a stamped picture drawn anywhere inside `window` of this frame (another scene's player, letterboxed
+    /// in its own window): only the pixels inside it are looked at. `nil` when none reads or `window` is not inside.
+    public func locateStamp(inside window: PixelRect) -> FrameStamp? {
+        frame.withLuma8 { luma -> FrameStamp? in
+            guard window.width > 0, window.height > 0, luma.bounds.contains(window) else { return nil }
+            let part = PlaneView(base: luma.base + window.y * luma.stride + window.x, stride: luma.stride,
+                                 width: window.width, height: window.height)
+            return StampReader.locate(luma: part)?.stamp
+        } ?? nil
+    }
 }

@@ -20,6 +20,12 @@ extension SessionOptions {
         if case .file(let path) = inputs.script { files.read("--script", path) }
         files.read("--pip-background", pictureInPictureBackground)
         files.read("--session", sessionFile)
+        if sessionFile != nil, let session = try screenSession(command: "pipctl") {
+            for player in session.players.dropFirst() {
+                files.read("--session (scene \(player.scene))", session.resolved(player.content))
+                if case .document(.file(let path))? = Self.ads(of: player, in: session) { files.read("--session (scene \(player.scene))", path) }
+            }
+        }
         files.read("--banner", banner.flatMap { CreativeSource(argument: $0).localPath })
         return files
     }

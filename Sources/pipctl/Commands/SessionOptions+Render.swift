@@ -20,7 +20,9 @@ extension SessionOptions {
         }
         // Ads are requested for the player the render will draw: the output format's size by the one rule, or on
         // a device the window of the player's scene.
-        let window = screen.flatMap { state in state.layers().first { $0.kind == .content }?.rect.size }
+        let window = screen.flatMap { state in
+            state.layers().first { $0.kind == .content && $0.scene == state.scenes[0].id }?.rect.size
+        }
             ?? OutputFormat.resolve(size: format.size, frameRate: format.frameRate, source: info).size
         let contentDuration = video.duration ?? info.duration ?? .zero
         if let startAt, startAt.seconds >= contentDuration.seconds {
@@ -48,6 +50,7 @@ extension SessionOptions {
         request.mediaCache = mediaCacheSettings
         request.screen = screen
         if let session = try screenSession(command: command) {
+            request.players = try await scenePlayers(session, urlMap: inputs.urlMap, fallbackWindow: window, context: context)
             request.screenAds = try await screenAds(session, script: request.script, urlMap: inputs.urlMap,
                                                     clockOrigin: request.clockOrigin, command: command)
         }

@@ -1,5 +1,7 @@
 import AdInsertion
 import Foundation
+import MediaCore
+import VideoPipeline
 
 extension SessionOptions {
     /// The session on a device: read from `--session`, or the one scene the shortcuts (`--device`,
@@ -44,13 +46,36 @@ extension SessionOptions {
     /// The content, ads and script of the `--session` file's player, with paths resolved against its directory.
     func sessionInputs(command: String) throws(UsageError) -> (content: String, ads: Ads?, urlMap: String?, script: ScriptSource?)? {
         guard sessionFile != nil, let session = try screenSession(command: command), let player = session.player else { return nil }
-        let ads = player.ads.map { text -> Ads in
+        return (session.resolved(player.content), Self.ads(of: player, in: session), urlMap ?? session.urlMap.map(session.resolved),
+                session.script.map(ScriptSource.text))
+    }
+
+    /// A session file player's `ads`: a URL, or a path resolved against the session's directory.
+    static func ads(of player: ScreenSession.Player, in session: ScreenSession) -> Ads? {
+        player.ads.map { text -> Ads in
             let lower = text.lowercased()
             if (lower.hasPrefix("http://") || lower.hasPrefix("https://")), let url = URL(string: text) { return .document(.url(url)) }
             return .document(.file(path: session.resolved(text)))
         }
-        return (session.resolved(player.content), ads, urlMap ?? session.urlMap.map(session.resolved),
-                session.script.map(ScriptSource.text))
+    }
+
+    /// The players of the session's other scenes (after the primary), each with its plan loaded for its own
+    /// content and requested for its own scene's window (media selection, `[PLAYERSIZE]`).
+    func scenePlayers(_ session: ScreenSession, urlMap: String?, fallbackWindow: PixelSize,
+                      context: CommandContext) async throws -> [RenderRequest.ScenePlayer] {
+        var players: [RenderRequest.ScenePlayer] = []
+        for player in session.players.dropFirst() {
+            let content = session.resolved(player.content)
+            let info: MediaInfo
+            do { info = try MediaProbe.probe(content) } catch { throw RenderError.content(error) }
+            guard let video = info.bestVideo else { throw RenderError.content(.missingStream(path: content, kind: .video)) }
+            let window = session.screen.layers().first { $0.kind == .content && $0.scene == player.scene }?.rect.size
+            let plan = try await loadPlan(ads: Self.ads(of: player, in: session), urlMap: urlMap,
+                                          contentDuration: video.duration ?? info.duration ?? .zero,
+                                          window: window ?? fallbackWindow, context: context)
+            players.append(RenderRequest.ScenePlayer(scene: player.scene, contentPath: content, plan: plan))
+        }
+        return players
     }
 
     /// The session's banners and full-screen ads loaded for real: requested at the start and whenever the

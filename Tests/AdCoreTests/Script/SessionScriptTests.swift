@@ -64,6 +64,27 @@ import Testing
         #expect(throws: expected) { try SessionScript(parsing: "pip@0; \(text); quit@9") }
     }
 
+    @Test func aPlayerCommandMayNameItsScenesPlayer() throws {
+        let script = try SessionScript(parsing: "pip on in side@1; Seek 30 in side@2; pause in Side@3; pip@4")
+        #expect(script.commands.map(\.command) == [.startPictureInPicture, .seek(seconds(30)), .pause, .togglePictureInPicture])
+        #expect(script.commands.map(\.scene) == ["side", "side", "Side", nil])
+        #expect(try SessionScript(parsing: script.formatted()) == script)
+        #expect(script.formatted() == "pip on in side@1; seek 30 in side@2; pause in Side@3; pip@4")
+        // A screen command or quit is the whole session's: "in" is not read there.
+        #expect(throws: ScriptError.self) { try SessionScript(parsing: "quit in side@3") }
+    }
+
+    @Test func aSceneThatIsUnknownOrHasNoPlayerIsNamed() throws {
+        let screen = ScreenState(device: .iPad11, scenes: [.init(id: "main"), .init(id: "side")])
+        #expect(throws: ScriptError.badScene(command: "pip on in nowhere@1", detail: "no scene \"nowhere\" (scenes with a player: \"main\")")) {
+            try SessionScript(parsing: "pip on in nowhere@1").checkScenes(players: ["main"], screen: screen)
+        }
+        let error = ScriptError.badScene(command: "pause in side@2", detail: "scene \"side\" has no player")
+        #expect(throws: error) { try SessionScript(parsing: "pause in side@2").checkScenes(players: ["main"], screen: screen) }
+        #expect(error.description == "script command \"pause in side@2\": scene \"side\" has no player")
+        try SessionScript(parsing: "pause in side@2; pip@3").checkScenes(players: ["main", "side"], screen: screen)
+    }
+
     @Test func errorMessagesAreOneLineNamingTheCommand() {
         let error = ScriptError.badTime(command: "seek x@3", time: "x")
         #expect(error.description == "script command \"seek x@3\": \"x\" is not a time; write seconds (12.5), hh:mm:ss.mmm or a fraction (1001/30)")

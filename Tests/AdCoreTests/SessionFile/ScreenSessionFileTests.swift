@@ -31,6 +31,21 @@ import Testing
         #expect(session.script == "split 1/2@1\npresent interstitial side@2")
     }
 
+    @Test func everySceneMayHaveAPlayerAndTheFirstIsThePrimary() throws {
+        let session = try Self.read("""
+        {"device": "ipad-11", "orientation": "landscape", "layout": "split 1/2",
+         "scenes": [{"id": "side", "banner": {"source": "b.png"}},
+                    {"id": "left", "player": {"content": "l.mp4", "ads": "pre.xml"}},
+                    {"id": "right", "player": {"content": "r.mp4", "ads": "vmap.xml"}}]}
+        """)
+        #expect(session.players == [ScreenSession.Player(scene: "left", content: "l.mp4", ads: "pre.xml"),
+                                    ScreenSession.Player(scene: "right", content: "r.mp4", ads: "vmap.xml")])
+        #expect(session.player == session.players.first)
+        // The primary player's scene comes first; the layout keeps the order the file gave.
+        #expect(session.screen.scenes.map(\.id) == ["left", "side", "right"])
+        #expect(session.screen.arrangement == .split(leading: "side", trailing: "left", .half))
+    }
+
     @Test func theCommandLineShortcutsAreAOneSceneSession() {
         let session = ScreenSession.oneScene(device: .iPhone15, banner: "b.xml", testMode: true)
         #expect(session.screen == ScreenState(device: .iPhone15, scenes: [.init(id: "main", hasBanner: true)]))
@@ -45,8 +60,8 @@ import Testing
             == "/s/session.json: scenes[1].banner.source: not a string")
         #expect(Self.error(#"{"device": "ipad-11", "scenes": [\#(player), {"id": "a"}]}"#)
             == "/s/session.json: scenes[1].id: \"a\" names an earlier scene too")
-        #expect(Self.error(#"{"device": "ipad-11", "scenes": [\#(player), {"id": "b", "player": {"content": "d.mp4"}}]}"#)
-            == "/s/session.json: scenes[1].player: only one scene may have a player for now (scene \"a\" has one)")
+        #expect(Self.error(#"{"device": "ipad-11", "scenes": [\#(player), {"id": "b", "player": {"ads": "d.xml"}}]}"#)
+            == "/s/session.json: scenes[1].player.content: is missing")
         #expect(Self.error(#"{"device": "iphone-15", "layout": "split 1/2", "scenes": [\#(player), {"id": "b"}]}"#)
             == "/s/session.json: layout: \"split 1/2\": device \"iphone-15\" shows one scene at a time")
         #expect(Self.error(#"{"device": "ipad-11", "layout": "full", "scenes": [\#(player), {"id": "b", "state": "foregroundInactive"}]}"#)
@@ -66,7 +81,7 @@ import Testing
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs")
         let page = try String(contentsOf: docs.appendingPathComponent("SESSION.md"), encoding: .utf8)
         let blocks = page.components(separatedBy: "```json\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        #expect(blocks.count == 3)
+        #expect(blocks.count == 4)
         for block in blocks {
             #expect(throws: Never.self) { _ = try ScreenSession(sessionFile: Data(block.utf8), file: "SESSION.md") }
         }

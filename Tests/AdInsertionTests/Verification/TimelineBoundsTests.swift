@@ -12,7 +12,8 @@ import Testing
     enum Hostile: String, CaseIterable, Sendable {
         case hugeSegmentEnd, hugeOutputFrames, zeroSampleRate, otherSampleRate, negativeStart, negativeTick,
              negativePadding, overlapping, outOfOrder, gap, emptySegment, tooManyTicks, pictureOutside,
-             absurdFrameRate, zeroFrameRate, otherSourceRate, tickPastTheSource, negativeBreak
+             absurdFrameRate, zeroFrameRate, otherSourceRate, tickPastTheSource, negativeBreak,
+             negativeLayerTick, layerOutside
 
         func apply(to t: inout Timeline) {
             switch self {
@@ -36,6 +37,12 @@ import Testing
                 t.segments[4].srcStartTick = 1_000_000_000_000
                 t.segments[4].srcEndTick = 1_000_000_000_000 + t.segments[4].frameCount
             case .negativeBreak: t.segments[2].breakIndex = -1
+            case .negativeLayerTick, .layerOutside:
+                // Another scene's player, as a multi-player render writes it.
+                var layer = Timeline.Layer(kind: .content, scene: "right", rect: t.segments[1].picture, source: t.segments[1].source)
+                layer.srcStartTick = self == .negativeLayerTick ? -1 : 0
+                if self == .layerOutside { layer.rect.x = 300 }
+                t.segments[1].layers = [layer]
             }
         }
 
@@ -58,6 +65,8 @@ import Testing
             case .pictureOutside: "segments[1].picture: 100000x\(s[1].picture.height) at (\(s[1].picture.x), \(s[1].picture.y)) is not inside the 320x180 picture"
             case .absurdFrameRate: "output.fps: 9223372036854775807 must be between 1 and 240"
             case .zeroFrameRate: "output.fps: 0/1 is not a frame rate"
+            case .negativeLayerTick: "segments[1].layers[0].srcStartTick: -1 is negative or too large"
+            case .layerOutside: "segments[1].layers[0].rect: \(s[1].picture.width)x\(s[1].picture.height) at (300, \(s[1].picture.y)) is not inside the 320x180 picture"
             case .otherSourceRate: "segments[1].sourceFps: 1000/1 is not the frame rate of \(s[1].source), 30/1"
             // Followed by the source's resolved path and its length in ticks.
             case .tickPastTheSource: "segments[4].srcStartTick: 1000000000000 is past the end of "

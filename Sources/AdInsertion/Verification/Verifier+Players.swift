@@ -1,0 +1,65 @@
+import AdCore
+import Foundation
+import MediaCore
+import VideoPipeline
+
+extension Verifier {
+    /// The problems of the other scenes' players (a layer with `srcStartTick`): each frame's stamp read inside the
+    /// layer's rectangle must be the frame its source shows at the tick the timeline gives, by the renderer's rule.
+    ///
+    /// The segments describe the primary player; another player's picture lies elsewhere on the screen, so it is
+    /// looked for only inside its own window (its scene's, or its picture-in-picture window). Reads the output
+    /// again only when the timeline has such a layer. One problem per layer run, so a wrong tick is one sentence.
+    static func players(_ path: String, timeline: Timeline, rate: FrameRate, frameLimit: Int64,
+                        sources: inout SourceCatalog, timelinePath: String) throws(Failure) -> [String] {
+        struct Check {
+            var segment: Int
+            var layer: Int
+            var scene: String
+            var kind: ScreenLayer.Kind
+            var rect: PixelRect
+            var sourceID: String
+            var frameIndex: Int64
+        }
+        // What each output frame must show in each other player's window.
+        var checks: [Int64: [Check]] = [:]
+        for (i, segment) in timeline.segments.enumerated() where segment.outStartFrame < frameLimit {
+            for (j, layer) in (segment.layers ?? []).enumerated() {
+                guard let start = layer.srcStartTick, let file = layer.source else { continue }
+                guard layer.rect.width >= minimumReadableWidth else { continue }
+                let source = try sources.describe(file, outputRate: rate)
+                guard start <= source.ticks(at: rate, sourceRate: source.rate) else {
+                    throw .timeline(path: timelinePath, reason: "segments[\(i)].layers[\(j)].srcStartTick: \(start) is past the end of \(source.path)")
+                }
+                for n in segment.outStartFrame..<min(segment.outEndFrame, frameLimit) {
+                    let tick = layer.paused == true ? start : start + (n - segment.outStartFrame)
+                    checks[n, default: []].append(Check(
+                        segment: i, layer: j, scene: layer.scene, kind: layer.kind, rect: layer.rect.pixelRect,
+                        sourceID: source.id, frameIndex: Int64(source.timing.frame(atTick: tick, outputRate: rate))))
+                }
+            }
+        }
+        guard !checks.isEmpty else { return [] }
+        let reader: FrameReader
+        do { reader = try FrameReader(path: path) } catch { throw .media(error) }
+        var problems: [String] = []
+        var reported: Set<[Int]> = []
+        var n: Int64 = 0
+        do {
+            while let picture = try reader.next(), n < frameLimit {
+                defer { n += 1 }
+                for check in checks[n] ?? [] where !reported.contains([check.segment, check.layer]) {
+                    let got = picture.locateStamp(inside: check.rect)
+                    if got?.sourceID == check.sourceID, got.map({ Int64($0.frameIndex) }) == check.frameIndex { continue }
+                    reported.insert([check.segment, check.layer])
+                    problems.append("output frame \(n): scene \(check.scene)'s player (\(check.kind.rawValue) layer) shows "
+                        + "\(describe(got)), the timeline says \(check.sourceID) frame \(check.frameIndex)")
+                    if problems.count >= 50 { return problems }
+                }
+            }
+        } catch {
+            throw .media(error)
+        }
+        return problems
+    }
+}
