@@ -48,7 +48,7 @@ extension EndToEnd {
             let result = try await PipctlProcess.run(["render", "--session", dir.path("session.json"), "-o", output,
                                                       "--profile", "lossless"], timeout: .seconds(300))
             try #require(result.exitStatus == 0, "\(result.standardError)")
-            return try Device.Render.read(dir, output: output)
+            return try Device.Render(reading: output, in: dir)
         }
 
         /// The segment holding output frame `frame`, and its layer of `scene` other than a `content` backdrop.
@@ -137,17 +137,5 @@ extension EndToEnd {
                     "\(result.standardError)")
             #expect(!FileManager.default.fileExists(atPath: dir.path("out.mp4")))
         }
-    }
-}
-
-extension EndToEnd.DeviceRenderTests.Render {
-    /// A finished render's timeline and event log, read back from beside `output`.
-    static func read(_ dir: ScratchDirectory, output: String) throws -> Self {
-        let timeline = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: output + ".timeline.json"))) as? [String: Any])
-        let out = try #require(timeline["output"] as? [String: Any])
-        let events = try String(contentsOfFile: output + ".events.jsonl", encoding: .utf8).split(separator: "\n")
-            .map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-        return Self(dir: dir, output: output, timeline: timeline, segments: try #require(timeline["segments"] as? [[String: Any]]),
-                    events: events, size: PixelSize(width: try #require(out["width"] as? Int), height: try #require(out["height"] as? Int)))
     }
 }
