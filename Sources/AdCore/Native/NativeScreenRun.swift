@@ -1,0 +1,347 @@
+import MediaCore
+
+/// The native placements of one screen over a render: loads made by the script's `load slider` commands, the
+/// cards each slider shows (no ad twice on the screen), their layout as the screen changes, swipes, scrolls,
+/// taps, and the events with their output times.
+///
+/// `run(load:)` makes the loads, in time order (each through the caller's loader, before the render); what
+/// follows is a pure function of the outcomes, evaluated at each output frame: `events` and `layers(at:)`.
+public struct NativeScreenRun: Sendable {
+    public let screen: ScreenTimeline
+    public let placements: [NativeSliderPlacement]
+    public let frameRate: FrameRate
+    /// The output time the run is evaluated until (the render's duration).
+    public let end: MediaTime
+    public let measurer: any TextMeasurer
+    /// The native commands and taps of the script, in time order.
+    let commands: [(time: MediaTime, command: Action)]
+
+    enum Action: Sendable {
+        case native(NativeCommand, placement: Int)
+        case tap(x: Int, y: Int)
+    }
+
+    /// - Throws: `NativeError.loadRefused` naming a command whose placement is unknown, or that names none on a
+    ///   screen with several placements.
+    public init(screen: ScreenTimeline, placements: [NativeSliderPlacement], script: SessionScript, frameRate: FrameRate,
+                end: MediaTime, measurer: any TextMeasurer) throws(NativeError) {
+        self.screen = screen
+        self.placements = placements
+        self.frameRate = frameRate
+        self.end = end
+        self.measurer = measurer
+        var commands: [(MediaTime, Action)] = []
+        for timed in script.commands {
+            switch timed.command {
+            case .native(let command):
+                let index: Int?
+                if let name = command.placement { index = placements.firstIndex { $0.id == name } } else { index = placements.count == 1 ? 0 : nil }
+                guard let index else {
+                    throw .loadRefused(placement: command.placement ?? "",
+                                       reason: command.placement == nil ? "\"\(command)\" must name one of \(placements.map(\.id))"
+                                           : "no native placement is called \"\(command.placement!)\"")
+                }
+                commands.append((timed.time, .native(command, placement: index)))
+            case .screen(.tap(let x, let y)):
+                commands.append((timed.time, .tap(x: x, y: y)))
+            default:
+                break
+            }
+        }
+        self.commands = commands
+    }
+
+    /// What the loads gave, by command: the outcomes `run` fetched, in time order.
+    public struct Outcome: Sendable {
+        public let events: [NativeAdEvent]
+        let snapshots: [(time: MediaTime, sliders: [SliderState])]
+        let run: NativeScreenRun
+
+        /// The layers of every placement at output time `time`, bottom first.
+        public func layers(at time: MediaTime) -> [NativeLayer] {
+            let sliders = snapshots.last { $0.time <= time }?.sliders ?? run.placements.map { _ in SliderState() }
+            return sliders.indices.flatMap { run.layers(of: $0, sliders[$0], at: time) }
+        }
+    }
+
+    /// The state of one slider between two commands.
+    struct SliderState: Sendable {
+        var phase: NativeLoadState.Phase = .idle
+        /// The cards kept after duplicates were left out, with their index in the response.
+        var block: NativeBlock?
+        var indices: [Int] = []
+        var position = 0
+        /// A swipe's animation: from this offset (points), starting then, towards `position`.
+        var animation: (from: Rational, start: MediaTime)?
+        var imagesLoaded = true
+    }
+
+    /// Makes the loads the script asks for and evaluates the run.
+    ///
+    /// - Parameter load: fetches one placement's block (`NativeAdLoader.load(_:)` in a render).
+    public func run(load: (NativeSliderPlacement) async throws(NativeError) -> NativeBlock) async -> Outcome {
+        var states = placements.map { NativeLoadStates(maximumRetries: $0.maximumRetries) }
+        var results: [Int: Result<NativeBlock, NativeError>] = [:]
+        for (i, entry) in commands.enumerated() {
+            guard case .native(.loadSlider, let p) = entry.command else { continue }
+            do throws(NativeError) {
+                try states[p].begin(placements[p].source, placement: placements[p].id)
+            } catch {
+                results[i] = .failure(error)
+                continue
+            }
+            do throws(NativeError) {
+                results[i] = .success(try await load(placements[p]))
+                states[p].finish(placements[p].source, succeeded: true)
+            } catch {
+                results[i] = .failure(error)
+                states[p].finish(placements[p].source, succeeded: false)
+            }
+        }
+        return evaluate(results)
+    }
+
+    /// The pure part: the events and states given each load command's outcome.
+    func evaluate(_ results: [Int: Result<NativeBlock, NativeError>]) -> Outcome {
+        var sliders = placements.map { SliderState(imagesLoaded: $0.loadImages) }
+        var events: [NativeAdEvent] = []
+        var snapshots: [(MediaTime, [SliderState])] = []
+        /// Who showed which ad and creative first.
+        var shown: [String: String] = [:]
+        var pendingLoads: [(due: MediaTime, placement: Int, result: Result<NativeBlock, NativeError>)] = []
+        var blockImpressed = Set<Int>(), blockBindingReported = Set<Int>()
+        var cardImpressed = Set<[Int]>(), cardBindingReported = Set<[Int]>()
+        var visibleSince: [[Int]: MediaTime] = [:]
+        var next = 0
+        let lastFrame = frameRate.firstFrame(atOrAfter: end)
+        func event(_ t: MediaTime, _ p: Int, _ kind: NativeAdEvent.Kind, card: Int? = nil, ad: String? = nil) -> NativeAdEvent {
+            NativeAdEvent(time: t, placement: placements[p].id, scene: placements[p].scene, kind: kind, card: card, ad: ad)
+        }
+        for frame in 0..<max(0, lastFrame) {
+            let t = frameRate.time(ofFrame: frame)
+            var changed = frame == 0
+            /// Lands the loads whose latency has passed by `t`.
+            func land() {
+                while let i = pendingLoads.firstIndex(where: { $0.due <= t }) {
+                    let (_, p, result) = pendingLoads.remove(at: i)
+                    changed = true
+                    switch result {
+                    case .success(let block):
+                        var kept: [Int] = []
+                        for (index, ad) in block.ads.enumerated() {
+                            let keys = ["ad:\(ad.id)"] + (ad.creativeKey.map { [$0] } ?? [])
+                            if let other = keys.lazy.compactMap({ shown[$0] }).first(where: { $0 != placements[p].id }) {
+                                var e = event(t, p, .duplicate, card: index, ad: ad.id)
+                                e.otherPlacement = other
+                                e.message = "ad \"\(ad.id)\" is left out: placement \"\(other)\" already showed it"
+                                events.append(e)
+                                continue
+                            }
+                            for key in keys where shown[key] == nil { shown[key] = placements[p].id }
+                            kept.append(index)
+                        }
+                        sliders[p].block = block
+                        sliders[p].indices = kept
+                        sliders[p].position = 0
+                        sliders[p].animation = nil
+                        sliders[p].phase = .loaded
+                        blockImpressed.remove(p)
+                        blockBindingReported.remove(p)
+                        cardImpressed = cardImpressed.filter { $0[0] != p }
+                        cardBindingReported = cardBindingReported.filter { $0[0] != p }
+                        var e = event(t, p, .phase)
+                        e.phase = .loaded
+                        events.append(e)
+                        events.append(event(t, p, .onAdLoad))
+                    case .failure(let error):
+                        sliders[p].phase = .failed
+                        var e = event(t, p, .phase)
+                        e.phase = .failed
+                        events.append(e)
+                        var failure = event(t, p, .onAdFailure)
+                        failure.failure = error.failureKind
+                        failure.message = error.description
+                        events.append(failure)
+                    }
+                }
+            }
+            // Loads due land first, then the commands due at this frame in order, then a load they began
+            // without latency (so it shows at its own frame).
+            land()
+            while next < commands.count, frameRate.firstFrame(atOrAfter: commands[next].time) <= frame {
+                let (_, action) = commands[next]
+                let index = next
+                next += 1
+                changed = true
+                switch action {
+                case .native(let command, let p):
+                    func refuse(_ why: String) {
+                        var e = event(t, p, .refused)
+                        e.message = "\(command): \(why)"
+                        events.append(e)
+                    }
+                    switch command {
+                    case .loadSlider:
+                        guard let result = results[index] else { break }
+                        if case .failure(.loadRefused(_, let reason)) = result { refuse(reason); break }
+                        sliders[p].phase = .loading
+                        var e = event(t, p, .phase)
+                        e.phase = .loading
+                        events.append(e)
+                        pendingLoads.append((t + placements[p].latency, p, result))
+                    case .loadImages:
+                        if sliders[p].imagesLoaded { refuse("images are loaded already") } else { sliders[p].imagesLoaded = true }
+                    case .swipe(let direction, _):
+                        guard let layout = layout(of: p, sliders[p], at: t) else { refuse("the slider shows no cards"); break }
+                        let target = min(max(0, sliders[p].position + (direction == .left ? 1 : -1)), layout.lastPosition)
+                        guard target != sliders[p].position else { refuse("no card further \(direction == .left ? "right" : "left")"); break }
+                        sliders[p].animation = (offset(sliders[p], layout, at: t), t)
+                        sliders[p].position = target
+                    case .scroll(let target, _):
+                        guard let layout = layout(of: p, sliders[p], at: t) else { refuse("the slider shows no cards"); break }
+                        guard target < layout.cards.count else { refuse("there are \(layout.cards.count) cards"); break }
+                        sliders[p].position = min(target, layout.lastPosition)
+                        sliders[p].animation = nil
+                    }
+                case .tap(let x, let y):
+                    let hit = sliders.indices.reversed().lazy.compactMap { p in
+                        self.layers(of: p, sliders[p], at: t).last { layer in
+                            if case .card = layer.kind { layer.contains(x: x, y: y) } else { false }
+                        }.map { (p, $0) }
+                    }.first
+                    guard let (p, layer) = hit, case .card(let index, let adID) = layer.kind, let ad = sliders[p].block?.ads[index] else { break }
+                    var click = event(t, p, .onAdClick, card: index, ad: adID)
+                    click.url = ad.link.url
+                    events.append(click)
+                    for url in ad.link.clickTrackers {
+                        var beacon = event(t, p, .beacon, card: index, ad: adID)
+                        beacon.url = url
+                        beacon.beacon = .clickTracking
+                        events.append(beacon)
+                    }
+                }
+            }
+            land()
+            if changed { snapshots.append((t, sliders)) }
+            // Binding and impressions, from the layout drawn at this frame.
+            for p in placements.indices {
+                guard sliders[p].phase == .loaded, let block = sliders[p].block else { continue }
+                let all = layout(of: p, sliders[p], at: t, bindingOnly: true)
+                guard let all else { continue }
+                if let failure = all.header.bindingFailure(block.assets) {
+                    if blockBindingReported.insert(p).inserted {
+                        var e = event(t, p, .onAdBindingFailure)
+                        e.message = failure
+                        events.append(e)
+                    }
+                    continue
+                }
+                for card in all.cards {
+                    guard let failure = card.layout.bindingFailure(block.ads[card.index].assets) else { continue }
+                    if cardBindingReported.insert([p, card.index]).inserted {
+                        var e = event(t, p, .onAdBindingFailure, card: card.index, ad: card.ad)
+                        e.message = failure
+                        events.append(e)
+                    }
+                }
+                guard let shownLayout = layout(of: p, sliders[p], at: t), shownLayout.frame.width > 0 else { continue }
+                if blockImpressed.insert(p).inserted { events.append(event(t, p, .onAdImpression)) }
+                let offset = offset(sliders[p], shownLayout, at: t)
+                for (row, card) in shownLayout.cards.enumerated() where !cardImpressed.contains([p, card.index]) {
+                    let key = [p, card.index]
+                    guard shownLayout.visibleFraction(row, offset: offset) * Rational(2) >= .one else {
+                        visibleSince[key] = nil
+                        continue
+                    }
+                    let since = visibleSince[key] ?? t
+                    visibleSince[key] = since
+                    guard (t - since).seconds >= .one else { continue }
+                    cardImpressed.insert(key)
+                    events.append(event(t, p, .onAdImpression, card: card.index, ad: card.ad))
+                    for url in block.ads[card.index].impressionBeacons {
+                        var beacon = event(t, p, .beacon, card: card.index, ad: card.ad)
+                        beacon.url = url
+                        beacon.beacon = .impression
+                        events.append(beacon)
+                    }
+                }
+            }
+        }
+        return Outcome(events: events, snapshots: snapshots, run: self)
+    }
+
+    /// Slider `p`'s layout at `time`: its block's cards that bind (all of them with `bindingOnly`), in the
+    /// scene's safe area as the screen is then; `nil` when nothing is loaded, the scene is off screen, or the
+    /// block fails binding (unless `bindingOnly`).
+    func layout(of p: Int, _ slider: SliderState, at time: MediaTime, bindingOnly: Bool = false) -> NativeSliderLayout? {
+        guard slider.phase == .loaded, let block = slider.block,
+              let scene = screen.state(at: time).layout(of: placements[p].scene) else { return nil }
+        let safe = scene.safeFrame
+        let placement = placements[p]
+        let candidates = slider.indices.map { (index: $0, ad: block.ads[$0]) }
+        let all = NativeSliderLayout(origin: (safe.x, safe.y + placement.top), width: safe.width, blockAssets: block.assets,
+                                     cards: candidates, template: placement.template, measurer: measurer)
+        if bindingOnly { return all }
+        guard all.header.bindingFailure(block.assets) == nil else { return nil }
+        let bound = all.cards.filter { $0.layout.bindingFailure(block.ads[$0.index].assets) == nil }.map(\.index)
+        return NativeSliderLayout(origin: (safe.x, safe.y + placement.top), width: safe.width, blockAssets: block.assets,
+                                  cards: bound.map { (index: $0, ad: block.ads[$0]) }, template: placement.template, measurer: measurer)
+    }
+
+    /// The row's offset at `time`: on its position, or on the way there during a swipe's animation.
+    func offset(_ slider: SliderState, _ layout: NativeSliderLayout, at time: MediaTime) -> Rational {
+        let target = Rational(Int64(layout.offset(ofPosition: slider.position)))
+        guard let (from, start) = slider.animation else { return target }
+        let elapsed = (time - start).seconds
+        let duration = NativeSliderLayout.swipeDuration.seconds
+        guard elapsed < duration else { return target }
+        return from + (target - from) * elapsed / duration
+    }
+
+    /// Slider `p`'s layers at `time` in output pixels: the slider, then the placeholder while loading, or each
+    /// card with its assets.
+    func layers(of p: Int, _ slider: SliderState, at time: MediaTime) -> [NativeLayer] {
+        let placement = placements[p]
+        let state = screen.state(at: time)
+        guard let scene = state.layout(of: placement.scene) else { return [] }
+        let safe = scene.safeFrame
+        func pixels(_ x: Rational, _ y: Int, _ width: Int, _ height: Int) -> PixelRect {
+            let origin = state.displayRect, scale = state.pointScale
+            let x0 = scale.pixels(exactly: x), y0 = scale.pixels(y)
+            return PixelRect(x: origin.x + x0, y: origin.y + y0, width: scale.pixels(exactly: x + Rational(Int64(width))) - x0,
+                             height: scale.pixels(y + height) - y0)
+        }
+        func layer(_ kind: NativeLayer.Kind, _ rect: PixelRect, clip: PixelRect) -> NativeLayer {
+            NativeLayer(placement: placement.id, scene: placement.scene, kind: kind, rect: rect, clip: clip)
+        }
+        if slider.phase == .loading {
+            // The placeholder has the height of an empty slider with one line of header and no cards yet.
+            let height = 2 * placement.template.padding + placement.template.iconSize
+            let rect = pixels(Rational(Int64(safe.x)), safe.y + placement.top, safe.width, height)
+            return [layer(.placeholder, rect, clip: rect)]
+        }
+        guard let layout = layout(of: p, slider, at: time), let block = slider.block else { return [] }
+        let frame = layout.frame
+        let clip = pixels(Rational(Int64(frame.x)), frame.y, frame.width, frame.height)
+        var layers = [layer(.slider, clip, clip: clip)]
+        func assets(_ frames: [NativeCardLayout.Frame], of assets: [NativeAsset], card: Int?, x: Rational, y: Int) {
+            for f in frames where f.rect.width > 0 && f.rect.height > 0 {
+                var isImage = false
+                if let a = f.asset, case .image = assets[a].content { isImage = true }
+                layers.append(layer(.asset(f.slot, card: card, asset: f.asset, placeholder: isImage && !slider.imagesLoaded),
+                                    pixels(x + Rational(Int64(f.rect.x)), y + f.rect.y, f.rect.width, f.rect.height), clip: clip))
+            }
+        }
+        assets(layout.header.frames, of: block.assets, card: nil, x: Rational(Int64(frame.x)), y: frame.y)
+        let offset = offset(slider, layout, at: time)
+        for (row, card) in layout.cards.enumerated() {
+            let r = layout.cardRect(row, offset: offset)
+            let rect = pixels(r.x, r.y, r.width, r.height)
+            // Only the cards in the viewport (a zero-size one by its place) are drawn and listed.
+            guard rect.x < clip.maxX, rect.maxX > clip.x || (rect.width == 0 && rect.x >= clip.x) else { continue }
+            layers.append(layer(.card(index: card.index, ad: card.ad), rect, clip: clip))
+            assets(card.layout.frames, of: block.ads[card.index].assets, card: card.index, x: r.x, y: r.y)
+        }
+        return layers
+    }
+}
