@@ -101,173 +101,201 @@ public struct NativeScreenRun: Sendable {
         return evaluate(results)
     }
 
-    /// The pure part: the events and states given each load command's outcome.
+    /// The pure part: the events and states given each load command's outcome, frame by frame.
     func evaluate(_ results: [Int: Result<NativeBlock, NativeError>]) -> Outcome {
-        var sliders = placements.map { SliderState(imagesLoaded: $0.loadImages) }
+        var evaluation = Evaluation(run: self, results: results)
+        for frame in 0..<max(0, frameRate.firstFrame(atOrAfter: end)) {
+            evaluation.step(frame: frame)
+        }
+        return Outcome(events: evaluation.events, snapshots: evaluation.snapshots, run: self)
+    }
+
+    /// What the frame loop carries from one frame to the next.
+    struct Evaluation {
+        let run: NativeScreenRun
+        let results: [Int: Result<NativeBlock, NativeError>]
+        var sliders: [SliderState]
         var events: [NativeAdEvent] = []
-        var snapshots: [(MediaTime, [SliderState])] = []
-        /// Who showed which ad and creative first.
+        var snapshots: [(time: MediaTime, sliders: [SliderState])] = []
+        /// Which placement first showed each ad id and creative (`ad:ID`, `crid:ID`, `media:URL`).
         var shown: [String: String] = [:]
         var pendingLoads: [(due: MediaTime, placement: Int, result: Result<NativeBlock, NativeError>)] = []
+        var nextCommand = 0
+        /// Placements whose block impression or binding failure was counted; cards as [placement, index].
         var blockImpressed = Set<Int>(), blockBindingReported = Set<Int>()
         var cardImpressed = Set<[Int]>(), cardBindingReported = Set<[Int]>()
+        /// Since when each card has been at least half visible without a break.
         var visibleSince: [[Int]: MediaTime] = [:]
-        var next = 0
-        let lastFrame = frameRate.firstFrame(atOrAfter: end)
-        func event(_ t: MediaTime, _ p: Int, _ kind: NativeAdEvent.Kind, card: Int? = nil, ad: String? = nil) -> NativeAdEvent {
-            NativeAdEvent(time: t, placement: placements[p].id, scene: placements[p].scene, kind: kind, card: card, ad: ad)
+
+        init(run: NativeScreenRun, results: [Int: Result<NativeBlock, NativeError>]) {
+            self.run = run
+            self.results = results
+            sliders = run.placements.map { SliderState(imagesLoaded: $0.loadImages) }
         }
-        for frame in 0..<max(0, lastFrame) {
-            let t = frameRate.time(ofFrame: frame)
+
+        func event(_ t: MediaTime, _ p: Int, _ kind: NativeAdEvent.Kind, card: Int? = nil, ad: String? = nil,
+                   message: String? = nil) -> NativeAdEvent {
+            NativeAdEvent(time: t, placement: run.placements[p].id, scene: run.placements[p].scene, kind: kind, card: card, ad: ad,
+                          message: message)
+        }
+
+        mutating func phase(_ t: MediaTime, _ p: Int, _ phase: NativeLoadState.Phase) {
+            sliders[p].phase = phase
+            var e = event(t, p, .phase)
+            e.phase = phase
+            events.append(e)
+        }
+
+        /// One output frame: loads that are due land, then the commands due apply in order, then a load they
+        /// began without latency lands (so it shows at its own frame); then binding and impressions are counted
+        /// on what this frame shows.
+        mutating func step(frame: Int64) {
+            let t = run.frameRate.time(ofFrame: frame)
+            if frame == 0 { for p in run.placements.indices { phase(t, p, .idle) } }
             var changed = frame == 0
-            /// Lands the loads whose latency has passed by `t`.
-            func land() {
-                while let i = pendingLoads.firstIndex(where: { $0.due <= t }) {
-                    let (_, p, result) = pendingLoads.remove(at: i)
-                    changed = true
-                    switch result {
-                    case .success(let block):
-                        var kept: [Int] = []
-                        for (index, ad) in block.ads.enumerated() {
-                            let keys = ["ad:\(ad.id)"] + (ad.creativeKey.map { [$0] } ?? [])
-                            if let other = keys.lazy.compactMap({ shown[$0] }).first(where: { $0 != placements[p].id }) {
-                                var e = event(t, p, .duplicate, card: index, ad: ad.id)
-                                e.otherPlacement = other
-                                e.message = "ad \"\(ad.id)\" is left out: placement \"\(other)\" already showed it"
-                                events.append(e)
-                                continue
-                            }
-                            for key in keys where shown[key] == nil { shown[key] = placements[p].id }
-                            kept.append(index)
-                        }
-                        sliders[p].block = block
-                        sliders[p].indices = kept
-                        sliders[p].position = 0
-                        sliders[p].animation = nil
-                        sliders[p].phase = .loaded
-                        blockImpressed.remove(p)
-                        blockBindingReported.remove(p)
-                        cardImpressed = cardImpressed.filter { $0[0] != p }
-                        cardBindingReported = cardBindingReported.filter { $0[0] != p }
-                        var e = event(t, p, .phase)
-                        e.phase = .loaded
-                        events.append(e)
-                        events.append(event(t, p, .onAdLoad))
-                    case .failure(let error):
-                        sliders[p].phase = .failed
-                        var e = event(t, p, .phase)
-                        e.phase = .failed
-                        events.append(e)
-                        var failure = event(t, p, .onAdFailure)
-                        failure.failure = error.failureKind
-                        failure.message = error.description
-                        events.append(failure)
-                    }
-                }
-            }
-            // Loads due land first, then the commands due at this frame in order, then a load they began
-            // without latency (so it shows at its own frame).
-            land()
-            while next < commands.count, frameRate.firstFrame(atOrAfter: commands[next].time) <= frame {
-                let (_, action) = commands[next]
-                let index = next
-                next += 1
+            changed = land(at: t) || changed
+            while nextCommand < run.commands.count, run.frameRate.firstFrame(atOrAfter: run.commands[nextCommand].time) <= frame {
+                apply(run.commands[nextCommand].command, index: nextCommand, at: t)
+                nextCommand += 1
                 changed = true
-                switch action {
-                case .native(let command, let p):
-                    func refuse(_ why: String) {
-                        var e = event(t, p, .refused)
-                        e.message = "\(command): \(why)"
-                        events.append(e)
-                    }
-                    switch command {
-                    case .loadSlider:
-                        guard let result = results[index] else { break }
-                        if case .failure(.loadRefused(_, let reason)) = result { refuse(reason); break }
-                        sliders[p].phase = .loading
-                        var e = event(t, p, .phase)
-                        e.phase = .loading
-                        events.append(e)
-                        pendingLoads.append((t + placements[p].latency, p, result))
-                    case .loadImages:
-                        if sliders[p].imagesLoaded { refuse("images are loaded already") } else { sliders[p].imagesLoaded = true }
-                    case .swipe(let direction, _):
-                        guard let layout = layout(of: p, sliders[p], at: t) else { refuse("the slider shows no cards"); break }
-                        let target = min(max(0, sliders[p].position + (direction == .left ? 1 : -1)), layout.lastPosition)
-                        guard target != sliders[p].position else { refuse("no card further \(direction == .left ? "right" : "left")"); break }
-                        sliders[p].animation = (offset(sliders[p], layout, at: t), t)
-                        sliders[p].position = target
-                    case .scroll(let target, _):
-                        guard let layout = layout(of: p, sliders[p], at: t) else { refuse("the slider shows no cards"); break }
-                        guard target < layout.cards.count else { refuse("there are \(layout.cards.count) cards"); break }
-                        sliders[p].position = min(target, layout.lastPosition)
-                        sliders[p].animation = nil
-                    }
-                case .tap(let x, let y):
-                    let hit = sliders.indices.reversed().lazy.compactMap { p in
-                        self.layers(of: p, sliders[p], at: t).last { layer in
-                            if case .card = layer.kind { layer.contains(x: x, y: y) } else { false }
-                        }.map { (p, $0) }
-                    }.first
-                    guard let (p, layer) = hit, case .card(let index, let adID) = layer.kind, let ad = sliders[p].block?.ads[index] else { break }
-                    var click = event(t, p, .onAdClick, card: index, ad: adID)
-                    click.url = ad.link.url
-                    events.append(click)
-                    for url in ad.link.clickTrackers {
-                        var beacon = event(t, p, .beacon, card: index, ad: adID)
-                        beacon.url = url
-                        beacon.beacon = .clickTracking
-                        events.append(beacon)
-                    }
+            }
+            changed = land(at: t) || changed
+            if changed { snapshots.append((t, sliders)) }
+            for p in run.placements.indices { count(p, at: t) }
+        }
+
+        /// Lands the loads whose latency has passed by `t`; true when one did.
+        mutating func land(at t: MediaTime) -> Bool {
+            var landed = false
+            while let i = pendingLoads.firstIndex(where: { $0.due <= t }) {
+                let (_, p, result) = pendingLoads.remove(at: i)
+                landed = true
+                switch result {
+                case .success(let block):
+                    sliders[p].block = block
+                    sliders[p].indices = withoutDuplicates(block, placement: p, at: t)
+                    sliders[p].position = 0
+                    sliders[p].animation = nil
+                    blockImpressed.remove(p)
+                    blockBindingReported.remove(p)
+                    cardImpressed = cardImpressed.filter { $0[0] != p }
+                    cardBindingReported = cardBindingReported.filter { $0[0] != p }
+                    visibleSince = visibleSince.filter { $0.key[0] != p }
+                    phase(t, p, .loaded)
+                    events.append(event(t, p, .onAdLoad))
+                case .failure(let error):
+                    phase(t, p, .failed)
+                    var failure = event(t, p, .onAdFailure, message: error.description)
+                    failure.failure = error.failureKind
+                    events.append(failure)
                 }
             }
-            land()
-            if changed { snapshots.append((t, sliders)) }
-            // Binding and impressions, from the layout drawn at this frame.
-            for p in placements.indices {
-                guard sliders[p].phase == .loaded, let block = sliders[p].block else { continue }
-                let all = layout(of: p, sliders[p], at: t, bindingOnly: true)
-                guard let all else { continue }
-                if let failure = all.header.bindingFailure(block.assets) {
-                    if blockBindingReported.insert(p).inserted {
-                        var e = event(t, p, .onAdBindingFailure)
-                        e.message = failure
-                        events.append(e)
-                    }
+            return landed
+        }
+
+        /// The indices of `block`'s ads that no other placement showed first, registering them for placement
+        /// `p`; each one left out is an `onAdDuplicate` naming the placement that showed it.
+        mutating func withoutDuplicates(_ block: NativeBlock, placement p: Int, at t: MediaTime) -> [Int] {
+            let id = run.placements[p].id
+            var kept: [Int] = []
+            for (index, ad) in block.ads.enumerated() {
+                let keys = ["ad:\(ad.id)"] + (ad.creativeKey.map { [$0] } ?? [])
+                if let other = keys.compactMap({ shown[$0] }).first(where: { $0 != id }) {
+                    var e = event(t, p, .duplicate, card: index, ad: ad.id, message: "ad \"\(ad.id)\" is left out: placement \"\(other)\" already showed it")
+                    e.otherPlacement = other
+                    events.append(e)
                     continue
                 }
-                for card in all.cards {
-                    guard let failure = card.layout.bindingFailure(block.ads[card.index].assets) else { continue }
-                    if cardBindingReported.insert([p, card.index]).inserted {
-                        var e = event(t, p, .onAdBindingFailure, card: card.index, ad: card.ad)
-                        e.message = failure
-                        events.append(e)
+                for key in keys where shown[key] == nil { shown[key] = id }
+                kept.append(index)
+            }
+            return kept
+        }
+
+        mutating func apply(_ action: Action, index: Int, at t: MediaTime) {
+            switch action {
+            case .native(let command, let p):
+                let slider = sliders[p], current = self
+                let refuse = { (why: String) in current.event(t, p, .refused, message: "\(command): \(why)") }
+                switch command {
+                case .loadSlider:
+                    guard let result = results[index] else { return }
+                    if case .failure(.loadRefused(_, let reason)) = result { return events.append(refuse(reason)) }
+                    phase(t, p, .loading)
+                    pendingLoads.append((t + run.placements[p].latency, p, result))
+                case .loadImages:
+                    if slider.imagesLoaded { return events.append(refuse("images are loaded already")) }
+                    sliders[p].imagesLoaded = true
+                case .swipe(let direction, _):
+                    guard let layout = run.layout(of: p, slider, at: t) else { return events.append(refuse("the slider shows no cards")) }
+                    let target = min(max(0, slider.position + (direction == .left ? 1 : -1)), layout.lastPosition)
+                    guard target != slider.position else {
+                        return events.append(refuse("no card further \(direction == .left ? "right" : "left")"))
                     }
+                    sliders[p].animation = (run.offset(slider, layout, at: t), t)
+                    sliders[p].position = target
+                case .scroll(let target, _):
+                    guard let layout = run.layout(of: p, slider, at: t) else { return events.append(refuse("the slider shows no cards")) }
+                    guard target < layout.cards.count else { return events.append(refuse("the slider shows \(layout.cards.count) cards")) }
+                    sliders[p].position = min(target, layout.lastPosition)
+                    sliders[p].animation = nil
                 }
-                guard let shownLayout = layout(of: p, sliders[p], at: t), shownLayout.frame.width > 0 else { continue }
-                if blockImpressed.insert(p).inserted { events.append(event(t, p, .onAdImpression)) }
-                let offset = offset(sliders[p], shownLayout, at: t)
-                for (row, card) in shownLayout.cards.enumerated() where !cardImpressed.contains([p, card.index]) {
-                    let key = [p, card.index]
-                    guard shownLayout.visibleFraction(row, offset: offset) * Rational(2) >= .one else {
-                        visibleSince[key] = nil
-                        continue
-                    }
-                    let since = visibleSince[key] ?? t
-                    visibleSince[key] = since
-                    guard (t - since).seconds >= .one else { continue }
-                    cardImpressed.insert(key)
-                    events.append(event(t, p, .onAdImpression, card: card.index, ad: card.ad))
-                    for url in block.ads[card.index].impressionBeacons {
-                        var beacon = event(t, p, .beacon, card: card.index, ad: card.ad)
-                        beacon.url = url
-                        beacon.beacon = .impression
-                        events.append(beacon)
-                    }
-                }
+            case .tap(let x, let y):
+                // The top card under the finger, in the last placement drawn there.
+                let run = self.run, sliders = self.sliders
+                let hit = sliders.indices.reversed().lazy.compactMap { p in
+                    run.layers(of: p, sliders[p], at: t).last { layer in
+                        if case .card = layer.kind { layer.contains(x: x, y: y) } else { false }
+                    }.map { (p, $0) }
+                }.first
+                guard let (p, layer) = hit, case .card(let index, let adID) = layer.kind, let ad = sliders[p].block?.ads[index] else { return }
+                var click = event(t, p, .onAdClick, card: index, ad: adID)
+                click.url = ad.link.url
+                events.append(click)
+                beacons(ad.link.clickTrackers, .clickTracking, p, card: index, ad: adID, at: t)
             }
         }
-        return Outcome(events: events, snapshots: snapshots, run: self)
+
+        mutating func beacons(_ urls: [String], _ name: TrackingEventName, _ p: Int, card: Int, ad: String, at t: MediaTime) {
+            for url in urls {
+                var beacon = event(t, p, .beacon, card: card, ad: ad)
+                beacon.url = url
+                beacon.beacon = name
+                events.append(beacon)
+            }
+        }
+
+        /// Binding failures and impressions of placement `p` from what frame time `t` shows.
+        mutating func count(_ p: Int, at t: MediaTime) {
+            guard sliders[p].phase == .loaded, let block = sliders[p].block,
+                  let all = run.layout(of: p, sliders[p], at: t, bindingOnly: true) else { return }
+            if let failure = all.header.bindingFailure(block.assets) {
+                if blockBindingReported.insert(p).inserted { events.append(event(t, p, .onAdBindingFailure, message: failure)) }
+                return
+            }
+            for card in all.cards {
+                guard let failure = card.layout.bindingFailure(block.ads[card.index].assets),
+                      cardBindingReported.insert([p, card.index]).inserted else { continue }
+                events.append(event(t, p, .onAdBindingFailure, card: card.index, ad: card.ad, message: failure))
+            }
+            guard let layout = run.layout(of: p, sliders[p], at: t), layout.frame.width > 0 else { return }
+            // The block counts as soon as it is bound and on screen; it does not wait for its images.
+            if blockImpressed.insert(p).inserted { events.append(event(t, p, .onAdImpression)) }
+            let offset = run.offset(sliders[p], layout, at: t)
+            for (row, card) in layout.cards.enumerated() where !cardImpressed.contains([p, card.index]) {
+                let key = [p, card.index]
+                guard layout.visibleFraction(row, offset: offset) * Rational(2) >= .one else {
+                    visibleSince[key] = nil
+                    continue
+                }
+                let since = visibleSince[key] ?? t
+                visibleSince[key] = since
+                guard (t - since).seconds >= .one else { continue }
+                cardImpressed.insert(key)
+                events.append(event(t, p, .onAdImpression, card: card.index, ad: card.ad))
+                beacons(block.ads[card.index].impressionBeacons, .impression, p, card: card.index, ad: card.ad, at: t)
+            }
+        }
     }
 
     /// Slider `p`'s layout at `time`: its block's cards that bind (all of them with `bindingOnly`), in the

@@ -39,7 +39,7 @@ import Testing
         server.route("/slider", Self.json(NativeSliderRunTests.five))
         let outcome = try await Self.run("swipe left@1", source: server.baseURL.absoluteString + "/slider")
         #expect(server.requests.isEmpty)
-        #expect(Self.phases(outcome) == ["refused@1"])
+        #expect(Self.phases(outcome) == ["idle@0", "refused@1"])
         #expect(outcome.layers(at: MediaTime(seconds: 2)).isEmpty)
     }
 
@@ -50,7 +50,7 @@ import Testing
             server.route("/slider", Self.json(NativeSliderRunTests.five))
         }
         #expect(server.requests(for: "/slider").count == 2)
-        #expect(Self.phases(outcome) == ["loading@0", "failed@0", "onAdFailure(httpError)@0", "loading@1", "loaded@1", "onAdLoad@1"])
+        #expect(Self.phases(outcome) == ["idle@0", "loading@0", "failed@0", "onAdFailure(httpError)@0", "loading@1", "loaded@1", "onAdLoad@1"])
         let failure = try #require(outcome.events.first { $0.kind == .onAdFailure })
         #expect(failure.message?.contains("/slider") == true)
         #expect(failure.message?.contains("503") == true)
@@ -62,7 +62,7 @@ import Testing
         let outcome = try await Self.run("load slider@0; load slider@1; load slider@2", source: server.baseURL.absoluteString + "/slider",
                                          maximumRetries: 1)
         #expect(server.requests(for: "/slider").count == 2)
-        #expect(Self.phases(outcome) == ["loading@0", "failed@0", "onAdFailure(invalidResponse)@0",
+        #expect(Self.phases(outcome) == ["idle@0", "loading@0", "failed@0", "onAdFailure(invalidResponse)@0",
                                          "loading@1", "failed@1", "onAdFailure(invalidResponse)@1", "refused@2"])
         #expect(outcome.events.last { $0.kind == .refused }?.message == "load slider: 2 loads failed; maxRetries 1 allows no more retries")
     }

@@ -55,6 +55,20 @@ import Testing
         #expect(cardX(1, at: Rational(2)) == 18)
     }
 
+    @Test func scrollJumpsToACardAsFarAsTheRowAllowsAndSwipesStopAtTheEnds() async throws {
+        let outcome = try await Self.run("load slider@0; swipe right@0.5; scroll 3@1; scroll 4@2; swipe left@3; scroll 9@4",
+                                         blocks: ["feed.json": Self.five])
+        func cardX(_ index: Int, at seconds: Int64) -> Int? {
+            outcome.layers(at: MediaTime(seconds: seconds)).first { $0.kind == .card(index: index, ad: "a\(index)") }?.rect.x
+        }
+        // Card 3 at the leading inset (12 pt, 18 px) at once; the row is 12 + 5 × 320 + 4 × 8 + 12 = 1656 pt, so
+        // the last position stops at 1656 − 393 = 1263 pt and card 4 sits at 12 + 4 × 328 − 1263 = 61 pt.
+        #expect(cardX(3, at: 1) == 18)
+        #expect(cardX(4, at: 2) == 2 * Int((Rational(61 * 3, 4)).rounded))
+        #expect(outcome.events.filter { $0.kind == .refused }.map(\.message)
+                    == ["swipe right: no card further left", "swipe left: no card further right", "scroll 9: the slider shows 5 cards"])
+    }
+
     @Test func aZeroSizeCardNeverCountsButTheBlockDoes() async throws {
         var template = NativeCardTemplate.default
         template.width = 0
@@ -137,7 +151,7 @@ import Testing
                                               latency: MediaDuration(seconds: 1))
         let outcome = try await Self.run("load slider@0; load images@2", placements: [placement], blocks: ["feed.json": Self.five])
         #expect(outcome.layers(at: MediaTime(seconds: Rational(1, 2))).map(\.kind) == [.placeholder])
-        #expect(outcome.events.filter { $0.kind == .phase }.map { "\($0.phase!)@\($0.time.seconds)" } == ["loading@0", "loaded@1"])
+        #expect(outcome.events.filter { $0.kind == .phase }.map { "\($0.phase!)@\($0.time.seconds)" } == ["idle@0", "loading@0", "loaded@1"])
         func imagePlaceholders(_ seconds: Int64) -> Int {
             outcome.layers(at: MediaTime(seconds: seconds)).filter {
                 if case .asset(_, _, _, let placeholder) = $0.kind { placeholder } else { false }
