@@ -12,6 +12,8 @@ public enum NativeError: Error, Hashable, Sendable, CustomStringConvertible {
     case noFill(source: String)
     /// A `load` the placement refuses: still loading, or its retries are used up.
     case loadRefused(placement: String, reason: String)
+    /// A script's native command names no placement of the screen (or none when the screen has several).
+    case unknownPlacement(command: String, reason: String)
 
     public var description: String {
         switch self {
@@ -20,6 +22,7 @@ public enum NativeError: Error, Hashable, Sendable, CustomStringConvertible {
         case .fetch(let error): error.description
         case .noFill(let source): "\(source): no fill (the response has no ad)"
         case .loadRefused(let placement, let reason): "load slider \(placement): refused: \(reason)"
+        case .unknownPlacement(let command, let reason): "script command \"\(command)\": \(reason)"
         }
     }
 }

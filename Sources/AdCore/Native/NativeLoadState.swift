@@ -94,7 +94,7 @@ extension NativeError {
         case .fetch: .httpError
         case .invalidResponse: .invalidResponse
         case .noFill: .noFill
-        case .invalidTemplate, .loadRefused: nil
+        case .invalidTemplate, .loadRefused, .unknownPlacement: nil
         }
     }
 }

@@ -21,8 +21,8 @@ public struct NativeScreenRun: Sendable {
         case tap(x: Int, y: Int)
     }
 
-    /// - Throws: `NativeError.loadRefused` naming a command whose placement is unknown, or that names none on a
-    ///   screen with several placements.
+    /// - Throws: `NativeError.unknownPlacement` naming a command whose placement is unknown, or that names none
+    ///   on a screen with several placements.
     public init(screen: ScreenTimeline, placements: [NativeSliderPlacement], script: SessionScript, frameRate: FrameRate,
                 end: MediaTime, measurer: any TextMeasurer) throws(NativeError) {
         self.screen = screen
@@ -37,9 +37,9 @@ public struct NativeScreenRun: Sendable {
                 let index: Int?
                 if let name = command.placement { index = placements.firstIndex { $0.id == name } } else { index = placements.count == 1 ? 0 : nil }
                 guard let index else {
-                    throw .loadRefused(placement: command.placement ?? "",
-                                       reason: command.placement == nil ? "\"\(command)\" must name one of \(placements.map(\.id))"
-                                           : "no native placement is called \"\(command.placement!)\"")
+                    let names = placements.map { "\"\($0.id)\"" }.joined(separator: ", ")
+                    throw .unknownPlacement(command: timed.description, reason: command.placement == nil
+                        ? "name the placement, one of \(names)" : "no native placement is called \"\(command.placement!)\" (there are \(names))")
                 }
                 commands.append((timed.time, .native(command, placement: index)))
             case .screen(.tap(let x, let y)):

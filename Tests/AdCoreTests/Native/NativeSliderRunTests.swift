@@ -173,10 +173,15 @@ import Testing
         #expect(throws: ScriptError.badArgument(command: "swipe up@1", detail: "swipe takes left or right, as in \"swipe left\"")) {
             try SessionScript(parsing: "swipe up@1")
         }
-        #expect(throws: NativeError.loadRefused(placement: "side", reason: "no native placement is called \"side\"")) {
+        #expect(throws: NativeError.unknownPlacement(command: "load slider side@0", reason: #"no native placement is called "side" (there are "feed")"#)) {
             try NativeScreenRun(screen: Self.screen(), placements: [NativeSliderPlacement(id: "feed", scene: "main", source: "f")],
                                 script: try SessionScript(parsing: "load slider side@0"), frameRate: Self.rate,
                                 end: MediaTime(seconds: 1), measurer: MonospaceTextMeasurer())
+        }
+        let two = ["top", "bottom"].map { NativeSliderPlacement(id: $0, scene: "main", source: $0) }
+        #expect(throws: NativeError.unknownPlacement(command: "swipe left@1", reason: #"name the placement, one of "top", "bottom""#)) {
+            try NativeScreenRun(screen: Self.screen(), placements: two, script: try SessionScript(parsing: "swipe left@1"),
+                                frameRate: Self.rate, end: MediaTime(seconds: 1), measurer: MonospaceTextMeasurer())
         }
     }
 }
