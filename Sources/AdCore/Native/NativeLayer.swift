@@ -10,6 +10,8 @@ public struct NativeLayer: Hashable, Sendable {
         case placeholder
         /// A card: its index in the response's `ads` and its ad id.
         case card(index: Int, ad: String)
+        /// A single native ad (a `single` placement's card), with the same fields.
+        case native(index: Int, ad: String)
         /// An asset laid out in a card (`card` its index) or in the block's header (`card` nil). `asset` is the
         /// index in that ad's (or the block's) `assets`, nil for the feedback button; `placeholder` is true for
         /// an image not loaded yet (`loadImages: false` before `load images`).
@@ -23,6 +25,14 @@ public struct NativeLayer: Hashable, Sendable {
     public let rect: PixelRect
     /// What of it may be drawn: the slider's viewport.
     public let clip: PixelRect
+
+    /// The card or single native ad this layer is, if it is one.
+    public var card: (index: Int, ad: String)? {
+        switch kind {
+        case .card(let index, let ad), .native(let index, let ad): (index, ad)
+        default: nil
+        }
+    }
 
     public init(placement: String, scene: SceneID, kind: Kind, rect: PixelRect, clip: PixelRect) {
         self.placement = placement

@@ -226,6 +226,8 @@ public struct NativeScreenRun: Sendable {
                 case .loadImages:
                     if slider.imagesLoaded { return events.append(refuse("images are loaded already")) }
                     sliders[p].imagesLoaded = true
+                case .swipe where run.placements[p].style == .single, .scroll where run.placements[p].style == .single:
+                    return events.append(refuse("a single native ad does not scroll"))
                 case .swipe(let direction, _):
                     guard let layout = run.layout(of: p, slider, at: t) else { return events.append(refuse("the slider shows no cards")) }
                     let target = min(max(0, slider.position + (direction == .left ? 1 : -1)), layout.lastPosition)
@@ -244,11 +246,9 @@ public struct NativeScreenRun: Sendable {
                 // The top card under the finger, in the last placement drawn there.
                 let run = self.run, sliders = self.sliders
                 let hit = sliders.indices.reversed().lazy.compactMap { p in
-                    run.layers(of: p, sliders[p], at: t).last { layer in
-                        if case .card = layer.kind { layer.contains(x: x, y: y) } else { false }
-                    }.map { (p, $0) }
+                    run.layers(of: p, sliders[p], at: t).last { $0.card != nil && $0.contains(x: x, y: y) }.map { (p, $0) }
                 }.first
-                guard let (p, layer) = hit, case .card(let index, let adID) = layer.kind, let ad = sliders[p].block?.ads[index] else { return }
+                guard let (p, layer) = hit, let (index, adID) = layer.card, let ad = sliders[p].block?.ads[index] else { return }
                 var click = event(t, p, .onAdClick, card: index, ad: adID)
                 click.url = ad.link.url
                 events.append(click)
@@ -269,7 +269,7 @@ public struct NativeScreenRun: Sendable {
         mutating func count(_ p: Int, at t: MediaTime) {
             guard sliders[p].phase == .loaded, let block = sliders[p].block,
                   let all = run.layout(of: p, sliders[p], at: t, bindingOnly: true) else { return }
-            if let failure = all.header.bindingFailure(block.assets) {
+            if let failure = all.header.bindingFailure(run.placements[p].style == .single ? [] : block.assets) {
                 if blockBindingReported.insert(p).inserted { events.append(event(t, p, .onAdBindingFailure, message: failure)) }
                 return
             }
@@ -280,7 +280,7 @@ public struct NativeScreenRun: Sendable {
             }
             guard let layout = run.layout(of: p, sliders[p], at: t), layout.frame.width > 0 else { return }
             // The block counts as soon as it is bound and on screen; it does not wait for its images.
-            if blockImpressed.insert(p).inserted { events.append(event(t, p, .onAdImpression)) }
+            if run.placements[p].style == .slider, blockImpressed.insert(p).inserted { events.append(event(t, p, .onAdImpression)) }
             let offset = run.offset(sliders[p], layout, at: t)
             for (row, card) in layout.cards.enumerated() where !cardImpressed.contains([p, card.index]) {
                 let key = [p, card.index]
@@ -306,13 +306,16 @@ public struct NativeScreenRun: Sendable {
               let scene = screen.state(at: time).layout(of: placements[p].scene) else { return nil }
         let safe = scene.safeFrame
         let placement = placements[p]
-        let candidates = slider.indices.map { (index: $0, ad: block.ads[$0]) }
-        let all = NativeSliderLayout(origin: (safe.x, safe.y + placement.top), width: safe.width, blockAssets: block.assets,
+        // A single native ad is the first card kept, alone: no block assets, no next card in its place.
+        let single = placement.style == .single
+        let candidates = (single ? Array(slider.indices.prefix(1)) : slider.indices).map { (index: $0, ad: block.ads[$0]) }
+        let blockAssets = single ? [] : block.assets
+        let all = NativeSliderLayout(origin: (safe.x, safe.y + placement.top), width: safe.width, blockAssets: blockAssets,
                                      cards: candidates, template: placement.template, measurer: measurer)
         if bindingOnly { return all }
-        guard all.header.bindingFailure(block.assets) == nil else { return nil }
+        guard all.header.bindingFailure(blockAssets) == nil else { return nil }
         let bound = all.cards.filter { $0.layout.bindingFailure(block.ads[$0.index].assets) == nil }.map(\.index)
-        return NativeSliderLayout(origin: (safe.x, safe.y + placement.top), width: safe.width, blockAssets: block.assets,
+        return NativeSliderLayout(origin: (safe.x, safe.y + placement.top), width: safe.width, blockAssets: blockAssets,
                                   cards: bound.map { (index: $0, ad: block.ads[$0]) }, template: placement.template, measurer: measurer)
     }
 
@@ -351,7 +354,8 @@ public struct NativeScreenRun: Sendable {
         guard let layout = layout(of: p, slider, at: time), let block = slider.block else { return [] }
         let frame = layout.frame
         let clip = pixels(Rational(Int64(frame.x)), frame.y, frame.width, frame.height)
-        var layers = [layer(.slider, clip, clip: clip)]
+        let single = placement.style == .single
+        var layers = single ? [] : [layer(.slider, clip, clip: clip)]
         func assets(_ frames: [NativeCardLayout.Frame], of assets: [NativeAsset], card: Int?, x: Rational, y: Int) {
             for f in frames where f.rect.width > 0 && f.rect.height > 0 {
                 var isImage = false
@@ -367,7 +371,7 @@ public struct NativeScreenRun: Sendable {
             let rect = pixels(r.x, r.y, r.width, r.height)
             // Only the cards in the viewport (a zero-size one by its place) are drawn and listed.
             guard rect.x < clip.maxX, rect.maxX > clip.x || (rect.width == 0 && rect.x >= clip.x) else { continue }
-            layers.append(layer(.card(index: card.index, ad: card.ad), rect, clip: clip))
+            layers.append(layer(single ? .native(index: card.index, ad: card.ad) : .card(index: card.index, ad: card.ad), rect, clip: clip))
             assets(card.layout.frames, of: block.ads[card.index].assets, card: card.index, x: r.x, y: r.y)
         }
         return layers

@@ -1,7 +1,17 @@
 import MediaCore
 
-/// A slider of native ads in a scene: where it sits, what it requests, and its rules.
+/// A native placement in a scene, a slider of cards or a single native ad: where it sits, what it requests, and
+/// its rules.
 public struct NativeSliderPlacement: Hashable, Sendable {
+    /// What the placement shows.
+    public enum Style: String, Hashable, Sendable, CaseIterable {
+        /// The block's assets above a row of cards that swipes (the `slider` and `card` layers).
+        case slider
+        /// The first card of the response alone, without block assets, swipes or a block impression (the
+        /// `native` layer).
+        case single
+    }
+
     /// The name `load slider NAME` uses.
     public var id: String
     public var scene: SceneID
@@ -16,8 +26,9 @@ public struct NativeSliderPlacement: Hashable, Sendable {
     /// How long a load lasts on the output clock (the placeholder's time); the fetch itself happens before the
     /// render, so this is what the viewer sees, not what the network took.
     public var latency: MediaDuration
+    public var style: Style
 
-    public init(id: String, scene: SceneID, source: String, top: Int = 0,
+    public init(id: String, scene: SceneID, source: String, style: Style = .slider, top: Int = 0,
                 maximumRetries: Int = NativeLoadState.defaultMaximumRetries, template: NativeCardTemplate = .default,
                 loadImages: Bool = true, latency: MediaDuration = .zero) {
         self.id = id
@@ -28,5 +39,6 @@ public struct NativeSliderPlacement: Hashable, Sendable {
         self.template = template
         self.loadImages = loadImages
         self.latency = latency
+        self.style = style
     }
 }

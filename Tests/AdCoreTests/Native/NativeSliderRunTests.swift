@@ -117,6 +117,25 @@ import Testing
         #expect(outcome.layers(at: MediaTime(seconds: 2)).first { $0.kind == .card(index: 2, ad: "b2") }?.rect.x == 18)
     }
 
+    @Test func aSingleNativeAdShowsTheFirstCardAloneAndSharesTheRegistryWithASlider() async throws {
+        let placements = [NativeSliderPlacement(id: "slider", scene: "main", source: "slider.json"),
+                          NativeSliderPlacement(id: "single", scene: "main", source: "single.json", style: .single, top: 400)]
+        let single = NativeFixtures.slider([NativeFixtures.card("a0"), NativeFixtures.card("s1"), NativeFixtures.card("s2")])
+        let outcome = try await Self.run("load slider slider@0; load slider single@0; swipe left single@1; tap 100,800@2",
+                                         placements: placements, blocks: ["slider.json": Self.five, "single.json": single])
+        // a0 is the slider's, so the single ad shows s1 alone: no slider layer, no block assets, no s2.
+        let layers = outcome.layers(at: MediaTime(seconds: 1)).filter { $0.placement == "single" }
+        #expect(layers.first?.kind == .native(index: 1, ad: "s1"))
+        #expect(layers.filter { $0.card != nil }.count == 1)
+        #expect(layers.allSatisfy { if case .asset(_, let card, _, _) = $0.kind { card == 1 } else { $0.card != nil } })
+        #expect(outcome.events.filter { $0.placement == "single" && $0.kind == .duplicate }.map(\.otherPlacement) == ["slider"])
+        // Its own impression after one second, no block impression; it does not swipe; a tap clicks it.
+        let mine = outcome.events.filter { $0.placement == "single" }
+        #expect(mine.filter { $0.kind == .onAdImpression }.map { "\($0.card.map(String.init) ?? "block")@\($0.time.seconds)" } == ["1@1"])
+        #expect(mine.filter { $0.kind == .refused }.map(\.message) == ["swipe left single: a single native ad does not scroll"])
+        #expect(mine.filter { $0.kind == .onAdClick }.map(\.url) == ["https://shop.example/s1"])
+    }
+
     @Test func aTapOnACardFiresItsClickAndClickTrackersAndTheBlockHasNoClick() async throws {
         // Card 0 covers x 12…332 pt, y 95…399 pt (the safe area starts at 59 pt, the row 36 pt below); the
         // block's header line is above it.
