@@ -77,39 +77,37 @@ public struct NativeResponseParser: Sendable {
             .invalidResponse(source: source, path: path, message: message)
         }
 
+        /// The session file's JSON reader's answer, its error turned into this domain's.
+        func read<T>(_ body: (JSONPathReader) throws(SessionFileError) -> T) throws(NativeError) -> T {
+            do throws(SessionFileError) { return try body(JSONPathReader(file: source)) } catch { throw fail(error.path, error.message) }
+        }
+
         func object(_ value: Any?, _ path: String) throws(NativeError) -> [String: Any] {
-            guard let value else { throw fail(path, "is missing") }
-            guard let object = value as? [String: Any] else { throw fail(path, "not an object") }
-            return object
+            try read { reader throws(SessionFileError) in try reader.object(value, path) }
         }
 
         func array(_ value: Any?, _ path: String, limit: Int) throws(NativeError) -> [Any] {
-            guard let value else { throw fail(path, "is missing") }
-            guard let array = value as? [Any] else { throw fail(path, "not an array") }
+            let array = try read { reader throws(SessionFileError) in try reader.array(value, path) }
             guard array.count <= limit else { throw fail(path, "\(array.count) entries, more than the limit of \(limit)") }
             return array
         }
 
         func string(_ value: Any?, _ path: String) throws(NativeError) -> String {
-            guard let value else { throw fail(path, "is missing") }
-            guard let text = value as? String else { throw fail(path, "not a string") }
+            let text = try read { reader throws(SessionFileError) in try reader.string(value, path) }
             guard text.utf16.count <= limits.maximumStringLength else {
                 throw fail(path, "longer than the limit of \(limits.maximumStringLength) characters")
             }
             return text
         }
 
+        func int(_ value: Any?, _ path: String) throws(NativeError) -> Int {
+            try read { reader throws(SessionFileError) in try reader.int(value, path) }
+        }
+
         func url(_ value: Any?, _ path: String) throws(NativeError) -> String {
             let text = try string(value, path)
             guard !text.trimmingSpaces.isEmpty else { throw fail(path, "is empty") }
             return text.trimmingSpaces
-        }
-
-        func int(_ value: Any?, _ path: String) throws(NativeError) -> Int {
-            guard let value else { throw fail(path, "is missing") }
-            guard let number = value as? NSNumber, !JSONPathReader.isBoolean(number),
-                  let whole = Int(exactly: number.doubleValue) else { throw fail(path, "not a whole number") }
-            return whole
         }
 
         func urls(_ value: Any?, _ path: String) throws(NativeError) -> [String] {
