@@ -282,9 +282,14 @@ public struct NativeScreenRun: Sendable {
             // The block counts as soon as it is bound and on screen; it does not wait for its images.
             if run.placements[p].style == .slider, blockImpressed.insert(p).inserted { events.append(event(t, p, .onAdImpression)) }
             let offset = run.offset(sliders[p], layout, at: t)
+            // A card counts only what the viewer can see: inside its scene's window, and not under a full-screen
+            // ad or a landing screen the scene presents.
+            let screen = run.screen.state(at: t)
+            let placement = run.placements[p]
+            let window = screen.scene(placement.scene)?.presentation == nil ? screen.layout(of: placement.scene)?.frame : nil
             for (row, card) in layout.cards.enumerated() where !cardImpressed.contains([p, card.index]) {
                 let key = [p, card.index]
-                guard layout.visibleFraction(row, offset: offset) * Rational(2) >= .one else {
+                guard let window, layout.visibleFraction(row, offset: offset, within: window) * Rational(2) >= .one else {
                     visibleSince[key] = nil
                     continue
                 }

@@ -73,13 +73,16 @@ public struct NativeSliderLayout: Hashable, Sendable {
         return (x, frame.y + rowY, size.width, size.height)
     }
 
-    /// The share of card `row`'s area inside the slider's viewport at `offset`; 0 for a card of zero size.
-    public func visibleFraction(_ row: Int, offset: Rational) -> Rational {
+    /// The share of card `row`'s area inside the slider's viewport and `bounds` (its scene's window) at `offset`;
+    /// 0 for a card of zero size.
+    public func visibleFraction(_ row: Int, offset: Rational, within bounds: PointRect) -> Rational {
         let r = cardRect(row, offset: offset)
         guard r.width > 0, r.height > 0 else { return .zero }
-        let left = Rational.max(r.x, Rational(Int64(frame.x)))
-        let right = Rational.min(r.x + Rational(Int64(r.width)), Rational(Int64(frame.maxX)))
-        return right > left ? (right - left) / Rational(Int64(r.width)) : .zero
+        let left = Rational.max(r.x, Rational(Int64(max(frame.x, bounds.x))))
+        let right = Rational.min(r.x + Rational(Int64(r.width)), Rational(Int64(min(frame.maxX, bounds.maxX))))
+        let top = max(r.y, bounds.y), bottom = min(r.y + r.height, bounds.maxY)
+        guard right > left, bottom > top else { return .zero }
+        return (right - left) * Rational(Int64(bottom - top)) / Rational(Int64(r.width * r.height))
     }
 }
 

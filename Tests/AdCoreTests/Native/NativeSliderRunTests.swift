@@ -14,8 +14,11 @@ import Testing
     }
 
     static func run(_ script: String, placements: [NativeSliderPlacement] = [NativeSliderPlacement(id: "feed", scene: "main", source: "feed.json")],
-                    blocks: [String: String], screen: ScreenTimeline = screen(), seconds: Int64 = 6) async throws -> NativeScreenRun.Outcome {
-        let run = try NativeScreenRun(screen: screen, placements: placements, script: try SessionScript(parsing: script),
+                    blocks: [String: String], seconds: Int64 = 6) async throws -> NativeScreenRun.Outcome {
+        // The screen follows the script's screen commands, as a render's does.
+        let script = try SessionScript(parsing: script)
+        let screen = ScreenTimeline(initial: ScreenState(device: .iPhone15, scenes: [.init(id: "main")]), script: script)
+        let run = try NativeScreenRun(screen: screen, placements: placements, script: script,
                                       frameRate: rate, end: MediaTime(seconds: seconds), measurer: MonospaceTextMeasurer())
         return await run.run { placement throws(NativeError) in
             try NativeResponseParser().parse(Data(blocks[placement.source]!.utf8), source: placement.source)
@@ -40,6 +43,20 @@ import Testing
         let beacons = outcome.events.filter { $0.kind == .beacon && $0.card == 1 }
         #expect(beacons.map(\.url) == ["https://t.example/imp/a1", "https://t.example/ev/a1"])
         #expect(beacons.allSatisfy { $0.beacon == .impression && Self.rate.frame(at: $0.time) == 48 })
+    }
+
+    @Test func aCardCoveredByAFullScreenAdOrCutByItsWindowDoesNotCount() async throws {
+        // Covered from 0.5 s to 2 s: the second starts again when the interstitial is dismissed.
+        let covered = try await Self.run("load slider@0; present interstitial main@0.5; dismiss main@2",
+                                         blocks: ["feed.json": Self.five])
+        #expect(Self.impressions(covered).map(\.card) == [nil, 0])
+        #expect(Self.impressions(covered).last?.frame == 90)
+        // On its side the scene is 393 pt high; a slider 250 pt down shows its cards' top 107 of 304 pt only.
+        let low = NativeSliderPlacement(id: "feed", scene: "main", source: "feed.json", top: 250)
+        let cut = try await Self.run("rotate landscape@0; load slider@0", placements: [low], blocks: ["feed.json": Self.five])
+        #expect(Self.impressions(cut).map(\.card) == [nil])
+        let upright = try await Self.run("load slider@0", placements: [low], blocks: ["feed.json": Self.five])
+        #expect(Self.impressions(upright).map(\.card) == [nil, 0])
     }
 
     @Test func theSwipeAnimatesLinearlyOverThreeTenthsOfASecond() async throws {
