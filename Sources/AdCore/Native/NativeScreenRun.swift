@@ -51,7 +51,7 @@ public struct NativeScreenRun: Sendable {
         self.commands = commands
     }
 
-    /// What the loads gave, by command: the outcomes `run` fetched, in time order.
+    /// A run evaluated: its events in time order, and its layers at any output time.
     public struct Outcome: Sendable {
         public let events: [NativeAdEvent]
         let snapshots: [(time: MediaTime, sliders: [SliderState])]
