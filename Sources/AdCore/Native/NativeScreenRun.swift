@@ -243,9 +243,10 @@ public struct NativeScreenRun: Sendable {
                     sliders[p].animation = nil
                 }
             case .tap(let x, let y):
-                // The top card under the finger, in the last placement drawn there.
-                let run = self.run, sliders = self.sliders
-                let hit = sliders.indices.reversed().lazy.compactMap { p in
+                // The top card under the finger, in the last placement drawn there; a full-screen ad or landing
+                // screen over the scene takes the tap instead.
+                let run = self.run, sliders = self.sliders, screen = run.screen.state(at: t)
+                let hit = sliders.indices.reversed().lazy.filter { screen.scene(run.placements[$0].scene)?.presentation == nil }.compactMap { p in
                     run.layers(of: p, sliders[p], at: t).last { $0.card != nil && $0.contains(x: x, y: y) }.map { (p, $0) }
                 }.first
                 guard let (p, layer) = hit, let (index, adID) = layer.card, let ad = sliders[p].block?.ads[index] else { return }

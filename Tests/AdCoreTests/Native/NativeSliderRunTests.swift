@@ -155,8 +155,9 @@ import Testing
 
     @Test func aTapOnACardFiresItsClickAndClickTrackersAndTheBlockHasNoClick() async throws {
         // Card 0 covers x 12…332 pt, y 95…399 pt (the safe area starts at 59 pt, the row 36 pt below); the
-        // block's header line is above it.
-        let outcome = try await Self.run("load slider@0; tap 100,300@1; tap 30,100@2", blocks: ["feed.json": Self.five])
+        // block's header line is above it; at 4 s an interstitial covers the scene and takes the tap.
+        let outcome = try await Self.run("load slider@0; tap 100,300@1; tap 30,100@2; present interstitial main@3; tap 100,300@4",
+                                         blocks: ["feed.json": Self.five])
         let clicks = outcome.events.filter { $0.kind == .onAdClick }
         #expect(clicks.map(\.card) == [0])
         #expect(clicks.map(\.url) == ["https://shop.example/a0"])
