@@ -8,7 +8,7 @@ import MediaCore
 /// follows is a pure function of the outcomes, evaluated at each output frame: `events` and `layers(at:)`.
 public struct NativeScreenRun: Sendable {
     public let screen: ScreenTimeline
-    public let placements: [NativeSliderPlacement]
+    public let placements: [NativePlacement]
     public let frameRate: FrameRate
     /// The output time the run is evaluated until (the render's duration).
     public let end: MediaTime
@@ -23,7 +23,7 @@ public struct NativeScreenRun: Sendable {
 
     /// - Throws: `NativeError.unknownPlacement` naming a command whose placement is unknown, or that names none
     ///   on a screen with several placements.
-    public init(screen: ScreenTimeline, placements: [NativeSliderPlacement], script: SessionScript, frameRate: FrameRate,
+    public init(screen: ScreenTimeline, placements: [NativePlacement], script: SessionScript, frameRate: FrameRate,
                 end: MediaTime, measurer: any TextMeasurer) throws(NativeError) {
         self.screen = screen
         self.placements = placements
@@ -79,7 +79,7 @@ public struct NativeScreenRun: Sendable {
     /// Makes the loads the script asks for and evaluates the run.
     ///
     /// - Parameter load: fetches one placement's block (`NativeAdLoader.load(_:)` in a render).
-    public func run(load: (NativeSliderPlacement) async throws(NativeError) -> NativeBlock) async -> Outcome {
+    public func run(load: (NativePlacement) async throws(NativeError) -> NativeBlock) async -> Outcome {
         var states = placements.map { NativeLoadStates(maximumRetries: $0.maximumRetries) }
         var results: [Int: Result<NativeBlock, NativeError>] = [:]
         for (i, entry) in commands.enumerated() {

@@ -22,7 +22,7 @@ import Testing
             if case .image(_, let url, _) = asset.content { #expect(FileManager.default.fileExists(atPath: url), "\(url)") }
         }
         let run = try NativeScreenRun(screen: NativeSliderRunTests.screen(),
-                                      placements: [NativeSliderPlacement(id: "feed", scene: "main", source: Self.path)],
+                                      placements: [NativePlacement(id: "feed", scene: "main", source: Self.path)],
                                       script: try SessionScript(parsing: "load slider@0"), frameRate: FrameRate(30),
                                       end: MediaTime(seconds: 1), measurer: MonospaceTextMeasurer())
         let outcome = await run.run { placement throws(NativeError) in try await NativeAdLoader().load(placement.source).block }

@@ -12,7 +12,7 @@ import Testing
     static func run(_ script: String, source: String, maximumRetries: Int = 3, settings: AdsLoaderSettings = AdsLoaderSettings(),
                     afterEachLoad: @escaping (Int) -> Void = { _ in }) async throws -> NativeScreenRun.Outcome {
         let run = try NativeScreenRun(screen: NativeSliderRunTests.screen(),
-                                      placements: [NativeSliderPlacement(id: "feed", scene: "main", source: source, maximumRetries: maximumRetries)],
+                                      placements: [NativePlacement(id: "feed", scene: "main", source: source, maximumRetries: maximumRetries)],
                                       script: try SessionScript(parsing: script), frameRate: NativeSliderRunTests.rate,
                                       end: MediaTime(seconds: 4), measurer: MonospaceTextMeasurer())
         let loader = NativeAdLoader(settings: settings)

@@ -13,7 +13,7 @@ import Testing
                        commands: commands.map { (MediaTime(seconds: $0.0), $0.1) })
     }
 
-    static func run(_ script: String, placements: [NativeSliderPlacement] = [NativeSliderPlacement(id: "feed", scene: "main", source: "feed.json")],
+    static func run(_ script: String, placements: [NativePlacement] = [NativePlacement(id: "feed", scene: "main", source: "feed.json")],
                     blocks: [String: String], seconds: Int64 = 6) async throws -> NativeScreenRun.Outcome {
         // The screen follows the script's screen commands, as a render's does.
         let script = try SessionScript(parsing: script)
@@ -52,7 +52,7 @@ import Testing
         #expect(Self.impressions(covered).map(\.card) == [nil, 0])
         #expect(Self.impressions(covered).last?.frame == 90)
         // On its side the scene is 393 pt high; a slider 250 pt down shows its cards' top 107 of 304 pt only.
-        let low = NativeSliderPlacement(id: "feed", scene: "main", source: "feed.json", top: 250)
+        let low = NativePlacement(id: "feed", scene: "main", source: "feed.json", top: 250)
         let cut = try await Self.run("rotate landscape@0; load slider@0", placements: [low], blocks: ["feed.json": Self.five])
         #expect(Self.impressions(cut).map(\.card) == [nil])
         let upright = try await Self.run("load slider@0", placements: [low], blocks: ["feed.json": Self.five])
@@ -91,7 +91,7 @@ import Testing
         template.width = 0
         let cards = (0..<2).map { NativeFixtures.card("z\($0)", sponsoredRequired: false) }
             .map { $0.replacingOccurrences(of: #""required":1,"title""#, with: #""title""#) }
-        let outcome = try await Self.run("load slider@0", placements: [NativeSliderPlacement(id: "feed", scene: "main", source: "z.json", template: template)],
+        let outcome = try await Self.run("load slider@0", placements: [NativePlacement(id: "feed", scene: "main", source: "z.json", template: template)],
                                          blocks: ["z.json": NativeFixtures.slider(cards)])
         #expect(!outcome.events.contains { $0.kind == .onAdBindingFailure })
         #expect(Self.impressions(outcome).map(\.card) == [nil])
@@ -117,8 +117,8 @@ import Testing
     }
 
     @Test func anAdShownByOnePlacementIsLeftOutOfTheNextNamingIt() async throws {
-        let placements = [NativeSliderPlacement(id: "top", scene: "main", source: "top.json"),
-                          NativeSliderPlacement(id: "bottom", scene: "main", source: "bottom.json", top: 380)]
+        let placements = [NativePlacement(id: "top", scene: "main", source: "top.json"),
+                          NativePlacement(id: "bottom", scene: "main", source: "bottom.json", top: 380)]
         let top = NativeFixtures.slider([NativeFixtures.card("shared"), NativeFixtures.card("t1", crid: "creative-x")])
         let bottom = NativeFixtures.slider([NativeFixtures.card("shared"), NativeFixtures.card("b1", crid: "creative-x"), NativeFixtures.card("b2")])
         let outcome = try await Self.run("load slider top@0; load slider bottom@1", placements: placements,
@@ -135,8 +135,8 @@ import Testing
     }
 
     @Test func aSingleNativeAdShowsTheFirstCardAloneAndSharesTheRegistryWithASlider() async throws {
-        let placements = [NativeSliderPlacement(id: "slider", scene: "main", source: "slider.json"),
-                          NativeSliderPlacement(id: "single", scene: "main", source: "single.json", style: .single, top: 400)]
+        let placements = [NativePlacement(id: "slider", scene: "main", source: "slider.json"),
+                          NativePlacement(id: "single", scene: "main", source: "single.json", style: .single, top: 400)]
         let single = NativeFixtures.slider([NativeFixtures.card("a0"), NativeFixtures.card("s1"), NativeFixtures.card("s2")])
         let outcome = try await Self.run("load slider slider@0; load slider single@0; swipe left single@1; tap 100,800@2",
                                          placements: placements, blocks: ["slider.json": Self.five, "single.json": single])
@@ -167,7 +167,7 @@ import Testing
     @Test func aRotationLaysTheSliderOutAgainWithoutARequest() async throws {
         let screen = Self.screen([(2, .rotate(.landscape))])
         var loads = 0
-        let run = try NativeScreenRun(screen: screen, placements: [NativeSliderPlacement(id: "feed", scene: "main", source: "f")],
+        let run = try NativeScreenRun(screen: screen, placements: [NativePlacement(id: "feed", scene: "main", source: "f")],
                                       script: try SessionScript(parsing: "load slider@0"), frameRate: Self.rate,
                                       end: MediaTime(seconds: 3), measurer: MonospaceTextMeasurer())
         let outcome = await run.run { _ throws(NativeError) in
@@ -184,7 +184,7 @@ import Testing
     }
 
     @Test func aPlaceholderShowsWhileLoadingAndImagesWaitForLoadImages() async throws {
-        let placement = NativeSliderPlacement(id: "feed", scene: "main", source: "feed.json", loadImages: false,
+        let placement = NativePlacement(id: "feed", scene: "main", source: "feed.json", loadImages: false,
                                               latency: MediaDuration(seconds: 1))
         let outcome = try await Self.run("load slider@0; load images@2", placements: [placement], blocks: ["feed.json": Self.five])
         #expect(outcome.layers(at: MediaTime(seconds: Rational(1, 2))).map(\.kind) == [.placeholder])
@@ -211,11 +211,11 @@ import Testing
             try SessionScript(parsing: "swipe up@1")
         }
         #expect(throws: NativeError.unknownPlacement(command: "load slider side@0", reason: #"no native placement is called "side" (there are "feed")"#)) {
-            try NativeScreenRun(screen: Self.screen(), placements: [NativeSliderPlacement(id: "feed", scene: "main", source: "f")],
+            try NativeScreenRun(screen: Self.screen(), placements: [NativePlacement(id: "feed", scene: "main", source: "f")],
                                 script: try SessionScript(parsing: "load slider side@0"), frameRate: Self.rate,
                                 end: MediaTime(seconds: 1), measurer: MonospaceTextMeasurer())
         }
-        let two = ["top", "bottom"].map { NativeSliderPlacement(id: $0, scene: "main", source: $0) }
+        let two = ["top", "bottom"].map { NativePlacement(id: $0, scene: "main", source: $0) }
         #expect(throws: NativeError.unknownPlacement(command: "swipe left@1", reason: #"name the placement, one of "top", "bottom""#)) {
             try NativeScreenRun(screen: Self.screen(), placements: two, script: try SessionScript(parsing: "swipe left@1"),
                                 frameRate: Self.rate, end: MediaTime(seconds: 1), measurer: MonospaceTextMeasurer())

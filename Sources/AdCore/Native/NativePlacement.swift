@@ -2,7 +2,7 @@ import MediaCore
 
 /// A native placement in a scene, a slider of cards or a single native ad: where it sits, what it requests, and
 /// its rules.
-public struct NativeSliderPlacement: Hashable, Sendable {
+public struct NativePlacement: Hashable, Sendable {
     /// What the placement shows.
     public enum Style: String, Hashable, Sendable, CaseIterable {
         /// The block's assets above a row of cards that swipes (the `slider` and `card` layers).
