@@ -19,7 +19,7 @@ public enum ScriptError: Error, Hashable, Sendable, CustomStringConvertible {
         case .badTime(let command, let time):
             "script command \"\(command)\": \"\(time)\" is not a time; write seconds (12.5), hh:mm:ss.mmm or a fraction (1001/30)"
         case .unknownCommand(let command):
-            "script command \"\(command)\": unknown command; use pip, pip on, pip off, seek T, pause, resume, skip, click, quit, or a screen command: rotate, resize, split, fold, unfold, activate, present interstitial, tap, dismiss"
+            "script command \"\(command)\": unknown command; use pip, pip on, pip off, seek T, pause, resume, skip, click, quit, or a screen command: rotate, resize, split, fold, unfold, activate, present interstitial, tap, dismiss, or a native command: load slider, load images, swipe left|right, scroll N"
         case .badArgument(let command, let detail), .badScene(let command, let detail):
             "script command \"\(command)\": \(detail)"
         }

@@ -24,6 +24,9 @@ public enum SessionCommand: Hashable, Sendable, CustomStringConvertible {
     /// A change to the screen: `rotate`, `resize`, `split`, `fold`, `unfold`, `activate`, `present interstitial`,
     /// `tap`, `dismiss` (see `ScreenCommand`).
     case screen(ScreenCommand)
+    /// A native placement's command: `load slider`, `load images`, `swipe left|right`, `scroll N` (see
+    /// `NativeCommand`).
+    case native(NativeCommand)
 
     /// Parses one command without a time, as typed live: `pip`, `pip on`, `pip off`, `seek 1:30`, `pause`,
     /// `resume`, `skip`, `click`, `quit` (case and extra spaces do not matter).
@@ -55,6 +58,8 @@ public enum SessionCommand: Hashable, Sendable, CustomStringConvertible {
         case let word? where ScreenCommand.words.contains(word):
             // Scene names keep their case; only the keywords are read in any case.
             self = .screen(try ScreenCommand(words: asWritten))
+        case let word? where NativeCommand.words.contains(word):
+            self = .native(try NativeCommand(words: asWritten))
         default: throw .unknownCommand(command: written)
         }
     }
@@ -90,6 +95,7 @@ public enum SessionCommand: Hashable, Sendable, CustomStringConvertible {
         case .click: "click"
         case .quit: "quit"
         case .screen(let command): command.description
+        case .native(let command): command.description
         }
     }
 }

@@ -63,6 +63,10 @@ extension PlaybackSession {
             if let refusal = adsManager.click() { refuse(command, refusal) }
         case .quit:
             end(reason: .quit, contentEnded: false)
+        case .native:
+            // Native placements run from the script before the render (`NativeScreenRun`), as the banner
+            // loader does; the session only logs the command.
+            break
         case .screen(let screenCommand):
             // Without a device there is no screen to change; say so rather than pretend.
             guard var state = screen else { return refuse(command, "screen commands need --device") }

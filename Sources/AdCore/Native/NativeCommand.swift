@@ -1,0 +1,73 @@
+/// A script command for the native placements of a screen: loading a slider or its images, and scrolling it.
+///
+/// Written `COMMAND@T` in a script like the screen commands; the placement may be left out when the screen has
+/// one native placement. Nothing loads by itself: a slider stays `idle` until `load slider`.
+public enum NativeCommand: Hashable, Sendable, CustomStringConvertible {
+    /// Which way a swipe moves the cards: `left` shows the next card, `right` the previous one.
+    public enum Direction: String, Hashable, Sendable, CaseIterable {
+        case left, right
+    }
+
+    /// `load slider [PLACEMENT]`: request the block (again, after a failure, up to `maxRetries`).
+    case loadSlider(placement: String?)
+    /// `load images [PLACEMENT]`: load the images of a placement whose `loadImages` is off.
+    case loadImages(placement: String?)
+    /// `swipe left|right [PLACEMENT]`: one card, view-aligned, animated over `NativeSliderLayout.swipeDuration`.
+    case swipe(Direction, placement: String?)
+    /// `scroll N [PLACEMENT]`: card N (from 0) to the leading edge at once, as far as the row allows.
+    case scroll(to: Int, placement: String?)
+
+    /// The command words this type reads.
+    public static let words: Set<String> = ["load", "swipe", "scroll"]
+
+    /// Reads the words of a command (keywords in any case, placement names as written).
+    ///
+    /// - Throws: `ScriptError.badArgument` naming what the command takes.
+    public init(words: [String]) throws(ScriptError) {
+        let written = words.joined(separator: " ")
+        let lower = words.map { $0.lowercased() }
+        func placement(after count: Int) throws(ScriptError) -> String? {
+            guard words.count <= count + 1 else {
+                throw .badArgument(command: written, detail: "\(lower[0]) takes at most one placement name after its arguments")
+            }
+            return words.count == count + 1 ? words[count] : nil
+        }
+        switch lower.first {
+        case "load":
+            switch lower.dropFirst().first {
+            case "slider": self = .loadSlider(placement: try placement(after: 2))
+            case "images": self = .loadImages(placement: try placement(after: 2))
+            default: throw .badArgument(command: written, detail: "load takes \"slider [PLACEMENT]\" or \"images [PLACEMENT]\"")
+            }
+        case "swipe":
+            guard words.count >= 2, let direction = Direction(rawValue: lower[1]) else {
+                throw .badArgument(command: written, detail: "swipe takes left or right, as in \"swipe left\"")
+            }
+            self = .swipe(direction, placement: try placement(after: 2))
+        case "scroll":
+            guard words.count >= 2, let index = Int(words[1]), index >= 0, index < 10_000 else {
+                throw .badArgument(command: written, detail: "scroll takes a card number from 0, as in \"scroll 3\"")
+            }
+            self = .scroll(to: index, placement: try placement(after: 2))
+        default:
+            throw .unknownCommand(command: written)
+        }
+    }
+
+    /// The placement the command names, if it names one.
+    public var placement: String? {
+        switch self {
+        case .loadSlider(let p), .loadImages(let p), .swipe(_, let p), .scroll(_, let p): p
+        }
+    }
+
+    public var description: String {
+        let suffix = placement.map { " \($0)" } ?? ""
+        switch self {
+        case .loadSlider: return "load slider" + suffix
+        case .loadImages: return "load images" + suffix
+        case .swipe(let direction, _): return "swipe \(direction.rawValue)" + suffix
+        case .scroll(let index, _): return "scroll \(index)" + suffix
+        }
+    }
+}
