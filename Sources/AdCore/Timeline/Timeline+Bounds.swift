@@ -150,7 +150,16 @@ extension Timeline {
             }
             for (j, layer) in (segment.layers ?? []).enumerated() {
                 let path = "\(at).layers[\(j)]"
-                if let size { try Timeline.check(layer.rect, path: "\(path).rect", inside: size) }
+                if let size {
+                    // A secondary player's window is read for its stamps, so it lies on the picture; any other
+                    // layer may reach past it (a card scrolled half off, a doctored rect verify must report), but
+                    // not so far that sizing anything by it could be huge.
+                    if layer.srcStartTick != nil {
+                        try Timeline.check(layer.rect, path: "\(path).rect", inside: size)
+                    } else {
+                        try Timeline.check(layer.rect, path: "\(path).rect", near: size)
+                    }
+                }
                 if let tick = layer.srcStartTick {
                     // A secondary player's tick advances one per frame from here: it must stay representable.
                     guard tick >= 0, !tick.addingReportingOverflow(segment.frameCount).overflow else {
@@ -174,6 +183,14 @@ extension Timeline {
     }
 
     /// A rectangle must lie inside the picture (a stamp is read from its pixels).
+    /// `rect` lies within one picture's size of `size` on every side: at most twice its width and height.
+    static func check(_ rect: Rect, path: String, near size: PixelSize) throws(TimelineError) {
+        guard abs(rect.x) <= size.width, abs(rect.y) <= size.height, rect.width >= 0, rect.height >= 0,
+              rect.width <= 2 * size.width, rect.height <= 2 * size.height else {
+            throw .outOfBounds(jsonPath: path, reason: "\(rect.width)x\(rect.height) at (\(rect.x), \(rect.y)) is not near the \(size.width)x\(size.height) picture")
+        }
+    }
+
     static func check(_ rect: Rect, path: String, inside size: PixelSize) throws(TimelineError) {
         guard rect.x >= 0, rect.y >= 0, rect.width >= 0, rect.height >= 0,
               rect.width <= size.width - rect.x, rect.height <= size.height - rect.y else {

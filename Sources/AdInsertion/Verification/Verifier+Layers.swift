@@ -161,6 +161,11 @@ extension Verifier {
                     } else {
                         regions.append(LayerRegion(rect: rect, subject: nil))
                     }
+                case .content where layer.srcStartTick != nil, .ad where layer.srcStartTick != nil,
+                     .pip where layer.srcStartTick != nil:
+                    // Another scene's player: its picture is letterboxed by its own source's shape, so the
+                    // window is left to its stamps (`Verifier+Players`).
+                    regions.append(LayerRegion(rect: rect, subject: nil))
                 case .content, .ad, .pip:
                     // A scene without a player is black; a player's window is black around its picture, which
                     // the stamps or fingerprints prove.

@@ -13,7 +13,7 @@ import Testing
         case hugeSegmentEnd, hugeOutputFrames, zeroSampleRate, otherSampleRate, negativeStart, negativeTick,
              negativePadding, overlapping, outOfOrder, gap, emptySegment, tooManyTicks, pictureOutside,
              absurdFrameRate, zeroFrameRate, otherSourceRate, tickPastTheSource, negativeBreak,
-             negativeLayerTick, layerOutside
+             negativeLayerTick, layerOutside, bannerFarAway
 
         func apply(to t: inout Timeline) {
             switch self {
@@ -43,6 +43,9 @@ import Testing
                 layer.srcStartTick = self == .negativeLayerTick ? -1 : 0
                 if self == .layerOutside { layer.rect.x = 300 }
                 t.segments[1].layers = [layer]
+            case .bannerFarAway:
+                // Any other layer may reach past the picture, but not a picture's size beyond it.
+                t.segments[1].layers = [Timeline.Layer(kind: .banner, scene: "main", rect: .init(PixelRect(x: -400, y: 0, width: 50, height: 20)), source: nil)]
             }
         }
 
@@ -67,6 +70,7 @@ import Testing
             case .zeroFrameRate: "output.fps: 0/1 is not a frame rate"
             case .negativeLayerTick: "segments[1].layers[0].srcStartTick: -1 is negative or too large"
             case .layerOutside: "segments[1].layers[0].rect: \(s[1].picture.width)x\(s[1].picture.height) at (300, \(s[1].picture.y)) is not inside the 320x180 picture"
+            case .bannerFarAway: "segments[1].layers[0].rect: 50x20 at (-400, 0) is not near the 320x180 picture"
             case .otherSourceRate: "segments[1].sourceFps: 1000/1 is not the frame rate of \(s[1].source), 30/1"
             // Followed by the source's resolved path and its length in ticks.
             case .tickPastTheSource: "segments[4].srcStartTick: 1000000000000 is past the end of "
