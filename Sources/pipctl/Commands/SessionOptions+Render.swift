@@ -49,10 +49,13 @@ extension SessionOptions {
         request.cacheBusting = sendsBeacons ? .random : .seeded
         request.mediaCache = mediaCacheSettings
         request.screen = screen
+        request.font = font
         if let session = try screenSession(command: command) {
             request.players = try await scenePlayers(session, urlMap: inputs.urlMap, fallbackWindow: window, context: context)
             request.screenAds = try await screenAds(session, script: request.script, urlMap: inputs.urlMap,
                                                     clockOrigin: request.clockOrigin, command: command)
+            request.nativeAds = try await nativeAds(session, request: request, content: info, urlMap: inputs.urlMap,
+                                                    command: command)
         }
         return request
     }
