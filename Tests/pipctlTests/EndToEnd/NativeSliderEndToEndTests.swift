@@ -11,8 +11,9 @@ extension EndToEnd {
         /// The main images' colours, one per card.
         static let colours = [0xCC3333, 0x30A0E0, 0x208040]
 
-        /// Writes the response, its images and a session playing 3 s of flat content with `script`.
-        static func session(_ dir: ScratchDirectory, script: [String]) throws -> String {
+        /// Writes the response (its trackers at `trackers`), its images and a session playing 3 s of flat content
+        /// with `script`.
+        static func session(_ dir: ScratchDirectory, script: [String], trackers: String) throws -> String {
             try FFmpegCommand.run(["-f", "lavfi", "-i", "color=c=0xdddd22:s=320x180:r=30:d=3", "-c:v", "libx264",
                                    "-preset", "ultrafast", "-pix_fmt", "yuv420p", dir.path("content.mp4")])
             var ads: [String] = []
@@ -24,8 +25,8 @@ extension EndToEnd {
                 {"adid": "ad\(i)", "crid": "c\(i)",
                  "assets": [{"id": 1, "required": 1, "title": {"text": "Card \(i)"}},
                             {"id": 2, "img": {"type": 3, "url": "main\(i).png", "w": 1200, "h": 628}}\(rating)],
-                 "link": {"url": "https://shop.example/\(i)", "clicktrackers": ["https://t.example/click\(i)"]},
-                 "imptrackers": ["https://t.example/imp\(i)"]}
+                 "link": {"url": "https://shop.example/\(i)", "clicktrackers": ["\(trackers)/click\(i)"]},
+                 "imptrackers": ["\(trackers)/imp\(i)"]}
                 """)
             }
             _ = try dir.write(#"{"ver": "1.2", "assets": [{"id": 100, "required": 1, "data": {"type": 1, "value": "Ads"}}], "ads": ["#
@@ -40,10 +41,14 @@ extension EndToEnd {
         }
 
         @Test func aSliderLogsItsPhasesImpressionsBindingFailureAndClickAndDrawsItsCardsWhereTheTimelineSays() async throws {
+            let server = try LoopbackHTTPServer()
+            defer { server.stop() }
             let dir = try ScratchDirectory()
-            let session = try Self.session(dir, script: ["load slider@0.2", "swipe left@1.6", "tap 300,300@2.5"])
+            let session = try Self.session(dir, script: ["load slider@0.2", "swipe left@1.6", "tap 300,300@2.5"],
+                                           trackers: server.baseURL.absoluteString)
             let output = dir.path("out.mkv")
-            let result = try await PipctlProcess.run(["render", "--session", session, "-o", output, "--profile", "lossless"])
+            let result = try await PipctlProcess.run(["render", "--session", session, "-o", output, "--profile", "lossless",
+                                                      "--send-beacons"])
             try #require(result.exitStatus == 0, "\(result.standardError)")
             let render = try Device.Render(reading: output, in: dir)
             let native = render.events.filter { $0["placement"] as? String == "s" }
@@ -71,6 +76,8 @@ extension EndToEnd {
             #expect(native.first { $0["type"] as? String == "onAdClick" }?["url"] as? String == "https://shop.example/2")
             let frames = render.events.compactMap { $0["frame"] as? Int }
             #expect(frames == frames.sorted())
+            // The trackers went out over HTTP, once each.
+            #expect(server.requests.map(\.target).sorted() == ["/click2", "/imp0", "/imp2"])
 
             // The timeline at frame 20: the slider across the safe area from its top (59 pt → 88.5 px, to the even
             // 88), card 0 12 pt in and 36 pt down (header: 12 + 16 + 8), 320 x 206 pt (12 + 20 title + 8 + 154
@@ -114,6 +121,7 @@ extension EndToEnd {
             """, to: "session.json")
             let result = try await PipctlProcess.run(["render", "--session", session, "-o", dir.path("out.mp4")])
             #expect(result.exitStatus == 2)
+            #expect(!FileManager.default.fileExists(atPath: dir.path("out.mp4")))
             #expect(result.standardError.contains(#"session.json: scenes[0].native[0].style: "carousel" is not one of "slider", "single""#),
                     "\(result.standardError)")
         }
