@@ -56,6 +56,8 @@ extension SessionOptions {
                                                     clockOrigin: request.clockOrigin, command: command)
             request.nativeAds = try await nativeAds(session, request: request, content: info, urlMap: inputs.urlMap,
                                                     command: command)
+            // What the origin policy dropped and the images that could not be fetched: the render goes on without them.
+            for warning in request.nativeAds?.warnings ?? [] { context.warn(warning) }
         }
         return request
     }

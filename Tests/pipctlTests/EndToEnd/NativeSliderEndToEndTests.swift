@@ -112,6 +112,21 @@ extension EndToEnd {
             #expect(outside.isEmpty, "\(outside.count) ink pixels outside the title's frame \(title): \(outside.prefix(5))")
         }
 
+        @Test func anImageThatCannotBeFetchedIsAWarningAndItsFrameStaysGrey() async throws {
+            let dir = try ScratchDirectory()
+            let session = try Self.session(dir, script: ["load slider@0"], trackers: "https://t.example")
+            try FileManager.default.removeItem(atPath: dir.path("main0.png"))
+            let output = dir.path("out.mkv")
+            let result = try await PipctlProcess.run(["render", "--session", session, "-o", output, "--profile", "lossless"])
+            try #require(result.exitStatus == 0, "\(result.standardError)")
+            #expect(result.standardError.contains("warning: \(dir.path("main0.png"))"), "\(result.standardError)")
+            let render = try Device.Render(reading: output, in: dir)
+            let card = try Device.rect(try #require((render.segments[0]["layers"] as? [[String: Any]])?.first { $0["kind"] as? String == "card" })["rect"])
+            // The placeholder's grey (0xB0B0B0) where main0.png would be.
+            let picture = try RGBPicture(file: output, size: render.size, frame: 5)
+            #expect(picture.shows(0xB0B0B0, in: PixelRect(x: card.x + 22, y: card.y + 64, width: 436, height: 223), tolerance: 4))
+        }
+
         @Test func aBadNativePlacementIsAnErrorNamingItsJSONPath() async throws {
             let dir = try ScratchDirectory()
             let session = try dir.write("""
