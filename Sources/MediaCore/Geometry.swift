@@ -44,6 +44,13 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
         other.x >= x && other.y >= y && other.maxX <= maxX && other.maxY <= maxY
     }
 
+    /// The part of this rectangle inside `other`; empty (zero width or height, at the nearer corner) when they
+    /// do not meet.
+    public func intersection(_ other: PixelRect) -> PixelRect {
+        let x0 = max(x, other.x), y0 = max(y, other.y)
+        return PixelRect(x: x0, y: y0, width: max(0, min(maxX, other.maxX) - x0), height: max(0, min(maxY, other.maxY) - y0))
+    }
+
     /// The largest rectangle of display aspect `aspect` (width / height) centred in this one: a letterbox when the
     /// picture is wider than the rectangle, a pillarbox when it is narrower.
     ///

@@ -37,11 +37,20 @@ public struct SessionEvent: Hashable, Sendable, Codable {
     public var adTime: Double?
     /// On a device (`--device`): the scene the event happened in; absent otherwise.
     public var scene: String?
+    /// A native ad's event: its placement, the card's index in the response's `ads` and its ad id (absent for the
+    /// block), the load phase, why a load failed, and the placement that showed a left-out duplicate first.
+    public var placement: String?
+    public var card: Int?
+    public var adID: String?
+    public var phase: NativeLoadState.Phase?
+    public var failure: NativeFailureKind?
+    public var otherPlacement: String?
 
     enum CodingKeys: String, CodingKey {
         case type, time, frame, contentTime, breakIndex = "break", adIndex = "ad", code, url, event, reason, message, cueTime
         case adTime
         case scene
+        case placement, card, adID = "adId", phase, failure, otherPlacement
     }
 
     public init(type: SessionEventType, time: Double, frame: Int64? = nil, contentTime: Double, breakIndex: Int? = nil,
@@ -90,6 +99,22 @@ public struct SessionEvent: Hashable, Sendable, Codable {
         cueTime = try c.decodeIfPresent(Double.self, forKey: .cueTime)
         adTime = try c.decodeIfPresent(Double.self, forKey: .adTime)
         scene = try c.decodeIfPresent(String.self, forKey: .scene)
+        placement = try c.decodeIfPresent(String.self, forKey: .placement)
+        card = try c.decodeIfPresent(Int.self, forKey: .card)
+        adID = try c.decodeIfPresent(String.self, forKey: .adID)
+        phase = try Self.decodeName(c, .phase)
+        failure = try Self.decodeName(c, .failure)
+        otherPlacement = try c.decodeIfPresent(String.self, forKey: .otherPlacement)
+    }
+
+    /// An optional name of a closed set, refused (naming the key) when this version does not know it.
+    private static func decodeName<T: RawRepresentable>(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> T?
+        where T.RawValue == String {
+        guard let name = try c.decodeIfPresent(String.self, forKey: key) else { return nil }
+        guard let value = T(rawValue: name) else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "unknown \(key.stringValue) \"\(name)\"")
+        }
+        return value
     }
 
     /// Writes the typed fields as the strings they always were, in `CodingKeys` order (the event log's bytes).
@@ -109,5 +134,11 @@ public struct SessionEvent: Hashable, Sendable, Codable {
         try c.encodeIfPresent(cueTime, forKey: .cueTime)
         try c.encodeIfPresent(adTime, forKey: .adTime)
         try c.encodeIfPresent(scene, forKey: .scene)
+        try c.encodeIfPresent(placement, forKey: .placement)
+        try c.encodeIfPresent(card, forKey: .card)
+        try c.encodeIfPresent(adID, forKey: .adID)
+        try c.encodeIfPresent(phase?.rawValue, forKey: .phase)
+        try c.encodeIfPresent(failure?.rawValue, forKey: .failure)
+        try c.encodeIfPresent(otherPlacement, forKey: .otherPlacement)
     }
 }

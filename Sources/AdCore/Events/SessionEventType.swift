@@ -97,4 +97,19 @@ public enum SessionEventType: String, Hashable, Sendable, CaseIterable {
     /// A rewarded ad's video played to its end (`GADUserDidEarnRewardHandler`); it holds its last frame until
     /// the user closes it.
     case userDidEarnReward = "userDidEarnReward"
+
+    // Native ads and sliders (`NativeScreenRun`, docs/NATIVE.md), with the slider guide's names; each carries its
+    // `placement`, and a card's event its `card` index and `adId`.
+    /// A load phase began (`phase`: idle, loading, loaded, failed).
+    case onAdLoadPhase
+    case onAdLoad
+    /// A load failed (`failure`: httpError, timeout, invalidResponse, noFill; `message`).
+    case onAdFailure
+    /// A required asset of the block or of a card is not laid out (`message` names it).
+    case onAdBindingFailure
+    case onAdImpression
+    /// A `tap` on a card; `url` is its link, recorded, never opened.
+    case onAdClick
+    /// A card left out because another placement showed the same ad first (`otherPlacement`).
+    case onAdDuplicate
 }

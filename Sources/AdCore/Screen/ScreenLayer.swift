@@ -16,6 +16,12 @@ public struct ScreenLayer: Hashable, Sendable {
         case fullscreen
         /// A banner's landing screen covering its scene's window.
         case overlay
+        /// A native slider's frame (its background, or its placeholder while the block loads).
+        case slider
+        /// A card of a slider (the timeline layer carries its `index` and `adId`).
+        case card
+        /// A single native ad (`style: single`), with the same fields.
+        case native
     }
 
     public let scene: SceneID

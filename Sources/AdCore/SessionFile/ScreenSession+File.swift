@@ -37,11 +37,12 @@ extension ScreenSession {
         guard !sceneValues.isEmpty else { throw SessionFileError(file: file, path: "scenes", "a session has at least one scene") }
 
         var scenes: [ScreenState.Scene] = [], banners: [BannerPlacement] = [], fullScreenAds: [FullScreenPlacement] = []
+        var natives: [NativePlacement] = []
         var players: [Player] = [], states: [(SceneID, SceneActivationState, String)] = [], frames: [SceneArrangement.FreeFrame] = []
         for (i, value) in sceneValues.enumerated() {
             let at = "scenes[\(i)]"
             let scene = try reader.object(value, at)
-            try reader.only(scene, ["id", "state", "frame", "player", "banner", "interstitial"], at)
+            try reader.only(scene, ["id", "state", "frame", "player", "banner", "interstitial", "native"], at)
             let idText = try reader.string(scene["id"], at + ".id")
             guard !idText.isEmpty else { throw SessionFileError(file: file, path: at + ".id", "is empty") }
             let id = SceneID(idText)
@@ -67,6 +68,7 @@ extension ScreenSession {
                 } ?? .interstitial
                 fullScreenAds.append(FullScreenPlacement(scene: id, kind: kind, source: source, setsScene: setsScene))
             }
+            if let value = scene["native"] { natives += try reader.nativePlacements(value, at + ".native", scene: id, taken: natives) }
             scenes.append(ScreenState.Scene(id: id, hasBanner: scene["banner"] != nil))
         }
         let ids = scenes.map(\.id)
@@ -109,8 +111,8 @@ extension ScreenSession {
         default: throw SessionFileError(file: file, path: "script", "not a string or an array of strings")
         }
         let urlMap = try top["urlMap"].map { v throws(SessionFileError) in try reader.string(v, "urlMap") }
-        self.init(screen: screen, testMode: testMode, banners: banners, fullScreenAds: fullScreenAds, players: players,
-                  script: script, urlMap: urlMap, directory: URL(fileURLWithPath: file).deletingLastPathComponent().path)
+        self.init(screen: screen, testMode: testMode, banners: banners, fullScreenAds: fullScreenAds, nativePlacements: natives,
+                  players: players, script: script, urlMap: urlMap, directory: URL(fileURLWithPath: file).deletingLastPathComponent().path)
     }
 }
 

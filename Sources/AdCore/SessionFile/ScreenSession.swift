@@ -20,6 +20,8 @@ public struct ScreenSession: Sendable {
     public let testMode: Bool
     public let banners: [BannerPlacement]
     public let fullScreenAds: [FullScreenPlacement]
+    /// The native placements (sliders and single native ads) of every scene, in the file's order.
+    public let nativePlacements: [NativePlacement]
     /// The scenes that play content, in the file's order; the first is the primary player (the output's audio,
     /// the timeline's segments, the render's length).
     public let players: [Player]
@@ -33,8 +35,9 @@ public struct ScreenSession: Sendable {
     public let directory: String
 
     public init(screen: ScreenState, testMode: Bool = false, banners: [BannerPlacement] = [],
-                fullScreenAds: [FullScreenPlacement] = [], players: [Player] = [], script: String? = nil,
-                urlMap: String? = nil, directory: String = FileManager.default.currentDirectoryPath) {
+                fullScreenAds: [FullScreenPlacement] = [], nativePlacements: [NativePlacement] = [], players: [Player] = [],
+                script: String? = nil, urlMap: String? = nil, directory: String = FileManager.default.currentDirectoryPath) {
+        self.nativePlacements = nativePlacements
         self.urlMap = urlMap
         self.screen = screen
         self.testMode = testMode

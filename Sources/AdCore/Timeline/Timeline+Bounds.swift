@@ -168,6 +168,7 @@ extension Timeline {
                 }
                 if let b = layer.breakIndex, b < 0 { throw fail("\(path).break", "\(b) is negative") }
                 if let a = layer.adIndex, a < 0 { throw fail("\(path).ad", "\(a) is negative") }
+                if let i = layer.index, i < 0 { throw fail("\(path).index", "\(i) is negative") }
             }
             if let clock {
                 let span = clock.samples(fromFrame: segment.outStartFrame, toFrame: segment.outEndFrame)

@@ -177,9 +177,13 @@ public struct Timeline: Codable, Hashable, Sendable {
         public var paused: Bool?
         public var breakIndex: Int?
         public var adIndex: Int?
+        /// For a `card` or `native` layer: the card's index in its response's `ads`, and its ad id (`adid`).
+        /// (`ad` is taken by a player's ad index, so the id is `adId`.)
+        public var index: Int?
+        public var adID: String?
 
         enum CodingKeys: String, CodingKey {
-            case kind, scene, rect, source, srcStartTick, paused, breakIndex = "break", adIndex = "ad"
+            case kind, scene, rect, source, srcStartTick, paused, breakIndex = "break", adIndex = "ad", index, adID = "adId"
         }
 
         public init(kind: ScreenLayer.Kind, scene: String, rect: Rect, source: String?) {

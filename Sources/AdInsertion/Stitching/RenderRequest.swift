@@ -40,6 +40,11 @@ public struct RenderRequest: Sendable {
     /// The banners and full-screen ads loaded for the screen (`--banner`, `--test-mode`, a session file): their
     /// creatives are drawn and their events logged with the session's.
     public var screenAds: ScreenAdRun?
+    /// The native placements (sliders, single native ads) loaded and evaluated for the screen: drawn over their
+    /// scenes, their events logged with the session's.
+    public var nativeAds: NativeAds?
+    /// The font file native ads' text is drawn with; DejaVu Sans when `nil`.
+    public var font: String?
     public var contentStart: MediaTime
     /// The wall-clock time of output frame 0, for `[TIMESTAMP]`; a fixed date keeps event logs reproducible.
     public var clockOrigin: Date

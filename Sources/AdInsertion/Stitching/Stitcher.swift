@@ -37,6 +37,9 @@ public final class Stitcher {
     /// The loaded banner creatives (`request.screenAds`), and the screen ad events not yet logged.
     let screenAds: ScreenAdPictures?
     var pendingScreenEvents: ArraySlice<ScreenAdEvent> = []
+    /// The native placements' images and font (`request.nativeAds`), and their events not yet logged.
+    let native: NativePictures?
+    var pendingNativeEvents: ArraySlice<NativeAdEvent> = []
     /// The banner requests live screen commands cause (`play` only).
     let liveBanners: LiveBannerRequests?
     private let compositor: Compositor
@@ -86,6 +89,8 @@ public final class Stitcher {
             try ScreenAdPictures(run: run, format: format, cache: request.mediaCache)
         }
         pendingScreenEvents = ArraySlice(screenAds?.run.events ?? [])
+        native = try request.nativeAds.map { ads throws(RenderError) in try NativePictures(ads: ads, font: request.font, format: format) }
+        pendingNativeEvents = ArraySlice(request.nativeAds?.outcome.events ?? [])
         liveBanners = mode == .live ? screenAds.flatMap { ads in
             ads.run.loader.map { LiveBannerRequests(driver: ads.run.driver, loader: $0) }
         } : nil
@@ -399,10 +404,10 @@ public final class Stitcher {
                         drawing.timeline.append(shown.timelineLayer(kind: kind, scene: layer.scene, rect: layer.rect))
                     }
                     drawing.layers += player
-                    continue
+                } else {
+                    drawing.layers.append(.color(.black, in: layer.rect))
+                    drawing.timeline.append(Timeline.Layer(kind: .content, scene: scene, rect: .init(layer.rect), source: nil))
                 }
-                drawing.layers.append(.color(.black, in: layer.rect))
-                drawing.timeline.append(Timeline.Layer(kind: .content, scene: scene, rect: .init(layer.rect), source: nil))
             case .banner:
                 // The creative the loader fetched for this scene's current width (nothing when it failed).
                 let loaded = screenAds?.banner(of: layer.scene, at: format.frameRate.time(ofFrame: frame))
@@ -419,9 +424,15 @@ public final class Stitcher {
             case .overlay:
                 drawing.layers.append(.color(Stitcher.overlayColor, in: layer.rect))
                 drawing.timeline.append(Timeline.Layer(kind: .overlay, scene: scene, rect: .init(layer.rect), source: nil))
-            case .ad, .pip:
-                // Contributed by the ads manager and the PiP controller through the player, above.
+            case .ad, .pip, .slider, .card, .native:
+                // Contributed by the ads manager and the PiP controller through the player, above, and by the
+                // native placements over their scene's content, below.
                 continue
+            }
+            if layer.kind == .content {
+                let native = try nativeLayers(of: layer.scene, frame: frame)
+                drawing.layers += native.layers
+                drawing.timeline += native.timeline
             }
         }
         if let floating {

@@ -6,10 +6,12 @@ extension Compositor {
     /// Luma is blended pixel by pixel. A chroma sample covers 2x2 luma pixels, so it is blended by the mean of
     /// their four coverages (pixels outside the mask count as uncovered): what subsampling the blended 4:4:4
     /// screen would give, the rule pictures follow at their odd edges.
+    /// - Parameter clip: the only part of the canvas it may touch, if any.
     /// - Returns: the part of the canvas the mask could touch.
     @discardableResult
-    public func blend(_ mask: CoverageMask, color: YUVColor, in rect: PixelRect) throws(MediaError) -> PixelRect {
-        let area = clipped(PixelRect(x: rect.x, y: rect.y, width: min(rect.width, mask.size.width), height: min(rect.height, mask.size.height)))
+    public func blend(_ mask: CoverageMask, color: YUVColor, in rect: PixelRect, clip: PixelRect? = nil) throws(MediaError) -> PixelRect {
+        let reach = PixelRect(x: rect.x, y: rect.y, width: min(rect.width, mask.size.width), height: min(rect.height, mask.size.height))
+        let area = clipped(clip.map { reach.intersection($0) } ?? reach)
         guard area.width > 0, area.height > 0 else { return area }
         try ensureWritable()
         func coverage(_ x: Int, _ y: Int) -> Int {

@@ -29,10 +29,21 @@ public struct CompositorLayer {
 
     public var content: Content
     public var rect: PixelRect
+    /// The only part of the canvas the layer may touch (a scrolled row's viewport); the whole canvas when `nil`.
+    /// The layer is laid out in `rect` as if unclipped, then cut: a picture half out of its clip shows its half.
+    public var clip: PixelRect?
 
-    public init(_ content: Content, in rect: PixelRect) {
+    public init(_ content: Content, in rect: PixelRect, clip: PixelRect? = nil) {
         self.content = content
         self.rect = rect
+        self.clip = clip
+    }
+
+    /// The layer cut to `clip` as well as to what it was cut to before.
+    public func clipped(to clip: PixelRect) -> CompositorLayer {
+        var layer = self
+        layer.clip = self.clip.map { $0.intersection(clip) } ?? clip
+        return layer
     }
 
     public static func picture(_ picture: VideoPicture, _ fit: Fit, in rect: PixelRect) -> CompositorLayer {
@@ -63,6 +74,10 @@ extension Compositor {
         var landed: [PixelRect] = []
         landed.reserveCapacity(layers.count)
         for layer in layers {
+            if let clip = layer.clip, !clip.contains(layer.rect) {
+                landed.append(try drawClipped(layer, to: clip))
+                continue
+            }
             switch layer.content {
             case .color(let color):
                 try fill(layer.rect, with: color)

@@ -49,10 +49,15 @@ extension SessionOptions {
         request.cacheBusting = sendsBeacons ? .random : .seeded
         request.mediaCache = mediaCacheSettings
         request.screen = screen
+        request.font = font
         if let session = try screenSession(command: command) {
             request.players = try await scenePlayers(session, urlMap: inputs.urlMap, fallbackWindow: window, context: context)
             request.screenAds = try await screenAds(session, script: request.script, urlMap: inputs.urlMap,
                                                     clockOrigin: request.clockOrigin, command: command)
+            request.nativeAds = try await nativeAds(session, request: request, content: info, urlMap: inputs.urlMap,
+                                                    command: command)
+            // What the origin policy dropped and the images that could not be fetched: the render goes on without them.
+            for warning in request.nativeAds?.warnings ?? [] { context.warn(warning) }
         }
         return request
     }

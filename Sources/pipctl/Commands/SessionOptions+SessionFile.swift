@@ -93,4 +93,21 @@ extension SessionOptions {
             throw UsageError(command: command, message: "\(sessionFile.map { "--session: \($0)" } ?? "--banner"): \(error)")
         }
     }
+
+    /// The session's native placements loaded and evaluated for `request` (`load slider` commands of its script),
+    /// under the ad fetches' limits; `nil` when it has none.
+    func nativeAds(_ session: ScreenSession, request: RenderRequest, content: MediaInfo, urlMap: String?,
+                   command: String) async throws -> NativeAds? {
+        guard !session.nativePlacements.isEmpty else { return nil }
+        var settings = AdsLoaderSettings()
+        settings.urlMap = try SessionOptions.loadURLMap(urlMap, command: command)
+        try decisioning.apply(to: &settings, command: command)
+        do {
+            return try await request.loadNativeAds(session, settings: settings, content: content)
+        } catch let error as FontError {
+            throw UsageError(command: command, message: "--font: \(error)")
+        } catch let error as NativeError {
+            throw UsageError(command: command, message: "\(error)")
+        }
+    }
 }

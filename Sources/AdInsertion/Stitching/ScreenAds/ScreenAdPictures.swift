@@ -97,7 +97,7 @@ final class ScreenAdPictures {
     }
 
     /// An image creative written into `directory` as `name` and opened.
-    private static func openImage(_ data: Data, header: ImageHeader, from location: ResourceLocation, as name: String,
+    static func openImage(_ data: Data, header: ImageHeader, from location: ResourceLocation, as name: String,
                                   in directory: URL, format: OutputFormat) throws(RenderError) -> MediaSource {
         let file = directory.appendingPathComponent("\(name).\(header.format == .jpeg ? "jpg" : header.format.rawValue)")
         do { try data.write(to: file) } catch {

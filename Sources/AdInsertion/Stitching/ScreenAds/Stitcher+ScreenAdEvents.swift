@@ -1,21 +1,30 @@
 import MediaCore
 
 extension Stitcher {
-    /// `events` with the screen ad events due by the last frame written placed among them by time (after the
+    /// `events` with the screen ad and native ad events due by the last frame written placed among them by time (after the
     /// session's own events of the same moment, such as the screen command that caused a reload).
     ///
     /// The driver's events are known before the render; they are logged as the output reaches their time, so the
     /// log stays in time order and each carries the content time of that moment.
     func mergingScreenAdEvents(_ events: [SessionEvent]) -> [SessionEvent] {
-        guard !pendingScreenEvents.isEmpty, frameCount > 0 else { return events }
+        guard !pendingScreenEvents.isEmpty || !pendingNativeEvents.isEmpty, frameCount > 0 else { return events }
         let now = format.frameRate.time(ofFrame: frameCount - 1)
         let contentTime = session.status.contentPosition.seconds.doubleValue
         var merged: [SessionEvent] = []
+        // The next due event of the two queues, the screen's first at the same moment.
+        func next() -> (time: MediaTime, take: () -> SessionEvent)? {
+            let screen = pendingScreenEvents.first.flatMap { $0.time <= now ? $0 : nil }
+            let native = pendingNativeEvents.first.flatMap { $0.time <= now ? $0 : nil }
+            if let screen, native.map({ screen.time <= $0.time }) ?? true {
+                return (screen.time, { self.pendingScreenEvents.removeFirst().sessionEvent(contentTime: contentTime) })
+            }
+            guard let native else { return nil }
+            let frame = format.frameRate.firstFrame(atOrAfter: native.time)
+            return (native.time, { self.pendingNativeEvents.removeFirst().sessionEvent(frame: frame, contentTime: contentTime) })
+        }
         func takeDue(before limit: Double?) {
-            while let next = pendingScreenEvents.first, next.time <= now,
-                  limit.map({ next.time.seconds.doubleValue < $0 }) ?? true {
-                merged.append(next.sessionEvent(contentTime: contentTime))
-                pendingScreenEvents.removeFirst()
+            while let due = next(), limit.map({ due.time.seconds.doubleValue < $0 }) ?? true {
+                merged.append(due.take())
             }
         }
         for event in events {

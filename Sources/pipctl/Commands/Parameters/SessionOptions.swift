@@ -60,6 +60,8 @@ struct SessionOptions: Hashable, Sendable {
     var testMode: Bool
     /// `--session FILE`: the device, scenes, player, placements and script from a session file.
     var sessionFile: String?
+    /// `--font FILE`: the font of native ads' text; nil for the default (DejaVu Sans).
+    var font: String?
 
     /// True when no content and no ads were given: the session is the bundled demo.
     var usesDemo: Bool { content == nil && ads == nil && sessionFile == nil }
@@ -192,8 +194,12 @@ struct SessionOptions: Hashable, Sendable {
             + "player (content and ads) and placements (banner, interstitial), test mode and a script. It takes "
             + "the place of --content, --ads, --break, --script and the other screen options.")
 
+    static let font = Parameter.optional(
+        "font", .text("FILE"), absent: "DejaVu Sans (fonts-dejavu-core)",
+        help: "The font (a TrueType or OpenType file) native ads' text is measured and drawn with.")
+
     /// Where the session runs: the device and its banner.
-    static let screenParameters: [any ParameterDeclaration] = [session, device, orientation, pointScale, banner, testMode]
+    static let screenParameters: [any ParameterDeclaration] = [session, device, orientation, pointScale, banner, testMode, font]
     /// What the session plays, listed first in help.
     static let inputParameters: [any ParameterDeclaration] = [content, ads, breaks]
     /// How ads are requested.
@@ -241,6 +247,7 @@ struct SessionOptions: Hashable, Sendable {
         banner = arguments[Self.banner]
         testMode = arguments[Self.testMode]
         sessionFile = arguments[Self.session]
+        font = arguments[Self.font]
     }
 
     /// The screen of the session: the `--session` file's, or on `--device` one scene, "main", full screen, with a

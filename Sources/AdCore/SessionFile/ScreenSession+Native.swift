@@ -1,0 +1,81 @@
+import Foundation
+import MediaCore
+
+extension JSONPathReader {
+    /// A scene's `native` placements (docs/SESSION.md): `id`, `source`, `style`, `top`, `maxRetries`,
+    /// `loadImages`, `template`, each checked where it stands so that an error names its JSON path.
+    ///
+    /// - Parameter taken: the ids of placements read so far in the session; a `load slider NAME` must name one.
+    func nativePlacements(_ value: Any, _ path: String, scene: SceneID,
+                          taken: [NativePlacement]) throws(SessionFileError) -> [NativePlacement] {
+        var placements: [NativePlacement] = []
+        for (i, item) in try array(value, path).enumerated() {
+            let at = "\(path)[\(i)]"
+            let object = try self.object(item, at)
+            try only(object, ["id", "source", "style", "top", "maxRetries", "loadImages", "template"], at)
+            let id = try string(object["id"], at + ".id")
+            guard !id.isEmpty, !id.contains(where: \.isWhitespace) else { throw fail(at + ".id", "\"\(id)\" is not a word") }
+            guard !(taken + placements).contains(where: { $0.id == id }) else {
+                throw fail(at + ".id", "\"\(id)\" names an earlier native placement too")
+            }
+            let source = try string(object["source"], at + ".source")
+            guard !source.isEmpty else { throw fail(at + ".source", "is empty") }
+            var placement = NativePlacement(id: id, scene: scene, source: source)
+            if let style = object["style"] { placement.style = try choice(style, at + ".style", NativePlacement.Style.self) }
+            if let top = object["top"] { placement.top = try count(top, at + ".top") }
+            if let retries = object["maxRetries"] { placement.maximumRetries = try count(retries, at + ".maxRetries") }
+            if let images = object["loadImages"] { placement.loadImages = try bool(images, at + ".loadImages") }
+            if let template = object["template"] {
+                do throws(NativeError) { placement.template = try NativeCardTemplate(json: template, source: file, path: at + ".template") } catch {
+                    guard case .invalidTemplate(_, let valuePath, let message) = error else { throw fail(at + ".template", error.description) }
+                    throw fail(valuePath, message)
+                }
+            }
+            placements.append(placement)
+        }
+        return placements
+    }
+
+    /// A whole number in 0…10000 (points or a count).
+    private func count(_ value: Any, _ path: String) throws(SessionFileError) -> Int {
+        let whole = try int(value, path)
+        guard (0...10_000).contains(whole) else { throw fail(path, "\(whole) is not in 0…10000") }
+        return whole
+    }
+}
+
+/// The native placements of a render, loaded and evaluated before it starts: what each frame shows of them, their
+/// events, and the bytes of every image their blocks name.
+public struct NativeAds: Sendable {
+    public let outcome: NativeScreenRun.Outcome
+    /// Each image URL of the loaded blocks (as resolved by the loader) and its bytes; an image whose fetch failed
+    /// is absent (its frame shows the grey placeholder).
+    public let images: [String: Data]
+    /// What the loader's origin policy dropped, and the images that could not be fetched, one line each.
+    public let warnings: [String]
+}
+
+extension ScreenSession {
+    /// Runs the session's native placements over a render: the loads `script`'s `load slider` commands make
+    /// (under `settings`' limits, relative paths from the session's directory), then their images, then the
+    /// frame-by-frame evaluation until `end`; `nil` when the session has no native placement.
+    ///
+    /// - Throws: `NativeError.unknownPlacement` for a native command naming no placement. A load that fails is
+    ///   not an error: it is the run's `onAdFailure`.
+    public func loadNative(script: SessionScript, settings: AdsLoaderSettings, frameRate: FrameRate, end: MediaTime,
+                           measurer: any TextMeasurer) async throws(NativeError) -> NativeAds? {
+        guard !nativePlacements.isEmpty else { return nil }
+        let run = try NativeScreenRun(screen: ScreenTimeline(initial: screen, script: script), placements: nativePlacements,
+                                      script: script, frameRate: frameRate, end: end, measurer: measurer)
+        let loader = NativeAdLoader(settings: settings, directory: directory)
+        var blocks: [NativeBlock] = [], warnings: [String] = []
+        let outcome = await run.run { (placement) throws(NativeError) in
+            let result = try await loader.load(placement.source)
+            blocks.append(result.block)
+            warnings += result.warnings
+            return result.block
+        }
+        let (images, failures) = await loader.images(of: blocks)
+        return NativeAds(outcome: outcome, images: images, warnings: warnings + failures)
+    }
+}

@@ -1,0 +1,57 @@
+import AdCore
+import Foundation
+import MediaCore
+import VideoPipeline
+
+/// The images and the font of a render's native placements, opened for drawing: each image's bytes (fetched by
+/// the loader under the ad fetches' limits) written once into a temporary directory (removed with this value)
+/// and decoded by `MediaSource`, and a `TextRasterizer` with the font the cards were measured with.
+final class NativePictures {
+    let ads: NativeAds
+    let rasterizer: TextRasterizer
+    /// The opened image of each URL; an image that does not decode is absent (its frame shows the placeholder).
+    private var sources: [String: MediaSource] = [:]
+    private let directory: URL
+    /// Text already drawn, by what was drawn: a card's text is the same frame after frame.
+    private var texts: [TextKey: RenderedText] = [:]
+
+    private struct TextKey: Hashable {
+        var text: String
+        var pixelSize: Int
+        var width: Int
+        var lineLimit: Int
+    }
+
+    init(ads: NativeAds, font: String?, format: OutputFormat) throws(RenderError) {
+        self.ads = ads
+        do throws(FontError) {
+            rasterizer = TextRasterizer(font: try FreeTypeTextMeasurer.face(font))
+        } catch {
+            throw .session("--font: \(error)")
+        }
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("pipctl-native-\(UUID().uuidString)")
+        do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
+            throw .output(.outputNotWritable(path: directory.path, reason: "\(error)"))
+        }
+        for (index, (url, data)) in ads.images.sorted(by: { $0.key < $1.key }).enumerated() {
+            guard let header = ImageHeader(data), let location = ResourceLocation(userInput: url, relativeTo: directory.path) else { continue }
+            sources[url] = try? ScreenAdPictures.openImage(data, header: header, from: location, as: "image\(index)",
+                                                          in: directory, format: format)
+        }
+    }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
+
+    /// The decoded image at `url`, if it was fetched and decodes.
+    func image(_ url: String) -> MediaSource? { sources[url] }
+
+    /// `text` drawn at `pixelSize` within `width` pixels in at most `lineLimit` lines.
+    func text(_ text: String, pixelSize: Int, width: Int, lineLimit: Int) throws(FontError) -> RenderedText {
+        let key = TextKey(text: text, pixelSize: pixelSize, width: width, lineLimit: lineLimit)
+        if let drawn = texts[key] { return drawn }
+        if texts.count > 256 { texts.removeAll() }
+        let drawn = try rasterizer.render(text, pixelSize: pixelSize, width: width, lineLimit: lineLimit)
+        texts[key] = drawn
+        return drawn
+    }
+}

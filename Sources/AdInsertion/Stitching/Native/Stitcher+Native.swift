@@ -1,0 +1,88 @@
+import AdCore
+import MediaCore
+import VideoPipeline
+
+extension Stitcher {
+    /// The slider's background, light grey as in the guide's feed.
+    static let sliderColor = YUVColor(red: 0xE8, green: 0xE8, blue: 0xEC)
+    /// A block still loading, or an image not loaded yet.
+    static let nativePlaceholderColor = YUVColor(red: 0xB0, green: 0xB0, blue: 0xB0)
+    static let cardColor = YUVColor(red: 0xFF, green: 0xFF, blue: 0xFF)
+    static let nativeTextColor = YUVColor(red: 0x20, green: 0x20, blue: 0x20)
+    /// The call-to-action capsule; its text is white.
+    static let callToActionColor = YUVColor(red: 0x1A, green: 0x73, blue: 0xE8)
+    static let callToActionTextColor = YUVColor(red: 0xFF, green: 0xFF, blue: 0xFF)
+
+    /// What the native placements of `scene` draw at output frame `frame`, bottom first, each cut to its
+    /// slider's viewport, and the timeline's `slider`, `card` and `native` layers.
+    ///
+    /// Drawn over the scene's content and under what the screen puts above it (banners, full-screen ads, the
+    /// picture-in-picture window). Text is drawn with the font the cards were measured with, in the frame the
+    /// layout gave it; images are cropped into their frames; an image not loaded (or not fetched) is grey.
+    func nativeLayers(of scene: SceneID, frame: Int64) throws(MediaError) -> (layers: [CompositorLayer], timeline: [Timeline.Layer]) {
+        guard let native else { return ([], []) }
+        let time = format.frameRate.time(ofFrame: frame)
+        let outcome = native.ads.outcome
+        var layers: [CompositorLayer] = [], timeline: [Timeline.Layer] = []
+        for layer in outcome.layers(at: time) where layer.scene == scene {
+            guard let p = outcome.placements.firstIndex(where: { $0.id == layer.placement }) else { continue }
+            let template = outcome.placements[p].template
+            let scale = request.screen?.pointScale ?? PointScale(.one)
+            let rect = layer.rect
+            var own: [CompositorLayer] = []
+            switch layer.kind {
+            case .slider, .placeholder:
+                own.append(.color(layer.kind == .slider ? Stitcher.sliderColor : Stitcher.nativePlaceholderColor, in: rect))
+                timeline.append(Timeline.Layer(kind: .slider, scene: scene.rawValue, rect: .init(rect), source: nil))
+            case .card(let index, let ad), .native(let index, let ad):
+                own.append(.roundedRect(Stitcher.cardColor, radius: scale.pixels(template.padding), in: rect))
+                var entry = Timeline.Layer(kind: layer.kind == .card(index: index, ad: ad) ? .card : .native,
+                                           scene: scene.rawValue, rect: .init(rect), source: nil)
+                entry.index = index
+                entry.adID = ad
+                timeline.append(entry)
+            case .asset(let slot, let card, let asset, let placeholder):
+                guard let block = outcome.block(ofPlacement: p, at: time) else { continue }
+                let content = asset.map { (card.map { block.ads[$0].assets } ?? block.assets)[$0].content }
+                own = try nativeAsset(slot, content, placeholder: placeholder, in: rect, template: template, scale: scale)
+            }
+            layers += own.map { $0.clipped(to: layer.clip) }
+        }
+        return (layers, timeline)
+    }
+
+    /// One asset's layers in `rect`: an image cropped into it (grey while not loaded), text in the template's size
+    /// and line limit, the call to action as a capsule with its text centred, the feedback button as a grey dot.
+    private func nativeAsset(_ slot: NativeAssetSlot, _ content: NativeAsset.Content?, placeholder: Bool, in rect: PixelRect,
+                             template: NativeCardTemplate, scale: PointScale) throws(MediaError) -> [CompositorLayer] {
+        let text: String
+        switch content {
+        case .image(_, let url, _)?:
+            guard !placeholder, let source = native?.image(url) else { return [.color(Stitcher.nativePlaceholderColor, in: rect)] }
+            return [.picture(try source.picture(atTick: 0), .crop, in: rect)]
+        case .title(let value)?, .data(_, let value)?:
+            text = value
+        case .video?:
+            return [.color(Stitcher.nativePlaceholderColor, in: rect)]
+        case nil:
+            return [.roundedRect(Stitcher.nativePlaceholderColor, radius: rect.height / 2, in: rect)]
+        }
+        let (points, lines): (Int, Int) = switch slot {
+        case .title: (template.titleFontSize, template.titleLines)
+        case .body: (template.bodyFontSize, template.bodyLines)
+        case .warning: (template.warningFontSize, template.warningLines)
+        case .callToAction: (template.bodyFontSize, 1)
+        default: (template.rowFontSize, 1)
+        }
+        let drawn: RenderedText
+        do { drawn = try native!.text(text, pixelSize: scale.pixels(points), width: rect.width, lineLimit: lines) } catch {
+            throw .invalidSetting(name: "native \(slot.rawValue) text", value: text, reason: "\(error)")
+        }
+        guard slot == .callToAction else { return [.text(drawn, Stitcher.nativeTextColor, in: rect)] }
+        let size = drawn.mask.size
+        let centred = PixelRect(x: rect.x + (rect.width - size.width) / 2, y: rect.y + (rect.height - size.height) / 2,
+                                width: size.width, height: size.height)
+        return [.roundedRect(Stitcher.callToActionColor, radius: rect.height / 2, in: rect),
+                CompositorLayer(.mask(drawn.mask, Stitcher.callToActionTextColor), in: centred, clip: rect)]
+    }
+}
