@@ -41,6 +41,8 @@ struct ScreenAdWalk {
     /// number, so that its outcome and its opened creative are found; any other is numbered from `nextIndex`.
     var known: [ScreenAdRequest] = []
     var nextIndex = 0
+    /// The known requests already matched: each is matched once, in order.
+    private var usedKnown = Set<Int>()
     /// Whether a banner's new width is requested here; a live session's `LiveBannerRequests` does it instead.
     var requestsBanners = true
 
@@ -203,10 +205,11 @@ struct ScreenAdWalk {
 
     /// `request` with its number: a known request's, else the next free one.
     private mutating func numbered(_ request: ScreenAdRequest) -> ScreenAdRequest {
-        let index = known.first { $0.isSame(as: request) }?.index ?? {
+        let index = known.first { !usedKnown.contains($0.index) && $0.isSame(as: request) }?.index ?? {
             defer { nextIndex += 1 }
             return nextIndex
         }()
+        usedKnown.insert(index)
         let numbered = request.numbered(index)
         requests.append(numbered)
         return numbered
@@ -309,9 +312,10 @@ struct ScreenAdWalk {
 }
 
 extension ScreenAdRequest {
-    /// Whether `other` asks the same thing at the same time (its number aside).
+    /// Whether `other` asks the same thing (its number and time aside: a script's request is known at the
+    /// command's time and made at the frame it applies at).
     func isSame(as other: ScreenAdRequest) -> Bool {
-        time == other.time && placement == other.placement && scene == other.scene && size == other.size
+        placement == other.placement && scene == other.scene && size == other.size
             && url == other.url && reason == other.reason
     }
 

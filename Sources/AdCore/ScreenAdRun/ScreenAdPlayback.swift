@@ -8,7 +8,9 @@ import MediaCore
 /// rules (`ScreenAdWalk`), so a typed `present`, `dismiss` or `tap` gives the events and the cover the same command
 /// gives in a script at that time. A request no script change made (a full-screen ad that no longer fits after a
 /// live resize) is fetched in the background; its answer is taken before a later frame and logged then, never
-/// blocking one. A presented video that fails part-way is dismissed here (`videoFailed`), and the covered content
+/// blocking one. Events are placed at the frame a command applied at (a script's time snapped to the frame, as
+/// the session's `COMMAND`), so a live session and its command log replayed by `render` log the same times. A
+/// presented video that fails part-way is dismissed here (`videoFailed`), and the covered content
 /// resumes.
 public final class ScreenAdPlayback: Sendable {
     /// A finished background request and its outcome.
@@ -127,7 +129,9 @@ public final class ScreenAdPlayback: Sendable {
     private func advance(_ state: inout State, through time: MediaTime) {
         while let next = state.script.first, next.time <= time {
             state.script.removeFirst()
-            state.walk.apply(next)
+            // A script command applies at the first frame at or after its time (`time`, as this is called at every
+            // frame): what it causes happens at that frame, as the same command typed live at that frame.
+            state.walk.apply(ScreenTimeline.Change(time: time, command: next.command, events: next.events, state: next.state))
         }
         state.walk.flushPending(through: time)
     }
