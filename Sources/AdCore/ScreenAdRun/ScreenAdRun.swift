@@ -32,6 +32,8 @@ public struct ScreenAdRun: Sendable {
     /// The driver and its requests' outcomes, to place a video creative's events once the render has opened it.
     public let driver: ScreenAdDriver
     public let outcomes: [Int: Result<DisplayCreative, ScreenAdError>]
+    /// What the render found when it opened each video creative, by request (`opening(videos:)`).
+    public let videos: [Int: FullScreenVideoOutcome]
     /// The loader that fetched them, for the requests live commands cause later (`LiveBannerRequests`).
     public var loader: ScreenAdLoader?
 
@@ -51,6 +53,7 @@ public struct ScreenAdRun: Sendable {
                 videos: [Int: FullScreenVideoOutcome] = [:]) {
         self.driver = driver
         self.outcomes = outcomes
+        self.videos = videos
         events = driver.events(outcomes: outcomes, videos: videos)
         presentations = driver.presentations(outcomes: outcomes, videos: videos)
         requests = driver.requests

@@ -52,11 +52,12 @@ extension PlaybackSession {
             if isPaused { return refuse(command, "already paused") }
             guard lastDecision != nil else { return refuse(command, "nothing is playing yet") }
             isPaused = true
-            adsManager.playbackPaused(true)
+            // Under a full-screen ad the linear ad is already paused.
+            if !isCovered { adsManager.playbackPaused(true) }
         case .resume:
             guard isPaused else { return refuse(command, "not paused") }
             isPaused = false
-            adsManager.playbackPaused(false)
+            if !isCovered { adsManager.playbackPaused(false) }
         case .skip:
             if let refusal = adsManager.skip() { refuse(command, refusal) }
         case .click:
@@ -78,8 +79,10 @@ extension PlaybackSession {
                     // Live changes drive the live banner requests; the primary's session, which logs the screen,
                     // keeps them for the stitcher.
                     if live {
-                        liveScreenChanges.append(ScreenTimeline.Change(time: configuration.frameRate.time(ofFrame: frame),
-                                                                       command: screenCommand, events: events, state: state))
+                        let change = ScreenTimeline.Change(time: configuration.frameRate.time(ofFrame: frame),
+                                                           command: screenCommand, events: events, state: state)
+                        liveScreenChanges.append(change)
+                        screenAds?.screenChanged(change)
                     }
                 }
                 screenChanged()

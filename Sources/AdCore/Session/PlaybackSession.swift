@@ -70,6 +70,11 @@ public final class PlaybackSession {
     var scriptCommands: ArraySlice<TimedCommand>
     /// The screen changes of live commands not yet taken: the requests they cause are not in the script's run.
     var liveScreenChanges: [ScreenTimeline.Change] = []
+    /// The banners' and full-screen ads' playback: which full-screen ads cover the player, live ones included
+    /// (`nil`: only `configuration.fullScreenPresentations`). Shared by every player of the screen.
+    public var screenAds: ScreenAdPlayback?
+    /// Whether a full-screen ad covered the player at the last frame decided.
+    var isCovered = false
     /// The frame at which the current picture-in-picture start or stop was requested.
     var transitionStart: Int64 = 0
 
@@ -144,9 +149,11 @@ public final class PlaybackSession {
 
         let source: FrameDecision.Source
         var frozen = false
-        if let cover = fullScreenCover, let last = lastDecision {
+        let cover = fullScreenCover
+        coverChanged(cover != nil)
+        if let cover, let last = lastDecision {
             // A full-screen ad covers the player: its content (or linear ad) is paused under it until the dismiss.
-            guard cover.until != nil || configuration.mode == .live else {
+            guard cover.until != nil || scriptCanStill({ $0 == .screen(.dismiss(cover.scene)) }) else {
                 end(reason: .scriptEnded, contentEnded: contentHasEnded)
                 return nil
             }
@@ -246,6 +253,7 @@ public final class PlaybackSession {
     private var fullScreenCover: FullScreenPresentation? {
         guard let scene = configuration.playerScene ?? screen?.scenes[0].id else { return nil }
         let time = configuration.frameRate.time(ofFrame: frame)
+        if let screenAds { return screenAds.presentation(of: scene, at: time) }
         return configuration.fullScreenPresentations.last { $0.covers(scene, at: time) }
     }
 

@@ -29,7 +29,7 @@ public final class Stitcher {
     private let content: MediaSource
     private let media: AdMedia
     /// The other scenes' players (`request.players`), stepped after the primary session at every frame.
-    private var players: [ScenePlayer] = []
+    var players: [ScenePlayer] = []
     /// The last output frame the other players were stepped for (a frame decided again after an ad failure
     /// must not move them on twice).
     private var playersFrame: Int64 = -1
@@ -88,7 +88,6 @@ public final class Stitcher {
         screenAds = try request.screenAds.map { run throws(RenderError) in
             try ScreenAdPictures(run: run, format: format, cache: request.mediaCache)
         }
-        pendingScreenEvents = ArraySlice(screenAds?.run.events ?? [])
         native = try request.nativeAds.map { ads throws(RenderError) in try NativePictures(ads: ads, font: request.font, format: format) }
         pendingNativeEvents = ArraySlice(request.nativeAds?.outcome.events ?? [])
         liveBanners = mode == .live ? screenAds.flatMap { ads in
@@ -146,6 +145,7 @@ public final class Stitcher {
             let others = players
             session.forwardsLiveCommand = { command in for player in others { player.session.submit(command) } }
         }
+        attachScreenAdPlayback()
         // Fetch ahead: every break's media starts downloading now, while the content before it plays.
         downloads.start()
     }
@@ -154,6 +154,7 @@ public final class Stitcher {
     deinit {
         downloads.cancel()
         liveBanners?.cancel()
+        session.screenAds?.cancel()
     }
 
     /// Also sends every event to `observer` (a beacon sender, a live printer).
@@ -298,8 +299,7 @@ public final class Stitcher {
                 // A video full-screen ad over the player's scene: the output's sound is the ad's, on its own clock.
                 audioRun = nil
                 sourceAudioStart = clock.sample(atFrame: tick)
-                _ = try cover.source.readAudio(from: clock.sample(atFrame: n) - clock.sample(atFrame: cover.start),
-                                               count: span.count, into: audio)
+                readCoverAudio(cover, frame: n, count: span.count, into: audio)
                 return
             }
             if decision.isPaused {

@@ -47,7 +47,9 @@ enum PlayCommand: Command {
             + "of as fast as possible, printing each event as it happens (text on a terminal, JSON lines "
             + "otherwise) and, on a terminal, a status line (position, what is playing, picture-in-picture, next "
             + "break, held breaks). Commands are read from standard input, one per line: pip, pip on, pip off, "
-            + "seek T, pause, resume, skip, click, status, quit; each applies at the next frame. When the input ends the "
+            + "seek T, pause, resume, skip, click, status, quit, and with --device or --session the screen commands "
+            + "(rotate, resize, split, fold, unfold, activate, present interstitial SCENE, tap X,Y, dismiss SCENE), "
+            + "whose ad events and drawing are those of the same command in a script; each applies at the next frame. When the input ends the "
             + "session plays on to its end. With no --content, --ads or --break it plays the bundled demo.",
         parameters: SessionOptions.inputParameters + [events, speed, record, commandLog] + FormatOptions.FromContent.parameters
             + EncodingOptions.parameters + SessionOptions.adRequestParameters + SessionOptions.mediaParameters

@@ -17,7 +17,10 @@ final class ScreenAdPictures {
     /// The source of `run.fullScreenChanges[i]`, likewise, for an image.
     private let fullScreenSources: [MediaSource?]
     /// Each video full-screen creative that opened, by request; read from its first frame when it presents.
-    let videoSources: [Int: MediaSource]
+    private(set) var videoSources: [Int: MediaSource]
+    /// The image full-screen creatives loaded live (`ScreenAdPlayback`), by request, with their request URLs.
+    private var liveImages: [Int: (source: MediaSource, url: String)] = [:]
+    private let cache: MediaCacheSettings
     private let directory: URL
     private let format: OutputFormat
     /// Banners loaded live (`LiveBannerRequests`), in the order they took effect: from `time` on, `scene` shows
@@ -26,6 +29,7 @@ final class ScreenAdPictures {
 
     init(run: ScreenAdRun, format: OutputFormat, cache: MediaCacheSettings) throws(RenderError) {
         self.format = format
+        self.cache = cache
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("pipctl-banners-\(UUID().uuidString)")
         var opened: [Data: MediaSource] = [:]
         do {
@@ -35,17 +39,17 @@ final class ScreenAdPictures {
         }
         sources = try Self.open(run.bannerChanges, "banner", in: directory, format: format, opened: &opened)
         fullScreenSources = try Self.open(run.fullScreenChanges, "fullscreen", in: directory, format: format, opened: &opened)
-        let (videos, outcomes) = Self.openVideos(run.fullScreenChanges, format: format, cache: cache)
+        let (videos, outcomes) = Self.openVideos(run.fullScreenChanges.map { ($0.request, $0.creative) }, format: format, cache: cache)
         videoSources = videos
         self.run = outcomes.isEmpty ? run : run.opening(videos: outcomes)
     }
 
     /// Opens each video creative: its file, or its download through the media cache (all started together).
-    private static func openVideos(_ changes: [ScreenAdRun.BannerChange], format: OutputFormat, cache: MediaCacheSettings)
-        -> ([Int: MediaSource], [Int: FullScreenVideoOutcome]) {
-        let videos = changes.compactMap { change -> (request: Int, location: ResourceLocation)? in
-            guard case .video(let location, _)? = change.creative?.content else { return nil }
-            return (change.request, location)
+    private static func openVideos(_ creatives: [(request: Int, creative: DisplayCreative?)], format: OutputFormat,
+                                   cache: MediaCacheSettings) -> ([Int: MediaSource], [Int: FullScreenVideoOutcome]) {
+        let videos = creatives.compactMap { loaded -> (request: Int, location: ResourceLocation)? in
+            guard case .video(let location, _)? = loaded.creative?.content else { return nil }
+            return (loaded.request, location)
         }
         guard !videos.isEmpty else { return ([:], [:]) }
         let remote = videos.compactMap { if case .remote(let url) = $0.location { url } else { nil } }
@@ -128,8 +132,30 @@ final class ScreenAdPictures {
         }
     }
 
+    /// Opens the creative a live full-screen request loaded (`ScreenAdPlayback.Arrival`), as the run's are opened
+    /// before the render: an image is written and opened, a video opened from its file or through the media cache.
+    ///
+    /// - Returns: for a video, whether it opened and its length (an ad that cannot play fails to present).
+    func openLive(_ arrival: ScreenAdPlayback.Arrival) -> FullScreenVideoOutcome? {
+        guard let creative = try? arrival.result.get() else { return nil }
+        let index = arrival.request.index
+        switch creative.content {
+        case .image(let location, let header, let data):
+            if let source = try? Self.openImage(data, header: header, from: location, as: "fullscreen-live\(index)",
+                                                in: directory, format: format) {
+                liveImages[index] = (source, creative.requestURL)
+            }
+            return nil
+        case .video:
+            let (sources, outcomes) = Self.openVideos([(index, creative)], format: format, cache: cache)
+            videoSources.merge(sources) { $1 }
+            return outcomes[index]
+        }
+    }
+
     /// The image request `request` loaded for a full-screen ad, with its request URL; `nil` for a video or none.
     func fullScreenImage(request: Int) -> (source: MediaSource, url: String)? {
+        if let live = liveImages[request] { return live }
         guard let index = run.fullScreenChanges.firstIndex(where: { $0.request == request }),
               let source = fullScreenSources[index], let creative = run.fullScreenChanges[index].creative else { return nil }
         return (source, creative.requestURL)

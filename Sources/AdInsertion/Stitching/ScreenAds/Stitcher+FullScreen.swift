@@ -8,17 +8,27 @@ extension Stitcher {
     ///
     /// An image is fitted over black; a video plays from its first frame at the frame it presented on (tick 0 then,
     /// on its own clock, by the frame-rate rule) and holds its last frame once it has ended, until the dismiss.
-    /// Without loaded creatives (`--device` alone) the model's layer is a placeholder colour.
+    /// A video whose media fails part-way (a truncated file) is dismissed at this frame with the error
+    /// (`ScreenAdPlayback.videoFailed`) rather than stopping the render: this frame shows the paused content, the
+    /// next plays it on. Without loaded creatives (`--device` alone) the model's layer is a placeholder colour.
     func fullScreenLayers(_ layer: ScreenLayer, frame: Int64) throws(MediaError) -> (layers: [CompositorLayer], timeline: Timeline.Layer)? {
         let rect = Timeline.Rect(layer.rect), scene = layer.scene.rawValue
         guard let screenAds else {
             return ([.color(Stitcher.fullScreenColor, in: layer.rect)],
                     Timeline.Layer(kind: .fullscreen, scene: scene, rect: rect, source: nil))
         }
-        guard let shown = screenAds.run.presentation(of: layer.scene, at: format.frameRate.time(ofFrame: frame)) else { return nil }
+        let time = format.frameRate.time(ofFrame: frame)
+        guard let shown = session.screenAds?.presentation(of: layer.scene, at: time) else { return nil }
         if let video = screenAds.videoSources[shown.request] {
             let tick = frame - format.frameRate.firstFrame(atOrAfter: shown.from)
-            return ([.color(.black, in: layer.rect), .picture(try video.picture(atTick: tick), .letterbox, in: layer.rect)],
+            let picture: VideoPicture
+            do throws(MediaError) { picture = try video.picture(atTick: tick) } catch {
+                let text = "\(error)", prefix = video.path + ": "
+                let detail = text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
+                session.screenAds?.videoFailed(in: layer.scene, at: time, error: .mediaUnavailable(source: video.path, detail: detail))
+                return nil
+            }
+            return ([.color(.black, in: layer.rect), .picture(picture, .letterbox, in: layer.rect)],
                     Timeline.Layer(kind: .fullscreen, scene: scene, rect: rect, source: video.path))
         }
         guard let image = screenAds.fullScreenImage(request: shown.request) else { return nil }
@@ -30,8 +40,29 @@ extension Stitcher {
     /// started on: its sound replaces the paused player's.
     func playerCover(_ decision: FrameDecision) -> (source: MediaSource, start: Int64)? {
         guard let scene = decision.playerScene, let screenAds,
-              let shown = screenAds.run.presentation(of: scene, at: format.frameRate.time(ofFrame: decision.frame)),
+              let shown = session.screenAds?.presentation(of: scene, at: format.frameRate.time(ofFrame: decision.frame)),
               let video = screenAds.videoSources[shown.request] else { return nil }
         return (video, format.frameRate.firstFrame(atOrAfter: shown.from))
+    }
+
+    /// Reads the covering video's sound for output frame `frame` into `audio`: silence where its media fails (the
+    /// picture's failure dismisses it; the sound must not stop the render first).
+    func readCoverAudio(_ cover: (source: MediaSource, start: Int64), frame: Int64, count: Int, into audio: AudioBuffer) {
+        let clock = format.sampleClock
+        do throws(MediaError) {
+            _ = try cover.source.readAudio(from: clock.sample(atFrame: frame) - clock.sample(atFrame: cover.start),
+                                           count: count, into: audio)
+        } catch {
+            audio.fill(count: count) { _, _ in 0 }
+        }
+    }
+
+    /// Hands the screen ads' playback to the session and every other player: the full-screen ads that cover
+    /// them, script and live alike, come from it.
+    func attachScreenAdPlayback() {
+        guard let screenAds else { return }
+        let playback = ScreenAdPlayback(run: screenAds.run)
+        session.screenAds = playback
+        for player in players { player.session.screenAds = playback }
     }
 }

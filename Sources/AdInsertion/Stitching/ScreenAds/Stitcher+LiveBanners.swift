@@ -2,28 +2,45 @@ import AdCore
 import MediaCore
 
 extension Stitcher {
-    /// Before `decision`'s frame is drawn (`play`): the live banner requests that have arrived show from this frame
-    /// on, their events logged at its time; then the live screen commands applied at this frame start theirs.
+    /// Before `decision`'s frame is drawn: the screen ads' events due by this frame (the script's, the live
+    /// commands', the live requests' answers) are scheduled at their times; in `play`, the live banner requests that
+    /// have arrived show from this frame on, their events logged at its time, and the live screen commands applied at
+    /// this frame start theirs.
     ///
-    /// Nothing here waits: a request still running leaves the banner as it was, and its answer is taken before a
+    /// Nothing here waits: a request still running leaves the ad as it was, and its answer is taken before a
     /// later frame.
     func updateLiveBanners(_ decision: FrameDecision) {
         let changes = session.takeLiveScreenChanges()
-        guard let liveBanners, let screenAds else { return }
         let time = format.frameRate.time(ofFrame: decision.frame)
+        if let playback = session.screenAds, let screenAds {
+            for arrival in playback.takeArrivals() {
+                playback.take(arrival, video: screenAds.openLive(arrival), at: time)
+            }
+            playback.advance(through: time)
+            schedule(playback.takeEvents())
+        }
+        guard let liveBanners, let screenAds else { return }
         var events: [ScreenAdEvent] = []
         for arrival in liveBanners.takeArrivals() {
             do throws(RenderError) {
                 try screenAds.showLive(try? arrival.result.get(), in: arrival.scene, from: time)
+                session.screenAds?.bannerShown(try? arrival.result.get(), in: arrival.scene)
                 events += liveBanners.events(of: arrival, at: time)
             } catch {
+                session.screenAds?.bannerShown(nil, in: arrival.scene)
                 events.append(ScreenAdEvent(time: time, scene: arrival.scene, type: .bannerViewDidFailToReceiveAd,
                                             message: error.description, url: arrival.request?.url))
             }
         }
         for change in changes { liveBanners.screenChanged(change) }
-        // Logged with this frame's other events, after the run's events already due by now.
-        let at = pendingScreenEvents.firstIndex { $0.time > time } ?? pendingScreenEvents.endIndex
-        pendingScreenEvents.insert(contentsOf: events, at: at)
+        schedule(events)
+    }
+
+    /// Places `events` among the screen ad events not yet logged, each after those of its time or earlier.
+    private func schedule(_ events: [ScreenAdEvent]) {
+        for event in events {
+            let at = pendingScreenEvents.firstIndex { $0.time > event.time } ?? pendingScreenEvents.endIndex
+            pendingScreenEvents.insert(event, at: at)
+        }
     }
 }
