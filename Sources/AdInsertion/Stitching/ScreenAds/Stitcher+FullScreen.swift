@@ -18,8 +18,10 @@ extension Stitcher {
         guard let shown = screenAds.run.presentation(of: layer.scene, at: format.frameRate.time(ofFrame: frame)) else { return nil }
         if let video = screenAds.videoSources[shown.request] {
             let tick = frame - format.frameRate.firstFrame(atOrAfter: shown.from)
+            var shownLayer = Timeline.Layer(kind: .fullscreen, scene: scene, rect: rect, source: video.path)
+            shownLayer.srcStartTick = tick
             return ([.color(.black, in: layer.rect), .picture(try video.picture(atTick: tick), .letterbox, in: layer.rect)],
-                    Timeline.Layer(kind: .fullscreen, scene: scene, rect: rect, source: video.path))
+                    shownLayer)
         }
         guard let image = screenAds.fullScreenImage(request: shown.request) else { return nil }
         return ([.color(.black, in: layer.rect), .picture(try image.source.picture(atTick: frame % image.source.frameCount), .letterbox, in: layer.rect)],
