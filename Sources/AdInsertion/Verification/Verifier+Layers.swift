@@ -168,7 +168,7 @@ extension Verifier {
                     // the stamps or fingerprints prove.
                     try compositor.fill(rect, with: .black)
                     add(name, rect)
-                    if layer.source != nil { regions.append(LayerRegion(rect: segment.picture.pixelRect, subject: nil)) }
+                    if layer.source != nil { regions.append(LayerRegion(rect: picture(of: layer, in: segment), subject: nil)) }
                 case .banner:
                     // No creative loaded: nothing is drawn, the content shows through.
                     guard let source = layer.source else { continue }
@@ -205,6 +205,17 @@ extension Verifier {
             }
             return ExpectedScreen(probe: try ColorProbe(compositor.picture), subjects: subjects, regions: regions,
                                   unverifiable: unverifiable, canvas: canvas)
+        }
+
+        /// Where a player layer's picture lies: the segment's own for the primary player; for another scene's (a
+        /// layer with `srcStartTick`) its window letterboxed to its source's display aspect, as the compositor
+        /// draws it, or the whole window when the source cannot be opened (then nothing of it is judged).
+        mutating func picture(of layer: Timeline.Layer, in segment: Timeline.Segment) -> PixelRect {
+            guard layer.srcStartTick != nil, let source = layer.source else { return segment.picture.pixelRect }
+            let opened = sources[source] ?? open(source)
+            sources[source] = opened
+            guard case .success(let media) = opened else { return layer.rect.pixelRect }
+            return layer.rect.pixelRect.fitting(aspect: media.displayAspect)
         }
 
         /// Which picture of a creative a layer shows.
