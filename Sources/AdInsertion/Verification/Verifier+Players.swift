@@ -32,8 +32,9 @@ extension Verifier {
                 let ticks: Int64
                 if layer.kind == .fullscreen {
                     // A full-screen video ad holds its last frame until it is dismissed, so its tick may run on
-                    // past its end; an unstamped one is checked by its predicted colours alone (`checkLayers`).
-                    do { source = try sources.describe(file, outputRate: rate) } catch .unstampedSource { continue }
+                    // past its end; an unstamped or unreadable one is left to its predicted colours (`checkLayers`,
+                    // which calls an unreadable one not verifiable).
+                    do { source = try sources.describe(file, outputRate: rate) } catch { continue }
                     ticks = source.ticks(at: rate, sourceRate: source.rate)
                 } else {
                     source = try sources.describe(file, outputRate: rate)
