@@ -189,7 +189,7 @@ extension Verifier {
                         continue
                     }
                     let picture: VideoPicture
-                    switch try creative(source, at: .playing(layer.tick(atFrame: n, of: segment))) {
+                    switch try creative(source, at: layer.tick(atFrame: n, of: segment).map(Moment.playing) ?? .untimed(n)) {
                     case .success(let p): picture = p
                     case .failure(let unreadable):
                         unverifiable.append("\(name): its source \(source) cannot be read (\(unreadable.reason))")
@@ -222,9 +222,11 @@ extension Verifier {
         enum Moment {
             /// A banner's or a full-screen image's: its frames loop with the output's, frame `n` of it.
             case looping(Int64)
-            /// A full-screen video's: the tick its layer gives (its last frame held past its end), or `nil` in a
-            /// timeline written before layers carried it.
-            case playing(Int64?)
+            /// A full-screen video's: the tick its layer gives (its last frame held past its end).
+            case playing(Int64)
+            /// A full-screen creative's in a timeline written before video layers carried their tick: an image
+            /// loops like a banner's, frame `n`; which frame of a video is on screen cannot be known.
+            case untimed(Int64)
         }
 
         /// The picture of the creative `source` names at `moment`, or why it cannot be had: not a local file (a
@@ -243,11 +245,19 @@ extension Verifier {
             switch moment {
             case .looping(let n): return .success(try media.picture(atTick: n % count))
             // Every tick from its end on shows the last frame: clamped, a tick of any size is read safely.
-            case .playing(let tick?): return .success(try media.picture(atTick: min(tick, count)))
-            case .playing(nil) where count == 1: return .success(try media.picture(atTick: 0))
-            case .playing(nil):
+            case .playing(let tick): return .success(try media.picture(atTick: min(tick, count)))
+            case .untimed(let n) where Self.isImage(media.path): return .success(try media.picture(atTick: n % count))
+            case .untimed:
                 return .failure(Unreadable(reason: "it is a video and the layer gives no srcStartTick to say which of its frames shows"))
             }
+        }
+
+        /// Whether the file at `path` is a PNG, JPEG or GIF (what a screen ad's image creative is), by its header
+        /// as the loader reads it: FFmpeg's frame count cannot tell a still from a short video.
+        static func isImage(_ path: String) -> Bool {
+            guard let file = FileHandle(forReadingAtPath: path) else { return false }
+            defer { try? file.close() }
+            return (try? file.read(upToCount: 1 << 20)).flatMap { ImageHeader($0) } != nil
         }
 
         func open(_ source: String) -> Result<MediaSource, Unreadable> {
