@@ -166,13 +166,16 @@ public struct Timeline: Codable, Hashable, Sendable {
         /// Where it is drawn in output pixels (a `content`/`ad` layer: the player's window; the picture itself
         /// is the segment's `picture`).
         public var rect: Rect
-        /// The file it shows: the content or ad for `content`, `ad` and `pip`, the image for `banner`; absent
-        /// for what is drawn in a colour.
+        /// The file it shows: the content or ad for `content`, `ad` and `pip`; for `banner` and `fullscreen`
+        /// where its image or video was read from (an absolute path or a URL; in older timelines the request as
+        /// written); absent for what is drawn in a colour.
         public var source: String?
         /// For a player other than the primary one (whose picture the segment itself describes), what its layer
         /// shows, so that verify can check it from the pixels: the source's tick at the segment's first frame
         /// (one more per output frame unless `paused`), whether it is frozen, and the ad's break and index.
-        /// Absent for every other layer, and in timelines written before several scenes had players.
+        /// Absent for every other layer, and in timelines written before several scenes had players. A full-screen
+        /// video ad's layer has `srcStartTick` too (its own tick, 0 at the frame it presented on; past its end
+        /// its last frame holds), so that verify can predict its picture; older timelines lack it.
         public var srcStartTick: Int64?
         public var paused: Bool?
         public var breakIndex: Int?

@@ -77,11 +77,17 @@ extension Verifier {
         let millisecond = Int64(max(1, format.sampleRate / 1000))
 
         var boundaries: [VerifyReport.AudioBoundary] = []
+        // A full-screen video ad's sound replaces the covered player's: what it plays is not the segment's source.
+        let dubbed = timeline.segments.map { $0.fullScreenCover?.srcStartTick != nil }
         for (i, segment) in timeline.segments.enumerated() {
             let start = clock.sample(atFrame: segment.outStartFrame)
             let end = clock.sample(atFrame: segment.outEndFrame)
+            if dubbed[i] {
+                notes.append("the sound of output frames \(segment.outStartFrame)–\(segment.outEndFrame - 1) is a full-screen video ad's: not checked")
+                continue
+            }
             // The boundary with the previous segment, when the sound changes there.
-            if i > 0 {
+            if i > 0, !dubbed[i - 1] {
                 let previous = timeline.segments[i - 1]
                 let padded = sounds[i - 1] != .silence && previous.audioPadded >= millisecond
                 let before = padded ? Sound.silence : sounds[i - 1]

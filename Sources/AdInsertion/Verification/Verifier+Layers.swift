@@ -122,8 +122,10 @@ extension Verifier {
             let size = PixelSize(width: timeline.output.width, height: timeline.output.height)
             format = OutputFormat(size: size, frameRate: rate, sampleRate: timeline.output.sampleRate,
                                   channels: timeline.output.channels)
-            // Creatives are named as the render's request named them: relative to the session file, which is where
-            // its content is too; else beside the timeline, or to the working directory (`--banner FILE`).
+            // Creatives are named by where the render read them (an absolute path, opened as it is, or a URL).
+            // A relative name is from a timeline written before that, as the request named it: relative to the
+            // session file, which is where its content is too; else beside the timeline, or to the working
+            // directory (`--banner FILE`).
             let timelineDirectory = URL(fileURLWithPath: timelinePath).deletingLastPathComponent().path
             let content = SourceVerifier.resolve(timeline.content.path, bases: [timelineDirectory])
             bases = [URL(fileURLWithPath: content).deletingLastPathComponent().path, timelineDirectory,
@@ -161,22 +163,17 @@ extension Verifier {
                     } else {
                         regions.append(LayerRegion(rect: rect, subject: nil))
                     }
-                case .content where layer.srcStartTick != nil, .ad where layer.srcStartTick != nil,
-                     .pip where layer.srcStartTick != nil:
-                    // Another scene's player: its picture is letterboxed by its own source's shape, so the
-                    // window is left to its stamps (`Verifier+Players`).
-                    regions.append(LayerRegion(rect: rect, subject: nil))
                 case .content, .ad, .pip:
                     // A scene without a player is black; a player's window is black around its picture, which
                     // the stamps or fingerprints prove.
                     try compositor.fill(rect, with: .black)
                     add(name, rect)
-                    if layer.source != nil { regions.append(LayerRegion(rect: segment.picture.pixelRect, subject: nil)) }
+                    if layer.source != nil { regions.append(LayerRegion(rect: picture(of: layer, in: segment), subject: nil)) }
                 case .banner:
                     // No creative loaded: nothing is drawn, the content shows through.
                     guard let source = layer.source else { continue }
                     let picture: VideoPicture
-                    switch try creative(source, frame: n) {
+                    switch try creative(source, at: .looping(n)) {
                     case .success(let p): picture = p
                     case .failure(let unreadable):
                         unverifiable.append("\(name): its source \(source) cannot be read (\(unreadable.reason))")
@@ -192,7 +189,7 @@ extension Verifier {
                         continue
                     }
                     let picture: VideoPicture
-                    switch try creative(source, frame: n) {
+                    switch try creative(source, at: layer.tick(atFrame: n, of: segment).map(Moment.playing) ?? .untimed(n)) {
                     case .success(let p): picture = p
                     case .failure(let unreadable):
                         unverifiable.append("\(name): its source \(source) cannot be read (\(unreadable.reason))")
@@ -213,15 +210,57 @@ extension Verifier {
                                   unverifiable: unverifiable, canvas: canvas)
         }
 
-        /// The picture of the creative `source` names at output frame `n`, or why it cannot be had: not a local
-        /// file (a remote URL), missing, or not something FFmpeg decodes (a VAST document).
-        mutating func creative(_ source: String, frame n: Int64) throws(MediaError) -> Result<VideoPicture, Unreadable> {
+        /// Where a player layer's picture lies: the segment's own for the primary player; for another scene's (a
+        /// layer with `srcStartTick`) its window letterboxed to its source's display aspect, as the compositor
+        /// draws it, or the whole window when the source cannot be opened (then nothing of it is judged).
+        mutating func picture(of layer: Timeline.Layer, in segment: Timeline.Segment) -> PixelRect {
+            guard layer.srcStartTick != nil, let source = layer.source else { return segment.picture.pixelRect }
             let opened = sources[source] ?? open(source)
             sources[source] = opened
+            guard case .success(let media) = opened else { return layer.rect.pixelRect }
+            return layer.rect.pixelRect.fitting(aspect: media.displayAspect)
+        }
+
+        /// Which picture of a creative a layer shows.
+        enum Moment {
+            /// A banner's or a full-screen image's: its frames loop with the output's, frame `n` of it.
+            case looping(Int64)
+            /// A full-screen video's: the tick its layer gives (its last frame held past its end).
+            case playing(Int64)
+            /// A full-screen creative's in a timeline written before video layers carried their tick: an image
+            /// loops like a banner's, frame `n`; which frame of a video is on screen cannot be known.
+            case untimed(Int64)
+        }
+
+        /// The picture of the creative `source` names at `moment`, or why it cannot be had: not a local file (a
+        /// remote URL), missing, not something FFmpeg decodes (a VAST document), or a video whose tick the
+        /// timeline does not give (then any frame of it could be on screen, and guessing would pass or fail at
+        /// random).
+        mutating func creative(_ source: String, at moment: Moment) throws(MediaError) -> Result<VideoPicture, Unreadable> {
+            let opened = sources[source] ?? open(source)
+            sources[source] = opened
+            let media: MediaSource
             switch opened {
-            case .success(let media): return .success(try media.picture(atTick: n % max(1, media.frameCount)))
+            case .success(let m): media = m
             case .failure(let unreadable): return .failure(unreadable)
             }
+            let count = max(1, media.frameCount)
+            switch moment {
+            case .looping(let n): return .success(try media.picture(atTick: n % count))
+            // Every tick from its end on shows the last frame: clamped, a tick of any size is read safely.
+            case .playing(let tick): return .success(try media.picture(atTick: min(tick, count)))
+            case .untimed(let n) where Self.isImage(media.path): return .success(try media.picture(atTick: n % count))
+            case .untimed:
+                return .failure(Unreadable(reason: "it is a video and the layer gives no srcStartTick to say which of its frames shows"))
+            }
+        }
+
+        /// Whether the file at `path` is a PNG, JPEG or GIF (what a screen ad's image creative is), by its header
+        /// as the loader reads it: FFmpeg's frame count cannot tell a still from a short video.
+        static func isImage(_ path: String) -> Bool {
+            guard let file = FileHandle(forReadingAtPath: path) else { return false }
+            defer { try? file.close() }
+            return (try? file.read(upToCount: 1 << 20)).flatMap { ImageHeader($0) } != nil
         }
 
         func open(_ source: String) -> Result<MediaSource, Unreadable> {
@@ -368,5 +407,22 @@ extension PixelRect {
     /// Whether the two rectangles share a pixel.
     func intersects(_ other: PixelRect) -> Bool {
         x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY
+    }
+}
+
+extension Timeline.Layer {
+    /// The tick of its source this layer shows at output frame `n` of `segment`: `srcStartTick`, one more per
+    /// frame unless `paused`; `nil` when the layer gives none.
+    func tick(atFrame n: Int64, of segment: Timeline.Segment) -> Int64? {
+        srcStartTick.map { paused == true ? $0 : $0 + (n - segment.outStartFrame) }
+    }
+}
+
+extension Timeline.Segment {
+    /// The full-screen ad drawn over this segment's picture (the primary player's scene), if one is presented:
+    /// the player's picture is not on screen then (its tick is held under it), and a video ad's sound replaces its
+    /// sound, so the ad's layer is checked instead of the player.
+    var fullScreenCover: Timeline.Layer? {
+        layers?.last { $0.kind == .fullscreen && $0.rect.pixelRect.contains(picture.pixelRect) }
     }
 }

@@ -4,8 +4,9 @@ import MediaCore
 import VideoPipeline
 
 extension Verifier {
-    /// The problems of the other scenes' players (a layer with `srcStartTick`): each frame's stamp read inside the
-    /// layer's rectangle must be the frame its source shows at the tick the timeline gives, by the renderer's rule.
+    /// The problems of the other scenes' players and of stamped full-screen video ads (a layer with
+    /// `srcStartTick`): each frame's stamp read inside the layer's rectangle must be the frame its source shows at
+    /// the tick the timeline gives, by the renderer's rule.
     ///
     /// The segments describe the primary player; another player's picture lies elsewhere on the screen, so it is
     /// looked for only inside its own window (its scene's, or its picture-in-picture window). Reads the output
@@ -27,12 +28,23 @@ extension Verifier {
             for (j, layer) in (segment.layers ?? []).enumerated() {
                 guard let start = layer.srcStartTick, let file = layer.source else { continue }
                 guard layer.rect.width >= minimumReadableWidth else { continue }
-                let source = try sources.describe(file, outputRate: rate)
-                guard start <= source.ticks(at: rate, sourceRate: source.rate) else {
-                    throw .timeline(path: timelinePath, reason: "segments[\(i)].layers[\(j)].srcStartTick: \(start) is past the end of \(source.path)")
+                let source: SourceCatalog.Source
+                let ticks: Int64
+                if layer.kind == .fullscreen {
+                    // A full-screen video ad holds its last frame until it is dismissed, so its tick may run on
+                    // past its end; an unstamped or unreadable one is left to its predicted colours (`checkLayers`,
+                    // which calls an unreadable one not verifiable).
+                    do { source = try sources.describe(file, outputRate: rate) } catch { continue }
+                    ticks = source.ticks(at: rate, sourceRate: source.rate)
+                } else {
+                    source = try sources.describe(file, outputRate: rate)
+                    ticks = source.ticks(at: rate, sourceRate: source.rate)
+                    guard start <= ticks else {
+                        throw .timeline(path: timelinePath, reason: "segments[\(i)].layers[\(j)].srcStartTick: \(start) is past the end of \(source.path)")
+                    }
                 }
                 for n in segment.outStartFrame..<min(segment.outEndFrame, frameLimit) {
-                    let tick = layer.paused == true ? start : start + (n - segment.outStartFrame)
+                    let tick = min(layer.tick(atFrame: n, of: segment) ?? start, ticks)
                     checks[n, default: []].append(Check(
                         segment: i, layer: j, scene: layer.scene, kind: layer.kind, rect: layer.rect.pixelRect,
                         sourceID: source.id, frameIndex: Int64(source.timing.frame(atTick: tick, outputRate: rate))))
@@ -52,7 +64,8 @@ extension Verifier {
                     let got = picture.locateStamp(inside: check.rect)
                     if got?.sourceID == check.sourceID, got.map({ Int64($0.frameIndex) }) == check.frameIndex { continue }
                     reported.insert([check.segment, check.layer])
-                    problems.append("output frame \(n): scene \(check.scene)'s player (\(check.kind.rawValue) layer) shows "
+                    let what = check.kind == .fullscreen ? "full-screen ad" : "player"
+                    problems.append("output frame \(n): scene \(check.scene)'s \(what) (\(check.kind.rawValue) layer) shows "
                         + "\(describe(got)), the timeline says \(check.sourceID) frame \(check.frameIndex)")
                     if problems.count >= 50 { return problems }
                 }

@@ -77,7 +77,7 @@ extension EndToEnd {
             #expect(render.segments[segment]["outStartFrame"] as? Int == 15)
             let window = try #require(Self.layers(render, "fullscreen", segment: segment)["right"])
             let layers = try #require(render.segments[segment]["layers"] as? [[String: Any]])
-            #expect(layers.first { $0["kind"] as? String == "fullscreen" }?["source"] as? String == "right.png", "the request as written")
+            #expect(layers.first { $0["kind"] as? String == "fullscreen" }?["source"] as? String == dir.path("right.png"), "the file read, by its absolute path")
             // The 400x60 creative keeps its shape: a band across the window's middle, black above it.
             let picture = try render.picture(frame: 20)
             Device.expectFlat(picture, PixelRect(x: window.x + 4, y: window.y + window.height / 2 - 10, width: window.width - 8, height: 20),

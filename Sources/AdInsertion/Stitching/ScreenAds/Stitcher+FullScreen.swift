@@ -28,8 +28,9 @@ extension Stitcher {
                 session.screenAds?.videoFailed(in: layer.scene, at: time, error: .mediaUnavailable(source: video.path, detail: detail))
                 return nil
             }
-            return ([.color(.black, in: layer.rect), .picture(picture, .letterbox, in: layer.rect)],
-                    Timeline.Layer(kind: .fullscreen, scene: scene, rect: rect, source: video.path))
+            var shownLayer = Timeline.Layer(kind: .fullscreen, scene: scene, rect: rect, source: video.path)
+            shownLayer.srcStartTick = tick
+            return ([.color(.black, in: layer.rect), .picture(picture, .letterbox, in: layer.rect)], shownLayer)
         }
         guard let image = screenAds.fullScreenImage(request: shown.request) else { return nil }
         return ([.color(.black, in: layer.rect), .picture(try image.source.picture(atTick: frame % image.source.frameCount), .letterbox, in: layer.rect)],

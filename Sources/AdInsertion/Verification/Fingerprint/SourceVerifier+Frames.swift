@@ -94,6 +94,12 @@ extension SourceVerifier {
             let start = Int(segment.outStartFrame), end = min(Int(segment.outEndFrame), matches.count)
             guard start < end else { continue }
             let label = Verifier.fullName(segment)
+            if let cover = segment.fullScreenCover {
+                // The player's picture is hidden: the ad's layer is checked (`Verifier.checkLayers`) instead.
+                notes.append("output frames \(start)–\(end - 1) (\(clock(Int64(start), rate: plan.rate))) of \(label) are covered by scene \(cover.scene)'s full-screen ad, which is checked as its layer")
+                earlyNext = 0
+                continue
+            }
             let starts = "\(Verifier.name(segment)) \(segment.kind == .content && segment.outStartFrame > 0 ? "resumes" : "starts")"
             var result = SourceReport.SegmentResult(segment: i, name: label, outStartFrame: segment.outStartFrame,
                                                     outEndFrame: segment.outEndFrame, identified: 0, ambiguous: 0,

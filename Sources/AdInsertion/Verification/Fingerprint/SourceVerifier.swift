@@ -78,9 +78,12 @@ public enum SourceVerifier {
                                        problems: &problems, notes: &notes)
         let layers = try Verifier.checkLayers(timeline, rate: rate, outputPath: request.outputPath, timelinePath: timelinePath,
                                               frameLimit: Int64(scans.output.count), problems: &problems)
+        let players = try players(request.outputPath, timeline: timeline, rate: rate, frameLimit: Int64(scans.output.count), bases: bases)
+        problems += players.problems
+        notes += players.notes
         let verdict: SourceReport.Verdict = !problems.isEmpty ? .failed
             : segments.contains { $0.identified == 0 && $0.outEndFrame > $0.outStartFrame } || !layers.notVerifiable.isEmpty
-                ? .notVerifiable : .passed
+                || players.unverifiable ? .notVerifiable : .passed
         return SourceReport(verdict: verdict, output: request.outputPath, frames: Int64(scans.output.count),
                             segments: segments, audio: audio, problems: problems, notes: notes,
                             layers: layers)
