@@ -59,8 +59,13 @@ public struct NativeScreenRun: Sendable {
 
         /// The layers of every placement at output time `time`, bottom first.
         public func layers(at time: MediaTime) -> [NativeLayer] {
-            let sliders = snapshots.last { $0.time <= time }?.sliders ?? run.placements.map { _ in SliderState() }
+            let sliders = sliders(at: time)
             return sliders.indices.flatMap { run.layers(of: $0, sliders[$0], at: time) }
+        }
+
+        /// Every placement's state at output time `time`: the last snapshot taken by then, else all idle.
+        func sliders(at time: MediaTime) -> [SliderState] {
+            snapshots.last { $0.time <= time }?.sliders ?? run.placements.map { _ in SliderState() }
         }
     }
 

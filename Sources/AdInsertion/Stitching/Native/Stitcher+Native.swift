@@ -23,11 +23,11 @@ extension Stitcher {
         guard let native else { return ([], []) }
         let time = format.frameRate.time(ofFrame: frame)
         let outcome = native.ads.outcome
+        let scale = request.screen?.pointScale ?? PointScale(.one)
         var layers: [CompositorLayer] = [], timeline: [Timeline.Layer] = []
         for layer in outcome.layers(at: time) where layer.scene == scene {
             guard let p = outcome.placements.firstIndex(where: { $0.id == layer.placement }) else { continue }
             let template = outcome.placements[p].template
-            let scale = request.screen?.pointScale ?? PointScale(.one)
             let rect = layer.rect
             var own: [CompositorLayer] = []
             switch layer.kind {
