@@ -24,13 +24,14 @@ extension ScreenState {
         return pointScale.pixels(rect, origin: (origin.x, origin.y))
     }
 
-    /// What is drawn, bottom first: for each scene on screen (in the arrangement's order) its `content`, then its
+    /// What is drawn, bottom first: for each scene on screen (in the arrangement's order) its `content` (the
+    /// player's frame, `playerFrame(of:)`: the window unless the scene's player has a height), then its
     /// banner, then what it presents (`fullscreen` for an interstitial, `overlay` for a banner's landing screen)
     /// over the whole window. Ads in the player and the PiP window are other contributors' layers.
     public func layers() -> [ScreenLayer] {
         sceneLayouts.flatMap { layout -> [ScreenLayer] in
             let window = pixelRect(layout.frame)
-            var layers = [ScreenLayer(scene: layout.id, kind: .content, rect: window)]
+            var layers = [ScreenLayer(scene: layout.id, kind: .content, rect: pixelRect(playerFrame(of: layout)))]
             if let banner = bannerFrame(of: layout.id) {
                 layers.append(ScreenLayer(scene: layout.id, kind: .banner, rect: pixelRect(banner)))
             }

@@ -11,14 +11,18 @@ public struct ScreenState: Hashable, Sendable {
         public let id: SceneID
         /// Whether the scene has an anchored adaptive banner placement.
         public let hasBanner: Bool
+        /// The height in points of the scene's player, which then sits at the top of the safe area across its
+        /// width (a feed's video, with native ads below it); `nil`: the player fills the window.
+        public let playerHeight: Int?
         /// What covers the scene's window now, if anything.
         public internal(set) var presentation: ScenePresentation?
         /// The size the banner was last requested for; `nil` before the first request.
         public internal(set) var bannerLoadedSize: PointSize?
 
-        public init(id: SceneID, hasBanner: Bool = false) {
+        public init(id: SceneID, hasBanner: Bool = false, playerHeight: Int? = nil) {
             self.id = id
             self.hasBanner = hasBanner
+            self.playerHeight = playerHeight
         }
     }
 
@@ -77,6 +81,15 @@ public struct ScreenState: Hashable, Sendable {
     public func bannerFrame(of scene: SceneID) -> PointRect? {
         guard self.scene(scene)?.hasBanner == true, let layout = layout(of: scene) else { return nil }
         return AnchoredAdaptiveBanner.frame(in: layout, screenHeight: screenSize.height)
+    }
+
+    /// Where `layout`'s scene draws its player, in points: the window, or with a `playerHeight` the top of the safe
+    /// area, as tall as that or the safe area, whichever is less.
+    public func playerFrame(of layout: SceneLayout) -> PointRect {
+        guard let height = scene(layout.id)?.playerHeight else { return layout.frame }
+        var frame = layout.safeFrame
+        frame.height = min(frame.height, height)
+        return frame
     }
 
     func scene(_ id: SceneID) -> Scene? { scenes.first { $0.id == id } }

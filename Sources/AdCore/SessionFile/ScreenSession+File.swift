@@ -38,7 +38,7 @@ extension ScreenSession {
 
         var scenes: [ScreenState.Scene] = [], banners: [BannerPlacement] = [], fullScreenAds: [FullScreenPlacement] = []
         var natives: [NativePlacement] = []
-        var players: [Player] = [], states: [(SceneID, SceneActivationState, String)] = [], frames: [SceneArrangement.FreeFrame] = []
+        var players: [Player] = [], playerHeights: [SceneID: Int] = [:], states: [(SceneID, SceneActivationState, String)] = [], frames: [SceneArrangement.FreeFrame] = []
         for (i, value) in sceneValues.enumerated() {
             let at = "scenes[\(i)]"
             let scene = try reader.object(value, at)
@@ -53,7 +53,14 @@ extension ScreenSession {
             if let frame = scene["frame"] { frames.append(.init(scene: id, frame: try reader.rect(frame, at + ".frame"))) }
             if let value = scene["player"] {
                 let p = try reader.object(value, at + ".player")
-                try reader.only(p, ["content", "ads"], at + ".player")
+                try reader.only(p, ["content", "ads", "height"], at + ".player")
+                if let height = p["height"] {
+                    let points = try reader.int(height, at + ".player.height")
+                    guard (1...10_000).contains(points) else {
+                        throw SessionFileError(file: file, path: at + ".player.height", "\(points) is not in 1…10000")
+                    }
+                    playerHeights[id] = points
+                }
                 players.append(Player(scene: id, content: try reader.string(p["content"], at + ".player.content"),
                                 ads: try p["ads"].map { v throws(SessionFileError) in try reader.string(v, at + ".player.ads") }))
             }
@@ -69,7 +76,7 @@ extension ScreenSession {
                 fullScreenAds.append(FullScreenPlacement(scene: id, kind: kind, source: source, setsScene: setsScene))
             }
             if let value = scene["native"] { natives += try reader.nativePlacements(value, at + ".native", scene: id, taken: natives) }
-            scenes.append(ScreenState.Scene(id: id, hasBanner: scene["banner"] != nil))
+            scenes.append(ScreenState.Scene(id: id, hasBanner: scene["banner"] != nil, playerHeight: playerHeights[id]))
         }
         let ids = scenes.map(\.id)
         let arrangement = try reader.arrangement(top["layout"], ids: ids, frames: frames, device: device)

@@ -46,6 +46,27 @@ import Testing
         #expect(session.screen.arrangement == .split(leading: "side", trailing: "left", .half))
     }
 
+    /// A feed: the player at the top of the safe area, `height` points tall across its width; the rest of the
+    /// window is the scene's to fill (native placements). Rotated, it keeps its height within the new safe area.
+    @Test func aPlayerWithAHeightSitsAtTheTopOfTheSafeArea() throws {
+        let session = try Self.read("""
+        {"device": "iphone-15", "scenes": [{"id": "feed", "player": {"content": "c.mp4", "height": 221}}]}
+        """)
+        func content(_ screen: ScreenState) -> PixelRect? { screen.layers().first { $0.kind == .content }?.rect }
+        // iPhone 15: 393 x 852 pt at 3/2 px per point, its safe area 59 pt from the top: 88.5 → 88 px, 221 pt → 332 px.
+        #expect(content(session.screen) == PixelRect(x: 0, y: 88, width: 590, height: 332))
+        // Landscape: the safe area is 59 pt in from each side and 21 pt short at the bottom; 221 pt still fit.
+        var rotated = session.screen
+        _ = try rotated.apply(.rotate(.landscape))
+        let layout = try #require(rotated.sceneLayouts.first)
+        #expect(rotated.playerFrame(of: layout) == PointRect(x: 59, y: 0, width: 734, height: 221))
+        // Without a height the player fills the window, as before.
+        let full = try Self.read(#"{"device": "iphone-15", "scenes": [{"id": "feed", "player": {"content": "c.mp4"}}]}"#)
+        #expect(content(full.screen) == PixelRect(x: 0, y: 0, width: 590, height: 1278))
+        #expect(Self.error(#"{"device": "iphone-15", "scenes": [{"id": "a", "player": {"content": "c.mp4", "height": 0}}]}"#)
+            == "/s/session.json: scenes[0].player.height: 0 is not in 1…10000")
+    }
+
     @Test func theCommandLineShortcutsAreAOneSceneSession() {
         let session = ScreenSession.oneScene(device: .iPhone15, banner: "b.xml", testMode: true)
         #expect(session.screen == ScreenState(device: .iPhone15, scenes: [.init(id: "main", hasBanner: true)]))
