@@ -27,6 +27,13 @@ public final class AudioBuffer {
         return try pointers.withUnsafeMutableBufferPointer { buffer throws(E) in try body(buffer.baseAddress!) }
     }
 
+    /// Replaces the contents with `other`'s samples (same channels and rate, no more than the capacity).
+    func copy(from other: AudioBuffer) {
+        precondition(other.channels == channels && other.sampleRate == sampleRate && other.count <= capacity)
+        for c in 0..<channels { plane(c).update(from: other.plane(c), count: other.count) }
+        count = other.count
+    }
+
     /// Writes silence into `[from, to)`.
     func silence(from: Int, to: Int) {
         guard to > from else { return }

@@ -16,14 +16,18 @@ public struct EncodingSettings: Hashable, Sendable {
     public var audioBitRate: Int
     /// Encoder threads; 0 lets the codec choose.
     public var threads: Int
+    /// Whether the output stage encodes on a thread of its own while the caller draws the next frames
+    /// (`OutputStage`); the bytes written are the same either way.
+    public var pipelined: Bool
 
     public init(profile: Profile = .delivery, crf: Int = 23, preset: String = "veryfast", audioBitRate: Int = 128_000,
-                threads: Int = 0) {
+                threads: Int = 0, pipelined: Bool = true) {
         self.profile = profile
         self.crf = crf
         self.preset = preset
         self.audioBitRate = audioBitRate
         self.threads = threads
+        self.pipelined = pipelined
     }
 
     public static let x264Presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow",

@@ -1,3 +1,4 @@
+import CFFmpeg
 import MediaCore
 
 /// The per-frame output loop, written once: the caller draws frame `n`; the stage takes its samples
@@ -8,7 +9,16 @@ import MediaCore
 /// caller's other files) is what keeps the user's files safe. Three loops that each did this were three chances to
 /// get one of them subtly wrong. The stage takes the frame number from the caller and refuses any other than the
 /// next one, so a skipped or repeated frame is a programming error caught at once, not a shifted file.
+///
+/// **Pipelined** (`EncodingSettings.pipelined`, the default): the stage copies the picture and the samples and hands
+/// them to its `EncodeThread`, which hashes and encodes them in the same order the caller gave them, while the caller
+/// goes on to draw the next frame. At most `pipelineDepth` frames wait; an output error surfaces at a later `write`
+/// or at `finishWriting`. The encoders see the same frames in the same order, so the bytes are the same.
 public final class OutputStage {
+    /// Frames the encoder thread may have waiting: enough to ride out a slow frame on either side, few enough
+    /// that memory stays a handful of pictures.
+    static let pipelineDepth = 4
+
     public let format: OutputFormat
     /// The audio samples one output frame owns, where they start on the output's sample clock.
     public struct SampleSpan: Hashable, Sendable {
@@ -23,6 +33,9 @@ public final class OutputStage {
     private let clock: SampleClock
     private let audio: AudioBuffer
     private var nextFrame: Int64 = 0
+    /// The encoder thread when pipelined, and the copies it has given back for reuse.
+    private let encoder: EncodeThread?
+    private let spares = LockedState<(pictures: [Frame], sounds: [AudioBuffer])>(([], []))
 
     /// Frames written so far (the number the next `write` must carry).
     public var frameCount: Int64 { nextFrame }
@@ -40,7 +53,11 @@ public final class OutputStage {
         hashes = try frameHashPath.map { p throws(MediaError) in try FrameHashLog(destination: p, format: format) }
         audio = try AudioBuffer(channels: format.channels, sampleRate: format.sampleRate,
                                 capacity: Int(clock.samples(fromFrame: 0, toFrame: 1)) + 2)
+        encoder = encoding.pipelined && (writer != nil || hashes != nil)
+            ? EncodeThread(capacity: OutputStage.pipelineDepth, name: "pipctl encode") : nil
     }
+
+    deinit { encoder?.cancel() }
 
     /// The samples output frame `n` owns.
     public func span(ofFrame n: Int64) -> SampleSpan {
@@ -62,11 +79,41 @@ public final class OutputStage {
         try sound(span, audio)
         precondition(audio.count == span.count, "frame \(n) got \(audio.count) audio samples for \(span.count)")
         do {
-            try hashes?.append(picture)
-            try writer?.writeVideo(picture)
-            try writer?.writeAudio(audio)
+            if let encoder {
+                try handOff(picture, to: encoder)
+            } else {
+                try hashes?.append(picture)
+                try writer?.writeVideo(picture)
+                try writer?.writeAudio(audio)
+            }
         } catch { throw outputFailure(error) }
         nextFrame = n + 1
+    }
+
+    /// Copies `picture` and the frame's samples into spare buffers and queues their hashing and encoding; the job
+    /// gives the buffers back when done.
+    private func handOff(_ picture: VideoPicture, to encoder: EncodeThread) throws(MediaError) {
+        let spare = spares.withLock { spares in
+            (spares.pictures.popLast(), spares.sounds.popLast())
+        }
+        let copy = if let frame = spare.0 { frame } else { try Frame.picture(picture.size) }
+        try copy.makeWritable()
+        try check(av_frame_copy(copy.pointer, picture.frame.pointer), "av_frame_copy")
+        let sound = if let buffer = spare.1 { buffer } else {
+            try AudioBuffer(channels: audio.channels, sampleRate: audio.sampleRate, capacity: audio.capacity)
+        }
+        sound.copy(from: audio)
+        let (hashes, writer, spares) = (hashes, writer, spares)
+        try encoder.submit { () throws(MediaError) in
+            let frame = VideoPicture(frame: copy)
+            try hashes?.append(frame)
+            try writer?.writeVideo(frame)
+            try writer?.writeAudio(sound)
+            spares.withLock { spares in
+                spares.pictures.append(copy)
+                spares.sounds.append(sound)
+            }
+        }
     }
 
     /// `write(frame:picture:outputFailure:sound:)` for callers whose errors are all `MediaError`.
@@ -78,6 +125,7 @@ public final class OutputStage {
     /// Flushes the encoders and writes the trailer, leaving every file of the stage under its temporary name: the
     /// caller puts them in place with its own (`AtomicFile.commitAll`), so that all appear or none does.
     public func finishWriting() throws(MediaError) -> [AtomicFile] {
+        try encoder?.finish()
         var files: [AtomicFile] = []
         if let writer { files.append(try writer.finishWriting()) }
         if let hashes { files.append(hashes.finishWriting()) }
