@@ -23,6 +23,8 @@ public enum MediaError: Error, Hashable, Sendable, CustomStringConvertible {
     case invalidSetting(name: String, value: String, reason: String)
     /// The job was interrupted (SIGINT/SIGTERM) before it finished; nothing was written.
     case interrupted
+    /// A file whose packets cannot be copied into the output (passthrough): why not.
+    case cannotCopy(path: String, reason: String)
     /// An FFmpeg call failed. `function` is the C function, `code` its return value, `message` FFmpeg's text.
     case ffmpeg(function: String, code: Int32, message: String, path: String?)
 
@@ -39,6 +41,7 @@ public enum MediaError: Error, Hashable, Sendable, CustomStringConvertible {
         case .outputNotWritable(let path, let reason): "\(path): cannot write the output: \(reason)"
         case .invalidSetting(let name, let value, let reason): "\(name) \(value): \(reason)"
         case .interrupted: "interrupted; nothing was written"
+        case .cannotCopy(let path, let reason): "\(path): cannot be copied: \(reason)"
         case .ffmpeg(let function, _, let message, let path):
             (path.map { "\($0): " } ?? "") + "\(function) failed: \(message)"
         }
