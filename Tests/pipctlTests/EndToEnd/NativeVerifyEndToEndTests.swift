@@ -32,8 +32,9 @@ extension EndToEnd {
         }
 
         /// Writes the slider's response, its images and a session with the slider `top` points into the feed, with
-        /// `content.mp4` (made by the caller) as its player.
-        static func session(in dir: URL, top: Int) throws -> String {
+        /// `content.mp4` (made by the caller) as its player; `single`: the response's first ad alone, as a single
+        /// native ad `n`, loaded at 0.2 s.
+        static func session(in dir: URL, top: Int, single: Bool = false) throws -> String {
             func path(_ name: String) -> String { dir.appendingPathComponent(name).path }
             var ads: [String] = []
             for (i, colour) in colours.enumerated() {
@@ -52,8 +53,9 @@ extension EndToEnd {
             try """
             {"device": "iphone-15",
              "scenes": [{"id": "feed", "player": {"content": "content.mp4"},
-                         "native": [{"id": "s", "source": "slider.json", "top": \(top), "template": {"slots": ["media"]}}]}],
-             "script": ["load slider@0.2", "swipe left@1", "swipe left@1.6"]}
+                         "native": [{"id": "\(single ? "n" : "s")", "source": "slider.json", "style": "\(single ? "single" : "slider")",
+                                     "top": \(top), "template": {"slots": ["media"]}}]}],
+             "script": ["load slider@0.2"\(single ? "" : #", "swipe left@1", "swipe left@1.6""#)]}
             """.write(toFile: path("session.json"), atomically: true, encoding: .utf8)
             return path("session.json")
         }
@@ -122,6 +124,10 @@ extension EndToEnd {
                       let b = layers.firstIndex(where: { $0["adId"] as? String == "ad1" }) else { return }
                 for key in ["adId", "index", "source"] { (layers[a][key], layers[b][key]) = (layers[b][key], layers[a][key]) }
             },
+            Layers.Doctoring(name: "the loaded slider said to be loading", layer: "loading placeholder of slider \"s\" of scene \"feed\"",
+                             reason: "the inside differs") { layers in
+                for i in layers.indices where layers[i]["kind"] as? String == "slider" { layers[i]["placeholder"] = true }
+            },
             Layers.Doctoring(name: "card 2's placeholder given card 0's image", layer: "image of card 2 (\"ad2\") of slider \"s\"",
                              reason: "the inside differs") { layers in
                 let red = layers.first { $0["adId"] as? String == "ad0" }?["source"]
@@ -150,6 +156,28 @@ extension EndToEnd {
             #expect(result.exitStatus == 3, "\(result.standardOutput)\(result.standardError)")
             #expect(result.standardOutput.contains("not verifiable: image of card 0 (\"ad0\") of slider \"s\": its source no-such-image.png cannot be read"),
                     "\(result.standardOutput)")
+        }
+
+        /// A single native ad is checked as a card is: its body and image where the timeline says, and 8 px lower
+        /// it is not found.
+        @Test func aSingleNativeAdIsCheckedAndOneMovedDownFailsNamingIt() async throws {
+            let dir = try ScratchDirectory()
+            try FFmpegCommand.run(["-f", "lavfi", "-i", "testsrc2=s=320x180:r=30:d=1", "-c:v", "libx264", "-preset", "ultrafast",
+                                   "-pix_fmt", "yuv420p", dir.path("content.mp4")])
+            let output = dir.path("out.mp4")
+            try await Self.render(try Self.session(in: dir.url, top: 0, single: true), to: output)
+            let (result, report) = try await Layers.verify(output, sources: true)
+            #expect(result.exitStatus == 0, "\(result.standardOutput)\(result.standardError)")
+            // From the load on: the player's window, the ad's body and its image.
+            #expect(((report?["layers"] as? [String: Any])?["checked"] as? Int ?? 0) >= 3 * 3, "\(report ?? [:])")
+            let moved = try Layers.doctor(output, in: dir) { layers in
+                for i in layers.indices where layers[i]["kind"] as? String == "native" { layers[i]["rect"] = Layers.moved(layers[i]["rect"], dy: 8) }
+            }
+            let (failed, failure) = try await Layers.verify(output, timeline: moved, sources: true)
+            #expect(failed.exitStatus == 1, "\(failed.standardOutput)\(failed.standardError)")
+            let problems = failure?["problems"] as? [String] ?? []
+            #expect(problems.contains { $0.contains("native ad 0 (\"ad0\") of placement \"n\" expected at") && $0.contains("its bottom edge differs inside") },
+                    "\(problems)")
         }
 
         /// A slider laid over the whole of the player's letterboxed picture (as the bundled feed does) hides it:
