@@ -51,6 +51,9 @@ public struct NativeAds: Sendable {
     /// Each image URL of the loaded blocks (as resolved by the loader) and its bytes; an image whose fetch failed
     /// is absent (its frame shows the grey placeholder).
     public let images: [String: Data]
+    /// Where each fetched image was read from (an absolute path or a URL), by its URL as the response names it:
+    /// what the timeline's card layers give as their `source`, so that verify can read it again.
+    public let imageSources: [String: String]
     /// What the loader's origin policy dropped, and the images that could not be fetched, one line each.
     public let warnings: [String]
 }
@@ -76,6 +79,9 @@ extension ScreenSession {
             return result.block
         }
         let (images, failures) = await loader.images(of: blocks)
-        return NativeAds(outcome: outcome, images: images, warnings: warnings + failures)
+        let sources = images.keys.reduce(into: [String: String]()) { sources, url in
+            sources[url] = ResourceLocation(userInput: url, relativeTo: directory)?.description
+        }
+        return NativeAds(outcome: outcome, images: images, imageSources: sources, warnings: warnings + failures)
     }
 }

@@ -159,6 +159,11 @@ extension Timeline {
                     } else {
                         try Timeline.check(layer.rect, path: "\(path).rect", near: size)
                     }
+                    if let clip = layer.clip { try Timeline.check(clip, path: "\(path).clip", near: size) }
+                    if let image = layer.image { try Timeline.check(image, path: "\(path).image", near: size) }
+                    if let radius = layer.radius, !(0...max(size.width, size.height)).contains(radius) {
+                        throw fail("\(path).radius", "\(radius) is not in 0…\(max(size.width, size.height))")
+                    }
                 }
                 if let tick = layer.srcStartTick {
                     // A secondary player's tick advances one per frame from here: it must stay representable.

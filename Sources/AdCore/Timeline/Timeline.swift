@@ -168,7 +168,7 @@ public struct Timeline: Codable, Hashable, Sendable {
         public var rect: Rect
         /// The file it shows: the content or ad for `content`, `ad` and `pip`; for `banner` and `fullscreen`
         /// where its image or video was read from (an absolute path or a URL; in older timelines the request as
-        /// written); absent for what is drawn in a colour.
+        /// written); for `card` and `native` where its `image` was read from; absent for what is drawn in a colour.
         public var source: String?
         /// For a player other than the primary one (whose picture the segment itself describes), what its layer
         /// shows, so that verify can check it from the pixels: the source's tick at the segment's first frame
@@ -184,9 +184,21 @@ public struct Timeline: Codable, Hashable, Sendable {
         /// (`ad` is taken by a player's ad index, so the id is `adId`.)
         public var index: Int?
         public var adID: String?
+        /// For a `slider`, `card` or `native` layer, so that verify can check it from the pixels without the layout
+        /// code: its placement's id; for a card, the slider's viewport (`clip`: what of `rect` is drawn), its
+        /// corner `radius` in pixels and its main image's rectangle (`image`, else its icon's; in output pixels,
+        /// uncut), whose bytes were read from `source`; an `image` without `source` is the grey placeholder (not
+        /// loaded, or not fetched). A `slider` layer with `placeholder` is the grey block shown while it loads.
+        /// Absent in timelines written before verify checked native placements.
+        public var placement: String?
+        public var clip: Rect?
+        public var radius: Int?
+        public var image: Rect?
+        public var placeholder: Bool?
 
         enum CodingKeys: String, CodingKey {
             case kind, scene, rect, source, srcStartTick, paused, breakIndex = "break", adIndex = "ad", index, adID = "adId"
+            case placement, clip, radius, image, placeholder
         }
 
         public init(kind: ScreenLayer.Kind, scene: String, rect: Rect, source: String?) {

@@ -40,7 +40,7 @@ extension Verifier {
         var painter = try LayerPainter(timeline: timeline, rate: rate, timelinePath: timelinePath)
         let reader: FrameReader
         do { reader = try FrameReader(path: outputPath) } catch { throw .media(error) }
-        var unverifiable: Set<String> = []
+        var unverifiable: Set<String> = [], skipped: Set<String> = []
         // One problem per layer and segment, with the later frames it fails at: not three lines for one mistake.
         var failures: [(layer: String, first: String, frames: [Int64])] = []
         do throws(MediaError) {
@@ -62,6 +62,7 @@ extension Verifier {
                     }
                 }
                 unverifiable.formUnion(expected.unverifiable)
+                skipped.formUnion(expected.skipped)
                 if n >= lastSample { break }
             }
         } catch {
@@ -71,6 +72,7 @@ extension Verifier {
             f.first + (f.frames.isEmpty ? "" : "; the same at frame\(f.frames.count == 1 ? "" : "s") \(f.frames.map(String.init).joined(separator: ", "))")
         }
         report.notVerifiable = unverifiable.sorted()
+        report.skipped = skipped.sorted()
         return report
     }
 
@@ -95,6 +97,8 @@ extension Verifier {
         var subjects: [LayerSubject]
         var regions: [LayerRegion]
         var unverifiable: [String]
+        /// Layers left unchecked on purpose (a card too little of which is visible), in words.
+        var skipped: [String]
         var canvas: PixelRect
 
         /// The region that shows in the whole of `block`: the topmost one containing it, if no later one
@@ -102,6 +106,33 @@ extension Verifier {
         func owner(of block: PixelRect) -> LayerRegion? {
             guard let top = regions.lastIndex(where: { $0.rect.contains(block) }) else { return nil }
             return regions[(top + 1)...].contains { $0.rect.intersects(block) } ? nil : regions[top]
+        }
+    }
+
+    /// What a painter has drawn of one expected screen so far: its subjects and regions, bottom first, and what it
+    /// could not draw or chose not to check.
+    struct ScreenDraft {
+        var subjects: [LayerSubject] = []
+        var regions: [LayerRegion] = []
+        var unverifiable: [String] = []
+        var skipped: [String] = []
+
+        /// `rect` drawn for a layer named `name`, to be checked.
+        mutating func add(_ name: String, _ rect: PixelRect) {
+            subjects.append(LayerSubject(name: name, rect: rect))
+            regions.append(LayerRegion(rect: rect, subject: subjects.count - 1))
+        }
+
+        /// `rect` shows what cannot be predicted: nothing under it is judged.
+        mutating func unknown(_ rect: PixelRect) {
+            regions.append(LayerRegion(rect: rect, subject: nil))
+        }
+
+        /// The layer `name` at `rect` shows `source`, which cannot be read: not verifiable, and nothing under it is
+        /// judged.
+        mutating func cannotRead(_ name: String, _ source: String, _ unreadable: LayerPainter.Unreadable, in rect: PixelRect) {
+            unverifiable.append("\(name): its source \(source) cannot be read (\(unreadable.reason))")
+            unknown(rect)
         }
     }
 
@@ -137,17 +168,12 @@ extension Verifier {
         /// each layer as `Stitcher.screenLayers` draws it.
         mutating func paint(_ segment: Timeline.Segment, frame n: Int64) throws(MediaError) -> ExpectedScreen {
             let canvas = PixelRect(size: format.size)
-            var subjects = [LayerSubject(name: "bezel", rect: canvas)]
-            var regions = [LayerRegion(rect: canvas, subject: 0)]
-            var unverifiable: [String] = []
+            var draft = ScreenDraft()
             try compositor.fill(canvas, with: .bezel)
-            func add(_ name: String, _ rect: PixelRect) {
-                subjects.append(LayerSubject(name: name, rect: rect))
-                regions.append(LayerRegion(rect: rect, subject: subjects.count - 1))
-            }
+            draft.add("bezel", canvas)
             if let display = segment.display?.pixelRect {
                 try compositor.fill(display, with: .black)
-                add("display", display)
+                draft.add("display", display)
             }
             let layers = segment.layers ?? []
             for layer in layers {
@@ -159,16 +185,16 @@ extension Verifier {
                     // The picture-in-picture backdrop: the slate, or a video that cannot be predicted.
                     if layer.source == nil {
                         try compositor.fill(rect, with: .slate)
-                        add(name, rect)
+                        draft.add(name, rect)
                     } else {
-                        regions.append(LayerRegion(rect: rect, subject: nil))
+                        draft.unknown(rect)
                     }
                 case .content, .ad, .pip:
                     // A scene without a player is black; a player's window is black around its picture, which
                     // the stamps or fingerprints prove.
                     try compositor.fill(rect, with: .black)
-                    add(name, rect)
-                    if layer.source != nil { regions.append(LayerRegion(rect: picture(of: layer, in: segment), subject: nil)) }
+                    draft.add(name, rect)
+                    if layer.source != nil { draft.unknown(picture(of: layer, in: segment)) }
                 case .banner:
                     // No creative loaded: nothing is drawn, the content shows through.
                     guard let source = layer.source else { continue }
@@ -176,38 +202,35 @@ extension Verifier {
                     switch try creative(source, at: .looping(n)) {
                     case .success(let p): picture = p
                     case .failure(let unreadable):
-                        unverifiable.append("\(name): its source \(source) cannot be read (\(unreadable.reason))")
-                        regions.append(LayerRegion(rect: rect, subject: nil))
+                        draft.cannotRead(name, source, unreadable, in: rect)
                         continue
                     }
                     try compositor.draw([.picture(picture, .fill, in: rect)])
-                    add(name, rect)
+                    draft.add(name, rect)
                 case .fullscreen:
                     guard let source = layer.source else {
                         try compositor.fill(rect, with: Stitcher.fullScreenColor)
-                        add(name, rect)
+                        draft.add(name, rect)
                         continue
                     }
                     let picture: VideoPicture
                     switch try creative(source, at: layer.tick(atFrame: n, of: segment).map(Moment.playing) ?? .untimed(n)) {
                     case .success(let p): picture = p
                     case .failure(let unreadable):
-                        unverifiable.append("\(name): its source \(source) cannot be read (\(unreadable.reason))")
-                        regions.append(LayerRegion(rect: rect, subject: nil))
+                        draft.cannotRead(name, source, unreadable, in: rect)
                         continue
                     }
                     try compositor.draw([.color(.black, in: rect), .picture(picture, .letterbox, in: rect)])
-                    add(name, rect)
+                    draft.add(name, rect)
                 case .overlay:
                     try compositor.fill(rect, with: Stitcher.overlayColor)
-                    add(name, rect)
+                    draft.add(name, rect)
                 case .slider, .card, .native:
-                    // Native placements are not checked from the pixels yet; their rectangles are left out.
-                    regions.append(LayerRegion(rect: rect, subject: nil))
+                    try paintNative(layer, among: layers, into: &draft)
                 }
             }
-            return ExpectedScreen(probe: try ColorProbe(compositor.picture), subjects: subjects, regions: regions,
-                                  unverifiable: unverifiable, canvas: canvas)
+            return ExpectedScreen(probe: try ColorProbe(compositor.picture), subjects: draft.subjects, regions: draft.regions,
+                                  unverifiable: draft.unverifiable, skipped: draft.skipped, canvas: canvas)
         }
 
         /// Where a player layer's picture lies: the segment's own for the primary player; for another scene's (a
@@ -424,5 +447,12 @@ extension Timeline.Segment {
     /// sound, so the ad's layer is checked instead of the player.
     var fullScreenCover: Timeline.Layer? {
         layers?.last { $0.kind == .fullscreen && $0.rect.pixelRect.contains(picture.pixelRect) }
+    }
+
+    /// The layer drawn over the whole of this segment's picture, if any: the full-screen ad, or a native slider or
+    /// single native ad laid over the player (a feed whose slider covers the video). The player's picture is not
+    /// on screen then, so its stamps or fingerprints are not looked for; the layer is checked instead.
+    var pictureCover: Timeline.Layer? {
+        fullScreenCover ?? layers?.last { ($0.kind == .slider || $0.kind == .native) && $0.rect.pixelRect.contains(picture.pixelRect) }
     }
 }

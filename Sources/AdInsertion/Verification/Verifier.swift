@@ -215,8 +215,8 @@ public enum Verifier {
             let want = expected[n], got = observed[n]
             if got.stamp == want.stamp { n += 1; continue }
             if got.tooSmall { smallFrames += 1; n += 1; continue }
-            // Under a full-screen ad the player's picture is not on screen: the ad's layer is checked instead.
-            if want.segment.fullScreenCover != nil { n += 1; continue }
+            // Under a full-screen ad or a slider the player's picture is not on screen: that layer is checked instead.
+            if want.segment.pictureCover != nil { n += 1; continue }
             problems.append(sentence(at: n, observed: observed, expected: expected, against: against))
             // Skip to the next expected segment so that one shifted boundary is one problem, not hundreds.
             let segment = want.segmentIndex

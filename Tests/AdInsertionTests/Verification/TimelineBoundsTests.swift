@@ -13,7 +13,7 @@ import Testing
         case hugeSegmentEnd, hugeOutputFrames, zeroSampleRate, otherSampleRate, negativeStart, negativeTick,
              negativePadding, overlapping, outOfOrder, gap, emptySegment, tooManyTicks, pictureOutside,
              absurdFrameRate, zeroFrameRate, otherSourceRate, tickPastTheSource, negativeBreak,
-             negativeLayerTick, layerOutside, bannerFarAway
+             negativeLayerTick, layerOutside, bannerFarAway, cardImageFarAway, cardRadiusHuge
 
         func apply(to t: inout Timeline) {
             switch self {
@@ -46,6 +46,14 @@ import Testing
             case .bannerFarAway:
                 // Any other layer may reach past the picture, but not a picture's size beyond it.
                 t.segments[1].layers = [Timeline.Layer(kind: .banner, scene: "main", rect: .init(PixelRect(x: -400, y: 0, width: 50, height: 20)), source: nil)]
+            case .cardImageFarAway, .cardRadiusHuge:
+                // A card's image and corners size what verify draws, so they are bounded like its rect.
+                var card = Timeline.Layer(kind: .card, scene: "main", rect: .init(PixelRect(x: 10, y: 10, width: 100, height: 80)), source: nil)
+                card.placement = "s"
+                card.clip = .init(PixelRect(x: 0, y: 0, width: 320, height: 100))
+                card.image = .init(PixelRect(x: 20, y: 20, width: self == .cardImageFarAway ? 100_000 : 80, height: 40))
+                card.radius = self == .cardRadiusHuge ? 1_000_000 : 12
+                t.segments[1].layers = [card]
             }
         }
 
@@ -71,6 +79,8 @@ import Testing
             case .negativeLayerTick: "segments[1].layers[0].srcStartTick: -1 is negative or too large"
             case .layerOutside: "segments[1].layers[0].rect: \(s[1].picture.width)x\(s[1].picture.height) at (300, \(s[1].picture.y)) is not inside the 320x180 picture"
             case .bannerFarAway: "segments[1].layers[0].rect: 50x20 at (-400, 0) is not near the 320x180 picture"
+            case .cardImageFarAway: "segments[1].layers[0].image: 100000x40 at (20, 20) is not near the 320x180 picture"
+            case .cardRadiusHuge: "segments[1].layers[0].radius: 1000000 is not in 0…320"
             case .otherSourceRate: "segments[1].sourceFps: 1000/1 is not the frame rate of \(s[1].source), 30/1"
             // Followed by the source's resolved path and its length in ticks.
             case .tickPastTheSource: "segments[4].srcStartTick: 1000000000000 is past the end of "

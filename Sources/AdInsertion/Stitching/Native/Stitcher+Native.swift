@@ -33,18 +33,32 @@ extension Stitcher {
             switch layer.kind {
             case .slider, .placeholder:
                 own.append(.color(layer.kind == .slider ? Stitcher.sliderColor : Stitcher.nativePlaceholderColor, in: rect))
-                timeline.append(Timeline.Layer(kind: .slider, scene: scene.rawValue, rect: .init(rect), source: nil))
+                var entry = Timeline.Layer(kind: .slider, scene: scene.rawValue, rect: .init(rect), source: nil)
+                entry.placement = layer.placement
+                if layer.kind == .placeholder { entry.placeholder = true }
+                timeline.append(entry)
             case .card(let index, let ad), .native(let index, let ad):
-                own.append(.roundedRect(Stitcher.cardColor, radius: scale.pixels(template.padding), in: rect))
+                let radius = scale.pixels(template.padding)
+                own.append(.roundedRect(Stitcher.cardColor, radius: radius, in: rect))
                 var entry = Timeline.Layer(kind: layer.kind == .card(index: index, ad: ad) ? .card : .native,
                                            scene: scene.rawValue, rect: .init(rect), source: nil)
                 entry.index = index
                 entry.adID = ad
+                entry.placement = layer.placement
+                entry.clip = .init(layer.clip)
+                entry.radius = radius
                 timeline.append(entry)
             case .asset(let slot, let card, let asset, let placeholder):
                 guard let block = outcome.block(ofPlacement: p, at: time) else { continue }
                 let content = asset.map { (card.map { block.ads[$0].assets } ?? block.assets)[$0].content }
                 own = try nativeAsset(slot, content, placeholder: placeholder, in: rect, template: template, scale: scale)
+                // The card's main image (else its icon) in its timeline layer, for verify to find the card by.
+                if let card, slot == .media || slot == .icon, case .image(_, let url, _)? = content,
+                   let k = timeline.lastIndex(where: { $0.placement == layer.placement && $0.index == card && $0.clip != nil }),
+                   slot == .media || timeline[k].image == nil {
+                    timeline[k].image = .init(rect)
+                    timeline[k].source = placeholder || native.image(url) == nil ? nil : native.ads.imageSources[url]
+                }
             }
             layers += own.map { $0.clipped(to: layer.clip) }
         }

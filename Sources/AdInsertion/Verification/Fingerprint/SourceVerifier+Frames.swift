@@ -94,9 +94,11 @@ extension SourceVerifier {
             let start = Int(segment.outStartFrame), end = min(Int(segment.outEndFrame), matches.count)
             guard start < end else { continue }
             let label = Verifier.fullName(segment)
-            if let cover = segment.fullScreenCover {
-                // The player's picture is hidden: the ad's layer is checked (`Verifier.checkLayers`) instead.
-                notes.append("output frames \(start)–\(end - 1) (\(clock(Int64(start), rate: plan.rate))) of \(label) are covered by scene \(cover.scene)'s full-screen ad, which is checked as its layer")
+            if let cover = segment.pictureCover {
+                // The player's picture is hidden: the covering layer is checked (`Verifier.checkLayers`) instead.
+                let by = cover.kind == .fullscreen ? "scene \(cover.scene)'s full-screen ad"
+                    : "\(cover.kind.rawValue) \"\(cover.placement ?? "")\" of scene \(cover.scene)"
+                notes.append("output frames \(start)–\(end - 1) (\(clock(Int64(start), rate: plan.rate))) of \(label) are covered by \(by), which is checked as its layer")
                 earlyNext = 0
                 continue
             }
