@@ -3,14 +3,18 @@ import Foundation
 import MediaCore
 import VideoPipeline
 
-/// The images and the font of a render's native placements, opened for drawing: each image's bytes (fetched by
-/// the loader under the ad fetches' limits) written once into a temporary directory (removed with this value)
-/// and decoded by `MediaSource`, and a `TextRasterizer` with the font the cards were measured with.
+/// The images, videos and font of a render's native placements, opened for drawing: each image's bytes (fetched
+/// by the loader under the ad fetches' limits) written once into a temporary directory (removed with this value)
+/// and decoded by `MediaSource`, each video's media opened as an ad's is (`AdMedia`: the chosen rendition, else
+/// its fallbacks; remote ones through the media cache, before the render starts), and a `TextRasterizer` with the
+/// font the cards were measured with.
 final class NativePictures {
     let ads: NativeAds
     let rasterizer: TextRasterizer
     /// The opened image of each URL; an image that does not decode is absent (its frame shows the placeholder).
     private var sources: [String: MediaSource] = [:]
+    /// Each video's media by `vastTag`, or why it cannot play (its frame shows the placeholder).
+    let videos: [String: Result<MediaSource, AdError>]
     private let directory: URL
     /// Text already drawn, by what was drawn: a card's text is the same frame after frame.
     private var texts: [TextKey: RenderedText] = [:]
@@ -22,8 +26,9 @@ final class NativePictures {
         var lineLimit: Int
     }
 
-    init(ads: NativeAds, font: String?, format: OutputFormat) throws(RenderError) {
+    init(ads: NativeAds, font: String?, format: OutputFormat, threads: Int, cache: MediaCacheSettings) throws(RenderError) {
         self.ads = ads
+        videos = Self.openVideos(ads.videos, format: format, threads: threads, cache: cache)
         do throws(FontError) {
             rasterizer = TextRasterizer(font: try FreeTypeTextMeasurer.face(font))
         } catch {
