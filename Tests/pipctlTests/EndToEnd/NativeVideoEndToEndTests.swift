@@ -105,9 +105,10 @@ extension EndToEnd {
             #expect(server.requests.map(\.target).sorted() == ["/complete", "/firstQuartile", "/impression", "/midpoint", "/start",
                                                               "/thirdQuartile"])
 
-            // From the pixels: the first colour at tick 4 (frame 10), the second at tick 44 (frame 50), the second
-            // held past the video's end at tick 64 (frame 70); card 1's frame grey after the swipe.
-            for (frame, colour) in [(10, Self.first), (50, Self.second), (70, Self.second)] {
+            // From the pixels: the first colour at ticks 4 and 29 (frames 10 and 35), the second from tick 30 (frame
+            // 36, so the clock started at frame 6) and at tick 44 (frame 50), held past the video's end at tick 64
+            // (frame 70); card 1's frame grey after the swipe.
+            for (frame, colour) in [(10, Self.first), (35, Self.first), (36, Self.second), (50, Self.second), (70, Self.second)] {
                 let picture = try RGBPicture(file: output, size: render.size, frame: frame)
                 let media = try Self.mediaFrame(render, card: 0, frame: frame)
                 #expect(picture.shows(colour, in: media, tolerance: 6), "frame \(frame): \(picture.mean(in: media))")
