@@ -118,6 +118,37 @@ extension EndToEnd {
             #expect(after.shows(Self.placeholder, in: media, tolerance: 4), "\(after.mean(in: media))")
         }
 
+        @Test func twoCardsWithTheSameVideoEachPlayItOnTheirOwnClock() async throws {
+            let dir = try ScratchDirectory()
+            _ = try dir.write(Self.vast("video.mp4", trackers: "https://t.example"), to: "vast.xml")
+            _ = try dir.write(try Self.slider(["vast.xml", "vast.xml"]), to: "slider.json")
+            let session = try Self.media(dir, source: "slider.json", script: ["load slider@0.2", "swipe left@1"])
+            let output = dir.path("out.mkv")
+            let result = try await PipctlProcess.run(["render", "--session", session, "-o", output, "--profile", "lossless"])
+            try #require(result.exitStatus == 0, "\(result.standardError)")
+            let render = try Device.Render(reading: output, in: dir)
+            // Card 0 starts at frame 6, card 1 once the swipe at frame 30 shows half its media frame (frame 34). At
+            // frame 60 card 0 is at tick 54 (the second colour), in the 41 pt (61 px) of it left on screen, and card
+            // 1, in full view, at tick 26 (the first).
+            #expect(Self.lines(render) == ["type=BEACON frame=6 card=0 adId=ad0 event=impression",
+                                           "type=BEACON frame=6 card=0 adId=ad0 event=start",
+                                           "type=BEACON frame=21 card=0 adId=ad0 event=firstQuartile",
+                                           "type=BEACON frame=34 card=1 adId=ad1 event=impression",
+                                           "type=BEACON frame=34 card=1 adId=ad1 event=start",
+                                           "type=BEACON frame=36 card=0 adId=ad0 event=midpoint",
+                                           "type=BEACON frame=49 card=1 adId=ad1 event=firstQuartile",
+                                           "type=BEACON frame=51 card=0 adId=ad0 event=thirdQuartile",
+                                           "type=BEACON frame=64 card=1 adId=ad1 event=midpoint",
+                                           "type=BEACON frame=66 card=0 adId=ad0 event=complete",
+                                           "type=BEACON frame=79 card=1 adId=ad1 event=thirdQuartile",
+                                           "type=BEACON frame=94 card=1 adId=ad1 event=complete"])
+            let picture = try RGBPicture(file: output, size: render.size, frame: 60)
+            let second = try Self.mediaFrame(render, card: 1, frame: 60)
+            let first = PixelRect(x: 4, y: second.y, width: 36, height: second.height)
+            #expect(picture.shows(Self.second, in: first, tolerance: 6), "\(picture.mean(in: first))")
+            #expect(picture.shows(Self.first, in: second, tolerance: 6), "\(picture.mean(in: second))")
+        }
+
         @Test func aRemoteSliderPlaysItsRemoteVideoAndRefusesAVASTNamingALocalFileWithAWarning() async throws {
             let server = try LoopbackHTTPServer()
             defer { server.stop() }

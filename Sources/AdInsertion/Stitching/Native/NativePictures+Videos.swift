@@ -2,23 +2,44 @@ import AdCore
 import MediaCore
 import VideoPipeline
 
+/// One card's video: the placement, the card's index in its block and the asset's `vastTag`.
+struct NativeVideoKey: Hashable {
+    var placement: String
+    var card: Int
+    var tag: String
+
+    init(placement: String, card: Int, tag: String) {
+        self.placement = placement
+        self.card = card
+        self.tag = tag
+    }
+
+    init(_ start: NativeVideoStart) { self.init(placement: start.placement, card: start.card, tag: start.vastTag) }
+}
+
 extension NativePictures {
-    /// Opens each resolved video as the stitcher opens an ad (`AdMedia.prepareAd`: the chosen rendition, else the
-    /// next fallback; remote ones downloaded through the media cache, all started together).
-    static func openVideos(_ videos: [String: LinearAd], format: OutputFormat, threads: Int,
-                           cache: MediaCacheSettings) -> [String: Result<MediaSource, AdError>] {
-        guard !videos.isEmpty else { return [:] }
-        let remote = videos.values.flatMap { $0.selection?.renditions.compactMap(\.remoteURL) ?? [] }
+    /// What opens card videos as the stitcher opens ads (`AdMedia.prepareAd`), and the downloads of every remote
+    /// rendition they may need, started now; `nil` without videos.
+    static func videoMedia(_ videos: [String: LinearAd], format: OutputFormat, threads: Int,
+                           cache: MediaCacheSettings) -> (AdMedia?, MediaDownloads?) {
+        guard !videos.isEmpty else { return (nil, nil) }
+        let remote = videos.sorted { $0.key < $1.key }.flatMap { $0.value.selection?.renditions.compactMap(\.remoteURL) ?? [] }
         let downloads = MediaDownloads(urls: remote, cache: MediaCache(settings: cache))
         downloads.start()
-        defer { downloads.cancel() }
-        let media = AdMedia(format: format, threads: threads, downloads: downloads, reportsWaits: false)
-        var opened: [String: Result<MediaSource, AdError>] = [:]
-        for (index, (tag, ad)) in videos.sorted(by: { $0.key < $1.key }).enumerated() {
-            opened[tag] = media.prepareAd(breakIndex: 0, adIndex: index, ad: ad).flatMap { _ in
-                media.source(AdReference(0, index)).map { .success($0) } ?? .failure(AdError(.mediaDisplay, "not opened"))
-            }
+        return (AdMedia(format: format, threads: threads, downloads: downloads, reportsWaits: false), downloads)
+    }
+
+    /// `key`'s video, opened on first use (the chosen rendition, else the next fallback; a remote one waits for its
+    /// download), or why it cannot play; `nil` when its VAST did not resolve. Each card has a source of its own: a
+    /// picture is borrowed only until its source's next tick, and two cards' clocks differ.
+    func video(of key: NativeVideoKey) -> Result<MediaSource, AdError>? {
+        if let opened = videos[key] { return opened }
+        guard let ad = ads.videos[key.tag], let videoMedia else { return nil }
+        let reference = AdReference(0, videos.count)
+        let opened = videoMedia.prepareAd(breakIndex: reference.breakIndex, adIndex: reference.adIndex, ad: ad).flatMap { _ in
+            videoMedia.source(reference).map { .success($0) } ?? .failure(AdError(.mediaDisplay, "\(key.tag): not opened"))
         }
+        videos[key] = opened
         return opened
     }
 
@@ -26,16 +47,17 @@ extension NativePictures {
     /// moment): where it starts, its VAST impressions and `start` trackers; its `firstQuartile`, `midpoint`,
     /// `thirdQuartile` and `complete` trackers when its own clock reaches a quarter, half, three quarters and all of
     /// its media's real length (output frames past the render's end never come, so neither do their beacons); or,
-    /// for a video that cannot play, a `videoFailed` event saying why.
+    /// for a video that cannot play, a `videoFailed` event saying why. The started videos were opened by `init`.
     var events: [NativeAdEvent] {
         var video: [NativeAdEvent] = []
         for start in ads.outcome.videoStarts {
             func event(_ kind: NativeAdEvent.Kind, at time: MediaTime) -> NativeAdEvent {
                 NativeAdEvent(time: time, placement: start.placement, scene: start.scene, kind: kind, card: start.card, ad: start.ad)
             }
-            guard let ad = ads.videos[start.vastTag], case .success(let source)? = videos[start.vastTag] else {
+            let opened = videos[NativeVideoKey(start)]
+            guard let ad = ads.videos[start.vastTag], case .success(let source)? = opened else {
                 var failed = event(.videoFailed, at: start.time)
-                let why = if case .failure(let error)? = videos[start.vastTag] { error.message } else { ads.videoFailures[start.vastTag] }
+                let why = if case .failure(let error)? = opened { error.message } else { ads.videoFailures[start.vastTag] }
                 failed.message = "card video cannot play, its frame shows the placeholder: \(why ?? "not resolved")"
                 video.append(failed)
                 continue

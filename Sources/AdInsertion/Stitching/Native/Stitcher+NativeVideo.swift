@@ -10,7 +10,9 @@ extension Stitcher {
     /// the render goes on.
     func nativeVideo(_ tag: String, placement: String, card: Int, frame: Int64, in rect: PixelRect) -> [CompositorLayer] {
         let placeholder: [CompositorLayer] = [.color(Stitcher.nativePlaceholderColor, in: rect)]
-        guard let native, case .success(let source)? = native.videos[tag] else { return placeholder }
+        guard let native, case .success(let source)? = native.video(of: NativeVideoKey(placement: placement, card: card, tag: tag)) else {
+            return placeholder
+        }
         let time = format.frameRate.time(ofFrame: frame)
         let start = native.ads.outcome.videoStarts.last { $0.placement == placement && $0.card == card && $0.time <= time }
         let tick = start.map { frame - format.frameRate.firstFrame(atOrAfter: $0.time) } ?? 0
