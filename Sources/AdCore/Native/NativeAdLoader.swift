@@ -20,9 +20,11 @@ public struct NativeAdLoader: Sendable {
         self.parser = parser
     }
 
-    /// What a load gives: the block and what the origin policy dropped from it.
+    /// What a load gives: the block, where it was read from (the base of an inline VAST's relative URLs and the
+    /// origin its policy judges), and what the origin policy dropped from it.
     public struct NativeLoadResult: Hashable, Sendable {
         public var block: NativeBlock
+        public var location: ResourceLocation
         public var warnings: [String]
     }
 
@@ -95,6 +97,6 @@ public struct NativeAdLoader: Sendable {
                 beacons([tracker.url]).first.map { NativeEventTracker(event: tracker.event, method: tracker.method, url: $0) }
             }
         }
-        return NativeLoadResult(block: out, warnings: warnings)
+        return NativeLoadResult(block: out, location: location, warnings: warnings)
     }
 }

@@ -58,8 +58,11 @@ public struct NativeAdEvent: Hashable, Sendable {
         case duplicate = "onAdDuplicate"
         /// A command refused (`load` past `maxRetries`, a swipe before the block loaded…), with `message`.
         case refused
-        /// A tracker URL fired (`beacon` impression or clickTracking), for the beacon ledger.
+        /// A tracker URL fired (`beacon` impression or clickTracking; a card's video also start, the quartiles and
+        /// complete), for the beacon ledger.
         case beacon = "BEACON"
+        /// A card's video cannot play (its VAST or media failed), with `message`: its frame shows the placeholder.
+        case videoFailed
     }
 
     public var time: MediaTime

@@ -54,6 +54,8 @@ public struct NativeScreenRun: Sendable {
     /// A run evaluated: its events in time order, and its layers at any output time.
     public struct Outcome: Sendable {
         public let events: [NativeAdEvent]
+        /// When each video in a card starts playing, in time order (`NativeVideoStart`).
+        public let videoStarts: [NativeVideoStart]
         let snapshots: [(time: MediaTime, sliders: [SliderState])]
         let run: NativeScreenRun
 
@@ -112,7 +114,7 @@ public struct NativeScreenRun: Sendable {
         for frame in 0..<max(0, frameRate.firstFrame(atOrAfter: end)) {
             evaluation.step(frame: frame)
         }
-        return Outcome(events: evaluation.events, snapshots: evaluation.snapshots, run: self)
+        return Outcome(events: evaluation.events, videoStarts: evaluation.videoStarts, snapshots: evaluation.snapshots, run: self)
     }
 
     /// What the frame loop carries from one frame to the next.
@@ -131,6 +133,9 @@ public struct NativeScreenRun: Sendable {
         var cardImpressed = Set<[Int]>(), cardBindingReported = Set<[Int]>()
         /// Since when each card has been at least half visible without a break.
         var visibleSince: [[Int]: MediaTime] = [:]
+        /// The videos started, and the cards ([placement, index]) whose video has started since their block loaded.
+        var videoStarts: [NativeVideoStart] = []
+        var videoStarted = Set<[Int]>()
 
         init(run: NativeScreenRun, results: [Int: Result<NativeBlock, NativeError>]) {
             self.run = run
@@ -186,6 +191,7 @@ public struct NativeScreenRun: Sendable {
                     cardImpressed = cardImpressed.filter { $0[0] != p }
                     cardBindingReported = cardBindingReported.filter { $0[0] != p }
                     visibleSince = visibleSince.filter { $0.key[0] != p }
+                    videoStarted = videoStarted.filter { $0[0] != p }
                     phase(t, p, .loaded)
                     events.append(event(t, p, .onAdLoad))
                 case .failure(let error):
@@ -293,6 +299,7 @@ public struct NativeScreenRun: Sendable {
             let screen = run.screen.state(at: t)
             let placement = run.placements[p]
             let window = screen.scene(placement.scene)?.presentation == nil ? screen.layout(of: placement.scene)?.frame : nil
+            startVideos(p, layout, offset: offset, window: window, at: t)
             for (row, card) in layout.cards.enumerated() where !cardImpressed.contains([p, card.index]) {
                 let key = [p, card.index]
                 guard let window, layout.visibleFraction(row, offset: offset, within: window) * Rational(2) >= .one else {

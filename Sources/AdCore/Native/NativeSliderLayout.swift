@@ -73,10 +73,11 @@ public struct NativeSliderLayout: Hashable, Sendable {
         return (x, frame.y + rowY, size.width, size.height)
     }
 
-    /// The share of card `row`'s area inside the slider's viewport and `bounds` (its scene's window) at `offset`;
-    /// 0 for a card of zero size.
-    public func visibleFraction(_ row: Int, offset: Rational, within bounds: PointRect) -> Rational {
-        let r = cardRect(row, offset: offset)
+    /// The share of card `row`'s area (or of `part` of it, relative to the card's top left) inside the slider's
+    /// viewport and `bounds` (its scene's window) at `offset`; 0 for a card (or part) of zero size.
+    public func visibleFraction(_ row: Int, of part: PointRect? = nil, offset: Rational, within bounds: PointRect) -> Rational {
+        let card = cardRect(row, offset: offset)
+        let r = part.map { (x: card.x + Rational(Int64($0.x)), y: card.y + $0.y, width: $0.width, height: $0.height) } ?? card
         guard r.width > 0, r.height > 0 else { return .zero }
         let left = Rational.max(r.x, Rational(Int64(max(frame.x, bounds.x))))
         let right = Rational.min(r.x + Rational(Int64(r.width)), Rational(Int64(min(frame.maxX, bounds.maxX))))

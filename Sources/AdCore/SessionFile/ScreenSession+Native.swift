@@ -45,7 +45,7 @@ extension JSONPathReader {
 }
 
 /// The native placements of a render, loaded and evaluated before it starts: what each frame shows of them, their
-/// events, and the bytes of every image their blocks name.
+/// events, the bytes of every image their blocks name and the resolved ad of every video.
 public struct NativeAds: Sendable {
     public let outcome: NativeScreenRun.Outcome
     /// Each image URL of the loaded blocks (as resolved by the loader) and its bytes; an image whose fetch failed
@@ -54,14 +54,19 @@ public struct NativeAds: Sendable {
     /// Where each fetched image was read from (an absolute path or a URL), by its URL as the response names it:
     /// what the timeline's card layers give as their `source`, so that verify can read it again.
     public let imageSources: [String: String]
-    /// What the loader's origin policy dropped, and the images that could not be fetched, one line each.
+    /// Each video asset's `vastTag` and its linear ad, renditions chosen for the card's media frame (a video whose
+    /// VAST does not resolve is absent: its frame shows the grey placeholder).
+    public let videos: [String: LinearAd]
+    /// Why each video asset that did not resolve cannot play, by its `vastTag` (also among the `warnings`).
+    public let videoFailures: [String: String]
+    /// What the loader's origin policy dropped, and the images and videos that cannot be shown, one line each.
     public let warnings: [String]
 }
 
 extension ScreenSession {
     /// Runs the session's native placements over a render: the loads `script`'s `load slider` commands make
-    /// (under `settings`' limits, relative paths from the session's directory), then their images, then the
-    /// frame-by-frame evaluation until `end`; `nil` when the session has no native placement.
+    /// (under `settings`' limits, relative paths from the session's directory), then their images and videos' VAST,
+    /// then the frame-by-frame evaluation until `end`; `nil` when the session has no native placement.
     ///
     /// - Throws: `NativeError.unknownPlacement` for a native command naming no placement. A load that fails is
     ///   not an error: it is the run's `onAdFailure`.
@@ -71,17 +76,30 @@ extension ScreenSession {
         let run = try NativeScreenRun(screen: ScreenTimeline(initial: screen, script: script), placements: nativePlacements,
                                       script: script, frameRate: frameRate, end: end, measurer: measurer)
         let loader = NativeAdLoader(settings: settings, directory: directory)
-        var blocks: [NativeBlock] = [], warnings: [String] = []
+        var loads: [(result: NativeAdLoader.NativeLoadResult, placement: NativePlacement)] = [], warnings: [String] = []
         let outcome = await run.run { (placement) throws(NativeError) in
             let result = try await loader.load(placement.source)
-            blocks.append(result.block)
+            loads.append((result, placement))
             warnings += result.warnings
             return result.block
         }
-        let (images, failures) = await loader.images(of: blocks)
+        let (images, failures) = await loader.images(of: loads.map(\.result.block))
         let sources = images.keys.reduce(into: [String: String]()) { sources, url in
             sources[url] = ResourceLocation(userInput: url, relativeTo: directory)?.description
         }
-        return NativeAds(outcome: outcome, images: images, imageSources: sources, warnings: warnings + failures)
+        var videos: [String: LinearAd] = [:], videoFailures: [String: String] = [:]
+        for (result, placement) in loads {
+            // The media frame of a card of the template's width: 16:9 across the width inside the padding.
+            let inner = max(0, placement.template.width - 2 * placement.template.padding)
+            let window = screen.pointScale.pixels(PointSize(width: inner, height: inner * 9 / 16))
+            let resolved = await loader.videos(of: result, window: window)
+            videos.merge(resolved.videos) { first, _ in first }
+            for (tag, failure) in resolved.failures.sorted(by: { $0.key < $1.key }) where videoFailures[tag] == nil && videos[tag] == nil {
+                videoFailures[tag] = failure
+                warnings.append(failure)
+            }
+        }
+        return NativeAds(outcome: outcome, images: images, imageSources: sources, videos: videos, videoFailures: videoFailures,
+                         warnings: warnings + failures)
     }
 }

@@ -88,8 +88,10 @@ public final class Stitcher {
         screenAds = try request.screenAds.map { run throws(RenderError) in
             try ScreenAdPictures(run: run, format: format, cache: request.mediaCache)
         }
-        native = try request.nativeAds.map { ads throws(RenderError) in try NativePictures(ads: ads, font: request.font, format: format) }
-        pendingNativeEvents = ArraySlice(request.nativeAds?.outcome.events ?? [])
+        native = try request.nativeAds.map { ads throws(RenderError) in
+            try NativePictures(ads: ads, font: request.font, format: format, threads: request.encoding.threads, cache: request.mediaCache)
+        }
+        pendingNativeEvents = ArraySlice(native?.events ?? [])
         liveBanners = mode == .live ? screenAds.flatMap { ads in
             ads.run.loader.map { LiveBannerRequests(driver: ads.run.driver, loader: $0) }
         } : nil

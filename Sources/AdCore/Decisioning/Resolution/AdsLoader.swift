@@ -166,40 +166,7 @@ public struct AdsLoader: Sendable {
     /// used either are returned as errors (their error URLs fire), and the fallbacks left keep their media
     /// resolved for the ads manager.
     func selectMedia(_ drafts: [BreakDraft]) async -> (drafts: [BreakDraft], errors: [AdError]) {
-        let selector = MediaSelector(settings: settings.mediaSelection)
-        let creatives = CreativeResolver(urlMap: settings.urlMap)
-        func prepare(_ input: LinearAd) -> BreakDraft.Ad {
-            var ad = input
-            var (selection, failure) = selector.select(ad.mediaFiles)
-            var error = failure.map { AdError($0.code, "\(ad.label): \($0.reason)", errorURLs: ad.errorURLs) }
-            // Every acceptable rendition, best first, that can be located; the best that can plays, the others
-            // stay as its fallbacks. One that cannot (a missing or mapped-away file) says why in `ads inspect`.
-            var located: [MediaSelection.Rendition] = []
-            var firstFailure: AdError?
-            for i in selection.preference {
-                let file = selection.candidates[i].file
-                switch creatives.resolve(file.url) {
-                case .success(let resolution):
-                    located.append(.init(file: file, localPath: resolution.localPath, remoteURL: resolution.remoteURL))
-                case .failure(let e):
-                    firstFailure = firstFailure ?? e
-                    selection.candidates[i].reason += "; cannot be used: \(e.message)"
-                }
-            }
-            if let best = located.first {
-                if best.file != selection.chosen, let i = selection.candidates.firstIndex(where: { $0.file == best.file }) {
-                    selection.candidates[i].reason = "chosen: the next fallback, as the better renditions cannot be used"
-                }
-                selection.chosen = best.file
-                selection.localPath = best.localPath
-                selection.remoteURL = best.remoteURL
-                selection.fallbacks = Array(located.dropFirst())
-            } else if let e = firstFailure {
-                error = AdError(e.code, "\(ad.label): \(e.message)", errorURLs: ad.errorURLs)
-            }
-            ad.selection = selection
-            return .init(ad: ad, error: error)
-        }
+        let prepare = selectMedia(of:)
         var errors: [AdError] = []
         var out = drafts
         for b in out.indices {
@@ -231,5 +198,43 @@ public struct AdsLoader: Sendable {
             out[b].fallbacks = kept
         }
         return (out, errors)
+    }
+
+    /// `input` with its rendition chosen for `settings.mediaSelection` (its window) and located, the other
+    /// renditions that can be located kept as its fallbacks; the error when none can play (403, 901, or 401 when
+    /// none can be located). Nothing is fetched. Native video assets choose their media through here too.
+    func selectMedia(of input: LinearAd) -> BreakDraft.Ad {
+        let selector = MediaSelector(settings: settings.mediaSelection)
+        let creatives = CreativeResolver(urlMap: settings.urlMap)
+        var ad = input
+        var (selection, failure) = selector.select(ad.mediaFiles)
+        var error = failure.map { AdError($0.code, "\(ad.label): \($0.reason)", errorURLs: ad.errorURLs) }
+        // Every acceptable rendition, best first, that can be located; the best that can plays, the others
+        // stay as its fallbacks. One that cannot (a missing or mapped-away file) says why in `ads inspect`.
+        var located: [MediaSelection.Rendition] = []
+        var firstFailure: AdError?
+        for i in selection.preference {
+            let file = selection.candidates[i].file
+            switch creatives.resolve(file.url) {
+            case .success(let resolution):
+                located.append(.init(file: file, localPath: resolution.localPath, remoteURL: resolution.remoteURL))
+            case .failure(let e):
+                firstFailure = firstFailure ?? e
+                selection.candidates[i].reason += "; cannot be used: \(e.message)"
+            }
+        }
+        if let best = located.first {
+            if best.file != selection.chosen, let i = selection.candidates.firstIndex(where: { $0.file == best.file }) {
+                selection.candidates[i].reason = "chosen: the next fallback, as the better renditions cannot be used"
+            }
+            selection.chosen = best.file
+            selection.localPath = best.localPath
+            selection.remoteURL = best.remoteURL
+            selection.fallbacks = Array(located.dropFirst())
+        } else if let e = firstFailure {
+            error = AdError(e.code, "\(ad.label): \(e.message)", errorURLs: ad.errorURLs)
+        }
+        ad.selection = selection
+        return .init(ad: ad, error: error)
     }
 }

@@ -3,14 +3,21 @@ import Foundation
 import MediaCore
 import VideoPipeline
 
-/// The images and the font of a render's native placements, opened for drawing: each image's bytes (fetched by
-/// the loader under the ad fetches' limits) written once into a temporary directory (removed with this value)
-/// and decoded by `MediaSource`, and a `TextRasterizer` with the font the cards were measured with.
+/// The images, videos and font of a render's native placements, opened for drawing: each image's bytes (fetched
+/// by the loader under the ad fetches' limits) written once into a temporary directory (removed with this value)
+/// and decoded by `MediaSource`, each card's video opened as an ad's is (`AdMedia`: the chosen rendition, else its
+/// fallbacks; remote ones through the media cache), and a `TextRasterizer` with the font the cards were measured
+/// with.
 final class NativePictures {
     let ads: NativeAds
     let rasterizer: TextRasterizer
     /// The opened image of each URL; an image that does not decode is absent (its frame shows the placeholder).
     private var sources: [String: MediaSource] = [:]
+    /// Each card's video, or why it cannot play (its frame shows the placeholder); see `video(of:)`.
+    var videos: [NativeVideoKey: Result<MediaSource, AdError>] = [:]
+    /// What opens the videos (`nil` without any) and the downloads of their remote renditions, begun at once.
+    let videoMedia: AdMedia?
+    private let videoDownloads: MediaDownloads?
     private let directory: URL
     /// Text already drawn, by what was drawn: a card's text is the same frame after frame.
     private var texts: [TextKey: RenderedText] = [:]
@@ -22,8 +29,9 @@ final class NativePictures {
         var lineLimit: Int
     }
 
-    init(ads: NativeAds, font: String?, format: OutputFormat) throws(RenderError) {
+    init(ads: NativeAds, font: String?, format: OutputFormat, threads: Int, cache: MediaCacheSettings) throws(RenderError) {
         self.ads = ads
+        (videoMedia, videoDownloads) = Self.videoMedia(ads.videos, format: format, threads: threads, cache: cache)
         do throws(FontError) {
             rasterizer = TextRasterizer(font: try FreeTypeTextMeasurer.face(font))
         } catch {
@@ -38,9 +46,14 @@ final class NativePictures {
             sources[url] = try? ScreenAdPictures.openImage(data, header: header, from: location, as: "image\(index)",
                                                           in: directory, format: format)
         }
+        // Every video that starts is opened before the render: its length places its quartiles.
+        for start in ads.outcome.videoStarts { _ = video(of: NativeVideoKey(start)) }
     }
 
-    deinit { try? FileManager.default.removeItem(at: directory) }
+    deinit {
+        videoDownloads?.cancel()
+        try? FileManager.default.removeItem(at: directory)
+    }
 
     /// The decoded image at `url`, if it was fetched and decodes.
     func image(_ url: String) -> MediaSource? { sources[url] }

@@ -18,7 +18,8 @@ extension Stitcher {
     ///
     /// Drawn over the scene's content and under what the screen puts above it (banners, full-screen ads, the
     /// picture-in-picture window). Text is drawn with the font the cards were measured with, in the frame the
-    /// layout gave it; images are cropped into their frames; an image not loaded (or not fetched) is grey.
+    /// layout gave it; images and videos are cropped into their frames (`nativeVideo`); an image not loaded (or not
+    /// fetched) is grey.
     func nativeLayers(of scene: SceneID, frame: Int64) throws(MediaError) -> (layers: [CompositorLayer], timeline: [Timeline.Layer]) {
         guard let native else { return ([], []) }
         let time = format.frameRate.time(ofFrame: frame)
@@ -51,7 +52,11 @@ extension Stitcher {
             case .asset(let slot, let card, let asset, let placeholder):
                 guard let block = outcome.block(ofPlacement: p, at: time) else { continue }
                 let content = asset.map { (card.map { block.ads[$0].assets } ?? block.assets)[$0].content }
-                own = try nativeAsset(slot, content, placeholder: placeholder, in: rect, template: template, scale: scale)
+                if case .video(let tag)? = content, let card {
+                    own = nativeVideo(tag, placement: layer.placement, card: card, frame: frame, in: rect)
+                } else {
+                    own = try nativeAsset(slot, content, placeholder: placeholder, in: rect, template: template, scale: scale)
+                }
                 // The card's main image (else its icon) in its timeline layer, for verify to find the card by.
                 if let card, slot == .media || slot == .icon, case .image(_, let url, _)? = content,
                    let k = timeline.lastIndex(where: { $0.placement == layer.placement && $0.index == card && $0.clip != nil }),
@@ -77,6 +82,7 @@ extension Stitcher {
         case .title(let value)?, .data(_, let value)?:
             text = value
         case .video?:
+            // A block-level video has no card to play in (`nativeVideo`).
             return [.color(Stitcher.nativePlaceholderColor, in: rect)]
         case nil:
             return [.roundedRect(Stitcher.nativePlaceholderColor, radius: rect.height / 2, in: rect)]
