@@ -5,12 +5,15 @@ import VideoPipeline
 
 /// The images and the font of a render's native placements, opened for drawing: each image's bytes (fetched by
 /// the loader under the ad fetches' limits) written once into a temporary directory (removed with this value)
-/// and decoded by `MediaSource`, and a `TextRasterizer` with the font the cards were measured with.
+/// and decoded by `MediaSource`, and a `TextRasterizer` with the font the cards were measured with. In `play`
+/// images are added as they arrive (`add(_:)`).
 final class NativePictures {
-    let ads: NativeAds
     let rasterizer: TextRasterizer
+    let format: OutputFormat
     /// The opened image of each URL; an image that does not decode is absent (its frame shows the placeholder).
     private var sources: [String: MediaSource] = [:]
+    /// How many images were written into `directory`, to name the next one.
+    private var written = 0
     private let directory: URL
     /// Text already drawn, by what was drawn: a card's text is the same frame after frame.
     private var texts: [TextKey: RenderedText] = [:]
@@ -22,8 +25,8 @@ final class NativePictures {
         var lineLimit: Int
     }
 
-    init(ads: NativeAds, font: String?, format: OutputFormat) throws(RenderError) {
-        self.ads = ads
+    init(images: [String: Data], font: String?, format: OutputFormat) throws(RenderError) {
+        self.format = format
         do throws(FontError) {
             rasterizer = TextRasterizer(font: try FreeTypeTextMeasurer.face(font))
         } catch {
@@ -33,10 +36,16 @@ final class NativePictures {
         do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
             throw .output(.outputNotWritable(path: directory.path, reason: "\(error)"))
         }
-        for (index, (url, data)) in ads.images.sorted(by: { $0.key < $1.key }).enumerated() {
+        add(images)
+    }
+
+    /// Opens `images` (bytes by URL), in URL order; one that does not decode is left out.
+    func add(_ images: [String: Data]) {
+        for (url, data) in images.sorted(by: { $0.key < $1.key }) where sources[url] == nil {
             guard let header = ImageHeader(data), let location = ResourceLocation(userInput: url, relativeTo: directory.path) else { continue }
-            sources[url] = try? ScreenAdPictures.openImage(data, header: header, from: location, as: "image\(index)",
+            sources[url] = try? ScreenAdPictures.openImage(data, header: header, from: location, as: "image\(written)",
                                                           in: directory, format: format)
+            written += 1
         }
     }
 

@@ -20,9 +20,8 @@ extension Stitcher {
     /// picture-in-picture window). Text is drawn with the font the cards were measured with, in the frame the
     /// layout gave it; images are cropped into their frames; an image not loaded (or not fetched) is grey.
     func nativeLayers(of scene: SceneID, frame: Int64) throws(MediaError) -> (layers: [CompositorLayer], timeline: [Timeline.Layer]) {
-        guard let native else { return ([], []) }
+        guard let outcome = liveNative?.outcome ?? request.nativeAds?.outcome else { return ([], []) }
         let time = format.frameRate.time(ofFrame: frame)
-        let outcome = native.ads.outcome
         let scale = request.screen?.pointScale ?? PointScale(.one)
         var layers: [CompositorLayer] = [], timeline: [Timeline.Layer] = []
         for layer in outcome.layers(at: time) where layer.scene == scene {
