@@ -115,7 +115,7 @@ extension EndToEnd {
             #expect(replayed.map { Self.line($0) } == native.map { Self.line($0) })
         }
 
-        @Test func aFailedLoadTypedLiveIsRetriedByTheNextAndALoadUnderWayRefusesAnother() async throws {
+        @Test func aFailedLoadTypedLiveIsRetriedByTheNextAndALoadUnderWayOrOfAnUnknownPlacementIsRefused() async throws {
             let server = try LoopbackHTTPServer()
             defer { server.stop() }
             let dir = try ScratchDirectory()
@@ -125,7 +125,10 @@ extension EndToEnd {
             server.route("/slider.json", LoopbackHTTPServer.Response(status: 503, contentType: "text/plain", body: Data("busy".utf8)))
             let play = try PipctlProcess(["play", "--session", session, "--events", dir.path("events.jsonl")], keepsInputOpen: true)
             try await Self.waitFor(play, "the idle phase") { $0["phase"] as? String == "idle" }
-            // Both lines apply at the same frame: the second finds the first under way.
+            // A placement the session does not have is refused; the next two lines apply at the same frame: the
+            // second finds the first under way.
+            try play.write("load slider nope\n")
+            try await play.waitForOutput(containing: "no native placement is called", timeout: .seconds(60))
             try play.write("load slider\nload slider\n")
             try await Self.waitFor(play, "the failure") { $0["type"] as? String == "onAdFailure" }
             Self.serve(dir, on: server)
@@ -136,6 +139,7 @@ extension EndToEnd {
             #expect(result.exitStatus == 0, "\(result.standardError)")
 
             let events = try String(contentsOfFile: dir.path("events.jsonl"), encoding: .utf8)
+            #expect(events.contains(#""message":"load slider nope: no native placement is called \"nope\" (there are \"s\")""#), "\(events)")
             let native = Self.printed(events).filter { $0["type"] as? String != "BEACON" && $0["type"] as? String != "onAdImpression" }
             #expect(native.map { [Self.line($0, frames: false), $0["failure"] as? String, $0["reason"] as? String].compactMap { $0 }.joined(separator: " ") } == [
                 "type=onAdLoadPhase phase=idle",

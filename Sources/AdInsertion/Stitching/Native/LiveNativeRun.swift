@@ -16,6 +16,8 @@ final class LiveNativeRun {
     private let arrivals = LockedState(Arrivals())
     /// The image URLs already asked for.
     private var imagesAsked: Set<String> = []
+    /// The last output frame evaluated: a frame decided again (after an ad's media failed) is not evaluated twice.
+    private var lastFrame: Int64 = -1
 
     private struct Arrivals {
         var loads: [(request: NativeLoadRequest, result: Result<NativeBlock, NativeError>)] = []
@@ -40,21 +42,23 @@ final class LiveNativeRun {
     /// The layers and blocks of the last frame evaluated.
     var outcome: NativeScreenRun.Outcome { evaluation.outcome }
 
-    /// Evaluates output frame `frame`: the answers that arrived, then `applied` (the commands the session applied at
-    /// this frame, with their screen changes); starts the loads they begin and the image fetches of the blocks
-    /// that landed.
+    /// Evaluates output frame `frame`: `applied` (the commands the session applied at this frame, with their screen
+    /// changes) and the answers that arrived; starts the loads they begin and the image fetches of the blocks that
+    /// landed. A frame evaluated already only queues `applied` for the next one.
     ///
     /// - Returns: the frame's events.
     func step(frame: Int64, applied: [PlaybackSession.AppliedCommand]) -> [NativeAdEvent] {
+        for command in applied {
+            if let change = command.change { evaluation.screenChanged(change) }
+            evaluation.add(command.command, at: command.time)
+        }
+        guard frame > lastFrame else { return [] }
+        lastFrame = frame
         let answers = arrivals.withLock { arrivals in
             defer { arrivals.loads.removeAll() }
             return arrivals.loads
         }
         for answer in answers { evaluation.answer(answer.request, answer.result) }
-        for command in applied {
-            if let change = command.change { evaluation.screenChanged(change) }
-            evaluation.add(command.command, at: command.time)
-        }
         for request in evaluation.begin(frame: frame) { fetch(request) }
         evaluation.finish(frame: frame)
         let events = evaluation.takeEvents()
