@@ -23,8 +23,9 @@ public struct NativePlacement: Hashable, Sendable {
     public var template: NativeCardTemplate
     /// `false`: images show placeholders until `load images` (the guide's `loadImages`).
     public var loadImages: Bool
-    /// How long a load lasts on the output clock (the placeholder's time); the fetch itself happens before the
-    /// render, so this is what the viewer sees, not what the network took.
+    /// How long a load lasts on the output clock (the placeholder's time, `latencyMs`); a render fetches before it
+    /// starts, so this is what the viewer sees, not what the network took. In `play` a load lands no earlier than
+    /// its answer, so a latency longer than the fetch makes it land where a render of the command log does.
     public var latency: MediaDuration
     public var style: Style
 

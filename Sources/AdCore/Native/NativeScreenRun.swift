@@ -4,10 +4,13 @@ import MediaCore
 /// cards each slider shows (no ad twice on the screen), their layout as the screen changes, swipes, scrolls,
 /// taps, and the events with their output times.
 ///
-/// `run(load:)` makes the loads, in time order (each through the caller's loader, before the render); what
-/// follows is a pure function of the outcomes, evaluated at each output frame: `events` and `layers(at:)`.
+/// `Evaluation` applies the rules frame by frame; `run(load:)` drives it over a render with the script's commands,
+/// making each load as its frame comes (through the caller's loader, before the render), and `play` drives it as
+/// it plays, with the commands as they apply and the answers as they arrive. Its outcome gives `events` and
+/// `layers(at:)` at each output frame.
 public struct NativeScreenRun: Sendable {
-    public let screen: ScreenTimeline
+    /// The screen over the run; a live run records the changes as they apply (`Evaluation.screenChanged(_:)`).
+    public internal(set) var screen: ScreenTimeline
     public let placements: [NativePlacement]
     public let frameRate: FrameRate
     /// The output time the run is evaluated until (the render's duration).
@@ -32,23 +35,32 @@ public struct NativeScreenRun: Sendable {
         self.measurer = measurer
         var commands: [(MediaTime, Action)] = []
         for timed in script.commands {
-            switch timed.command {
-            case .native(let command):
-                let index: Int?
-                if let name = command.placement { index = placements.firstIndex { $0.id == name } } else { index = placements.count == 1 ? 0 : nil }
-                guard let index else {
-                    let names = placements.map { "\"\($0.id)\"" }.joined(separator: ", ")
-                    throw .unknownPlacement(command: timed.description, reason: command.placement == nil
-                        ? "name the placement, one of \(names)" : "no native placement is called \"\(command.placement!)\" (there are \(names))")
-                }
-                commands.append((timed.time, .native(command, placement: index)))
-            case .screen(.tap(let x, let y)):
-                commands.append((timed.time, .tap(x: x, y: y)))
-            default:
-                break
-            }
+            if let action = try Self.action(timed.command, written: timed.description, placements: placements) { commands.append((timed.time, action)) }
         }
         self.commands = commands
+    }
+
+    /// What `command` does to the native placements: a native command on the placement it names, a tap; `nil`
+    /// for any other command. `written` is how the error names it.
+    ///
+    /// - Throws: `NativeError.unknownPlacement` for a native command whose placement is unknown, or that names none
+    ///   on a screen with several placements.
+    static func action(_ command: SessionCommand, written: String, placements: [NativePlacement]) throws(NativeError) -> Action? {
+        switch command {
+        case .native(let native):
+            let index: Int?
+            if let name = native.placement { index = placements.firstIndex { $0.id == name } } else { index = placements.count == 1 ? 0 : nil }
+            guard let index else {
+                let names = placements.map { "\"\($0.id)\"" }.joined(separator: ", ")
+                throw .unknownPlacement(command: written, reason: native.placement == nil
+                    ? "name the placement, one of \(names)" : "no native placement is called \"\(native.placement!)\" (there are \(names))")
+            }
+            return .native(native, placement: index)
+        case .screen(.tap(let x, let y)):
+            return .tap(x: x, y: y)
+        default:
+            return nil
+        }
     }
 
     /// A run evaluated: its events in time order, and its layers at any output time.
@@ -81,239 +93,6 @@ public struct NativeScreenRun: Sendable {
         /// A swipe's animation: from this offset (points), starting then, towards `position`.
         var animation: (from: Rational, start: MediaTime)?
         var imagesLoaded = true
-    }
-
-    /// Makes the loads the script asks for and evaluates the run.
-    ///
-    /// - Parameter load: fetches one placement's block (`NativeAdLoader.load(_:)` in a render).
-    public func run(load: (NativePlacement) async throws(NativeError) -> NativeBlock) async -> Outcome {
-        var states = placements.map { NativeLoadStates(maximumRetries: $0.maximumRetries) }
-        var results: [Int: Result<NativeBlock, NativeError>] = [:]
-        for (i, entry) in commands.enumerated() {
-            guard case .native(.loadSlider, let p) = entry.command else { continue }
-            do throws(NativeError) {
-                try states[p].begin(placements[p].source, placement: placements[p].id)
-            } catch {
-                results[i] = .failure(error)
-                continue
-            }
-            do throws(NativeError) {
-                results[i] = .success(try await load(placements[p]))
-                states[p].finish(placements[p].source, succeeded: true)
-            } catch {
-                results[i] = .failure(error)
-                states[p].finish(placements[p].source, succeeded: false)
-            }
-        }
-        return evaluate(results)
-    }
-
-    /// The pure part: the events and states given each load command's outcome, frame by frame.
-    func evaluate(_ results: [Int: Result<NativeBlock, NativeError>]) -> Outcome {
-        var evaluation = Evaluation(run: self, results: results)
-        for frame in 0..<max(0, frameRate.firstFrame(atOrAfter: end)) {
-            evaluation.step(frame: frame)
-        }
-        return Outcome(events: evaluation.events, videoStarts: evaluation.videoStarts, snapshots: evaluation.snapshots, run: self)
-    }
-
-    /// What the frame loop carries from one frame to the next.
-    struct Evaluation {
-        let run: NativeScreenRun
-        let results: [Int: Result<NativeBlock, NativeError>]
-        var sliders: [SliderState]
-        var events: [NativeAdEvent] = []
-        var snapshots: [(time: MediaTime, sliders: [SliderState])] = []
-        /// Which placement first showed each ad id and creative (`ad:ID`, `crid:ID`, `media:URL`).
-        var shown: [String: String] = [:]
-        var pendingLoads: [(due: MediaTime, placement: Int, result: Result<NativeBlock, NativeError>)] = []
-        var nextCommand = 0
-        /// Placements whose block impression or binding failure was counted; cards as [placement, index].
-        var blockImpressed = Set<Int>(), blockBindingReported = Set<Int>()
-        var cardImpressed = Set<[Int]>(), cardBindingReported = Set<[Int]>()
-        /// Since when each card has been at least half visible without a break.
-        var visibleSince: [[Int]: MediaTime] = [:]
-        /// The videos started, and the cards ([placement, index]) whose video has started since their block loaded.
-        var videoStarts: [NativeVideoStart] = []
-        var videoStarted = Set<[Int]>()
-
-        init(run: NativeScreenRun, results: [Int: Result<NativeBlock, NativeError>]) {
-            self.run = run
-            self.results = results
-            sliders = run.placements.map { SliderState(imagesLoaded: $0.loadImages) }
-        }
-
-        func event(_ t: MediaTime, _ p: Int, _ kind: NativeAdEvent.Kind, card: Int? = nil, ad: String? = nil,
-                   message: String? = nil) -> NativeAdEvent {
-            NativeAdEvent(time: t, placement: run.placements[p].id, scene: run.placements[p].scene, kind: kind, card: card, ad: ad,
-                          message: message)
-        }
-
-        mutating func phase(_ t: MediaTime, _ p: Int, _ phase: NativeLoadState.Phase) {
-            sliders[p].phase = phase
-            var e = event(t, p, .phase)
-            e.phase = phase
-            events.append(e)
-        }
-
-        /// One output frame: loads that are due land, then the commands due apply in order, then a load they
-        /// began without latency lands (so it shows at its own frame); then binding and impressions are counted
-        /// on what this frame shows.
-        mutating func step(frame: Int64) {
-            let t = run.frameRate.time(ofFrame: frame)
-            if frame == 0 { for p in run.placements.indices { phase(t, p, .idle) } }
-            var changed = frame == 0
-            changed = land(at: t) || changed
-            while nextCommand < run.commands.count, run.frameRate.firstFrame(atOrAfter: run.commands[nextCommand].time) <= frame {
-                apply(run.commands[nextCommand].command, index: nextCommand, at: t)
-                nextCommand += 1
-                changed = true
-            }
-            changed = land(at: t) || changed
-            if changed { snapshots.append((t, sliders)) }
-            for p in run.placements.indices { count(p, at: t) }
-        }
-
-        /// Lands the loads whose latency has passed by `t`; true when one did.
-        mutating func land(at t: MediaTime) -> Bool {
-            var landed = false
-            while let i = pendingLoads.firstIndex(where: { $0.due <= t }) {
-                let (_, p, result) = pendingLoads.remove(at: i)
-                landed = true
-                switch result {
-                case .success(let block):
-                    sliders[p].block = block
-                    sliders[p].indices = withoutDuplicates(block, placement: p, at: t)
-                    sliders[p].position = 0
-                    sliders[p].animation = nil
-                    blockImpressed.remove(p)
-                    blockBindingReported.remove(p)
-                    cardImpressed = cardImpressed.filter { $0[0] != p }
-                    cardBindingReported = cardBindingReported.filter { $0[0] != p }
-                    visibleSince = visibleSince.filter { $0.key[0] != p }
-                    videoStarted = videoStarted.filter { $0[0] != p }
-                    phase(t, p, .loaded)
-                    events.append(event(t, p, .onAdLoad))
-                case .failure(let error):
-                    phase(t, p, .failed)
-                    var failure = event(t, p, .onAdFailure, message: error.description)
-                    failure.failure = error.failureKind
-                    events.append(failure)
-                }
-            }
-            return landed
-        }
-
-        /// The indices of `block`'s ads that no other placement showed first, registering them for placement
-        /// `p`; each one left out is an `onAdDuplicate` naming the placement that showed it.
-        mutating func withoutDuplicates(_ block: NativeBlock, placement p: Int, at t: MediaTime) -> [Int] {
-            let id = run.placements[p].id
-            var kept: [Int] = []
-            for (index, ad) in block.ads.enumerated() {
-                let keys = ["ad:\(ad.id)"] + (ad.creativeKey.map { [$0] } ?? [])
-                if let other = keys.compactMap({ shown[$0] }).first(where: { $0 != id }) {
-                    var e = event(t, p, .duplicate, card: index, ad: ad.id, message: "ad \"\(ad.id)\" is left out: placement \"\(other)\" already showed it")
-                    e.otherPlacement = other
-                    events.append(e)
-                    continue
-                }
-                for key in keys where shown[key] == nil { shown[key] = id }
-                kept.append(index)
-            }
-            return kept
-        }
-
-        mutating func apply(_ action: Action, index: Int, at t: MediaTime) {
-            switch action {
-            case .native(let command, let p):
-                let slider = sliders[p], current = self
-                let refuse = { (why: String) in current.event(t, p, .refused, message: "\(command): \(why)") }
-                switch command {
-                case .loadSlider:
-                    guard let result = results[index] else { return }
-                    if case .failure(.loadRefused(_, let reason)) = result { return events.append(refuse(reason)) }
-                    phase(t, p, .loading)
-                    pendingLoads.append((t + run.placements[p].latency, p, result))
-                case .loadImages:
-                    if slider.imagesLoaded { return events.append(refuse("images are loaded already")) }
-                    sliders[p].imagesLoaded = true
-                case .swipe where run.placements[p].style == .single, .scroll where run.placements[p].style == .single:
-                    return events.append(refuse("a single native ad does not scroll"))
-                case .swipe(let direction, _):
-                    guard let layout = run.layout(of: p, slider, at: t) else { return events.append(refuse("the slider shows no cards")) }
-                    let target = min(max(0, slider.position + (direction == .left ? 1 : -1)), layout.lastPosition)
-                    guard target != slider.position else {
-                        return events.append(refuse("no card further \(direction == .left ? "right" : "left")"))
-                    }
-                    sliders[p].animation = (run.offset(slider, layout, at: t), t)
-                    sliders[p].position = target
-                case .scroll(let target, _):
-                    guard let layout = run.layout(of: p, slider, at: t) else { return events.append(refuse("the slider shows no cards")) }
-                    guard target < layout.cards.count else { return events.append(refuse("the slider shows \(layout.cards.count) cards")) }
-                    sliders[p].position = min(target, layout.lastPosition)
-                    sliders[p].animation = nil
-                }
-            case .tap(let x, let y):
-                // The top card under the finger, in the last placement drawn there; a full-screen ad or landing
-                // screen over the scene takes the tap instead.
-                let run = self.run, sliders = self.sliders, screen = run.screen.state(at: t)
-                let hit = sliders.indices.reversed().lazy.filter { screen.scene(run.placements[$0].scene)?.presentation == nil }.compactMap { p in
-                    run.layers(of: p, sliders[p], at: t).last { $0.card != nil && $0.contains(x: x, y: y) }.map { (p, $0) }
-                }.first
-                guard let (p, layer) = hit, let (index, adID) = layer.card, let ad = sliders[p].block?.ads[index] else { return }
-                var click = event(t, p, .onAdClick, card: index, ad: adID)
-                click.url = ad.link.url
-                events.append(click)
-                beacons(ad.link.clickTrackers, .clickTracking, p, card: index, ad: adID, at: t)
-            }
-        }
-
-        mutating func beacons(_ urls: [String], _ name: TrackingEventName, _ p: Int, card: Int, ad: String, at t: MediaTime) {
-            for url in urls {
-                var beacon = event(t, p, .beacon, card: card, ad: ad)
-                beacon.url = url
-                beacon.beacon = name
-                events.append(beacon)
-            }
-        }
-
-        /// Binding failures and impressions of placement `p` from what frame time `t` shows.
-        mutating func count(_ p: Int, at t: MediaTime) {
-            guard sliders[p].phase == .loaded, let block = sliders[p].block,
-                  let all = run.layout(of: p, sliders[p], at: t, bindingOnly: true) else { return }
-            if let failure = all.header.bindingFailure(run.placements[p].style == .single ? [] : block.assets) {
-                if blockBindingReported.insert(p).inserted { events.append(event(t, p, .onAdBindingFailure, message: failure)) }
-                return
-            }
-            for card in all.cards {
-                guard let failure = card.layout.bindingFailure(block.ads[card.index].assets),
-                      cardBindingReported.insert([p, card.index]).inserted else { continue }
-                events.append(event(t, p, .onAdBindingFailure, card: card.index, ad: card.ad, message: failure))
-            }
-            guard let layout = run.layout(of: p, sliders[p], at: t), layout.frame.width > 0 else { return }
-            // The block counts as soon as it is bound and on screen; it does not wait for its images.
-            if run.placements[p].style == .slider, blockImpressed.insert(p).inserted { events.append(event(t, p, .onAdImpression)) }
-            let offset = run.offset(sliders[p], layout, at: t)
-            // A card counts only what the viewer can see: inside its scene's window, and not under a full-screen
-            // ad or a landing screen the scene presents.
-            let screen = run.screen.state(at: t)
-            let placement = run.placements[p]
-            let window = screen.scene(placement.scene)?.presentation == nil ? screen.layout(of: placement.scene)?.frame : nil
-            startVideos(p, layout, offset: offset, window: window, at: t)
-            for (row, card) in layout.cards.enumerated() where !cardImpressed.contains([p, card.index]) {
-                let key = [p, card.index]
-                guard let window, layout.visibleFraction(row, offset: offset, within: window) * Rational(2) >= .one else {
-                    visibleSince[key] = nil
-                    continue
-                }
-                let since = visibleSince[key] ?? t
-                visibleSince[key] = since
-                guard (t - since).seconds >= .one else { continue }
-                cardImpressed.insert(key)
-                events.append(event(t, p, .onAdImpression, card: card.index, ad: card.ad))
-                beacons(block.ads[card.index].impressionBeacons, .impression, p, card: card.index, ad: card.ad, at: t)
-            }
-        }
     }
 
     /// Slider `p`'s layout at `time`: its block's cards that bind (all of them with `bindingOnly`), in the

@@ -45,6 +45,12 @@ public struct ScreenTimeline: Sendable {
         })
     }
 
+    /// Records a change applied as the render plays (`play`), after every change recorded so far: its state holds
+    /// from its time on.
+    public mutating func append(_ change: Change) {
+        changes.append(change)
+    }
+
     /// The state at output time `time`.
     public func state(at time: MediaTime) -> ScreenState {
         changes.last { $0.time <= time }?.state ?? initial

@@ -67,10 +67,11 @@ public enum SessionCommand: Hashable, Sendable, CustomStringConvertible {
     /// The first words of the commands that go to one player (and so may name its scene, `pip on in side`).
     static let playerWords: Set<String> = ["pip", "seek", "pause", "resume", "skip", "click"]
 
-    /// Whether the command goes to one player; screen commands and `quit` are the whole session's.
+    /// Whether the command goes to one player; screen commands, native ones (the screen's placements) and `quit`
+    /// are the whole session's.
     public var isPlayerCommand: Bool {
         switch self {
-        case .screen, .quit: false
+        case .screen, .native, .quit: false
         default: true
         }
     }

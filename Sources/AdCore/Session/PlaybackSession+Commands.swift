@@ -2,6 +2,22 @@ import MediaCore
 
 /// Applying commands, from the script or typed live, at the frame being decided.
 extension PlaybackSession {
+    /// A command this session applied that the native placements follow (`recordsNativeCommands`): a native
+    /// command or a screen command, at its frame's time, with the change a screen command made (`nil` when the
+    /// screen refused it).
+    public struct AppliedCommand: Sendable {
+        public let time: MediaTime
+        public let command: SessionCommand
+        public let change: ScreenTimeline.Change?
+    }
+
+    /// The native and screen commands applied since the last call (the script's and the typed ones), in order,
+    /// when `recordsNativeCommands`: what `play`'s native placements follow frame by frame.
+    public func takeNativeCommands() -> [AppliedCommand] {
+        defer { nativeCommands.removeAll() }
+        return nativeCommands
+    }
+
     /// Applies the script commands due at this frame, then the submitted ones, each logged as `COMMAND` and
     /// recorded in `commandLog` at this frame's exact time.
     func applyDueCommands() {
@@ -65,9 +81,9 @@ extension PlaybackSession {
         case .quit:
             end(reason: .quit, contentEnded: false)
         case .native:
-            // Native placements run from the script before the render (`NativeScreenRun`), as the banner
-            // loader does; the session only logs the command.
-            break
+            // A render evaluates its native placements before it starts (`NativeScreenRun`); `play` follows the
+            // commands as they apply.
+            if logs, recordsNativeCommands { nativeCommands.append(AppliedCommand(time: time, command: command, change: nil)) }
         case .screen(let screenCommand):
             // Without a device there is no screen to change; say so rather than pretend.
             guard var state = screen else { return refuse(command, "screen commands need --device") }
@@ -84,10 +100,16 @@ extension PlaybackSession {
                         liveScreenChanges.append(change)
                         screenAds?.screenChanged(change)
                     }
+                    if recordsNativeCommands {
+                        nativeCommands.append(AppliedCommand(time: time, command: command, change: ScreenTimeline.Change(
+                            time: time, command: screenCommand, events: events, state: state)))
+                    }
                 }
                 screenChanged()
             } catch {
                 if logs { refuse(command, "\(error)") }
+                // A refused tap still lands on what is drawn there, as in a render's native run.
+                if logs, recordsNativeCommands { nativeCommands.append(AppliedCommand(time: time, command: command, change: nil)) }
             }
         }
     }

@@ -70,6 +70,10 @@ public final class PlaybackSession {
     var scriptCommands: ArraySlice<TimedCommand>
     /// The screen changes of live commands not yet taken: the requests they cause are not in the script's run.
     var liveScreenChanges: [ScreenTimeline.Change] = []
+    /// Whether the session keeps the native and screen commands it applies for `takeNativeCommands()` (`play`
+    /// with native placements).
+    public var recordsNativeCommands = false
+    var nativeCommands: [AppliedCommand] = []
     /// The banners' and full-screen ads' playback: which full-screen ads cover the player, live ones included
     /// (`nil`: only `configuration.fullScreenPresentations`). Shared by every player of the screen.
     public var screenAds: ScreenAdPlayback?

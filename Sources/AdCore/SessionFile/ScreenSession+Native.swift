@@ -3,7 +3,7 @@ import MediaCore
 
 extension JSONPathReader {
     /// A scene's `native` placements (docs/SESSION.md): `id`, `source`, `style`, `top`, `maxRetries`,
-    /// `loadImages`, `template`, each checked where it stands so that an error names its JSON path.
+    /// `loadImages`, `latencyMs`, `template`, each checked where it stands so that an error names its JSON path.
     ///
     /// - Parameter taken: the ids of placements read so far in the session; a `load slider NAME` must name one.
     func nativePlacements(_ value: Any, _ path: String, scene: SceneID,
@@ -12,7 +12,7 @@ extension JSONPathReader {
         for (i, item) in try array(value, path).enumerated() {
             let at = "\(path)[\(i)]"
             let object = try self.object(item, at)
-            try only(object, ["id", "source", "style", "top", "maxRetries", "loadImages", "template"], at)
+            try only(object, ["id", "source", "style", "top", "maxRetries", "loadImages", "latencyMs", "template"], at)
             let id = try string(object["id"], at + ".id")
             guard !id.isEmpty, !id.contains(where: \.isWhitespace) else { throw fail(at + ".id", "\"\(id)\" is not a word") }
             guard !(taken + placements).contains(where: { $0.id == id }) else {
@@ -25,6 +25,9 @@ extension JSONPathReader {
             if let top = object["top"] { placement.top = try count(top, at + ".top") }
             if let retries = object["maxRetries"] { placement.maximumRetries = try count(retries, at + ".maxRetries") }
             if let images = object["loadImages"] { placement.loadImages = try bool(images, at + ".loadImages") }
+            if let latency = object["latencyMs"] {
+                placement.latency = MediaDuration(value: Int64(try count(latency, at + ".latencyMs")), timeBase: Rational(1, 1000))
+            }
             if let template = object["template"] {
                 do throws(NativeError) { placement.template = try NativeCardTemplate(json: template, source: file, path: at + ".template") } catch {
                     guard case .invalidTemplate(_, let valuePath, let message) = error else { throw fail(at + ".template", error.description) }
@@ -75,7 +78,7 @@ extension ScreenSession {
         guard !nativePlacements.isEmpty else { return nil }
         let run = try NativeScreenRun(screen: ScreenTimeline(initial: screen, script: script), placements: nativePlacements,
                                       script: script, frameRate: frameRate, end: end, measurer: measurer)
-        let loader = NativeAdLoader(settings: settings, directory: directory)
+        let loader = nativeLoader(settings: settings)
         var loads: [(result: NativeAdLoader.NativeLoadResult, placement: NativePlacement)] = [], warnings: [String] = []
         let outcome = await run.run { (placement) throws(NativeError) in
             let result = try await loader.load(placement.source)
@@ -101,5 +104,25 @@ extension ScreenSession {
         }
         return NativeAds(outcome: outcome, images: images, imageSources: sources, videos: videos, videoFailures: videoFailures,
                          warnings: warnings + failures)
+    }
+}
+
+/// A session's native placements for a run evaluated as it plays (`play`): each `load slider` is fetched in the
+/// background, with `loader`, when the command applies.
+public struct LiveNativePlacements: Sendable {
+    public let placements: [NativePlacement]
+    public let loader: NativeAdLoader
+}
+
+extension ScreenSession {
+    /// The session's native placements to be loaded as `play` applies their commands, under `settings`' limits
+    /// (relative paths from the session's directory); `nil` when it has none.
+    public func liveNative(settings: AdsLoaderSettings) -> LiveNativePlacements? {
+        nativePlacements.isEmpty ? nil : LiveNativePlacements(placements: nativePlacements, loader: nativeLoader(settings: settings))
+    }
+
+    /// The loader of the session's native responses and images.
+    func nativeLoader(settings: AdsLoaderSettings) -> NativeAdLoader {
+        NativeAdLoader(settings: settings, directory: directory)
     }
 }

@@ -43,6 +43,9 @@ public struct RenderRequest: Sendable {
     /// The native placements (sliders, single native ads) loaded and evaluated for the screen: drawn over their
     /// scenes, their events logged with the session's.
     public var nativeAds: NativeAds?
+    /// The native placements `play` loads as their `load slider` commands apply, in the background, instead of
+    /// `nativeAds` (used only by a live session).
+    public var liveNative: LiveNativePlacements?
     /// The font file native ads' text is drawn with; DejaVu Sans when `nil`.
     public var font: String?
     public var contentStart: MediaTime

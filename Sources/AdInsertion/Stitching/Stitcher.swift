@@ -37,9 +37,12 @@ public final class Stitcher {
     /// The loaded banner creatives (`request.screenAds`), and the screen ad events not yet logged.
     let screenAds: ScreenAdPictures?
     var pendingScreenEvents: ArraySlice<ScreenAdEvent> = []
-    /// The native placements' images and font (`request.nativeAds`), and their events not yet logged.
+    /// The native placements' images and font (`request.nativeAds`, or in `play` `request.liveNative`), and their
+    /// events not yet logged.
     let native: NativePictures?
     var pendingNativeEvents: ArraySlice<NativeAdEvent> = []
+    /// `play`'s native placements, evaluated as the session applies their commands.
+    let liveNative: LiveNativeRun?
     /// The banner requests live screen commands cause (`play` only).
     let liveBanners: LiveBannerRequests?
     private let compositor: Compositor
@@ -88,10 +91,11 @@ public final class Stitcher {
         screenAds = try request.screenAds.map { run throws(RenderError) in
             try ScreenAdPictures(run: run, format: format, cache: request.mediaCache)
         }
-        native = try request.nativeAds.map { ads throws(RenderError) in
-            try NativePictures(ads: ads, font: request.font, format: format, threads: request.encoding.threads, cache: request.mediaCache)
-        }
-        pendingNativeEvents = ArraySlice(native?.events ?? [])
+        liveNative = mode == .live ? try Stitcher.liveNative(request, format: format) : nil
+        native = request.nativeAds == nil && liveNative == nil ? nil
+            : try NativePictures(ads: liveNative == nil ? request.nativeAds : nil, images: request.nativeAds?.images ?? [:], font: request.font,
+                                 format: format, threads: request.encoding.threads, cache: request.mediaCache)
+        pendingNativeEvents = ArraySlice(liveNative == nil ? native?.events ?? [] : [])
         liveBanners = mode == .live ? screenAds.flatMap { ads in
             ads.run.loader.map { LiveBannerRequests(driver: ads.run.driver, loader: $0) }
         } : nil
@@ -148,6 +152,7 @@ public final class Stitcher {
             session.forwardsLiveCommand = { command in for player in others { player.session.submit(command) } }
         }
         attachScreenAdPlayback()
+        session.recordsNativeCommands = liveNative != nil
         // Fetch ahead: every break's media starts downloading now, while the content before it plays.
         downloads.start()
     }
@@ -156,6 +161,7 @@ public final class Stitcher {
     deinit {
         downloads.cancel()
         liveBanners?.cancel()
+        liveNative?.cancel()
         session.screenAds?.cancel()
     }
 
@@ -177,6 +183,7 @@ public final class Stitcher {
                 return false
             }
             updateLiveBanners(decision)
+            updateLiveNative(decision)
             if decision.frame != playersFrame {
                 playersFrame = decision.frame
                 for player in players { try player.step() }

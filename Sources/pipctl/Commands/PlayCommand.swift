@@ -49,7 +49,9 @@ enum PlayCommand: Command {
             + "break, held breaks). Commands are read from standard input, one per line: pip, pip on, pip off, "
             + "seek T, pause, resume, skip, click, status, quit, and with --device or --session the screen commands "
             + "(rotate, resize, split, fold, unfold, activate, present interstitial SCENE, tap X,Y, dismiss SCENE), "
-            + "whose ad events and drawing are those of the same command in a script; each applies at the next frame. When the input ends the "
+            + "whose ad events and drawing are those of the same command in a script, and with native placements in "
+            + "the session file the native commands (load slider, load images, swipe left|right, scroll N, and tap X,Y "
+            + "on a card), loaded in the background and evaluated by the render's rules; each applies at the next frame. When the input ends the "
             + "session plays on to its end. With no --content, --ads or --break it plays the bundled demo.",
         parameters: SessionOptions.inputParameters + [events, speed, record, commandLog] + FormatOptions.FromContent.parameters
             + EncodingOptions.parameters + SessionOptions.adRequestParameters + SessionOptions.mediaParameters
@@ -74,7 +76,7 @@ enum PlayCommand: Command {
         try files.check(command: context.command)
         var live = try await context.interruptible { try await options.session.renderRequest(
             output: options.record, format: options.format, encoding: options.encoding, timeline: nil,
-            events: options.events, frameHashes: nil, context: context) }
+            events: options.events, frameHashes: nil, live: true, context: context) }
         live.writesMedia = options.record != nil
         let commandLogPath = options.commandLog ?? options.record.map { $0 + ".commands.txt" }
         // The log is written when the session ends; a destination it cannot have must stop the session before it
@@ -103,6 +105,7 @@ enum PlayCommand: Command {
                 let rate = stitcher.format.frameRate.perSecond.doubleValue
                 while try stitcher.step() {
                     reader.takeNotices().forEach(display.printNotice)
+                    stitcher.takeNativeWarnings().forEach { display.printNotice("\(context.command): warning: \($0)") }
                     if reader.takeStatusRequest() { display.printStatus(stitcher.session.status) }
                     display.update(stitcher.session.status)
                     if context.interrupt.isSet { throw RenderError.interrupted }

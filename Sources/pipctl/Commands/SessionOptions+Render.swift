@@ -5,9 +5,11 @@ import VideoPipeline
 
 extension SessionOptions {
     /// Everything a render (or a recorded play) needs, from the command line: inputs (or the demo's), the ad plan
-    /// loaded for the content's real duration, and the session's settings.
+    /// loaded for the content's real duration, and the session's settings. A `live` session (`play`) loads its
+    /// native placements as their commands apply, not before.
     func renderRequest(output: String?, format: FormatOptions, encoding: EncodingOptions, timeline: String?,
-                       events: String?, frameHashes: String?, context: CommandContext) async throws -> RenderRequest {
+                       events: String?, frameHashes: String?, live: Bool = false,
+                       context: CommandContext) async throws -> RenderRequest {
         let command = context.command
         let inputs = try resolvedInputs()
         // Reported as the render itself reports content it cannot use: `content: PATH: what is wrong`.
@@ -54,8 +56,12 @@ extension SessionOptions {
             request.players = try await scenePlayers(session, urlMap: inputs.urlMap, fallbackWindow: window, context: context)
             request.screenAds = try await screenAds(session, script: request.script, urlMap: inputs.urlMap,
                                                     clockOrigin: request.clockOrigin, command: command)
-            request.nativeAds = try await nativeAds(session, request: request, content: info, urlMap: inputs.urlMap,
-                                                    command: command)
+            if live {
+                request.liveNative = try liveNative(session, urlMap: inputs.urlMap, command: command)
+            } else {
+                request.nativeAds = try await nativeAds(session, request: request, content: info, urlMap: inputs.urlMap,
+                                                        command: command)
+            }
             // What the origin policy dropped and the images that could not be fetched: the render goes on without them.
             for warning in request.nativeAds?.warnings ?? [] { context.warn(warning) }
         }

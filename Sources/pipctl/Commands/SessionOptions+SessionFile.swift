@@ -94,14 +94,27 @@ extension SessionOptions {
         }
     }
 
+    /// The session's native placements for `play`, loaded as their commands apply under the ad fetches' limits;
+    /// `nil` when it has none.
+    func liveNative(_ session: ScreenSession, urlMap: String?, command: String) throws -> LiveNativePlacements? {
+        guard !session.nativePlacements.isEmpty else { return nil }
+        return session.liveNative(settings: try nativeSettings(urlMap: urlMap, command: command))
+    }
+
+    /// The ad fetches' limits for native loads: `--url-map` and the decisioning options.
+    private func nativeSettings(urlMap: String?, command: String) throws -> AdsLoaderSettings {
+        var settings = AdsLoaderSettings()
+        settings.urlMap = try SessionOptions.loadURLMap(urlMap, command: command)
+        try decisioning.apply(to: &settings, command: command)
+        return settings
+    }
+
     /// The session's native placements loaded and evaluated for `request` (`load slider` commands of its script),
     /// under the ad fetches' limits; `nil` when it has none.
     func nativeAds(_ session: ScreenSession, request: RenderRequest, content: MediaInfo, urlMap: String?,
                    command: String) async throws -> NativeAds? {
         guard !session.nativePlacements.isEmpty else { return nil }
-        var settings = AdsLoaderSettings()
-        settings.urlMap = try SessionOptions.loadURLMap(urlMap, command: command)
-        try decisioning.apply(to: &settings, command: command)
+        let settings = try nativeSettings(urlMap: urlMap, command: command)
         do {
             return try await request.loadNativeAds(session, settings: settings, content: content)
         } catch let error as FontError {

@@ -11,10 +11,12 @@ extension EndToEnd {
         /// The main images' colours, one per card.
         static let colours = [0xCC3333, 0x30A0E0, 0x208040]
 
-        /// Writes the response (its trackers at `trackers`), its images and a session playing 3 s of flat content
-        /// with `script`.
-        static func session(_ dir: ScratchDirectory, script: [String], trackers: String) throws -> String {
-            try FFmpegCommand.run(["-f", "lavfi", "-i", "color=c=0xdddd22:s=320x180:r=30:d=3", "-c:v", "libx264",
+        /// Writes the response (its trackers at `trackers`), its images and a session playing `seconds` of flat
+        /// content with `script`, its slider loading `source` (the response's file by default) with `placement`'s
+        /// other keys (JSON members, as `"latencyMs": 500`).
+        static func session(_ dir: ScratchDirectory, script: [String], trackers: String, seconds: Int = 3,
+                            source: String = "slider.json", placement: String = "") throws -> String {
+            try FFmpegCommand.run(["-f", "lavfi", "-i", "color=c=0xdddd22:s=320x180:r=30:d=\(seconds)", "-c:v", "libx264",
                                    "-preset", "ultrafast", "-pix_fmt", "yuv420p", dir.path("content.mp4")])
             var ads: [String] = []
             for (i, colour) in colours.enumerated() {
@@ -35,7 +37,7 @@ extension EndToEnd {
             return try dir.write("""
             {"device": "iphone-15",
              "scenes": [{"id": "feed", "player": {"content": "content.mp4"},
-                         "native": [{"id": "s", "source": "slider.json", "template": {"slots": ["title", "media"]}}]}],
+                         "native": [{"id": "s", "source": "\(source)", "template": {"slots": ["title", "media"]}\(placement)}]}],
              "script": [\(lines)]}
             """, to: "session.json")
         }

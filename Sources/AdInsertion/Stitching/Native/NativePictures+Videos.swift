@@ -34,7 +34,7 @@ extension NativePictures {
     /// picture is borrowed only until its source's next tick, and two cards' clocks differ.
     func video(of key: NativeVideoKey) -> Result<MediaSource, AdError>? {
         if let opened = videos[key] { return opened }
-        guard let ad = ads.videos[key.tag], let videoMedia else { return nil }
+        guard let ad = ads?.videos[key.tag], let videoMedia else { return nil }
         let reference = AdReference(0, videos.count)
         let opened = videoMedia.prepareAd(breakIndex: reference.breakIndex, adIndex: reference.adIndex, ad: ad).flatMap { _ in
             videoMedia.source(reference).map { .success($0) } ?? .failure(AdError(.mediaDisplay, "\(key.tag): not opened"))
@@ -49,6 +49,7 @@ extension NativePictures {
     /// its media's real length (output frames past the render's end never come, so neither do their beacons); or,
     /// for a video that cannot play, a `videoFailed` event saying why. The started videos were opened by `init`.
     var events: [NativeAdEvent] {
+        guard let ads else { return [] }
         var video: [NativeAdEvent] = []
         for start in ads.outcome.videoStarts {
             func event(_ kind: NativeAdEvent.Kind, at time: MediaTime) -> NativeAdEvent {

@@ -7,17 +7,21 @@ import VideoPipeline
 /// by the loader under the ad fetches' limits) written once into a temporary directory (removed with this value)
 /// and decoded by `MediaSource`, each card's video opened as an ad's is (`AdMedia`: the chosen rendition, else its
 /// fallbacks; remote ones through the media cache), and a `TextRasterizer` with the font the cards were measured
-/// with.
+/// with. In `play` images are added as they arrive (`add(_:)`); videos are a render's only.
 final class NativePictures {
-    let ads: NativeAds
     let rasterizer: TextRasterizer
+    let format: OutputFormat
     /// The opened image of each URL; an image that does not decode is absent (its frame shows the placeholder).
     private var sources: [String: MediaSource] = [:]
+    /// The render's loaded placements (videos, where images were read from); `nil` in `play`.
+    let ads: NativeAds?
     /// Each card's video, or why it cannot play (its frame shows the placeholder); see `video(of:)`.
     var videos: [NativeVideoKey: Result<MediaSource, AdError>] = [:]
     /// What opens the videos (`nil` without any) and the downloads of their remote renditions, begun at once.
     let videoMedia: AdMedia?
     private let videoDownloads: MediaDownloads?
+    /// How many images were written into `directory`, to name the next one.
+    private var written = 0
     private let directory: URL
     /// Text already drawn, by what was drawn: a card's text is the same frame after frame.
     private var texts: [TextKey: RenderedText] = [:]
@@ -29,9 +33,11 @@ final class NativePictures {
         var lineLimit: Int
     }
 
-    init(ads: NativeAds, font: String?, format: OutputFormat, threads: Int, cache: MediaCacheSettings) throws(RenderError) {
+    init(ads: NativeAds?, images: [String: Data], font: String?, format: OutputFormat, threads: Int,
+         cache: MediaCacheSettings) throws(RenderError) {
         self.ads = ads
-        (videoMedia, videoDownloads) = Self.videoMedia(ads.videos, format: format, threads: threads, cache: cache)
+        self.format = format
+        (videoMedia, videoDownloads) = Self.videoMedia(ads?.videos ?? [:], format: format, threads: threads, cache: cache)
         do throws(FontError) {
             rasterizer = TextRasterizer(font: try FreeTypeTextMeasurer.face(font))
         } catch {
@@ -41,13 +47,19 @@ final class NativePictures {
         do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
             throw .output(.outputNotWritable(path: directory.path, reason: "\(error)"))
         }
-        for (index, (url, data)) in ads.images.sorted(by: { $0.key < $1.key }).enumerated() {
-            guard let header = ImageHeader(data), let location = ResourceLocation(userInput: url, relativeTo: directory.path) else { continue }
-            sources[url] = try? ScreenAdPictures.openImage(data, header: header, from: location, as: "image\(index)",
-                                                          in: directory, format: format)
-        }
+        add(images)
         // Every video that starts is opened before the render: its length places its quartiles.
-        for start in ads.outcome.videoStarts { _ = video(of: NativeVideoKey(start)) }
+        for start in ads?.outcome.videoStarts ?? [] { _ = video(of: NativeVideoKey(start)) }
+    }
+
+    /// Opens `images` (bytes by URL), in URL order; one that does not decode is left out.
+    func add(_ images: [String: Data]) {
+        for (url, data) in images.sorted(by: { $0.key < $1.key }) where sources[url] == nil {
+            guard let header = ImageHeader(data), let location = ResourceLocation(userInput: url, relativeTo: directory.path) else { continue }
+            sources[url] = try? ScreenAdPictures.openImage(data, header: header, from: location, as: "image\(written)",
+                                                          in: directory, format: format)
+            written += 1
+        }
     }
 
     deinit {

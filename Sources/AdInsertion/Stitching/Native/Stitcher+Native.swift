@@ -21,9 +21,8 @@ extension Stitcher {
     /// layout gave it; images and videos are cropped into their frames (`nativeVideo`); an image not loaded (or not
     /// fetched) is grey.
     func nativeLayers(of scene: SceneID, frame: Int64) throws(MediaError) -> (layers: [CompositorLayer], timeline: [Timeline.Layer]) {
-        guard let native else { return ([], []) }
+        guard let outcome = liveNative?.outcome ?? request.nativeAds?.outcome else { return ([], []) }
         let time = format.frameRate.time(ofFrame: frame)
-        let outcome = native.ads.outcome
         let scale = request.screen?.pointScale ?? PointScale(.one)
         var layers: [CompositorLayer] = [], timeline: [Timeline.Layer] = []
         for layer in outcome.layers(at: time) where layer.scene == scene {
@@ -62,7 +61,7 @@ extension Stitcher {
                    let k = timeline.lastIndex(where: { $0.placement == layer.placement && $0.index == card && $0.clip != nil }),
                    slot == .media || timeline[k].image == nil {
                     timeline[k].image = .init(rect)
-                    timeline[k].source = placeholder || native.image(url) == nil ? nil : native.ads.imageSources[url]
+                    timeline[k].source = placeholder || native?.image(url) == nil ? nil : native?.ads?.imageSources[url]
                 }
             }
             layers += own.map { $0.clipped(to: layer.clip) }

@@ -14,7 +14,7 @@ extension Stitcher {
             return placeholder
         }
         let time = format.frameRate.time(ofFrame: frame)
-        let start = native.ads.outcome.videoStarts.last { $0.placement == placement && $0.card == card && $0.time <= time }
+        let start = (native.ads?.outcome.videoStarts ?? []).last { $0.placement == placement && $0.card == card && $0.time <= time }
         let tick = start.map { frame - format.frameRate.firstFrame(atOrAfter: $0.time) } ?? 0
         guard let picture = try? source.picture(atTick: tick) else { return placeholder }
         return [.picture(picture, .crop, in: rect)]

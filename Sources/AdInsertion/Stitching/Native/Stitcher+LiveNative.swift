@@ -1,0 +1,33 @@
+import AdCore
+import MediaCore
+import VideoPipeline
+
+extension Stitcher {
+    /// `play`'s native placements for `request` (`request.liveNative`) on its screen; `nil` when it has none.
+    ///
+    /// - Throws: `RenderError.session` for a font that cannot be opened.
+    static func liveNative(_ request: RenderRequest, format: OutputFormat) throws(RenderError) -> LiveNativeRun? {
+        guard let native = request.liveNative, let screen = request.screen else { return nil }
+        do {
+            let measurer = try FreeTypeTextMeasurer(font: request.font, scale: screen.pointScale)
+            return try LiveNativeRun(native, screen: screen, frameRate: format.frameRate, measurer: measurer)
+        } catch let error as FontError {
+            throw .session("--font: \(error)")
+        } catch {
+            throw .session("\(error)")
+        }
+    }
+
+    /// Before `decision`'s frame is drawn, in `play`: the native placements follow the commands the session applied
+    /// at this frame (loads begin in the background; answers and images that arrived are taken), and their events
+    /// of this frame are scheduled with the others. Nothing here waits.
+    func updateLiveNative(_ decision: FrameDecision) {
+        guard let liveNative else { return }
+        let events = liveNative.step(frame: decision.frame, applied: session.takeNativeCommands())
+        native?.add(liveNative.takeImages())
+        pendingNativeEvents.append(contentsOf: events)
+    }
+
+    /// What `play`'s native fetches warned of since the last call (origin policy drops, images not fetched).
+    public func takeNativeWarnings() -> [String] { liveNative?.takeWarnings() ?? [] }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import MediaCore
+import Testing
+
+extension EndToEnd {
+    /// `pipctl play --session` with a native slider served by a loopback ad server: `load slider`, `swipe left` and a
+    /// `tap` typed while it plays give the events a script gives (phases at the frames they happen, the block's and
+    /// the cards' impressions, the click), the cards are drawn after the load, and the command log replayed by
+    /// `render` gives the same events at the same frames.
+    @Suite(.enabled(if: FFmpegCommand.isAvailable, "needs the ffmpeg tool")) struct PlayLiveNativeTests {
+        typealias Device = DeviceRenderTests
+
+        /// The slider's events (placement "s") in what `play` printed so far, one JSON object each.
+        static func printed(_ text: String) -> [[String: Any]] {
+            text.split(separator: "\n").compactMap { line in
+                guard line.hasPrefix("{"), let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                      event["placement"] as? String == "s" else { return nil }
+                return event
+            }
+        }
+
+        /// An event as `type frame phase card adId event`, the fields the live and batch paths must share.
+        static func line(_ e: [String: Any], frames: Bool = true) -> String {
+            (frames ? ["type", "frame", "phase", "card", "adId", "event"] : ["type", "phase", "card", "adId", "event"])
+                .compactMap { k in e[k].map { "\(k)=\($0)" } }.joined(separator: " ")
+        }
+
+        /// Serves the response and its images written by `NativeSliderTests.session` from `dir`.
+        static func serve(_ dir: ScratchDirectory, on server: LoopbackHTTPServer) {
+            server.route("/slider.json", .file(URL(fileURLWithPath: dir.path("slider.json")), contentType: "application/json"))
+            for i in NativeSliderTests.colours.indices {
+                server.route("/main\(i).png", .file(URL(fileURLWithPath: dir.path("main\(i).png")), contentType: "image/png"))
+            }
+        }
+
+        /// Waits until `play` has printed an event of the slider for which `condition` holds.
+        static func waitFor(_ play: PipctlProcess, _ what: String, _ condition: @escaping ([String: Any]) -> Bool) async throws {
+            try await play.waitForOutput(what, timeout: .seconds(60)) { printed($0).contains(where: condition) }
+        }
+
+        @Test func typedLoadSwipeAndTapDriveTheSliderAsTheScriptWouldAndTheCommandLogReplays() async throws {
+            let server = try LoopbackHTTPServer()
+            defer { server.stop() }
+            let dir = try ScratchDirectory()
+            // A latency of half a second, longer than a loopback fetch: the load lands where a render lands it.
+            let session = try NativeSliderTests.session(dir, script: [], trackers: server.baseURL.absoluteString, seconds: 12,
+                                                        source: server.baseURL.absoluteString + "/slider.json",
+                                                        placement: #", "latencyMs": 500"#)
+            Self.serve(dir, on: server)
+            let recording = dir.path("rec.mkv")
+            let play = try PipctlProcess(["play", "--session", session, "--record", recording, "--profile", "lossless"],
+                                         keepsInputOpen: true)
+            try await Self.waitFor(play, "the idle phase") { $0["phase"] as? String == "idle" }
+            #expect(server.requests.isEmpty, "nothing loads before load slider")
+            try play.write("load slider\n")
+            try await Self.waitFor(play, "card 0's impression") { $0["type"] as? String == "onAdImpression" && $0["card"] as? Int == 0 }
+            try play.write("swipe left\n")
+            try await Self.waitFor(play, "card 2's impression") { $0["type"] as? String == "onAdImpression" && $0["card"] as? Int == 2 }
+            // 300,300 px lies on card 2 once the row has moved one card (as in the render test).
+            try play.write("tap 300,300\n")
+            try await Self.waitFor(play, "the click") { $0["type"] as? String == "onAdClick" }
+            try play.write("quit\n")
+            let result = try await play.result(timeout: .seconds(120))
+            #expect(result.exitStatus == 0, "\(result.standardError)")
+
+            let live = try Device.Render(reading: recording, in: dir)
+            let native = live.events.filter { $0["placement"] as? String == "s" }
+            #expect(native.map { Self.line($0, frames: false) } == [
+                "type=onAdLoadPhase phase=idle",
+                "type=onAdLoadPhase phase=loading",
+                "type=onAdLoadPhase phase=loaded",
+                "type=onAdLoad",
+                "type=onAdBindingFailure card=1 adId=ad1",
+                "type=onAdImpression",
+                "type=onAdImpression card=0 adId=ad0",
+                "type=BEACON card=0 adId=ad0 event=impression",
+                "type=onAdImpression card=2 adId=ad2",
+                "type=BEACON card=2 adId=ad2 event=impression",
+                "type=onAdClick card=2 adId=ad2",
+                "type=BEACON card=2 adId=ad2 event=clickTracking",
+            ])
+            let frames = native.map { $0["frame"] as? Int ?? -1 }
+            // Loaded 15 frames (0.5 s at 30 fps) after the load began; card 0 counts one second later.
+            #expect(frames[2] - frames[1] == 15 && frames[6] - frames[2] == 30, "\(frames)")
+            #expect(native.first { $0["type"] as? String == "onAdClick" }?["url"] as? String == "https://shop.example/2")
+            #expect(server.requests(for: "/slider.json").count == 1)
+
+            // While loading, the placeholder's grey (0xB0B0B0) stands where the slider will be; once loaded, card 0's
+            // main image shows main0.png's colour.
+            let loading = frames[1] + 5
+            let placeholder = try #require(Self.layers(live, frame: loading).first { $0["kind"] as? String == "slider" })
+            let grey = try Device.rect(placeholder["rect"])
+            #expect(try RGBPicture(file: recording, size: live.size, frame: loading)
+                .shows(0xB0B0B0, in: PixelRect(x: grey.x + 4, y: grey.y + 4, width: grey.width - 8, height: grey.height - 8), tolerance: 4))
+            let shown = frames[6]
+            let cards = Self.layers(live, frame: shown).filter { $0["kind"] as? String == "card" }
+            #expect(cards.map { $0["index"] as? Int } == [0, 2])
+            let card = try Device.rect(cards[0]["rect"])
+            let picture = try RGBPicture(file: recording, size: live.size, frame: shown)
+            let image = try RGBPicture(file: dir.path("main0.png"), size: PixelSize(width: 1200, height: 628), frame: 0)
+            let media = PixelRect(x: card.x + 18 + 4, y: card.y + 60 + 4, width: 444 - 8, height: 231 - 8)
+            let expected = image.mean(in: PixelRect(x: 0, y: 0, width: 1200, height: 628))
+            #expect(zip(picture.mean(in: media), expected).allSatisfy { abs($0 - $1) <= 4 }, "\(picture.mean(in: media)) vs \(expected)")
+
+            // The command log, replayed as the session's script by `render`, gives the same events at the same frames.
+            let log = try String(contentsOfFile: recording + ".commands.txt", encoding: .utf8)
+            let script = log.trimmingCharacters(in: .whitespacesAndNewlines).components(separatedBy: "; ")
+            let replaySession = try NativeSliderTests.session(dir, script: script, trackers: server.baseURL.absoluteString,
+                                                              seconds: 12, source: server.baseURL.absoluteString + "/slider.json",
+                                                              placement: #", "latencyMs": 500"#)
+            let output = dir.path("replay.mkv")
+            let replay = try await PipctlProcess.run(["render", "--session", replaySession, "-o", output, "--profile", "lossless"])
+            try #require(replay.exitStatus == 0, "\(replay.standardError)")
+            let replayed = try Device.Render(reading: output, in: dir).events.filter { $0["placement"] as? String == "s" }
+            #expect(replayed.map { Self.line($0) } == native.map { Self.line($0) })
+        }
+
+        @Test func aFailedLoadTypedLiveIsRetriedByTheNextAndALoadUnderWayOrOfAnUnknownPlacementIsRefused() async throws {
+            let server = try LoopbackHTTPServer()
+            defer { server.stop() }
+            let dir = try ScratchDirectory()
+            let session = try NativeSliderTests.session(dir, script: [], trackers: server.baseURL.absoluteString, seconds: 12,
+                                                        source: server.baseURL.absoluteString + "/slider.json",
+                                                        placement: #", "latencyMs": 300, "maxRetries": 1"#)
+            server.route("/slider.json", LoopbackHTTPServer.Response(status: 503, contentType: "text/plain", body: Data("busy".utf8)))
+            let play = try PipctlProcess(["play", "--session", session, "--events", dir.path("events.jsonl")], keepsInputOpen: true)
+            try await Self.waitFor(play, "the idle phase") { $0["phase"] as? String == "idle" }
+            // A placement the session does not have is refused; the next two lines apply at the same frame: the
+            // second finds the first under way.
+            try play.write("load slider nope\n")
+            try await play.waitForOutput(containing: "no native placement is called", timeout: .seconds(60))
+            try play.write("load slider\nload slider\n")
+            try await Self.waitFor(play, "the failure") { $0["type"] as? String == "onAdFailure" }
+            Self.serve(dir, on: server)
+            try play.write("load slider\n")
+            try await Self.waitFor(play, "the load") { $0["type"] as? String == "onAdLoad" }
+            try play.write("quit\n")
+            let result = try await play.result(timeout: .seconds(120))
+            #expect(result.exitStatus == 0, "\(result.standardError)")
+
+            let events = try String(contentsOfFile: dir.path("events.jsonl"), encoding: .utf8)
+            #expect(events.contains(#""message":"load slider nope: no native placement is called \"nope\" (there are \"s\")""#), "\(events)")
+            let native = Self.printed(events).filter { $0["type"] as? String != "BEACON" && $0["type"] as? String != "onAdImpression" }
+            #expect(native.map { [Self.line($0, frames: false), $0["failure"] as? String, $0["reason"] as? String].compactMap { $0 }.joined(separator: " ") } == [
+                "type=onAdLoadPhase phase=idle",
+                "type=onAdLoadPhase phase=loading",
+                "type=LOG refused",
+                "type=onAdLoadPhase phase=failed",
+                "type=onAdFailure httpError",
+                "type=onAdLoadPhase phase=loading",
+                "type=onAdLoadPhase phase=loaded",
+                "type=onAdLoad",
+                "type=onAdBindingFailure card=1 adId=ad1",
+            ])
+            #expect(native[2]["message"] as? String == "load slider: a load is already under way")
+            #expect((native[4]["message"] as? String)?.contains("503") == true, "\(native[4])")
+            #expect(server.requests(for: "/slider.json").count == 2)
+            let frames = native.map { $0["frame"] as? Int ?? -1 }
+            // Each load lasts 300 ms (9 frames) on the output clock, its answer having come sooner.
+            #expect(frames[1] == frames[2] && frames[3] - frames[1] == 9 && frames[6] - frames[5] == 9, "\(frames)")
+        }
+
+        /// The layers of the timeline's segment holding output frame `frame`.
+        static func layers(_ render: Device.Render, frame: Int) -> [[String: Any]] {
+            let segment = render.segments.first { ($0["outStartFrame"] as? Int ?? 0) <= frame && frame < ($0["outEndFrame"] as? Int ?? 0) }
+            return segment?["layers"] as? [[String: Any]] ?? []
+        }
+    }
+}
