@@ -58,7 +58,8 @@ def best_of(argv, repeat, prepare=None):
 def frames_of(path):
     out = subprocess.run(["ffprobe", "-v", "error", "-count_packets", "-select_streams", "v:0", "-show_entries",
                           "stream=nb_read_packets", "-of", "csv=p=0", path], capture_output=True, text=True, check=True)
-    return int(out.stdout.strip())
+    # An HLS playlist lists the stream twice (once in its program): the first count.
+    return int(out.stdout.split()[0])
 
 
 def transcode_job(tmp, args):
