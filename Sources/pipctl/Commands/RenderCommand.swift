@@ -88,7 +88,9 @@ enum RenderCommand: Command {
             throw UsageError(command: context.command, message: "--hls: \(error)")
         }
         var prepared = try await context.interruptible { try await options.session.renderRequest(
-            output: options.output, format: options.format, encoding: options.encoding, timeline: options.timeline,
+            // An HLS render's MP4 goes into its staging directory (and the demo makes no out/ for it).
+            output: hls?.renderPath ?? options.output,
+            format: options.format, encoding: options.encoding, timeline: options.timeline,
             events: options.events, frameHashes: options.frameHashes, context: context) }
         // [TIMESTAMP] and realtime pacing share one start: the moment the render starts.
         let start = ContinuousClock.now

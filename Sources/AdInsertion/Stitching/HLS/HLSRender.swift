@@ -58,11 +58,14 @@ public final class HLSRender: @unchecked Sendable {
         if !committed { try? FileManager.default.removeItem(atPath: staging) }
     }
 
+    /// Where the stitcher's MP4 is written, inside the staging directory.
+    public var renderPath: String { staging + "/" + Self.renderName }
+
     /// `request` writing its MP4, timeline and event log into the staging directory.
     public func prepare(_ request: RenderRequest) -> RenderRequest {
         var request = request
         request.hls = settings
-        request.outputPath = staging + "/" + Self.renderName
+        request.outputPath = renderPath
         request.timelinePath = staging + "/" + Self.timelineName
         request.eventsPath = staging + "/" + Self.eventsName
         return request
