@@ -118,6 +118,21 @@ extension EndToEnd {
             #expect(scratch.entries() == ["content.mp4"])
         }
 
+        /// A staging directory left by a killed run (its process gone) is removed by the next render of the same DIR.
+        @Test(.enabled(if: FFmpegCommand.isAvailable))
+        func theStagingDirectoryOfAKilledRunIsRemovedByTheNext() async throws {
+            let scratch = try ScratchDirectory()
+            let gone = Process()
+            gone.executableURL = URL(fileURLWithPath: "/bin/true")
+            try gone.run()
+            gone.waitUntilExit()
+            _ = try scratch.subdirectory(".hls.partial-\(gone.processIdentifier)")
+            try scratch.write("half", to: ".hls.partial-\(gone.processIdentifier)/seg00000.m4s")
+            let result = try await PipctlProcess.run(try await Self.arguments(scratch.path("hls"), type: "fmp4"))
+            #expect(result.exitStatus == 0, "\(result.standardError)")
+            #expect(scratch.entries().filter { !$0.hasPrefix("hls") } == [])
+        }
+
         @Test func hlsOptionsThatCannotWorkAreUsageErrors() async throws {
             let scratch = try ScratchDirectory()
             let content = try await TestClip.content.path

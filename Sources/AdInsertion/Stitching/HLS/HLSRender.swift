@@ -46,6 +46,7 @@ public final class HLSRender: @unchecked Sendable {
         let url = URL(fileURLWithPath: directory).standardizedFileURL
         let parent = url.deletingLastPathComponent().path
         staging = parent + "/." + url.lastPathComponent + ".partial-\(getpid())"
+        HLSRender.removeAbandonedStaging(in: parent, for: url.lastPathComponent)
         do {
             try? FileManager.default.removeItem(atPath: staging)
             try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: false)
@@ -56,6 +57,16 @@ public final class HLSRender: @unchecked Sendable {
 
     deinit {
         if !committed { try? FileManager.default.removeItem(atPath: staging) }
+    }
+
+    /// Removes the staging directories of `name` left by runs that were killed (SIGKILL cannot be caught): those
+    /// whose process is gone. A live process's is never touched.
+    private static func removeAbandonedStaging(in parent: String, for name: String) {
+        let prefix = "." + name + ".partial-"
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? [] where entry.hasPrefix(prefix) {
+            guard let pid = Int32(entry.dropFirst(prefix.count)), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            try? FileManager.default.removeItem(atPath: parent + "/" + entry)
+        }
     }
 
     /// Where the stitcher's MP4 is written, inside the staging directory.
