@@ -104,7 +104,7 @@ extension EndToEnd {
             try scratch.write("mine", to: "hls/keep.txt")
             let result = try await PipctlProcess.run(try await Self.arguments(dir, type: "fmp4"))
             #expect(result.exitStatus == 2)
-            #expect(result.standardError.hasPrefix("pipctl render: --hls: \(dir): cannot write the output: is not empty (1 entries); nothing was written\n"))
+            #expect(result.standardError.hasPrefix("pipctl render: --hls: \(dir): cannot write the output: is not empty (1 entry); nothing was written\n"))
             #expect(scratch.entries() == ["hls", "hls/keep.txt"])
             #expect(try scratch.text("hls/keep.txt") == "mine")
         }

@@ -40,7 +40,7 @@ public final class HLSRender: @unchecked Sendable {
             }
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
             guard entries.isEmpty else {
-                throw .output(.outputNotWritable(path: directory, reason: "is not empty (\(entries.count) entries); nothing was written"))
+                throw .output(.outputNotWritable(path: directory, reason: "is not empty (\(entries.count) \(entries.count == 1 ? "entry" : "entries")); nothing was written"))
             }
         }
         let url = URL(fileURLWithPath: directory).standardizedFileURL
