@@ -3,10 +3,13 @@
 
 Each job runs both tools on the same input with the same output size, rate, x264 preset and CRF, AAC bit rate
 and thread count; it prints wall time, frames per second, peak resident memory and the ratio pipctl/ffmpeg.
-Run from the repository root:  python3 bench/run.py [--repeat N] [--threads N] [--jobs transcode,render,remote]
+Run from the repository root:  python3 bench/run.py [--repeat N] [--threads N] [--jobs transcode,render,remote,hls]
 
 The `render` job also times `pipctl verify` of pipctl's render both ways (from its stamps, and `--sources` against
 the source files), printed beside the render's own time.
+
+The `hls` job is the render job's stitch written as HLS: `pipctl render --hls` against ffmpeg's `-f hls` of the same
+filtergraph (fMP4, 6 s segments).
 
 The `remote` job compares pipctl with itself: the demo VMAP with its documents and media served over loopback HTTP
 (a cold media cache every run, so each run downloads every creative) against the same VMAP from local files through
@@ -55,7 +58,8 @@ def best_of(argv, repeat, prepare=None):
 def frames_of(path):
     out = subprocess.run(["ffprobe", "-v", "error", "-count_packets", "-select_streams", "v:0", "-show_entries",
                           "stream=nb_read_packets", "-of", "csv=p=0", path], capture_output=True, text=True, check=True)
-    return int(out.stdout.strip())
+    # An HLS playlist lists the stream twice (once in its program): the first count.
+    return int(out.stdout.split()[0])
 
 
 def transcode_job(tmp, args):
@@ -107,6 +111,24 @@ def render_job(tmp, args):
     return "render demo stitch (5 ads, 4 breaks) -> 640x360@30", ours, peer, os.path.join(tmp, "ours-render.mp4")
 
 
+def hls_job(tmp, args):
+    """The render job's stitch written as HLS (fMP4, 6 s segments): pipctl --hls against ffmpeg's -f hls of the same
+    filtergraph, keyframes forced every 6 s on both sides."""
+    _, ours, peer, _ = render_job(tmp, args)
+    out = os.path.join(tmp, "ours-hls")
+    at = ours.index("-o")
+    ours = ours[:at] + ["--hls", out] + ours[at + 2:]
+    peer_dir = os.path.join(tmp, "peer-hls")
+    os.makedirs(peer_dir, exist_ok=True)
+    at = peer.index("-movflags")
+    peer = peer[:at] + ["-force_key_frames", "expr:gte(t,n_forced*6)", "-f", "hls", "-hls_time", "6",
+                        "-hls_segment_type", "fmp4", "-hls_playlist_type", "vod",
+                        "-hls_segment_filename", os.path.join(peer_dir, "seg%05d.m4s"), os.path.join(peer_dir, "media.m3u8")]
+    fresh = lambda: shutil.rmtree(out, ignore_errors=True)
+    return ("render demo stitch as HLS (fMP4, 6 s segments, markers)", ours, peer, os.path.join(out, "media.m3u8"),
+            ("pipctl", "ffmpeg"), fresh)
+
+
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
@@ -141,7 +163,7 @@ def remote_job(tmp, args):
             os.path.join(tmp, "ours-remote.mp4"), ("http", "local"), cold)
 
 
-JOBS = {"transcode": transcode_job, "render": render_job, "remote": remote_job}
+JOBS = {"transcode": transcode_job, "render": render_job, "remote": remote_job, "hls": hls_job}
 
 
 def main():

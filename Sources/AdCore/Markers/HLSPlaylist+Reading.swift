@@ -194,7 +194,8 @@ extension HLSPlaylistReading {
         return Rational(whole) + Rational(fraction, scale)
     }
 
-    static func date(_ text: String) -> Date? {
+    /// An ISO 8601 date with its zone, with or without fractional seconds.
+    public static func date(_ text: String) -> Date? {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         if let date = formatter.date(from: text) { return date }

@@ -57,6 +57,9 @@ public struct RenderRequest: Sendable {
     public var mediaCache = MediaCacheSettings(directory: MediaCacheSettings.defaultDirectory())
     /// How many media files download at once, ahead of their breaks: 3.
     public var mediaConcurrency = 3
+    /// An HLS render (`--hls`): keyframes are forced where `HLSRender` will cut segments. `nil`: one MP4 whose
+    /// encoding nothing forces.
+    public var hls: HLSOutputSettings?
 
     /// A scene's player other than the primary one: what it plays (its plan decisioned for its scene's window).
     public struct ScenePlayer: Sendable {

@@ -60,6 +60,8 @@ public final class Stitcher {
     private var finished = false
     /// Breaks reported never reached because the content ended before their cue, in the order reported.
     private var breaksNotReached: [Int] = []
+    /// An HLS render's forced keyframes (segment cuts); `nil` otherwise.
+    private var keyframes: KeyframeSchedule?
 
     /// A stretch of consecutive ticks of one source: its audio is read contiguously from `sourceStart`.
     private struct AudioRun {
@@ -137,6 +139,7 @@ public final class Stitcher {
             throw .session("\(request.contentPath): \(error)")
         }
         timeline = TimelineBuilder(rate: format.frameRate)
+        keyframes = request.hls.map { KeyframeSchedule(interval: HLSSegmenter.frames(perSegment: $0.segmentDuration, rate: format.frameRate)) }
         estimatedFrames = content.frameCount + request.plan.breaks.flatMap(\.ads).reduce(0) { sum, planned in
             sum + (Stitcher.expectedDuration(of: planned).map { format.frameRate.frameCount(in: $0) } ?? 0)
         }
@@ -302,7 +305,8 @@ public final class Stitcher {
         var drift: Int64 = 0
         var startsRun = false
         var sourceAudioStart: Int64 = 0
-        try stage.write(frame: n, picture: compositor.picture, outputFailure: { RenderError.output($0) as any Error }) {
+        let keyframe = keyframes?.forces(frame: n, breakIndex: breakIndex) ?? false
+        try stage.write(frame: n, picture: compositor.picture, keyframe: keyframe, outputFailure: { RenderError.output($0) as any Error }) {
             (span: OutputStage.SampleSpan, audio: AudioBuffer) throws(any Error) in
             if let cover = playerCover(decision) {
                 // A video full-screen ad over the player's scene: the output's sound is the ad's, on its own clock.
@@ -334,6 +338,7 @@ public final class Stitcher {
                 throw key.ad.map { AdFailure(ad: $0, error: AdError(.mediaDisplay, "\(error)")) } ?? RenderError.content(error)
             }
         }
+        keyframes?.wrote(frame: n, breakIndex: breakIndex, keyframe: keyframe)
         timeline.add(TimelineBuilder.Frame(
             kind: kind, source: source.path, sourceFps: source.nominalFrameRate.perSecond.fraction,
             breakIndex: breakIndex, adIndex: adIndex, outFrame: n, tick: tick, paused: decision.isPaused,

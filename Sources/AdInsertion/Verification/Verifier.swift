@@ -18,11 +18,14 @@ public enum Verifier {
         /// Defaults to `OUT.timeline.json`.
         public var timelinePath: String?
         public var goldenPath: String?
+        /// Defaults to `OUT.events.jsonl` (its seeks explain content that jumps).
+        public var eventsPath: String?
 
-        public init(outputPath: String, timelinePath: String? = nil, goldenPath: String? = nil) {
+        public init(outputPath: String, timelinePath: String? = nil, goldenPath: String? = nil, eventsPath: String? = nil) {
             self.outputPath = outputPath
             self.timelinePath = timelinePath
             self.goldenPath = goldenPath
+            self.eventsPath = eventsPath
         }
     }
 
@@ -31,12 +34,15 @@ public enum Verifier {
         case media(MediaError)
         case timeline(path: String, reason: String)
         case unstampedSource(path: String)
+        /// An HLS playlist that cannot be read.
+        case playlist(HLSPlaylistError)
 
         public var description: String {
             switch self {
             case .media(let e): "\(e)"
             case .timeline(let path, let reason): "\(path): \(reason)"
             case .unstampedSource(let path): "\(path): carries no frame stamps; verify needs sources made by `pipctl testsrc`"
+            case .playlist(let error): "\(error)"
             }
         }
     }
@@ -70,7 +76,7 @@ public enum Verifier {
             problems.append("the output has \(observed.count) frames, the timeline says \(timeline.output.frames)")
         }
         problems += compare(observed: observed, expected: expected, against: "the timeline", notes: &notes)
-        problems += continuity(timeline, seekFrames: seekFrames(request.outputPath + ".events.jsonl"))
+        problems += continuity(timeline, seekFrames: seekFrames(request.eventsPath ?? request.outputPath + ".events.jsonl"))
         let layers = try checkLayers(timeline, rate: rate, outputPath: request.outputPath, timelinePath: timelinePath,
                                      frameLimit: Int64(observed.count), problems: &problems)
         problems += try players(request.outputPath, timeline: timeline, rate: rate, frameLimit: media.frames,

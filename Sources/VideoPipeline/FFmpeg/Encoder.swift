@@ -37,6 +37,9 @@ final class Encoder {
         if encoding.profile == .delivery {
             try options.set("preset", encoding.preset)
             try options.set("crf", String(encoding.crf))
+            // A frame sent as a forced keyframe becomes an IDR, where a segment may start (x264 would otherwise
+            // make it a plain I frame that later frames can reach across). Unforced frames are unaffected.
+            try options.set("forced-idr", "1")
         } else {
             try options.set("level", "3")
             try options.set("slicecrc", "1")
@@ -84,11 +87,12 @@ final class Encoder {
         try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer")
     }
 
-    /// Sends a frame stamped `pts` (in the encoder's time base), or the end of the stream when `nil`.
-    func send(_ frame: Frame?, pts: Int64, path: String) throws(MediaError) {
+    /// Sends a frame stamped `pts` (in the encoder's time base), or the end of the stream when `nil`; a
+    /// `keyframe` is forced to be one (an IDR with x264; every FFV1 frame is one already).
+    func send(_ frame: Frame?, pts: Int64, keyframe: Bool = false, path: String) throws(MediaError) {
         if let frame {
             frame.pointer.pointee.pts = pts
-            frame.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
+            frame.pointer.pointee.pict_type = keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
         }
         try check(avcodec_send_frame(codec.pointer, frame?.pointer), "avcodec_send_frame", path: path)
     }

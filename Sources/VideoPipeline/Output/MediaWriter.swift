@@ -81,10 +81,11 @@ public final class MediaWriter {
         try writeVideo(compositor.picture)
     }
 
-    /// Encodes `picture` (which must be yuv420p at the output size) as the next video frame.
-    public func writeVideo(_ picture: VideoPicture) throws(MediaError) {
+    /// Encodes `picture` (which must be yuv420p at the output size) as the next video frame; a `keyframe` is
+    /// forced to be one, so that the stream can be cut there (HLS segments).
+    public func writeVideo(_ picture: VideoPicture, keyframe: Bool = false) throws(MediaError) {
         precondition(picture.size == format.size && picture.frame.pixelFormat == AV_PIX_FMT_YUV420P)
-        try video.send(picture.frame, pts: videoFrames, path: destination)
+        try video.send(picture.frame, pts: videoFrames, keyframe: keyframe, path: destination)
         videoFrames += 1
         try drain(video)
     }

@@ -65,13 +65,15 @@ public final class OutputStage {
     }
 
     /// Writes output frame `n`: has `sound` fill exactly the frame's samples into the buffer it is given, then
-    /// hashes and encodes `picture` (yuv420p at the output size) and encodes the samples.
+    /// hashes and encodes `picture` (yuv420p at the output size) and encodes the samples. A `keyframe` is encoded
+    /// as one (where an HLS render cuts a segment).
     ///
     /// `n` must be the next frame (`frameCount`). The sound is taken before anything is written, so when `sound`
     /// throws nothing of frame `n` is in the output and the caller may write frame `n` again (a render replaces an
     /// ad whose audio failed by its fallback at the same frame); its error reaches the caller unchanged. A failure
     /// of the output itself is passed through `outputFailure`, and the stage must not be used after it.
-    public func write<Failure: Error>(frame n: Int64, picture: VideoPicture, outputFailure: (MediaError) -> Failure,
+    public func write<Failure: Error>(frame n: Int64, picture: VideoPicture, keyframe: Bool = false,
+                                      outputFailure: (MediaError) -> Failure,
                                       sound: (SampleSpan, AudioBuffer) throws(Failure) -> Void) throws(Failure) {
         precondition(n == nextFrame, "output frame \(n) written after frame \(nextFrame - 1)")
         let span = span(ofFrame: n)
@@ -80,10 +82,10 @@ public final class OutputStage {
         precondition(audio.count == span.count, "frame \(n) got \(audio.count) audio samples for \(span.count)")
         do {
             if let encoder {
-                try handOff(picture, to: encoder)
+                try handOff(picture, keyframe: keyframe, to: encoder)
             } else {
                 try hashes?.append(picture)
-                try writer?.writeVideo(picture)
+                try writer?.writeVideo(picture, keyframe: keyframe)
                 try writer?.writeAudio(audio)
             }
         } catch { throw outputFailure(error) }
@@ -92,7 +94,7 @@ public final class OutputStage {
 
     /// Copies `picture` and the frame's samples into spare buffers and queues their hashing and encoding; the job
     /// gives the buffers back when done.
-    private func handOff(_ picture: VideoPicture, to encoder: EncodeThread) throws(MediaError) {
+    private func handOff(_ picture: VideoPicture, keyframe: Bool, to encoder: EncodeThread) throws(MediaError) {
         let spare = spares.withLock { spares in
             (spares.pictures.popLast(), spares.sounds.popLast())
         }
@@ -107,7 +109,7 @@ public final class OutputStage {
         try encoder.submit { () throws(MediaError) in
             let frame = VideoPicture(frame: copy)
             try hashes?.append(frame)
-            try writer?.writeVideo(frame)
+            try writer?.writeVideo(frame, keyframe: keyframe)
             try writer?.writeAudio(sound)
             spares.withLock { spares in
                 spares.pictures.append(copy)

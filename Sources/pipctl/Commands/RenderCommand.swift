@@ -15,6 +15,7 @@ enum RenderCommand: Command {
         var format: FormatOptions
         var encoding: EncodingOptions
         var beaconPacing: BeaconPacing
+        var hls: HLSOptions
 
         init(_ arguments: ParsedArguments) {
             session = SessionOptions(arguments)
@@ -25,6 +26,7 @@ enum RenderCommand: Command {
             format = FormatOptions(fromContent: arguments)
             encoding = EncodingOptions(arguments)
             beaconPacing = arguments[RenderCommand.beaconPacing]
+            hls = HLSOptions(arguments)
         }
     }
 
@@ -58,34 +60,46 @@ enum RenderCommand: Command {
             + "The result is one MP4 at a constant frame rate with its timeline and event log beside it. With no "
             + "--content, --ads or --break it renders the bundled demo (content, ad schedule and script), so "
             + "'pipctl render' alone shows what the tool does.",
-        parameters: SessionOptions.inputParameters + [output, timeline, events, frameHash] + FormatOptions.FromContent.parameters
+        parameters: SessionOptions.inputParameters + [output, timeline, events, frameHash] + HLSOptions.parameters
+            + FormatOptions.FromContent.parameters
             + EncodingOptions.parameters + SessionOptions.adRequestParameters + SessionOptions.mediaParameters
             + SessionOptions.behaviourParameters + SessionOptions.screenParameters + [beaconPacing],
-        exclusive: SessionOptions.exclusive)
+        // An HLS directory holds its own timeline and event log.
+        exclusive: SessionOptions.exclusive + [output, timeline, events, frameHash].map { [HLSOptions.directory, $0] })
 
     static var catchesInterrupts: Bool { true }
 
     static func run(_ options: Options, context: CommandContext) async throws {
         // A screen option without --device is a usage mistake, reported before any file is looked at.
         _ = try options.session.screen(command: context.command)
-        let out = options.session.outputPath(options.output)
+        let hlsSettings = try options.hls.settings(encoding: options.encoding, command: context.command)
         var files = try options.session.inputFiles()
-        files.write("-o", out)
-        files.write("--framehash", options.frameHashes)
-        files.write(options.timeline == nil ? "the timeline" : "--timeline", options.timeline ?? out + ".timeline.json")
-        files.write(options.events == nil ? "the event log" : "--events", options.events ?? out + ".events.jsonl")
+        if hlsSettings == nil {
+            let out = options.session.outputPath(options.output)
+            files.write("-o", out)
+            files.write("--framehash", options.frameHashes)
+            files.write(options.timeline == nil ? "the timeline" : "--timeline", options.timeline ?? out + ".timeline.json")
+            files.write(options.events == nil ? "the event log" : "--events", options.events ?? out + ".events.jsonl")
+        }
         try files.check(command: context.command)
+        // The directory is checked (and its staging directory made) before anything is loaded or written.
+        let hls: HLSRender?
+        do { hls = try hlsSettings.map { s throws(RenderError) in try HLSRender(settings: s) } } catch {
+            throw UsageError(command: context.command, message: "--hls: \(error)")
+        }
         var prepared = try await context.interruptible { try await options.session.renderRequest(
-            output: options.output, format: options.format, encoding: options.encoding, timeline: options.timeline,
+            // An HLS render's MP4 goes into its staging directory (and the demo makes no out/ for it).
+            output: hls?.renderPath ?? options.output,
+            format: options.format, encoding: options.encoding, timeline: options.timeline,
             events: options.events, frameHashes: options.frameHashes, context: context) }
         // [TIMESTAMP] and realtime pacing share one start: the moment the render starts.
         let start = ContinuousClock.now
         if options.session.sendsBeacons { prepared.clockOrigin = Date() }
-        let request = prepared
+        let request = hls?.prepare(prepared) ?? prepared
         let beacons = options.session.sendsBeacons
             ? BeaconSender(pacing: options.beaconPacing == .realtime ? .realtime(start: start) : .asap) : nil
         do {
-            let result = try await runBlocking { () throws -> RenderResult in
+            let result = try await runBlocking { () throws -> (RenderResult, HLSRenderOutput?) in
                 let stitcher = try Stitcher(request: request)
                 if let beacons { stitcher.observe(beacons) }
                 context.watchMediaDownloads(stitcher.downloads)
@@ -96,9 +110,10 @@ enum RenderCommand: Command {
                     progress.update(position: rate.time(ofFrame: stitcher.frameCount) - .zero)
                     if context.interrupt.isSet { throw RenderError.interrupted }
                 }
-                return try stitcher.finish()
+                let result = try stitcher.finish()
+                return (result, try hls?.finish(result, request: request))
             }
-            context.output.write(RenderSummary(request: request, result: result).text)
+            context.output.write(RenderSummary(request: hls?.placed(request) ?? request, result: result.0, hls: result.1).text)
         } catch {
             try context.rethrowing(error, interrupted: (error as? RenderError) == .interrupted)
         }

@@ -5,6 +5,7 @@ import MediaCore
 struct RenderSummary {
     let request: RenderRequest
     let result: RenderResult
+    var hls: HLSRenderOutput? = nil
 
     var text: String {
         let output = result.timeline.output
@@ -20,6 +21,10 @@ struct RenderSummary {
         }
         notes += result.breaksNotReached.map { index in
             "  break \(index) (\(result.plan.breaks[index].position)) not reached: the content ended before its cue\n"
+        }
+        if let hls {
+            let type = hls.segments.initSegment == nil ? "mpegts" : "fmp4"
+            notes.append("  hls: \(hls.segments.segments.count) \(type) segments, \(hls.breaks.count) break\(hls.breaks.count == 1 ? "" : "s") marked; master: \(hls.directory)/\(HLSRender.masterName)\n")
         }
         return """
             \(request.outputPath): \(output.frames) frames (\(ProgressLine.clock(output.duration))) \(output.width)x\(output.height) at \(fps) fps, \(result.timeline.segments.count) segments

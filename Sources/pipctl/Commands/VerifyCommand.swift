@@ -19,7 +19,9 @@ enum VerifyCommand: Command {
         }
     }
 
-    static let output = Parameter.positional(.text("OUT"), help: "The rendered MP4 to check.")
+    static let output = Parameter.positional(
+        .text("OUT"), help: "The rendered MP4 to check, or an HLS render: its directory, master.m3u8 or media.m3u8 "
+            + "(the markers are checked against DIR/timeline.json, then the frames through FFmpeg's HLS demuxer).")
     static let timeline = Parameter.optional(
         "timeline", .text("FILE"), absent: "OUT.timeline.json", help: "The timeline written by 'pipctl render'.")
     static let expect = Parameter.optional(
@@ -49,9 +51,14 @@ enum VerifyCommand: Command {
         parameters: [output, timeline, expect, json, sources])
 
     static func run(_ options: Options, context: CommandContext) async throws {
-        if options.sources { return try runAgainstSources(options, context: context) }
-        let report = try Verifier.verify(.init(outputPath: options.output, timelinePath: options.timeline,
-                                               goldenPath: options.expected))
+        let playlist = HLSVerifier.mediaPlaylist(for: options.output)
+        if options.sources {
+            if playlist != nil { throw UsageError(command: context.command, message: "--sources: not available for an HLS output yet") }
+            return try runAgainstSources(options, context: context)
+        }
+        let report = try playlist.map { p throws(Verifier.Failure) in
+            try HLSVerifier.verify(playlist: p, timelinePath: options.timeline, goldenPath: options.expected)
+        } ?? Verifier.verify(.init(outputPath: options.output, timelinePath: options.timeline, goldenPath: options.expected))
         try write(report, text: report.text, json: options.json, context: context)
         if !report.passed {
             throw CommandFailure("\(options.output): \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"); first: \(report.problems.first ?? "")")

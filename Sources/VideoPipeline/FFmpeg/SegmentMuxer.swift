@@ -1,0 +1,128 @@
+import CFFmpeg
+import MediaCore
+
+/// A stream-copy muxer that writes an input's streams into one file in flushed pieces, and tells where each piece
+/// ends: what `HLSSegmenter` cuts into segment files.
+///
+/// fMP4 is libavformat's mp4 muxer with `frag_custom+delay_moov+default_base_moof` (as FFmpeg's own HLS muxer
+/// sets it): the `moov` is written at the first flush, once every track's first timestamps are known, so that its
+/// edit lists keep the first video frame at its time and drop AAC's priming (with `empty_moov` the muxer would
+/// stretch the first frame over the priming instead). `ftyp` + `moov` is the init segment; each `endPiece()`
+/// flushes one `moof`+`mdat` fragment. MPEG-TS is the
+/// mpegts muxer with PAT and PMT sent again at the start of every piece after the first. Timestamps go through
+/// unchanged (rescaled to each output stream's time base), so the pieces are one continuous stream.
+final class SegmentMuxer {
+    enum Container { case fragmentedMP4, mpegTS }
+
+    private let output: OutputContext
+    private let container: Container
+    private let path: String
+    /// The input stream's time base, by the output stream it feeds.
+    private let timeBases: [AVRational]
+    /// fMP4: where the init segment (`ftyp` + `moov`) ends, known once the first piece is flushed.
+    private(set) var initEnd: Int64?
+
+    /// Opens `path` and writes the header, with one output stream per stream of `input` (in its order).
+    init(copying input: InputFile, to path: String, container: Container) throws(MediaError) {
+        self.container = container
+        self.path = path
+        output = try OutputContext(container: container == .mpegTS ? "mpegts" : "mp4", filename: path)
+        var bases: [AVRational] = []
+        for i in 0..<input.streamCount {
+            let source = input.stream(i)
+            let stream = try allocated(avformat_new_stream(output.pointer, nil), "avformat_new_stream")
+            try check(avcodec_parameters_copy(stream.pointee.codecpar, source.pointee.codecpar), "avcodec_parameters_copy")
+            // The input's tag is MP4's (avc1, mp4a); the muxer chooses its own.
+            stream.pointee.codecpar.pointee.codec_tag = 0
+            stream.pointee.time_base = source.pointee.time_base
+            stream.pointee.avg_frame_rate = source.pointee.avg_frame_rate
+            bases.append(source.pointee.time_base)
+        }
+        timeBases = bases
+        try output.openIO(path, reportedAs: path)
+        let options = FFmpegOptions()
+        if container == .fragmentedMP4 {
+            try options.set("movflags", "+frag_custom+delay_moov+default_base_moof")
+        }
+        try output.writeHeader(options: options, reportedAs: path)
+    }
+
+    /// Bytes written so far (everything before is on its way to the file).
+    func flushedSize() -> Int64 {
+        avio_flush(output.pointer.pointee.pb)
+        return avio_tell(output.pointer.pointee.pb)
+    }
+
+    /// Starts a new piece: for MPEG-TS, its first packet is preceded by PAT and PMT.
+    func beginPiece() throws(MediaError) {
+        guard container == .mpegTS else { return }
+        try check(av_opt_set(output.pointer.pointee.priv_data, "mpegts_flags", "+resend_headers", 0), "av_opt_set", path: path)
+    }
+
+    /// Writes a packet of input stream `packet.streamIndex`.
+    func write(_ packet: Packet) throws(MediaError) {
+        let index = Int(packet.pointer.pointee.stream_index)
+        let stream = output.pointer.pointee.streams[index]!
+        av_packet_rescale_ts(packet.pointer, timeBases[index], stream.pointee.time_base)
+        packet.pointer.pointee.pos = -1
+        try check(av_interleaved_write_frame(output.pointer, packet.pointer), "av_interleaved_write_frame", path: path)
+    }
+
+    /// Writes every packet still queued and flushes them as one piece (an fMP4 fragment); returns the file's
+    /// size after it.
+    func endPiece() throws(MediaError) -> Int64 {
+        try check(av_interleaved_write_frame(output.pointer, nil), "av_interleaved_write_frame", path: path)
+        if container == .fragmentedMP4, initEnd == nil {
+            // With delay_moov the first flush writes the moov alone; the fragment follows at the next one.
+            try check(av_write_frame(output.pointer, nil), "av_write_frame", path: path)
+            initEnd = flushedSize()
+        }
+        try check(av_write_frame(output.pointer, nil), "av_write_frame", path: path)
+        return flushedSize()
+    }
+
+    /// Writes the trailer (after the last piece; its bytes belong to no segment) and closes the file.
+    func finish() throws(MediaError) {
+        try output.writeTrailer(reportedAs: path)
+        try output.closeIO(reportedAs: path)
+    }
+}
+
+extension Packet {
+    /// A new packet referring to the same data (`av_packet_clone`), to be written later.
+    func clone() throws(MediaError) -> Packet {
+        let copy = try Packet()
+        try check(av_packet_ref(copy.pointer, pointer), "av_packet_ref")
+        return copy
+    }
+
+    var streamIndex: Int { Int(pointer.pointee.stream_index) }
+    var pts: Int64? { pointer.pointee.pts.timestamp }
+    var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
+}
+
+extension InputFile {
+    /// Reads every packet in file order, handing each to `body` (which must not keep it beyond the call).
+    func forEachPacket(_ body: (Packet) throws(MediaError) -> Void) throws(MediaError) {
+        let packet = try Packet()
+        while true {
+            packet.unref()
+            let read = av_read_frame(context, packet.pointer)
+            if read == averrorEOF { return }
+            try check(read, "av_read_frame", path: path)
+            try body(packet)
+        }
+    }
+
+    /// Stream `index`'s time base, its kind, and its codec's configuration bytes (`extradata`).
+    func streamDescription(_ index: Int) -> (timeBase: Rational, kind: StreamKind, extradata: [UInt8]) {
+        let par = stream(index).pointee.codecpar.pointee
+        let kind: StreamKind = switch par.codec_type {
+        case AVMEDIA_TYPE_VIDEO: .video
+        case AVMEDIA_TYPE_AUDIO: .audio
+        default: .other
+        }
+        let bytes = par.extradata.map { Array(UnsafeBufferPointer(start: $0, count: Int(par.extradata_size))) } ?? []
+        return (stream(index).pointee.time_base.rational ?? Rational(1, 90000), kind, bytes)
+    }
+}

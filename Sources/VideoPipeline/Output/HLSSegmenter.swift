@@ -1,0 +1,199 @@
+import Foundation
+import MediaCore
+
+/// How HLS segments are packaged: fMP4/CMAF (an init segment and `.m4s` fragments) or MPEG-TS (`.ts`).
+public enum HLSSegmentType: String, Sendable, CaseIterable {
+    case fmp4
+    case mpegts
+
+    /// The extension of a media segment's file.
+    public var segmentExtension: String { self == .fmp4 ? "m4s" : "ts" }
+}
+
+/// The segment files of a render, as `HLSSegmenter` wrote them.
+public struct HLSSegmentFiles: Hashable, Sendable {
+    public struct Segment: Hashable, Sendable {
+        /// The file's name inside the directory (`seg00000.m4s`).
+        public var uri: String
+        /// The output frame it starts with (an IDR), and how many frames it holds.
+        public var startFrame: Int64
+        public var frameCount: Int64
+        public var bytes: Int64
+    }
+
+    /// `init.mp4` for fMP4 (`ftyp` and an empty `moov`); `nil` for MPEG-TS.
+    public var initSegment: String?
+    public var segments: [Segment]
+    /// The presentation time of output frame 0 in the segments' container, 90 kHz: read back from what the muxer
+    /// wrote (MPEG-TS starts later than zero; fMP4 shifts by the encoder delay and AAC priming).
+    public var ptsOffset: Int64
+    /// RFC 6381 codec strings of the streams: `avc1.PPCCLL` from the SPS, `mp4a.40.N` from the AAC config.
+    public var codecs: [String]
+}
+
+/// Cuts a rendered MP4 into HLS segments by stream copy, at its keyframes.
+///
+/// One muxer (`SegmentMuxer`) writes every segment into one temporary file, flushing at each cut and noting the
+/// byte offset; the file is then split at those offsets. This keeps the segments one continuous stream (one fMP4
+/// `moov`, continuous fragment sequence numbers and decode times; one TS with its continuity counters) exactly as a
+/// player joins them, which separate muxers per segment would each restart.
+public enum HLSSegmenter {
+    /// The frames in a segment of `seconds`: the first whole frame count that lasts at least that long.
+    public static func frames(perSegment seconds: Rational, rate: FrameRate) -> Int64 {
+        max(1, (seconds * rate.perSecond).ceiling)
+    }
+
+    /// Writes the segments of `input` (an MP4 whose video frame `n` has presentation time `n / rate`) into
+    /// `directory`: a segment starts at frame 0, at every frame of `cuts` (which must be keyframes: the render
+    /// forced them), and otherwise at the first keyframe at least `target` frames after the current segment's start.
+    ///
+    /// - Throws: `.invalidSetting` when a cut is not a keyframe or the video is not H.264, FFmpeg errors naming the
+    ///   function, `.outputNotWritable` when a segment file cannot be written.
+    public static func segment(_ input: String, into directory: String, type: HLSSegmentType, rate: FrameRate,
+                               target: Int64, cuts: Set<Int64>) throws(MediaError) -> HLSSegmentFiles {
+        let plan = try keyframePlan(input, rate: rate)
+        var starts: [Int64] = [0]
+        for k in plan.keyframes.sorted() where k > 0 && k < plan.frames {
+            if cuts.contains(k) || k - starts.last! >= target { starts.append(k) }
+        }
+        if let missed = cuts.filter({ $0 > 0 && $0 < plan.frames && !plan.keyframes.contains($0) }).min() {
+            throw .invalidSetting(name: "hls", value: "frame \(missed)", reason: "must start a segment but is not a keyframe")
+        }
+        let muxed = directory + "/.segments." + type.segmentExtension
+        defer { try? FileManager.default.removeItem(atPath: muxed) }
+        let offsets = try mux(input, to: muxed, type: type, rate: rate, starts: starts)
+        var files = HLSSegmentFiles(initSegment: type == .fmp4 ? "init.mp4" : nil, segments: [],
+                                    ptsOffset: try firstVideoPTS(muxed), codecs: plan.codecs)
+        if let initSegment = files.initSegment { try copyBytes(of: muxed, range: 0..<offsets[0], to: directory + "/" + initSegment) }
+        for (i, start) in starts.enumerated() {
+            let end = i + 1 < starts.count ? starts[i + 1] : plan.frames
+            let uri = "seg" + String(format: "%05d", i) + "." + type.segmentExtension
+            try copyBytes(of: muxed, range: offsets[i]..<offsets[i + 1], to: directory + "/" + uri)
+            files.segments.append(.init(uri: uri, startFrame: start, frameCount: end - start, bytes: offsets[i + 1] - offsets[i]))
+        }
+        return files
+    }
+
+    /// The video's keyframes (by output frame), its frame count and the streams' codec strings, without decoding.
+    private static func keyframePlan(_ path: String, rate: FrameRate) throws(MediaError) -> (keyframes: Set<Int64>, frames: Int64, codecs: [String]) {
+        let input = try InputFile(path: path)
+        guard let video = input.bestStream(.video) else { throw .missingStream(path: path, kind: .video) }
+        let timeBase = input.streamDescription(video).timeBase
+        var keyframes: Set<Int64> = [], frames: Int64 = 0
+        try input.forEachPacket { packet throws(MediaError) in
+            guard packet.streamIndex == video, let pts = packet.pts else { return }
+            let frame = (Rational(pts) * timeBase * rate.perSecond).rounded
+            frames = max(frames, frame + 1)
+            if packet.isKeyframe { keyframes.insert(frame) }
+        }
+        var codecs: [String] = []
+        for i in 0..<input.streamCount {
+            let stream = input.streamDescription(i)
+            switch stream.kind {
+            case .video:
+                guard let codec = avcCodecString(stream.extradata) else {
+                    throw .invalidSetting(name: "hls", value: path, reason: "the video is not H.264 with an SPS")
+                }
+                codecs.append(codec)
+            case .audio:
+                // AudioSpecificConfig: the first five bits are the audio object type (2: AAC LC).
+                codecs.append("mp4a.40.\(stream.extradata.first.map { Int($0 >> 3) } ?? 2)")
+            default: break
+            }
+        }
+        return (keyframes, frames, codecs)
+    }
+
+    /// `avc1.PPCCLL` (profile, constraint flags, level, in hex) from H.264 extradata: an `avcC` record (MP4) or
+    /// Annex B start codes with an SPS.
+    static func avcCodecString(_ extradata: [UInt8]) -> String? {
+        var sps: ArraySlice<UInt8>?
+        if extradata.first == 1, extradata.count >= 4 {
+            sps = extradata[1..<4]
+        } else {
+            for i in 0..<max(0, extradata.count - 6) where extradata[i] == 0 && extradata[i + 1] == 0 && extradata[i + 2] == 1 {
+                if extradata[i + 3] & 0x1F == 7 { sps = extradata[(i + 4)..<(i + 7)]; break }
+            }
+        }
+        guard let sps else { return nil }
+        return "avc1." + sps.map { String(format: "%02X", $0) }.joined()
+    }
+
+    /// Remuxes `input` into `path`, one flushed piece per segment; returns where each piece starts, and the end.
+    private static func mux(_ input: String, to path: String, type: HLSSegmentType, rate: FrameRate,
+                            starts: [Int64]) throws(MediaError) -> [Int64] {
+        let file = try InputFile(path: input)
+        let muxer = try SegmentMuxer(copying: file, to: path, container: type == .fmp4 ? .fragmentedMP4 : .mpegTS)
+        // TS: the first segment begins at the first byte; fMP4: after the init segment, known after the first piece.
+        var offsets: [Int64] = [0]
+        let video = file.bestStream(.video)
+        let timeBases = (0..<file.streamCount).map { file.streamDescription($0).timeBase }
+        /// The segment of a packet: a video frame's by its frame number; another stream's by its start time.
+        func segment(of packet: Packet) -> Int? {
+            guard let pts = packet.pts else { return nil }
+            let time = Rational(pts) * timeBases[packet.streamIndex] * rate.perSecond
+            let frame = packet.streamIndex == video ? time.rounded : time.floor
+            return (starts.lastIndex { $0 <= frame }) ?? 0
+        }
+        // Packets are held until every stream has moved past their segment, then written as one piece.
+        var pending: [[Packet]] = Array(repeating: [], count: starts.count)
+        var reached = Array(repeating: -1, count: file.streamCount)
+        var current = 0
+        func writePiece() throws(MediaError) {
+            try muxer.beginPiece()
+            for packet in pending[current] { try muxer.write(packet) }
+            pending[current] = []
+            offsets.append(try muxer.endPiece())
+            current += 1
+        }
+        try file.forEachPacket { packet throws(MediaError) in
+            let s = max(current, segment(of: packet) ?? reached[packet.streamIndex])
+            pending[s].append(try packet.clone())
+            reached[packet.streamIndex] = max(reached[packet.streamIndex], s)
+            while current < starts.count - 1, reached.allSatisfy({ $0 > current }) { try writePiece() }
+        }
+        while current < starts.count { try writePiece() }
+        try muxer.finish()
+        if let initEnd = muxer.initEnd { offsets[0] = initEnd }
+        return offsets
+    }
+
+    /// The earliest video presentation time of a media file or an HLS media playlist, 90 kHz, read from its
+    /// packets (no decoding).
+    public static func firstVideoPTS(_ path: String) throws(MediaError) -> Int64 {
+        let input = try InputFile(path: path)
+        guard let video = input.bestStream(.video) else { throw .missingStream(path: path, kind: .video) }
+        let timeBase = input.streamDescription(video).timeBase
+        var first: Int64?
+        try input.forEachPacket { packet throws(MediaError) in
+            guard packet.streamIndex == video, let pts = packet.pts else { return }
+            first = min(first ?? pts, pts)
+        }
+        return first.map { (Rational($0) * timeBase * Rational(90_000)).rounded } ?? 0
+    }
+
+    /// Copies bytes `range` of `path` into a new file `destination`.
+    private static func copyBytes(of path: String, range: Range<Int64>, to destination: String) throws(MediaError) {
+        do {
+            let source = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? source.close() }
+            try source.seek(toOffset: UInt64(range.lowerBound))
+            guard FileManager.default.createFile(atPath: destination, contents: nil) else {
+                throw MediaError.outputNotWritable(path: destination, reason: "cannot create the file")
+            }
+            let sink = try FileHandle(forWritingTo: URL(fileURLWithPath: destination))
+            defer { try? sink.close() }
+            var left = range.count
+            while left > 0 {
+                let chunk = try source.read(upToCount: min(left, 1 << 20)) ?? Data()
+                guard !chunk.isEmpty else { throw MediaError.outputNotWritable(path: destination, reason: "\(path) ended early") }
+                try sink.write(contentsOf: chunk)
+                left -= chunk.count
+            }
+        } catch let error as MediaError {
+            throw error
+        } catch {
+            throw .outputNotWritable(path: destination, reason: "\(error.localizedDescription)")
+        }
+    }
+}
