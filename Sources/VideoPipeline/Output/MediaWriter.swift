@@ -14,7 +14,9 @@ public final class MediaWriter {
 
     private let output: AtomicFile
     private let context: OutputContext
-    private let video: Encoder
+    /// The video encoder, or in passthrough the track of copied and encoded runs.
+    private let video: Encoder?
+    private let spliced: SplicedVideoTrack?
     private let audio: Encoder
     private let packet: Packet
     private let fifo: AudioFIFO
@@ -33,9 +35,12 @@ public final class MediaWriter {
     ///
     /// The container follows the destination's extension (`.mp4`, `.m4v`, `.mov`, `.mkv`); other names get the
     /// profile's own (MP4 for delivery, Matroska for lossless).
+    /// With `passthrough`, an H.264 file at the output's size and rate, the video track is a `SplicedVideoTrack`:
+    /// `copyVideo` copies that file's pictures, `writeVideo` encodes runs between them; MP4 only.
     /// - Throws: `.invalidSetting` for a bad size, rate or encoder setting, `.outputNotWritable` when the
-    ///   destination's directory is missing, FFmpeg errors naming the function.
-    public init(destination: String, format: OutputFormat, encoding: EncodingSettings) throws(MediaError) {
+    ///   destination's directory is missing, `.cannotCopy` for a `passthrough` file that cannot be copied, FFmpeg
+    ///   errors naming the function.
+    public init(destination: String, format: OutputFormat, encoding: EncodingSettings, passthrough: String? = nil) throws(MediaError) {
         FFmpegLog.applyDefault()
         try format.validate()
         try encoding.validate()
@@ -48,7 +53,16 @@ public final class MediaWriter {
         // Each FFmpeg object is owned by its wrapper from allocation, so a failure anywhere below frees each once.
         context = try OutputContext(container: containerName, filename: output.temporaryPath)
         packet = try Packet()
-        video = try Encoder.video(in: context, format: format, encoding: encoding)
+        if let passthrough {
+            guard containerName == "mp4" || containerName == "mov" else {
+                throw .invalidSetting(name: "passthrough", value: destination, reason: "copies H.264 into MP4 only: name the output .mp4")
+            }
+            spliced = try SplicedVideoTrack(in: context, content: passthrough, format: format, encoding: encoding, reportedAs: destination)
+            video = nil
+        } else {
+            video = try Encoder.video(in: context, format: format, encoding: encoding)
+            spliced = nil
+        }
         audio = try Encoder.audio(in: context, format: format, encoding: encoding)
         audioFrameSize = audio.frameSize ?? 1024
         fifo = try AudioFIFO(format: AV_SAMPLE_FMT_FLTP, channels: format.channels, capacity: audioFrameSize * 4, path: destination)
@@ -85,9 +99,21 @@ public final class MediaWriter {
     /// forced to be one, so that the stream can be cut there (HLS segments).
     public func writeVideo(_ picture: VideoPicture, keyframe: Bool = false) throws(MediaError) {
         precondition(picture.size == format.size && picture.frame.pixelFormat == AV_PIX_FMT_YUV420P)
-        try video.send(picture.frame, pts: videoFrames, keyframe: keyframe, path: destination)
         videoFrames += 1
+        guard let video else { return try spliced!.encode(picture) }
+        try video.send(picture.frame, pts: videoFrames - 1, keyframe: keyframe, path: destination)
         try drain(video)
+    }
+
+    /// The passthrough file's IDR pictures (where a copied run may start or end) and its picture count; `nil`
+    /// without passthrough.
+    public var copyable: (keyframes: [Int64], frames: Int64)? { spliced.map { ($0.keyframes, $0.contentFrames) } }
+
+    /// Copies the passthrough file's pictures `range` as the next video frames (`range` starts at an IDR and ends
+    /// at one or at the file's end, `copyable`).
+    public func copyVideo(_ range: Range<Int64>) throws(MediaError) {
+        try spliced!.copy(range)
+        videoFrames += Int64(range.count)
     }
 
     /// Appends the samples of `buffer` (planar float in the output format) to the audio track.
@@ -111,8 +137,11 @@ public final class MediaWriter {
         precondition(!finished)
         let rest = fifo.count
         if rest > 0 { try encodeAudio(count: rest) }
-        try video.send(nil, pts: 0, path: destination)
-        try drain(video)
+        if let video {
+            try video.send(nil, pts: 0, path: destination)
+            try drain(video)
+        }
+        try spliced?.finish()
         try audio.send(nil, pts: 0, path: destination)
         try drain(audio)
         try context.writeTrailer(reportedAs: destination)

@@ -18,19 +18,18 @@ import MediaCore
 /// its presentation time, and decode times increase across the splices.
 ///
 /// **Limits.** The content must be H.264, 8-bit 4:2:0, constant frame rate equal to the output's, at the output's
-/// size, with closed GOPs starting at IDRs (x264's default); `SplicedH264Writer.checkCopyable` says which condition fails.
-public final class SplicedH264Writer {
-    public let destination: String
-    public let format: OutputFormat
+/// size, with closed GOPs starting at IDRs (x264's default); `SplicedVideoTrack.checkCopyable` says which condition fails.
+final class SplicedVideoTrack {
+    let destination: String
+    let format: OutputFormat
     /// The content's IDR pictures, by display index from its first picture: where a copied run may start.
-    public let keyframes: [Int64]
+    let keyframes: [Int64]
     /// The content's pictures.
-    public let contentFrames: Int64
+    let contentFrames: Int64
 
     private let encoding: EncodingSettings
-    private let output: AtomicFile
     private let context: OutputContext
-    private let stream: UnsafeMutablePointer<AVStream>
+    let stream: UnsafeMutablePointer<AVStream>
     private let input: InputFile
     private let inputStream: Int
     private let inputTimeBase: Rational
@@ -44,19 +43,19 @@ public final class SplicedH264Writer {
     private var runFrames: Int64 = 0
     private var frames: Int64 = 0
     private var decodeIndex: Int64 = 0
-    private var finished = false
 
-    /// Opens `content` for copying and the output for writing (under a temporary name until `finishWriting`).
-    public init(destination: String, content: String, format: OutputFormat, encoding: EncodingSettings) throws(MediaError) {
-        FFmpegLog.applyDefault()
+    /// Opens `content` for copying and adds the track to `context` (before its header is written).
+    init(in context: OutputContext, content: String, format: OutputFormat, encoding: EncodingSettings,
+         reportedAs destination: String) throws(MediaError) {
         self.destination = destination
+        self.context = context
         self.format = format
         self.encoding = encoding
         input = try InputFile(path: content)
         guard let index = input.bestStream(.video) else { throw .missingStream(path: content, kind: .video) }
         inputStream = index
         let par = input.stream(index).pointee.codecpar!
-        try SplicedH264Writer.checkCopyable(par.pointee, path: content, format: format)
+        try SplicedVideoTrack.checkCopyable(par.pointee, path: content, format: format)
         inputTimeBase = input.stream(index).pointee.time_base.rational ?? Rational(1, 90_000)
         guard let extradata = par.pointee.extradata, par.pointee.extradata_size > 0 else {
             throw .cannotCopy(path: content, reason: "its H.264 has no avcC (parameter sets in the stream only)")
@@ -67,12 +66,10 @@ public final class SplicedH264Writer {
             throw .cannotCopy(path: content, reason: "its parameter set ids leave none free for the re-encoded pictures")
         }
         packet = try Packet()
-        (keyframes, contentFrames, firstPTS) = try SplicedH264Writer.scan(input, stream: index, timeBase: inputTimeBase, rate: format.frameRate)
+        (keyframes, contentFrames, firstPTS) = try SplicedVideoTrack.scan(input, stream: index, timeBase: inputTimeBase, rate: format.frameRate)
 
-        output = try AtomicFile.forMedia(destination)
-        context = try OutputContext(container: "mp4", filename: output.temporaryPath)
         stream = try allocated(avformat_new_stream(context.pointer, nil), "avformat_new_stream")
-        let first = try SplicedH264Writer.makeEncoder(format: format, encoding: encoding, content: input.stream(index).pointee.codecpar.pointee,
+        let first = try SplicedVideoTrack.makeEncoder(format: format, encoding: encoding, content: input.stream(index).pointee.codecpar.pointee,
                                                       profile: contentSets.profile, level: contentSets.level, spsID: encoderSPSID,
                                                       destination: destination)
         let encoderSets = try AVCParameterSets(annexB: Array(UnsafeBufferPointer(start: first.pointer.pointee.extradata,
@@ -88,18 +85,14 @@ public final class SplicedH264Writer {
         stream.pointee.time_base = format.frameRate.timeBase.av
         stream.pointee.avg_frame_rate = format.frameRate.perSecond.av
         stream.pointee.sample_aspect_ratio = par.pointee.sample_aspect_ratio
-        try context.openIO(output.temporaryPath, reportedAs: destination)
-        let options = FFmpegOptions()
-        try options.set("movflags", "+faststart")
-        try context.writeHeader(options: options, reportedAs: destination)
     }
 
     /// Frames written so far.
-    public var frameCount: Int64 { frames }
+    var frameCount: Int64 { frames }
 
     /// Copies the content's pictures `range` (display indices): `range.lowerBound` must be an IDR (`keyframes`), and
     /// `range.upperBound` another or the content's end.
-    public func copy(_ range: Range<Int64>) throws(MediaError) {
+    func copy(_ range: Range<Int64>) throws(MediaError) {
         precondition(keyframes.contains(range.lowerBound) && (keyframes.contains(range.upperBound) || range.upperBound == contentFrames),
                      "copied run \(range) does not start and end at IDRs")
         try endRun()
@@ -128,10 +121,10 @@ public final class SplicedH264Writer {
 
     /// Encodes `picture` (yuv420p at the output size) as the next frame; the first after a copy starts a new run
     /// with an IDR.
-    public func encode(_ picture: VideoPicture) throws(MediaError) {
+    func encode(_ picture: VideoPicture) throws(MediaError) {
         precondition(picture.size == format.size && picture.frame.pixelFormat == AV_PIX_FMT_YUV420P)
         if encoder == nil {
-            encoder = try SplicedH264Writer.makeEncoder(format: format, encoding: encoding, content: input.stream(inputStream).pointee.codecpar.pointee,
+            encoder = try SplicedVideoTrack.makeEncoder(format: format, encoding: encoding, content: input.stream(inputStream).pointee.codecpar.pointee,
                                                         profile: contentSets.profile, level: contentSets.level, spsID: encoderSPSID,
                                                         destination: destination)
         }
@@ -144,16 +137,10 @@ public final class SplicedH264Writer {
         try drainRun()
     }
 
-    /// Ends the last run and writes the trailer, leaving the file under its temporary name for the caller to put
-    /// in place with its other outputs.
-    public func finishWriting() throws(MediaError) -> AtomicFile {
-        precondition(!finished)
+    /// Ends the last encoded run (before the file's trailer is written).
+    func finish() throws(MediaError) {
         try endRun()
         encoder = nil
-        try context.writeTrailer(reportedAs: destination)
-        finished = true
-        try context.closeIO(reportedAs: destination)
-        return output
     }
 
     // MARK: - Runs
@@ -183,7 +170,7 @@ public final class SplicedH264Writer {
         let options = FFmpegOptions()
         try options.set("preset", encoding.preset)
         try options.set("crf", String(encoding.crf))
-        try options.set("profile", SplicedH264Writer.profileName(profile))
+        try options.set("profile", SplicedVideoTrack.profileName(profile))
         try options.set("level", String(level))
         try options.set("x264-params", "sps-id=\(spsID)")
         try encoder.open(options: options, path: destination)
