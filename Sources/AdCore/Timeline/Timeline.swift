@@ -10,6 +10,39 @@ public struct Timeline: Codable, Hashable, Sendable {
     public var output: Output
     public var content: Source
     public var segments: [Segment]
+    /// A passthrough render's video, run by run: which output frames are the content's own packets, copied, and
+    /// which were encoded; `nil` when every frame was encoded.
+    public var videoRuns: [VideoRun]?
+
+    /// A run of output frames `[outStartFrame, outEndFrame)` whose pictures were copied or encoded.
+    public struct VideoRun: Codable, Hashable, Sendable {
+        public enum Mode: String, Codable, Sendable { case copied, encoded }
+        public var outStartFrame: Int64
+        public var outEndFrame: Int64
+        public var mode: Mode
+
+        public init(outStartFrame: Int64, outEndFrame: Int64, mode: Mode) {
+            self.outStartFrame = outStartFrame
+            self.outEndFrame = outEndFrame
+            self.mode = mode
+        }
+
+        /// The runs of `frames` output frames whose `copied` ranges (in order, disjoint) were copied; the rest encoded.
+        public static func runs(copied: [Range<Int64>], frames: Int64) -> [VideoRun] {
+            var runs: [VideoRun] = [], at: Int64 = 0
+            for range in copied {
+                if range.lowerBound > at { runs.append(VideoRun(outStartFrame: at, outEndFrame: range.lowerBound, mode: .encoded)) }
+                if let last = runs.last, last.mode == .copied, last.outEndFrame == range.lowerBound {
+                    runs[runs.count - 1].outEndFrame = range.upperBound
+                } else {
+                    runs.append(VideoRun(outStartFrame: range.lowerBound, outEndFrame: range.upperBound, mode: .copied))
+                }
+                at = range.upperBound
+            }
+            if frames > at { runs.append(VideoRun(outStartFrame: at, outEndFrame: frames, mode: .encoded)) }
+            return runs
+        }
+    }
 
     public init(output: Output, content: Source, segments: [Segment]) {
         self.output = output
@@ -18,7 +51,7 @@ public struct Timeline: Codable, Hashable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case version, output, content, segments
+        case version, output, content, segments, videoRuns
     }
 
     public init(from decoder: Decoder) throws {
@@ -27,6 +60,7 @@ public struct Timeline: Codable, Hashable, Sendable {
         output = try c.decode(Output.self, forKey: .output)
         content = try c.decode(Source.self, forKey: .content)
         segments = try c.decode([Segment].self, forKey: .segments)
+        videoRuns = try c.decodeIfPresent([VideoRun].self, forKey: .videoRuns)
     }
 
     /// The rendered file.

@@ -60,6 +60,8 @@ public struct RenderRequest: Sendable {
     /// An HLS render (`--hls`): keyframes are forced where `HLSRender` will cut segments. `nil`: one MP4 whose
     /// encoding nothing forces.
     public var hls: HLSOutputSettings?
+    /// Whether the content's own H.264 packets are copied where it is shown whole (`render --passthrough`).
+    public var passthrough: PassthroughMode = .off
 
     /// A scene's player other than the primary one: what it plays (its plan decisioned for its scene's window).
     public struct ScenePlayer: Sendable {

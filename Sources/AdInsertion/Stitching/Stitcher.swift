@@ -26,7 +26,7 @@ public final class Stitcher {
     /// and makes the next `step()` throw `.interrupted`.
     public let downloads: MediaDownloads
 
-    private let content: MediaSource
+    let content: MediaSource
     private let media: AdMedia
     /// The other scenes' players (`request.players`), stepped after the primary session at every frame.
     var players: [ScenePlayer] = []
@@ -47,7 +47,7 @@ public final class Stitcher {
     let liveBanners: LiveBannerRequests?
     private let compositor: Compositor
     /// The MP4 (absent when `play` records nothing) and the frame hashes, written frame by frame.
-    private let stage: OutputStage
+    let stage: OutputStage
     private let eventLog: EventLog?
     /// Prepared with the output so that a timeline path that cannot be written stops the render before it starts.
     private let timelineFile: AtomicFile?
@@ -62,6 +62,10 @@ public final class Stitcher {
     private var breaksNotReached: [Int] = []
     /// An HLS render's forced keyframes (segment cuts); `nil` otherwise.
     private var keyframes: KeyframeSchedule?
+    /// A passthrough render's runs of content held back to be copied; `nil` when every frame is encoded.
+    var passthroughRuns: PassthroughRuns?
+    /// Why a passthrough render (`.auto`) encodes every frame, or `nil`.
+    private(set) var passthroughRefusal: String?
 
     /// A stretch of consecutive ticks of one source: its audio is read contiguously from `sourceStart`.
     private struct AudioRun {
@@ -110,8 +114,7 @@ public final class Stitcher {
                         reportsWaits: mode == .live)
         do {
             compositor = try Compositor(size: format.size)
-            stage = try OutputStage(destination: request.writesMedia ? request.outputPath : nil, format: format,
-                                    encoding: request.encoding, frameHashPath: request.frameHashPath)
+            (stage, passthroughRefusal) = try Stitcher.outputStage(request, format: format, content: info, source: content)
             eventLog = try request.resolvedEventsPath.map { try EventLog(destination: $0) }
             timelineFile = try request.resolvedTimelinePath.map { try AtomicFile(destination: $0) }
         } catch let error as MediaError {
@@ -139,6 +142,7 @@ public final class Stitcher {
             throw .session("\(request.contentPath): \(error)")
         }
         timeline = TimelineBuilder(rate: format.frameRate)
+        passthroughRuns = stage.copyable.map { PassthroughRuns(keyframes: $0.keyframes, contentFrames: $0.frames) }
         keyframes = request.hls.map { KeyframeSchedule(interval: HLSSegmenter.frames(perSegment: $0.segmentDuration, rate: format.frameRate)) }
         estimatedFrames = content.frameCount + request.plan.breaks.flatMap(\.ads).reduce(0) { sum, planned in
             sum + (Stitcher.expectedDuration(of: planned).map { format.frameRate.frameCount(in: $0) } ?? 0)
@@ -213,6 +217,7 @@ public final class Stitcher {
     public func finish(alongside: [AtomicFile] = []) throws(RenderError) -> RenderResult {
         precondition(!finished)
         finished = true
+        try finishPassthrough()
         let segments = timeline.finish()
         let output = Timeline.Output(
             path: request.outputPath, fps: format.frameRate.perSecond.fraction, width: format.size.width,
@@ -221,9 +226,10 @@ public final class Stitcher {
             sampleRate: format.sampleRate, channels: format.channels,
             audioSamples: clock.sample(atFrame: stage.frameCount), profile: request.encoding.profile.rawValue,
             pointScale: request.screen?.pointScale.description)
-        let result = Timeline(output: output, content: Timeline.Source(
+        var result = Timeline(output: output, content: Timeline.Source(
             path: request.contentPath, fps: content.nominalFrameRate.perSecond.fraction, frames: content.frameCount,
             duration: content.videoDuration.seconds.doubleValue), segments: segments)
+        result.videoRuns = passthroughRuns.map { Timeline.VideoRun.runs(copied: $0.copied, frames: stage.frameCount) }
         // Every file is finished under its temporary name first, then all are put in place together: a failure
         // at any point leaves every previous file at its destination exactly as it was.
         do {
@@ -243,7 +249,8 @@ public final class Stitcher {
             throw .output(.outputNotWritable(path: request.outputPath, reason: "\(error)"))
         }
         let earlyEnds = (content.earlyEnd.map { [InputEarlyEnd(ad: nil, earlyEnd: $0)] } ?? []) + media.earlyEnds
-        return RenderResult(timeline: result, plan: session.plan, earlyEnds: earlyEnds, breaksNotReached: breaksNotReached)
+        return RenderResult(timeline: result, plan: session.plan, earlyEnds: earlyEnds, breaksNotReached: breaksNotReached,
+                            passthroughRefusal: passthroughRefusal)
     }
 
     /// Runs a whole batch render.
@@ -283,7 +290,12 @@ public final class Stitcher {
         }
         let picture: PixelRect
         var drawn: ScreenDrawing?
+        let held = try passthroughStep(decision)
         do {
+            if held != nil {
+                // Copied later, its picture not even decoded: the content, whole, in the whole frame.
+                picture = PixelRect(size: format.size)
+            } else {
             let frame = try source.picture(atTick: tick)
             if let screen = decision.screen, let scene = decision.playerScene {
                 let drawing = try screenLayers(screen, player: frame, from: source.path, kind: kind, scene: scene,
@@ -294,6 +306,7 @@ public final class Stitcher {
             } else {
                 picture = try compositor.draw(playerLayers(frame, in: PixelRect(size: format.size), pip: decision.pip,
                                                            frame: decision.frame)).last!
+            }
             }
         } catch {
             throw key.ad.map { AdFailure(ad: $0, error: AdError(.mediaDisplay, "\(error)")) } ?? RenderError.content(error)
@@ -306,7 +319,8 @@ public final class Stitcher {
         var startsRun = false
         var sourceAudioStart: Int64 = 0
         let keyframe = keyframes?.forces(frame: n, breakIndex: breakIndex) ?? false
-        try stage.write(frame: n, picture: compositor.picture, keyframe: keyframe, outputFailure: { RenderError.output($0) as any Error }) {
+        try stage.write(frame: n, picture: held == nil ? compositor.picture : nil, keyframe: keyframe,
+                        outputFailure: { RenderError.output($0) as any Error }) {
             (span: OutputStage.SampleSpan, audio: AudioBuffer) throws(any Error) in
             if let cover = playerCover(decision) {
                 // A video full-screen ad over the player's scene: the output's sound is the ad's, on its own clock.
@@ -339,6 +353,9 @@ public final class Stitcher {
             }
         }
         keyframes?.wrote(frame: n, breakIndex: breakIndex, keyframe: keyframe)
+        if case .some(.some(let run)) = held {
+            do { try stage.copyVideo(run) } catch { throw RenderError.output(error) }
+        }
         timeline.add(TimelineBuilder.Frame(
             kind: kind, source: source.path, sourceFps: source.nominalFrameRate.perSecond.fraction,
             breakIndex: breakIndex, adIndex: adIndex, outFrame: n, tick: tick, paused: decision.isPaused,
@@ -534,6 +551,8 @@ public struct RenderResult: Sendable {
     public var earlyEnds: [InputEarlyEnd] = []
     /// Mid-rolls cued after the content's real end, which it never reached (`AD_BREAK_SKIPPED` `contentEnded`).
     public var breaksNotReached: [Int] = []
+    /// Why `--passthrough auto` encoded every frame; `nil` when it copied, or was not asked to.
+    public var passthroughRefusal: String?
 }
 
 /// An input of a render that ended before its declared duration: the content (`ad` is `nil`) or one ad.

@@ -44,12 +44,18 @@ public final class OutputStage {
 
     /// Opens the output (when `destination` is given: `play` without `--record` writes nothing) and the frame-hash
     /// log (when `frameHashPath` is), both under temporary names until `finishWriting`.
+    ///
+    /// With `passthrough` (an H.264 file at the output's size and rate; no frame-hash log) the output's video can
+    /// copy that file's pictures (`copyVideo`) where a frame's picture was deferred (`write` with no picture).
     public init(destination: String?, format: OutputFormat, encoding: EncodingSettings,
-                frameHashPath: String? = nil) throws(MediaError) {
+                frameHashPath: String? = nil, passthrough: String? = nil) throws(MediaError) {
         try format.validate()
+        precondition(passthrough == nil || (destination != nil && frameHashPath == nil))
         self.format = format
         clock = format.sampleClock
-        writer = try destination.map { d throws(MediaError) in try MediaWriter(destination: d, format: format, encoding: encoding) }
+        writer = try destination.map { d throws(MediaError) in
+            try MediaWriter(destination: d, format: format, encoding: encoding, passthrough: passthrough)
+        }
         hashes = try frameHashPath.map { p throws(MediaError) in try FrameHashLog(destination: p, format: format) }
         audio = try AudioBuffer(channels: format.channels, sampleRate: format.sampleRate,
                                 capacity: Int(clock.samples(fromFrame: 0, toFrame: 1)) + 2)
@@ -72,7 +78,10 @@ public final class OutputStage {
     /// throws nothing of frame `n` is in the output and the caller may write frame `n` again (a render replaces an
     /// ad whose audio failed by its fallback at the same frame); its error reaches the caller unchanged. A failure
     /// of the output itself is passed through `outputFailure`, and the stage must not be used after it.
-    public func write<Failure: Error>(frame n: Int64, picture: VideoPicture, keyframe: Bool = false,
+    ///
+    /// In passthrough, `picture` may be `nil`: the frame's sound is written and its picture deferred, to be given
+    /// later, in order, by `copyVideo` or `writeDeferredVideo`.
+    public func write<Failure: Error>(frame n: Int64, picture: VideoPicture?, keyframe: Bool = false,
                                       outputFailure: (MediaError) -> Failure,
                                       sound: (SampleSpan, AudioBuffer) throws(Failure) -> Void) throws(Failure) {
         precondition(n == nextFrame, "output frame \(n) written after frame \(nextFrame - 1)")
@@ -81,40 +90,71 @@ public final class OutputStage {
         try sound(span, audio)
         precondition(audio.count == span.count, "frame \(n) got \(audio.count) audio samples for \(span.count)")
         do {
+            precondition(picture != nil || writer?.copyable != nil, "a picture deferred without passthrough")
             if let encoder {
                 try handOff(picture, keyframe: keyframe, to: encoder)
             } else {
-                try hashes?.append(picture)
-                try writer?.writeVideo(picture, keyframe: keyframe)
+                if let picture {
+                    try hashes?.append(picture)
+                    try writer?.writeVideo(picture, keyframe: keyframe)
+                }
                 try writer?.writeAudio(audio)
             }
         } catch { throw outputFailure(error) }
         nextFrame = n + 1
     }
 
-    /// Copies `picture` and the frame's samples into spare buffers and queues their hashing and encoding; the job
-    /// gives the buffers back when done.
-    private func handOff(_ picture: VideoPicture, keyframe: Bool, to encoder: EncodeThread) throws(MediaError) {
-        let spare = spares.withLock { spares in
-            (spares.pictures.popLast(), spares.sounds.popLast())
-        }
-        let copy = if let frame = spare.0 { frame } else { try Frame.picture(picture.size) }
-        try copy.makeWritable()
-        try check(av_frame_copy(copy.pointer, picture.frame.pointer), "av_frame_copy")
-        let sound = if let buffer = spare.1 { buffer } else {
+    /// Copies `picture` (when there is one) and the frame's samples into spare buffers and queues their hashing and
+    /// encoding; the job gives the buffers back when done.
+    private func handOff(_ picture: VideoPicture?, keyframe: Bool, to encoder: EncodeThread) throws(MediaError) {
+        let copy = try picture.map { p throws(MediaError) in try spareCopy(of: p) }
+        let spare = spares.withLock { $0.sounds.popLast() }
+        let sound = if let spare { spare } else {
             try AudioBuffer(channels: audio.channels, sampleRate: audio.sampleRate, capacity: audio.capacity)
         }
         sound.copy(from: audio)
         let (hashes, writer, spares) = (hashes, writer, spares)
         try encoder.submit { () throws(MediaError) in
-            let frame = VideoPicture(frame: copy)
-            try hashes?.append(frame)
-            try writer?.writeVideo(frame, keyframe: keyframe)
-            try writer?.writeAudio(sound)
-            spares.withLock { spares in
-                spares.pictures.append(copy)
-                spares.sounds.append(sound)
+            if let copy {
+                let frame = VideoPicture(frame: copy)
+                try hashes?.append(frame)
+                try writer?.writeVideo(frame, keyframe: keyframe)
+                spares.withLock { $0.pictures.append(copy) }
             }
+            try writer?.writeAudio(sound)
+            spares.withLock { $0.sounds.append(sound) }
+        }
+    }
+
+    /// `picture` copied into a spare frame (given back by the job that encodes it).
+    private func spareCopy(of picture: VideoPicture) throws(MediaError) -> Frame {
+        let spare = spares.withLock { $0.pictures.popLast() }
+        let copy = if let spare { spare } else { try Frame.picture(picture.size) }
+        try copy.makeWritable()
+        try check(av_frame_copy(copy.pointer, picture.frame.pointer), "av_frame_copy")
+        return copy
+    }
+
+    /// In passthrough: what the output's video can copy, the passthrough file's IDR pictures and picture count.
+    public var copyable: (keyframes: [Int64], frames: Int64)? { writer?.copyable }
+
+    /// In passthrough: the pictures of deferred frames, copied from the passthrough file's pictures `range` (which
+    /// starts at an IDR and ends at one or at the file's end).
+    public func copyVideo(_ range: Range<Int64>) throws(MediaError) {
+        guard let writer else { return }
+        guard let encoder else { return try writer.copyVideo(range) }
+        try encoder.submit { () throws(MediaError) in try writer.copyVideo(range) }
+    }
+
+    /// In passthrough: the picture of the next deferred frame, encoded.
+    public func writeDeferredVideo(_ picture: VideoPicture) throws(MediaError) {
+        guard let writer else { return }
+        guard let encoder else { return try writer.writeVideo(picture) }
+        let copy = try spareCopy(of: picture)
+        let spares = spares
+        try encoder.submit { () throws(MediaError) in
+            try writer.writeVideo(VideoPicture(frame: copy))
+            spares.withLock { $0.pictures.append(copy) }
         }
     }
 

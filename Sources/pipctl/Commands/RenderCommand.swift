@@ -16,6 +16,7 @@ enum RenderCommand: Command {
         var encoding: EncodingOptions
         var beaconPacing: BeaconPacing
         var hls: HLSOptions
+        var passthrough: PassthroughMode
 
         init(_ arguments: ParsedArguments) {
             session = SessionOptions(arguments)
@@ -27,6 +28,7 @@ enum RenderCommand: Command {
             encoding = EncodingOptions(arguments)
             beaconPacing = arguments[RenderCommand.beaconPacing]
             hls = HLSOptions(arguments)
+            passthrough = arguments[RenderCommand.passthrough]
         }
     }
 
@@ -45,6 +47,13 @@ enum RenderCommand: Command {
         "framehash", .text("FILE"), absent: "none",
         help: "Also write the MD5 of every output picture to FILE, in the format of ffmpeg's framemd5.")
 
+    static let passthrough = Parameter.option(
+        "passthrough", .choice(PassthroughMode.self), default: .off,
+        help: "on: copy the content's own H.264 packets wherever it is shown whole and re-encode only the partial "
+            + "GOPs at each cut and the ads (the content must be H.264 at the output's size and frame rate, written "
+            + "to MP4; no device, HLS or --framehash); the render fails with the reason when it cannot. auto: copy "
+            + "when it can, else encode every frame and say why. The timeline's videoRuns says which frames were "
+            + "copied.")
     static let beaconPacing = Parameter.option(
         "beacon-pacing", .choice(BeaconPacing.self), default: .asap,
         help: "With --send-beacons: asap sends each beacon as fast as the render goes; realtime sends it when a "
@@ -63,7 +72,7 @@ enum RenderCommand: Command {
         parameters: SessionOptions.inputParameters + [output, timeline, events, frameHash] + HLSOptions.parameters
             + FormatOptions.FromContent.parameters
             + EncodingOptions.parameters + SessionOptions.adRequestParameters + SessionOptions.mediaParameters
-            + SessionOptions.behaviourParameters + SessionOptions.screenParameters + [beaconPacing],
+            + SessionOptions.behaviourParameters + SessionOptions.screenParameters + [passthrough, beaconPacing],
         // An HLS directory holds its own timeline and event log.
         exclusive: SessionOptions.exclusive + [output, timeline, events, frameHash].map { [HLSOptions.directory, $0] })
 
@@ -95,6 +104,7 @@ enum RenderCommand: Command {
         // [TIMESTAMP] and realtime pacing share one start: the moment the render starts.
         let start = ContinuousClock.now
         if options.session.sendsBeacons { prepared.clockOrigin = Date() }
+        prepared.passthrough = options.passthrough
         let request = hls?.prepare(prepared) ?? prepared
         let beacons = options.session.sendsBeacons
             ? BeaconSender(pacing: options.beaconPacing == .realtime ? .realtime(start: start) : .asap) : nil

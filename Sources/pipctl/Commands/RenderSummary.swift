@@ -22,6 +22,12 @@ struct RenderSummary {
         notes += result.breaksNotReached.map { index in
             "  break \(index) (\(result.plan.breaks[index].position)) not reached: the content ended before its cue\n"
         }
+        if let runs = result.timeline.videoRuns {
+            let copied = runs.filter { $0.mode == .copied }
+            let frames = copied.reduce(Int64(0)) { $0 + $1.outEndFrame - $1.outStartFrame }
+            notes.append("  passthrough: \(frames) of \(output.frames) frames copied in \(copied.count) run\(copied.count == 1 ? "" : "s"), the rest encoded\n")
+        }
+        if let refusal = result.passthroughRefusal { notes.append("  passthrough not used: \(refusal)\n") }
         if let hls {
             let type = hls.segments.initSegment == nil ? "mpegts" : "fmp4"
             notes.append("  hls: \(hls.segments.segments.count) \(type) segments, \(hls.breaks.count) break\(hls.breaks.count == 1 ? "" : "s") marked; master: \(hls.directory)/\(HLSRender.masterName)\n")

@@ -1,0 +1,141 @@
+import Foundation
+import LoopbackServer
+import MediaCore
+import Testing
+
+extension EndToEnd {
+    /// `render --passthrough`: the content's own packets copied between the cuts, judged by ffmpeg (a silent
+    /// `-xerror` decode, framemd5 against the source), by `verify --sources` and by a real browser's `<video>`.
+    @Suite(.enabled(if: FFmpegCommand.isAvailable, "needs the ffmpeg tool")) struct PassthroughTests {
+        /// 20 s of 640x360 H.264 content with a 2 s GOP and B-frames, and a 3 s moving ad.
+        static func media(_ dir: ScratchDirectory) throws {
+            try FFmpegCommand.run(["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30:duration=20", "-f", "lavfi", "-i", "sine=d=20",
+                                   "-c:v", "libx264", "-preset", "veryfast", "-g", "60", "-keyint_min", "60", "-sc_threshold", "0",
+                                   "-bf", "3", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", dir.path("content.mp4")])
+            try FFmpegCommand.run(["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30:duration=3,hue=h=90", "-f", "lavfi", "-i",
+                                   "sine=f=880:d=3", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", dir.path("ad.mp4")])
+        }
+
+        /// A break mid-GOP at 5.5 s (frame 165 of the GOP 120–179) and one on an IDR at 12 s.
+        static let breaks = ["--break", "5.5=ad.mp4", "--break", "12=ad.mp4"]
+
+        @Test func onlyThePartialGOPsAndTheAdsAreEncodedAndTheRestIsTheSourcesOwnPictures() async throws {
+            let dir = try ScratchDirectory()
+            try Self.media(dir)
+            let result = try await PipctlProcess.run(["render", "--content", "content.mp4"] + Self.breaks + ["-o", "out.mp4", "--passthrough", "on"],
+                                                     directory: dir.url)
+            try #require(result.exitStatus == 0, "\(result.standardError)")
+            #expect(result.standardOutput.contains("\n  passthrough: 540 of 780 frames copied in 3 runs, the rest encoded\n"))
+
+            // The timeline's runs: content 0–119 copied; 120–164 (the cut GOP's start), the ad, content 165–179
+            // (the rest of that GOP) encoded; 180–359 copied; the second ad encoded; 360–599 copied.
+            let timeline = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.path("out.mp4.timeline.json")))) as? [String: Any])
+            let runs = try #require(timeline["videoRuns"] as? [[String: Any]])
+            #expect(runs.map { "\($0["mode"]!) \($0["outStartFrame"]!)-\($0["outEndFrame"]!)" }
+                == ["copied 0-120", "encoded 120-270", "copied 270-450", "encoded 450-540", "copied 540-780"])
+
+            // ffmpeg decodes it all with -xerror and says nothing; the copied frames are the source's, bit for bit.
+            let messages = try Self.shell("\(FFmpegCommand.path) -hide_banner -v error -xerror -i \(dir.path("out.mp4")) -f null - 2>&1")
+            #expect(messages.isEmpty, "\(messages)")
+            let ours = try FFmpegCommand.frameMD5(dir.path("out.mp4")).filter { !$0.hasPrefix("#") }.map(Self.md5)
+            let source = try FFmpegCommand.frameMD5(dir.path("content.mp4")).filter { !$0.hasPrefix("#") }.map(Self.md5)
+            #expect(ours.count == 780)
+            #expect(ours[0..<120] == source[0..<120])
+            #expect(ours[270..<450] == source[180..<360])
+            #expect(ours[540..<780] == source[360..<600])
+
+            // verify matches every frame to its source by fingerprint, copied or encoded.
+            let verify = try await PipctlProcess.run(["verify", "out.mp4", "--sources"], directory: dir.url, timeout: .seconds(300))
+            #expect(verify.exitStatus == 0 && verify.standardOutput.hasPrefix("verify out.mp4 --sources: OK — 780 frames in 5 segments"),
+                    "\(verify.standardOutput)")
+
+            // The same render encoded throughout has the same segments: passthrough changes how, not what.
+            let plain = try await PipctlProcess.run(["render", "--content", "content.mp4"] + Self.breaks + ["-o", "plain.mp4"], directory: dir.url)
+            try #require(plain.exitStatus == 0)
+            let plainTimeline = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.path("plain.mp4.timeline.json")))) as? [String: Any])
+            #expect(plainTimeline["videoRuns"] == nil)
+            #expect(NSDictionary(dictionary: ["s": plainTimeline["segments"]!]).isEqual(to: ["s": timeline["segments"]!]))
+        }
+
+        /// `on` that cannot copy fails naming why and writes nothing; `auto` encodes every frame and says why.
+        @Test func passthroughThatCannotCopyIsAnErrorWithOnAndANoteWithAuto() async throws {
+            let dir = try ScratchDirectory()
+            try Self.media(dir)
+            let on = try await PipctlProcess.run(["render", "--content", "content.mp4"] + Self.breaks + ["-o", "out.mp4", "--fps", "25", "--passthrough", "on"],
+                                                 directory: dir.url)
+            #expect(on.exitStatus == 1)
+            #expect(on.standardError.hasSuffix("--passthrough: content.mp4: its frame rate 30 is not the output's 25\n"), "\(on.standardError)")
+            #expect(!FileManager.default.fileExists(atPath: dir.path("out.mp4")))
+            let auto = try await PipctlProcess.run(["render", "--content", "content.mp4"] + Self.breaks + ["-o", "out.mp4", "--fps", "25", "--passthrough", "auto"],
+                                                   directory: dir.url)
+            #expect(auto.exitStatus == 0)
+            #expect(auto.standardOutput.contains("\n  passthrough not used: --passthrough: content.mp4: its frame rate 30 is not the output's 25\n"))
+        }
+
+        /// Headless Chromium (Debian's) plays the passthrough MP4 in a `<video>` element from a loopback server, at
+        /// 4x: it reaches the end, its clock passes every splice, and no `error` fires.
+        @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"), "needs Debian's chromium"))
+        func aBrowserPlaysItThroughEverySplice() async throws {
+            let dir = try ScratchDirectory()
+            try Self.media(dir)
+            let result = try await PipctlProcess.run(["render", "--content", "content.mp4"] + Self.breaks + ["-o", "out.mp4", "--passthrough", "on"],
+                                                     directory: dir.url)
+            try #require(result.exitStatus == 0, "\(result.standardError)")
+            let server = try LoopbackHTTPServer()
+            defer { server.stop() }
+            server.route("/out.mp4", .init(contentType: "video/mp4", body: try Data(contentsOf: URL(fileURLWithPath: dir.path("out.mp4"))), acceptsRanges: true))
+            server.route("/play.html", .init(contentType: "text/html", body: Data(Self.page.utf8)))
+            let browser = Process()
+            browser.executableURL = URL(fileURLWithPath: "/usr/bin/chromium")
+            browser.arguments = ["--headless=new", "--no-sandbox", "--disable-gpu", "--autoplay-policy=no-user-gesture-required",
+                                 "--user-data-dir=\(dir.path("profile"))", server.baseURL.appendingPathComponent("play.html").absoluteString]
+            browser.standardOutput = FileHandle.nullDevice
+            browser.standardError = FileHandle.nullDevice
+            try browser.run()
+            defer { browser.terminate() }
+            var report: [String: Any]?
+            for _ in 0..<120 where report == nil {
+                try await Task.sleep(for: .milliseconds(500))
+                if let request = server.requests.first(where: { $0.target.hasPrefix("/result?") }),
+                   let json = String(request.target.dropFirst(8)).removingPercentEncoding {
+                    report = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+                }
+            }
+            let played = try #require(report, "the page reported nothing in 60 s")
+            #expect(played["error"] is NSNull, "\(played)")
+            #expect(played["ended"] as? Bool == true)
+            #expect(played["duration"] as? Double == 26)
+            // The clock was seen inside every run: before the first cut, in each ad, between the breaks, after.
+            let seen = try #require(played["seen"] as? [Double])
+            for (from, to) in [(0.0, 5.5), (5.5, 8.5), (8.5, 12), (12, 15), (15, 26)] {
+                #expect(seen.contains { $0 > from && $0 < to }, "no time seen in \(from)–\(to): \(seen)")
+            }
+        }
+
+        static let page = """
+        <!doctype html><html><body><video id="v" muted playsinline src="out.mp4"></video><script>
+        const v = document.getElementById("v"), seen = [];
+        const report = (r) => fetch("/result?" + encodeURIComponent(JSON.stringify(r)));
+        v.addEventListener("timeupdate", () => seen.push(v.currentTime));
+        v.addEventListener("error", () => report({error: String(v.error && v.error.code), ended: false, seen}));
+        v.addEventListener("ended", () => report({error: null, ended: true, duration: v.duration, seen}));
+        v.playbackRate = 4;
+        v.play().catch((e) => report({error: "play: " + e, ended: false, seen}));
+        </script></body></html>
+        """
+
+        static func md5(_ line: String) -> String { line.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? line }
+
+        static func shell(_ command: String) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", command]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let data = pipe.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+}
