@@ -3,13 +3,17 @@
 
 Each job runs both tools on the same input with the same output size, rate, x264 preset and CRF, AAC bit rate
 and thread count; it prints wall time, frames per second, peak resident memory and the ratio pipctl/ffmpeg.
-Run from the repository root:  python3 bench/run.py [--repeat N] [--threads N] [--jobs transcode,render,remote,hls]
+Run from the repository root:  python3 bench/run.py [--repeat N] [--threads N] [--jobs transcode,render,remote,hls,passthrough]
 
 The `render` job also times `pipctl verify` of pipctl's render both ways (from its stamps, and `--sources` against
 the source files), printed beside the render's own time.
 
 The `hls` job is the render job's stitch written as HLS: `pipctl render --hls` against ffmpeg's `-f hls` of the same
 filtergraph (fMP4, 6 s segments).
+
+The `passthrough` job renders a 10-minute 1280x720 H.264 content (made by ffmpeg in the run, 2 s GOP) with three 30 s
+breaks cut mid-GOP, with `--passthrough on`, against ffmpeg re-encoding the same stitch; it also prints the time to
+copy the content file's bytes, the floor of any job that reads the whole file.
 
 The `remote` job compares pipctl with itself: the demo VMAP with its documents and media served over loopback HTTP
 (a cold media cache every run, so each run downloads every creative) against the same VMAP from local files through
@@ -129,6 +133,48 @@ def hls_job(tmp, args):
             ("pipctl", "ffmpeg"), fresh)
 
 
+def passthrough_job(tmp, args):
+    """10 minutes of 1280x720@30 H.264 (2 s GOP, B-frames) with three 30 s ads at 2:30.5, 5:00.5 and 7:30.5."""
+    content, ad = os.path.join(tmp, "long.mp4"), os.path.join(tmp, "ad30-720.mp4")
+    if not os.path.exists(content):
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30:duration=600",
+                        "-f", "lavfi", "-i", "sine=d=600", "-c:v", "libx264", "-preset", "ultrafast", "-g", "60",
+                        "-keyint_min", "60", "-sc_threshold", "0", "-bf", "3", "-pix_fmt", "yuv420p", "-c:a", "aac",
+                        "-shortest", content], check=True)
+        subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30:duration=30,hue=h=90",
+                        "-f", "lavfi", "-i", "sine=f=880:d=30", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p",
+                        "-c:a", "aac", "-shortest", ad], check=True)
+    cuts = [150.5, 300.5, 450.5]
+    ours = [PIPCTL, "render", "--content", content] + sum([["--break", f"{c}={ad}"] for c in cuts], []) + [
+        "-o", os.path.join(tmp, "ours-pass.mp4"), "--passthrough", "on", "--preset", args.preset, "--crf", "23",
+        "--threads", str(args.threads)]
+    graph, labels, start = [f"[0:v]split=4[cv0][cv1][cv2][cv3]", "[0:a]asplit=4[ca0][ca1][ca2][ca3]",
+                            "[1:v]split=3[av0][av1][av2]", "[1:a]asplit=3[aa0][aa1][aa2]"], [], 0
+    for i, end in enumerate(cuts + [600]):
+        graph.append(f"[cv{i}]trim={start}:{end},setpts=PTS-STARTPTS[v{i}]")
+        graph.append(f"[ca{i}]atrim={start}:{end},asetpts=PTS-STARTPTS[a{i}]")
+        labels.append(f"[v{i}][a{i}]")
+        if i < len(cuts):
+            labels.append(f"[av{i}][aa{i}]")
+        start = end
+    graph.append("".join(labels) + f"concat=n={len(labels)}:v=1:a=1[v][a]")
+    peer = ["ffmpeg", "-v", "error", "-y", "-i", content, "-i", ad, "-filter_complex", ";".join(graph), "-map", "[v]",
+            "-map", "[a]", "-c:v", "libx264", "-preset", args.preset, "-crf", "23", "-threads", str(args.threads),
+            "-c:a", "aac", "-b:a", "128k", "-movflags", "+faststart", os.path.join(tmp, "peer-pass.mp4")]
+    return ("render --passthrough: 10 min 1280x720 H.264, three 30 s breaks", ours, peer, os.path.join(tmp, "ours-pass.mp4"))
+
+
+def copy_seconds(path, repeat):
+    """The best time to copy a file's bytes (read it whole, write it whole)."""
+    best = None
+    for _ in range(repeat):
+        start = time.monotonic()
+        shutil.copyfile(path, path + ".copy")
+        best = min(best or 1e9, time.monotonic() - start)
+        os.remove(path + ".copy")
+    return best
+
+
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):
         pass
@@ -163,7 +209,7 @@ def remote_job(tmp, args):
             os.path.join(tmp, "ours-remote.mp4"), ("http", "local"), cold)
 
 
-JOBS = {"transcode": transcode_job, "render": render_job, "remote": remote_job, "hls": hls_job}
+JOBS = {"transcode": transcode_job, "render": render_job, "remote": remote_job, "hls": hls_job, "passthrough": passthrough_job}
 
 
 def main():
@@ -194,6 +240,9 @@ def main():
                       tools[0]: {"seconds": round(ours_t, 3), "fps": round(frames / ours_t, 1), "peakMiB": round(ours_m, 1)},
                       tools[1]: {"seconds": round(peer_t, 3), "fps": round(frames / peer_t, 1), "peakMiB": round(peer_m, 1)},
                       "ratio": round(ours_t / peer_t, 3)}
+            if name == "passthrough":
+                t = copy_seconds(os.path.join(tmp, "long.mp4"), args.repeat)
+                result["copy"] = {"seconds": round(t, 3), "ofOurs": round(ours_t / t, 2)}
             if name == "render":
                 # Verifying the render both ways, beside the time it took to render it.
                 result["verify"] = {}
@@ -212,6 +261,9 @@ def main():
             print(f"{r['label']:<58} {tool:<7} {m['seconds']:>8.3f} {m['fps']:>8.1f} {m['peakMiB']:>9.1f}")
         a, b = r["tools"]
         print(f"{'':<58} ratio {a}/{b} = {r['ratio']:.3f} (best of {args.repeat}, {args.threads} threads)")
+        if "copy" in r:
+            c = r["copy"]
+            print(f"{'  copying the content file':<58} {'cp':<7} {c['seconds']:>8.3f}   pipctl takes {c['ofOurs']:.1f}x its time")
         for way, m in r.get("verify", {}).items():
             print(f"{'  verify it (' + way + ')':<58} {'pipctl':<7} {m['seconds']:>8.3f} {m['fps']:>8.1f} {m['peakMiB']:>9.1f}"
                   f"   {m['ofRender']:.2f} of the render's time")
