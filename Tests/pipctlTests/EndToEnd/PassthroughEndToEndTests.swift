@@ -57,6 +57,24 @@ extension EndToEnd {
             #expect(NSDictionary(dictionary: ["s": plainTimeline["segments"]!]).isEqual(to: ["s": timeline["segments"]!]))
         }
 
+        /// Content and ads made by `pipctl testsrc` (x264's own GOPs, a stamp on every frame): the passthrough render
+        /// verifies from its stamps, copied frames and encoded ones alike.
+        @Test func aPassthroughRenderOfStampedContentVerifiesFromItsStamps() async throws {
+            let dir = try ScratchDirectory()
+            for (name, seconds) in [("content", 20), ("ad", 3)] {
+                let made = try await PipctlProcess.run(["testsrc", "-o", "\(name).mp4", "--duration", "\(seconds)"], directory: dir.url)
+                try #require(made.exitStatus == 0, "\(made.standardError)")
+            }
+            let result = try await PipctlProcess.run(["render", "--content", "content.mp4"] + Self.breaks + ["-o", "out.mp4", "--passthrough", "on"],
+                                                     directory: dir.url)
+            try #require(result.exitStatus == 0, "\(result.standardError)")
+            let timeline = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.path("out.mp4.timeline.json")))) as? [String: Any])
+            let runs = try #require(timeline["videoRuns"] as? [[String: Any]])
+            #expect(runs.contains { $0["mode"] as? String == "copied" }, "\(runs)")
+            let verify = try await PipctlProcess.run(["verify", "out.mp4"], directory: dir.url, timeout: .seconds(300))
+            #expect(verify.exitStatus == 0 && verify.standardOutput.hasPrefix("verify out.mp4: OK — 780 frames"), "\(verify.standardOutput)")
+        }
+
         /// `on` that cannot copy fails naming why and writes nothing; `auto` encodes every frame and says why.
         @Test func passthroughThatCannotCopyIsAnErrorWithOnAndANoteWithAuto() async throws {
             let dir = try ScratchDirectory()
