@@ -112,9 +112,9 @@ public final class Stitcher {
         }, cache: cache, concurrency: request.mediaConcurrency)
         media = AdMedia(format: format, threads: request.encoding.threads, downloads: downloads,
                         reportsWaits: mode == .live)
+        (stage, passthroughRefusal) = try Stitcher.outputStage(request, format: format, content: info, source: content)
         do {
             compositor = try Compositor(size: format.size)
-            (stage, passthroughRefusal) = try Stitcher.outputStage(request, format: format, content: info, source: content)
             eventLog = try request.resolvedEventsPath.map { try EventLog(destination: $0) }
             timelineFile = try request.resolvedTimelinePath.map { try AtomicFile(destination: $0) }
         } catch let error as MediaError {
