@@ -49,21 +49,29 @@ extension Stitcher {
         return nil
     }
 
-    /// The passthrough rule for `decision`: `nil` to draw and encode it (after encoding the held-back content it
-    /// ends, if any); `.some(nil)` to hold its picture back; `.some(range)` to hold it and then copy `range` (content
-    /// ticks) once its sound is written.
-    func passthroughStep(_ decision: FrameDecision) throws(RenderError) -> Range<Int64>?? {
-        guard var runs = passthroughRuns else { return nil }
+    /// What a frame of a passthrough render does with its picture.
+    enum PassthroughFrame {
+        /// Drawn and encoded as in any render (after the held-back content it ends, if any, was encoded).
+        case drawn
+        /// Held back, not decoded; once its sound is written, `thenCopy` (content ticks), when the run is complete.
+        case held(thenCopy: Range<Int64>?)
+
+        var isHeld: Bool { if case .held = self { true } else { false } }
+    }
+
+    /// The passthrough rule for `decision` (`.drawn` in a render that copies nothing).
+    func passthroughStep(_ decision: FrameDecision) throws(RenderError) -> PassthroughFrame {
+        guard var runs = passthroughRuns else { return .drawn }
         var whole: Int64?
         if case .content(let t) = decision.source, decision.screen == nil, decision.pip == nil, !decision.isPaused { whole = t }
         let step = runs.step(frame: decision.frame, tick: whole)
         passthroughRuns = runs
         switch step {
         case .hold(let copy):
-            return .some(copy)
+            return .held(thenCopy: copy)
         case .draw(let encode):
             if let encode { try encodeHeld(encode) }
-            return nil
+            return .drawn
         }
     }
 

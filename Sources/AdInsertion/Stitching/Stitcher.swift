@@ -290,9 +290,9 @@ public final class Stitcher {
         }
         let picture: PixelRect
         var drawn: ScreenDrawing?
-        let held = try passthroughStep(decision)
+        let passthrough = try passthroughStep(decision)
         do {
-            if held != nil {
+            if passthrough.isHeld {
                 // Copied later, its picture not even decoded: the content, whole, in the whole frame.
                 picture = PixelRect(size: format.size)
             } else {
@@ -319,7 +319,7 @@ public final class Stitcher {
         var startsRun = false
         var sourceAudioStart: Int64 = 0
         let keyframe = keyframes?.forces(frame: n, breakIndex: breakIndex) ?? false
-        try stage.write(frame: n, picture: held == nil ? compositor.picture : nil, keyframe: keyframe,
+        try stage.write(frame: n, picture: passthrough.isHeld ? nil : compositor.picture, keyframe: keyframe,
                         outputFailure: { RenderError.output($0) as any Error }) {
             (span: OutputStage.SampleSpan, audio: AudioBuffer) throws(any Error) in
             if let cover = playerCover(decision) {
@@ -353,7 +353,7 @@ public final class Stitcher {
             }
         }
         keyframes?.wrote(frame: n, breakIndex: breakIndex, keyframe: keyframe)
-        if case .some(.some(let run)) = held {
+        if case .held(let run?) = passthrough {
             do { try stage.copyVideo(run) } catch { throw RenderError.output(error) }
         }
         timeline.add(TimelineBuilder.Frame(

@@ -38,6 +38,8 @@ final class SplicedVideoTrack {
     private let encoderSPSID: Int
     private let delay: Int64
     private let packet: Packet
+    /// Holds a packet's properties while its payload is rewritten.
+    private let properties: Packet
     private var encoder: CodecContext?
     private var runStart: Int64 = 0
     private var runFrames: Int64 = 0
@@ -66,6 +68,7 @@ final class SplicedVideoTrack {
             throw .cannotCopy(path: content, reason: "its parameter set ids leave none free for the re-encoded pictures")
         }
         packet = try Packet()
+        properties = try Packet()
         (keyframes, contentFrames, firstPTS) = try SplicedVideoTrack.scan(input, stream: index, timeBase: inputTimeBase, rate: format.frameRate)
 
         stream = try allocated(avformat_new_stream(context.pointer, nil), "avformat_new_stream")
@@ -233,12 +236,12 @@ final class SplicedVideoTrack {
     private func replacePayload(_ units: [[UInt8]]) throws(MediaError) {
         var bytes: [UInt8] = []
         for unit in units { bytes += [UInt8(unit.count >> 24 & 0xFF), UInt8(unit.count >> 16 & 0xFF), UInt8(unit.count >> 8 & 0xFF), UInt8(unit.count & 0xFF)] + unit }
-        let props = try Packet()
-        try check(av_packet_copy_props(props.pointer, packet.pointer), "av_packet_copy_props")
+        properties.unref()
+        try check(av_packet_copy_props(properties.pointer, packet.pointer), "av_packet_copy_props")
         packet.unref()
         try check(av_new_packet(packet.pointer, Int32(bytes.count)), "av_new_packet")
         bytes.withUnsafeBufferPointer { packet.pointer.pointee.data.update(from: $0.baseAddress!, count: $0.count) }
-        try check(av_packet_copy_props(packet.pointer, props.pointer), "av_packet_copy_props")
+        try check(av_packet_copy_props(packet.pointer, properties.pointer), "av_packet_copy_props")
     }
 
     private func setExtradata(_ bytes: [UInt8]) throws(MediaError) {
