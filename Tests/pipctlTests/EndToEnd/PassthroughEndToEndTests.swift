@@ -144,16 +144,6 @@ extension EndToEnd {
 
         static func md5(_ line: String) -> String { line.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? line }
 
-        static func shell(_ command: String) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", command]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
-        }
+        static func shell(_ command: String) throws -> String { try standardOutput(of: "/bin/sh", ["-c", command]) }
     }
 }

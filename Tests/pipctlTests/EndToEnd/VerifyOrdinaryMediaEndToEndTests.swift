@@ -52,16 +52,8 @@ extension EndToEnd {
 
         /// What ffprobe says of one stream of a file: `key=value` lines for `entries`.
         static func ffprobe(_ path: String, stream: String, entries: String) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-            process.arguments = ["-v", "error", "-select_streams", stream, "-show_entries", "stream=" + entries,
-                                 "-of", "default=noprint_wrappers=1", path]
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            try process.run()
-            let data = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: data, as: UTF8.self)
+            try standardOutput(of: "/usr/bin/ffprobe", ["-v", "error", "-select_streams", stream, "-show_entries", "stream=" + entries,
+                                                        "-of", "default=noprint_wrappers=1", path])
         }
 
         /// The strongest frequency (5 Hz steps, 100–4000 Hz) of a quarter second of `path`'s audio from 0.1 s on,
