@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "AdInsertion", dependencies: ["AdCore", "MediaCore", "VideoPipeline"]),
         .executableTarget(name: "pipctl", dependencies: ["AdInsertion", "VideoPipeline", "MediaCore", "Batch"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
-        .testTarget(name: "BatchTests", dependencies: ["Batch"]),
+        .testTarget(name: "BatchTests", dependencies: ["Batch", "MediaCore"]),
         // A real HTTP server on loopback for the tests of every target that talks HTTP.
         .target(name: "LoopbackServer", dependencies: ["MediaCore"], path: "Tests/Support/LoopbackServer"),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "LoopbackServer"]),
