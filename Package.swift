@@ -23,7 +23,8 @@ let package = Package(
         // FreeType 2.12 from Debian, for the text of native ad cards; only VideoPipeline imports it.
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .target(name: "MediaCore"),
-        // What Swift cannot see in the C library: posix_spawn's chdir (a GNU extension). Only Batch imports it.
+        // What Swift cannot see in the C library: posix_spawn's chdir and the affinity mask (GNU extensions). Only
+        // Batch imports it.
         .systemLibrary(name: "CSystem"),
         // `pipctl batch`: manifests, shards, summaries, JUnit reports, fingerprints, and the runner of child renders.
         // Foundation only: it runs pipctl itself for each job and knows nothing of media.

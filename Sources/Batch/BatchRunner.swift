@@ -44,6 +44,8 @@ public final class BatchRunner: Sendable {
     private struct State {
         var stopSignal: Int32?
         var running: [Int: ChildProcess] = [:]
+        /// Slots whose child ran out of time (`timeout`) and was sent SIGTERM.
+        var timedOut: Set<Int> = []
         var next = 0
     }
 
@@ -51,13 +53,19 @@ public final class BatchRunner: Sendable {
     public let directory: String
     public let concurrency: Int
     public let environment: [String: String]
+    /// How long one render may take before it is sent SIGTERM (and SIGKILL `grace` later); nil for no limit.
+    public let timeout: Duration?
+    public let grace: Duration
     private let state = LockedState(State())
 
     /// - Parameters:
     ///   - executable: the pipctl binary (absolute).
     ///   - directory: the manifest's directory, where every job runs.
     ///   - environment: the children's environment (`PIPCTL_PARENT_PID` is added).
-    public init(executable: String, directory: String, concurrency: Int, environment: [String: String]) {
+    public init(executable: String, directory: String, concurrency: Int, environment: [String: String],
+                timeout: Duration? = nil, grace: Duration = .seconds(10)) {
+        self.timeout = timeout
+        self.grace = grace
         self.executable = executable
         self.directory = directory
         self.concurrency = max(1, concurrency)
@@ -134,13 +142,19 @@ public final class BatchRunner: Sendable {
         }
         let render: ChildProcess.Termination
         do {
-            (render, _, log) = try runCapturing(item.arguments + item.threadArguments, slot: slot)
+            (render, _, log) = try runCapturing(item.arguments + item.threadArguments, slot: slot, timeout: timeout)
         } catch {
             result.status = state.withLock({ $0.stopSignal != nil }) ? .notStarted : .failed
             result.error = result.status == .failed ? error.description : nil
             return log
         }
         result.exitCode = render.status
+        let timedOut = state.withLock { $0.timedOut.remove(slot) != nil }
+        if timedOut, render != .exited(0) {
+            result.status = .failed
+            result.error = "timed out after \(timeout.map(Self.seconds) ?? ""): stopped with SIGTERM"
+            return log
+        }
         if let signal = state.withLock({ $0.stopSignal }), render != .exited(0) {
             result.status = .interrupted
             result.error = "stopped by signal \(signal)"
@@ -186,7 +200,7 @@ public final class BatchRunner: Sendable {
     }
 
     /// Runs one child to its end; returns how it ended, its standard output and its standard error.
-    private func runCapturing(_ arguments: [String], slot: Int) throws(ChildProcess.SpawnFailure) -> (ChildProcess.Termination, String, String) {
+    private func runCapturing(_ arguments: [String], slot: Int, timeout: Duration? = nil) throws(ChildProcess.SpawnFailure) -> (ChildProcess.Termination, String, String) {
         let output = try CapturedOutput(), errors = try CapturedOutput()
         let child: ChildProcess = try state.withLock { (state) throws(ChildProcess.SpawnFailure) in
             // Started under the lock, so that stop() either sees it or it sees stop().
@@ -196,9 +210,37 @@ public final class BatchRunner: Sendable {
             state.running[slot] = child
             return child
         }
+        if let timeout { watch(child, slot: slot, timeout: timeout) }
         let termination = child.wait()
         state.withLock { _ = $0.running.removeValue(forKey: slot) }
         return (termination, output.tail(), errors.tail())
+    }
+
+    /// Sends SIGTERM to `child` if it still runs in `slot` after `timeout`, and SIGKILL if it still does `grace`
+    /// later (a render stuck where it does not look at its interrupt flag).
+    private func watch(_ child: ChildProcess, slot: Int, timeout: Duration) {
+        let queue = DispatchQueue.global()
+        queue.asyncAfter(deadline: .now() + Self.interval(timeout)) { [self] in
+            let running = state.withLock { state in
+                guard state.running[slot]?.pid == child.pid else { return false }
+                state.timedOut.insert(slot)
+                return true
+            }
+            guard running else { return }
+            child.send(SIGTERM)
+            queue.asyncAfter(deadline: .now() + Self.interval(grace)) { [self] in
+                if state.withLock({ $0.running[slot]?.pid == child.pid }) { child.send(SIGKILL) }
+            }
+        }
+    }
+
+    private static func interval(_ duration: Duration) -> DispatchTimeInterval {
+        .nanoseconds(Int(duration.components.seconds) * 1_000_000_000 + Int(duration.components.attoseconds / 1_000_000_000))
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        let s = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return s == s.rounded() ? "\(Int(s)) s" : "\(s) s"
     }
 
     private func lastLine(of text: String) -> String? {

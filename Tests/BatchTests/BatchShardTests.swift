@@ -59,3 +59,19 @@ import Testing
         #expect(throws: BatchShard.Problem.self) { try BatchShard.from(environment: ["JOB_COMPLETION_INDEX": "x", "PIPCTL_SHARD_COUNT": "2"]) }
     }
 }
+
+@Suite struct AvailableProcessorsTests {
+    @Test func readsACgroupQuotaInWholeCPUs() {
+        #expect(AvailableProcessors.quota(cpuMax: "200000 100000") == 2)
+        #expect(AvailableProcessors.quota(cpuMax: "150000 100000") == 2)
+        #expect(AvailableProcessors.quota(cpuMax: "50000 100000") == 1)
+        #expect(AvailableProcessors.quota(cpuMax: "max 100000") == nil)
+    }
+
+    @Test func countsTheAffinityMask() throws {
+        // This process may use at least one CPU and no more than the machine has.
+        let count = try #require(AvailableProcessors.affinityCount())
+        #expect(count >= 1 && count <= ProcessInfo.processInfo.activeProcessorCount)
+        #expect(AvailableProcessors.count() <= count)
+    }
+}

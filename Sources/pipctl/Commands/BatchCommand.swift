@@ -16,6 +16,7 @@ enum BatchCommand: Command {
         var dryRun: Bool
         var shard: String?
         var shardCount: Int?
+        var timeout: MediaDuration?
 
         init(_ arguments: ParsedArguments) {
             manifest = arguments[BatchCommand.manifest]
@@ -28,6 +29,7 @@ enum BatchCommand: Command {
             dryRun = arguments[BatchCommand.dryRun]
             shard = arguments[BatchCommand.shard]
             shardCount = arguments[BatchCommand.shardCount]
+            timeout = arguments[BatchCommand.timeout]
         }
     }
 
@@ -67,6 +69,11 @@ enum BatchCommand: Command {
         help: "The number of shards for a Kubernetes Indexed Job (its completions), whose JOB_COMPLETION_INDEX "
             + "names the shard.")
 
+    static let timeout = Parameter.optional(
+        "timeout", .seconds(), absent: "none",
+        help: "The longest one render may take: then it is sent SIGTERM (it removes what it half-wrote; SIGKILL "
+            + "10 s later if it has not ended) and the job fails, so that one stuck job cannot hold a batch.")
+
     static let definition = CommandDefinition(
         name: "batch",
         abstract: "Render every job of a manifest: in parallel, resumably, by shard.",
@@ -77,7 +84,7 @@ enum BatchCommand: Command {
             + "resumes. Each job prints one line; the summary says everything. Exit status: 0 when every job "
             + "succeeded or was up to date, 1 when a job failed or a line is invalid, 130 when stopped by Ctrl-C. "
             + "'pipctl batch merge' joins the summaries of the shards of one manifest.",
-        parameters: [manifest, jobs, summary, junit, verify, verifySources, force, dryRun, shard, shardCount],
+        parameters: [manifest, jobs, summary, junit, verify, verifySources, force, dryRun, shard, shardCount, timeout],
         exclusive: [[shard, shardCount], [verify, verifySources]])
 
     static var catchesInterrupts: Bool { true }
@@ -138,7 +145,7 @@ enum BatchCommand: Command {
         try files.check(command: context.command)
 
         let executable = try executablePath()
-        let processors = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        let processors = AvailableProcessors.count()
         let threads = max(1, processors / options.jobs)
         var results: [Int: BatchSummary.JobResult] = [:]
         var items: [BatchRunner.WorkItem] = []
@@ -175,6 +182,10 @@ enum BatchCommand: Command {
             }
         }
 
+        context.errorOutput.write("\(context.command): "
+            + (shard.map { "\(entries.count) of \(manifest.entries.count) lines (shard \($0))" } ?? "\(entries.count) line\(entries.count == 1 ? "" : "s")")
+            + ", \(items.count) to render, \(options.jobs) at a time with \(threads) thread\(threads == 1 ? "" : "s") each"
+            + " (\(processors) processor\(processors == 1 ? "" : "s") available)\n")
         if options.dryRun {
             var lines = results.mapValues(describe)
             for item in items {
@@ -186,7 +197,8 @@ enum BatchCommand: Command {
         for (_, result) in results.sorted(by: { $0.key < $1.key }) { context.output.write(describe(result) + "\n") }
 
         let runner = BatchRunner(executable: executable, directory: manifest.directory, concurrency: options.jobs,
-                                 environment: context.environment)
+                                 environment: context.environment,
+                                 timeout: options.timeout.map { .nanoseconds(Int64(($0.seconds.doubleValue * 1e9).rounded())) })
         context.interrupt.onInterrupt { runner.stop(signal: $0) }
         let progress = BatchProgress(total: entries.count, done: results.count, sink: context.errorOutput,
                                      environment: context.environment)

@@ -219,6 +219,35 @@ extension EndToEnd {
             try await waitUntil("the orphaned render has cleaned up", timeout: .seconds(20)) { dir.entries(in: "out").isEmpty }
         }
 
+        @Test func aStuckJobTimesOutAndTheOthersRun() async throws {
+            let dir = try ScratchDirectory()
+            let long = try await TestClip.long.path, content = try await TestClip.content.path, ad = try await TestClip.adB.path
+            let manifest = try dir.write([
+                Self.line("slow", content: long, breaks: ["pre=\(ad)"], output: "out/slow.mp4", options: #"{"preset": "veryslow"}"#),
+                Self.line("quick", content: content, breaks: ["pre=\(ad)"], output: "out/quick.mp4", options: #"{"size": "160x90"}"#),
+            ].joined(separator: "\n"), to: "m.jsonl")
+            let result = try await PipctlProcess.run(["batch", manifest, "--timeout", "1"])
+            #expect(result.exitStatus == 1)
+            let summary = try Summary(dir.path("m.summary.json"))
+            #expect(summary.jobs.map(\.status) == ["failed", "rendered"])
+            #expect(summary.jobs[0].error == "timed out after 1 s: stopped with SIGTERM")
+            #expect(result.standardError.contains("[slow] pipctl render: terminated (SIGTERM)"))
+            #expect(dir.entries(in: "out") == ["quick.mp4", "quick.mp4.batch.json", "quick.mp4.events.jsonl", "quick.mp4.timeline.json"])
+        }
+
+        @Test func threadsAreSplitOverTheProcessorsTheBatchMayUse() async throws {
+            let dir = try ScratchDirectory()
+            let content = try await TestClip.content.path, ad = try await TestClip.adB.path
+            let manifest = try dir.write(Self.line("a", content: content, breaks: ["pre=\(ad)"], output: "a.mp4"), to: "m.jsonl")
+            // taskset gives the batch one CPU of the machine, as a Slurm task with --cpus-per-task=1 would.
+            let pinned = try standardOutput(of: "/bin/sh", ["-c", "taskset -c 0 \"$0\" batch \"$1\" --dry-run --jobs 2 2>&1",
+                                                            try PipctlProcess.executable().path, manifest])
+            #expect(pinned.contains("1 line, 1 to render, 2 at a time with 1 thread each (1 processor available)"))
+            let all = try await PipctlProcess.run(["batch", manifest, "--dry-run", "--jobs", "2"])
+            let cpus = ProcessInfo.processInfo.activeProcessorCount
+            #expect(all.standardError.contains("2 at a time with \(max(1, cpus / 2)) thread"))
+        }
+
         @Test func badManifestsAndCollidingFilesAreRefusedWithOneLine() async throws {
             let dir = try ScratchDirectory()
             let missing = try await PipctlProcess.run(["batch", dir.path("none.jsonl")])
