@@ -23,6 +23,11 @@ let package = Package(
         // FreeType 2.12 from Debian, for the text of native ad cards; only VideoPipeline imports it.
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .target(name: "MediaCore"),
+        // What Swift cannot see in the C library: posix_spawn's chdir (a GNU extension). Only Batch imports it.
+        .systemLibrary(name: "CSystem"),
+        // `pipctl batch`: manifests, shards, summaries, JUnit reports, fingerprints, and the runner of child renders.
+        // Foundation only: it runs pipctl itself for each job and knows nothing of media.
+        .target(name: "Batch", dependencies: ["MediaCore", "CSystem"]),
         // HTTP(S) GETs bounded in size and time, cancellable; the only importer of CCurl.
         .target(name: "Networking", dependencies: ["CCurl", "MediaCore"]),
         .target(name: "VideoPipeline", dependencies: ["CFFmpeg", "CFreeType", "MediaCore"]),
@@ -32,8 +37,9 @@ let package = Package(
         .target(name: "AdCore", dependencies: ["MediaCore", "Networking"]),
         // The stitcher and the verifier: the ad side that drives VideoPipeline. Re-exports AdCore.
         .target(name: "AdInsertion", dependencies: ["AdCore", "MediaCore", "VideoPipeline"]),
-        .executableTarget(name: "pipctl", dependencies: ["AdInsertion", "VideoPipeline", "MediaCore"]),
+        .executableTarget(name: "pipctl", dependencies: ["AdInsertion", "VideoPipeline", "MediaCore", "Batch"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
+        .testTarget(name: "BatchTests", dependencies: ["Batch"]),
         // A real HTTP server on loopback for the tests of every target that talks HTTP.
         .target(name: "LoopbackServer", dependencies: ["MediaCore"], path: "Tests/Support/LoopbackServer"),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "LoopbackServer"]),
@@ -61,7 +67,7 @@ if Context.environment["PIPCTL_FUZZ"] == "1" {
     }
     // The argument parser lives in the pipctl executable; its sources are compiled again into the fuzz target
     // (through the symlink Fuzz/args/pipctl → Sources/pipctl), without pipctl's `main.swift`.
-    package.targets.append(.executableTarget(name: "fuzz-args", dependencies: ["FuzzSupport", "AdInsertion", "VideoPipeline", "MediaCore"],
+    package.targets.append(.executableTarget(name: "fuzz-args", dependencies: ["FuzzSupport", "AdInsertion", "VideoPipeline", "MediaCore", "Batch"],
                                              path: "Fuzz/args", exclude: ["pipctl/main.swift"]))
 }
 

@@ -17,6 +17,14 @@ struct CommandNode: Sendable {
                     action: { arguments, context in try await C.run(try C.Options(arguments), context: context) })
     }
 
+    /// A command that runs `C` unless its first argument names one of `subcommands` (`pipctl batch MANIFEST`,
+    /// `pipctl batch merge …`).
+    static func command<C: Command>(_ type: C.Type, subcommands: [CommandNode]) -> CommandNode {
+        let node = command(type)
+        return CommandNode(definition: node.definition, subcommands: subcommands, version: nil,
+                           catchesInterrupts: node.catchesInterrupts, action: node.action)
+    }
+
     /// A command that only selects one of `subcommands`.
     static func group(_ definition: CommandDefinition, version: String? = nil,
                       subcommands: [CommandNode]) -> CommandNode {
@@ -35,6 +43,9 @@ struct CommandNode: Sendable {
     /// A group given no command shows its help.
     /// - Parameter command: this node's full name, `pipctl`.
     func resolve(_ arguments: [String], command: String) throws(UsageError) -> Request {
+        if action != nil, let first = arguments.first, let sub = subcommands.first(where: { $0.definition.name == first }) {
+            return try sub.resolve(Array(arguments.dropFirst()), command: command + " " + first)
+        }
         guard action == nil else {
             switch try ArgumentParser(command: command, definition: definition).parse(arguments) {
             case .help: return .help(self, command: command)

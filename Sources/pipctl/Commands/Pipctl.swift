@@ -28,6 +28,7 @@ enum Pipctl {
         .command(RenderCommand.self),
         .command(VerifyCommand.self),
         .command(PlayCommand.self),
+        .command(BatchCommand.self, subcommands: [.command(BatchMergeCommand.self)]),
     ])
 
     /// Runs the process's command line on the standard streams and returns the exit status.
@@ -41,6 +42,7 @@ enum Pipctl {
         default: .quiet
         }
         FFmpegLog.set(level)
+        ParentWatch.install(environment: environment)
         let runner = ToolRunner(root: tree, output: FileDescriptorSink.standardOutput,
                                 errorOutput: FileDescriptorSink.standardError,
                                 environment: ProcessInfo.processInfo.environment)

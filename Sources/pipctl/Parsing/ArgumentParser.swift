@@ -91,7 +91,7 @@ struct ArgumentParser {
         mutating func positional(_ text: String) {
             guard positionalIndex < positionals.count else { return fail("unexpected argument \(quoted(text))") }
             let spec = positionals[positionalIndex]
-            positionalIndex += 1
+            if !spec.takesRest { positionalIndex += 1 }
             convert(text, for: spec, spelled: spec.name)
         }
 

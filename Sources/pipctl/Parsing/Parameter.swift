@@ -26,6 +26,8 @@ struct ParameterSpec: Sendable {
     let isRequired: Bool
     /// Turns one occurrence's text into its value; nil for flags.
     let convert: (@Sendable (String) throws(InvalidValue) -> any Sendable)?
+    /// A positional that takes every remaining argument (`SUMMARY...`); it must be the last positional.
+    var takesRest = false
 
     /// How messages and help name it: `--size`, `-o` or `FILE`.
     var name: String {
@@ -42,6 +44,9 @@ struct ParameterSpec: Sendable {
 
     /// Identifies the parameter within its command.
     var key: String { kind == .positional ? "<\(name)>" : name }
+
+    /// The placeholder as usage shows it: `SUMMARY...` for one that takes the rest.
+    var shownPlaceholder: String? { placeholder.map { takesRest ? $0 + "..." : $0 } }
 
     var takesValue: Bool { kind == .option || kind == .repeatingOption }
 }
@@ -120,6 +125,17 @@ extension Parameter {
             guard let last = occurrences.last else { preconditionFailure("the parser admitted a missing \(spec.name)") }
             return cast(last)
         })
+    }
+}
+
+extension Parameter {
+    /// Positional arguments, at least one, that take every remaining argument: `pipctl batch merge SUMMARY...`.
+    static func positionals<Element>(_ value: ArgumentValue<Element>, help: String) -> Parameter where Value == [Element] {
+        var spec = ParameterSpec(kind: .positional, long: nil, short: nil, placeholder: value.placeholder,
+                                 choices: value.choices, help: help, defaultDescription: nil, isRequired: true,
+                                 convert: { text throws(InvalidValue) in try value.parse(text) })
+        spec.takesRest = true
+        return Parameter(spec: spec, read: { $0.map { cast($0) as Element } })
     }
 }
 

@@ -18,7 +18,8 @@ struct HelpFormatter {
         out.append("")
         out += wrapper.wrap(definition.discussion)
         out.append("")
-        out += synopsis(command: command, definition: definition, hasSubcommands: !subcommands.isEmpty)
+        // A command that runs and also has subcommands (`pipctl batch`, `pipctl batch merge`) shows its own usage.
+        out += synopsis(command: command, definition: definition, hasSubcommands: !subcommands.isEmpty && definition.parameters.isEmpty)
         let arguments = definition.parameters.filter { $0.kind == .positional }
         if !arguments.isEmpty {
             out += ["", "ARGUMENTS:"]
@@ -65,7 +66,7 @@ struct HelpFormatter {
 
     private func usageForm(_ spec: ParameterSpec) -> String {
         switch spec.kind {
-        case .positional: spec.placeholder ?? spec.name
+        case .positional: spec.shownPlaceholder ?? spec.name
         case .flag: spec.long.map { "--" + $0 } ?? spec.name
         case .option: "\(shortestName(spec)) \(spec.placeholder ?? "")"
         case .repeatingOption: "\(shortestName(spec)) \(spec.placeholder ?? "") ..."
@@ -78,7 +79,7 @@ struct HelpFormatter {
 
     /// `-o, --output OUT`, `--size WxH`, `FILE`.
     private func label(of spec: ParameterSpec) -> String {
-        if spec.kind == .positional { return spec.placeholder ?? spec.name }
+        if spec.kind == .positional { return spec.shownPlaceholder ?? spec.name }
         var names = [spec.short.map { "-" + String($0) }, spec.long.map { "--" + $0 }].compactMap { $0 }
             .joined(separator: ", ")
         if spec.takesValue, let placeholder = spec.placeholder { names += " " + placeholder }

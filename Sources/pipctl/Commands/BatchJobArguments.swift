@@ -1,0 +1,105 @@
+import Foundation
+import Batch
+
+/// A manifest job as a `pipctl render` command line, checked by render's own parser before anything runs, with
+/// the files it reads and writes.
+struct BatchJobArguments {
+    /// `["render", "--content", …]`.
+    let arguments: [String]
+    /// Files the job reads, as written (relative to the manifest's directory).
+    let inputs: [String]
+    /// Files the job writes, as written: the output, its timeline and event log, a frame-hash file.
+    let outputs: [String]
+    /// The timeline's path.
+    let timeline: String
+    /// Whether the options set `--threads` (then `--jobs` does not).
+    let setsThreads: Bool
+
+    /// Options the job's own fields set, and what to use instead.
+    static let reserved: [String: String] = [
+        "content": "the job's content field", "ads": "the job's ads field", "break": "the job's breaks field",
+        "output": "the job's output field", "o": "the job's output field",
+        "hls": "not available in a batch yet: each job writes one MP4",
+        "help": "not a render option",
+    ]
+    /// Render options whose value is a file the job reads, for its fingerprint.
+    static let inputOptions: Set<String> = ["url-map", "script", "pip-background", "session", "font"]
+
+    init(_ job: BatchJob) throws(BatchLineError) {
+        func fail(_ path: String?, _ message: String) -> BatchLineError {
+            BatchLineError(line: job.line, id: job.id, path: path, message: message)
+        }
+        let specs = RenderCommand.definition.parameters.filter { $0.long != nil }
+        var arguments = ["--content", job.content]
+        var inputs = [job.content]
+        switch job.ads {
+        case .document(let document):
+            arguments += ["--ads", document]
+            if !BatchManifest.isURL(document) { inputs.append(document) }
+        case .breaks(let breaks): arguments += breaks.flatMap { ["--break", $0] }
+        }
+        arguments += ["-o", job.output]
+        var optionFiles: [String: String] = [:]
+        for option in job.options {
+            let path = "options." + option.name
+            if let why = BatchJobArguments.reserved[option.name] { throw fail(path, "cannot be set here: \(why)") }
+            guard let spec = specs.first(where: { $0.long == option.name }) else {
+                let guess = Suggestion.closest(to: option.name, among: specs.compactMap(\.long)).map { " (did you mean \($0)?)" } ?? ""
+                throw fail(path, "not an option of pipctl render\(guess)")
+            }
+            switch (spec.kind, option.value) {
+            case (.flag, .boolean(let on)):
+                if on { arguments.append("--" + option.name) }
+            case (.flag, .text):
+                throw fail(path, "a flag: give true or false")
+            case (_, .boolean(let on)):
+                // `"passthrough": true` reads as on, for the options whose values are on/off words.
+                guard spec.choices.contains("on"), spec.choices.contains("off") else {
+                    throw fail(path, "expected a value (\(spec.placeholder ?? "a string")), not a boolean")
+                }
+                arguments += ["--" + option.name, on ? "on" : "off"]
+            case (.option, .text(let values)):
+                guard values.count == 1 else { throw fail(path, "takes one value, not a list") }
+                arguments += ["--" + option.name, values[0]]
+                optionFiles[option.name] = values[0]
+            case (_, .text(let values)):
+                arguments += values.flatMap { ["--" + option.name, $0] }
+            }
+        }
+        // Render's parser checks every value as it would on a command line.
+        let parsed: ParsedArguments
+        do {
+            switch try ArgumentParser(command: "pipctl render", definition: RenderCommand.definition).parse(arguments) {
+            case .help: throw fail("options", "asks for help")
+            case .arguments(let result): parsed = result
+            }
+        } catch let error as UsageError {
+            let option = error.message.prefix { $0 != ":" }
+            let name = option.hasPrefix("--") ? String(option.dropFirst(2)) : nil
+            let path: String? = switch name {
+            case "content": "content"
+            case "ads": "ads"
+            case "break": "breaks"
+            case "output": "output"
+            case let name?: "options." + name
+            case nil: nil
+            }
+            let message = name == nil ? error.message : String(error.message.dropFirst(option.count + 1)).trimmingCharacters(in: .whitespaces)
+            throw fail(path, message)
+        } catch let error as BatchLineError {
+            throw error
+        } catch {
+            throw fail(nil, "\(error)")
+        }
+        inputs += parsed[SessionOptions.breaks].flatMap(\.quick.files)
+        inputs += BatchJobArguments.inputOptions.sorted().compactMap { optionFiles[$0] }
+        let timeline = optionFiles["timeline"] ?? job.output + ".timeline.json"
+        var outputs = [job.output, timeline, optionFiles["events"] ?? job.output + ".events.jsonl"]
+        if let hashes = optionFiles["framehash"] { outputs.append(hashes) }
+        self.arguments = ["render"] + arguments
+        self.inputs = inputs
+        self.outputs = outputs
+        self.timeline = timeline
+        setsThreads = job.options.contains { $0.name == "threads" }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+@testable import Batch
+
+@Suite struct BatchManifestTests {
+    func manifest(_ lines: [String]) throws -> BatchManifest {
+        try BatchManifest(data: Data(lines.joined(separator: "\n").utf8), path: "m.jsonl", directory: "/data/batch")
+    }
+
+    @Test func readsJobsWithAdsOrBreaksAndOptionsInNameOrder() throws {
+        let m = try manifest([
+            #"{"id": "a", "content": "c.mp4", "ads": "s.vmap.xml", "output": "out/a.mp4"}"#,
+            "",
+            #"{"id": "b", "content": "/abs/c.mp4", "breaks": ["pre=x.mp4", "50%=y.mp4,z.mp4"], "output": "out/b.mp4", "options": {"fps": 30, "passthrough": true, "size": "640x360", "cue-points": [10, 20.5], "no-preroll": false}}"#,
+        ])
+        #expect(m.errors.isEmpty)
+        #expect(m.jobs.count == 2)
+        #expect(m.jobs[0] == BatchJob(id: "a", line: 1, content: "c.mp4", ads: .document("s.vmap.xml"), output: "out/a.mp4", options: []))
+        let b = m.jobs[1]
+        #expect(b.line == 3)
+        #expect(b.ads == .breaks(["pre=x.mp4", "50%=y.mp4,z.mp4"]))
+        #expect(b.options.map(\.name) == ["cue-points", "fps", "no-preroll", "passthrough", "size"])
+        #expect(b.options[0].value == .text(["10", "20.5"]))
+        #expect(b.options[1].value == .text(["30"]))
+        #expect(b.options[2].value == .boolean(false))
+        #expect(b.options[3].value == .boolean(true))
+        #expect(m.directory == "/data/batch")
+    }
+
+    @Test(arguments: [
+        (#"{"id": "a", "content": "c.mp4", "output": "o.mp4"}"#, "line 1: ads: missing: give ads (a VMAP/VAST path or URL) or breaks"),
+        (#"{"id": "a", "content": "c.mp4", "ads": "x", "breaks": ["pre=a.mp4"], "output": "o.mp4"}"#, "line 1: breaks: give either ads or breaks, not both"),
+        (#"{"content": "c.mp4", "ads": "x", "output": "o.mp4"}"#, "line 1: id: missing"),
+        (#"{"id": 7, "content": "c.mp4", "ads": "x", "output": "o.mp4"}"#, "line 1: id: expected a string, not a number"),
+        (#"{"id": "a", "content": "c.mp4", "ads": "x", "outptu": "o.mp4"}"#, "line 1: outptu: unknown field (did you mean output?)"),
+        (#"{"id": "a", "content": "c.mp4", "ads": "x"}"#, "line 1: output: missing"),
+        (#"{"id": "a", "content": "", "ads": "x", "output": "o.mp4"}"#, "line 1: content: empty"),
+        (#"{"id": "a", "content": "c.mp4", "breaks": [], "output": "o.mp4"}"#, "line 1: breaks: empty"),
+        (#"{"id": "a", "content": "c.mp4", "breaks": ["pre=a.mp4", 3], "output": "o.mp4"}"#, "line 1: breaks[1]: expected a non-empty string, not a number"),
+        (#"{"id": "a", "content": "c.mp4", "breaks": "pre=a.mp4", "output": "o.mp4"}"#, "line 1: breaks: expected a list of strings, not a string"),
+        (#"{"id": "a", "content": "c.mp4", "ads": "x", "output": "o.mp4", "options": {"fps": {"n": 30}}}"#, "line 1: options.fps: expected a string, a number, a boolean or a list of those, not an array or object"),
+        (#"{"id": "a", "content": "c.mp4", "ads": "x", "output": "o.mp4", "options": {"cue-points": [1, null]}}"#, "line 1: options.cue-points[1]: expected a string or a number, not null"),
+        (#"{"id": "a", "content": "c.mp4", "ads": "x", "output": "o.mp4", "options": ["fps"]}"#, "line 1: options: expected an object of render options, not a list"),
+        (#"[1, 2]"#, "line 1: not a JSON object (the line is not an object)"),
+    ])
+    func reportsTheLineAndTheFieldOfEachMistake(line: String, message: String) throws {
+        let m = try manifest([line])
+        #expect(m.jobs.isEmpty)
+        #expect(m.errors.map(\.description) == [message])
+    }
+
+    @Test func anInvalidLineKeepsItsIdAndTheOtherLinesStillRead() throws {
+        let m = try manifest([
+            #"{"id": "good", "content": "c.mp4", "ads": "x", "output": "a.mp4"}"#,
+            #"{"id": "bad", "content": "c.mp4", "output": "b.mp4"}"#,
+            #"{not json"#,
+            #"{"id": "good2", "content": "c.mp4", "ads": "x", "output": "c.mp4x"}"#,
+        ])
+        #expect(m.jobs.map(\.id) == ["good", "good2"])
+        #expect(m.errors.map(\.line) == [2, 3])
+        #expect(m.errors[0].id == "bad")
+        #expect(m.errors[1].id == nil)
+        #expect(m.errors[1].description.hasPrefix("line 3: not a JSON object"))
+    }
+
+    @Test func aRepeatedIdOrOutputIsRefusedOnTheLaterLine() throws {
+        let m = try manifest([
+            #"{"id": "a", "content": "c.mp4", "ads": "x", "output": "out/a.mp4"}"#,
+            #"{"id": "a", "content": "c.mp4", "ads": "x", "output": "out/other.mp4"}"#,
+            #"{"id": "b", "content": "c.mp4", "ads": "x", "output": "out/../out/a.mp4"}"#,
+            #"{"id": "c", "content": "c.mp4", "ads": "x", "output": "/data/batch/out/a.mp4"}"#,
+        ])
+        #expect(m.jobs.map(\.id) == ["a"])
+        #expect(m.errors.map(\.description) == [
+            #"line 2: id: "a" is already the id of line 1"#,
+            #"line 3: output: "out/../out/a.mp4" is also the output of "a" (line 1)"#,
+            #"line 4: output: "/data/batch/out/a.mp4" is also the output of "a" (line 1)"#,
+        ])
+    }
+
+    @Test func aLineTooLongOrAnIdWithControlCharactersIsRefused() throws {
+        let long = #"{"id": "a", "content": ""# + String(repeating: "x", count: BatchManifest.maximumLineLength) + #"", "ads": "x", "output": "o"}"#
+        let m = try manifest([long, #"{"id": "a\u0007b", "content": "c.mp4", "ads": "x", "output": "o.mp4"}"#])
+        #expect(m.errors.map(\.description) == ["line 1: longer than \(BatchManifest.maximumLineLength) bytes",
+                                                "line 2: id: contains a control character"])
+    }
+
+    @Test func relativePathsResolveAgainstTheManifestsDirectoryAndURLsStay() {
+        #expect(BatchManifest.resolve("a/../b.mp4", in: "/data/x") == "/data/x/b.mp4")
+        #expect(BatchManifest.resolve("/abs//b.mp4", in: "/data/x") == "/abs/b.mp4")
+        #expect(BatchManifest.resolve("https://ads.example/v.xml", in: "/data/x") == "https://ads.example/v.xml")
+    }
+
+    @Test func theDigestChangesWithTheBytes() throws {
+        let a = try manifest([#"{"id": "a", "content": "c.mp4", "ads": "x", "output": "o.mp4"}"#])
+        let b = try manifest([#"{"id": "a", "content": "c.mp4", "ads": "y", "output": "o.mp4"}"#])
+        #expect(a.digest != b.digest)
+        #expect(a.digest.count == 16)
+    }
+}
