@@ -39,7 +39,7 @@ let package = Package(
         .target(name: "AdInsertion", dependencies: ["AdCore", "MediaCore", "VideoPipeline"]),
         .executableTarget(name: "pipctl", dependencies: ["AdInsertion", "VideoPipeline", "MediaCore", "Batch"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
-        .testTarget(name: "BatchTests", dependencies: ["Batch"]),
+        .testTarget(name: "BatchTests", dependencies: ["Batch", "MediaCore"]),
         // A real HTTP server on loopback for the tests of every target that talks HTTP.
         .target(name: "LoopbackServer", dependencies: ["MediaCore"], path: "Tests/Support/LoopbackServer"),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "LoopbackServer"]),
@@ -60,7 +60,7 @@ if Context.environment["PIPCTL_FUZZ"] == "1" {
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["CFuzzerDriver"], path: "Fuzz/Support"))
     // The parsers' fuzzers link AdCore only (no FFmpeg); `timeline` drives the verifier's continuity check.
     let library = ["vast": "AdCore", "vmap": "AdCore", "resolver": "AdCore", "timeline": "AdInsertion", "script": "AdCore",
-                   "urlmap": "AdCore", "native": "AdCore"]
+                   "urlmap": "AdCore", "native": "AdCore", "manifest": "Batch"]
     for (name, adLibrary) in library.sorted(by: { $0.key < $1.key }) {
         package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", .target(name: adLibrary), "MediaCore"],
                                                  path: "Fuzz/\(name)"))

@@ -123,6 +123,15 @@ public final class BatchRunner: Sendable {
     /// Renders (and verifies) one job, filling in `result`; returns the children's standard error.
     private func execute(_ item: WorkItem, slot: Int, into result: inout BatchSummary.JobResult) -> String {
         var log = ""
+        // A catalogue's outputs go into directories of their own (out/title/market.mp4): they are made as needed.
+        for output in item.record.outputs {
+            let parent = (BatchManifest.resolve(output.path, in: directory) as NSString).deletingLastPathComponent
+            do { try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true) } catch {
+                result.status = .failed
+                result.error = "\(output.path): cannot make its directory: \(error.localizedDescription)"
+                return log
+            }
+        }
         let render: ChildProcess.Termination
         do {
             (render, _, log) = try runCapturing(item.arguments + item.threadArguments, slot: slot)

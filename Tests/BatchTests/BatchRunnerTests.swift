@@ -1,0 +1,99 @@
+import Foundation
+import MediaCore
+import Testing
+@testable import Batch
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The runner with real child processes (`/bin/sh` scripts standing in for renders: the runner only starts,
+/// waits for and signals children; the renders themselves are tested end to end through pipctl).
+@Suite struct BatchRunnerTests {
+    let directory: String
+
+    init() throws {
+        directory = NSTemporaryDirectory() + "batch-runner-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    }
+
+    func item(_ id: String, script: String) -> BatchRunner.WorkItem {
+        let job = BatchJob(id: id, line: Int(id.dropFirst()) ?? 0, content: "c.mp4", ads: .breaks(["pre=a.mp4"]),
+                           output: "\(id).mp4", options: [])
+        let record = JobRecord(id: id, pipctlVersion: "test", arguments: [script], inputs: [],
+                               outputs: [.init(path: "\(id).mp4")])
+        return .init(job: job, arguments: ["-c", script], threadArguments: [], verifyArguments: nil, record: record,
+                     timeline: "\(id).timeline.json")
+    }
+
+    /// A script that notes its start and end (nanoseconds) and makes its output.
+    func timed(_ id: String, sleep: String) -> String {
+        "echo $(date +%s%N) > \(id).start; sleep \(sleep); echo $(date +%s%N) > \(id).end; echo video > \(id).mp4"
+    }
+
+    @Test func runsAtMostNAtOnceAndReportsEach() throws {
+        let runner = BatchRunner(executable: "/bin/sh", directory: directory, concurrency: 2, environment: [:])
+        let ids = (1...5).map { "j\($0)" }
+        let reported = LockedState<[String]>([])
+        let results = runner.run(ids.map { item($0, script: timed($0, sleep: "0.3")) }) { report in
+            reported.withLock { $0.append(report.result.id!) }
+        }
+        #expect(results.map(\.status) == Array(repeating: .rendered, count: 5))
+        #expect(Set(reported.withLock { $0 }) == Set(ids))
+        let spans = try ids.map { id -> (Int64, Int64) in
+            func read(_ name: String) throws -> Int64 {
+                Int64(try String(contentsOfFile: directory + "/" + name, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))!
+            }
+            return (try read("\(id).start"), try read("\(id).end"))
+        }
+        // At each start, how many ran: never more than 2, and 2 at some point.
+        let overlaps = spans.map { start in spans.filter { $0.0 <= start.0 && start.0 < $0.1 }.count }
+        #expect(overlaps.max() == 2)
+        // Each success leaves its record, with the output's state after the run.
+        let record = try #require(JobRecord.stored(forOutput: "j1.mp4", in: directory))
+        #expect(record.outputs.first?.size == 6)
+    }
+
+    @Test func aFailingOrCrashingJobIsOneFailureAndTheOthersRun() {
+        let runner = BatchRunner(executable: "/bin/sh", directory: directory, concurrency: 2, environment: [:])
+        let results = runner.run([
+            item("j1", script: "echo ok > j1.mp4"),
+            item("j2", script: "echo 'pipctl render: c.mp4: no such file' >&2; exit 1"),
+            item("j3", script: "kill -SEGV $$"),
+            item("j4", script: "echo ok > j4.mp4"),
+        ]) { _ in }
+        #expect(results.map(\.status) == [.rendered, .failed, .failed, .rendered])
+        #expect(results[1].error == "pipctl render: c.mp4: no such file")
+        #expect(results[1].exitCode == 1)
+        #expect(results[2].error == "ended by signal \(SIGSEGV)")
+        #expect(results[2].exitCode == 128 + SIGSEGV)
+        #expect(JobRecord.stored(forOutput: "j2.mp4", in: directory) == nil)
+    }
+
+    @Test func stopPassesTheSignalOnceToRunningJobsAndStartsNoMore() async throws {
+        let runner = BatchRunner(executable: "/bin/sh", directory: directory, concurrency: 2, environment: [:])
+        // Each job counts the SIGTERMs it gets, then ends as a render would after cleaning up.
+        let script = { (id: String) in
+            "n=0; trap 'n=$((n+1)); echo $n > \(id).terms' TERM; touch \(id).started; i=0; while [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); if [ -f \(id).terms ]; then sleep 0.2; exit 143; fi; done"
+        }
+        let started = ContinuousClock.now
+        let task = Task.detached { runner.run((1...4).map { item("j\($0)", script: script("j\($0)")) }) { _ in } }
+        while !(FileManager.default.fileExists(atPath: directory + "/j1.started") && FileManager.default.fileExists(atPath: directory + "/j2.started")) {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        runner.stop(signal: SIGTERM)
+        runner.stop(signal: SIGTERM)
+        let results = await task.value
+        #expect(results.map(\.status) == [.interrupted, .interrupted, .notStarted, .notStarted])
+        #expect(ContinuousClock.now - started < .seconds(4))
+        for id in ["j1", "j2"] {
+            #expect(try String(contentsOfFile: directory + "/\(id).terms", encoding: .utf8) == "1\n", "\(id) got the signal once")
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory + "/j3.started"))
+    }
+
+    @Test func childrenRunInTheManifestsDirectoryWithTheBatchAsTheirParent() {
+        let runner = BatchRunner(executable: "/bin/sh", directory: directory, concurrency: 1, environment: ["PATH": "/usr/bin:/bin"])
+        let results = runner.run([item("j1", script: "[ \"$(pwd -P)\" = \"$(cd \(directory) && pwd -P)\" ] && [ \"$PIPCTL_PARENT_PID\" = \"$PPID\" ] && echo x > j1.mp4")]) { _ in }
+        #expect(results.map(\.status) == [.rendered])
+    }
+}
