@@ -3,7 +3,7 @@
 
 Each job runs both tools on the same input with the same output size, rate, x264 preset and CRF, AAC bit rate
 and thread count; it prints wall time, frames per second, peak resident memory and the ratio pipctl/ffmpeg.
-Run from the repository root:  python3 bench/run.py [--repeat N] [--threads N] [--jobs transcode,render,remote,hls,passthrough]
+Run from the repository root:  python3 bench/run.py [--repeat N] [--threads N] [--jobs transcode,render,remote,hls,passthrough,batch]
 
 The `render` job also times `pipctl verify` of pipctl's render both ways (from its stamps, and `--sources` against
 the source files), printed beside the render's own time.
@@ -14,6 +14,10 @@ filtergraph (fMP4, 6 s segments).
 The `passthrough` job renders a 10-minute 1280x720 H.264 content (made by ffmpeg in the run, 2 s GOP) with three 30 s
 breaks cut mid-GOP, with `--passthrough on`, against ffmpeg re-encoding the same stitch; it also prints the time to
 copy the content file's bytes, the floor of any job that reads the whole file.
+
+The `batch` job compares pipctl with itself too: `pipctl batch` of a manifest of 8 short stitches (the render job's
+content and ads, a different break plan each, 480x270) with `--jobs 1` against `--jobs 2` (`--force`, so every run
+renders all 8). It prints each one's throughput in jobs per minute; its ratio is jobs1/jobs2, the speed-up.
 
 The `remote` job compares pipctl with itself: the demo VMAP with its documents and media served over loopback HTTP
 (a cold media cache every run, so each run downloads every creative) against the same VMAP from local files through
@@ -209,7 +213,28 @@ def remote_job(tmp, args):
             os.path.join(tmp, "ours-remote.mp4"), ("http", "local"), cold)
 
 
-JOBS = {"transcode": transcode_job, "render": render_job, "remote": remote_job, "hls": hls_job, "passthrough": passthrough_job}
+BATCH_PLANS = [["pre={ad5}"], ["20={ad10},{ad15}"], ["40={ad30}"], ["post={ad5}"], ["pre={ad5}", "post={ad5}"],
+               ["10={ad10}", "50={ad15}"], ["50%={ad5},{ad10}"], ["pre={ad15}", "30={ad5}", "post={ad10}"]]
+
+
+def batch_job(tmp, args):
+    """8 short stitches in one manifest: the demo content with a different plan of the demo ads each, at 480x270
+    (--threads is left to batch: processors / --jobs)."""
+    m = {name: os.path.join(MEDIA, f"{name}.mp4") for name in ("ad5", "ad10", "ad15", "ad30")}
+    manifest = os.path.join(tmp, "batch.jsonl")
+    with open(manifest, "w") as f:
+        for i, plan in enumerate(BATCH_PLANS):
+            f.write(json.dumps({"id": f"stitch-{i}", "content": os.path.join(MEDIA, "content.mp4"),
+                                "breaks": [b.format(**m) for b in plan], "output": f"batch-out/stitch-{i}.mp4",
+                                "options": {"size": "480x270", "preset": args.preset, "crf": "23"}}) + "\n")
+    run = lambda jobs: [PIPCTL, "batch", manifest, "--jobs", str(jobs), "--force",
+                        "--summary", os.path.join(tmp, f"batch-{jobs}.summary.json")]
+    outputs = [os.path.join(tmp, "batch-out", f"stitch-{i}.mp4") for i in range(len(BATCH_PLANS))]
+    return ("batch: 8 short stitches (480x270), --jobs 1 vs --jobs 2", run(1), run(2), outputs, ("jobs1", "jobs2"))
+
+
+JOBS = {"transcode": transcode_job, "render": render_job, "remote": remote_job, "hls": hls_job, "passthrough": passthrough_job,
+        "batch": batch_job}
 
 
 def main():
@@ -235,7 +260,8 @@ def main():
             prepare = job[5] if len(job) > 5 else None
             ours_t, ours_m = best_of(ours, args.repeat, prepare)
             peer_t, peer_m = best_of(peer, args.repeat)
-            frames = frames_of(out)
+            # The batch job's outputs are all its stitches: their frames together.
+            frames = sum(frames_of(o) for o in out) if isinstance(out, list) else frames_of(out)
             result = {"job": name, "label": label, "frames": frames, "tools": list(tools),
                       tools[0]: {"seconds": round(ours_t, 3), "fps": round(frames / ours_t, 1), "peakMiB": round(ours_m, 1)},
                       tools[1]: {"seconds": round(peer_t, 3), "fps": round(frames / peer_t, 1), "peakMiB": round(peer_m, 1)},
@@ -243,6 +269,8 @@ def main():
             if name == "passthrough":
                 t = copy_seconds(os.path.join(tmp, "long.mp4"), args.repeat)
                 result["copy"] = {"seconds": round(t, 3), "ofOurs": round(ours_t / t, 2)}
+            if name == "batch":
+                result["jobsPerMinute"] = {tools[0]: round(len(out) * 60 / ours_t, 1), tools[1]: round(len(out) * 60 / peer_t, 1)}
             if name == "render":
                 # Verifying the render both ways, beside the time it took to render it.
                 result["verify"] = {}
@@ -261,6 +289,9 @@ def main():
             print(f"{r['label']:<58} {tool:<7} {m['seconds']:>8.3f} {m['fps']:>8.1f} {m['peakMiB']:>9.1f}")
         a, b = r["tools"]
         print(f"{'':<58} ratio {a}/{b} = {r['ratio']:.3f} (best of {args.repeat}, {args.threads} threads)")
+        if "jobsPerMinute" in r:
+            a_rate, b_rate = (r["jobsPerMinute"][t] for t in r["tools"])
+            print(f"{'  throughput':<58} {'':<7} {a_rate:>5.1f} jobs/min with --jobs 1, {b_rate:.1f} with --jobs 2")
         if "copy" in r:
             c = r["copy"]
             print(f"{'  copying the content file':<58} {'cp':<7} {c['seconds']:>8.3f}   pipctl takes {c['ofOurs']:.1f}x its time")
