@@ -2,6 +2,9 @@
 /// `pipctl ads`).
 struct CommandNode: Sendable {
     typealias Action = @Sendable (ParsedArguments, CommandContext) async throws -> Void
+    /// Builds the command's typed options from its parsed arguments and drops them: every check a command makes
+    /// before it runs, with nothing run.
+    typealias OptionsCheck = @Sendable (ParsedArguments) throws -> Void
 
     let definition: CommandDefinition
     let subcommands: [CommandNode]
@@ -10,11 +13,14 @@ struct CommandNode: Sendable {
     let catchesInterrupts: Bool
     /// Nil for a group.
     let action: Action?
+    /// Nil for a group.
+    let checkOptions: OptionsCheck?
 
     /// A command that runs `C`.
     static func command<C: Command>(_ type: C.Type) -> CommandNode {
         CommandNode(definition: C.definition, subcommands: [], version: nil, catchesInterrupts: C.catchesInterrupts,
-                    action: { arguments, context in try await C.run(try C.Options(arguments), context: context) })
+                    action: { arguments, context in try await C.run(try C.Options(arguments), context: context) },
+                    checkOptions: { _ = try C.Options($0) })
     }
 
     /// A command that runs `C` unless its first argument names one of `subcommands` (`pipctl batch MANIFEST`,
@@ -22,14 +28,15 @@ struct CommandNode: Sendable {
     static func command<C: Command>(_ type: C.Type, subcommands: [CommandNode]) -> CommandNode {
         let node = command(type)
         return CommandNode(definition: node.definition, subcommands: subcommands, version: nil,
-                           catchesInterrupts: node.catchesInterrupts, action: node.action)
+                           catchesInterrupts: node.catchesInterrupts, action: node.action,
+                           checkOptions: node.checkOptions)
     }
 
     /// A command that only selects one of `subcommands`.
     static func group(_ definition: CommandDefinition, version: String? = nil,
                       subcommands: [CommandNode]) -> CommandNode {
         CommandNode(definition: definition, subcommands: subcommands, version: version, catchesInterrupts: false,
-                    action: nil)
+                    action: nil, checkOptions: nil)
     }
 
     /// What the command line asks for.
