@@ -3,7 +3,7 @@
 
 Each job runs both tools on the same input with the same output size, rate, x264 preset and CRF, AAC bit rate
 and thread count; it prints wall time, frames per second, peak resident memory and the ratio pipctl/ffmpeg.
-Run from the repository root:  python3 bench/run.py [--repeat N] [--threads N] [--jobs transcode,render,remote,hls,passthrough,batch]
+Run from the repository root:  python3 bench/run.py [--repeat N] [--threads N] [--jobs transcode,render,remote,hls,passthrough,passthrough-matched,batch]
 
 The `render` job also times `pipctl verify` of pipctl's render both ways (from its stamps, and `--sources` against
 the source files), printed beside the render's own time.
@@ -13,7 +13,9 @@ filtergraph (fMP4, 6 s segments).
 
 The `passthrough` job renders a 10-minute 1280x720 H.264 content (made by ffmpeg in the run, 2 s GOP) with three 30 s
 breaks cut mid-GOP, with `--passthrough on`, against ffmpeg re-encoding the same stitch; it also prints the time to
-copy the content file's bytes, the floor of any job that reads the whole file.
+copy the content file's bytes, the floor of any job that reads the whole file. Its ads are coded by other x264
+settings than the content, so pipctl encodes them; `passthrough-matched` is the same job with ads coded exactly like
+the content (the conditioned ads of an SSAI system), which pipctl copies too.
 
 The `batch` job compares pipctl with itself too: `pipctl batch` of a manifest of 8 short stitches (the render job's
 content and ads, a different break plan each, 480x270) with `--jobs 1` against `--jobs 2` (`--force`, so every run
@@ -137,17 +139,24 @@ def hls_job(tmp, args):
             ("pipctl", "ffmpeg"), fresh)
 
 
-def passthrough_job(tmp, args):
-    """10 minutes of 1280x720@30 H.264 (2 s GOP, B-frames) with three 30 s ads at 2:30.5, 5:00.5 and 7:30.5."""
-    content, ad = os.path.join(tmp, "long.mp4"), os.path.join(tmp, "ad30-720.mp4")
+# The content's x264 settings: ultrafast, a 2 s closed GOP, B-frames.
+LONG_X264 = ["-c:v", "libx264", "-preset", "ultrafast", "-g", "60", "-keyint_min", "60", "-sc_threshold", "0", "-bf", "3",
+             "-pix_fmt", "yuv420p"]
+
+
+def passthrough_job(tmp, args, matched=False):
+    """10 minutes of 1280x720@30 H.264 (2 s GOP, B-frames) with three 30 s ads at 2:30.5, 5:00.5 and 7:30.5: ads coded
+    by other x264 settings (encoded by pipctl), or with `matched`, by the content's own (copied by pipctl, as an SSAI
+    system's conditioned ads are)."""
+    content = os.path.join(tmp, "long.mp4")
+    ad = os.path.join(tmp, "ad30-720-matched.mp4" if matched else "ad30-720.mp4")
     if not os.path.exists(content):
         subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30:duration=600",
-                        "-f", "lavfi", "-i", "sine=d=600", "-c:v", "libx264", "-preset", "ultrafast", "-g", "60",
-                        "-keyint_min", "60", "-sc_threshold", "0", "-bf", "3", "-pix_fmt", "yuv420p", "-c:a", "aac",
-                        "-shortest", content], check=True)
+                        "-f", "lavfi", "-i", "sine=d=600"] + LONG_X264 + ["-c:a", "aac", "-shortest", content], check=True)
+    if not os.path.exists(ad):
+        x264 = LONG_X264 if matched else ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"]
         subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=30:duration=30,hue=h=90",
-                        "-f", "lavfi", "-i", "sine=f=880:d=30", "-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p",
-                        "-c:a", "aac", "-shortest", ad], check=True)
+                        "-f", "lavfi", "-i", "sine=f=880:d=30"] + x264 + ["-c:a", "aac", "-shortest", ad], check=True)
     cuts = [150.5, 300.5, 450.5]
     ours = [PIPCTL, "render", "--content", content] + sum([["--break", f"{c}={ad}"] for c in cuts], []) + [
         "-o", os.path.join(tmp, "ours-pass.mp4"), "--passthrough", "on", "--preset", args.preset, "--crf", "23",
@@ -165,7 +174,8 @@ def passthrough_job(tmp, args):
     peer = ["ffmpeg", "-v", "error", "-y", "-i", content, "-i", ad, "-filter_complex", ";".join(graph), "-map", "[v]",
             "-map", "[a]", "-c:v", "libx264", "-preset", args.preset, "-crf", "23", "-threads", str(args.threads),
             "-c:a", "aac", "-b:a", "128k", "-movflags", "+faststart", os.path.join(tmp, "peer-pass.mp4")]
-    return ("render --passthrough: 10 min 1280x720 H.264, three 30 s breaks", ours, peer, os.path.join(tmp, "ours-pass.mp4"))
+    label = "render --passthrough: 10 min 720p, three 30 s " + ("ads coded like it" if matched else "other ads")
+    return (label, ours, peer, os.path.join(tmp, "ours-pass.mp4"))
 
 
 def copy_seconds(path, repeat):
@@ -234,7 +244,7 @@ def batch_job(tmp, args):
 
 
 JOBS = {"transcode": transcode_job, "render": render_job, "remote": remote_job, "hls": hls_job, "passthrough": passthrough_job,
-        "batch": batch_job}
+        "passthrough-matched": functools.partial(passthrough_job, matched=True), "batch": batch_job}
 
 
 def main():
@@ -266,7 +276,7 @@ def main():
                       tools[0]: {"seconds": round(ours_t, 3), "fps": round(frames / ours_t, 1), "peakMiB": round(ours_m, 1)},
                       tools[1]: {"seconds": round(peer_t, 3), "fps": round(frames / peer_t, 1), "peakMiB": round(peer_m, 1)},
                       "ratio": round(ours_t / peer_t, 3)}
-            if name == "passthrough":
+            if name.startswith("passthrough"):
                 t = copy_seconds(os.path.join(tmp, "long.mp4"), args.repeat)
                 result["copy"] = {"seconds": round(t, 3), "ofOurs": round(ours_t / t, 2)}
             if name == "batch":

@@ -12,55 +12,89 @@ public enum PassthroughMode: String, Sendable, CaseIterable {
     case auto
 }
 
-/// The rule of a passthrough render, frame by frame: a run of content frames shown whole, one after the other from
-/// an IDR, is held back (its sound written, its picture not even decoded) until it reaches the content's next IDR,
-/// and then copied; a run cut before that (an ad break, a pause, a seek, picture-in-picture) has the pictures it held
-/// decoded and encoded. So only the partial GOPs around each cut are encoded: from the cut to the next IDR where the
-/// content resumes, from the last IDR to the cut where it pauses.
+/// What a passthrough render did with an ad's pictures.
+public enum PassthroughAd: Hashable, Sendable {
+    /// Copied where the ad was shown whole (it was coded with the content's parameter sets, at the output's size
+    /// and rate).
+    case copied
+    /// Encoded, for `reason`.
+    case encoded(reason: String)
+}
+
+/// The rule of a passthrough render, frame by frame: a run of frames of one copyable file (the content, or an ad
+/// coded like it) shown whole, one after the other from an IDR, is held back (its sound written, its picture not
+/// even decoded) until it reaches the file's next IDR or its end, and then copied; a run cut before that (an ad
+/// break, a pause, a seek, picture-in-picture, a skipped ad) has the pictures it held decoded and encoded. So only
+/// the partial GOPs around each cut are encoded: from the cut to the next IDR where a file resumes, from the last
+/// IDR to the cut where it pauses.
 struct PassthroughRuns {
-    /// The content's IDR pictures and picture count (output ticks: the content's rate is the output's).
-    let keyframes: Set<Int64>
-    let contentFrames: Int64
-    /// The run held back: content ticks `start..<next`, output frames from `outStart`.
-    private(set) var pending: (start: Int64, next: Int64, outStart: Int64)?
+    /// Ticks `range` of the file `source` (output ticks: a copyable file's rate is the output's).
+    struct Ticks: Equatable {
+        var source: SourceKey
+        var range: Range<Int64>
+    }
+
+    /// The IDR pictures and picture count of each file that may be copied.
+    private var files: [SourceKey: (keyframes: Set<Int64>, frames: Int64)] = [:]
+    /// The run held back: ticks `start..<next` of `source`, output frames from `outStart`.
+    private(set) var pending: (source: SourceKey, start: Int64, next: Int64, outStart: Int64)?
     /// Output frame ranges whose pictures were copied.
     private(set) var copied: [Range<Int64>] = []
 
     init(keyframes: [Int64], contentFrames: Int64) {
-        self.keyframes = Set(keyframes)
-        self.contentFrames = contentFrames
+        allow(.content, keyframes: keyframes, frames: contentFrames)
     }
 
-    /// What to do with output frame `frame`, showing content tick `tick` whole (`nil`: anything else).
+    /// Lets the pictures of `source` be copied too.
+    mutating func allow(_ source: SourceKey, keyframes: [Int64], frames: Int64) {
+        files[source] = (Set(keyframes), frames)
+    }
+
+    /// Whether `source`'s pictures may be copied.
+    func allows(_ source: SourceKey) -> Bool { files[source] != nil }
+
+    /// What to do with output frame `frame`.
     enum Step: Equatable {
-        /// Hold this frame's picture back; copy `copy` (content ticks) now when the run has reached an IDR.
-        case hold(copy: Range<Int64>?)
+        /// Encode the held-back ticks `encode` of the run this frame ends, if any; hold this frame's picture back;
+        /// then copy `copy` when the run it is in has reached an IDR or the file's end.
+        case hold(encode: Ticks? = nil, copy: Ticks? = nil)
         /// Draw and encode this frame as usual, after encoding the held-back ticks `encode` first.
-        case draw(encode: Range<Int64>?)
+        case draw(encode: Ticks?)
     }
 
-    mutating func step(frame: Int64, tick: Int64?) -> Step {
-        var flushed: Range<Int64>?
-        if let run = pending, tick != run.next {
-            flushed = run.start..<run.next
-            pending = nil
-        }
-        guard let tick else { return .draw(encode: flushed) }
+    /// Both halves of a frame's step: `cut`, then `take`.
+    /// - Parameter shown: the file and tick the frame shows whole, or `nil` for anything else (a frame that
+    ///   composes, pauses, or shows a file that cannot be copied).
+    mutating func step(frame: Int64, shown: (source: SourceKey, tick: Int64)?) -> Step {
+        let flushed = cut(before: shown)
+        return take(frame: frame, shown: shown, encodingFirst: flushed)
+    }
+
+    /// Ends the held run when `shown` does not continue it; its ticks, to encode before anything else is written.
+    mutating func cut(before shown: (source: SourceKey, tick: Int64)?) -> Ticks? {
+        guard let run = pending, shown?.source != run.source || shown?.tick != run.next else { return nil }
+        pending = nil
+        return Ticks(source: run.source, range: run.start..<run.next)
+    }
+
+    /// After `cut`: whether the frame is held, and the run to copy when it completes one.
+    mutating func take(frame: Int64, shown: (source: SourceKey, tick: Int64)?, encodingFirst flushed: Ticks?) -> Step {
+        guard let shown, let file = files[shown.source] else { return .draw(encode: flushed) }
         if pending == nil {
-            guard keyframes.contains(tick), flushed == nil else { return .draw(encode: flushed) }
-            pending = (tick, tick, frame)
+            guard file.keyframes.contains(shown.tick) else { return .draw(encode: flushed) }
+            pending = (shown.source, shown.tick, shown.tick, frame)
         }
         pending!.next += 1
         let run = pending!
-        guard keyframes.contains(run.next) || run.next == contentFrames else { return .hold(copy: nil) }
+        guard file.keyframes.contains(run.next) || run.next == file.frames else { return .hold(encode: flushed) }
         copied.append(run.outStart..<(run.outStart + run.next - run.start))
         pending = nil
-        return .hold(copy: run.start..<run.next)
+        return .hold(encode: flushed, copy: Ticks(source: run.source, range: run.start..<run.next))
     }
 
     /// At the end: the ticks still held back, to encode.
-    mutating func finish() -> Range<Int64>? {
+    mutating func finish() -> Ticks? {
         defer { pending = nil }
-        return pending.map { $0.start..<$0.next }
+        return pending.map { Ticks(source: $0.source, range: $0.start..<$0.next) }
     }
 }

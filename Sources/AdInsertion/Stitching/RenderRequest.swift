@@ -137,6 +137,9 @@ public enum RenderError: Error, Hashable, Sendable, CustomStringConvertible {
     case session(String)
     /// Interrupted by a signal; nothing was left at the destination.
     case interrupted
+    /// In passthrough: an ad's pictures, held back to be copied and then needed after all (its run was cut), cannot
+    /// be decoded. Its sound is in the output by then, so it cannot be replaced as a failing ad is.
+    case heldAd(MediaError)
 
     public var description: String {
         switch self {
@@ -146,6 +149,7 @@ public enum RenderError: Error, Hashable, Sendable, CustomStringConvertible {
         case .output(let e): "\(e)"
         case .session(let message): message
         case .interrupted: "interrupted; nothing was written"
+        case .heldAd(let e): "an ad held back to be copied: \(e)"
         }
     }
 }

@@ -51,35 +51,81 @@ extension Stitcher {
 
     /// What a frame of a passthrough render does with its picture.
     enum PassthroughFrame {
-        /// Drawn and encoded as in any render (after the held-back content it ends, if any, was encoded).
+        /// Drawn and encoded as in any render (after the held-back pictures it ends, if any, were encoded).
         case drawn
-        /// Held back, not decoded; once its sound is written, `thenCopy` (content ticks), when the run is complete.
-        case held(thenCopy: Range<Int64>?)
+        /// Held back, not decoded. Once the frame is written, `runs` is the rule's state, and `thenCopy` is to
+        /// copy, when the run is complete.
+        case held(thenCopy: PassthroughRuns.Ticks?, runs: PassthroughRuns)
 
         var isHeld: Bool { if case .held = self { true } else { false } }
     }
 
-    /// The passthrough rule for `decision` (`.drawn` in a render that copies nothing).
+    /// The passthrough rule for `decision` (`.drawn` in a render that copies nothing). A run the frame ends is
+    /// encoded now; the frame's own hold takes effect in `passthroughWritten`, once the frame is in the output (an
+    /// ad that fails while its frame is written is replaced at that frame).
     func passthroughStep(_ decision: FrameDecision) throws(RenderError) -> PassthroughFrame {
         guard var runs = passthroughRuns else { return .drawn }
-        var whole: Int64?
-        if case .content(let t) = decision.source, decision.screen == nil, decision.pip == nil, !decision.isPaused { whole = t }
-        let step = runs.step(frame: decision.frame, tick: whole)
+        var shown: (source: SourceKey, tick: Int64)?
+        if decision.screen == nil, decision.pip == nil, !decision.isPaused {
+            switch decision.source {
+            case .content(let t): shown = (.content, t)
+            case .ad(let b, let a, let t): if allowCopying(AdReference(b, a), into: &runs) { shown = (.ad(AdReference(b, a)), t) }
+            }
+        }
+        let flushed = runs.cut(before: shown)
         passthroughRuns = runs
-        switch step {
-        case .hold(let copy):
-            return .held(thenCopy: copy)
-        case .draw(let encode):
-            if let encode { try encodeHeld(encode) }
-            return .drawn
+        if let flushed { try encodeHeld(flushed) }
+        switch runs.take(frame: decision.frame, shown: shown, encodingFirst: nil) {
+        case .hold(_, let copy): return .held(thenCopy: copy, runs: runs)
+        case .draw: return .drawn
         }
     }
 
-    /// Encodes held-back content ticks `ticks`, decoded now.
-    func encodeHeld(_ ticks: Range<Int64>) throws(RenderError) {
-        for t in ticks {
+    /// After frame `frame` was written: its hold takes effect, and a run it completes is copied.
+    func passthroughWritten(_ frame: PassthroughFrame) throws(RenderError) {
+        guard case .held(let copy, let runs) = frame else { return }
+        passthroughRuns = runs
+        if let copy {
+            do { try stage.copyVideo(copy.range, from: copy.source.ad.flatMap { adCopySources[$0] }) } catch { throw .output(error) }
+        }
+    }
+
+    /// Before ad `ad` is closed (it failed): the pictures of it still held back are encoded while it is open.
+    func encodeHeld(before ad: AdReference) throws(RenderError) {
+        guard passthroughRuns?.pending?.source == .ad(ad), let held = passthroughRuns?.cut(before: nil) else { return }
+        try encodeHeld(held)
+    }
+
+    /// Whether the pictures of ad `ad` may be copied: decided when it is first shown, from its media file (coded
+    /// with the content's parameter sets, at the output's size and rate); the reason when not is kept for the
+    /// render's summary.
+    private func allowCopying(_ ad: AdReference, into runs: inout PassthroughRuns) -> Bool {
+        if runs.allows(.ad(ad)) { return true }
+        guard passthroughAds[ad] == nil, let source = media.source(ad) else { return false }
+        do throws(MediaError) {
+            guard let copy = try stage.copySource(source.path) else { return false }
+            runs.allow(.ad(ad), keyframes: copy.keyframes, frames: copy.frames)
+            adCopySources[ad] = copy
+            passthroughAds[ad] = .copied
+        } catch {
+            var reason = "\(error)"
+            if case .cannotCopy(_, let why) = error { reason = why }
+            passthroughAds[ad] = .encoded(reason: reason)
+        }
+        return runs.allows(.ad(ad))
+    }
+
+    /// Encodes held-back ticks `ticks`, decoded now.
+    func encodeHeld(_ ticks: PassthroughRuns.Ticks) throws(RenderError) {
+        for t in ticks.range {
             let picture: VideoPicture
-            do { picture = try content.picture(atTick: t) } catch { throw .content(error) }
+            switch ticks.source {
+            case .content:
+                do { picture = try content.picture(atTick: t) } catch { throw .content(error) }
+            case .ad(let ad):
+                guard let source = media.source(ad) else { preconditionFailure("held-back ad \(ad) closed before its pictures were encoded") }
+                do { picture = try source.picture(atTick: t) } catch { throw .heldAd(error) }
+            }
             do { try stage.writeDeferredVideo(picture) } catch { throw .output(error) }
         }
     }

@@ -27,7 +27,7 @@ public final class Stitcher {
     public let downloads: MediaDownloads
 
     let content: MediaSource
-    private let media: AdMedia
+    let media: AdMedia
     /// The other scenes' players (`request.players`), stepped after the primary session at every frame.
     var players: [ScenePlayer] = []
     /// The last output frame the other players were stepped for (a frame decided again after an ad failure
@@ -64,6 +64,10 @@ public final class Stitcher {
     private var keyframes: KeyframeSchedule?
     /// A passthrough render's runs of content held back to be copied; `nil` when every frame is encoded.
     var passthroughRuns: PassthroughRuns?
+    /// In passthrough, the ads whose pictures are copied, opened for it.
+    var adCopySources: [AdReference: CopySource] = [:]
+    /// In passthrough, what became of each ad's pictures, decided when it is first shown.
+    var passthroughAds: [AdReference: PassthroughAd] = [:]
     /// Why a passthrough render (`.auto`) encodes every frame, or `nil`.
     private(set) var passthroughRefusal: String?
 
@@ -198,6 +202,7 @@ public final class Stitcher {
             do {
                 try render(decision)
             } catch let failure as AdFailure {
+                try encodeHeld(before: failure.ad)
                 media.close(failure.ad)
                 session.adFailed(failure.error)
                 continue
@@ -250,7 +255,7 @@ public final class Stitcher {
         }
         let earlyEnds = (content.earlyEnd.map { [InputEarlyEnd(ad: nil, earlyEnd: $0)] } ?? []) + media.earlyEnds
         return RenderResult(timeline: result, plan: session.plan, earlyEnds: earlyEnds, breaksNotReached: breaksNotReached,
-                            passthroughRefusal: passthroughRefusal)
+                            passthroughRefusal: passthroughRefusal, passthroughAds: passthroughAds)
     }
 
     /// Runs a whole batch render.
@@ -353,9 +358,7 @@ public final class Stitcher {
             }
         }
         keyframes?.wrote(frame: n, breakIndex: breakIndex, keyframe: keyframe)
-        if case .held(let run?) = passthrough {
-            do { try stage.copyVideo(run) } catch { throw RenderError.output(error) }
-        }
+        try passthroughWritten(passthrough)
         timeline.add(TimelineBuilder.Frame(
             kind: kind, source: source.path, sourceFps: source.nominalFrameRate.perSecond.fraction,
             breakIndex: breakIndex, adIndex: adIndex, outFrame: n, tick: tick, paused: decision.isPaused,
@@ -365,7 +368,10 @@ public final class Stitcher {
                 Timeline.Scene(id: $0.id.rawValue, rect: .init($0.rect), safeArea: .init($0.safeArea), state: $0.state)
             },
             layers: drawn?.timeline))
-        if kind == .content { media.closeAll() }
+        if kind == .content {
+            media.closeAll()
+            adCopySources.removeAll()
+        }
     }
 
     /// The player's layers in `window`: its picture letterboxed, or, in picture-in-picture, the background (or
@@ -553,6 +559,8 @@ public struct RenderResult: Sendable {
     public var breaksNotReached: [Int] = []
     /// Why `--passthrough auto` encoded every frame; `nil` when it copied, or was not asked to.
     public var passthroughRefusal: String?
+    /// In passthrough, what became of each ad's pictures (those shown whole, on their own, at least once).
+    public var passthroughAds: [AdReference: PassthroughAd] = [:]
 }
 
 /// An input of a render that ended before its declared duration: the content (`ad` is `nil`) or one ad.

@@ -107,12 +107,18 @@ public final class MediaWriter {
 
     /// The passthrough file's IDR pictures (where a copied run may start or end) and its picture count; `nil`
     /// without passthrough.
-    public var copyable: (keyframes: [Int64], frames: Int64)? { spliced.map { ($0.keyframes, $0.contentFrames) } }
+    public var copyable: (keyframes: [Int64], frames: Int64)? { spliced.map { ($0.content.keyframes, $0.content.frames) } }
 
-    /// Copies the passthrough file's pictures `range` as the next video frames (`range` starts at an IDR and ends
-    /// at one or at the file's end, `copyable`).
-    public func copyVideo(_ range: Range<Int64>) throws(MediaError) {
-        try spliced!.copy(range)
+    /// Opens `path` (an ad) to be copied like the passthrough file; `nil` without passthrough.
+    /// - Throws: `.cannotCopy` with the reason when its pictures cannot be copied into this output as they are.
+    public func copySource(_ path: String) throws(MediaError) -> CopySource? {
+        try spliced?.copySource(path)
+    }
+
+    /// Copies the pictures `range` of `source` (the passthrough file when `nil`) as the next video frames (`range`
+    /// starts at an IDR and ends at one or at the file's end, `copyable`).
+    public func copyVideo(_ range: Range<Int64>, from source: CopySource? = nil) throws(MediaError) {
+        try spliced!.copy(range, from: source)
         videoFrames += Int64(range.count)
     }
 

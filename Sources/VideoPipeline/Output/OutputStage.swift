@@ -138,12 +138,18 @@ public final class OutputStage {
     /// In passthrough: what the output's video can copy, the passthrough file's IDR pictures and picture count.
     public var copyable: (keyframes: [Int64], frames: Int64)? { writer?.copyable }
 
-    /// In passthrough: the pictures of deferred frames, copied from the passthrough file's pictures `range` (which
-    /// starts at an IDR and ends at one or at the file's end).
-    public func copyVideo(_ range: Range<Int64>) throws(MediaError) {
+    /// In passthrough: `path` (an ad) opened to be copied like the passthrough file, when its pictures can be.
+    /// - Throws: `.cannotCopy` with the reason when they cannot.
+    public func copySource(_ path: String) throws(MediaError) -> CopySource? {
+        try writer?.copySource(path)
+    }
+
+    /// In passthrough: the pictures of deferred frames, copied from the pictures `range` of `source` (the
+    /// passthrough file when `nil`; `range` starts at an IDR and ends at one or at the file's end).
+    public func copyVideo(_ range: Range<Int64>, from source: CopySource? = nil) throws(MediaError) {
         guard let writer else { return }
-        guard let encoder else { return try writer.copyVideo(range) }
-        try encoder.submit { () throws(MediaError) in try writer.copyVideo(range) }
+        guard let encoder else { return try writer.copyVideo(range, from: source) }
+        try encoder.submit { () throws(MediaError) in try writer.copyVideo(range, from: source) }
     }
 
     /// In passthrough: the picture of the next deferred frame, encoded.

@@ -18,23 +18,17 @@ import MediaCore
 /// its presentation time, and decode times increase across the splices.
 ///
 /// **Limits.** The content must be H.264, 8-bit 4:2:0, constant frame rate equal to the output's, at the output's
-/// size, with closed GOPs starting at IDRs (x264's default); `SplicedVideoTrack.checkCopyable` says which condition fails.
+/// size, with closed GOPs starting at IDRs (x264's default); `CopySource` says which condition fails.
+/// An ad is copied the same way when it was coded with the content's own parameter sets (`copySource`).
 final class SplicedVideoTrack {
     let destination: String
     let format: OutputFormat
-    /// The content's IDR pictures, by display index from its first picture: where a copied run may start.
-    let keyframes: [Int64]
-    /// The content's pictures.
-    let contentFrames: Int64
+    /// The content, whose pictures are copied between the cuts.
+    let content: CopySource
 
     private let encoding: EncodingSettings
     private let context: OutputContext
     let stream: UnsafeMutablePointer<AVStream>
-    private let input: InputFile
-    private let inputStream: Int
-    private let inputTimeBase: Rational
-    private let firstPTS: Int64
-    private let contentSets: AVCParameterSets
     private let encoderSPSID: Int
     private let delay: Int64
     private let packet: Packet
@@ -47,77 +41,68 @@ final class SplicedVideoTrack {
     private var decodeIndex: Int64 = 0
 
     /// Opens `content` for copying and adds the track to `context` (before its header is written).
-    init(in context: OutputContext, content: String, format: OutputFormat, encoding: EncodingSettings,
+    init(in context: OutputContext, content path: String, format: OutputFormat, encoding: EncodingSettings,
          reportedAs destination: String) throws(MediaError) {
         self.destination = destination
         self.context = context
         self.format = format
         self.encoding = encoding
-        input = try InputFile(path: content)
-        guard let index = input.bestStream(.video) else { throw .missingStream(path: content, kind: .video) }
-        inputStream = index
-        let par = input.stream(index).pointee.codecpar!
-        try SplicedVideoTrack.checkCopyable(par.pointee, path: content, format: format)
-        inputTimeBase = input.stream(index).pointee.time_base.rational ?? Rational(1, 90_000)
-        guard let extradata = par.pointee.extradata, par.pointee.extradata_size > 0 else {
-            throw .cannotCopy(path: content, reason: "its H.264 has no avcC (parameter sets in the stream only)")
-        }
-        contentSets = try AVCParameterSets(avcC: Array(UnsafeBufferPointer(start: extradata, count: Int(par.pointee.extradata_size))))
+        content = try CopySource(path: path, format: format)
+        let contentSets = content.sets
         encoderSPSID = (contentSets.sequenceSetIDs.max() ?? 0) + 1
         guard encoderSPSID < 32, (contentSets.pictureSetIDs.max() ?? 0) < 255 else {
-            throw .cannotCopy(path: content, reason: "its parameter set ids leave none free for the re-encoded pictures")
+            throw .cannotCopy(path: path, reason: "its parameter set ids leave none free for the re-encoded pictures")
         }
         packet = try Packet()
         properties = try Packet()
-        (keyframes, contentFrames, firstPTS) = try SplicedVideoTrack.scan(input, stream: index, timeBase: inputTimeBase, rate: format.frameRate)
-
         stream = try allocated(avformat_new_stream(context.pointer, nil), "avformat_new_stream")
-        let first = try SplicedVideoTrack.makeEncoder(format: format, encoding: encoding, content: input.stream(index).pointee.codecpar.pointee,
+        let par = content.parameters
+        let first = try SplicedVideoTrack.makeEncoder(format: format, encoding: encoding, content: par,
                                                       profile: contentSets.profile, level: contentSets.level, spsID: encoderSPSID,
                                                       destination: destination)
         let encoderSets = try AVCParameterSets(annexB: Array(UnsafeBufferPointer(start: first.pointer.pointee.extradata,
                                                                                count: Int(first.pointer.pointee.extradata_size))))
         guard Set(encoderSets.sequenceSetIDs).isDisjoint(with: contentSets.sequenceSetIDs),
               Set(encoderSets.pictureSetIDs).isDisjoint(with: contentSets.pictureSetIDs) else {
-            throw .cannotCopy(path: content, reason: "x264's parameter set ids \(encoderSets.sequenceSetIDs) clash with the content's")
+            throw .cannotCopy(path: path, reason: "x264's parameter set ids \(encoderSets.sequenceSetIDs) clash with the content's")
         }
         encoder = first
-        delay = Int64(max(par.pointee.video_delay, first.pointer.pointee.has_b_frames))
+        delay = max(content.reorderDepth, Int64(first.pointer.pointee.has_b_frames))
         try check(avcodec_parameters_from_context(stream.pointee.codecpar, first.pointer), "avcodec_parameters_from_context")
         try setExtradata(contentSets.merged(with: encoderSets).avcC)
         stream.pointee.time_base = format.frameRate.timeBase.av
         stream.pointee.avg_frame_rate = format.frameRate.perSecond.av
-        stream.pointee.sample_aspect_ratio = par.pointee.sample_aspect_ratio
+        stream.pointee.sample_aspect_ratio = par.sample_aspect_ratio
+    }
+
+    /// Opens `path` (an ad) for copying into this track.
+    /// - Throws: `.cannotCopy` with the reason when its pictures cannot join the track as they are: not H.264 at
+    ///   the output's size and rate, or coded with parameter sets other than the content's (the track's `avcC` is
+    ///   the content's and x264's, fixed before the first picture), or reordered deeper than the track allows.
+    func copySource(_ path: String) throws(MediaError) -> CopySource {
+        let source = try CopySource(path: path, format: format)
+        guard source.sets.sequenceSets.allSatisfy(content.sets.sequenceSets.contains),
+              source.sets.pictureSets.allSatisfy(content.sets.pictureSets.contains) else {
+            throw .cannotCopy(path: path, reason: "its parameter sets (SPS/PPS) are not the content's")
+        }
+        guard source.reorderDepth <= delay else {
+            throw .cannotCopy(path: path, reason: "it reorders \(source.reorderDepth) pictures, more than the content's \(delay)")
+        }
+        return source
     }
 
     /// Frames written so far.
     var frameCount: Int64 { frames }
 
-    /// Copies the content's pictures `range` (display indices): `range.lowerBound` must be an IDR (`keyframes`), and
-    /// `range.upperBound` another or the content's end.
-    func copy(_ range: Range<Int64>) throws(MediaError) {
-        precondition(keyframes.contains(range.lowerBound) && (keyframes.contains(range.upperBound) || range.upperBound == contentFrames),
-                     "copied run \(range) does not start and end at IDRs")
+    /// Copies the pictures `range` (display indices) of `source` (the content when `nil`): `range.lowerBound` must
+    /// be an IDR (`keyframes`), and `range.upperBound` another or the file's end.
+    func copy(_ range: Range<Int64>, from source: CopySource? = nil) throws(MediaError) {
+        let source = source ?? content
+        precondition(source.keyframes.contains(range.lowerBound) && (source.keyframes.contains(range.upperBound) || range.upperBound == source.frames),
+                     "copied run \(range) of \(source.path) does not start and end at IDRs")
         try endRun()
-        let start = Rational(range.lowerBound) / format.frameRate.perSecond / inputTimeBase
-        try check(av_seek_frame(input.context, Int32(inputStream), firstPTS + start.rounded, AVSEEK_FLAG_BACKWARD), "av_seek_frame", path: input.path)
-        var copied: Int64 = 0
-        while copied < range.count {
-            packet.unref()
-            let r = av_read_frame(input.context, packet.pointer)
-            if r == averrorEOF { break }
-            try check(r, "av_read_frame", path: input.path)
-            guard packet.pointer.pointee.stream_index == Int32(inputStream) else { continue }
-            let display = try displayIndex(packet.pointer.pointee.pts)
-            guard range.contains(display) else {
-                if display >= range.upperBound { break } else { continue }
-            }
-            try rewriteLengths()
-            try write(pts: frames + display - range.lowerBound, key: packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0)
-            copied += 1
-        }
-        guard copied == Int64(range.count) else {
-            throw .unreadable(path: input.path, function: "av_read_frame", message: "\(copied) of the \(range.count) pictures of \(range) were read")
+        try source.readPackets(range, into: packet, scratch: properties) { (offset: Int64) throws(MediaError) in
+            try write(pts: frames + offset, key: packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0)
         }
         frames += Int64(range.count)
     }
@@ -127,8 +112,8 @@ final class SplicedVideoTrack {
     func encode(_ picture: VideoPicture) throws(MediaError) {
         precondition(picture.size == format.size && picture.frame.pixelFormat == AV_PIX_FMT_YUV420P)
         if encoder == nil {
-            encoder = try SplicedVideoTrack.makeEncoder(format: format, encoding: encoding, content: input.stream(inputStream).pointee.codecpar.pointee,
-                                                        profile: contentSets.profile, level: contentSets.level, spsID: encoderSPSID,
+            encoder = try SplicedVideoTrack.makeEncoder(format: format, encoding: encoding, content: content.parameters,
+                                                        profile: content.sets.profile, level: content.sets.level, spsID: encoderSPSID,
                                                         destination: destination)
         }
         if runFrames == 0 { runStart = frames }
@@ -216,32 +201,12 @@ final class SplicedVideoTrack {
 
     // MARK: - NAL units
 
-    /// The copied packet with 4-byte NAL lengths (the track's), whatever the content's were.
-    private func rewriteLengths() throws(MediaError) {
-        guard contentSets.lengthSize != 4 else { return }
-        let p = packet.pointer.pointee
-        let units = AVCParameterSets.nalUnits(lengthPrefixed: UnsafeBufferPointer(start: p.data, count: Int(p.size)), lengthSize: contentSets.lengthSize)
-        guard let units else { throw .unreadable(path: input.path, function: "av_read_frame", message: "a packet's NAL lengths overrun it") }
-        try replacePayload(units.map { Array($0) })
-    }
-
     /// An encoded packet (Annex B) as length-prefixed NAL units, without parameter sets or delimiters (the track's
     /// `avcC` has the sets).
     private func annexBToLengths() throws(MediaError) {
         let p = packet.pointer.pointee
         let units = AVCParameterSets.nalUnits(annexB: Array(UnsafeBufferPointer(start: p.data, count: Int(p.size))))
-        try replacePayload(units.filter { ![7, 8, 9].contains($0[0] & 0x1F) })
-    }
-
-    private func replacePayload(_ units: [[UInt8]]) throws(MediaError) {
-        var bytes: [UInt8] = []
-        for unit in units { bytes += [UInt8(unit.count >> 24 & 0xFF), UInt8(unit.count >> 16 & 0xFF), UInt8(unit.count >> 8 & 0xFF), UInt8(unit.count & 0xFF)] + unit }
-        properties.unref()
-        try check(av_packet_copy_props(properties.pointer, packet.pointer), "av_packet_copy_props")
-        packet.unref()
-        try check(av_new_packet(packet.pointer, Int32(bytes.count)), "av_new_packet")
-        bytes.withUnsafeBufferPointer { packet.pointer.pointee.data.update(from: $0.baseAddress!, count: $0.count) }
-        try check(av_packet_copy_props(packet.pointer, properties.pointer), "av_packet_copy_props")
+        try packet.replacePayload(withLengthPrefixed: units.filter { ![7, 8, 9].contains($0[0] & 0x1F) }, scratch: properties)
     }
 
     private func setExtradata(_ bytes: [UInt8]) throws(MediaError) {
@@ -251,63 +216,6 @@ final class SplicedVideoTrack {
         buffer.update(from: bytes, count: bytes.count)
         par.pointee.extradata = buffer
         par.pointee.extradata_size = Int32(bytes.count)
-    }
-
-    // MARK: - The content
-
-    /// The display index of a content packet stamped `pts`.
-    private func displayIndex(_ pts: Int64) throws(MediaError) -> Int64 {
-        guard let pts = pts.timestamp else { throw .cannotCopy(path: input.path, reason: "a video packet has no timestamp") }
-        let index = Rational(pts - firstPTS) * inputTimeBase * format.frameRate.perSecond
-        guard index.isInteger else { throw .cannotCopy(path: input.path, reason: "its pictures are not on the output's frame grid") }
-        return index.numerator
-    }
-
-    /// Demuxes the content once: its IDR pictures (display indices), its picture count and its first timestamp.
-    private static func scan(_ input: InputFile, stream: Int, timeBase: Rational, rate: FrameRate) throws(MediaError) -> ([Int64], Int64, Int64) {
-        let packet = try Packet()
-        var samples: [(pts: Int64, key: Bool)] = []
-        while true {
-            packet.unref()
-            let r = av_read_frame(input.context, packet.pointer)
-            if r == averrorEOF { break }
-            try check(r, "av_read_frame", path: input.path)
-            guard packet.pointer.pointee.stream_index == Int32(stream) else { continue }
-            guard let pts = packet.pointer.pointee.pts.timestamp else { throw .cannotCopy(path: input.path, reason: "a video packet has no timestamp") }
-            samples.append((pts, packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 && isIDR(packet)))
-        }
-        guard let first = samples.map(\.pts).min() else { throw .noFrames(path: input.path) }
-        var keyframes: [Int64] = []
-        for sample in samples where sample.key {
-            let index = Rational(sample.pts - first) * timeBase * rate.perSecond
-            guard index.isInteger else { throw .cannotCopy(path: input.path, reason: "its pictures are not on the output's frame grid") }
-            keyframes.append(index.numerator)
-        }
-        return (keyframes.sorted(), Int64(samples.count), first)
-    }
-
-    /// Whether a length-prefixed (4-byte) sample holds an IDR slice.
-    private static func isIDR(_ packet: Packet) -> Bool {
-        let p = packet.pointer.pointee
-        let buffer = UnsafeBufferPointer(start: p.data, count: Int(p.size))
-        for length in [4, 2, 1] {
-            if let units = AVCParameterSets.nalUnits(lengthPrefixed: buffer, lengthSize: length) {
-                return units.contains { $0.first.map { $0 & 0x1F == 5 } ?? false }
-            }
-        }
-        return false
-    }
-
-    /// Whether the content can be copied into an output of `format`; the reason when not.
-    static func checkCopyable(_ par: AVCodecParameters, path: String, format: OutputFormat) throws(MediaError) {
-        func no(_ why: String) -> MediaError { .cannotCopy(path: path, reason: why) }
-        guard par.codec_id == AV_CODEC_ID_H264 else { throw no("its video is \(String(cString: avcodec_get_name(par.codec_id))), not H.264") }
-        guard AVPixelFormat(rawValue: par.format) == AV_PIX_FMT_YUV420P || AVPixelFormat(rawValue: par.format) == AV_PIX_FMT_YUVJ420P else {
-            throw no("its pictures are not 8-bit 4:2:0")
-        }
-        guard Int(par.width) == format.size.width, Int(par.height) == format.size.height else {
-            throw no("its pictures are \(par.width)x\(par.height), the output's \(format.size)")
-        }
     }
 
     static func profileName(_ idc: UInt8) -> String {

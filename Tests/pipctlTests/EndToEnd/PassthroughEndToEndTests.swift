@@ -16,6 +16,14 @@ extension EndToEnd {
                                    "sine=f=880:d=3", "-c:v", "libx264", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", dir.path("ad.mp4")])
         }
 
+        /// A 3 s ad coded exactly as the content is (same x264 settings, size and rate, so the same SPS and PPS),
+        /// which passthrough copies too.
+        static func twinAd(_ dir: ScratchDirectory) throws {
+            try FFmpegCommand.run(["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30:duration=3,hue=h=180", "-f", "lavfi", "-i", "sine=f=660:d=3",
+                                   "-c:v", "libx264", "-preset", "veryfast", "-g", "60", "-keyint_min", "60", "-sc_threshold", "0",
+                                   "-bf", "3", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", dir.path("twin.mp4")])
+        }
+
         /// A break mid-GOP at 5.5 s (frame 165 of the GOP 120–179) and one on an IDR at 12 s.
         static let breaks = ["--break", "5.5=ad.mp4", "--break", "12=ad.mp4"]
 
@@ -26,6 +34,11 @@ extension EndToEnd {
                                                      directory: dir.url)
             try #require(result.exitStatus == 0, "\(result.standardError)")
             #expect(result.standardOutput.contains("\n  passthrough: 540 of 780 frames copied in 3 runs, the rest encoded\n"))
+            // The ad was coded by other settings than the content: it is encoded, and the summary says why.
+            for b in 0..<2 {
+                #expect(result.standardOutput.contains("\n  passthrough: ad 0 of break \(b) encoded: its parameter sets (SPS/PPS) are not the content's\n"),
+                        "\(result.standardOutput)")
+            }
 
             // The timeline's runs: content 0–119 copied; 120–164 (the cut GOP's start), the ad, content 165–179
             // (the rest of that GOP) encoded; 180–359 copied; the second ad encoded; 360–599 copied.
@@ -55,6 +68,41 @@ extension EndToEnd {
             let plainTimeline = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.path("plain.mp4.timeline.json")))) as? [String: Any])
             #expect(plainTimeline["videoRuns"] == nil)
             #expect(NSDictionary(dictionary: ["s": plainTimeline["segments"]!]).isEqual(to: ["s": timeline["segments"]!]))
+        }
+
+        /// Ads coded with the content's own parameter sets are copied like the content: only the content's partial
+        /// GOPs around the first cut are encoded, and every picture of both ads is the ad file's own.
+        @Test func adsCodedLikeTheContentAreCopiedToo() async throws {
+            let dir = try ScratchDirectory()
+            try Self.media(dir)
+            try Self.twinAd(dir)
+            let result = try await PipctlProcess.run(["render", "--content", "content.mp4", "--break", "5.5=twin.mp4", "--break", "12=twin.mp4",
+                                                      "-o", "out.mp4", "--passthrough", "on"], directory: dir.url)
+            try #require(result.exitStatus == 0, "\(result.standardError)")
+            #expect(result.standardOutput.contains("\n  passthrough: 720 of 780 frames copied in 3 runs, the rest encoded\n"), "\(result.standardOutput)")
+            #expect(!result.standardOutput.contains(" encoded: "), "\(result.standardOutput)")
+
+            // Content 0–119 copied; 120–164 encoded (the cut GOP's start); the ad (90 frames, IDRs at 0 and 60)
+            // copied; content 165–179 encoded; then content, the second ad and content copied to the end.
+            let timeline = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.path("out.mp4.timeline.json")))) as? [String: Any])
+            let runs = try #require(timeline["videoRuns"] as? [[String: Any]])
+            #expect(runs.map { "\($0["mode"]!) \($0["outStartFrame"]!)-\($0["outEndFrame"]!)" }
+                == ["copied 0-120", "encoded 120-165", "copied 165-255", "encoded 255-270", "copied 270-780"])
+
+            let messages = try Self.shell("\(FFmpegCommand.path) -hide_banner -v error -xerror -i \(dir.path("out.mp4")) -f null - 2>&1")
+            #expect(messages.isEmpty, "\(messages)")
+            let ours = try FFmpegCommand.frameMD5(dir.path("out.mp4")).filter { !$0.hasPrefix("#") }.map(Self.md5)
+            let content = try FFmpegCommand.frameMD5(dir.path("content.mp4")).filter { !$0.hasPrefix("#") }.map(Self.md5)
+            let ad = try FFmpegCommand.frameMD5(dir.path("twin.mp4")).filter { !$0.hasPrefix("#") }.map(Self.md5)
+            #expect(ours.count == 780 && ad.count == 90)
+            #expect(ours[165..<255] == ad[0..<90])
+            #expect(ours[450..<540] == ad[0..<90])
+            #expect(ours[0..<120] == content[0..<120])
+            #expect(ours[540..<780] == content[360..<600])
+
+            let verify = try await PipctlProcess.run(["verify", "out.mp4", "--sources"], directory: dir.url, timeout: .seconds(300))
+            #expect(verify.exitStatus == 0 && verify.standardOutput.hasPrefix("verify out.mp4 --sources: OK — 780 frames in 5 segments"),
+                    "\(verify.standardOutput)")
         }
 
         /// Content and ads made by `pipctl testsrc` (x264's own GOPs, a stamp on every frame): the passthrough render
@@ -90,14 +138,17 @@ extension EndToEnd {
             #expect(auto.standardOutput.contains("\n  passthrough not used: --passthrough: content.mp4: its frame rate 30 is not the output's 25\n"))
         }
 
-        /// Headless Chromium (Debian's) plays the passthrough MP4 in a `<video>` element from a loopback server, at
-        /// 4x: it reaches the end, its clock passes every splice, and no `error` fires.
+        /// Headless Chromium (Debian's) plays the passthrough MP4 (content and one ad copied, the other ad
+        /// encoded) in a `<video>` element from a loopback server, at 4x: it reaches the end, its clock passes every
+        /// splice, and no `error` fires.
         @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"), "needs Debian's chromium"))
         func aBrowserPlaysItThroughEverySplice() async throws {
             let dir = try ScratchDirectory()
             try Self.media(dir)
-            let result = try await PipctlProcess.run(["render", "--content", "content.mp4"] + Self.breaks + ["-o", "out.mp4", "--passthrough", "on"],
-                                                     directory: dir.url)
+            try Self.twinAd(dir)
+            // The first ad is copied, the second encoded: the browser crosses every kind of splice.
+            let result = try await PipctlProcess.run(["render", "--content", "content.mp4", "--break", "5.5=twin.mp4", "--break", "12=ad.mp4",
+                                                      "-o", "out.mp4", "--passthrough", "on"], directory: dir.url)
             try #require(result.exitStatus == 0, "\(result.standardError)")
             let server = try LoopbackHTTPServer()
             defer { server.stop() }

@@ -1,0 +1,158 @@
+import CFFmpeg
+import Foundation
+import MediaCore
+
+/// An H.264 file whose pictures a passthrough track can copy: the content, or an ad coded with the content's own
+/// parameter sets. It is opened and scanned once (its IDR pictures, its picture count), then read run by run.
+///
+/// A source is used by one thread at a time: made on the render's thread, then handed to the one that writes the
+/// output (`OutputStage.copyVideo`), which alone reads it.
+public final class CopySource: @unchecked Sendable {
+    public var path: String { input.path }
+    /// IDR pictures, by display index from the first picture: where a copied run may start and end.
+    public let keyframes: [Int64]
+    /// Pictures in the file.
+    public let frames: Int64
+    /// Its parameter sets (`avcC`).
+    let sets: AVCParameterSets
+    /// How many pictures its decoder holds back for reordering.
+    let reorderDepth: Int64
+
+    private let input: InputFile
+    private let stream: Int
+    private let timeBase: Rational
+    private let firstPTS: Int64
+    private let rate: FrameRate
+
+    /// Opens `path` for copying into an output of `format`.
+    /// - Throws: `.cannotCopy` with the reason when its video is not H.264 at the output's size, 8-bit 4:2:0, on the
+    ///   output's frame grid, with its parameter sets in an `avcC`.
+    init(path: String, format: OutputFormat) throws(MediaError) {
+        input = try InputFile(path: path)
+        guard let index = input.bestStream(.video) else { throw .missingStream(path: path, kind: .video) }
+        stream = index
+        let par = input.stream(index).pointee.codecpar!
+        try CopySource.checkCopyable(par.pointee, path: path, format: format)
+        timeBase = input.stream(index).pointee.time_base.rational ?? Rational(1, 90_000)
+        rate = format.frameRate
+        guard let extradata = par.pointee.extradata, par.pointee.extradata_size > 0 else {
+            throw .cannotCopy(path: path, reason: "its H.264 has no avcC (parameter sets in the stream only)")
+        }
+        sets = try AVCParameterSets(avcC: Array(UnsafeBufferPointer(start: extradata, count: Int(par.pointee.extradata_size))))
+        reorderDepth = Int64(par.pointee.video_delay)
+        (keyframes, frames, firstPTS) = try CopySource.scan(input, stream: index, timeBase: timeBase, rate: format.frameRate)
+    }
+
+    /// The codec parameters of its video.
+    var parameters: AVCodecParameters { input.stream(stream).pointee.codecpar.pointee }
+
+    /// Reads the packets of pictures `range` (display indices; `range.lowerBound` an IDR) in decode order and hands
+    /// each, with 4-byte NAL lengths, to `body` with its display index less `range.lowerBound`.
+    func readPackets(_ range: Range<Int64>, into packet: Packet, scratch: Packet,
+                     _ body: (_ offset: Int64) throws(MediaError) -> Void) throws(MediaError) {
+        let start = Rational(range.lowerBound) / rate.perSecond / timeBase
+        try check(av_seek_frame(input.context, Int32(stream), firstPTS + start.rounded, AVSEEK_FLAG_BACKWARD), "av_seek_frame", path: path)
+        var copied: Int64 = 0
+        while copied < range.count {
+            packet.unref()
+            let r = av_read_frame(input.context, packet.pointer)
+            if r == averrorEOF { break }
+            try check(r, "av_read_frame", path: path)
+            guard packet.pointer.pointee.stream_index == Int32(stream) else { continue }
+            let display = try displayIndex(packet.pointer.pointee.pts)
+            guard range.contains(display) else {
+                if display >= range.upperBound { break } else { continue }
+            }
+            try rewriteLengths(packet, scratch: scratch)
+            try body(display - range.lowerBound)
+            copied += 1
+        }
+        guard copied == Int64(range.count) else {
+            throw .unreadable(path: path, function: "av_read_frame", message: "\(copied) of the \(range.count) pictures of \(range) were read")
+        }
+    }
+
+    /// The display index of a packet stamped `pts`.
+    private func displayIndex(_ pts: Int64) throws(MediaError) -> Int64 {
+        guard let pts = pts.timestamp else { throw .cannotCopy(path: path, reason: "a video packet has no timestamp") }
+        let index = Rational(pts - firstPTS) * timeBase * rate.perSecond
+        guard index.isInteger else { throw .cannotCopy(path: path, reason: "its pictures are not on the output's frame grid") }
+        return index.numerator
+    }
+
+    /// `packet` with 4-byte NAL lengths (the track's), whatever the file's were.
+    private func rewriteLengths(_ packet: Packet, scratch: Packet) throws(MediaError) {
+        guard sets.lengthSize != 4 else { return }
+        let p = packet.pointer.pointee
+        let units = AVCParameterSets.nalUnits(lengthPrefixed: UnsafeBufferPointer(start: p.data, count: Int(p.size)), lengthSize: sets.lengthSize)
+        guard let units else { throw .unreadable(path: path, function: "av_read_frame", message: "a packet's NAL lengths overrun it") }
+        try packet.replacePayload(withLengthPrefixed: units.map { Array($0) }, scratch: scratch)
+    }
+
+    /// Demuxes the file once: its IDR pictures (display indices), its picture count and its first timestamp.
+    private static func scan(_ input: InputFile, stream: Int, timeBase: Rational, rate: FrameRate) throws(MediaError) -> ([Int64], Int64, Int64) {
+        let packet = try Packet()
+        var samples: [(pts: Int64, key: Bool)] = []
+        while true {
+            packet.unref()
+            let r = av_read_frame(input.context, packet.pointer)
+            if r == averrorEOF { break }
+            try check(r, "av_read_frame", path: input.path)
+            guard packet.pointer.pointee.stream_index == Int32(stream) else { continue }
+            guard let pts = packet.pointer.pointee.pts.timestamp else { throw .cannotCopy(path: input.path, reason: "a video packet has no timestamp") }
+            samples.append((pts, packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 && isIDR(packet)))
+        }
+        guard let first = samples.map(\.pts).min() else { throw .noFrames(path: input.path) }
+        // Every picture on the output's grid, one per tick with none missing: a constant rate equal to the output's.
+        var keyframes: [Int64] = [], indices: [Int64] = []
+        for sample in samples {
+            let index = Rational(sample.pts - first) * timeBase * rate.perSecond
+            guard index.isInteger else { throw .cannotCopy(path: input.path, reason: "its pictures are not on the output's frame grid") }
+            indices.append(index.numerator)
+            if sample.key { keyframes.append(index.numerator) }
+        }
+        guard indices.sorted() == Array(0..<Int64(indices.count)) else {
+            throw .cannotCopy(path: input.path, reason: "its pictures are not one per frame of the output (a variable or other frame rate)")
+        }
+        return (keyframes.sorted(), Int64(samples.count), first)
+    }
+
+    /// Whether a length-prefixed sample holds an IDR slice.
+    private static func isIDR(_ packet: Packet) -> Bool {
+        let p = packet.pointer.pointee
+        let buffer = UnsafeBufferPointer(start: p.data, count: Int(p.size))
+        for length in [4, 2, 1] {
+            if let units = AVCParameterSets.nalUnits(lengthPrefixed: buffer, lengthSize: length) {
+                return units.contains { $0.first.map { $0 & 0x1F == 5 } ?? false }
+            }
+        }
+        return false
+    }
+
+    /// Whether a video of `par` can be copied into an output of `format`; the reason when not.
+    static func checkCopyable(_ par: AVCodecParameters, path: String, format: OutputFormat) throws(MediaError) {
+        func no(_ why: String) -> MediaError { .cannotCopy(path: path, reason: why) }
+        guard par.codec_id == AV_CODEC_ID_H264 else { throw no("its video is \(String(cString: avcodec_get_name(par.codec_id))), not H.264") }
+        guard AVPixelFormat(rawValue: par.format) == AV_PIX_FMT_YUV420P || AVPixelFormat(rawValue: par.format) == AV_PIX_FMT_YUVJ420P else {
+            throw no("its pictures are not 8-bit 4:2:0")
+        }
+        guard Int(par.width) == format.size.width, Int(par.height) == format.size.height else {
+            throw no("its pictures are \(par.width)x\(par.height), the output's \(format.size)")
+        }
+    }
+}
+
+extension Packet {
+    /// Replaces the payload with `units`, each behind a 4-byte length, keeping the packet's properties (`scratch`
+    /// holds them meanwhile).
+    func replacePayload(withLengthPrefixed units: [[UInt8]], scratch: Packet) throws(MediaError) {
+        var bytes: [UInt8] = []
+        for unit in units { bytes += [UInt8(unit.count >> 24 & 0xFF), UInt8(unit.count >> 16 & 0xFF), UInt8(unit.count >> 8 & 0xFF), UInt8(unit.count & 0xFF)] + unit }
+        scratch.unref()
+        try check(av_packet_copy_props(scratch.pointer, pointer), "av_packet_copy_props")
+        unref()
+        try check(av_new_packet(pointer, Int32(bytes.count)), "av_new_packet")
+        bytes.withUnsafeBufferPointer { pointer.pointee.data.update(from: $0.baseAddress!, count: $0.count) }
+        try check(av_packet_copy_props(pointer, scratch.pointer), "av_packet_copy_props")
+    }
+}
