@@ -68,6 +68,8 @@ public final class Stitcher {
     var adCopySources: [AdReference: CopySource] = [:]
     /// In passthrough, what became of each ad's pictures, decided when it is first shown.
     var passthroughAds: [AdReference: PassthroughAd] = [:]
+    /// In passthrough, what limited the copying of the content.
+    private var passthroughNotes: [String] = []
     /// Why a passthrough render (`.auto`) encodes every frame, or `nil`.
     private(set) var passthroughRefusal: String?
 
@@ -147,6 +149,9 @@ public final class Stitcher {
         }
         timeline = TimelineBuilder(rate: format.frameRate)
         passthroughRuns = stage.copyable.map { PassthroughRuns(keyframes: $0.keyframes, contentFrames: $0.frames) }
+        if let open = stage.copyable?.openGOPKeyframes, open > 0 {
+            passthroughNotes.append("\(request.contentPath): \(open) of its keyframes are not IDRs (open GOPs), so its pictures are copied only from one IDR to the next")
+        }
         keyframes = request.hls.map { KeyframeSchedule(interval: HLSSegmenter.frames(perSegment: $0.segmentDuration, rate: format.frameRate)) }
         estimatedFrames = content.frameCount + request.plan.breaks.flatMap(\.ads).reduce(0) { sum, planned in
             sum + (Stitcher.expectedDuration(of: planned).map { format.frameRate.frameCount(in: $0) } ?? 0)
@@ -255,7 +260,8 @@ public final class Stitcher {
         }
         let earlyEnds = (content.earlyEnd.map { [InputEarlyEnd(ad: nil, earlyEnd: $0)] } ?? []) + media.earlyEnds
         return RenderResult(timeline: result, plan: session.plan, earlyEnds: earlyEnds, breaksNotReached: breaksNotReached,
-                            passthroughRefusal: passthroughRefusal, passthroughAds: passthroughAds)
+                            passthroughRefusal: passthroughRefusal, passthroughAds: passthroughAds,
+                            passthroughNotes: passthroughNotes)
     }
 
     /// Runs a whole batch render.
@@ -561,6 +567,8 @@ public struct RenderResult: Sendable {
     public var passthroughRefusal: String?
     /// In passthrough, what became of each ad's pictures (those shown whole, on their own, at least once).
     public var passthroughAds: [AdReference: PassthroughAd] = [:]
+    /// In passthrough, what limited the copying of the content (open GOPs).
+    public var passthroughNotes: [String] = []
 }
 
 /// An input of a render that ended before its declared duration: the content (`ad` is `nil`) or one ad.

@@ -107,7 +107,7 @@ public final class MediaWriter {
 
     /// The passthrough file's IDR pictures (where a copied run may start or end) and its picture count; `nil`
     /// without passthrough.
-    public var copyable: (keyframes: [Int64], frames: Int64)? { spliced.map { ($0.content.keyframes, $0.content.frames) } }
+    public var copyable: CopySource? { spliced?.content }
 
     /// Opens `path` (an ad) to be copied like the passthrough file; `nil` without passthrough.
     /// - Throws: `.cannotCopy` with the reason when its pictures cannot be copied into this output as they are.

@@ -136,7 +136,7 @@ public final class OutputStage {
     }
 
     /// In passthrough: what the output's video can copy, the passthrough file's IDR pictures and picture count.
-    public var copyable: (keyframes: [Int64], frames: Int64)? { writer?.copyable }
+    public var copyable: CopySource? { writer?.copyable }
 
     /// In passthrough: `path` (an ad) opened to be copied like the passthrough file, when its pictures can be.
     /// - Throws: `.cannotCopy` with the reason when they cannot.

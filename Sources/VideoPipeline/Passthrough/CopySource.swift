@@ -13,6 +13,9 @@ public final class CopySource: @unchecked Sendable {
     public let keyframes: [Int64]
     /// Pictures in the file.
     public let frames: Int64
+    /// Keyframes that are not IDRs (I-pictures of open GOPs, with a recovery point): not copy points, since
+    /// pictures after them in decode order may refer to pictures before them.
+    public let openGOPKeyframes: Int
     /// Its parameter sets (`avcC`).
     let sets: AVCParameterSets
     /// How many pictures its decoder holds back for reordering.
@@ -40,7 +43,7 @@ public final class CopySource: @unchecked Sendable {
         }
         sets = try AVCParameterSets(avcC: Array(UnsafeBufferPointer(start: extradata, count: Int(par.pointee.extradata_size))))
         reorderDepth = Int64(par.pointee.video_delay)
-        (keyframes, frames, firstPTS) = try CopySource.scan(input, stream: index, timeBase: timeBase, rate: format.frameRate)
+        (keyframes, openGOPKeyframes, frames, firstPTS) = try CopySource.scan(input, stream: index, timeBase: timeBase, rate: format.frameRate)
     }
 
     /// The codec parameters of its video.
@@ -89,10 +92,11 @@ public final class CopySource: @unchecked Sendable {
         try packet.replacePayload(withLengthPrefixed: units.map { Array($0) }, scratch: scratch)
     }
 
-    /// Demuxes the file once: its IDR pictures (display indices), its picture count and its first timestamp.
-    private static func scan(_ input: InputFile, stream: Int, timeBase: Rational, rate: FrameRate) throws(MediaError) -> ([Int64], Int64, Int64) {
+    /// Demuxes the file once: its IDR pictures (display indices), how many other keyframes it has, its picture
+    /// count and its first timestamp.
+    private static func scan(_ input: InputFile, stream: Int, timeBase: Rational, rate: FrameRate) throws(MediaError) -> ([Int64], Int, Int64, Int64) {
         let packet = try Packet()
-        var samples: [(pts: Int64, key: Bool)] = []
+        var samples: [(pts: Int64, key: Bool)] = [], openGOP = 0
         while true {
             packet.unref()
             let r = av_read_frame(input.context, packet.pointer)
@@ -100,7 +104,9 @@ public final class CopySource: @unchecked Sendable {
             try check(r, "av_read_frame", path: input.path)
             guard packet.pointer.pointee.stream_index == Int32(stream) else { continue }
             guard let pts = packet.pointer.pointee.pts.timestamp else { throw .cannotCopy(path: input.path, reason: "a video packet has no timestamp") }
-            samples.append((pts, packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 && isIDR(packet)))
+            let key = packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0, idr = key && isIDR(packet)
+            if key && !idr { openGOP += 1 }
+            samples.append((pts, idr))
         }
         guard let first = samples.map(\.pts).min() else { throw .noFrames(path: input.path) }
         // Every picture on the output's grid, one per tick with none missing: a constant rate equal to the output's.
@@ -114,7 +120,7 @@ public final class CopySource: @unchecked Sendable {
         guard indices.sorted() == Array(0..<Int64(indices.count)) else {
             throw .cannotCopy(path: input.path, reason: "its pictures are not one per frame of the output (a variable or other frame rate)")
         }
-        return (keyframes.sorted(), Int64(samples.count), first)
+        return (keyframes.sorted(), openGOP, Int64(samples.count), first)
     }
 
     /// Whether a length-prefixed sample holds an IDR slice.

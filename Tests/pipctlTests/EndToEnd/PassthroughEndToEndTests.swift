@@ -105,6 +105,26 @@ extension EndToEnd {
                     "\(verify.standardOutput)")
         }
 
+        /// Content with open GOPs (x264 `open-gop`: an IDR only at the start, recovery-point I-pictures every 2 s
+        /// whose leading B-pictures refer back across them) is never cut at those I-pictures: the output still
+        /// decodes cleanly and frame-exactly, and the summary says why so little was copied.
+        @Test func openGOPContentIsCopiedOnlyFromIDRToIDRAndSaysSo() async throws {
+            let dir = try ScratchDirectory()
+            try FFmpegCommand.run(["-f", "lavfi", "-i", "testsrc2=size=640x360:rate=30:duration=20", "-f", "lavfi", "-i", "sine=d=20",
+                                   "-c:v", "libx264", "-preset", "veryfast", "-g", "60", "-keyint_min", "60", "-sc_threshold", "0",
+                                   "-bf", "3", "-x264-params", "open-gop=1", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", dir.path("open.mp4")])
+            try Self.twinAd(dir)
+            let result = try await PipctlProcess.run(["render", "--content", "open.mp4", "--break", "5.5=twin.mp4", "-o", "out.mp4", "--passthrough", "on"],
+                                                     directory: dir.url)
+            try #require(result.exitStatus == 0, "\(result.standardError)")
+            #expect(result.standardOutput.contains("\n  passthrough: open.mp4: 9 of its keyframes are not IDRs (open GOPs), so its pictures are copied only from one IDR to the next\n"),
+                    "\(result.standardOutput)")
+            let messages = try Self.shell("\(FFmpegCommand.path) -hide_banner -v error -xerror -i \(dir.path("out.mp4")) -f null - 2>&1")
+            #expect(messages.isEmpty, "\(messages)")
+            let verify = try await PipctlProcess.run(["verify", "out.mp4", "--sources"], directory: dir.url, timeout: .seconds(300))
+            #expect(verify.exitStatus == 0, "\(verify.standardOutput)")
+        }
+
         /// Content and ads made by `pipctl testsrc` (x264's own GOPs, a stamp on every frame): the passthrough render
         /// verifies from its stamps, copied frames and encoded ones alike.
         @Test func aPassthroughRenderOfStampedContentVerifiesFromItsStamps() async throws {
