@@ -41,7 +41,6 @@ extension Stitcher {
         if request.encoding.profile != .delivery { return "the lossless profile encodes FFV1, not H.264" }
         if !request.writesMedia { return "nothing is written" }
         if request.frameHashPath != nil { return "--framehash needs every picture decoded" }
-        if request.hls != nil { return "an HLS render encodes every frame (passthrough HLS is not built yet)" }
         if request.screen != nil || !request.players.isEmpty { return "a device or session screen composes every frame" }
         if request.contentStart != .zero { return "--start-at moves the content off its own frame grid" }
         if source.displayAspect != format.size.displayAspect() { return "its picture's shape differs from the output's" }
@@ -81,11 +80,15 @@ extension Stitcher {
         }
     }
 
-    /// After frame `frame` was written: its hold takes effect, and a run it completes is copied.
-    func passthroughWritten(_ frame: PassthroughFrame) throws(RenderError) {
+    /// After a frame was written (as a forced `keyframe` or not): its hold takes effect, and a run it completes is
+    /// copied.
+    func passthroughWritten(_ frame: PassthroughFrame, keyframe: Bool) throws(RenderError) {
         guard case .held(let copy, let runs) = frame else { return }
         passthroughRuns = runs
+        heldKeyframes.append(keyframe)
         if let copy {
+            // Copied pictures are keyframes where the file has them, whatever was forced.
+            heldKeyframes.removeFirst(copy.range.count)
             do { try stage.copyVideo(copy.range, from: copy.source.ad.flatMap { adCopySources[$0] }) } catch { throw .output(error) }
         }
     }
@@ -126,7 +129,9 @@ extension Stitcher {
                 guard let source = media.source(ad) else { preconditionFailure("held-back ad \(ad) closed before its pictures were encoded") }
                 do { picture = try source.picture(atTick: t) } catch { throw .heldAd(error) }
             }
-            do { try stage.writeDeferredVideo(picture) } catch { throw .output(error) }
+            // An HLS render forced a keyframe at this frame when it was held back (a segment may start there).
+            let forced = heldKeyframes.isEmpty ? false : heldKeyframes.removeFirst()
+            do { try stage.writeDeferredVideo(picture, keyframe: forced) } catch { throw .output(error) }
         }
     }
 

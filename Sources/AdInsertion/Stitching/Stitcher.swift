@@ -68,6 +68,8 @@ public final class Stitcher {
     var adCopySources: [AdReference: CopySource] = [:]
     /// In passthrough, what became of each ad's pictures, decided when it is first shown.
     var passthroughAds: [AdReference: PassthroughAd] = [:]
+    /// In passthrough, whether each frame held back (in output order) was to be a keyframe, for when it is encoded.
+    var heldKeyframes: [Bool] = []
     /// In passthrough, what limited the copying of the content.
     private var passthroughNotes: [String] = []
     /// Why a passthrough render (`.auto`) encodes every frame, or `nil`.
@@ -364,7 +366,7 @@ public final class Stitcher {
             }
         }
         keyframes?.wrote(frame: n, breakIndex: breakIndex, keyframe: keyframe)
-        try passthroughWritten(passthrough)
+        try passthroughWritten(passthrough, keyframe: keyframe)
         timeline.add(TimelineBuilder.Frame(
             kind: kind, source: source.path, sourceFps: source.nominalFrameRate.perSecond.fraction,
             breakIndex: breakIndex, adIndex: adIndex, outFrame: n, tick: tick, paused: decision.isPaused,

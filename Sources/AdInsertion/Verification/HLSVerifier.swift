@@ -28,32 +28,74 @@ public enum HLSVerifier {
     }
 
     /// Verifies the HLS render whose media playlist is `playlistPath`, with `timeline.json` and `events.jsonl`
-    /// beside it unless `timelinePath` says otherwise.
+    /// beside it unless `timelinePath` says otherwise: its markers, then its frames from their stamps.
     public static func verify(playlist playlistPath: String, timelinePath: String? = nil,
                               goldenPath: String? = nil) throws(Verifier.Failure) -> VerifyReport {
-        let directory = URL(fileURLWithPath: playlistPath).deletingLastPathComponent().path
-        let timelinePath = timelinePath ?? directory + "/" + HLSRender.timelineName
-        guard let text = try? String(contentsOfFile: playlistPath, encoding: .utf8) else {
-            throw .media(FileManager.default.fileExists(atPath: playlistPath) ? .unreadable(path: playlistPath, function: "read", message: "not UTF-8 text")
-                         : .fileNotFound(path: playlistPath))
-        }
-        let reading: HLSPlaylistReading
-        do { reading = try HLSPlaylistReading(text: text, file: playlistPath) } catch { throw .playlist(error) }
-        let timeline = try Verifier.load(timelinePath)
-        guard let rate = FrameRate(parsing: timeline.output.fps) else {
-            throw .timeline(path: timelinePath, reason: "output.fps: \"\(timeline.output.fps)\" is not a frame rate")
-        }
-        let ptsOffset: Int64
-        do { ptsOffset = try HLSSegmenter.firstVideoPTS(playlistPath) } catch { throw .media(error) }
-        let markers = markerProblems(reading, timeline: timeline, rate: rate, ptsOffset: ptsOffset)
-        var report = try Verifier.verify(.init(outputPath: playlistPath, timelinePath: timelinePath, goldenPath: goldenPath,
-                                               eventsPath: directory + "/" + HLSRender.eventsName))
-        report.problems = markers + report.problems
-        report.passed = report.passed && markers.isEmpty
-        if markers.isEmpty {
-            report.notes.append("HLS: \(reading.playlist.segments.count) segments; \(reading.dateRanges.count) break(s) marked as the timeline says")
-        }
+        let render = try Render(playlist: playlistPath, timelinePath: timelinePath, goldenPath: goldenPath)
+        defer { render.remove() }
+        var report = try Verifier.verify(render.request)
+        report.problems = render.markers + report.problems
+        report.passed = report.passed && render.markers.isEmpty
+        if let note = render.note { report.notes.append(note) }
         return report
+    }
+
+    /// `verify --sources` of an HLS render: its markers, then its frames matched to the source files by their
+    /// fingerprints (any content and ads, no stamps needed).
+    public static func verifySources(playlist playlistPath: String, timelinePath: String? = nil,
+                                     goldenPath: String? = nil) throws(Verifier.Failure) -> SourceReport {
+        let render = try Render(playlist: playlistPath, timelinePath: timelinePath, goldenPath: goldenPath)
+        defer { render.remove() }
+        var report = try SourceVerifier.verify(render.request)
+        report.problems = render.markers + report.problems
+        if !render.markers.isEmpty { report.verdict = .failed }
+        if let note = render.note { report.notes.append(note) }
+        return report
+    }
+
+    /// An HLS render read for verifying: its playlist's markers checked against the timeline, and its streams
+    /// copied, as FFmpeg's HLS demuxer reads them from start to end, into one temporary MP4 for the checks that seek
+    /// (`Verifier.Request.seekablePath`); the frames themselves are read from the playlist.
+    struct Render {
+        let request: Verifier.Request
+        let markers: [String]
+        let note: String?
+        /// The temporary MP4 of an fMP4 render's streams.
+        private let joined: String?
+
+        init(playlist playlistPath: String, timelinePath: String?, goldenPath: String?) throws(Verifier.Failure) {
+            let directory = URL(fileURLWithPath: playlistPath).deletingLastPathComponent().path
+            let timelinePath = timelinePath ?? directory + "/" + HLSRender.timelineName
+            guard let text = try? String(contentsOfFile: playlistPath, encoding: .utf8) else {
+                throw .media(FileManager.default.fileExists(atPath: playlistPath) ? .unreadable(path: playlistPath, function: "read", message: "not UTF-8 text")
+                             : .fileNotFound(path: playlistPath))
+            }
+            let reading: HLSPlaylistReading
+            do { reading = try HLSPlaylistReading(text: text, file: playlistPath) } catch { throw .playlist(error) }
+            let timeline = try Verifier.load(timelinePath)
+            guard let rate = FrameRate(parsing: timeline.output.fps) else {
+                throw .timeline(path: timelinePath, reason: "output.fps: \"\(timeline.output.fps)\" is not a frame rate")
+            }
+            let ptsOffset: Int64
+            do { ptsOffset = try HLSSegmenter.firstVideoPTS(playlistPath) } catch { throw .media(error) }
+            markers = HLSVerifier.markerProblems(reading, timeline: timeline, rate: rate, ptsOffset: ptsOffset)
+            note = markers.isEmpty ? "HLS: \(reading.playlist.segments.count) segments; \(reading.dateRanges.count) break(s) marked as the timeline says" : nil
+            // fMP4 only: MPEG-TS segments seek correctly through the HLS demuxer.
+            if reading.playlist.map != nil {
+                let path = NSTemporaryDirectory() + "/pipctl-verify-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString).mp4"
+                do { try HLSSegmenter.remux(playlistPath, toMP4: path) } catch {
+                    try? FileManager.default.removeItem(atPath: path)
+                    throw .media(error)
+                }
+                joined = path
+            } else {
+                joined = nil
+            }
+            request = Verifier.Request(outputPath: playlistPath, timelinePath: timelinePath, goldenPath: goldenPath,
+                                       eventsPath: directory + "/" + HLSRender.eventsName, seekablePath: joined)
+        }
+
+        func remove() { if let joined { try? FileManager.default.removeItem(atPath: joined) } }
     }
 
     /// What is wrong with the playlist's segments and markers, in words; empty when they match the timeline.

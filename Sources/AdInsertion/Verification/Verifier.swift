@@ -20,13 +20,22 @@ public enum Verifier {
         public var goldenPath: String?
         /// Defaults to `OUT.events.jsonl` (its seeks explain content that jumps).
         public var eventsPath: String?
+        /// The same media as `outputPath` in a file FFmpeg can seek in, for the checks that seek (the sound,
+        /// screen layers, other players): an HLS render's segments joined, since FFmpeg 5.1's HLS demuxer misreads
+        /// fMP4 segments after a seek. `outputPath` itself when `nil`.
+        public var seekablePath: String?
 
-        public init(outputPath: String, timelinePath: String? = nil, goldenPath: String? = nil, eventsPath: String? = nil) {
+        public init(outputPath: String, timelinePath: String? = nil, goldenPath: String? = nil, eventsPath: String? = nil,
+                    seekablePath: String? = nil) {
             self.outputPath = outputPath
             self.timelinePath = timelinePath
             self.goldenPath = goldenPath
             self.eventsPath = eventsPath
+            self.seekablePath = seekablePath
         }
+
+        /// Where the checks that seek read the output.
+        var seekable: String { seekablePath ?? outputPath }
     }
 
     /// Why verification could not run at all (as opposed to finding problems).
@@ -77,9 +86,9 @@ public enum Verifier {
         }
         problems += compare(observed: observed, expected: expected, against: "the timeline", notes: &notes)
         problems += continuity(timeline, seekFrames: seekFrames(request.eventsPath ?? request.outputPath + ".events.jsonl"))
-        let layers = try checkLayers(timeline, rate: rate, outputPath: request.outputPath, timelinePath: timelinePath,
+        let layers = try checkLayers(timeline, rate: rate, outputPath: request.seekable, timelinePath: timelinePath,
                                      frameLimit: Int64(observed.count), problems: &problems)
-        problems += try players(request.outputPath, timeline: timeline, rate: rate, frameLimit: media.frames,
+        problems += try players(request.seekable, timeline: timeline, rate: rate, frameLimit: media.frames,
                                 sources: &sources, timelinePath: timelinePath)
         if let golden, let goldenPath = request.goldenPath {
             let goldenRate: FrameRate
@@ -97,7 +106,7 @@ public enum Verifier {
             var ignored: [String] = []
             problems += compare(observed: observed, expected: goldenExpected, against: "expected", notes: &ignored)
         }
-        let boundaries = try audio(request.outputPath, timeline: timeline, rate: rate, sources: &sources, problems: &problems,
+        let boundaries = try audio(request.seekable, timeline: timeline, rate: rate, sources: &sources, problems: &problems,
                                    notes: &notes)
         return VerifyReport(passed: problems.isEmpty, output: request.outputPath, frames: Int64(observed.count),
                             shown: runs(observed.map(\.stamp)), audioBoundaries: boundaries, problems: problems, notes: notes,

@@ -10,9 +10,14 @@ import MediaCore
 /// stretch the first frame over the priming instead). `ftyp` + `moov` is the init segment; each `endPiece()`
 /// flushes one `moof`+`mdat` fragment. MPEG-TS is the
 /// mpegts muxer with PAT and PMT sent again at the start of every piece after the first. Timestamps go through
-/// unchanged (rescaled to each output stream's time base), so the pieces are one continuous stream.
+/// unchanged (rescaled to each output stream's time base), so the pieces are one continuous stream. A plain MP4 is
+/// one piece.
 final class SegmentMuxer {
-    enum Container { case fragmentedMP4, mpegTS }
+    enum Container {
+        case fragmentedMP4, mpegTS
+        /// A plain MP4, its `moov` written at the end: one piece (what `HLSSegmenter.remux` writes).
+        case mp4
+    }
 
     private let output: OutputContext
     private let container: Container
@@ -42,7 +47,7 @@ final class SegmentMuxer {
         try output.openIO(path, reportedAs: path)
         let options = FFmpegOptions()
         if container == .fragmentedMP4 {
-            try options.set("movflags", "+frag_custom+delay_moov+default_base_moof")
+            try options.set("movflags", "+frag_custom+dash+delay_moov+default_base_moof")
         }
         try output.writeHeader(options: options, reportedAs: path)
     }

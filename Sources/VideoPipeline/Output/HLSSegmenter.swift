@@ -158,6 +158,16 @@ public enum HLSSegmenter {
         return offsets
     }
 
+    /// Copies every stream of `input` (an HLS media playlist, read once from start to end through FFmpeg's HLS
+    /// demuxer) into a plain MP4 at `path`, in which FFmpeg can seek: FFmpeg 5.1's HLS demuxer misreads fMP4
+    /// segments after a seek, and `verify` seeks to check the sound.
+    public static func remux(_ input: String, toMP4 path: String) throws(MediaError) {
+        let file = try InputFile(path: input)
+        let muxer = try SegmentMuxer(copying: file, to: path, container: .mp4)
+        try file.forEachPacket { packet throws(MediaError) in try muxer.write(try packet.clone()) }
+        try muxer.finish()
+    }
+
     /// The earliest video presentation time of a media file or an HLS media playlist, 90 kHz, read from its
     /// packets (no decoding).
     public static func firstVideoPTS(_ path: String) throws(MediaError) -> Int64 {

@@ -100,7 +100,7 @@ public final class MediaWriter {
     public func writeVideo(_ picture: VideoPicture, keyframe: Bool = false) throws(MediaError) {
         precondition(picture.size == format.size && picture.frame.pixelFormat == AV_PIX_FMT_YUV420P)
         videoFrames += 1
-        guard let video else { return try spliced!.encode(picture) }
+        guard let video else { return try spliced!.encode(picture, keyframe: keyframe) }
         try video.send(picture.frame, pts: videoFrames - 1, keyframe: keyframe, path: destination)
         try drain(video)
     }

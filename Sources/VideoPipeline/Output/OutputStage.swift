@@ -152,14 +152,14 @@ public final class OutputStage {
         try encoder.submit { () throws(MediaError) in try writer.copyVideo(range, from: source) }
     }
 
-    /// In passthrough: the picture of the next deferred frame, encoded.
-    public func writeDeferredVideo(_ picture: VideoPicture) throws(MediaError) {
+    /// In passthrough: the picture of the next deferred frame, encoded (as an IDR when `keyframe`).
+    public func writeDeferredVideo(_ picture: VideoPicture, keyframe: Bool = false) throws(MediaError) {
         guard let writer else { return }
-        guard let encoder else { return try writer.writeVideo(picture) }
+        guard let encoder else { return try writer.writeVideo(picture, keyframe: keyframe) }
         let copy = try spareCopy(of: picture)
         let spares = spares
         try encoder.submit { () throws(MediaError) in
-            try writer.writeVideo(VideoPicture(frame: copy))
+            try writer.writeVideo(VideoPicture(frame: copy), keyframe: keyframe)
             spares.withLock { $0.pictures.append(copy) }
         }
     }

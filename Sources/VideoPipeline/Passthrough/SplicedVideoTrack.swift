@@ -108,8 +108,8 @@ final class SplicedVideoTrack {
     }
 
     /// Encodes `picture` (yuv420p at the output size) as the next frame; the first after a copy starts a new run
-    /// with an IDR.
-    func encode(_ picture: VideoPicture) throws(MediaError) {
+    /// with an IDR, and a `keyframe` is one too (where an HLS segment may start).
+    func encode(_ picture: VideoPicture, keyframe: Bool = false) throws(MediaError) {
         precondition(picture.size == format.size && picture.frame.pixelFormat == AV_PIX_FMT_YUV420P)
         if encoder == nil {
             encoder = try SplicedVideoTrack.makeEncoder(format: format, encoding: encoding, content: content.parameters,
@@ -118,7 +118,7 @@ final class SplicedVideoTrack {
         }
         if runFrames == 0 { runStart = frames }
         picture.frame.pointer.pointee.pts = runFrames
-        picture.frame.pointer.pointee.pict_type = AV_PICTURE_TYPE_NONE
+        picture.frame.pointer.pointee.pict_type = keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
         try check(avcodec_send_frame(encoder!.pointer, picture.frame.pointer), "avcodec_send_frame", path: destination)
         runFrames += 1
         frames += 1
@@ -161,6 +161,8 @@ final class SplicedVideoTrack {
         try options.set("profile", SplicedVideoTrack.profileName(profile))
         try options.set("level", String(level))
         try options.set("x264-params", "sps-id=\(spsID)")
+        // A frame sent as a forced keyframe becomes an IDR (HLS cuts segments there); unforced frames are unaffected.
+        try options.set("forced-idr", "1")
         try encoder.open(options: options, path: destination)
         return encoder
     }

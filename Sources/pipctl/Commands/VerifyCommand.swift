@@ -52,10 +52,7 @@ enum VerifyCommand: Command {
 
     static func run(_ options: Options, context: CommandContext) async throws {
         let playlist = HLSVerifier.mediaPlaylist(for: options.output)
-        if options.sources {
-            if playlist != nil { throw UsageError(command: context.command, message: "--sources: not available for an HLS output yet") }
-            return try runAgainstSources(options, context: context)
-        }
+        if options.sources { return try runAgainstSources(options, playlist: playlist, context: context) }
         let report = try playlist.map { p throws(Verifier.Failure) in
             try HLSVerifier.verify(playlist: p, timelinePath: options.timeline, goldenPath: options.expected)
         } ?? Verifier.verify(.init(outputPath: options.output, timelinePath: options.timeline, goldenPath: options.expected))
@@ -80,9 +77,10 @@ enum VerifyCommand: Command {
     }
 
     /// `verify --sources`: exit 0 passed, 1 problems, 3 not verifiable.
-    static func runAgainstSources(_ options: Options, context: CommandContext) throws {
-        let report = try SourceVerifier.verify(.init(outputPath: options.output, timelinePath: options.timeline,
-                                                     goldenPath: options.expected))
+    static func runAgainstSources(_ options: Options, playlist: String?, context: CommandContext) throws {
+        let report = try playlist.map { p throws(Verifier.Failure) in
+            try HLSVerifier.verifySources(playlist: p, timelinePath: options.timeline, goldenPath: options.expected)
+        } ?? SourceVerifier.verify(.init(outputPath: options.output, timelinePath: options.timeline, goldenPath: options.expected))
         try write(report, text: report.text, json: options.json, context: context)
         switch report.verdict {
         case .passed: return

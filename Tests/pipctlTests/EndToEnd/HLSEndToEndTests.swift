@@ -98,6 +98,31 @@ extension EndToEnd {
             #expect(verify.standardError.contains("break 0 (frames 60..<120): no EXT-X-CUE-OUT of 2.0 s before segment 2"))
         }
 
+        /// A first segment longer than FFmpeg's 5 s of probing: `verify` seeks in the sound, which FFmpeg 5.1's HLS
+        /// demuxer misreads in fMP4 segments; it reads a copy of the streams instead, and passes, both ways.
+        @Test(arguments: ["fmp4", "mpegts"])
+        func verifyPassesWhenTheFirstBreakComesAfterFiveSeconds(type: String) async throws {
+            let scratch = try ScratchDirectory()
+            for (name, seconds) in [("content", 14), ("ad", 2)] {
+                let made = try await PipctlProcess.run(["testsrc", "-o", scratch.path("\(name).mp4"), "--duration", "\(seconds)",
+                                                        "--size", "320x180", "--id", name])
+                try #require(made.exitStatus == 0, "\(made.standardError)")
+            }
+            let result = try await PipctlProcess.run(["render", "--content", scratch.path("content.mp4"), "--break", "7=\(scratch.path("ad.mp4"))",
+                                                      "--hls", scratch.path("hls"), "--hls-segment-type", type, "--preset", "ultrafast"])
+            try #require(result.exitStatus == 0, "\(result.standardError)")
+            let verify = try await PipctlProcess.run(["verify", scratch.path("hls")], timeout: .seconds(300))
+            #expect(verify.exitStatus == 0, "\(verify.standardOutput)\(verify.standardError)")
+            #expect(verify.standardOutput.contains("OK — 480 frames in 3 runs"), "\(verify.standardOutput)")
+            let sources = try await PipctlProcess.run(["verify", scratch.path("hls"), "--sources"], timeout: .seconds(300))
+            #expect(sources.exitStatus == 0, "\(sources.standardOutput)\(sources.standardError)")
+            #expect(sources.standardOutput.contains("OK — 480 frames in 3 segments match their sources"), "\(sources.standardOutput)")
+            #expect(sources.standardOutput.contains("note: HLS: "), "\(sources.standardOutput)")
+            // The temporary copy is gone.
+            let left = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("pipctl-verify-") }
+            #expect(left.isEmpty, "\(left)")
+        }
+
         @Test func aDirectoryThatIsNotEmptyIsRefusedAndLeftAsItWas() async throws {
             let scratch = try ScratchDirectory()
             let dir = try scratch.subdirectory("hls")

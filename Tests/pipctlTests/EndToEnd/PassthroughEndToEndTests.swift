@@ -125,6 +125,35 @@ extension EndToEnd {
             #expect(verify.exitStatus == 0, "\(verify.standardOutput)")
         }
 
+        /// `--hls` with `--passthrough`: the content's and the twin ad's own pictures in the segments, every break
+        /// on a segment boundary (an IDR: copied from one, or forced in an encoded run), and the HLS render verified
+        /// against its sources through its playlist.
+        @Test(arguments: ["fmp4", "mpegts"])
+        func anHLSRenderCopiesTooAndVerifiesAgainstItsSources(type: String) async throws {
+            let dir = try ScratchDirectory()
+            try Self.media(dir)
+            try Self.twinAd(dir)
+            let result = try await PipctlProcess.run(["render", "--content", "content.mp4", "--break", "5.5=twin.mp4", "--break", "12=ad.mp4",
+                                                      "--hls", "hls", "--hls-segment-type", type, "--passthrough", "on"], directory: dir.url)
+            try #require(result.exitStatus == 0, "\(result.standardError)")
+            #expect(result.standardOutput.contains("\n  passthrough: 630 of 780 frames copied in 4 runs, the rest encoded\n"), "\(result.standardOutput)")
+
+            let playlist = dir.path("hls/media.m3u8")
+            let messages = try Self.shell("\(FFmpegCommand.path) -hide_banner -v error -xerror -i \(playlist) -f null - 2>&1")
+            #expect(messages.isEmpty, "\(messages)")
+            let ours = try FFmpegCommand.frameMD5(playlist).filter { !$0.hasPrefix("#") && $0.hasPrefix("0,") }.map(Self.md5)
+            let content = try FFmpegCommand.frameMD5(dir.path("content.mp4")).filter { !$0.hasPrefix("#") && $0.hasPrefix("0,") }.map(Self.md5)
+            let twin = try FFmpegCommand.frameMD5(dir.path("twin.mp4")).filter { !$0.hasPrefix("#") && $0.hasPrefix("0,") }.map(Self.md5)
+            #expect(ours.count == 780)
+            #expect(ours[0..<120] == content[0..<120])
+            #expect(ours[165..<255] == twin[0..<90])
+            #expect(ours[540..<780] == content[360..<600])
+
+            let verify = try await PipctlProcess.run(["verify", "hls", "--sources"], directory: dir.url, timeout: .seconds(300))
+            #expect(verify.exitStatus == 0 && verify.standardOutput.contains("OK — 780 frames in 5 segments"), "\(verify.standardOutput)")
+            #expect(verify.standardOutput.contains("note: HLS: "), "\(verify.standardOutput)")
+        }
+
         /// Content and ads made by `pipctl testsrc` (x264's own GOPs, a stamp on every frame): the passthrough render
         /// verifies from its stamps, copied frames and encoded ones alike.
         @Test func aPassthroughRenderOfStampedContentVerifiesFromItsStamps() async throws {

@@ -74,11 +74,11 @@ public enum SourceVerifier {
                          against: "the golden timeline says",
                          problems: &problems, notes: &ignored)
         }
-        let audio = try audioAlignment(request.outputPath, timeline: timeline, plan: plan, rate: rate,
+        let audio = try audioAlignment(request.seekable, timeline: timeline, plan: plan, rate: rate,
                                        problems: &problems, notes: &notes)
-        let layers = try Verifier.checkLayers(timeline, rate: rate, outputPath: request.outputPath, timelinePath: timelinePath,
+        let layers = try Verifier.checkLayers(timeline, rate: rate, outputPath: request.seekable, timelinePath: timelinePath,
                                               frameLimit: Int64(scans.output.count), problems: &problems)
-        let players = try players(request.outputPath, timeline: timeline, rate: rate, frameLimit: Int64(scans.output.count), bases: bases)
+        let players = try players(request.seekable, timeline: timeline, rate: rate, frameLimit: Int64(scans.output.count), bases: bases)
         problems += players.problems
         notes += players.notes
         let verdict: SourceReport.Verdict = !problems.isEmpty ? .failed
