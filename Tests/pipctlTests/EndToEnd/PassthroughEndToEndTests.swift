@@ -48,10 +48,10 @@ extension EndToEnd {
                 == ["copied 0-120", "encoded 120-270", "copied 270-450", "encoded 450-540", "copied 540-780"])
 
             // ffmpeg decodes it all with -xerror and says nothing; the copied frames are the source's, bit for bit.
-            let messages = try Self.shell("\(FFmpegCommand.path) -hide_banner -v error -xerror -i \(dir.path("out.mp4")) -f null - 2>&1")
+            let messages = try Self.strictDecode(dir.path("out.mp4"))
             #expect(messages.isEmpty, "\(messages)")
-            let ours = try FFmpegCommand.frameMD5(dir.path("out.mp4")).filter { !$0.hasPrefix("#") }.map(Self.md5)
-            let source = try FFmpegCommand.frameMD5(dir.path("content.mp4")).filter { !$0.hasPrefix("#") }.map(Self.md5)
+            let ours = try Self.pictures(dir.path("out.mp4"))
+            let source = try Self.pictures(dir.path("content.mp4"))
             #expect(ours.count == 780)
             #expect(ours[0..<120] == source[0..<120])
             #expect(ours[270..<450] == source[180..<360])
@@ -89,11 +89,11 @@ extension EndToEnd {
             #expect(runs.map { "\($0["mode"]!) \($0["outStartFrame"]!)-\($0["outEndFrame"]!)" }
                 == ["copied 0-120", "encoded 120-165", "copied 165-255", "encoded 255-270", "copied 270-780"])
 
-            let messages = try Self.shell("\(FFmpegCommand.path) -hide_banner -v error -xerror -i \(dir.path("out.mp4")) -f null - 2>&1")
+            let messages = try Self.strictDecode(dir.path("out.mp4"))
             #expect(messages.isEmpty, "\(messages)")
-            let ours = try FFmpegCommand.frameMD5(dir.path("out.mp4")).filter { !$0.hasPrefix("#") }.map(Self.md5)
-            let content = try FFmpegCommand.frameMD5(dir.path("content.mp4")).filter { !$0.hasPrefix("#") }.map(Self.md5)
-            let ad = try FFmpegCommand.frameMD5(dir.path("twin.mp4")).filter { !$0.hasPrefix("#") }.map(Self.md5)
+            let ours = try Self.pictures(dir.path("out.mp4"))
+            let content = try Self.pictures(dir.path("content.mp4"))
+            let ad = try Self.pictures(dir.path("twin.mp4"))
             #expect(ours.count == 780 && ad.count == 90)
             #expect(ours[165..<255] == ad[0..<90])
             #expect(ours[450..<540] == ad[0..<90])
@@ -119,7 +119,7 @@ extension EndToEnd {
             try #require(result.exitStatus == 0, "\(result.standardError)")
             #expect(result.standardOutput.contains("\n  passthrough: open.mp4: 9 of its keyframes are not IDRs (open GOPs), so its pictures are copied only from one IDR to the next\n"),
                     "\(result.standardOutput)")
-            let messages = try Self.shell("\(FFmpegCommand.path) -hide_banner -v error -xerror -i \(dir.path("out.mp4")) -f null - 2>&1")
+            let messages = try Self.strictDecode(dir.path("out.mp4"))
             #expect(messages.isEmpty, "\(messages)")
             let verify = try await PipctlProcess.run(["verify", "out.mp4", "--sources"], directory: dir.url, timeout: .seconds(300))
             #expect(verify.exitStatus == 0, "\(verify.standardOutput)")
@@ -139,11 +139,11 @@ extension EndToEnd {
             #expect(result.standardOutput.contains("\n  passthrough: 630 of 780 frames copied in 4 runs, the rest encoded\n"), "\(result.standardOutput)")
 
             let playlist = dir.path("hls/media.m3u8")
-            let messages = try Self.shell("\(FFmpegCommand.path) -hide_banner -v error -xerror -i \(playlist) -f null - 2>&1")
+            let messages = try Self.strictDecode(playlist)
             #expect(messages.isEmpty, "\(messages)")
-            let ours = try FFmpegCommand.frameMD5(playlist).filter { !$0.hasPrefix("#") && $0.hasPrefix("0,") }.map(Self.md5)
-            let content = try FFmpegCommand.frameMD5(dir.path("content.mp4")).filter { !$0.hasPrefix("#") && $0.hasPrefix("0,") }.map(Self.md5)
-            let twin = try FFmpegCommand.frameMD5(dir.path("twin.mp4")).filter { !$0.hasPrefix("#") && $0.hasPrefix("0,") }.map(Self.md5)
+            let ours = try Self.pictures(playlist)
+            let content = try Self.pictures(dir.path("content.mp4"))
+            let twin = try Self.pictures(dir.path("twin.mp4"))
             #expect(ours.count == 780)
             #expect(ours[0..<120] == content[0..<120])
             #expect(ours[165..<255] == twin[0..<90])
@@ -241,6 +241,16 @@ extension EndToEnd {
         v.play().catch((e) => report({error: "play: " + e, ended: false, seen}));
         </script></body></html>
         """
+
+        /// What `ffmpeg -v error -xerror` says decoding `file` (nothing when it decodes cleanly).
+        static func strictDecode(_ file: String) throws -> String {
+            try shell("\(FFmpegCommand.path) -hide_banner -v error -xerror -i \(file) -f null - 2>&1")
+        }
+
+        /// The MD5 of each decoded picture of `file`, in order (ffmpeg's framemd5).
+        static func pictures(_ file: String) throws -> [String] {
+            try FFmpegCommand.frameMD5(file).filter { !$0.hasPrefix("#") }.map(md5)
+        }
 
         static func md5(_ line: String) -> String { line.split(separator: ",").last.map { $0.trimmingCharacters(in: .whitespaces) } ?? line }
 
