@@ -43,8 +43,7 @@ extension EndToEnd {
             // The timeline's runs: content 0–119 copied; 120–164 (the cut GOP's start), the ad, content 165–179
             // (the rest of that GOP) encoded; 180–359 copied; the second ad encoded; 360–599 copied.
             let timeline = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.path("out.mp4.timeline.json")))) as? [String: Any])
-            let runs = try #require(timeline["videoRuns"] as? [[String: Any]])
-            #expect(runs.map { "\($0["mode"]!) \($0["outStartFrame"]!)-\($0["outEndFrame"]!)" }
+            #expect(try Self.videoRuns(dir.path("out.mp4.timeline.json"))
                 == ["copied 0-120", "encoded 120-270", "copied 270-450", "encoded 450-540", "copied 540-780"])
 
             // ffmpeg decodes it all with -xerror and says nothing; the copied frames are the source's, bit for bit.
@@ -84,13 +83,9 @@ extension EndToEnd {
 
             // Content 0–119 copied; 120–164 encoded (the cut GOP's start); the ad (90 frames, IDRs at 0 and 60)
             // copied; content 165–179 encoded; then content, the second ad and content copied to the end.
-            let timeline = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir.path("out.mp4.timeline.json")))) as? [String: Any])
-            let runs = try #require(timeline["videoRuns"] as? [[String: Any]])
-            #expect(runs.map { "\($0["mode"]!) \($0["outStartFrame"]!)-\($0["outEndFrame"]!)" }
+            #expect(try Self.videoRuns(dir.path("out.mp4.timeline.json"))
                 == ["copied 0-120", "encoded 120-165", "copied 165-255", "encoded 255-270", "copied 270-780"])
-
-            let messages = try Self.strictDecode(dir.path("out.mp4"))
-            #expect(messages.isEmpty, "\(messages)")
+            #expect(try Self.strictDecode(dir.path("out.mp4")).isEmpty)
             let ours = try Self.pictures(dir.path("out.mp4"))
             let content = try Self.pictures(dir.path("content.mp4"))
             let ad = try Self.pictures(dir.path("twin.mp4"))
@@ -241,6 +236,13 @@ extension EndToEnd {
         v.play().catch((e) => report({error: "play: " + e, ended: false, seen}));
         </script></body></html>
         """
+
+        /// The timeline's `videoRuns`, each as `MODE START-END` (output frames).
+        static func videoRuns(_ timelinePath: String) throws -> [String] {
+            let timeline = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: timelinePath))) as? [String: Any])
+            let runs = try #require(timeline["videoRuns"] as? [[String: Any]])
+            return runs.map { "\($0["mode"]!) \($0["outStartFrame"]!)-\($0["outEndFrame"]!)" }
+        }
 
         /// What `ffmpeg -v error -xerror` says decoding `file` (nothing when it decodes cleanly).
         static func strictDecode(_ file: String) throws -> String {
