@@ -50,6 +50,12 @@ struct PassthroughRuns {
         files[source] = (Set(keyframes), frames)
     }
 
+    /// Stops `source`'s pictures from being copied (its file was closed); it must not be the run held back.
+    mutating func forget(_ source: SourceKey) {
+        precondition(pending?.source != source, "\(source) forgotten while its run is held back")
+        files[source] = nil
+    }
+
     /// Whether `source`'s pictures may be copied.
     func allows(_ source: SourceKey) -> Bool { files[source] != nil }
 

@@ -89,7 +89,11 @@ extension Stitcher {
         if let copy {
             // Copied pictures are keyframes where the file has them, whatever was forced.
             heldKeyframes.removeFirst(copy.range.count)
-            do { try stage.copyVideo(copy.range, from: copy.source.ad.flatMap { adCopySources[$0] }) } catch { throw .output(error) }
+            let file: CopySource? = switch copy.source {
+            case .content: nil
+            case .ad(let ad): adCopySources[ad] ?? { preconditionFailure("ad \(ad) copied after its file was closed") }()
+            }
+            do { try stage.copyVideo(copy.range, from: file) } catch { throw .output(error) }
         }
     }
 
@@ -116,6 +120,13 @@ extension Stitcher {
             passthroughAds[ad] = .encoded(reason: reason)
         }
         return runs.allows(.ad(ad))
+    }
+
+    /// When the content resumes and the ads' media are closed: their files too. An ad shown again later (after a
+    /// seek back) is encoded.
+    func closeCopiedAds() {
+        for ad in adCopySources.keys { passthroughRuns?.forget(.ad(ad)) }
+        adCopySources.removeAll()
     }
 
     /// Encodes held-back ticks `ticks`, decoded now.

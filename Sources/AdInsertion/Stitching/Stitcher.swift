@@ -378,7 +378,7 @@ public final class Stitcher {
             layers: drawn?.timeline))
         if kind == .content {
             media.closeAll()
-            adCopySources.removeAll()
+            closeCopiedAds()
         }
     }
 

@@ -77,6 +77,15 @@ import Testing
         #expect(runs.copied == [0..<60, 70..<100])
     }
 
+    /// A file forgotten (its ad's media closed) is not copied again: shown again, it is drawn.
+    @Test func aForgottenAdIsDrawnWhenShownAgain() {
+        var (_, runs) = Self.steps(Self.ad(ticks: 0..<45) + Self.content(ticks: 0..<1), copyableAd: true)
+        runs.forget(Self.ad)
+        #expect(!runs.allows(Self.ad))
+        // The content held since its IDR is given back to be encoded; the ad's frame is drawn.
+        #expect(runs.step(frame: 46, shown: (Self.ad, 0)) == .draw(encode: Self.content(0..<1)))
+    }
+
     /// `cut` alone ends a held run without taking the frame: what a failing ad needs before its media is closed.
     @Test func cutEndsTheHeldRunAndLeavesNothingHeld() {
         var (_, runs) = Self.steps(Self.ad(ticks: 0..<10), copyableAd: true)
