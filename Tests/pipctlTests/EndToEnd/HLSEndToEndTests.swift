@@ -96,6 +96,10 @@ extension EndToEnd {
             let verify = try await PipctlProcess.run(["verify", dir + "/master.m3u8"])
             #expect(verify.exitStatus == 1)
             #expect(verify.standardError.contains("break 0 (frames 60..<120): no EXT-X-CUE-OUT of 2.0 s before segment 2"))
+            // Against the sources too: the pictures match, the marker does not.
+            let sources = try await PipctlProcess.run(["verify", dir + "/master.m3u8", "--sources"], timeout: .seconds(300))
+            #expect(sources.exitStatus == 1)
+            #expect(sources.standardError.contains("break 0 (frames 60..<120): no EXT-X-CUE-OUT of 2.0 s before segment 2"), "\(sources.standardError)")
         }
 
         /// A first segment longer than FFmpeg's 5 s of probing: `verify` seeks in the sound, which FFmpeg 5.1's HLS
