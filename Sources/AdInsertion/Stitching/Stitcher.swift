@@ -241,6 +241,7 @@ public final class Stitcher {
         var result = Timeline(output: output, content: Timeline.Source(
             path: request.contentPath, fps: content.nominalFrameRate.perSecond.fraction, frames: content.frameCount,
             duration: content.videoDuration.seconds.doubleValue), segments: segments)
+        var passthroughSound = content.hasAudio ? stage.audioCopyRefusal.map { PassthroughSound.encoded(reason: $0) } : nil
         result.videoRuns = passthroughRuns.map { Timeline.VideoRun.runs(copied: $0.copied, frames: stage.frameCount) }
         // Every file is finished under its temporary name first, then all are put in place together: a failure
         // at any point leaves every previous file at its destination exactly as it was.
@@ -251,6 +252,7 @@ public final class Stitcher {
             if let timelineFile { files.append(timelineFile) }
             if let eventLog { files.append(try eventLog.finishWriting()) }
             try AtomicFile.commitAll(files + alongside)
+            if let packets = stage.audioPackets { passthroughSound = .copied(packets: packets.copied, encoded: packets.encoded) }
         } catch let error as MediaError {
             throw .output(error)
         } catch let error as AtomicFile.Failure {
@@ -263,7 +265,7 @@ public final class Stitcher {
         let earlyEnds = (content.earlyEnd.map { [InputEarlyEnd(ad: nil, earlyEnd: $0)] } ?? []) + media.earlyEnds
         return RenderResult(timeline: result, plan: session.plan, earlyEnds: earlyEnds, breaksNotReached: breaksNotReached,
                             passthroughRefusal: passthroughRefusal, passthroughAds: passthroughAds,
-                            passthroughNotes: passthroughNotes)
+                            passthroughNotes: passthroughNotes, passthroughSound: passthroughSound)
     }
 
     /// Runs a whole batch render.
@@ -350,7 +352,9 @@ public final class Stitcher {
             }
             if audioRun == nil || audioRun!.key != key || audioRun!.lastTick + 1 != tick {
                 if let run = audioRun { audioEnds[run.key] = run.sourceStart + clock.sample(atFrame: n) - clock.sample(atFrame: run.startFrame) }
-                let start = clock.sample(atFrame: tick)
+                var start = clock.sample(atFrame: tick)
+                // In passthrough the content is read on the output's AAC packet grid, so that its packets are copied.
+                if key == .content, let grid = stage.audioGrid { start = grid.sourceStart(output: clock.sample(atFrame: n), nominal: start) }
                 drift = audioEnds[key].map { start - $0 } ?? 0
                 audioRun = AudioRun(key: key, startFrame: n, sourceStart: start, lastTick: tick - 1)
                 startsRun = true
@@ -361,6 +365,7 @@ public final class Stitcher {
             do throws(MediaError) {
                 let real = try source.readAudio(from: position, count: span.count, into: audio)
                 padded = Int64(span.count - real)
+                if key == .content, real == span.count, stage.audioGrid != nil { audio.passthroughPosition = position }
             } catch {
                 throw key.ad.map { AdFailure(ad: $0, error: AdError(.mediaDisplay, "\(error)")) } ?? RenderError.content(error)
             }
@@ -571,6 +576,16 @@ public struct RenderResult: Sendable {
     public var passthroughAds: [AdReference: PassthroughAd] = [:]
     /// In passthrough, what limited the copying of the content (open GOPs).
     public var passthroughNotes: [String] = []
+    /// In passthrough, what became of the content's sound.
+    public var passthroughSound: PassthroughSound?
+}
+
+/// What a passthrough render did with the content's sound.
+public enum PassthroughSound: Hashable, Sendable {
+    /// AAC packets copied from the content, and encoded (the ads' and a packet or two either side of each splice).
+    case copied(packets: Int, encoded: Int)
+    /// Every packet encoded, and why.
+    case encoded(reason: String)
 }
 
 /// An input of a render that ended before its declared duration: the content (`ad` is `nil`) or one ad.

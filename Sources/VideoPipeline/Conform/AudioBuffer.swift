@@ -9,6 +9,10 @@ public final class AudioBuffer {
     public let capacity: Int
     /// How many samples it holds now.
     public internal(set) var count: Int = 0
+    /// Where these samples start in the passthrough file's sound (its source position), when they are that sound
+    /// read unchanged: a passthrough render may then copy its packets (`SplicedAudioTrack`). Set by whoever fills
+    /// the buffer; `nil` for any other sound.
+    public var passthroughPosition: Int64?
 
     public init(channels: Int, sampleRate: Int, capacity: Int) throws(MediaError) {
         self.channels = channels
@@ -32,6 +36,7 @@ public final class AudioBuffer {
         precondition(other.channels == channels && other.sampleRate == sampleRate && other.count <= capacity)
         for c in 0..<channels { plane(c).update(from: other.plane(c), count: other.count) }
         count = other.count
+        passthroughPosition = other.passthroughPosition
     }
 
     /// Writes silence into `[from, to)`.

@@ -6,8 +6,10 @@ import MediaCore
 ///
 /// Exact sample accounting: the first decoded frame is placed at the sample its timestamp names (silence before
 /// it); after that the resampled samples are contiguous, so a clip of `n` seconds gives `n × rate` samples. Reading
-/// a position ahead of the cursor drops samples up to it; a position a few samples behind (the ±1 sample
-/// realignment at a splice) is filled with silence; a large jump seeks.
+/// a position ahead of the cursor drops samples up to it; a position up to `historyLength` samples behind (the ±1
+/// sample realignment at a splice, a passthrough render's shift onto the AAC packet grid) reads them again from
+/// the samples last consumed, and one further behind than that, by less than 100 ms, is silence; a large jump
+/// seeks.
 final class AudioTrack {
     let decoder: StreamDecoder
     let origin: MediaTime
@@ -21,6 +23,9 @@ final class AudioTrack {
     private var placedFirstFrame = false
     private var ended = false
     private var scratch: [Float] = []
+    /// The samples last consumed (read or dropped), ending at `fifoStart`.
+    private let history: AudioFIFO
+    static let historyLength = 2048
 
     init(path: String, sampleRate: Int, channels: Int, origin: MediaTime) throws(MediaError) {
         decoder = try StreamDecoder(path: path, kind: .audio)
@@ -30,6 +35,7 @@ final class AudioTrack {
         resampler = try Resampler(from: decoder.codec.audioFormat, toChannels: channels, format: AV_SAMPLE_FMT_FLTP,
                                   sampleRate: sampleRate, path: path)
         fifo = try AudioFIFO(format: AV_SAMPLE_FMT_FLTP, channels: channels, capacity: sampleRate, path: path)
+        history = try AudioFIFO(format: AV_SAMPLE_FMT_FLTP, channels: channels, capacity: AudioTrack.historyLength * 2, path: path)
         decoded = try Frame()
     }
 
@@ -44,7 +50,12 @@ final class AudioTrack {
         }
         var written = 0
         var real = 0
-        if position < fifoStart {
+        if position < fifoStart, fifoStart - position <= Int64(history.count) {
+            written = Int(min(Int64(count), fifoStart - position))
+            let offset = history.count - Int(fifoStart - position)
+            try buffer.withPlanes { planes throws(MediaError) in try history.peek(planes, count: written, offset: offset) }
+            real = written
+        } else if position < fifoStart {
             written = Int(min(Int64(count), fifoStart - position))
             buffer.silence(from: 0, to: written)
         } else if position > fifoStart {
@@ -58,6 +69,7 @@ final class AudioTrack {
             }
             let n = min(count - written, available)
             let got = try buffer.withPlanes(offset: written) { planes throws(MediaError) in try fifo.read(planes, count: n) }
+            try remember(buffer, from: written, count: got)
             written += got
             real += got
             fifoStart += Int64(got)
@@ -72,21 +84,37 @@ final class AudioTrack {
         var left = n
         while left > 0 {
             if available == 0 {
-                if ended { fifoStart += Int64(left); return }
+                if ended { fifoStart += Int64(left); history.reset(); return }
                 try decodeMore()
                 continue
             }
             let d = min(left, available)
-            try fifo.drain(d)
+            if dropped == nil || dropped!.capacity < d {
+                dropped = try AudioBuffer(channels: channels, sampleRate: sampleRate, capacity: max(d, 8192))
+            }
+            try dropped!.withPlanes { planes throws(MediaError) in try fifo.read(planes, count: d) }
+            try remember(dropped!, from: 0, count: d)
             fifoStart += Int64(d)
             left -= d
         }
+    }
+
+    private var dropped: AudioBuffer?
+
+    /// Keeps the last `historyLength` samples consumed: `count` of `buffer` from `offset` are the newest.
+    private func remember(_ buffer: AudioBuffer, from offset: Int, count: Int) throws(MediaError) {
+        guard count > 0 else { return }
+        let kept = min(count, AudioTrack.historyLength)
+        try buffer.withPlanes(offset: offset + count - kept) { planes throws(MediaError) in try history.write(planes, count: kept) }
+        let excess = history.count - AudioTrack.historyLength
+        if excess > 0 { try history.drain(excess) }
     }
 
     private func reposition(to position: Int64) throws(MediaError) {
         let time = MediaTime(seconds: Rational(position, Int64(sampleRate)))
         try decoder.seek(to: time + (origin - .zero))
         fifo.reset()
+        history.reset()
         try resampler.restart(path: decoder.path)
         placedFirstFrame = false
         ended = false

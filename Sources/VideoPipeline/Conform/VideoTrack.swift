@@ -46,7 +46,8 @@ final class VideoTrack {
     /// the next call.
     func frame(atTick tick: Int64) throws(MediaError) -> Frame {
         let target = outputRate.time(ofFrame: tick)
-        if let last = lastTick, tick < last || shouldSeek(to: target) {
+        // The first picture asked for may be far in too (a passthrough render decodes nothing until its first cut).
+        if lastTick.map({ tick < $0 }) ?? false || shouldSeek(to: target) {
             try reposition(to: target)
         }
         lastTick = tick

@@ -35,6 +35,23 @@ final class AudioFIFO {
         return Int(try check(got, "av_audio_fifo_read", path: path))
     }
 
+    /// Copies `count` samples from `offset` samples past the start into `planes`, leaving them in.
+    func peek(_ planes: UnsafeMutablePointer<UnsafeMutableRawPointer?>, count: Int, offset: Int) throws(MediaError) {
+        let got = av_audio_fifo_peek_at(pointer, planes, Int32(count), Int32(offset))
+        guard try check(got, "av_audio_fifo_peek_at", path: path) == Int32(count) else {
+            throw .ffmpeg(function: "av_audio_fifo_peek_at", code: got, message: "\(got) of \(count) samples", path: path)
+        }
+    }
+
+    /// Copies `count` samples from `offset` samples past the start into an audio frame's planes, leaving them in.
+    func peek(into frame: Frame, count: Int, offset: Int) throws(MediaError) {
+        try withUnsafeMutablePointer(to: &frame.pointer.pointee.data) { data throws(MediaError) in
+            try data.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: 8) { planes throws(MediaError) in
+                try peek(planes, count: count, offset: offset)
+            }
+        }
+    }
+
     func drain(_ count: Int) throws(MediaError) {
         try check(av_audio_fifo_drain(pointer, Int32(count)), "av_audio_fifo_drain", path: path)
     }

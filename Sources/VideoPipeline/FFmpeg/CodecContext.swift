@@ -54,4 +54,14 @@ final class CodecContext {
         if layout.order == AV_CHANNEL_ORDER_UNSPEC { av_channel_layout_default(&layout, layout.nb_channels) }
         return (layout, pointer.pointee.sample_fmt, pointer.pointee.sample_rate)
     }
+
+    /// Gives `frame` (unreferenced first) fresh buffers for `count` samples in this encoder's format.
+    func prepareAudio(_ frame: Frame, count: Int) throws(MediaError) {
+        frame.unref()
+        frame.pointer.pointee.nb_samples = Int32(count)
+        frame.pointer.pointee.format = pointer.pointee.sample_fmt.rawValue
+        frame.pointer.pointee.sample_rate = pointer.pointee.sample_rate
+        try check(av_channel_layout_copy(&frame.pointer.pointee.ch_layout, &pointer.pointee.ch_layout), "av_channel_layout_copy")
+        try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer")
+    }
 }

@@ -54,21 +54,27 @@ final class Encoder {
 
     /// AAC (delivery) or 16-bit PCM (lossless) at the output's sample rate and channels, on a new stream.
     static func audio(in output: OutputContext, format: OutputFormat, encoding: EncodingSettings) throws(MediaError) -> Encoder {
-        let codec = try find(encoding.profile == .delivery ? "aac" : "pcm_s16le", profile: encoding.profile)
         let stream = try allocated(avformat_new_stream(output.pointer, nil), "avformat_new_stream")
-        let encoder = Encoder(codec: try CodecContext(codec: codec), stream: stream)
-        let c = encoder.codec.pointer
+        let encoder = Encoder(codec: try audioCodec(format: format, encoding: encoding, globalHeader: output.wantsGlobalHeader), stream: stream)
+        try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.codec.pointer), "avcodec_parameters_from_context")
+        stream.pointee.time_base = encoder.codec.pointer.pointee.time_base
+        return encoder
+    }
+
+    /// The opened audio encoder `audio(in:format:encoding:)` feeds its stream with, on the sample clock
+    /// (`1 / sample rate`); a passthrough track opens one per encoded run.
+    static func audioCodec(format: OutputFormat, encoding: EncodingSettings, globalHeader: Bool) throws(MediaError) -> CodecContext {
+        let codec = try CodecContext(codec: try find(encoding.profile == .delivery ? "aac" : "pcm_s16le", profile: encoding.profile))
+        let c = codec.pointer
         c.pointee.sample_fmt = encoding.profile == .delivery ? AV_SAMPLE_FMT_FLTP : AV_SAMPLE_FMT_S16
         c.pointee.sample_rate = Int32(format.sampleRate)
         av_channel_layout_default(&c.pointee.ch_layout, Int32(format.channels))
         c.pointee.time_base = AVRational(num: 1, den: Int32(format.sampleRate))
         if encoding.profile == .delivery { c.pointee.bit_rate = Int64(encoding.audioBitRate) }
         c.pointee.flags |= AV_CODEC_FLAG_BITEXACT
-        if output.wantsGlobalHeader { c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
-        try encoder.codec.open(options: nil, path: nil)
-        try check(avcodec_parameters_from_context(stream.pointee.codecpar, c), "avcodec_parameters_from_context")
-        stream.pointee.time_base = c.pointee.time_base
-        return encoder
+        if globalHeader { c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+        try codec.open(options: nil, path: nil)
+        return codec
     }
 
     /// Samples per audio frame the encoder wants; `nil` when any number will do.
@@ -78,14 +84,7 @@ final class Encoder {
     var takesPlanarFloat: Bool { codec.pointer.pointee.sample_fmt == AV_SAMPLE_FMT_FLTP }
 
     /// Gives `frame` (unreferenced first) fresh buffers for `count` samples in the encoder's format.
-    func prepareAudio(_ frame: Frame, count: Int) throws(MediaError) {
-        frame.unref()
-        frame.pointer.pointee.nb_samples = Int32(count)
-        frame.pointer.pointee.format = codec.pointer.pointee.sample_fmt.rawValue
-        frame.pointer.pointee.sample_rate = codec.pointer.pointee.sample_rate
-        try check(av_channel_layout_copy(&frame.pointer.pointee.ch_layout, &codec.pointer.pointee.ch_layout), "av_channel_layout_copy")
-        try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer")
-    }
+    func prepareAudio(_ frame: Frame, count: Int) throws(MediaError) { try codec.prepareAudio(frame, count: count) }
 
     /// Sends a frame stamped `pts` (in the encoder's time base), or the end of the stream when `nil`; a
     /// `keyframe` is forced to be one (an IDR with x264; every FFV1 frame is one already).

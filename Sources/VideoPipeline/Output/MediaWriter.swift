@@ -17,7 +17,10 @@ public final class MediaWriter {
     /// The video encoder, or in passthrough the track of copied and encoded runs.
     private let video: Encoder?
     private let spliced: SplicedVideoTrack?
-    private let audio: Encoder
+    /// The audio encoder, or in passthrough (when the content's sound can be copied) the track of copied and
+    /// encoded packets.
+    private let audio: Encoder?
+    private let splicedAudio: SplicedAudioTrack?
     private let packet: Packet
     private let fifo: AudioFIFO
     private let audioFrame: Frame
@@ -30,6 +33,13 @@ public final class MediaWriter {
     public var frameCount: Int64 { videoFrames }
     /// Audio samples written so far.
     public var sampleCount: Int64 { audioSamples + Int64(fifo.count) }
+    /// In passthrough, where the content's sound must be read for its packets to be copied; `nil` when it is
+    /// encoded (`audioCopyRefusal` says why).
+    public var audioGrid: AudioCopyGrid? { splicedAudio?.grid }
+    /// In passthrough, why the content's sound is encoded rather than copied.
+    public let audioCopyRefusal: String?
+    /// In passthrough, the AAC packets copied from the content and encoded so far.
+    public var audioPackets: (copied: Int, encoded: Int)? { splicedAudio.map { ($0.copied, $0.encoded) } }
 
     /// Creates the temporary output and opens the encoders.
     ///
@@ -63,8 +73,18 @@ public final class MediaWriter {
             video = try Encoder.video(in: context, format: format, encoding: encoding)
             spliced = nil
         }
-        audio = try Encoder.audio(in: context, format: format, encoding: encoding)
-        audioFrameSize = audio.frameSize ?? 1024
+        var splicedAudio: SplicedAudioTrack?, refusal: String?
+        if let passthrough {
+            do {
+                splicedAudio = try SplicedAudioTrack(in: context, content: passthrough, format: format, encoding: encoding, reportedAs: destination)
+            } catch .cannotCopy(_, let reason) {
+                refusal = reason
+            }
+        }
+        self.splicedAudio = splicedAudio
+        audioCopyRefusal = refusal
+        audio = splicedAudio == nil ? try Encoder.audio(in: context, format: format, encoding: encoding) : nil
+        audioFrameSize = audio?.frameSize ?? 1024
         fifo = try AudioFIFO(format: AV_SAMPLE_FMT_FLTP, channels: format.channels, capacity: audioFrameSize * 4, path: destination)
         audioFrame = try Frame()
         try openFile()
@@ -126,6 +146,11 @@ public final class MediaWriter {
     public func writeAudio(_ buffer: AudioBuffer) throws(MediaError) {
         precondition(buffer.channels == format.channels && buffer.sampleRate == format.sampleRate)
         guard buffer.count > 0 else { return }
+        if let splicedAudio {
+            try splicedAudio.write(buffer)
+            audioSamples += Int64(buffer.count)
+            return
+        }
         try buffer.withPlanes { planes throws(MediaError) in try fifo.write(planes, count: buffer.count) }
         while fifo.count >= audioFrameSize {
             try encodeAudio(count: audioFrameSize)
@@ -148,8 +173,11 @@ public final class MediaWriter {
             try drain(video)
         }
         try spliced?.finish()
-        try audio.send(nil, pts: 0, path: destination)
-        try drain(audio)
+        try splicedAudio?.finish()
+        if let audio {
+            try audio.send(nil, pts: 0, path: destination)
+            try drain(audio)
+        }
         try context.writeTrailer(reportedAs: destination)
         finished = true
         try context.closeIO(reportedAs: destination)
@@ -158,6 +186,7 @@ public final class MediaWriter {
 
     /// Pops `count` samples from the FIFO and encodes them as one audio frame.
     private func encodeAudio(count: Int) throws(MediaError) {
+        guard let audio else { return }
         let frame = audioFrame
         try audio.prepareAudio(frame, count: count)
         if audio.takesPlanarFloat {

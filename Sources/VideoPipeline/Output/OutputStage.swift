@@ -87,6 +87,7 @@ public final class OutputStage {
         precondition(n == nextFrame, "output frame \(n) written after frame \(nextFrame - 1)")
         let span = span(ofFrame: n)
         audio.count = 0
+        audio.passthroughPosition = nil
         try sound(span, audio)
         precondition(audio.count == span.count, "frame \(n) got \(audio.count) audio samples for \(span.count)")
         do {
@@ -137,6 +138,14 @@ public final class OutputStage {
 
     /// In passthrough: what the output's video can copy, the passthrough file's IDR pictures and picture count.
     public var copyable: CopySource? { writer?.copyable }
+
+    /// In passthrough: where the content's sound must be read for its AAC packets to be copied (`nil` when they
+    /// are not: `audioCopyRefusal` says why). The caller marks the samples it read that way with
+    /// `AudioBuffer.passthroughPosition`.
+    public var audioGrid: AudioCopyGrid? { writer?.audioGrid }
+    public var audioCopyRefusal: String? { writer?.audioCopyRefusal }
+    /// In passthrough, after `finishWriting`: the AAC packets copied from the content and encoded.
+    public var audioPackets: (copied: Int, encoded: Int)? { writer?.audioPackets }
 
     /// In passthrough: `path` (an ad) opened to be copied like the passthrough file, when its pictures can be.
     /// - Throws: `.cannotCopy` with the reason when they cannot.

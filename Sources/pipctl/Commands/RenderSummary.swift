@@ -26,6 +26,12 @@ struct RenderSummary {
             let copied = runs.filter { $0.mode == .copied }
             let frames = copied.reduce(Int64(0)) { $0 + $1.outEndFrame - $1.outStartFrame }
             notes.append("  passthrough: \(frames) of \(output.frames) frames copied in \(copied.count) run\(copied.count == 1 ? "" : "s"), the rest encoded\n")
+            switch result.passthroughSound {
+            case .copied(let packets, let encoded)?:
+                notes.append("  passthrough: sound: \(packets) of \(packets + encoded) AAC packets copied, the rest encoded\n")
+            case .encoded(let reason)?: notes.append("  passthrough: sound encoded: \(reason)\n")
+            case nil: break
+            }
             notes += result.passthroughNotes.map { "  passthrough: \($0)\n" }
             for (ad, fate) in result.passthroughAds.sorted(by: { $0.key < $1.key }) {
                 guard case .encoded(let reason) = fate else { continue }

@@ -49,10 +49,10 @@ import VideoPipeline
             }
         }
         #expect(timeline.output.audioSamples == clock.sample(atFrame: timeline.output.frames))
-        // Inside the content nothing is silent but a correction that steps back (`audioDrift` −1: the sample is
-        // repeated as silence); only the end may be padded, where the content's sound runs out.
+        // Inside the content nothing is silent, not even where a correction steps back (`audioDrift` −1: the sample
+        // is read again); only the end may be padded, where the content's sound runs out.
         for segment in timeline.segments.dropLast() where segment.kind == .content {
-            #expect(segment.audioPadded == max(0, -segment.audioDrift), "content at \(segment.outStartFrame)")
+            #expect(segment.audioPadded == 0, "content at \(segment.outStartFrame)")
         }
         if rate != FrameRate(30) {
             // Out of phase, the splices do need their one-sample corrections: this render exercises them.

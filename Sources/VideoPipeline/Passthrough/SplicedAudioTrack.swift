@@ -1,0 +1,219 @@
+import CFFmpeg
+import MediaCore
+
+/// One AAC track made of the content's own packets, copied where the output's sound is the content's, and packets
+/// encoded everywhere else (the ads, and a packet or two either side of each splice): the sound half of a
+/// passthrough render, which would otherwise spend most of its time in the AAC encoder.
+///
+/// **Which packets are copied.** Output packet `P` (stamped `P` on the output's sample clock) decodes from its own
+/// transform block, samples `[P, P + 2048)`, overlapped with its predecessor's. It is copied when the output's
+/// sound over `[P − 1024, P + 3072)` is one run of the content's sound read unchanged (`AudioBuffer.passthroughPosition`)
+/// and the content has a whole packet starting at that run's position for `P`. The run's first packet is left to
+/// the encoder, so the sound either side of every join is the same signal, and the decoder's overlap-add joins an
+/// encoded block to a copied one as it joins two of either.
+///
+/// **Encoded runs.** Each run of encoded packets is a fresh encoder fed from two packets before the run's first
+/// packet (`warmUp`) to two past its end, then flushed, keeping exactly the packets between: the packets either
+/// side are the content's, whose windows the encoder then matches. At the file's start the encoder's priming packet is kept: it is
+/// the track's own, as in any AAC file.
+///
+/// **Timing.** The content's packets land on the output's only where the content is read on the output's packet
+/// grid: `AudioCopyGrid` tells the render where to read each run from. Every sample of the track is otherwise where
+/// the render put it, so copying changes the bytes, not the sound's place.
+final class SplicedAudioTrack {
+    let stream: UnsafeMutablePointer<AVStream>
+    /// Where content runs must be read from for their packets to be copied.
+    let grid: AudioCopyGrid
+    /// Packets copied and encoded so far.
+    private(set) var copied = 0
+    private(set) var encoded = 0
+
+    private static let size = AudioPacketSource.packetSize
+    /// Samples a fresh encoder is given before its first kept packet: it starts on silence, which it takes for an
+    /// attack and answers with short windows; two packets later it is back to the long ones the copied packet
+    /// before expects.
+    private static let warmUp = 2 * size
+    private let destination: String
+    private let format: OutputFormat
+    private let encoding: EncodingSettings
+    private let context: OutputContext
+    private let source: AudioPacketSource
+    /// The encoder of the current encoded run; `unused` is the one opened for the track's parameters.
+    private var encoder: CodecContext?
+    private var unused: CodecContext?
+    /// The output's samples not yet given to an encoder, from output sample `pcmStart`.
+    private let pcm: AudioFIFO
+    private var pcmStart: Int64 = 0
+    private var received: Int64 = 0
+    /// Runs of the content's sound in the output, oldest first: output sample `s` of `[start, end)` is the content's
+    /// source position `s − offset`.
+    private var runs: [(start: Int64, end: Int64, offset: Int64)] = []
+    /// The stamp of the next packet to copy or encode.
+    private var next: Int64 = -size
+    /// The current encoder has been given the output's samples up to here; it writes packets stamped from `keepFrom`.
+    private var fed: Int64 = 0
+    private var keepFrom: Int64 = 0
+    private let frame: Frame
+    private let packet: Packet
+
+    /// Adds an AAC track to `context` (before its header is written) that copies the sound of `content`.
+    /// - Throws: `.cannotCopy` with the reason when its packets cannot join the track: not AAC-LC with the output's
+    ///   rate and channels, or a shift of half a packet would put the sound more than a frame from its picture.
+    init(in context: OutputContext, content: String, format: OutputFormat, encoding: EncodingSettings,
+         reportedAs destination: String) throws(MediaError) {
+        let halfPacket = Rational(SplicedAudioTrack.size / 2, Int64(format.sampleRate))
+        guard halfPacket < format.frameRate.frameDuration.seconds else {
+            throw .cannotCopy(path: content, reason: "at \(format.frameRate) fps a shift of half an AAC packet would move the sound more than a frame")
+        }
+        let first = try Encoder.audioCodec(format: format, encoding: encoding, globalHeader: context.wantsGlobalHeader)
+        let c = first.pointer.pointee
+        guard c.codec_id == AV_CODEC_ID_AAC, c.initial_padding == Int32(SplicedAudioTrack.size), c.frame_size == Int32(SplicedAudioTrack.size) else {
+            throw .cannotCopy(path: content, reason: "the output's sound is not AAC with a one-packet delay")
+        }
+        let config = c.extradata.map { Array(UnsafeBufferPointer(start: $0, count: Int(c.extradata_size))) } ?? []
+        source = try AudioPacketSource(path: content, format: format, config: config)
+        grid = AudioCopyGrid(outputPhase: -Int64(c.initial_padding), sourcePhase: source.phase)
+        self.destination = destination
+        self.format = format
+        self.encoding = encoding
+        self.context = context
+        unused = first
+        pcm = try AudioFIFO(format: AV_SAMPLE_FMT_FLTP, channels: format.channels, capacity: 8192, path: destination)
+        frame = try Frame()
+        packet = try Packet()
+        stream = try allocated(avformat_new_stream(context.pointer, nil), "avformat_new_stream")
+        try check(avcodec_parameters_from_context(stream.pointee.codecpar, first.pointer), "avcodec_parameters_from_context")
+        stream.pointee.time_base = c.time_base
+    }
+
+    /// Appends the samples of `buffer` and writes every packet they settle.
+    func write(_ buffer: AudioBuffer) throws(MediaError) {
+        guard buffer.count > 0 else { return }
+        try buffer.withPlanes { planes throws(MediaError) in try pcm.write(planes, count: buffer.count) }
+        if let position = buffer.passthroughPosition {
+            let offset = received - position
+            if let last = runs.last, last.end == received, last.offset == offset {
+                runs[runs.count - 1].end += Int64(buffer.count)
+            } else {
+                runs.append((received, received + Int64(buffer.count), offset))
+            }
+        }
+        received += Int64(buffer.count)
+        // A packet is settled once its block and the next have arrived.
+        while next + 3 * SplicedAudioTrack.size <= received { try settle(next) }
+    }
+
+    /// Writes the packets left, encoding the sound past the last one copied.
+    func finish() throws(MediaError) {
+        while next < received { try settle(next) }
+        if encoder != nil { try endRun(at: .max) }
+    }
+
+    /// Copies or encodes packet `p`.
+    private func settle(_ p: Int64) throws(MediaError) {
+        let size = SplicedAudioTrack.size
+        if let content = try copyable(p) {
+            if encoder != nil { try endRun(at: p) }
+            try writeCopied(content, at: p)
+        } else {
+            if encoder == nil { try startRun(at: p) }
+            try feed(to: min(p + size, received))
+        }
+        // The next run starts no earlier than the next packet, less its warm-up.
+        try dropSamples(before: p + size - SplicedAudioTrack.warmUp)
+        next = p + size
+    }
+
+    /// The content's packet for output packet `p`, when it can be copied there.
+    private func copyable(_ p: Int64) throws(MediaError) -> Packet? {
+        let size = SplicedAudioTrack.size
+        // The block and a packet either side within one run (a run from the output's start needs none before it):
+        // the encoded packets either side of a copied stretch then hold only the content's sound, so the encoder
+        // chooses long windows, or a start window before a change, as the copied packets next to them expect.
+        let from = max(p - size, 0), to = p + 3 * size
+        guard to <= received else { return nil }
+        runs.removeAll { $0.end < p }
+        guard let run = runs.first(where: { $0.start <= from && $0.end >= to }) else { return nil }
+        return try source.packet(at: p - run.offset)
+    }
+
+    /// Opens an encoder for a run whose first packet is `p`.
+    private func startRun(at p: Int64) throws(MediaError) {
+        if p < 0, let unused {
+            encoder = unused
+            keepFrom = .min
+        } else {
+            encoder = try Encoder.audioCodec(format: format, encoding: encoding, globalHeader: context.wantsGlobalHeader)
+            keepFrom = p
+        }
+        unused = nil
+        let start = max(p - (p < 0 ? 0 : SplicedAudioTrack.warmUp), 0)
+        precondition(start >= pcmStart, "an encoded run starts at \(start), before the samples kept from \(pcmStart)")
+        fed = start
+    }
+
+    /// Gives the current encoder the output's samples up to `end`, a packet at a time.
+    private func feed(to end: Int64) throws(MediaError) {
+        guard let encoder else { return }
+        while fed < end {
+            let count = Int(min(SplicedAudioTrack.size, end - fed))
+            try encoder.prepareAudio(frame, count: count)
+            try pcm.peek(into: frame, count: count, offset: Int(fed - pcmStart))
+            frame.pointer.pointee.pts = fed
+            try check(avcodec_send_frame(encoder.pointer, frame.pointer), "avcodec_send_frame", path: destination)
+            fed += Int64(count)
+            try drain(before: .max)
+        }
+    }
+
+    /// Ends the encoded run before packet `end`: feeds the samples its last packet overlaps, flushes, and writes
+    /// the packets stamped before `end`.
+    private func endRun(at end: Int64) throws(MediaError) {
+        guard let encoder else { return }
+        // The last packet's block reaches a packet past it, and the encoder looks one further to choose its window.
+        if end != .max { try feed(to: end + 2 * SplicedAudioTrack.size) }
+        try check(avcodec_send_frame(encoder.pointer, nil), "avcodec_send_frame", path: destination)
+        try drain(before: end)
+        self.encoder = nil
+    }
+
+    /// Writes the packets the encoder has ready that are stamped in `[keepFrom, end)`.
+    private func drain(before end: Int64) throws(MediaError) {
+        guard let encoder else { return }
+        while true {
+            packet.unref()
+            let r = avcodec_receive_packet(encoder.pointer, packet.pointer)
+            if r == averrorEAGAIN || r == averrorEOF { return }
+            try check(r, "avcodec_receive_packet", path: destination)
+            guard let pts = packet.pointer.pointee.pts.timestamp, pts >= keepFrom, pts < end else { continue }
+            encoded += 1
+            try write(packet)
+        }
+    }
+
+    private func writeCopied(_ content: Packet, at p: Int64) throws(MediaError) {
+        let c = content.pointer
+        c.pointee.pts = p
+        c.pointee.dts = p
+        c.pointee.duration = SplicedAudioTrack.size
+        c.pointee.pos = -1
+        copied += 1
+        try write(content)
+    }
+
+    /// Writes `packet`, stamped on the output's sample clock, to the track.
+    private func write(_ packet: Packet) throws(MediaError) {
+        let p = packet.pointer
+        p.pointee.stream_index = stream.pointee.index
+        av_packet_rescale_ts(p, AVRational(num: 1, den: Int32(format.sampleRate)), stream.pointee.time_base)
+        try check(av_interleaved_write_frame(context.pointer, p), "av_interleaved_write_frame", path: destination)
+    }
+
+    /// Forgets the samples before `sample`: no encoded run will start before it.
+    private func dropSamples(before sample: Int64) throws(MediaError) {
+        let n = min(sample, received) - pcmStart
+        guard n > 0 else { return }
+        try pcm.drain(Int(n))
+        pcmStart += n
+    }
+}
