@@ -127,6 +127,7 @@ extension Stitcher {
     func closeCopiedAds() {
         for ad in adCopySources.keys { passthroughRuns?.forget(.ad(ad)) }
         adCopySources.removeAll()
+        adSounds.removeAll()
     }
 
     /// Encodes held-back ticks `ticks`, decoded now.
@@ -150,5 +151,18 @@ extension Stitcher {
     func finishPassthrough() throws(RenderError) {
         guard let rest = passthroughRuns?.finish() else { return }
         try encodeHeld(rest)
+    }
+
+    /// In passthrough with the content's sound copied, the sound of `key` (at `path`) whose AAC packets may be copied:
+    /// the content's, or an ad's opened the first time it plays; `nil` when it must be encoded.
+    func copyableSound(_ key: SourceKey, path: String) -> AudioPacketSource? {
+        guard let content = stage.contentSound else { return nil }
+        guard let ad = key.ad else { return content }
+        if let opened = adSounds[ad] { return opened }
+        // An ad whose sound cannot be copied (another codec or format, or unreadable: its own decoder says so) is
+        // encoded like any other sound.
+        let opened = try? stage.soundSource(path)
+        adSounds[ad] = .some(opened)
+        return opened
     }
 }

@@ -66,6 +66,9 @@ public final class Stitcher {
     var passthroughRuns: PassthroughRuns?
     /// In passthrough, the ads whose pictures are copied, opened for it.
     var adCopySources: [AdReference: CopySource] = [:]
+    /// In passthrough with the content's sound copied, each ad's sound opened for copying, or `nil` when it is not
+    /// AAC-LC in the output's format (then encoded).
+    var adSounds: [AdReference: AudioPacketSource?] = [:]
     /// In passthrough, what became of each ad's pictures, decided when it is first shown.
     var passthroughAds: [AdReference: PassthroughAd] = [:]
     /// In passthrough, whether each frame held back (in output order) was to be a keyframe, for when it is encoded.
@@ -354,7 +357,7 @@ public final class Stitcher {
                 if let run = audioRun { audioEnds[run.key] = run.sourceStart + clock.sample(atFrame: n) - clock.sample(atFrame: run.startFrame) }
                 var start = clock.sample(atFrame: tick)
                 // In passthrough the content is read on the output's AAC packet grid, so that its packets are copied.
-                if key == .content, let grid = stage.audioGrid { start = grid.sourceStart(output: clock.sample(atFrame: n), nominal: start) }
+                if let sound = copyableSound(key, path: source.path) { start = sound.grid.sourceStart(output: clock.sample(atFrame: n), nominal: start) }
                 drift = audioEnds[key].map { start - $0 } ?? 0
                 audioRun = AudioRun(key: key, startFrame: n, sourceStart: start, lastTick: tick - 1)
                 startsRun = true
@@ -364,8 +367,12 @@ public final class Stitcher {
             sourceAudioStart = position
             do throws(MediaError) {
                 let real = try source.readAudio(from: position, count: span.count, into: audio)
-                padded = Int64(span.count - real)
-                if key == .content, real == span.count, stage.audioGrid != nil { audio.passthroughPosition = position }
+                // Silence before the source's start (a run read up to half a packet early, onto the AAC grid) is
+                // not padding: that is only what follows the end of its sound.
+                padded = Int64(span.count - real) - min(Int64(span.count), max(0, -position))
+                if real == span.count, let sound = copyableSound(key, path: source.path) {
+                    audio.copyableSound = CopyableSound(source: sound, position: position)
+                }
             } catch {
                 throw key.ad.map { AdFailure(ad: $0, error: AdError(.mediaDisplay, "\(error)")) } ?? RenderError.content(error)
             }

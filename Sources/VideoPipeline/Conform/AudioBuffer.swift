@@ -9,10 +9,10 @@ public final class AudioBuffer {
     public let capacity: Int
     /// How many samples it holds now.
     public internal(set) var count: Int = 0
-    /// Where these samples start in the passthrough file's sound (its source position), when they are that sound
-    /// read unchanged: a passthrough render may then copy its packets (`SplicedAudioTrack`). Set by whoever fills
-    /// the buffer; `nil` for any other sound.
-    public var passthroughPosition: Int64?
+    /// The file whose sound these samples are, read unchanged, and the source position they start at, when a
+    /// passthrough render may copy that file's packets (`SplicedAudioTrack`). Set by whoever fills the buffer;
+    /// `nil` for any other sound.
+    public var copyableSound: CopyableSound?
 
     public init(channels: Int, sampleRate: Int, capacity: Int) throws(MediaError) {
         self.channels = channels
@@ -36,7 +36,7 @@ public final class AudioBuffer {
         precondition(other.channels == channels && other.sampleRate == sampleRate && other.count <= capacity)
         for c in 0..<channels { plane(c).update(from: other.plane(c), count: other.count) }
         count = other.count
-        passthroughPosition = other.passthroughPosition
+        copyableSound = other.copyableSound
     }
 
     /// Writes silence into `[from, to)`.
@@ -65,5 +65,16 @@ public final class AudioBuffer {
         precondition(count <= capacity)
         for c in 0..<channels { body(c, UnsafeMutableBufferPointer(start: plane(c), count: capacity)) }
         self.count = count
+    }
+}
+
+/// Samples that are a file's sound read unchanged from `position` on, whose AAC packets can be copied.
+public struct CopyableSound: Sendable {
+    public let source: AudioPacketSource
+    public let position: Int64
+
+    public init(source: AudioPacketSource, position: Int64) {
+        self.source = source
+        self.position = position
     }
 }

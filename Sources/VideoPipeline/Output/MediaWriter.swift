@@ -33,9 +33,15 @@ public final class MediaWriter {
     public var frameCount: Int64 { videoFrames }
     /// Audio samples written so far.
     public var sampleCount: Int64 { audioSamples + Int64(fifo.count) }
-    /// In passthrough, where the content's sound must be read for its packets to be copied; `nil` when it is
-    /// encoded (`audioCopyRefusal` says why).
-    public var audioGrid: AudioCopyGrid? { splicedAudio?.grid }
+    /// In passthrough, the content's sound, whose packets are copied; `nil` when it is encoded (`audioCopyRefusal`
+    /// says why).
+    public var contentSound: AudioPacketSource? { splicedAudio?.content }
+
+    /// In passthrough with the content's sound copied, `path` (an ad) opened for its packets to be copied too.
+    /// - Throws: `.cannotCopy` with the reason when its sound is not AAC-LC in the output's format.
+    public func soundSource(_ path: String) throws(MediaError) -> AudioPacketSource? {
+        try splicedAudio?.source(path)
+    }
     /// In passthrough, why the content's sound is encoded rather than copied.
     public let audioCopyRefusal: String?
     /// In passthrough, the AAC packets copied from the content and encoded so far.

@@ -87,7 +87,7 @@ public final class OutputStage {
         precondition(n == nextFrame, "output frame \(n) written after frame \(nextFrame - 1)")
         let span = span(ofFrame: n)
         audio.count = 0
-        audio.passthroughPosition = nil
+        audio.copyableSound = nil
         try sound(span, audio)
         precondition(audio.count == span.count, "frame \(n) got \(audio.count) audio samples for \(span.count)")
         do {
@@ -139,10 +139,15 @@ public final class OutputStage {
     /// In passthrough: what the output's video can copy, the passthrough file's IDR pictures and picture count.
     public var copyable: CopySource? { writer?.copyable }
 
-    /// In passthrough: where the content's sound must be read for its AAC packets to be copied (`nil` when they
-    /// are not: `audioCopyRefusal` says why). The caller marks the samples it read that way with
-    /// `AudioBuffer.passthroughPosition`.
-    public var audioGrid: AudioCopyGrid? { writer?.audioGrid }
+    /// In passthrough: the content's sound, whose AAC packets are copied where the caller reads it on its `grid` and
+    /// marks the samples (`AudioBuffer.copyableSound`); `nil` when it is encoded (`audioCopyRefusal` says why).
+    public var contentSound: AudioPacketSource? { writer?.contentSound }
+
+    /// In passthrough with the content's sound copied: `path` (an ad) opened for its packets to be copied too.
+    /// - Throws: `.cannotCopy` with the reason when its sound is not AAC-LC in the output's format.
+    public func soundSource(_ path: String) throws(MediaError) -> AudioPacketSource? {
+        try writer?.soundSource(path)
+    }
     public var audioCopyRefusal: String? { writer?.audioCopyRefusal }
     /// In passthrough, after `finishWriting`: the AAC packets copied from the content and encoded.
     public var audioPackets: (copied: Int, encoded: Int)? { writer?.audioPackets }

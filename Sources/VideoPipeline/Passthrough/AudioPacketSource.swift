@@ -1,19 +1,24 @@
 import CFFmpeg
 import MediaCore
 
-/// The passthrough file's AAC packets, for the track that copies them (`SplicedAudioTrack`): checked once when
-/// opened, then read forward packet by packet, seeking only when a run starts elsewhere.
+/// A file's AAC packets, for the passthrough track that copies them (`SplicedAudioTrack`): the content's, or an
+/// ad's whose sound is in the output's format. Checked once when opened, then read forward packet by packet, seeking
+/// only when a run starts elsewhere.
+///
+/// Made on the render's thread, then read only by the thread that writes the output (`OutputStage`'s).
 ///
 /// Packets are addressed by **source position**, the sample index `MediaSource` reads the file's sound by (samples
 /// from the file's start time), so that the render's own reading of the sound and the copied packets agree on
 /// which samples a packet holds: the packet stamped `Q` (in samples) holds positions `[Q − origin, Q − origin + 1024)`.
-final class AudioPacketSource {
+public final class AudioPacketSource: @unchecked Sendable {
     /// Samples per AAC-LC packet.
     static let packetSize: Int64 = 1024
 
-    var path: String { input.path }
+    public var path: String { input.path }
     /// Where the file's packets start, as source positions modulo `packetSize`.
     let phase: Int64
+    /// Where its sound must be read from for its packets to land on the output's.
+    public let grid: AudioCopyGrid
 
     private let input: InputFile
     private let stream: Int
@@ -28,10 +33,10 @@ final class AudioPacketSource {
     private var given = false
 
     /// Opens the sound of `path` to be copied into an AAC track whose encoder has the `AudioSpecificConfig`
-    /// `config`.
+    /// `config` and whose packets start at output samples `outputPhase` modulo the packet size.
     /// - Throws: `.cannotCopy` with the reason when its sound is not AAC-LC with the same rate and channels, or its
     ///   packets are not stamped on its sample clock.
-    init(path: String, format: OutputFormat, config: [UInt8]) throws(MediaError) {
+    init(path: String, format: OutputFormat, config: [UInt8], outputPhase: Int64) throws(MediaError) {
         input = try InputFile(path: path)
         func no(_ why: String) -> MediaError { .cannotCopy(path: path, reason: why) }
         guard let index = input.bestStream(.audio) else { throw no("it has no sound") }
@@ -59,6 +64,7 @@ final class AudioPacketSource {
         }
         let position = (Rational(pts) * timeBase * Rational(sampleRate)).numerator - origin
         phase = AudioPacketSource.modulo(position, AudioPacketSource.packetSize)
+        grid = AudioCopyGrid(outputPhase: outputPhase, sourcePhase: phase)
         held = position
     }
 

@@ -7,8 +7,9 @@ import MediaCore
 ///
 /// **Which packets are copied.** Output packet `P` (stamped `P` on the output's sample clock) decodes from its own
 /// transform block, samples `[P, P + 2048)`, overlapped with its predecessor's. It is copied when the output's
-/// sound over `[P − 1024, P + 3072)` is one run of the content's sound read unchanged (`AudioBuffer.passthroughPosition`)
-/// and the content has a whole packet starting at that run's position for `P`. The run's first packet is left to
+/// sound over `[P − 1024, P + 3072)` is one run of one file's sound read unchanged (`AudioBuffer.copyableSound`: the
+/// content's, or an ad's in the output's format) and the file has a whole packet starting at that run's position for
+/// `P`. The run's first packet is left to
 /// the encoder, so the sound either side of every join is the same signal, and the decoder's overlap-add joins an
 /// encoded block to a copied one as it joins two of either.
 ///
@@ -17,13 +18,13 @@ import MediaCore
 /// side are the content's, whose windows the encoder then matches. At the file's start the encoder's priming packet is kept: it is
 /// the track's own, as in any AAC file.
 ///
-/// **Timing.** The content's packets land on the output's only where the content is read on the output's packet
-/// grid: `AudioCopyGrid` tells the render where to read each run from. Every sample of the track is otherwise where
+/// **Timing.** A file's packets land on the output's only where it is read on the output's packet grid:
+/// `AudioCopyGrid` tells the render where to read each run from. Every sample of the track is otherwise where
 /// the render put it, so copying changes the bytes, not the sound's place.
 final class SplicedAudioTrack {
     let stream: UnsafeMutablePointer<AVStream>
-    /// Where content runs must be read from for their packets to be copied.
-    let grid: AudioCopyGrid
+    /// The content's packets; `source(_:)` opens an ad's.
+    let content: AudioPacketSource
     /// Packets copied and encoded so far.
     private(set) var copied = 0
     private(set) var encoded = 0
@@ -37,7 +38,10 @@ final class SplicedAudioTrack {
     private let format: OutputFormat
     private let encoding: EncodingSettings
     private let context: OutputContext
-    private let source: AudioPacketSource
+    /// The encoder's `AudioSpecificConfig` and where its packets start (modulo the packet size): what a copied
+    /// file's sound must match.
+    private let config: [UInt8]
+    private let outputPhase: Int64
     /// The encoder of the current encoded run; `unused` is the one opened for the track's parameters.
     private var encoder: CodecContext?
     private var unused: CodecContext?
@@ -45,9 +49,9 @@ final class SplicedAudioTrack {
     private let pcm: AudioFIFO
     private var pcmStart: Int64 = 0
     private var received: Int64 = 0
-    /// Runs of the content's sound in the output, oldest first: output sample `s` of `[start, end)` is the content's
-    /// source position `s − offset`.
-    private var runs: [(start: Int64, end: Int64, offset: Int64)] = []
+    /// Runs of a file's sound in the output, oldest first: output sample `s` of `[start, end)` is the file's source
+    /// position `s − offset`.
+    private var runs: [(start: Int64, end: Int64, offset: Int64, source: AudioPacketSource)] = []
     /// The stamp of the next packet to copy or encode.
     private var next: Int64 = -size
     /// The current encoder has been given the output's samples up to here; it writes packets stamped from `keepFrom`.
@@ -70,9 +74,9 @@ final class SplicedAudioTrack {
         guard c.codec_id == AV_CODEC_ID_AAC, c.initial_padding == Int32(SplicedAudioTrack.size), c.frame_size == Int32(SplicedAudioTrack.size) else {
             throw .cannotCopy(path: content, reason: "the output's sound is not AAC with a one-packet delay")
         }
-        let config = c.extradata.map { Array(UnsafeBufferPointer(start: $0, count: Int(c.extradata_size))) } ?? []
-        source = try AudioPacketSource(path: content, format: format, config: config)
-        grid = AudioCopyGrid(outputPhase: -Int64(c.initial_padding), sourcePhase: source.phase)
+        config = c.extradata.map { Array(UnsafeBufferPointer(start: $0, count: Int(c.extradata_size))) } ?? []
+        outputPhase = -Int64(c.initial_padding)
+        self.content = try AudioPacketSource(path: content, format: format, config: config, outputPhase: outputPhase)
         self.destination = destination
         self.format = format
         self.encoding = encoding
@@ -86,16 +90,22 @@ final class SplicedAudioTrack {
         stream.pointee.time_base = c.time_base
     }
 
+    /// Opens `path` (an ad) for its packets to be copied like the content's.
+    /// - Throws: `.cannotCopy` with the reason when its sound is not AAC-LC in the output's format.
+    func source(_ path: String) throws(MediaError) -> AudioPacketSource {
+        try AudioPacketSource(path: path, format: format, config: config, outputPhase: outputPhase)
+    }
+
     /// Appends the samples of `buffer` and writes every packet they settle.
     func write(_ buffer: AudioBuffer) throws(MediaError) {
         guard buffer.count > 0 else { return }
         try buffer.withPlanes { planes throws(MediaError) in try pcm.write(planes, count: buffer.count) }
-        if let position = buffer.passthroughPosition {
-            let offset = received - position
-            if let last = runs.last, last.end == received, last.offset == offset {
+        if let sound = buffer.copyableSound {
+            let offset = received - sound.position
+            if let last = runs.last, last.end == received, last.offset == offset, last.source === sound.source {
                 runs[runs.count - 1].end += Int64(buffer.count)
             } else {
-                runs.append((received, received + Int64(buffer.count), offset))
+                runs.append((received, received + Int64(buffer.count), offset, sound.source))
             }
         }
         received += Int64(buffer.count)
@@ -134,7 +144,7 @@ final class SplicedAudioTrack {
         guard to <= received else { return nil }
         runs.removeAll { $0.end < p }
         guard let run = runs.first(where: { $0.start <= from && $0.end >= to }) else { return nil }
-        return try source.packet(at: p - run.offset)
+        return try run.source.packet(at: p - run.offset)
     }
 
     /// Opens an encoder for a run whose first packet is `p`.
