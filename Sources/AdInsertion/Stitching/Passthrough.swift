@@ -12,6 +12,15 @@ public enum PassthroughMode: String, Sendable, CaseIterable {
     case auto
 }
 
+/// What a passthrough render does with sound it could copy (`--passthrough-sound`).
+public enum PassthroughSoundMode: String, Sendable, CaseIterable {
+    /// Copy the AAC packets of the content, and of ads with sound in the output's format, each run read up to half a
+    /// packet from its picture's place onto the output's packet grid.
+    case copy
+    /// Encode all of the sound, every sample where its picture puts it.
+    case encode
+}
+
 /// What a passthrough render did with an ad's pictures.
 public enum PassthroughAd: Hashable, Sendable {
     /// Copied where the ad was shown whole (it was coded with the content's parameter sets, at the output's size

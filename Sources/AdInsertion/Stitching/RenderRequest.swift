@@ -62,6 +62,8 @@ public struct RenderRequest: Sendable {
     public var hls: HLSOutputSettings?
     /// Whether the content's own H.264 packets are copied where it is shown whole (`render --passthrough`).
     public var passthrough: PassthroughMode = .off
+    /// In passthrough, whether sound is copied too where it can be.
+    public var passthroughSound: PassthroughSoundMode = .copy
 
     /// A scene's player other than the primary one: what it plays (its plan decisioned for its scene's window).
     public struct ScenePlayer: Sendable {

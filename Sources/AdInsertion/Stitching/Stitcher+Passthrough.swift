@@ -20,7 +20,7 @@ extension Stitcher {
         if reason == nil {
             do {
                 let stage = try OutputStage(destination: request.outputPath, format: format, encoding: request.encoding,
-                                            passthrough: request.contentPath)
+                                            passthrough: request.contentPath, copySound: request.passthroughSound == .copy)
                 return (stage, nil)
             } catch {
                 guard case .cannotCopy(_, let why) = error else { throw .output(error) }

@@ -52,11 +52,13 @@ public final class MediaWriter {
     /// The container follows the destination's extension (`.mp4`, `.m4v`, `.mov`, `.mkv`); other names get the
     /// profile's own (MP4 for delivery, Matroska for lossless).
     /// With `passthrough`, an H.264 file at the output's size and rate, the video track is a `SplicedVideoTrack`:
-    /// `copyVideo` copies that file's pictures, `writeVideo` encodes runs between them; MP4 only.
+    /// `copyVideo` copies that file's pictures, `writeVideo` encodes runs between them; MP4 only. Its audio track,
+    /// with `copySound` and sound that allows it, is a `SplicedAudioTrack` (`contentSound`).
     /// - Throws: `.invalidSetting` for a bad size, rate or encoder setting, `.outputNotWritable` when the
     ///   destination's directory is missing, `.cannotCopy` for a `passthrough` file that cannot be copied, FFmpeg
     ///   errors naming the function.
-    public init(destination: String, format: OutputFormat, encoding: EncodingSettings, passthrough: String? = nil) throws(MediaError) {
+    public init(destination: String, format: OutputFormat, encoding: EncodingSettings, passthrough: String? = nil,
+                copySound: Bool = true) throws(MediaError) {
         FFmpegLog.applyDefault()
         try format.validate()
         try encoding.validate()
@@ -80,7 +82,9 @@ public final class MediaWriter {
             spliced = nil
         }
         var splicedAudio: SplicedAudioTrack?, refusal: String?
-        if let passthrough {
+        if passthrough != nil, !copySound {
+            refusal = "--passthrough-sound encode"
+        } else if let passthrough {
             do {
                 splicedAudio = try SplicedAudioTrack(in: context, content: passthrough, format: format, encoding: encoding, reportedAs: destination)
             } catch .cannotCopy(_, let reason) {
@@ -157,7 +161,7 @@ public final class MediaWriter {
             audioSamples += Int64(buffer.count)
             return
         }
-        try buffer.withPlanes { planes throws(MediaError) in try fifo.write(planes, count: buffer.count) }
+        _ = try buffer.withPlanes { planes throws(MediaError) in try fifo.write(planes, count: buffer.count) }
         while fifo.count >= audioFrameSize {
             try encodeAudio(count: audioFrameSize)
         }
@@ -211,7 +215,7 @@ public final class MediaWriter {
             staging = try AudioBuffer(channels: format.channels, sampleRate: format.sampleRate, capacity: max(count, audioFrameSize))
         }
         let staging = staging!
-        try staging.withPlanes { planes throws(MediaError) in try fifo.read(planes, count: count) }
+        _ = try staging.withPlanes { planes throws(MediaError) in try fifo.read(planes, count: count) }
         let out = UnsafeMutableRawPointer(frame.dataPointer(0)!).assumingMemoryBound(to: Int16.self)
         let channels = format.channels
         for c in 0..<channels {

@@ -46,15 +46,16 @@ public final class OutputStage {
     /// log (when `frameHashPath` is), both under temporary names until `finishWriting`.
     ///
     /// With `passthrough` (an H.264 file at the output's size and rate; no frame-hash log) the output's video can
-    /// copy that file's pictures (`copyVideo`) where a frame's picture was deferred (`write` with no picture).
+    /// copy that file's pictures (`copyVideo`) where a frame's picture was deferred (`write` with no picture), and,
+    /// with `copySound`, its audio that file's AAC packets (`contentSound`).
     public init(destination: String?, format: OutputFormat, encoding: EncodingSettings,
-                frameHashPath: String? = nil, passthrough: String? = nil) throws(MediaError) {
+                frameHashPath: String? = nil, passthrough: String? = nil, copySound: Bool = true) throws(MediaError) {
         try format.validate()
         precondition(passthrough == nil || (destination != nil && frameHashPath == nil))
         self.format = format
         clock = format.sampleClock
         writer = try destination.map { d throws(MediaError) in
-            try MediaWriter(destination: d, format: format, encoding: encoding, passthrough: passthrough)
+            try MediaWriter(destination: d, format: format, encoding: encoding, passthrough: passthrough, copySound: copySound)
         }
         hashes = try frameHashPath.map { p throws(MediaError) in try FrameHashLog(destination: p, format: format) }
         audio = try AudioBuffer(channels: format.channels, sampleRate: format.sampleRate,

@@ -99,7 +99,7 @@ final class SplicedAudioTrack {
     /// Appends the samples of `buffer` and writes every packet they settle.
     func write(_ buffer: AudioBuffer) throws(MediaError) {
         guard buffer.count > 0 else { return }
-        try buffer.withPlanes { planes throws(MediaError) in try pcm.write(planes, count: buffer.count) }
+        _ = try buffer.withPlanes { planes throws(MediaError) in try pcm.write(planes, count: buffer.count) }
         if let sound = buffer.copyableSound {
             let offset = received - sound.position
             if let last = runs.last, last.end == received, last.offset == offset, last.source === sound.source {

@@ -17,6 +17,7 @@ enum RenderCommand: Command {
         var beaconPacing: BeaconPacing
         var hls: HLSOptions
         var passthrough: PassthroughMode
+        var passthroughSound: PassthroughSoundMode
 
         init(_ arguments: ParsedArguments) {
             session = SessionOptions(arguments)
@@ -29,6 +30,7 @@ enum RenderCommand: Command {
             beaconPacing = arguments[RenderCommand.beaconPacing]
             hls = HLSOptions(arguments)
             passthrough = arguments[RenderCommand.passthrough]
+            passthroughSound = arguments[RenderCommand.passthroughSound]
         }
     }
 
@@ -54,6 +56,11 @@ enum RenderCommand: Command {
             + "to MP4; no device, HLS or --framehash); the render fails with the reason when it cannot. auto: copy "
             + "when it can, else encode every frame and say why. The timeline's videoRuns says which frames were "
             + "copied.")
+    static let passthroughSound = Parameter.option(
+        "passthrough-sound", .choice(PassthroughSoundMode.self), default: .copy,
+        help: "With --passthrough: copy also copies the AAC packets of the content, and of ads whose sound is AAC-LC "
+            + "at the output's rate and channels, reading each run up to half a packet (10.7 ms at 48 kHz) from its "
+            + "picture's place onto the packet grid; encode encodes all the sound, every sample in its place.")
     static let beaconPacing = Parameter.option(
         "beacon-pacing", .choice(BeaconPacing.self), default: .asap,
         help: "With --send-beacons: asap sends each beacon as fast as the render goes; realtime sends it when a "
@@ -72,7 +79,7 @@ enum RenderCommand: Command {
         parameters: SessionOptions.inputParameters + [output, timeline, events, frameHash] + HLSOptions.parameters
             + FormatOptions.FromContent.parameters
             + EncodingOptions.parameters + SessionOptions.adRequestParameters + SessionOptions.mediaParameters
-            + SessionOptions.behaviourParameters + SessionOptions.screenParameters + [passthrough, beaconPacing],
+            + SessionOptions.behaviourParameters + SessionOptions.screenParameters + [passthrough, passthroughSound, beaconPacing],
         // An HLS directory holds its own timeline and event log.
         exclusive: SessionOptions.exclusive + [output, timeline, events, frameHash].map { [HLSOptions.directory, $0] })
 
@@ -105,6 +112,7 @@ enum RenderCommand: Command {
         let start = ContinuousClock.now
         if options.session.sendsBeacons { prepared.clockOrigin = Date() }
         prepared.passthrough = options.passthrough
+        prepared.passthroughSound = options.passthroughSound
         let request = hls?.prepare(prepared) ?? prepared
         let beacons = options.session.sendsBeacons
             ? BeaconSender(pacing: options.beaconPacing == .realtime ? .realtime(start: start) : .asap) : nil

@@ -102,6 +102,24 @@ struct PassthroughSoundTests {
         #expect(result.passthroughSound == .encoded(reason: "its sound is 48000 Hz with 2 channels, the output's 44100 Hz with 2"))
     }
 
+    @Test func soundCanBeEncodedWithEverySampleInItsPlaceWhilePicturesAreCopied() throws {
+        let dir = try TemporaryDirectory()
+        let media = try StampedMedia.shared
+        var results: [RenderResult] = []
+        for mode in [PassthroughMode.on, .off] {
+            var request = media.request(try media.plan(["3=ad25.mp4", "6=ad24.mp4"]), output: dir.path + "/out-\(mode.rawValue).mp4")
+            request.passthrough = mode
+            request.passthroughSound = .encode
+            let result = try Stitcher.render(request)
+            try StampedMedia.expectGoodRender(result, request)
+            results.append(result)
+        }
+        #expect(results[0].passthroughSound == .encoded(reason: "--passthrough-sound encode"))
+        #expect(results[0].timeline.videoRuns?.contains { $0.mode == .copied } == true)
+        // The sound is read where the pictures put it, as in a render encoded throughout.
+        #expect(results[0].timeline.segments.map(\.sourceAudioStart) == results[1].timeline.segments.map(\.sourceAudioStart))
+    }
+
     @Test func aRunIsReadOnTheOutputsPacketGridWithinHalfAPacket() {
         let grid = AudioCopyGrid(outputPhase: -1024, sourcePhase: 960)
         for output in stride(from: Int64(0), to: 200_000, by: 1470) {
