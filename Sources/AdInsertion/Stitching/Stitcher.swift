@@ -356,7 +356,7 @@ public final class Stitcher {
             if audioRun == nil || audioRun!.key != key || audioRun!.lastTick + 1 != tick {
                 if let run = audioRun { audioEnds[run.key] = run.sourceStart + clock.sample(atFrame: n) - clock.sample(atFrame: run.startFrame) }
                 var start = clock.sample(atFrame: tick)
-                // In passthrough the content is read on the output's AAC packet grid, so that its packets are copied.
+                // In passthrough, a source whose sound can be copied is read on the output's AAC packet grid.
                 if let sound = copyableSound(key, path: source.path) { start = sound.grid.sourceStart(output: clock.sample(atFrame: n), nominal: start) }
                 drift = audioEnds[key].map { start - $0 } ?? 0
                 audioRun = AudioRun(key: key, startFrame: n, sourceStart: start, lastTick: tick - 1)
@@ -583,13 +583,14 @@ public struct RenderResult: Sendable {
     public var passthroughAds: [AdReference: PassthroughAd] = [:]
     /// In passthrough, what limited the copying of the content (open GOPs).
     public var passthroughNotes: [String] = []
-    /// In passthrough, what became of the content's sound.
+    /// In passthrough, what became of the sound.
     public var passthroughSound: PassthroughSound?
 }
 
-/// What a passthrough render did with the content's sound.
+/// What a passthrough render did with the sound.
 public enum PassthroughSound: Hashable, Sendable {
-    /// AAC packets copied from the content, and encoded (the ads' and a packet or two either side of each splice).
+    /// AAC packets copied (the content's, and those of ads with sound in the output's format), and encoded (other
+    /// ads', and a few either side of each splice).
     case copied(packets: Int, encoded: Int)
     /// Every packet encoded, and why.
     case encoded(reason: String)
