@@ -55,6 +55,17 @@ final class CodecContext {
         return (layout, pointer.pointee.sample_fmt, pointer.pointee.sample_rate)
     }
 
+    /// Hands each packet this encoder has ready to `body`, in `packet` (unreferenced before each).
+    func receivePackets(into packet: Packet, path: String?, _ body: (Packet) throws(MediaError) -> Void) throws(MediaError) {
+        while true {
+            packet.unref()
+            let r = avcodec_receive_packet(pointer, packet.pointer)
+            if r == averrorEAGAIN || r == averrorEOF { return }
+            try check(r, "avcodec_receive_packet", path: path)
+            try body(packet)
+        }
+    }
+
     /// Gives `frame` (unreferenced first) fresh buffers for `count` samples in this encoder's format.
     func prepareAudio(_ frame: Frame, count: Int) throws(MediaError) {
         frame.unref()

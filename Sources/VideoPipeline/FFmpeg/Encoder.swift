@@ -98,11 +98,7 @@ final class Encoder {
 
     /// Takes every packet the encoder has ready and writes it to `output`, rescaled to the stream's time base.
     func drain(into output: OutputContext, using packet: Packet, path: String) throws(MediaError) {
-        while true {
-            packet.unref()
-            let r = avcodec_receive_packet(codec.pointer, packet.pointer)
-            if r == averrorEAGAIN || r == averrorEOF { return }
-            try check(r, "avcodec_receive_packet", path: path)
+        try codec.receivePackets(into: packet, path: path) { packet throws(MediaError) in
             packet.pointer.pointee.stream_index = stream.pointee.index
             av_packet_rescale_ts(packet.pointer, codec.pointer.pointee.time_base, stream.pointee.time_base)
             try check(av_interleaved_write_frame(output.pointer, packet.pointer), "av_interleaved_write_frame", path: path)

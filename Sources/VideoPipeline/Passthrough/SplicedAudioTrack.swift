@@ -190,12 +190,8 @@ final class SplicedAudioTrack {
     /// Writes the packets the encoder has ready that are stamped in `[keepFrom, end)`.
     private func drain(before end: Int64) throws(MediaError) {
         guard let encoder else { return }
-        while true {
-            packet.unref()
-            let r = avcodec_receive_packet(encoder.pointer, packet.pointer)
-            if r == averrorEAGAIN || r == averrorEOF { return }
-            try check(r, "avcodec_receive_packet", path: destination)
-            guard let pts = packet.pointer.pointee.pts.timestamp, pts >= keepFrom, pts < end else { continue }
+        try encoder.receivePackets(into: packet, path: destination) { packet throws(MediaError) in
+            guard let pts = packet.pointer.pointee.pts.timestamp, pts >= keepFrom, pts < end else { return }
             encoded += 1
             try write(packet)
         }

@@ -169,11 +169,7 @@ final class SplicedVideoTrack {
 
     private func drainRun() throws(MediaError) {
         guard let encoder else { return }
-        while true {
-            packet.unref()
-            let r = avcodec_receive_packet(encoder.pointer, packet.pointer)
-            if r == averrorEAGAIN || r == averrorEOF { return }
-            try check(r, "avcodec_receive_packet", path: destination)
+        try encoder.receivePackets(into: packet, path: destination) { packet throws(MediaError) in
             try annexBToLengths()
             try write(pts: runStart + packet.pointer.pointee.pts, key: packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0)
         }
