@@ -134,11 +134,11 @@ final class SplicedAudioTrack {
         next = p + size
     }
 
-    /// The content's packet for output packet `p`, when it can be copied there.
+    /// The packet of the file whose run holds output packet `p`'s block, when it can be copied there.
     private func copyable(_ p: Int64) throws(MediaError) -> Packet? {
         let size = SplicedAudioTrack.size
         // The block and a packet either side within one run (a run from the output's start needs none before it):
-        // the encoded packets either side of a copied stretch then hold only the content's sound, so the encoder
+        // the encoded packets either side of a copied stretch then hold only that file's sound, so the encoder
         // chooses long windows, or a start window before a change, as the copied packets next to them expect.
         let from = max(p - size, 0), to = p + 3 * size
         guard to <= received else { return nil }
