@@ -109,6 +109,11 @@ extension EndToEnd {
             #expect(result.standardOutput.contains("\n  \(sentence)\n"), "\(result.standardOutput)")
             #expect(result.errorLines.first?.hasSuffix("1 problem; first: \(sentence)") == true, "\(result.errorLines)")
 
+            // `--sources` compares the same golden the same way.
+            let fingerprints = try await PipctlProcess.run(["verify", output, "--sources", "--expect", golden], timeout: .seconds(300))
+            #expect(fingerprints.exitStatus == 1)
+            #expect(fingerprints.standardOutput.contains("\n  \(sentence)\n"), "\(fingerprints.standardOutput)")
+
             // The break frames alone are the same.
             let framesOnly = try await PipctlProcess.run(["verify", output, "--expect", golden, "--expect-only", "frames"])
             #expect(framesOnly.exitStatus == 0, "\(framesOnly.standardOutput)")
