@@ -170,7 +170,7 @@ enum GoldenComparison {
                     ? "from output frame \(run.start) the screen has \(run.layers.count) layers, the golden \(want.layers.count): not in the golden: \(names(run.layers[want.layers.count...]))"
                     : "from output frame \(run.start) the screen has \(run.layers.count) layers, the golden \(want.layers.count): missing: \(names(want.layers[run.layers.count...]))"
             }
-            return "the screen layers from output frame \(run.start) end at output frame \(run.end), the golden says \(want.end)"
+            return "the screen layers change at output frame \(run.end), the golden says \(want.end)"
         }
         if runs.count != expected.count {
             let at = min(runs.count, expected.count)
@@ -182,8 +182,8 @@ enum GoldenComparison {
 
     // MARK: - Events
 
-    /// What is compared of an event: its type and frame and what names its ad or placement. Times in seconds
-    /// follow from the frame; URLs carry cache busters and timestamps; `LOG` lines are free text.
+    /// What is compared of an event: its type and frame and what names its ad, placement or command. Times in
+    /// seconds follow from the frame; URLs carry cache busters and timestamps; `LOG` lines are free text.
     struct EventKey: Hashable {
         var type: SessionEventType
         var frame: Int64?
@@ -194,9 +194,12 @@ enum GoldenComparison {
         var placement: String?
         var card: Int?
         var adID: String?
+        /// A `COMMAND`'s text (`pip off`), what names it.
+        var command: String?
 
         init(_ event: SessionEvent) {
             type = event.type
+            command = event.type == .command ? event.message : nil
             frame = event.frame
             breakIndex = event.breakIndex
             adIndex = event.adIndex
@@ -211,6 +214,7 @@ enum GoldenComparison {
         var words: String {
             var text = type.rawValue
             if let event { text += " \(event.rawValue)" }
+            if let command { text += " \"\(command)\"" }
             var of: [String] = []
             if let breakIndex { of.append("break \(breakIndex)") }
             if let adIndex { of.append("ad \(adIndex)") }
