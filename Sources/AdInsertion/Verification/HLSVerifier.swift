@@ -29,9 +29,9 @@ public enum HLSVerifier {
 
     /// Verifies the HLS render whose media playlist is `playlistPath`, with `timeline.json` and `events.jsonl`
     /// beside it unless `timelinePath` says otherwise: its markers, then its frames from their stamps.
-    public static func verify(playlist playlistPath: String, timelinePath: String? = nil,
-                              goldenPath: String? = nil) throws(Verifier.Failure) -> VerifyReport {
-        let render = try Render(playlist: playlistPath, timelinePath: timelinePath, goldenPath: goldenPath)
+    public static func verify(playlist playlistPath: String, timelinePath: String? = nil, goldenPath: String? = nil,
+                              goldenScope: GoldenScope = .all) throws(Verifier.Failure) -> VerifyReport {
+        let render = try Render(playlist: playlistPath, timelinePath: timelinePath, goldenPath: goldenPath, goldenScope: goldenScope)
         defer { render.remove() }
         var report = try Verifier.verify(render.request)
         report.problems = render.markers + report.problems
@@ -42,9 +42,9 @@ public enum HLSVerifier {
 
     /// `verify --sources` of an HLS render: its markers, then its frames matched to the source files by their
     /// fingerprints (any content and ads, no stamps needed).
-    public static func verifySources(playlist playlistPath: String, timelinePath: String? = nil,
-                                     goldenPath: String? = nil) throws(Verifier.Failure) -> SourceReport {
-        let render = try Render(playlist: playlistPath, timelinePath: timelinePath, goldenPath: goldenPath)
+    public static func verifySources(playlist playlistPath: String, timelinePath: String? = nil, goldenPath: String? = nil,
+                                     goldenScope: GoldenScope = .all) throws(Verifier.Failure) -> SourceReport {
+        let render = try Render(playlist: playlistPath, timelinePath: timelinePath, goldenPath: goldenPath, goldenScope: goldenScope)
         defer { render.remove() }
         var report = try SourceVerifier.verify(render.request)
         report.problems = render.markers + report.problems
@@ -63,7 +63,7 @@ public enum HLSVerifier {
         /// The temporary MP4 of an fMP4 render's streams.
         private let joined: String?
 
-        init(playlist playlistPath: String, timelinePath: String?, goldenPath: String?) throws(Verifier.Failure) {
+        init(playlist playlistPath: String, timelinePath: String?, goldenPath: String?, goldenScope: GoldenScope) throws(Verifier.Failure) {
             let directory = URL(fileURLWithPath: playlistPath).deletingLastPathComponent().path
             let timelinePath = timelinePath ?? directory + "/" + HLSRender.timelineName
             guard let text = try? String(contentsOfFile: playlistPath, encoding: .utf8) else {
@@ -92,7 +92,7 @@ public enum HLSVerifier {
                 joined = nil
             }
             request = Verifier.Request(outputPath: playlistPath, timelinePath: timelinePath, goldenPath: goldenPath,
-                                       eventsPath: directory + "/" + HLSRender.eventsName, seekablePath: joined)
+                                       goldenScope: goldenScope, eventsPath: directory + "/" + HLSRender.eventsName, seekablePath: joined)
         }
 
         func remove() { if let joined { try? FileManager.default.removeItem(atPath: joined) } }

@@ -11,13 +11,16 @@ import VideoPipeline
 /// (`SourceFrames`; `⌊j × Fs / F + ½⌋` for a file that starts at zero and keeps its rate). Content must move
 /// forward with no frame lost or repeated at a splice. Each segment's audio must carry its source's tone, and
 /// every change of tone must sit within one video frame of the video boundary. Against a golden timeline the
-/// same pixels are compared with the golden's promises, so a moved break is reported in words.
+/// same pixels are compared with the golden's promises, so a moved break is reported in words, and the timeline's
+/// picture-in-picture windows, screen layers and event log with the golden's (`GoldenComparison`).
 public enum Verifier {
     public struct Request: Sendable {
         public var outputPath: String
         /// Defaults to `OUT.timeline.json`.
         public var timelinePath: String?
         public var goldenPath: String?
+        /// What is compared with the golden (`--expect-only`): everything by default.
+        public var goldenScope: GoldenScope
         /// Defaults to `OUT.events.jsonl` (its seeks explain content that jumps).
         public var eventsPath: String?
         /// The same media as `outputPath` in a file FFmpeg can seek in, for the checks that seek (the sound,
@@ -25,17 +28,21 @@ public enum Verifier {
         /// fMP4 segments after a seek. `outputPath` itself when `nil`.
         public var seekablePath: String?
 
-        public init(outputPath: String, timelinePath: String? = nil, goldenPath: String? = nil, eventsPath: String? = nil,
-                    seekablePath: String? = nil) {
+        public init(outputPath: String, timelinePath: String? = nil, goldenPath: String? = nil, goldenScope: GoldenScope = .all,
+                    eventsPath: String? = nil, seekablePath: String? = nil) {
             self.outputPath = outputPath
             self.timelinePath = timelinePath
             self.goldenPath = goldenPath
+            self.goldenScope = goldenScope
             self.eventsPath = eventsPath
             self.seekablePath = seekablePath
         }
 
         /// Where the checks that seek read the output.
         var seekable: String { seekablePath ?? outputPath }
+
+        /// Where the output's event log is read.
+        var events: String { eventsPath ?? outputPath + ".events.jsonl" }
     }
 
     /// Why verification could not run at all (as opposed to finding problems).
@@ -85,7 +92,7 @@ public enum Verifier {
             problems.append("the output has \(observed.count) frames, the timeline says \(timeline.output.frames)")
         }
         problems += compare(observed: observed, expected: expected, against: "the timeline", notes: &notes)
-        problems += continuity(timeline, seekFrames: seekFrames(request.eventsPath ?? request.outputPath + ".events.jsonl"))
+        problems += continuity(timeline, seekFrames: seekFrames(request.events))
         let layers = try checkLayers(timeline, rate: rate, outputPath: request.seekable, timelinePath: timelinePath,
                                      frameLimit: Int64(observed.count), problems: &problems)
         problems += try players(request.seekable, timeline: timeline, rate: rate, frameLimit: media.frames,
@@ -95,16 +102,22 @@ public enum Verifier {
             do { goldenRate = try golden.checkGoldenBounds(against: media) } catch {
                 throw .timeline(path: goldenPath, reason: error.description)
             }
-            if golden.output.fps != timeline.output.fps || golden.output.width != timeline.output.width
-                || golden.output.height != timeline.output.height {
-                problems.append("the output is \(timeline.output.width)x\(timeline.output.height) at \(timeline.output.fps) fps, expected \(golden.output.width)x\(golden.output.height) at \(golden.output.fps) fps")
+            if request.goldenScope.includes(.frames) {
+                if golden.output.fps != timeline.output.fps || golden.output.width != timeline.output.width
+                    || golden.output.height != timeline.output.height {
+                    problems.append("the output is \(timeline.output.width)x\(timeline.output.height) at \(timeline.output.fps) fps, expected \(golden.output.width)x\(golden.output.height) at \(golden.output.fps) fps")
+                }
+                let goldenExpected = try expectations(golden, rate: goldenRate, frameLimit: media.frames, sources: &sources, path: goldenPath)
+                if Int64(observed.count) != golden.output.frames {
+                    problems.append("the output has \(observed.count) frames, expected \(golden.output.frames)")
+                }
+                var ignored: [String] = []
+                problems += compare(observed: observed, expected: goldenExpected, against: "expected", notes: &ignored)
             }
-            let goldenExpected = try expectations(golden, rate: goldenRate, frameLimit: media.frames, sources: &sources, path: goldenPath)
-            if Int64(observed.count) != golden.output.frames {
-                problems.append("the output has \(observed.count) frames, expected \(golden.output.frames)")
-            }
-            var ignored: [String] = []
-            problems += compare(observed: observed, expected: goldenExpected, against: "expected", notes: &ignored)
+            let screen = GoldenComparison.compare(timeline, eventsPath: request.events, golden: golden, goldenPath: goldenPath,
+                                                  scope: request.goldenScope)
+            problems += screen.problems
+            notes += screen.notes
         }
         let boundaries = try audio(request.seekable, timeline: timeline, rate: rate, sources: &sources, problems: &problems,
                                    notes: &notes)

@@ -7,13 +7,19 @@ enum VerifyCommand: Command {
         /// Nil for the default beside the output.
         var timeline: String?
         var expected: String?
+        var goldenScope: GoldenScope
         var json: Bool
         var sources: Bool
 
-        init(_ arguments: ParsedArguments) {
+        init(_ arguments: ParsedArguments) throws(UsageError) {
             output = arguments[VerifyCommand.output]
             timeline = arguments[VerifyCommand.timeline]
             expected = arguments[VerifyCommand.expect]
+            let only = arguments[VerifyCommand.expectOnly].flatMap { $0 }
+            if !only.isEmpty, expected == nil {
+                throw UsageError(command: "pipctl verify", message: "--expect-only needs --expect GOLDEN")
+            }
+            goldenScope = only.isEmpty ? .all : .only(Set(only))
             json = arguments[VerifyCommand.json]
             sources = arguments[VerifyCommand.sources]
         }
@@ -27,7 +33,14 @@ enum VerifyCommand: Command {
     static let expect = Parameter.optional(
         "expect", .text("GOLDEN"), absent: "none",
         help: "A golden timeline (a timeline of an earlier, trusted run): the output must show the same sources "
-            + "over the same frames; the report names the first difference in words.")
+            + "over the same frames, the same picture-in-picture windows (frames and rectangle), the same screen "
+            + "layers (kind, scene, rectangle, source) and the same events (type, frame, break, ad, placement) as "
+            + "the golden's NAME.events.jsonl beside its NAME.timeline.json; the report names the first difference "
+            + "of each in words.")
+    static let expectOnly = Parameter.repeating(
+        "expect-only", .goldenAspects, absent: "all of them",
+        help: "Compare only these with --expect's golden (repeat it or separate them with commas): frames, pip, "
+            + "layers, events.")
     static let json = Parameter.flag("json", help: "Write the report as JSON instead of text.")
     static let sources = Parameter.flag(
         "sources",
@@ -48,14 +61,16 @@ enum VerifyCommand: Command {
             + "otherwise, 3 when a layer's source cannot be read to check it. The "
             + "sources must be stamped clips made by 'pipctl testsrc', unless --sources is given: then any content "
             + "and ads are compared with the source files themselves.",
-        parameters: [output, timeline, expect, json, sources])
+        parameters: [output, timeline, expect, expectOnly, json, sources])
 
     static func run(_ options: Options, context: CommandContext) async throws {
         let playlist = HLSVerifier.mediaPlaylist(for: options.output)
         if options.sources { return try runAgainstSources(options, playlist: playlist, context: context) }
         let report = try playlist.map { p throws(Verifier.Failure) in
-            try HLSVerifier.verify(playlist: p, timelinePath: options.timeline, goldenPath: options.expected)
-        } ?? Verifier.verify(.init(outputPath: options.output, timelinePath: options.timeline, goldenPath: options.expected))
+            try HLSVerifier.verify(playlist: p, timelinePath: options.timeline, goldenPath: options.expected,
+                                   goldenScope: options.goldenScope)
+        } ?? Verifier.verify(.init(outputPath: options.output, timelinePath: options.timeline, goldenPath: options.expected,
+                                   goldenScope: options.goldenScope))
         try write(report, text: report.text, json: options.json, context: context)
         if !report.passed {
             throw CommandFailure("\(options.output): \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"); first: \(report.problems.first ?? "")")
@@ -79,8 +94,10 @@ enum VerifyCommand: Command {
     /// `verify --sources`: exit 0 passed, 1 problems, 3 not verifiable.
     static func runAgainstSources(_ options: Options, playlist: String?, context: CommandContext) throws {
         let report = try playlist.map { p throws(Verifier.Failure) in
-            try HLSVerifier.verifySources(playlist: p, timelinePath: options.timeline, goldenPath: options.expected)
-        } ?? SourceVerifier.verify(.init(outputPath: options.output, timelinePath: options.timeline, goldenPath: options.expected))
+            try HLSVerifier.verifySources(playlist: p, timelinePath: options.timeline, goldenPath: options.expected,
+                                          goldenScope: options.goldenScope)
+        } ?? SourceVerifier.verify(.init(outputPath: options.output, timelinePath: options.timeline, goldenPath: options.expected,
+                                         goldenScope: options.goldenScope))
         try write(report, text: report.text, json: options.json, context: context)
         switch report.verdict {
         case .passed: return
@@ -90,5 +107,21 @@ enum VerifyCommand: Command {
             throw CommandFailure("\(options.output): not verifiable: \(report.layers.notVerifiable.first ?? "its pictures are static or black")",
                                  exitStatus: 3)
         }
+    }
+}
+
+extension ArgumentValue where Value == [GoldenAspect] {
+    /// Golden aspects separated by commas (`pip,layers`); an unknown one is named in the message.
+    static var goldenAspects: ArgumentValue {
+        let words = GoldenAspect.allCases.map(\.rawValue)
+        return ArgumentValue(placeholder: words.joined(separator: "|"), choices: words, parse: { text throws(InvalidValue) in
+            try text.split(separator: ",", omittingEmptySubsequences: false).map { field throws(InvalidValue) in
+                let word = field.trimmingCharacters(in: .whitespaces)
+                guard let aspect = GoldenAspect(rawValue: word) else {
+                    throw .not(word, "one of: " + words.joined(separator: ", "))
+                }
+                return aspect
+            }
+        }, describe: { $0.map(\.rawValue).joined(separator: ",") })
     }
 }

@@ -39,6 +39,34 @@ extension SerialDecisioningTests {
             #expect(server.requests.map(\.target) == ["/ads/top.xml", "/ads/middle.xml?cb=1", "/inline.xml"])
         }
 
+        @Test func aServedDocumentsRelativeReferencesKeepTheirQueryAndLoseTheirDotSegments() async throws {
+            let server = try LoopbackHTTPServer()
+            defer { server.stop() }
+            let base = server.baseURL.absoluteString
+            server.route("/ads/a/top.xml", .xml(VASTText.document(VASTText.wrapper(id: "top", tag: "../b/./inline.xml?a=b#frag"))))
+            server.route("/ads/b/inline.xml", .xml(VASTText.document(VASTText.inline(id: "final", media: "../media/./ad.mp4?cb=1"))))
+            let result = try await AdsLoader(settings: Self.settings()).load(AdsRequest(adTag: "\(base)/ads/a/top.xml"))
+            #expect(result.plan.errors.isEmpty)
+            let ad = try #require(result.plan.breaks.first?.ads.first?.ad)
+            #expect(server.requests.map(\.target) == ["/ads/a/top.xml", "/ads/b/inline.xml?a=b"])
+            #expect(ad.selection?.chosen?.url == "\(base)/ads/media/ad.mp4?cb=1")
+        }
+
+        @Test func aLocalDocumentsProtocolRelativeWrapperIsFetchedAsHTTPS() async throws {
+            let dir = try TemporaryDirectory()
+            let top = try dir.write("top.xml", VASTText.document(VASTText.wrapper(id: "top", tag: "//ads.example/inline.xml?x=1")))
+            try dir.write("served/inline.xml", VASTText.document(VASTText.inline(id: "final", media: "//cdn.example/ad.mp4")))
+            var settings = Self.settings()
+            // Only the https URL is mapped: a local path or an http URL would not be found.
+            settings.urlMap = URLMap(rules: [.init(urlPrefix: "https://ads.example/", localPrefix: dir.path + "/served/")])
+            let result = try await AdsLoader(settings: settings).load(AdsRequest(adTag: top))
+            #expect(result.plan.errors.isEmpty)
+            let ad = try #require(result.plan.breaks.first?.ads.first?.ad)
+            #expect(ad.wrappers.map(\.source) == [top])
+            // The inner document is remote by origin (it was fetched by URL), so its own protocol-relative media is https.
+            #expect(ad.selection?.chosen?.url == "https://cdn.example/ad.mp4")
+        }
+
         @Test func reportsASlowWrapperAs301WithinTheDeadline() async throws {
             let server = try LoopbackHTTPServer()
             defer { server.stop() }

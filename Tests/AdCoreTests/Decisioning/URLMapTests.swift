@@ -116,11 +116,12 @@ import Testing
         let dir = try TemporaryDirectory()
         var settings = AdsLoaderSettings()
         settings.urlMap = try Self.map(dir)
-        let tag = try dir.write("tag.xml", VASTText.document(VASTText.wrapper(id: "w", tag: "https://cdn.example/media/../secret.txt")))
+        // An encoded `..`: a literal one is a dot segment, removed when the reference is resolved (RFC 3986 §5.2.4).
+        let tag = try dir.write("tag.xml", VASTText.document(VASTText.wrapper(id: "w", tag: "https://cdn.example/media/%2e%2e/secret.txt")))
         let start = ContinuousClock.now
         let result = try await AdsLoader(settings: settings).load(AdsRequest(adTag: tag))
         #expect(result.plan.errors.map(\.code) == [.wrapperTimeout])
-        #expect(result.plan.errors.first?.message.contains("--url-map refuses https://cdn.example/media/../secret.txt") == true,
+        #expect(result.plan.errors.first?.message.contains("--url-map refuses https://cdn.example/media/%2e%2e/secret.txt") == true,
                 "\(result.plan.errors)")
         #expect(ContinuousClock.now - start < SanitizerSlack.time(.seconds(2)))
     }

@@ -7,7 +7,8 @@ import MediaCore
 /// JSON shape (keys sorted; absent values are `null`, never missing):
 /// - `source`, `kind` (`vast`, `vmap`), `contentDuration` (seconds or null), `window` (`640x360`);
 /// - `breaks[]`: `position` (`preroll`, `midroll`, `postroll`), `offset` (seconds into the content: 0 for a
-///   pre-roll, the time of a mid-roll, null for a post-roll), `breakId`, `breakType`, `tracking` (count of
+///   pre-roll, the time of a mid-roll, the content's duration for a post-roll, or null when that is not known),
+///   `breakId`, `breakType`, `tracking` (count of
 ///   `breakStart`/`breakEnd`/`error` URLs), `ads[]`;
 /// - `ads[]`: `id`, `sequence`, `adSystem`, `title`, `duration` (declared, seconds or null), `skipOffset` (as
 ///   VAST means it: `"5s"`, `"5.5s"` or `"25%"`; null when not skippable), `state` (`available` or `failed`),
@@ -151,7 +152,8 @@ public struct AdsInspectReport: Codable, Hashable, Sendable {
             let (position, offset): (String, Double?) = switch b.position {
             case .preroll: ("preroll", 0)
             case .midroll(let t): ("midroll", t.seconds.doubleValue)
-            case .postroll: ("postroll", nil)
+            // A post-roll plays when the content ends: at its duration, when that is known.
+            case .postroll: ("postroll", contentDuration?.seconds.doubleValue)
             }
             return Break(position: position, offset: offset, breakId: b.id, breakType: b.breakType,
                          tracking: b.tracking.count, trackingURLs: AdsInspectReport.urlsByEvent(b.tracking), ads: b.ads.map(AdsInspectReport.ad),

@@ -2,50 +2,70 @@ import Foundation
 
 /// Where an ad tag, a VAST document or a media file lives: an HTTP(S) URL or a local file.
 ///
-/// References inside a document are resolved against the document's own location, as a browser resolves links:
-/// `next.xml` in `http://ads.example/a/top.xml` is `http://ads.example/a/next.xml`; in `/srv/ads/top.xml` it is
-/// `/srv/ads/next.xml`. `file://` URLs and absolute paths are local files wherever they appear.
+/// References inside a document are resolved against the document's own location by RFC 3986 §5, as a browser
+/// resolves links: `next.xml?a=b` in `http://ads.example/a/top.xml` is `http://ads.example/a/next.xml?a=b`; in
+/// `/srv/ads/top.xml` it is the file `/srv/ads/next.xml` (a file has no query or fragment; `%20` in a local
+/// document's reference is a space). `file://` URLs and absolute paths are local files wherever they appear. A
+/// protocol-relative reference (`//cdn.example/x.mp4`) takes the document's scheme, and in a local document it is
+/// `https:` (what the same document served over https would get), never the local path `/cdn.example/x.mp4`.
 public enum ResourceLocation: Hashable, Sendable, CustomStringConvertible {
     case remote(URL)
     /// An absolute, standardised path.
     case file(String)
 
     /// Reads what a user typed (an ad tag, `--url-map` entries aside): a `http(s)://` or `file://` URL, or a path
-    /// (relative to `directory`, the current directory by default). `nil` for other URL schemes.
+    /// (relative to `directory`, the current directory by default), taken as it is: a path typed by the user has
+    /// no query, and `?`, `#` and `%` are part of its file name. `nil` for other URL schemes.
     public init?(userInput text: String, relativeTo directory: String = FileManager.default.currentDirectoryPath) {
-        let base = ResourceLocation.file(ResourceLocation.standardised((directory as NSString).appendingPathComponent("-")))
-        guard let resolved = base.resolving(text) else { return nil }
-        self = resolved
+        let input = text.trimmingSpaces
+        guard !input.isEmpty else { return nil }
+        if ResourceLocation.scheme(of: input) == nil {
+            let path = input.hasPrefix("/") ? input : (directory as NSString).appendingPathComponent(input)
+            self = .file(ResourceLocation.standardised(path))
+            return
+        }
+        guard let absolute = ResourceLocation.file("/").resolving(input) else { return nil }
+        self = absolute
     }
 
-    /// Resolves `reference` (surrounding white space removed) against this location as the including document's.
+    /// Resolves `reference` (surrounding white space removed) against this location as the including document's,
+    /// by RFC 3986 §5 (dot segments removed; a query and a fragment stay a query and a fragment).
     ///
     /// Spaces inside a reference are kept: they are part of a file name (`VAST 4.0 Samples/…`), and are written
     /// `%20` when the reference is resolved against an HTTP URL. (URLs read from a document have already lost
-    /// their line breaks and spaces.)
+    /// their line breaks and spaces.) A first segment with a one-letter "scheme" (`C:\ads\x.xml`) is a path.
     ///
     /// - Returns: `nil` for an empty reference or an unsupported scheme (`ftp:`, `data:`, `javascript:`…).
     public func resolving(_ reference: String) -> ResourceLocation? {
-        let ref = reference.trimmingSpaces
+        var ref = reference.trimmingSpaces
         guard !ref.isEmpty else { return nil }
-        if let scheme = ResourceLocation.scheme(of: ref) {
-            switch scheme {
-            case "http", "https":
-                return ResourceLocation.url(ref, relativeTo: nil).map { .remote($0) }
-            case "file":
-                guard let url = URL(string: ref), url.isFileURL else { return nil }
-                return .file(ResourceLocation.standardised(url.path))
-            default:
-                return nil
-            }
+        // RFC 3986 §4.2: a relative path whose first segment has a colon is written `./` first.
+        if ResourceLocation.scheme(of: ref) == nil,
+           ref.prefix(while: { !"/?#".contains($0) }).contains(":") {
+            ref = "./" + ref
         }
+        let parsed = URIReference(parsing: ref)
+        let base: URIReference
         switch self {
-        case .remote(let base):
-            return ResourceLocation.url(ref, relativeTo: base).map { .remote($0) }
+        case .remote(let url):
+            base = URIReference(parsing: url.absoluteString)
         case .file(let path):
-            if ref.hasPrefix("/") { return .file(ResourceLocation.standardised(ref)) }
-            let directory = (path as NSString).deletingLastPathComponent
-            return .file(ResourceLocation.standardised((directory as NSString).appendingPathComponent(ref)))
+            // A protocol-relative reference in a local document goes to the network, as it would from a served one.
+            base = parsed.scheme == nil && parsed.authority != nil
+                ? URIReference(scheme: "https", authority: "", path: "/")
+                : URIReference(scheme: "file", authority: "", path: URIReference.percentEncodedPath(path))
+        }
+        let resolved = parsed.resolved(against: base)
+        switch resolved.scheme?.lowercased() {
+        case "http", "https":
+            return ResourceLocation.url(resolved.text, relativeTo: nil).map { .remote($0) }
+        case "file":
+            // `file://host/path` names the path on this machine, as `URL.path` reads it.
+            let path = URIReference.percentDecoded(resolved.path)
+            guard path.hasPrefix("/") else { return nil }
+            return .file(ResourceLocation.standardised(path))
+        default:
+            return nil
         }
     }
 

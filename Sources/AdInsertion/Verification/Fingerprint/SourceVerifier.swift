@@ -48,7 +48,9 @@ public enum SourceVerifier {
             do { goldenRate = try golden.checkGoldenBounds(against: media) } catch {
                 throw .timeline(path: goldenPath, reason: error.description)
             }
-            goldenPlan = try Plan(golden, rate: goldenRate, frameLimit: media.frames, bases: bases, path: goldenPath)
+            if request.goldenScope.includes(.frames) {
+                goldenPlan = try Plan(golden, rate: goldenRate, frameLimit: media.frames, bases: bases, path: goldenPath)
+            }
         }
         let scans = try scan(output: request.outputPath, plans: [plan] + (goldenPlan.map { [$0] } ?? []))
         plan.timings = scans.timings
@@ -73,6 +75,12 @@ public enum SourceVerifier {
             _ = describe(goldenPlan, matches: match(goldenPlan, scans: scans), scans: scans,
                          against: "the golden timeline says",
                          problems: &problems, notes: &ignored)
+        }
+        if let golden, let goldenPath = request.goldenPath {
+            let screen = GoldenComparison.compare(timeline, eventsPath: request.events, golden: golden, goldenPath: goldenPath,
+                                                  scope: request.goldenScope)
+            problems += screen.problems
+            notes += screen.notes
         }
         let audio = try audioAlignment(request.seekable, timeline: timeline, plan: plan, rate: rate,
                                        problems: &problems, notes: &notes)
