@@ -48,4 +48,8 @@ public enum SessionEventReason: String, Hashable, Sendable, CaseIterable, Codabl
     /// `ad:didFailToPresentFullScreenContentWithError`: the video full-screen ad's media could not be opened or
     /// downloaded, so the content plays on.
     case mediaUnavailable
+    /// `LOG`, before the ad's `LOADED` (or `AD_ERROR`): the media cache's entry for the ad's media could not be
+    /// trusted (its file no longer matches its SHA-256, or it names a file outside the cache), so it was dropped
+    /// and the media fetched again; the `message` says which.
+    case mediaCacheEntryDropped
 }

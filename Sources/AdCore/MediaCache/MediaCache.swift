@@ -1,6 +1,9 @@
 import Foundation
 import Networking
 import MediaCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Makes remote media files local: downloads each one once into a shared cache directory and hands back the
 /// path of a whole file, reusing it across runs while it is fresh.
@@ -32,24 +35,35 @@ public final class MediaCache: Sendable {
         self.now = now
     }
 
-    /// The path of a fresh cached copy of `url`, without any request; `nil` when there is none.
+    /// The path of a fresh cached copy of `url`, without any request; `nil` when there is none (or when its entry
+    /// cannot be trusted: it is left for `file(for:)` to drop and report).
     public func freshCopy(of url: URL) -> String? {
-        let key = MediaCache.key(url)
-        guard let entry = readEntry(key), entry.url == url.absoluteString, entry.isFresh(at: now()),
-              FileManager.default.fileExists(atPath: path(entry.file)) else { return nil }
+        guard case .found(let entry) = lookUp(MediaCache.key(url), url: url, removingUntrusted: false),
+              entry.isFresh(at: now()) else { return nil }
         return path(entry.file)
     }
 
     /// The local path of `url`'s body: a fresh cached copy, a stale one the server confirmed (304), or a new
     /// download.
     ///
-    /// - Parameter progress: bytes of the body held so far (a resumed download counts what it resumed from);
-    ///   called on the HTTP client's thread.
-    /// - Returns: the path, or why there is none (see `MediaCacheError` for the VAST code of each case).
-    public func file(for url: URL, progress: (@Sendable (Int64) -> Void)? = nil) async -> Result<String, MediaCacheError> {
+    /// A cached copy is played only after its SHA-256 (read back, once per call) matches its name, and only when its
+    /// entry names a file inside the directory; an entry that fails either is dropped, reported to `dropped`, and
+    /// the media is fetched again.
+    ///
+    /// - Parameters:
+    ///   - progress: bytes of the body held so far (a resumed download counts what it resumed from); called on the
+    ///     HTTP client's thread.
+    ///   - dropped: told of each entry found untrustworthy, before the media is fetched again.
+    /// - Returns: the path, or why there is none (see `MediaCacheError` for the VAST code of each case; a directory
+    ///   refused by `MediaCacheSettings.prepareDirectory` is `.storage`).
+    public func file(for url: URL, progress: (@Sendable (Int64) -> Void)? = nil,
+                     dropped: (@Sendable (MediaCacheDrop) -> Void)? = nil) async -> Result<String, MediaCacheError> {
         let deadline = ContinuousClock.now + settings.timeout
         let key = MediaCache.key(url)
         let fm = FileManager.default
+        do throws(MediaCacheDirectoryError) { try settings.prepareDirectory() } catch {
+            return .failure(.storage(url: url.absoluteString, path: settings.directory, reason: "\(error)"))
+        }
         do {
             for sub in ["entries", "partial", "locks"] {
                 try fm.createDirectory(atPath: path(sub), withIntermediateDirectories: true)
@@ -68,9 +82,14 @@ public final class MediaCache: Sendable {
         defer { lock.release() }
         // Checked under the lock: another run may have just finished this very download.
         var stale: MediaCacheEntry?
-        if let entry = readEntry(key), entry.url == url.absoluteString, fm.fileExists(atPath: path(entry.file)) {
+        switch lookUp(key, url: url, removingUntrusted: true) {
+        case .found(let entry):
             if entry.isFresh(at: now()) { return .success(path(entry.file)) }
             if entry.reusable, entry.hasValidators { stale = entry }
+        case .dropped(let drop):
+            dropped?(drop)
+        case .none:
+            break
         }
         return await download(url, key: key, revalidating: stale, deadline: deadline, progress: progress)
     }
@@ -202,12 +221,14 @@ public final class MediaCache: Sendable {
         }
         let file = "\(digest).\(Self.fileExtension(of: url))"
         let final = path(file)
-        if FileManager.default.fileExists(atPath: final) {
-            unlink(part)
-        } else if rename(part, final) != 0 {
+        // Renamed over whatever holds the name, which may have been changed; a file that cannot be replaced (another
+        // user's, in a shared directory) is used only when it holds these very bytes.
+        if rename(part, final) != 0 {
             let reason = String(cString: strerror(errno))
             unlink(part)
-            return .failure(.storage(url: name, path: final, reason: reason))
+            guard Self.sha256(ofFile: final) == digest else {
+                return .failure(.storage(url: name, path: final, reason: reason))
+            }
         }
         unlink(part + ".json")
         let fresh = MediaCacheEntry.freshness(of: response.headers, defaultFreshness: settings.defaultFreshness)
@@ -233,6 +254,61 @@ public final class MediaCache: Sendable {
     }
 
     private func path(_ name: String) -> String { (settings.directory as NSString).appendingPathComponent(name) }
+
+    /// What the cache holds for a URL.
+    private enum Lookup {
+        /// No entry, an entry of another URL (a key collision), or one whose file is gone.
+        case none
+        /// An entry whose file is inside the directory and holds the bytes its name says.
+        case found(MediaCacheEntry)
+        /// An entry that could not be trusted (removed when `removingUntrusted`).
+        case dropped(MediaCacheDrop)
+    }
+
+    /// The entry of `url`, checked: its file must be a content name (`<sha256>.<ext>`, so no `/`, `..` or absolute
+    /// path), resolve to a regular file directly inside the directory (no link that leads out), and hash to that
+    /// name. The file is hashed once here, never opened when its name fails.
+    private func lookUp(_ key: String, url: URL, removingUntrusted: Bool) -> Lookup {
+        guard let entry = readEntry(key), entry.url == url.absoluteString else { return .none }
+        let drop: MediaCacheDrop
+        if let digest = Self.digest(named: entry.file), let resolved = realpath(path(entry.file)) {
+            var info = stat()
+            guard resolved == realpath(settings.directory).map({ $0 + "/" + entry.file }), stat(resolved, &info) == 0,
+                  info.st_mode & S_IFMT == S_IFREG else {
+                return dropping(.outsideCache(url: entry.url, file: entry.file), key: key, removing: removingUntrusted)
+            }
+            guard let found = Self.sha256(ofFile: resolved) else { return .none }
+            if found == digest { return .found(entry) }
+            drop = .contentChanged(url: entry.url, file: entry.file, found: found)
+            if removingUntrusted { unlink(resolved) }
+        } else if Self.digest(named: entry.file) != nil {
+            return .none  // a content name whose file is gone: fetched again, nothing to report
+        } else {
+            drop = .outsideCache(url: entry.url, file: entry.file)
+        }
+        return dropping(drop, key: key, removing: removingUntrusted)
+    }
+
+    private func dropping(_ drop: MediaCacheDrop, key: String, removing: Bool) -> Lookup {
+        if removing { unlink(path("entries/\(key).json")) }
+        return .dropped(drop)
+    }
+
+    /// The SHA-256 a content name (`<64 lower-case hex digits>.<plain extension>`) gives; `nil` for any other name.
+    static func digest(named file: String) -> String? {
+        let parts = file.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts[0].count == 64, (1...8).contains(parts[1].count),
+              parts[0].unicodeScalars.allSatisfy({ ("0"..."9").contains($0) || ("a"..."f").contains($0) }),
+              parts[1].unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("0"..."9").contains($0) }) else { return nil }
+        return String(parts[0])
+    }
+
+    /// The canonical absolute path (links followed), or `nil` when it does not resolve.
+    private func realpath(_ path: String) -> String? {
+        guard let resolved = Glibc.realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
 
     private func readEntry(_ key: String) -> MediaCacheEntry? {
         FileManager.default.contents(atPath: path("entries/\(key).json"))

@@ -33,6 +33,9 @@ public final class MediaDownloads: Sendable {
     public struct Outcome: Sendable {
         public var result: Result<String, MediaCacheError>
         public var waited: Duration?
+        /// The cache entries of this URL dropped as untrustworthy before it was fetched again; given to the first
+        /// caller for the URL only, so that each is reported once.
+        public var dropped: [MediaCacheDrop] = []
     }
 
     private enum Phase {
@@ -45,6 +48,8 @@ public final class MediaDownloads: Sendable {
         var phase: Phase = .queued
         var received: Int64 = 0
         var waiters: [DispatchSemaphore] = []
+        /// Not yet handed to a caller.
+        var dropped: [MediaCacheDrop] = []
     }
 
     private struct State {
@@ -138,7 +143,7 @@ public final class MediaDownloads: Sendable {
             s.slots[url] = slot
             return (nil, startNow)
         }
-        if let ready { return Outcome(result: ready, waited: nil) }
+        if let ready { return Outcome(result: ready, waited: nil, dropped: takeDropped(url)) }
         if startNow { launch(url) }
         let start = ContinuousClock.now
         var reported = false
@@ -155,7 +160,14 @@ public final class MediaDownloads: Sendable {
             if case .done(let result) = s.slots[url]?.phase { return result }
             return .failure(.cancelled(url: url.absoluteString))
         }
-        return Outcome(result: result, waited: ContinuousClock.now - start)
+        return Outcome(result: result, waited: ContinuousClock.now - start, dropped: takeDropped(url))
+    }
+
+    private func takeDropped(_ url: URL) -> [MediaCacheDrop] {
+        state.withLock { s in
+            defer { s.slots[url]?.dropped = [] }
+            return s.slots[url]?.dropped ?? []
+        }
     }
 
     /// The result for `url` if its download has ended, without waiting.
@@ -184,9 +196,11 @@ public final class MediaDownloads: Sendable {
 
     private func launch(_ url: URL) {
         let task = Task { [self] in
-            let result = await cache.file(for: url) { [self] bytes in
+            let result = await cache.file(for: url, progress: { [self] bytes in
                 state.withLock { $0.slots[url]?.received = bytes }
-            }
+            }, dropped: { [self] drop in
+                state.withLock { $0.slots[url]?.dropped.append(drop) }
+            })
             finish(url, result)
         }
         let cancelled = state.withLock { s -> Bool in

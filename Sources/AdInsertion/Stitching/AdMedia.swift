@@ -16,6 +16,7 @@ final class AdMedia: AdMediaProvider {
     let reportsWaits: Bool
     private var open: [AdReference: MediaSource] = [:]
     private var waits: [Buffering] = []
+    private var drops: [CacheDrop] = []
     /// The ads opened so far whose media stops before its declared duration, in play order.
     private(set) var earlyEnds: [InputEarlyEnd] = []
 
@@ -25,6 +26,13 @@ final class AdMedia: AdMediaProvider {
         var adIndex: Int
         var url: URL
         var waited: Duration
+    }
+
+    /// A cache entry of an ad's media that was dropped as untrustworthy before the media was fetched again.
+    struct CacheDrop: Hashable {
+        var breakIndex: Int
+        var adIndex: Int
+        var drop: MediaCacheDrop
     }
 
     init(format: OutputFormat, threads: Int, downloads: MediaDownloads, reportsWaits: Bool) {
@@ -44,6 +52,12 @@ final class AdMedia: AdMediaProvider {
     func takeWaits() -> [Buffering] {
         defer { waits.removeAll() }
         return waits
+    }
+
+    /// The dropped cache entries since the last call, in order.
+    func takeCacheDrops() -> [CacheDrop] {
+        defer { drops.removeAll() }
+        return drops
     }
 
     /// A missing file is VAST 401, a download that failed 401 or 402 (see `MediaCacheError`); anything that keeps
@@ -82,6 +96,7 @@ final class AdMedia: AdMediaProvider {
             path = local
         } else if let url = rendition.remoteURL {
             let outcome = downloads.file(for: url)
+            drops += outcome.dropped.map { CacheDrop(breakIndex: breakIndex, adIndex: adIndex, drop: $0) }
             if reportsWaits, let waited = outcome.waited {
                 waits.append(Buffering(breakIndex: breakIndex, adIndex: adIndex, url: url, waited: waited))
             }

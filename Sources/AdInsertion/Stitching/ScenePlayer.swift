@@ -93,8 +93,9 @@ final class ScenePlayer {
         }
     }
 
-    /// Its events since the last call, with `AD_BUFFERING` before each ad it waited for.
+    /// Its events since the last call, with `AD_BUFFERING` before each ad it waited for (and a `LOG` before each
+    /// whose cache entry was dropped).
     func drainEvents() -> [SessionEvent] {
-        Stitcher.insertingBuffering(media.takeWaits(), into: session.drainEvents())
+        Stitcher.insertingMediaNotes(of: media, into: session.drainEvents())
     }
 }

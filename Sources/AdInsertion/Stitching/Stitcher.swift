@@ -501,7 +501,7 @@ public final class Stitcher {
     }
 
     private func flushEvents() throws(RenderError) {
-        let primary = Stitcher.insertingBuffering(media.takeWaits(), into: session.drainEvents())
+        let primary = Stitcher.insertingMediaNotes(of: media, into: session.drainEvents())
         breaksNotReached += primary.filter { $0.type == .adBreakSkipped && $0.reason == .contentEnded }.compactMap(\.breakIndex)
         let events = mergingScreenAdEvents(Stitcher.inFrameOrder(primary, players.map { $0.drainEvents() }))
         guard !events.isEmpty else { return }
@@ -522,6 +522,30 @@ public final class Stitcher {
             let (a, b) = ($0.event.frame ?? -1, $1.event.frame ?? -1)
             return a != b ? a < b : ($0.player, $0.index) < ($1.player, $1.index)
         }.map(\.event)
+    }
+
+    /// The session's events with what `media` noted since the last call put before the ads it concerns: its
+    /// dropped cache entries (`LOG`, `mediaCacheEntryDropped`) and its waits (`AD_BUFFERING`).
+    static func insertingMediaNotes(of media: AdMedia, into events: [SessionEvent]) -> [SessionEvent] {
+        insertingCacheDrops(media.takeCacheDrops(), into: insertingBuffering(media.takeWaits(), into: events))
+    }
+
+    /// Puts a `LOG` line (`mediaCacheEntryDropped`) before the `LOADED` (or `AD_ERROR`) of each ad whose media's
+    /// cache entry was dropped, at the same moment.
+    static func insertingCacheDrops(_ drops: [AdMedia.CacheDrop], into events: [SessionEvent]) -> [SessionEvent] {
+        var events = events
+        for dropped in drops {
+            guard let i = events.firstIndex(where: {
+                $0.breakIndex == dropped.breakIndex && $0.adIndex == dropped.adIndex
+                    && ($0.type == .loaded || $0.type == .adError)
+            }) else { continue }
+            let at = events[i]
+            events.insert(SessionEvent(type: .log, time: at.time, frame: at.frame, contentTime: at.contentTime,
+                                       breakIndex: dropped.breakIndex, adIndex: dropped.adIndex,
+                                       reason: .mediaCacheEntryDropped, message: dropped.drop.description, scene: at.scene),
+                          at: i)
+        }
+        return events
     }
 
     /// Puts an `AD_BUFFERING` line before the `LOADED` (or `AD_ERROR`) of each ad whose media was waited for, at

@@ -103,6 +103,14 @@ enum RenderCommand: Command {
         do { hls = try hlsSettings.map { s throws(RenderError) in try HLSRender(settings: s) } } catch {
             throw UsageError(command: context.command, message: "--hls: \(error)")
         }
+        // Every failure from here on removes the staging directory at once, before the process exits.
+        do { try await render(options, hls: hls, context: context) } catch {
+            hls?.discard()
+            throw error
+        }
+    }
+
+    private static func render(_ options: Options, hls: HLSRender?, context: CommandContext) async throws {
         var prepared = try await context.interruptible { try await options.session.renderRequest(
             // An HLS render's MP4 goes into its staging directory (and the demo makes no out/ for it).
             output: hls?.renderPath ?? options.output,

@@ -11,6 +11,10 @@ extension SessionOptions {
                        events: String?, frameHashes: String?, live: Bool = false,
                        context: CommandContext) async throws -> RenderRequest {
         let command = context.command
+        // Refused before anything is fetched: a cache that is not a directory, or that others could change.
+        do throws(MediaCacheDirectoryError) { try mediaCacheSettings.checkDirectory() } catch {
+            throw UsageError(command: command, message: (mediaCache == nil ? "the media cache: " : "--media-cache: ") + "\(error)")
+        }
         let inputs = try resolvedInputs()
         // Reported as the render itself reports content it cannot use: `content: PATH: what is wrong`.
         let info: MediaInfo
@@ -73,6 +77,7 @@ extension SessionOptions {
         var settings = MediaCacheSettings(directory: mediaCache ?? MediaCacheSettings.defaultDirectory())
         settings.timeout = mediaTimeout.duration
         settings.maximumBytes = Int64(maximumMediaBytes)
+        settings.isShared = mediaCacheShared
         return settings
     }
 }

@@ -2,6 +2,9 @@ import AdInsertion
 import Foundation
 import MediaCore
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension EndToEnd {
     /// `pipctl render --hls DIR` and `pipctl verify DIR`: the files, the playlist and its markers as read back, what
@@ -145,6 +148,37 @@ extension EndToEnd {
             #expect(result.exitStatus != 0)
             #expect(result.standardError.split(separator: "\n").count <= 2, "\(result.standardError)")
             #expect(scratch.entries() == ["content.mp4"])
+        }
+
+        /// A symbolic link to an empty directory would pass the emptiness check and fail only at the final rename,
+        /// after the whole render: it is refused at once, with or without a trailing slash.
+        @Test(arguments: ["hls", "hls/"])
+        func aDirectoryThatIsASymbolicLinkIsRefusedUpFrontAndNothingIsLeft(name: String) async throws {
+            let scratch = try ScratchDirectory()
+            let real = try scratch.subdirectory("real")
+            try FileManager.default.createSymbolicLink(atPath: scratch.path("hls"), withDestinationPath: real)
+            let dir = scratch.path("hls") + (name.hasSuffix("/") ? "/" : "")
+            let result = try await PipctlProcess.run(try await Self.arguments(dir, type: "fmp4"))
+            #expect(result.exitStatus == 2)
+            #expect(result.errorLines.first == "pipctl render: --hls: \(dir): cannot write the output: is a symbolic link; "
+                + "give the directory it leads to; nothing was written", "\(result.standardError)")
+            #expect(scratch.entries() == ["hls", "real"])
+        }
+
+        /// A render stopped after its staging directory filled up (Ctrl-C mid-render) removes it before exiting.
+        @Test func aRenderStoppedAfterStagingBeganLeavesNoStagingDirectory() async throws {
+            let scratch = try ScratchDirectory()
+            let out = try scratch.subdirectory("out")
+            let job = try PipctlProcess(["render", "--content", try await TestClip.long.path, "--break", "pre=\(try await TestClip.adA.path)",
+                                         "--hls", out + "/hls", "--preset", "medium"])
+            try await waitUntil("pipctl render has started writing into its staging directory") {
+                scratch.entries(in: "out").contains { $0.hasPrefix(".hls.partial-") && $0.contains("/") }
+            }
+            job.send(SIGINT)
+            let result = try await job.result()
+            #expect(result.exitStatus == 128 + SIGINT, "\(result.standardError)")
+            #expect(result.errorLines == ["pipctl render: interrupted (SIGINT)"])
+            #expect(scratch.entries(in: "out") == [])
         }
 
         /// A staging directory left by a killed run (its process gone) is removed by the next render of the same DIR.

@@ -28,11 +28,21 @@ public final class HLSRender: @unchecked Sendable {
 
     /// Checks that `settings.directory` does not exist or is an empty directory, and creates the staging directory.
     ///
-    /// - Throws: `.output(.outputNotWritable)` naming the directory: not empty, not a directory, or a parent that
-    ///   cannot be written.
+    /// A symbolic link is refused even when it leads to an empty directory: the final rename would replace the link,
+    /// not fill the directory, and fail after the whole render.
+    ///
+    /// - Throws: `.output(.outputNotWritable)` naming the directory: a symbolic link, not empty, not a directory, or
+    ///   a parent that cannot be written.
     public init(settings: HLSOutputSettings) throws(RenderError) {
         self.settings = settings
         let directory = settings.directory
+        var link = stat()
+        // lstat of "DIR/" would follow the link: the name is looked at without its trailing slashes.
+        var name = Substring(directory)
+        while name.count > 1, name.hasSuffix("/") { name = name.dropLast() }
+        if lstat(String(name), &link) == 0, link.st_mode & S_IFMT == S_IFLNK {
+            throw .output(.outputNotWritable(path: directory, reason: "is a symbolic link; give the directory it leads to; nothing was written"))
+        }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
@@ -55,7 +65,11 @@ public final class HLSRender: @unchecked Sendable {
         }
     }
 
-    deinit {
+    deinit { discard() }
+
+    /// Removes the staging directory unless the output was put in place; the command calls it on every failure,
+    /// since the render's thread may still hold this object when the process exits (and `deinit` never runs).
+    public func discard() {
         if !committed { try? FileManager.default.removeItem(atPath: staging) }
     }
 
@@ -98,6 +112,13 @@ public final class HLSRender: @unchecked Sendable {
     ///   - result: what `Stitcher.finish` returned for `prepare(request)`.
     ///   - request: the prepared request (its plan gives each break's planned duration).
     public func finish(_ result: RenderResult, request: RenderRequest) throws(RenderError) -> HLSRenderOutput {
+        do { return try commit(result, request: request) } catch {
+            discard()
+            throw error
+        }
+    }
+
+    private func commit(_ result: RenderResult, request: RenderRequest) throws(RenderError) -> HLSRenderOutput {
         precondition(!committed)
         let timeline = result.timeline
         guard let rate = FrameRate(parsing: timeline.output.fps) else { preconditionFailure("the stitcher's own fps") }

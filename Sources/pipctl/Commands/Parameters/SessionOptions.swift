@@ -45,6 +45,8 @@ struct SessionOptions: Hashable, Sendable {
     var strictAds: Bool
     /// Nil for the default cache directory.
     var mediaCache: String?
+    /// `--media-cache-shared`: use a cache directory that other users can write to.
+    var mediaCacheShared: Bool
     var mediaTimeout: MediaDuration
     var maximumMediaBytes: Int
     /// The device the player runs on; nil for a player that fills the output (as before devices).
@@ -152,7 +154,15 @@ struct SessionOptions: Hashable, Sendable {
             + "downloading right after the ads are loaded, three files at a time, while the content plays. A "
             + "file is reused without a request while it is fresh (as its Cache-Control max-age says, else for 24 "
             + "hours), then revalidated with its ETag or Last-Modified date. Runs may share the directory at the "
-            + "same time. Files found through --url-map never go through it.")
+            + "same time. Files found through --url-map never go through it. pipctl makes it private (mode 0700) "
+            + "and refuses one that other users can write to (see --media-cache-shared); a cached file is played "
+            + "only while it still matches its SHA-256, else it is fetched again.")
+    static let mediaCacheShared = Parameter.flag(
+        "media-cache-shared",
+        help: "Use a --media-cache directory that other users can write to (or that belongs to another user); "
+            + "without it such a directory is refused. The risk: anyone who can write there can change which ads "
+            + "play (a cached file changed in place no longer matches its SHA-256 and is fetched again, but a forged "
+            + "entry naming other cached bytes is not caught) and can fill the disk.")
     static let mediaTimeout = Parameter.option(
         "media-timeout", .seconds(), default: MediaDuration(seconds: 30),
         help: "How long one ad media file may take to download, all attempts together (a transfer that breaks "
@@ -210,7 +220,7 @@ struct SessionOptions: Hashable, Sendable {
         playAdsAfter, startAt, noPreroll, noMidroll, noPostroll, sendBeacons,
     ]
     /// How remote ad media is fetched.
-    static let mediaParameters: [any ParameterDeclaration] = [mediaCache, mediaTimeout, maxMediaBytes]
+    static let mediaParameters: [any ParameterDeclaration] = [mediaCache, mediaCacheShared, mediaTimeout, maxMediaBytes]
     /// `--ads` and `--break` are two ways of saying the same thing.
     static let exclusive: [[any ParameterDeclaration]] = [[ads, breaks]]
 
@@ -239,6 +249,7 @@ struct SessionOptions: Hashable, Sendable {
         decisioning = DecisioningOptions(arguments)
         strictAds = arguments[Self.strictAds]
         mediaCache = arguments[Self.mediaCache]
+        mediaCacheShared = arguments[Self.mediaCacheShared]
         mediaTimeout = arguments[Self.mediaTimeout]
         maximumMediaBytes = arguments[Self.maxMediaBytes]
         device = arguments[Self.device]
