@@ -23,8 +23,8 @@ extension Compositor {
                 for x in area.x..<area.maxX {
                     let a = coverage(x, y)
                     guard a > 0 else { continue }
-                    let pixel = luma + y * stride + x
-                    pixel.pointee = UInt8((Int(pixel.pointee) * (255 - a) + Int(color.y) * a + 127) / 255)
+                    let i = y * stride + x
+                    luma[i] = UInt8((Int(luma[i]) * (255 - a) + Int(color.y) * a + 127) / 255)
                 }
             }
         }
@@ -36,8 +36,8 @@ extension Compositor {
                     let sum = coverage(2 * cx, 2 * cy) + coverage(2 * cx + 1, 2 * cy) + coverage(2 * cx, 2 * cy + 1)
                         + coverage(2 * cx + 1, 2 * cy + 1)
                     guard sum > 0 else { continue }
-                    let sample = chroma + cy * stride + cx
-                    sample.pointee = UInt8((Int(sample.pointee) * (1020 - sum) + Int(value) * sum + 510) / 1020)
+                    let i = cy * stride + cx
+                    chroma[i] = UInt8((Int(chroma[i]) * (1020 - sum) + Int(value) * sum + 510) / 1020)
                 }
             }
         }

@@ -163,8 +163,8 @@ public final class Compositor {
                     guard let first = inside.first else { continue }
                     let s = orientation.source(x: first.0 - rect.x, y: first.1 - rect.y, shown: rect.size)
                     let picture = Int(source[s.y / 2 * sourceStride + s.x / 2])
-                    let sample = destination + cy * destinationStride + cx
-                    sample.pointee = UInt8((Int(sample.pointee) * (4 - inside.count) + picture * inside.count + 2) / 4)
+                    let i = cy * destinationStride + cx
+                    destination[i] = UInt8((Int(destination[i]) * (4 - inside.count) + picture * inside.count + 2) / 4)
                 }
             }
         }

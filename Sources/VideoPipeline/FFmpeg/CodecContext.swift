@@ -55,6 +55,32 @@ final class CodecContext {
         return (layout, pointer.pointee.sample_fmt, pointer.pointee.sample_rate)
     }
 
+    /// Sends `frame` to this encoder, or the end of the stream when `nil` (`avcodec_send_frame`).
+    func send(_ frame: Frame?, path: String?) throws(MediaError) {
+        try check(avcodec_send_frame(pointer, frame?.pointer), "avcodec_send_frame", path: path)
+    }
+
+    /// The opened encoder's global header (x264's SPS and PPS in Annex B, AAC's `AudioSpecificConfig`); empty when
+    /// it has none.
+    var extradata: [UInt8] {
+        guard let data = pointer.pointee.extradata else { return [] }
+        return Array(UnsafeBufferPointer(start: data, count: Int(pointer.pointee.extradata_size)))
+    }
+
+    /// How many pictures the encoder reorders (`has_b_frames`).
+    var reorderDepth: Int64 { Int64(pointer.pointee.has_b_frames) }
+
+    var codecID: AVCodecID { pointer.pointee.codec_id }
+
+    /// The time base its frames and packets are stamped in.
+    var timeBase: AVRational { pointer.pointee.time_base }
+
+    /// Samples the encoder puts before the first input sample (`initial_padding`).
+    var initialPadding: Int { Int(pointer.pointee.initial_padding) }
+
+    /// Samples per audio frame it wants (0 when any number will do).
+    var frameSize: Int { Int(pointer.pointee.frame_size) }
+
     /// Hands each packet this encoder has ready to `body`, in `packet` (unreferenced before each).
     func receivePackets(into packet: Packet, path: String?, _ body: (Packet) throws(MediaError) -> Void) throws(MediaError) {
         while true {

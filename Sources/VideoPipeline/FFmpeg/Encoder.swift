@@ -4,9 +4,9 @@ import MediaCore
 /// An opened encoder (its `CodecContext`, which owns it) and the output stream it feeds (owned by the output).
 final class Encoder {
     let codec: CodecContext
-    let stream: UnsafeMutablePointer<AVStream>
+    let stream: MuxerStream
 
-    private init(codec: CodecContext, stream: UnsafeMutablePointer<AVStream>) {
+    private init(codec: CodecContext, stream: MuxerStream) {
         self.codec = codec
         self.stream = stream
     }
@@ -18,46 +18,37 @@ final class Encoder {
         return codec
     }
 
-    /// libx264 (delivery) or FFV1 (lossless) at the output size and rate, bit-exact, on a new stream of `output`.
+    /// libx264 (delivery, `X264Encoder`) or FFV1 (lossless) at the output size and rate, bit-exact, on a new stream
+    /// of `output`.
     static func video(in output: OutputContext, format: OutputFormat, encoding: EncodingSettings) throws(MediaError) -> Encoder {
-        let codec = try find(encoding.profile == .delivery ? "libx264" : "ffv1", profile: encoding.profile)
-        let stream = try allocated(avformat_new_stream(output.pointer, nil), "avformat_new_stream")
-        let encoder = Encoder(codec: try CodecContext(codec: codec), stream: stream)
-        let c = encoder.codec.pointer
-        c.pointee.width = Int32(format.size.width)
-        c.pointee.height = Int32(format.size.height)
-        c.pointee.pix_fmt = AV_PIX_FMT_YUV420P
-        c.pointee.time_base = format.frameRate.timeBase.av
-        c.pointee.framerate = format.frameRate.perSecond.av
-        c.pointee.sample_aspect_ratio = AVRational(num: 1, den: 1)
-        c.pointee.thread_count = Int32(encoding.threads)
-        c.pointee.flags |= AV_CODEC_FLAG_BITEXACT
-        if output.wantsGlobalHeader { c.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
-        let options = FFmpegOptions()
+        let stream = try output.newStream()
         if encoding.profile == .delivery {
-            try options.set("preset", encoding.preset)
-            try options.set("crf", String(encoding.crf))
-            // A frame sent as a forced keyframe becomes an IDR, where a segment may start (x264 would otherwise
-            // make it a plain I frame that later frames can reach across). Unforced frames are unaffected.
-            try options.set("forced-idr", "1")
-        } else {
-            try options.set("level", "3")
-            try options.set("slicecrc", "1")
+            let x264 = X264Encoder(format: format, encoding: encoding, globalHeader: output.wantsGlobalHeader, match: nil)
+            return try Encoder.video(try x264.open(path: nil), on: stream)
         }
-        try encoder.codec.open(options: options, path: nil)
-        try check(avcodec_parameters_from_context(stream.pointee.codecpar, c), "avcodec_parameters_from_context")
-        stream.pointee.time_base = c.pointee.time_base
-        stream.pointee.avg_frame_rate = c.pointee.framerate
-        stream.pointee.sample_aspect_ratio = c.pointee.sample_aspect_ratio
-        return encoder
+        let codec = try CodecContext(codec: try find("ffv1", profile: encoding.profile))
+        codec.setVideo(format: format, sampleAspect: AVRational(num: 1, den: 1), threads: encoding.threads, globalHeader: output.wantsGlobalHeader)
+        let options = FFmpegOptions()
+        try options.set("level", "3")
+        try options.set("slicecrc", "1")
+        try codec.open(options: options, path: nil)
+        return try Encoder.video(codec, on: stream)
+    }
+
+    /// The opened video encoder `codec` feeding `stream`, which takes its parameters and timing.
+    private static func video(_ codec: CodecContext, on stream: MuxerStream) throws(MediaError) -> Encoder {
+        try stream.setParameters(from: codec)
+        let timing = codec.videoTiming
+        stream.setTiming(timeBase: codec.timeBase, frameRate: timing.frameRate, sampleAspect: timing.sampleAspect)
+        return Encoder(codec: codec, stream: stream)
     }
 
     /// AAC (delivery) or 16-bit PCM (lossless) at the output's sample rate and channels, on a new stream.
     static func audio(in output: OutputContext, format: OutputFormat, encoding: EncodingSettings) throws(MediaError) -> Encoder {
-        let stream = try allocated(avformat_new_stream(output.pointer, nil), "avformat_new_stream")
+        let stream = try output.newStream()
         let encoder = Encoder(codec: try audioCodec(format: format, encoding: encoding, globalHeader: output.wantsGlobalHeader), stream: stream)
-        try check(avcodec_parameters_from_context(stream.pointee.codecpar, encoder.codec.pointer), "avcodec_parameters_from_context")
-        stream.pointee.time_base = encoder.codec.pointer.pointee.time_base
+        try stream.setParameters(from: encoder.codec)
+        stream.setTiming(timeBase: encoder.codec.timeBase)
         return encoder
     }
 
@@ -78,7 +69,7 @@ final class Encoder {
     }
 
     /// Samples per audio frame the encoder wants; `nil` when any number will do.
-    var frameSize: Int? { codec.pointer.pointee.frame_size > 0 ? Int(codec.pointer.pointee.frame_size) : nil }
+    var frameSize: Int? { codec.frameSize > 0 ? codec.frameSize : nil }
 
     /// Whether the encoder takes planar float (AAC) rather than interleaved 16-bit (PCM).
     var takesPlanarFloat: Bool { codec.pointer.pointee.sample_fmt == AV_SAMPLE_FMT_FLTP }
@@ -90,18 +81,16 @@ final class Encoder {
     /// `keyframe` is forced to be one (an IDR with x264; every FFV1 frame is one already).
     func send(_ frame: Frame?, pts: Int64, keyframe: Bool = false, path: String) throws(MediaError) {
         if let frame {
-            frame.pointer.pointee.pts = pts
-            frame.pointer.pointee.pict_type = keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+            frame.presentationTime = pts
+            frame.forceKeyframe(keyframe)
         }
-        try check(avcodec_send_frame(codec.pointer, frame?.pointer), "avcodec_send_frame", path: path)
+        try codec.send(frame, path: path)
     }
 
     /// Takes every packet the encoder has ready and writes it to `output`, rescaled to the stream's time base.
     func drain(into output: OutputContext, using packet: Packet, path: String) throws(MediaError) {
         try codec.receivePackets(into: packet, path: path) { packet throws(MediaError) in
-            packet.pointer.pointee.stream_index = stream.pointee.index
-            av_packet_rescale_ts(packet.pointer, codec.pointer.pointee.time_base, stream.pointee.time_base)
-            try check(av_interleaved_write_frame(output.pointer, packet.pointer), "av_interleaved_write_frame", path: path)
+            try output.write(packet, to: stream, from: codec.timeBase, path: path)
         }
     }
 }

@@ -42,6 +42,23 @@ final class Frame {
 
     func unref() { av_frame_unref(pointer) }
 
+    /// Its presentation timestamp, in the time base of the encoder it is sent to.
+    var presentationTime: Int64 {
+        get { pointer.pointee.pts }
+        set { pointer.pointee.pts = newValue }
+    }
+
+    /// Asks the encoder for a keyframe here (`AV_PICTURE_TYPE_I`; with x264's `forced-idr` an IDR) or leaves the
+    /// choice to it.
+    func forceKeyframe(_ forced: Bool) {
+        pointer.pointee.pict_type = forced ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
+    }
+
+    /// Copies the pixels of `source` (same format and size) into this frame's buffers (`av_frame_copy`).
+    func copyPixels(from source: Frame) throws(MediaError) {
+        try check(av_frame_copy(pointer, source.pointer), "av_frame_copy")
+    }
+
     /// Audio samples per channel.
     var sampleCount: Int { Int(pointer.pointee.nb_samples) }
 

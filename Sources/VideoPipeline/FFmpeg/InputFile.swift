@@ -77,7 +77,7 @@ final class InputFile {
     /// Demuxes the whole file and counts the packets of stream `index` (the others are discarded unread), with
     /// the latest end (timestamp + duration) among them.
     func scanPackets(ofStream index: Int) throws(MediaError) -> (count: Int64, end: MediaTime?) {
-        for i in 0..<streamCount where i != index { stream(i).pointee.discard = AVDISCARD_ALL }
+        discardAll(except: index)
         let timeBase = stream(index).pointee.time_base.rational ?? Rational(1, 1000)
         let packet = try Packet()
         var count: Int64 = 0

@@ -35,9 +35,7 @@ final class StreamDecoder {
         codec = try CodecContext.decoder(for: stream, kind: kind, threads: threads, path: path)
         packet = try Packet()
         // Only the chosen stream's packets are wanted; the demuxer may skip the rest cheaply.
-        for i in 0..<input.streamCount where i != index {
-            input.stream(i).pointee.discard = AVDISCARD_ALL
-        }
+        input.discardAll(except: index)
     }
 
     var stream: UnsafeMutablePointer<AVStream> { input.stream(streamIndex) }

@@ -133,7 +133,7 @@ public final class OutputStage {
         let spare = spares.withLock { $0.pictures.popLast() }
         let copy = if let spare { spare } else { try Frame.picture(picture.size) }
         try copy.makeWritable()
-        try check(av_frame_copy(copy.pointer, picture.frame.pointer), "av_frame_copy")
+        try copy.copyPixels(from: picture.frame)
         return copy
     }
 

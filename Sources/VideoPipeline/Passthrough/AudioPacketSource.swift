@@ -41,25 +41,23 @@ public final class AudioPacketSource: @unchecked Sendable {
         func no(_ why: String) -> MediaError { .cannotCopy(path: path, reason: why) }
         guard let index = input.bestStream(.audio) else { throw no("it has no sound") }
         stream = index
-        let st = input.stream(index)
-        let par = st.pointee.codecpar.pointee
-        guard par.codec_id == AV_CODEC_ID_AAC else { throw no("its sound is \(String(cString: avcodec_get_name(par.codec_id))), not AAC") }
-        guard Int(par.sample_rate) == format.sampleRate, Int(par.ch_layout.nb_channels) == format.channels else {
-            throw no("its sound is \(par.sample_rate) Hz with \(par.ch_layout.nb_channels) channels, the output's \(format.sampleRate) Hz with \(format.channels)")
+        let par = input.parameters(ofStream: index)
+        guard par.codecID == AV_CODEC_ID_AAC else { throw no("its sound is \(par.codecName), not AAC") }
+        guard par.sampleRate == format.sampleRate, par.channels == format.channels else {
+            throw no("its sound is \(par.sampleRate) Hz with \(par.channels) channels, the output's \(format.sampleRate) Hz with \(format.channels)")
         }
-        let own = par.extradata.map { Array(UnsafeBufferPointer(start: $0, count: Int(par.extradata_size))) } ?? []
-        guard let theirs = AudioPacketSource.essentials(of: own) else { throw no("its AAC configuration is not a plain AAC-LC one") }
+        guard let theirs = AudioPacketSource.essentials(of: par.extradata) else { throw no("its AAC configuration is not a plain AAC-LC one") }
         guard theirs == AudioPacketSource.essentials(of: config) else {
             throw no("its AAC configuration (object type, rate, channel configuration) is not the encoder's")
         }
         sampleRate = Int64(format.sampleRate)
-        timeBase = st.pointee.time_base.rational ?? Rational(1, sampleRate)
+        timeBase = input.timeBase(ofStream: index) ?? Rational(1, sampleRate)
         let start = (input.startTime ?? .zero).seconds * Rational(sampleRate)
         origin = start.rounded
-        for i in 0..<input.streamCount where i != index { input.stream(i).pointee.discard = AVDISCARD_ALL }
+        input.discardAll(except: index)
         packet = try Packet()
-        guard let first = try AudioPacketSource.readPacket(input, stream: index, into: packet) else { throw no("its sound has no packets") }
-        guard let pts = first.pointer.pointee.pts.timestamp, (Rational(pts) * timeBase * Rational(sampleRate)).isInteger else {
+        guard try input.readPacket(ofStream: index, into: packet) else { throw no("its sound has no packets") }
+        guard let pts = packet.pts, (Rational(pts) * timeBase * Rational(sampleRate)).isInteger else {
             throw no("its sound's packets are not stamped on its sample clock")
         }
         let position = (Rational(pts) * timeBase * Rational(sampleRate)).numerator - origin
@@ -74,17 +72,17 @@ public final class AudioPacketSource: @unchecked Sendable {
     func packet(at position: Int64) throws(MediaError) -> Packet? {
         if held.map({ $0 > position || ($0 == position && given) || position - $0 > 10 * sampleRate }) ?? true {
             let target = Rational(position + origin, sampleRate) / timeBase
-            try check(av_seek_frame(input.context, Int32(stream), target.floor, AVSEEK_FLAG_BACKWARD), "av_seek_frame", path: path)
+            try input.seek(stream: stream, to: target.floor)
             held = nil
         }
         while true {
             if let held, held >= position {
-                let duration = Rational(packet.pointer.pointee.duration) * timeBase * Rational(sampleRate)
+                let duration = Rational(packet.duration) * timeBase * Rational(sampleRate)
                 guard held == position, duration == Rational(AudioPacketSource.packetSize) else { return nil }
                 given = true
                 return packet
             }
-            guard try AudioPacketSource.readPacket(input, stream: stream, into: packet) != nil, let next = try samples(packet) else {
+            guard try input.readPacket(ofStream: stream, into: packet), let next = try samples(packet) else {
                 held = nil
                 return nil
             }
@@ -95,20 +93,9 @@ public final class AudioPacketSource: @unchecked Sendable {
 
     /// The source position a packet starts at; `nil` when its stamp is missing or between samples.
     private func samples(_ packet: Packet) throws(MediaError) -> Int64? {
-        guard let pts = packet.pointer.pointee.pts.timestamp else { return nil }
+        guard let pts = packet.pts else { return nil }
         let stamp = Rational(pts) * timeBase * Rational(sampleRate)
         return stamp.isInteger ? stamp.numerator - origin : nil
-    }
-
-    /// Reads the next packet of `stream` into `packet`; `nil` at the end of the file.
-    private static func readPacket(_ input: InputFile, stream: Int, into packet: Packet) throws(MediaError) -> Packet? {
-        while true {
-            packet.unref()
-            let r = av_read_frame(input.context, packet.pointer)
-            if r == averrorEOF { return nil }
-            try check(r, "av_read_frame", path: input.path)
-            if packet.pointer.pointee.stream_index == Int32(stream) { return packet }
-        }
     }
 
     /// Object type, sampling frequency index and channel configuration of an `AudioSpecificConfig`, when it is

@@ -34,35 +34,30 @@ public final class CopySource: @unchecked Sendable {
         input = try InputFile(path: path)
         guard let index = input.bestStream(.video) else { throw .missingStream(path: path, kind: .video) }
         stream = index
-        let par = input.stream(index).pointee.codecpar!
-        try CopySource.checkCopyable(par.pointee, path: path, format: format)
-        timeBase = input.stream(index).pointee.time_base.rational ?? Rational(1, 90_000)
+        let par = input.parameters(ofStream: index)
+        try CopySource.checkCopyable(par, path: path, format: format)
+        timeBase = input.timeBase(ofStream: index) ?? Rational(1, 90_000)
         rate = format.frameRate
-        guard let extradata = par.pointee.extradata, par.pointee.extradata_size > 0 else {
+        guard !par.extradata.isEmpty else {
             throw .cannotCopy(path: path, reason: "its H.264 has no avcC (parameter sets in the stream only)")
         }
-        sets = try AVCParameterSets(avcC: Array(UnsafeBufferPointer(start: extradata, count: Int(par.pointee.extradata_size))))
-        reorderDepth = Int64(par.pointee.video_delay)
+        sets = try AVCParameterSets(avcC: par.extradata)
+        reorderDepth = Int64(par.videoDelay)
         (keyframes, openGOPKeyframes, frames, firstPTS) = try CopySource.scan(input, stream: index, timeBase: timeBase, rate: format.frameRate)
     }
 
     /// The codec parameters of its video.
-    var parameters: AVCodecParameters { input.stream(stream).pointee.codecpar.pointee }
+    var parameters: StreamParameters { input.parameters(ofStream: stream) }
 
     /// Reads the packets of pictures `range` (display indices; `range.lowerBound` an IDR) in decode order and hands
     /// each, with 4-byte NAL lengths, to `body` with its display index less `range.lowerBound`.
     func readPackets(_ range: Range<Int64>, into packet: Packet, scratch: Packet,
                      _ body: (_ offset: Int64) throws(MediaError) -> Void) throws(MediaError) {
         let start = Rational(range.lowerBound) / rate.perSecond / timeBase
-        try check(av_seek_frame(input.context, Int32(stream), firstPTS + start.rounded, AVSEEK_FLAG_BACKWARD), "av_seek_frame", path: path)
+        try input.seek(stream: stream, to: firstPTS + start.rounded)
         var copied: Int64 = 0
-        while copied < range.count {
-            packet.unref()
-            let r = av_read_frame(input.context, packet.pointer)
-            if r == averrorEOF { break }
-            try check(r, "av_read_frame", path: path)
-            guard packet.pointer.pointee.stream_index == Int32(stream) else { continue }
-            let display = try displayIndex(packet.pointer.pointee.pts)
+        while copied < range.count, try input.readPacket(ofStream: stream, into: packet) {
+            let display = try displayIndex(packet.pts)
             guard range.contains(display) else {
                 if display >= range.upperBound { break } else { continue }
             }
@@ -76,8 +71,8 @@ public final class CopySource: @unchecked Sendable {
     }
 
     /// The display index of a packet stamped `pts`.
-    private func displayIndex(_ pts: Int64) throws(MediaError) -> Int64 {
-        guard let pts = pts.timestamp else { throw .cannotCopy(path: path, reason: "a video packet has no timestamp") }
+    private func displayIndex(_ pts: Int64?) throws(MediaError) -> Int64 {
+        guard let pts else { throw .cannotCopy(path: path, reason: "a video packet has no timestamp") }
         let index = Rational(pts - firstPTS) * timeBase * rate.perSecond
         guard index.isInteger else { throw .cannotCopy(path: path, reason: "its pictures are not on the output's frame grid") }
         return index.numerator
@@ -86,8 +81,7 @@ public final class CopySource: @unchecked Sendable {
     /// `packet` with 4-byte NAL lengths (the track's), whatever the file's were.
     private func rewriteLengths(_ packet: Packet, scratch: Packet) throws(MediaError) {
         guard sets.lengthSize != 4 else { return }
-        let p = packet.pointer.pointee
-        let units = AVCParameterSets.nalUnits(lengthPrefixed: UnsafeBufferPointer(start: p.data, count: Int(p.size)), lengthSize: sets.lengthSize)
+        let units = AVCParameterSets.nalUnits(lengthPrefixed: packet.payload, lengthSize: sets.lengthSize)
         guard let units else { throw .unreadable(path: path, function: "av_read_frame", message: "a packet's NAL lengths overrun it") }
         try packet.replacePayload(withLengthPrefixed: units.map { Array($0) }, scratch: scratch)
     }
@@ -97,14 +91,9 @@ public final class CopySource: @unchecked Sendable {
     private static func scan(_ input: InputFile, stream: Int, timeBase: Rational, rate: FrameRate) throws(MediaError) -> ([Int64], Int, Int64, Int64) {
         let packet = try Packet()
         var samples: [(pts: Int64, key: Bool)] = [], openGOP = 0
-        while true {
-            packet.unref()
-            let r = av_read_frame(input.context, packet.pointer)
-            if r == averrorEOF { break }
-            try check(r, "av_read_frame", path: input.path)
-            guard packet.pointer.pointee.stream_index == Int32(stream) else { continue }
-            guard let pts = packet.pointer.pointee.pts.timestamp else { throw .cannotCopy(path: input.path, reason: "a video packet has no timestamp") }
-            let key = packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0, idr = key && isIDR(packet)
+        while try input.readPacket(ofStream: stream, into: packet) {
+            guard let pts = packet.pts else { throw .cannotCopy(path: input.path, reason: "a video packet has no timestamp") }
+            let key = packet.isKeyframe, idr = key && isIDR(packet)
             if key && !idr { openGOP += 1 }
             samples.append((pts, idr))
         }
@@ -125,8 +114,7 @@ public final class CopySource: @unchecked Sendable {
 
     /// Whether a length-prefixed sample holds an IDR slice.
     private static func isIDR(_ packet: Packet) -> Bool {
-        let p = packet.pointer.pointee
-        let buffer = UnsafeBufferPointer(start: p.data, count: Int(p.size))
+        let buffer = packet.payload
         for length in [4, 2, 1] {
             if let units = AVCParameterSets.nalUnits(lengthPrefixed: buffer, lengthSize: length) {
                 return units.contains { $0.first.map { $0 & 0x1F == 5 } ?? false }
@@ -136,29 +124,14 @@ public final class CopySource: @unchecked Sendable {
     }
 
     /// Whether a video of `par` can be copied into an output of `format`; the reason when not.
-    static func checkCopyable(_ par: AVCodecParameters, path: String, format: OutputFormat) throws(MediaError) {
+    static func checkCopyable(_ par: StreamParameters, path: String, format: OutputFormat) throws(MediaError) {
         func no(_ why: String) -> MediaError { .cannotCopy(path: path, reason: why) }
-        guard par.codec_id == AV_CODEC_ID_H264 else { throw no("its video is \(String(cString: avcodec_get_name(par.codec_id))), not H.264") }
-        guard AVPixelFormat(rawValue: par.format) == AV_PIX_FMT_YUV420P || AVPixelFormat(rawValue: par.format) == AV_PIX_FMT_YUVJ420P else {
+        guard par.codecID == AV_CODEC_ID_H264 else { throw no("its video is \(par.codecName), not H.264") }
+        guard par.pixelFormat == AV_PIX_FMT_YUV420P || par.pixelFormat == AV_PIX_FMT_YUVJ420P else {
             throw no("its pictures are not 8-bit 4:2:0")
         }
-        guard Int(par.width) == format.size.width, Int(par.height) == format.size.height else {
+        guard par.width == format.size.width, par.height == format.size.height else {
             throw no("its pictures are \(par.width)x\(par.height), the output's \(format.size)")
         }
-    }
-}
-
-extension Packet {
-    /// Replaces the payload with `units`, each behind a 4-byte length, keeping the packet's properties (`scratch`
-    /// holds them meanwhile).
-    func replacePayload(withLengthPrefixed units: [[UInt8]], scratch: Packet) throws(MediaError) {
-        var bytes: [UInt8] = []
-        for unit in units { bytes += [UInt8(unit.count >> 24 & 0xFF), UInt8(unit.count >> 16 & 0xFF), UInt8(unit.count >> 8 & 0xFF), UInt8(unit.count & 0xFF)] + unit }
-        scratch.unref()
-        try check(av_packet_copy_props(scratch.pointer, pointer), "av_packet_copy_props")
-        unref()
-        try check(av_new_packet(pointer, Int32(bytes.count)), "av_new_packet")
-        bytes.withUnsafeBufferPointer { pointer.pointee.data.update(from: $0.baseAddress!, count: $0.count) }
-        try check(av_packet_copy_props(pointer, scratch.pointer), "av_packet_copy_props")
     }
 }

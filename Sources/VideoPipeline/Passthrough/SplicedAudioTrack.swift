@@ -22,7 +22,7 @@ import MediaCore
 /// `AudioCopyGrid` tells the render where to read each run from. Every sample of the track is otherwise where
 /// the render put it, so copying changes the bytes, not the sound's place.
 final class SplicedAudioTrack {
-    let stream: UnsafeMutablePointer<AVStream>
+    let stream: MuxerStream
     /// The content's packets; `source(_:)` opens an ad's.
     let content: AudioPacketSource
     /// Packets copied and encoded so far.
@@ -70,12 +70,11 @@ final class SplicedAudioTrack {
             throw .cannotCopy(path: content, reason: "at \(format.frameRate) fps a shift of half an AAC packet would move the sound more than a frame")
         }
         let first = try Encoder.audioCodec(format: format, encoding: encoding, globalHeader: context.wantsGlobalHeader)
-        let c = first.pointer.pointee
-        guard c.codec_id == AV_CODEC_ID_AAC, c.initial_padding == Int32(SplicedAudioTrack.size), c.frame_size == Int32(SplicedAudioTrack.size) else {
+        guard first.codecID == AV_CODEC_ID_AAC, first.initialPadding == SplicedAudioTrack.size, first.frameSize == SplicedAudioTrack.size else {
             throw .cannotCopy(path: content, reason: "the output's sound is not AAC with a one-packet delay")
         }
-        config = c.extradata.map { Array(UnsafeBufferPointer(start: $0, count: Int(c.extradata_size))) } ?? []
-        outputPhase = -Int64(c.initial_padding)
+        config = first.extradata
+        outputPhase = -Int64(first.initialPadding)
         self.content = try AudioPacketSource(path: content, format: format, config: config, outputPhase: outputPhase)
         self.destination = destination
         self.format = format
@@ -85,9 +84,9 @@ final class SplicedAudioTrack {
         pcm = try AudioFIFO(format: AV_SAMPLE_FMT_FLTP, channels: format.channels, capacity: 8192, path: destination)
         frame = try Frame()
         packet = try Packet()
-        stream = try allocated(avformat_new_stream(context.pointer, nil), "avformat_new_stream")
-        try check(avcodec_parameters_from_context(stream.pointee.codecpar, first.pointer), "avcodec_parameters_from_context")
-        stream.pointee.time_base = c.time_base
+        stream = try context.newStream()
+        try stream.setParameters(from: first)
+        stream.setTiming(timeBase: first.timeBase)
     }
 
     /// Opens `path` (an ad) for its packets to be copied like the content's.
@@ -169,8 +168,8 @@ final class SplicedAudioTrack {
             let count = Int(min(SplicedAudioTrack.size, end - fed))
             try encoder.prepareAudio(frame, count: count)
             try pcm.peek(into: frame, count: count, offset: Int(fed - pcmStart))
-            frame.pointer.pointee.pts = fed
-            try check(avcodec_send_frame(encoder.pointer, frame.pointer), "avcodec_send_frame", path: destination)
+            frame.presentationTime = fed
+            try encoder.send(frame, path: destination)
             fed += Int64(count)
             try drain(before: .max)
         }
@@ -182,7 +181,7 @@ final class SplicedAudioTrack {
         guard let encoder else { return }
         // The last packet's block reaches a packet past it, and the encoder looks one further to choose its window.
         if end != .max { try feed(to: end + 2 * SplicedAudioTrack.size) }
-        try check(avcodec_send_frame(encoder.pointer, nil), "avcodec_send_frame", path: destination)
+        try encoder.send(nil, path: destination)
         try drain(before: end)
         self.encoder = nil
     }
@@ -191,28 +190,21 @@ final class SplicedAudioTrack {
     private func drain(before end: Int64) throws(MediaError) {
         guard let encoder else { return }
         try encoder.receivePackets(into: packet, path: destination) { packet throws(MediaError) in
-            guard let pts = packet.pointer.pointee.pts.timestamp, pts >= keepFrom, pts < end else { return }
+            guard let pts = packet.pts, pts >= keepFrom, pts < end else { return }
             encoded += 1
             try write(packet)
         }
     }
 
     private func writeCopied(_ content: Packet, at p: Int64) throws(MediaError) {
-        let c = content.pointer
-        c.pointee.pts = p
-        c.pointee.dts = p
-        c.pointee.duration = SplicedAudioTrack.size
-        c.pointee.pos = -1
+        content.stamp(pts: p, dts: p, duration: SplicedAudioTrack.size)
         copied += 1
         try write(content)
     }
 
     /// Writes `packet`, stamped on the output's sample clock, to the track.
     private func write(_ packet: Packet) throws(MediaError) {
-        let p = packet.pointer
-        p.pointee.stream_index = stream.pointee.index
-        av_packet_rescale_ts(p, AVRational(num: 1, den: Int32(format.sampleRate)), stream.pointee.time_base)
-        try check(av_interleaved_write_frame(context.pointer, p), "av_interleaved_write_frame", path: destination)
+        try context.write(packet, to: stream, from: Rational(1, Int64(format.sampleRate)), path: destination)
     }
 
     /// Forgets the samples before `sample`: no encoded run will start before it.

@@ -28,7 +28,7 @@ final class SplicedVideoTrack {
 
     private let encoding: EncodingSettings
     private let context: OutputContext
-    let stream: UnsafeMutablePointer<AVStream>
+    let stream: MuxerStream
     private let encoderSPSID: Int
     private let delay: Int64
     private let packet: Packet
@@ -55,24 +55,20 @@ final class SplicedVideoTrack {
         }
         packet = try Packet()
         properties = try Packet()
-        stream = try allocated(avformat_new_stream(context.pointer, nil), "avformat_new_stream")
+        stream = try context.newStream()
         let par = content.parameters
-        let first = try SplicedVideoTrack.makeEncoder(format: format, encoding: encoding, content: par,
-                                                      profile: contentSets.profile, level: contentSets.level, spsID: encoderSPSID,
-                                                      destination: destination)
-        let encoderSets = try AVCParameterSets(annexB: Array(UnsafeBufferPointer(start: first.pointer.pointee.extradata,
-                                                                               count: Int(first.pointer.pointee.extradata_size))))
+        let first = try SplicedVideoTrack.x264(format: format, encoding: encoding, content: content, spsID: encoderSPSID)
+            .open(path: destination)
+        let encoderSets = try AVCParameterSets(annexB: first.extradata)
         guard Set(encoderSets.sequenceSetIDs).isDisjoint(with: contentSets.sequenceSetIDs),
               Set(encoderSets.pictureSetIDs).isDisjoint(with: contentSets.pictureSetIDs) else {
             throw .cannotCopy(path: path, reason: "x264's parameter set ids \(encoderSets.sequenceSetIDs) clash with the content's")
         }
         encoder = first
-        delay = max(content.reorderDepth, Int64(first.pointer.pointee.has_b_frames))
-        try check(avcodec_parameters_from_context(stream.pointee.codecpar, first.pointer), "avcodec_parameters_from_context")
-        try setExtradata(contentSets.merged(with: encoderSets).avcC)
-        stream.pointee.time_base = format.frameRate.timeBase.av
-        stream.pointee.avg_frame_rate = format.frameRate.perSecond.av
-        stream.pointee.sample_aspect_ratio = par.sample_aspect_ratio
+        delay = max(content.reorderDepth, first.reorderDepth)
+        try stream.setParameters(from: first)
+        try stream.setExtradata(contentSets.merged(with: encoderSets).avcC)
+        stream.setVideoTiming(rate: format.frameRate, sampleAspect: par.sampleAspect)
     }
 
     /// Opens `path` (an ad) for copying into this track.
@@ -102,7 +98,7 @@ final class SplicedVideoTrack {
                      "copied run \(range) of \(source.path) does not start and end at IDRs")
         try endRun()
         try source.readPackets(range, into: packet, scratch: properties) { (offset: Int64) throws(MediaError) in
-            try write(pts: frames + offset, key: packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0)
+            try write(pts: frames + offset, key: packet.isKeyframe)
         }
         frames += Int64(range.count)
     }
@@ -112,14 +108,13 @@ final class SplicedVideoTrack {
     func encode(_ picture: VideoPicture, keyframe: Bool = false) throws(MediaError) {
         precondition(picture.size == format.size && picture.frame.pixelFormat == AV_PIX_FMT_YUV420P)
         if encoder == nil {
-            encoder = try SplicedVideoTrack.makeEncoder(format: format, encoding: encoding, content: content.parameters,
-                                                        profile: content.sets.profile, level: content.sets.level, spsID: encoderSPSID,
-                                                        destination: destination)
+            encoder = try SplicedVideoTrack.x264(format: format, encoding: encoding, content: content, spsID: encoderSPSID)
+                .open(path: destination)
         }
         if runFrames == 0 { runStart = frames }
-        picture.frame.pointer.pointee.pts = runFrames
-        picture.frame.pointer.pointee.pict_type = keyframe ? AV_PICTURE_TYPE_I : AV_PICTURE_TYPE_NONE
-        try check(avcodec_send_frame(encoder!.pointer, picture.frame.pointer), "avcodec_send_frame", path: destination)
+        picture.frame.presentationTime = runFrames
+        picture.frame.forceKeyframe(keyframe)
+        try encoder!.send(picture.frame, path: destination)
         runFrames += 1
         frames += 1
         try drainRun()
@@ -134,67 +129,39 @@ final class SplicedVideoTrack {
     // MARK: - Runs
 
     /// x264 for a run: the output's size and rate, the content's profile, level, aspect and colour, and SPS/PPS ids
-    /// from `spsID` (x264 numbers its PPS like its SPS).
-    private static func makeEncoder(format: OutputFormat, encoding: EncodingSettings, content par: AVCodecParameters,
-                                    profile: UInt8, level: UInt8, spsID: Int, destination: String) throws(MediaError) -> CodecContext {
-        guard let codec = avcodec_find_encoder_by_name("libx264") else {
-            throw .invalidSetting(name: "passthrough", value: "h264", reason: "this FFmpeg has no libx264 encoder")
-        }
-        let encoder = try CodecContext(codec: codec)
-        let c = encoder.pointer
-        c.pointee.width = Int32(format.size.width)
-        c.pointee.height = Int32(format.size.height)
-        c.pointee.pix_fmt = AV_PIX_FMT_YUV420P
-        c.pointee.time_base = format.frameRate.timeBase.av
-        c.pointee.framerate = format.frameRate.perSecond.av
-        c.pointee.sample_aspect_ratio = par.sample_aspect_ratio.num > 0 ? par.sample_aspect_ratio : AVRational(num: 1, den: 1)
-        c.pointee.color_range = par.color_range
-        c.pointee.color_primaries = par.color_primaries
-        c.pointee.color_trc = par.color_trc
-        c.pointee.colorspace = par.color_space
-        c.pointee.chroma_sample_location = par.chroma_location
-        c.pointee.thread_count = Int32(encoding.threads)
-        c.pointee.flags |= AV_CODEC_FLAG_BITEXACT | AV_CODEC_FLAG_GLOBAL_HEADER
-        let options = FFmpegOptions()
-        try options.set("preset", encoding.preset)
-        try options.set("crf", String(encoding.crf))
-        try options.set("profile", SplicedVideoTrack.profileName(profile))
-        try options.set("level", String(level))
-        try options.set("x264-params", "sps-id=\(spsID)")
-        // A frame sent as a forced keyframe becomes an IDR (HLS cuts segments there); unforced frames are unaffected.
-        try options.set("forced-idr", "1")
-        try encoder.open(options: options, path: destination)
-        return encoder
+    /// from `spsID`.
+    private static func x264(format: OutputFormat, encoding: EncodingSettings, content: CopySource, spsID: Int) -> X264Encoder {
+        let par = content.parameters
+        let match = X264Encoder.Match(profile: content.sets.profile, level: content.sets.level, spsID: spsID,
+                                      sampleAspect: par.knownSampleAspect, colour: par.colour)
+        return X264Encoder(format: format, encoding: encoding, globalHeader: true, match: match)
     }
 
     private func drainRun() throws(MediaError) {
         guard let encoder else { return }
         try encoder.receivePackets(into: packet, path: destination) { packet throws(MediaError) in
+            guard let pts = packet.pts else {
+                throw .unreadable(path: destination, function: "avcodec_receive_packet", message: "x264 gave a packet without a timestamp")
+            }
             try annexBToLengths()
-            try write(pts: runStart + packet.pointer.pointee.pts, key: packet.pointer.pointee.flags & AV_PKT_FLAG_KEY != 0)
+            try write(pts: runStart + pts, key: packet.isKeyframe)
         }
     }
 
     /// Flushes the current encoded run, if any; the next `encode` opens a fresh encoder.
     private func endRun() throws(MediaError) {
         guard runFrames > 0, let encoder else { return }
-        try check(avcodec_send_frame(encoder.pointer, nil), "avcodec_send_frame", path: destination)
+        try encoder.send(nil, path: destination)
         try drainRun()
         self.encoder = nil
         runFrames = 0
     }
 
     private func write(pts: Int64, key: Bool) throws(MediaError) {
-        let p = packet.pointer
-        p.pointee.stream_index = stream.pointee.index
-        p.pointee.pts = pts
-        p.pointee.dts = decodeIndex - delay
-        p.pointee.duration = 1
-        p.pointee.pos = -1
-        p.pointee.flags = key ? AV_PKT_FLAG_KEY : 0
+        packet.stamp(pts: pts, dts: decodeIndex - delay, duration: 1)
+        packet.setKeyframe(key)
         decodeIndex += 1
-        av_packet_rescale_ts(p, format.frameRate.timeBase.av, stream.pointee.time_base)
-        try check(av_interleaved_write_frame(context.pointer, p), "av_interleaved_write_frame", path: destination)
+        try context.write(packet, to: stream, from: format.frameRate.timeBase, path: destination)
     }
 
     // MARK: - NAL units
@@ -202,25 +169,7 @@ final class SplicedVideoTrack {
     /// An encoded packet (Annex B) as length-prefixed NAL units, without parameter sets or delimiters (the track's
     /// `avcC` has the sets).
     private func annexBToLengths() throws(MediaError) {
-        let p = packet.pointer.pointee
-        let units = AVCParameterSets.nalUnits(annexB: Array(UnsafeBufferPointer(start: p.data, count: Int(p.size))))
+        let units = AVCParameterSets.nalUnits(annexB: Array(packet.payload))
         try packet.replacePayload(withLengthPrefixed: units.filter { ![7, 8, 9].contains($0[0] & 0x1F) }, scratch: properties)
-    }
-
-    private func setExtradata(_ bytes: [UInt8]) throws(MediaError) {
-        let par = stream.pointee.codecpar!
-        av_freep(&par.pointee.extradata)
-        let buffer = try allocated(av_mallocz(bytes.count + Int(AV_INPUT_BUFFER_PADDING_SIZE)), "av_mallocz").assumingMemoryBound(to: UInt8.self)
-        buffer.update(from: bytes, count: bytes.count)
-        par.pointee.extradata = buffer
-        par.pointee.extradata_size = Int32(bytes.count)
-    }
-
-    static func profileName(_ idc: UInt8) -> String {
-        switch idc {
-        case 66: "baseline"
-        case 77: "main"
-        default: "high"
-        }
     }
 }
