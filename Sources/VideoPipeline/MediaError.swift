@@ -25,6 +25,9 @@ public enum MediaError: Error, Hashable, Sendable, CustomStringConvertible {
     case interrupted
     /// A file whose packets cannot be copied into the output (passthrough): why not.
     case cannotCopy(path: String, reason: String)
+    /// A video stream whose coded size (from its codec parameters, read before any decoder opens) is over the
+    /// picture limit its caller set (`PictureLimit`); `detail` gives the stream, its size and the limit.
+    case pictureTooLarge(path: String, detail: String)
     /// An FFmpeg call failed. `function` is the C function, `code` its return value, `message` FFmpeg's text.
     case ffmpeg(function: String, code: Int32, message: String, path: String?)
 
@@ -42,6 +45,7 @@ public enum MediaError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidSetting(let name, let value, let reason): "\(name) \(value): \(reason)"
         case .interrupted: "interrupted; nothing was written"
         case .cannotCopy(let path, let reason): "\(path): cannot be copied: \(reason)"
+        case .pictureTooLarge(let path, let detail): "\(path): \(detail)"
         case .ffmpeg(let function, _, let message, let path):
             (path.map { "\($0): " } ?? "") + "\(function) failed: \(message)"
         }

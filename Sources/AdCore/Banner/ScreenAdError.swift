@@ -12,6 +12,9 @@ public enum ScreenAdError: Error, Hashable, Sendable, CustomStringConvertible {
     case fetch(DecisioningError)
     /// The response (or the StaticResource it names) is not a PNG, JPEG or GIF.
     case notAnImage(source: String)
+    /// The image is larger than `PictureLimit.creatives` allows (read from its header, before any decoding);
+    /// `detail` gives its size and the limit.
+    case pictureTooLarge(source: String, detail: String)
     /// A VAST response without an in-line ad whose NonLinear or Companion has an image StaticResource (nor, for
     /// a full-screen ad, a linear MediaFile); `detail` says what was dropped or found instead.
     case noCreative(source: String, detail: String)
@@ -42,7 +45,7 @@ public enum ScreenAdError: Error, Hashable, Sendable, CustomStringConvertible {
             error.description
         case .notAnImage(let source):
             "\(source): not a PNG, JPEG or GIF image"
-        case .noCreative(let source, let detail), .mediaUnavailable(let source, let detail):
+        case .noCreative(let source, let detail), .pictureTooLarge(let source, let detail), .mediaUnavailable(let source, let detail):
             "\(source): \(detail)"
         }
     }

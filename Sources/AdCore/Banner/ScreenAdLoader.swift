@@ -23,7 +23,7 @@ public struct ScreenAdLoader: Sendable {
     /// full-screen ad) over an image.
     ///
     /// - Throws: `.badRequestURL`, `.fetch` (unreachable, timed out, too large, malformed VAST), `.notAnImage`,
-    ///   `.noCreative`.
+    ///   `.pictureTooLarge`, `.noCreative`.
     public func load(_ source: CreativeSource, url: String, wantsVideo: Bool = false) async throws(ScreenAdError) -> DisplayCreative {
         guard let location = ResourceLocation(userInput: url, relativeTo: directory) else { throw .badRequestURL(url) }
         let fetcher = DocumentFetcher(urlMap: settings.urlMap, maximumBytes: settings.maximumDocumentBytes)
@@ -31,7 +31,7 @@ public struct ScreenAdLoader: Sendable {
         do { data = try await fetcher.fetch(location, timeout: settings.firstRequestTimeout) } catch { throw .fetch(error) }
         switch source {
         case .image:
-            guard let header = ImageHeader(data) else { throw .notAnImage(source: location.description) }
+            let header = try Self.header(of: data, from: location)
             return DisplayCreative(content: .image(location: location, header: header, data: data), requestURL: url)
         case .vast:
             var location = location, data = data
@@ -81,12 +81,24 @@ public struct ScreenAdLoader: Sendable {
                 }
                 let image: Data
                 do { image = try await fetcher.fetch(target, timeout: settings.wrapperTimeout) } catch { throw .fetch(error) }
-                guard let header = ImageHeader(image) else { throw .notAnImage(source: target.description) }
+                let header = try Self.header(of: image, from: target)
                 return DisplayCreative(content: .image(location: target, header: header, data: image), requestURL: url,
                                        impressions: impressions + ad.impressions, clickThrough: clickThrough,
                                        clickTracking: clicks + clickTracking)
             }
         }
+    }
+
+    /// The header of the image `data` read from `location`, checked against `PictureLimit.creatives` before
+    /// anything decodes it.
+    ///
+    /// - Throws: `.notAnImage`, `.pictureTooLarge`.
+    static func header(of data: Data, from location: ResourceLocation) throws(ScreenAdError) -> ImageHeader {
+        guard let header = ImageHeader(data) else { throw .notAnImage(source: location.description) }
+        if let refusal = PictureLimit.creatives.refusal(of: header.size) {
+            throw .pictureTooLarge(source: location.description, detail: refusal)
+        }
+        return header
     }
 
     /// `document` with relative StaticResource URLs made absolute against `location`, where they were written,

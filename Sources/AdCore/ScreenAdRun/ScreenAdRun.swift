@@ -72,8 +72,10 @@ public struct ScreenAdRun: Sendable {
         fullScreenChanges = fullScreen
     }
 
-    /// The same run once the render has opened its video creatives (`videos`, by request).
-    public func opening(videos: [Int: FullScreenVideoOutcome]) -> ScreenAdRun {
+    /// The same run once the render has opened its video creatives (`videos`, by request) and its images: a
+    /// request whose image could not be opened (`imageFailures`, by request) fails with that error.
+    public func opening(videos: [Int: FullScreenVideoOutcome], imageFailures: [Int: ScreenAdError] = [:]) -> ScreenAdRun {
+        let outcomes = outcomes.merging(imageFailures.mapValues { .failure($0) }) { _, failure in failure }
         var run = ScreenAdRun(driver: driver, outcomes: outcomes, videos: videos)
         run.loader = loader
         return run

@@ -80,13 +80,22 @@ extension ScreenSession {
                                       script: script, frameRate: frameRate, end: end, measurer: measurer)
         let loader = nativeLoader(settings: settings)
         var loads: [(result: NativeAdLoader.NativeLoadResult, placement: NativePlacement)] = [], warnings: [String] = []
+        // Each load's images are fetched with it, so that one over the picture limit is refused before the run
+        // binds its card (a required one is the card's binding failure).
+        var fetched = NativeAdLoader.FetchedImages(), asked: Set<String> = []
         let outcome = await run.run { (placement) throws(NativeError) in
-            let result = try await loader.load(placement.source)
+            var result = try await loader.load(placement.source)
+            let more = await loader.fetchImages(of: [result.block], except: asked)
+            asked.formUnion(more.asked)
+            fetched.images.merge(more.images) { first, _ in first }
+            fetched.oversized.merge(more.oversized) { first, _ in first }
+            fetched.failures += more.failures
+            result.block = result.block.refusing(images: fetched.oversized)
             loads.append((result, placement))
             warnings += result.warnings
             return result.block
         }
-        let (images, failures) = await loader.images(of: loads.map(\.result.block))
+        let (images, failures) = (fetched.images, fetched.failures)
         let sources = images.keys.reduce(into: [String: String]()) { sources, url in
             sources[url] = ResourceLocation(userInput: url, relativeTo: directory)?.description
         }

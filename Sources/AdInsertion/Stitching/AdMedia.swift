@@ -108,7 +108,7 @@ final class AdMedia: AdMediaProvider {
             return .failure(AdError(.fileNotFound, "media \(rendition.file.url): not located"))
         }
         do {
-            let source = try MediaSource(path: path, format: format, threads: threads)
+            let source = try MediaSource(path: path, format: format, threads: threads, pictureLimit: .creatives)
             open[AdReference(breakIndex, adIndex)] = source
             if let early = source.earlyEnd { earlyEnds.append(InputEarlyEnd(ad: AdReference(breakIndex, adIndex), earlyEnd: early)) }
             return .success(AdMediaInfo(frameCount: source.frameCount, duration: source.videoDuration,

@@ -56,10 +56,11 @@ public final class MediaSource {
 
     /// Opens `path` for playback in `format`.
     ///
-    /// - Throws: what `MediaProbe.probe` throws, `.missingStream(kind: .video)` for a file without video, and
+    /// - Parameter pictureLimit: the largest video an ad creative may have, checked before any decoder opens.
+    /// - Throws: what `MediaProbe.probe` throws, `.pictureTooLarge` over `pictureLimit`, `.missingStream(kind: .video)` for a file without video, and
     ///   `.noFrames` when its video decodes to nothing.
-    public init(path: String, format: OutputFormat, threads: Int = 0) throws(MediaError) {
-        let input = try InputFile(path: path)
+    public init(path: String, format: OutputFormat, threads: Int = 0, pictureLimit: PictureLimit? = nil) throws(MediaError) {
+        let input = try InputFile(path: path, pictureLimit: pictureLimit)
         info = input.info
         self.path = path
         self.format = format

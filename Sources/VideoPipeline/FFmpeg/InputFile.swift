@@ -6,11 +6,13 @@ import MediaCore
 ///
 /// Opening first checks the path itself, so that a missing file, a directory or an empty file gets its own
 /// plain message rather than FFmpeg's; then it checks that a file with a sample index (MP4, MOV) is not cut short.
+/// With a `PictureLimit`, each video stream's coded size is checked as soon as the container states it, before
+/// `avformat_find_stream_info` decodes a frame, and its decoders there refuse larger pictures (`max_pixels`).
 final class InputFile {
     let context: UnsafeMutablePointer<AVFormatContext>
     let path: String
 
-    init(path: String) throws(MediaError) {
+    init(path: String, pictureLimit: PictureLimit? = nil) throws(MediaError) {
         FFmpegLog.applyDefault()
         self.path = path
         var isDirectory: ObjCBool = false
@@ -27,11 +29,43 @@ final class InputFile {
             throw InputFile.openFailure(path: path, function: "avformat_open_input", code: opened)
         }
         context = ctx
-        let found = avformat_find_stream_info(ctx, nil)
+        let found: Int32
+        if let pictureLimit {
+            try checkCodedSizes(pictureLimit, after: "avformat_open_input")
+            found = try findStreamInfo(maximumPixels: pictureLimit.maximumPixels)
+        } else {
+            found = avformat_find_stream_info(ctx, nil)
+        }
         if found < 0 {
             throw InputFile.openFailure(path: path, function: "avformat_find_stream_info", code: found)
         }
+        if let pictureLimit { try checkCodedSizes(pictureLimit, after: "avformat_find_stream_info") }
         try checkIndexFitsFile(fileSize: size)
+    }
+
+    /// Throws `.pictureTooLarge` for the first video stream whose coded size, as known after `function`, is over
+    /// `limit`; a size not known yet (0) passes.
+    private func checkCodedSizes(_ limit: PictureLimit, after function: String) throws(MediaError) {
+        for index in 0..<streamCount {
+            let parameters = stream(index).pointee.codecpar.pointee
+            guard parameters.codec_type == AVMEDIA_TYPE_VIDEO, parameters.width > 0, parameters.height > 0,
+                  let refusal = limit.refusal(of: PixelSize(width: Int(parameters.width), height: Int(parameters.height)))
+            else { continue }
+            throw .pictureTooLarge(path: path, detail: "video stream #\(index)'s coded size (\(function)) \(refusal)")
+        }
+    }
+
+    /// `avformat_find_stream_info` with every stream's decoder refusing pictures over `maximumPixels` (its
+    /// `max_pixels`), so that a stream whose container did not state its size cannot make it allocate one.
+    private func findStreamInfo(maximumPixels: Int) throws(MediaError) -> Int32 {
+        var options = [OpaquePointer?](repeating: nil, count: streamCount)
+        defer { for i in options.indices { av_dict_free(&options[i]) } }
+        for i in options.indices {
+            try check(av_dict_set(&options[i], "max_pixels", String(maximumPixels), 0), "av_dict_set", path: path)
+        }
+        return options.withUnsafeMutableBufferPointer { buffer in
+            avformat_find_stream_info(context, buffer.baseAddress)
+        }
     }
 
     /// A file that FFmpeg recognises by its first bytes but cannot open is damaged or cut short, which is worth

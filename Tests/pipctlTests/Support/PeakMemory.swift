@@ -23,7 +23,8 @@ enum PeakMemory {
         var description: String
     }
 
-    static func run(_ arguments: [String], in scratch: ScratchDirectory) async throws -> Result {
+    /// - Parameter environment: added to (and overriding) this process's environment.
+    static func run(_ arguments: [String], in scratch: ScratchDirectory, environment: [String: String] = [:]) async throws -> Result {
         let pipctl = try PipctlProcess.executable().path
         let executable = "/usr/bin/time"
         guard FileManager.default.isExecutableFile(atPath: executable) else {
@@ -41,8 +42,11 @@ enum PeakMemory {
                 posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
                 let argv = ([executable, "-f", "%M", "-o", report, pipctl] + arguments).map { strdup($0) } + [nil]
                 defer { argv.forEach { free($0) } }
+                let variables = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+                let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+                defer { envp.forEach { free($0) } }
                 var pid: pid_t = 0
-                let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+                let spawned = posix_spawn(&pid, executable, &actions, nil, argv, envp)
                 guard spawned == 0 else {
                     continuation.resume(throwing: Failure(description: "posix_spawn \(executable): \(String(cString: strerror(spawned)))"))
                     return

@@ -5,7 +5,8 @@ import MediaCore
 /// A rendition is refused when the origin policy refuses it (`OriginPolicy`), when it is VPAID or Flash (`apiFramework="VPAID"`, `application/javascript`,
 /// `application/x-shockwave-flash`), streamed (`delivery="streaming"`, HLS or DASH types), of a type not in
 /// `allowedMIMETypes` (a missing type is guessed from the URL's extension), or above `maximumBitrate` (the
-/// `bitrate`, else `maxBitrate`, else `minBitrate`; unknown passes).
+/// `bitrate`, else `maxBitrate`, else `minBitrate`; unknown passes), or larger than `PictureLimit.creatives` by
+/// its `width` and `height` (unknown passes; the file is checked again when it is opened).
 ///
 /// Among the acceptable ones, the best fit for the window is:
 /// 1. the smallest (by area) rendition at least as large as the window in both dimensions, so that it is scaled
@@ -125,6 +126,9 @@ public struct MediaSelector: Sendable {
         }
         if let cap = settings.maximumBitrate, let bitrate = file.bitrate ?? file.maxBitrate ?? file.minBitrate, bitrate > cap {
             return ("bitrate \(bitrate) kbit/s above the maximum \(cap)", false)
+        }
+        if let size = size(of: file), let refusal = PictureLimit.creatives.refusal(of: size) {
+            return (refusal, false)
         }
         return nil
     }

@@ -27,21 +27,28 @@ final class ScreenAdPictures {
     /// `source` (`nil`: the request failed, so its slot shows nothing of the ad's).
     private var live: [(time: MediaTime, scene: SceneID, source: MediaSource?, url: String?)] = []
 
+    /// Opens what `run` loaded. A creative that cannot be opened is not an error: its request fails (its
+    /// failure event is logged) and its slot shows nothing of the ad's.
+    ///
+    /// - Throws: `RenderError.output` when the temporary directory cannot be created.
     init(run: ScreenAdRun, format: OutputFormat, cache: MediaCacheSettings) throws(RenderError) {
         self.format = format
         self.cache = cache
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("pipctl-banners-\(UUID().uuidString)")
-        var opened: [Data: MediaSource] = [:]
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pipctl-banners-\(UUID().uuidString)")
+        self.directory = directory
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
             throw .output(.outputNotWritable(path: directory.path, reason: "\(error)"))
         }
-        sources = try Self.open(run.bannerChanges, "banner", in: directory, format: format, opened: &opened)
-        fullScreenSources = try Self.open(run.fullScreenChanges, "fullscreen", in: directory, format: format, opened: &opened)
+        // Nothing below throws, so `deinit` removes the directory on every path.
+        var opened: [Data: MediaSource] = [:], failures: [Int: ScreenAdError] = [:]
+        sources = Self.open(run.bannerChanges, "banner", in: directory, format: format, opened: &opened, failures: &failures)
+        fullScreenSources = Self.open(run.fullScreenChanges, "fullscreen", in: directory, format: format, opened: &opened,
+                                      failures: &failures)
         let (videos, outcomes) = Self.openVideos(run.fullScreenChanges.map { ($0.request, $0.creative) }, format: format, cache: cache)
         videoSources = videos
-        self.run = outcomes.isEmpty ? run : run.opening(videos: outcomes)
+        self.run = outcomes.isEmpty && failures.isEmpty ? run : run.opening(videos: outcomes, imageFailures: failures)
     }
 
     /// Opens each video creative: its file, or its download through the media cache (all started together).
@@ -70,7 +77,7 @@ final class ScreenAdPictures {
                 }
             }
             do {
-                let source = try MediaSource(path: path, format: format)
+                let source = try MediaSource(path: path, format: format, pictureLimit: .creatives)
                 sources[request] = source
                 outcomes[request] = .success(source.videoDuration)
             } catch {
@@ -80,9 +87,10 @@ final class ScreenAdPictures {
         return (sources, outcomes)
     }
 
-    /// Each change's image written once into `directory` and opened; identical bytes share one source.
+    /// Each change's image written once into `directory` and opened; identical bytes share one source. An image
+    /// that cannot be opened is `nil`, and its request's failure is in `failures`.
     private static func open(_ changes: [ScreenAdRun.BannerChange], _ prefix: String, in directory: URL, format: OutputFormat,
-                             opened: inout [Data: MediaSource]) throws(RenderError) -> [MediaSource?] {
+                             opened: inout [Data: MediaSource], failures: inout [Int: ScreenAdError]) -> [MediaSource?] {
         var sources: [MediaSource?] = []
         for (index, change) in changes.enumerated() {
             guard case .image(let location, let header, let data)? = change.creative?.content else {
@@ -93,32 +101,40 @@ final class ScreenAdPictures {
                 sources.append(same)
                 continue
             }
-            let source = try openImage(data, header: header, from: location, as: "\(prefix)\(index)", in: directory, format: format)
-            opened[data] = source
-            sources.append(source)
+            do {
+                let source = try openImage(data, header: header, from: location, as: "\(prefix)\(index)", in: directory, format: format)
+                opened[data] = source
+                sources.append(source)
+            } catch {
+                failures[change.request] = error
+                sources.append(nil)
+            }
         }
         return sources
     }
 
-    /// An image creative written into `directory` as `name` and opened.
+    /// An image creative written into `directory` as `name` and opened, within `PictureLimit.creatives`.
+    ///
+    /// - Throws: `ScreenAdError.mediaUnavailable`, named by where the creative came from (not the temporary copy).
     static func openImage(_ data: Data, header: ImageHeader, from location: ResourceLocation, as name: String,
-                                  in directory: URL, format: OutputFormat) throws(RenderError) -> MediaSource {
+                          in directory: URL, format: OutputFormat) throws(ScreenAdError) -> MediaSource {
         let file = directory.appendingPathComponent("\(name).\(header.format == .jpeg ? "jpg" : header.format.rawValue)")
         do { try data.write(to: file) } catch {
-            throw .output(.outputNotWritable(path: file.path, reason: "\(error)"))
+            throw .mediaUnavailable(source: location.description, detail: "cannot write a temporary copy: \(error)")
         }
         do {
-            return try MediaSource(path: file.path, format: format)
+            return try MediaSource(path: file.path, format: format, pictureLimit: .creatives)
         } catch {
-            // Named by where the creative came from, not by the temporary copy.
-            throw .banner(.truncated(path: location.description, detail: "\(error)"))
+            try? FileManager.default.removeItem(at: file)
+            let detail = "\(error)".replacingOccurrences(of: file.path + ": ", with: "")
+            throw .mediaUnavailable(source: location.description, detail: "the \(header.format.rawValue) image cannot be decoded: \(detail)")
         }
     }
 
     /// Shows `creative` (`nil`: nothing) as `scene`'s banner from output time `time` on, over what the run loaded.
     ///
-    /// - Throws: `RenderError.banner` when its image cannot be decoded; the banner then shows nothing.
-    func showLive(_ creative: DisplayCreative?, in scene: SceneID, from time: MediaTime) throws(RenderError) {
+    /// - Throws: `ScreenAdError.mediaUnavailable` when its image cannot be decoded; the banner then shows nothing.
+    func showLive(_ creative: DisplayCreative?, in scene: SceneID, from time: MediaTime) throws(ScreenAdError) {
         guard let creative, case .image(let location, let header, let data) = creative.content else {
             live.append((time, scene, nil, nil))
             return

@@ -22,14 +22,14 @@ extension Stitcher {
         guard let liveBanners, let screenAds else { return }
         var events: [ScreenAdEvent] = []
         for arrival in liveBanners.takeArrivals() {
-            do throws(RenderError) {
+            do throws(ScreenAdError) {
                 try screenAds.showLive(try? arrival.result.get(), in: arrival.scene, from: time)
                 session.screenAds?.bannerShown(try? arrival.result.get(), in: arrival.scene)
                 events += liveBanners.events(of: arrival, at: time)
             } catch {
                 session.screenAds?.bannerShown(nil, in: arrival.scene)
                 events.append(ScreenAdEvent(time: time, scene: arrival.scene, type: .bannerViewDidFailToReceiveAd,
-                                            message: error.description, url: arrival.request?.url))
+                                            reason: error.reason, message: error.description, url: arrival.request?.url))
             }
         }
         for change in changes { liveBanners.screenChanged(change) }
