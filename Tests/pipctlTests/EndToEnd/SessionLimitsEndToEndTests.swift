@@ -62,7 +62,7 @@ extension EndToEnd {
             #expect(result.exitStatus == 2)
             #expect(result.standardError.utf8.count < 800, "\(result.standardError.prefix(300))")
             #expect(Self.firstLine(result).0.contains("script command \"frobnicate zzz"), "\(result.standardError.prefix(300))")
-            #expect(Self.firstLine(result).0.utf8.count < 400)
+            #expect(Self.firstLine(result).0.utf8.count < 600)
         }
     }
 }
