@@ -66,6 +66,13 @@ if Context.environment["PIPCTL_FUZZ"] == "1" {
         package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", .target(name: adLibrary), "MediaCore"],
                                                  path: "Fuzz/\(name)"))
     }
+    // The load-path fuzzers (issue 22) run a session's native placements with the real text measurer, so they link
+    // AdInsertion (FreeType) through `FuzzLoadPath`, the path they share.
+    package.targets.append(.target(name: "FuzzLoadPath", dependencies: ["FuzzSupport", "AdInsertion", "MediaCore"], path: "Fuzz/LoadPath"))
+    for name in ["session", "nativeload"] {
+        package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", "FuzzLoadPath", "AdInsertion", "MediaCore"],
+                                                 path: "Fuzz/\(name)"))
+    }
     // The argument parser lives in the pipctl executable; its sources are compiled again into the fuzz target
     // (through the symlink Fuzz/args/pipctl → Sources/pipctl), without pipctl's `main.swift`.
     package.targets.append(.executableTarget(name: "fuzz-args", dependencies: ["FuzzSupport", "AdInsertion", "VideoPipeline", "MediaCore", "Batch"],

@@ -1,3 +1,5 @@
+import MediaCore
+
 /// Why a native ad or slider could not be read, loaded or laid out: one line naming the document, the JSON path
 /// or the placement.
 public enum NativeError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -18,11 +20,11 @@ public enum NativeError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidResponse(let source, let path, let message), .invalidTemplate(let source, let path, let message):
-            path.isEmpty ? "\(source): \(message)" : "\(source): \(path): \(message)"
+            path.isEmpty ? "\(source.excerpt): \(message)" : "\(source.excerpt): \(path.excerpt): \(message)"
         case .fetch(let error): error.description
         case .noFill(let source): "\(source): no fill (the response has no ad)"
-        case .loadRefused(let placement, let reason): "load slider \(placement): refused: \(reason)"
-        case .unknownPlacement(let command, let reason): "script command \"\(command)\": \(reason)"
+        case .loadRefused(let placement, let reason): "load slider \(placement.excerpt): refused: \(reason)"
+        case .unknownPlacement(let command, let reason): "script command \"\(command.excerpt)\": \(reason)"
         }
     }
 }

@@ -1,3 +1,4 @@
+import MediaCore
 import Foundation
 
 /// Reads OpenRTB Native 1.2 responses and pipctl's slider block (docs/NATIVE.md, docs/native.schema.json).
@@ -61,7 +62,7 @@ public struct NativeResponseParser: Sendable {
             let at = "ads[\(i)]"
             let ad = try reader.ad(try reader.object(value, at), at, defaultID: nil)
             if let earlier = cards.firstIndex(where: { $0.id == ad.id }) {
-                throw .invalidResponse(source: source, path: at + ".adid", message: "\"\(ad.id)\" is the adid of ads[\(earlier)] too")
+                throw .invalidResponse(source: source, path: at + ".adid", message: "\"\(ad.id.excerpt)\" is the adid of ads[\(earlier)] too")
             }
             cards.append(ad)
         }

@@ -53,7 +53,7 @@ public struct NativeScreenRun: Sendable {
             guard let index else {
                 let names = placements.map { "\"\($0.id)\"" }.joined(separator: ", ")
                 throw .unknownPlacement(command: written, reason: native.placement == nil
-                    ? "name the placement, one of \(names)" : "no native placement is called \"\(native.placement!)\" (there are \(names))")
+                    ? "name the placement, one of \(names)" : "no native placement is called \"\(native.placement!.excerpt)\" (there are \(names))")
             }
             return .native(native, placement: index)
         case .screen(.tap(let x, let y)):

@@ -46,7 +46,7 @@ public enum ScreenCommand: Hashable, Sendable, CustomStringConvertible {
         case "resize":
             guard arguments.count == 2 else { throw bad("resize takes a scene and a size in points, as in \"resize main 375x1194\"") }
             guard let size = PointSize(parsing: arguments[1]) else {
-                throw bad("\"\(arguments[1])\" is not a size; write WxH in points, as in 375x1194")
+                throw bad("\"\(arguments[1].excerpt)\" is not a size; write WxH in points, as in 375x1194")
             }
             self = .resize(SceneID(arguments[0]), size)
         case "split":
@@ -78,7 +78,7 @@ public enum ScreenCommand: Hashable, Sendable, CustomStringConvertible {
     }
 
     private static func got(_ arguments: [String]) -> String {
-        arguments.isEmpty ? "" : ", not \"\(arguments.joined(separator: " "))\""
+        arguments.isEmpty ? "" : ", not \"\(arguments.joined(separator: " ").excerpt)\""
     }
 
     public var description: String {

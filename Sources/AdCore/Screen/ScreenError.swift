@@ -1,3 +1,5 @@
+import MediaCore
+
 /// A device, scene or screen command that cannot be used; each case names the value as written.
 public enum ScreenError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A `--device` value that is neither a profile name nor `WxH[@scale]`.
@@ -12,13 +14,13 @@ public enum ScreenError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unknownDevice(let text):
-            "device \"\(text)\": unknown; use \(Device.profileNames.joined(separator: ", ")) or WxH[@scale] in points, as in 390x844@3"
+            "device \"\(text.excerpt)\": unknown; use \(Device.profileNames.joined(separator: ", ")) or WxH[@scale] in points, as in 390x844@3"
         case .badDeviceScale(let device, let scale):
-            "device \"\(device)\": scale \"\(scale)\" is not a positive number; write 2, 2.625 or 21/8"
+            "device \"\(device.excerpt)\": scale \"\(scale.excerpt)\" is not a positive number; write 2, 2.625 or 21/8"
         case .unknownScene(let command, let scene):
-            "screen command \"\(command)\": no scene \"\(scene)\""
+            "screen command \"\(command.excerpt)\": no scene \"\(scene.description.excerpt)\""
         case .refused(let command, let detail):
-            "screen command \"\(command)\": \(detail)"
+            "screen command \"\(command.excerpt)\": \(detail)"
         }
     }
 }

@@ -1,3 +1,5 @@
+import MediaCore
+
 /// A command of a `--script` (or one typed live) that cannot be read; each case names the command as written.
 public enum ScriptError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A script command has no `@time`, or more than one.
@@ -15,13 +17,13 @@ public enum ScriptError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .missingTime(let command):
-            "script command \"\(command)\": needs exactly one \"@time\" on the output clock, as in \"pip on@12.5\""
+            "script command \"\(command.excerpt)\": needs exactly one \"@time\" on the output clock, as in \"pip on@12.5\""
         case .badTime(let command, let time):
-            "script command \"\(command)\": \"\(time)\" is not a time; write seconds (12.5), hh:mm:ss.mmm or a fraction (1001/30)"
+            "script command \"\(command.excerpt)\": \"\(time.excerpt)\" is not a time; write seconds (12.5), hh:mm:ss.mmm or a fraction (1001/30)"
         case .unknownCommand(let command):
-            "script command \"\(command)\": unknown command; use pip, pip on, pip off, seek T, pause, resume, skip, click, quit, or a screen command: rotate, resize, split, fold, unfold, activate, present interstitial, tap, dismiss, or a native command: load slider, load images, swipe left|right, scroll N"
+            "script command \"\(command.excerpt)\": unknown command; use pip, pip on, pip off, seek T, pause, resume, skip, click, quit, or a screen command: rotate, resize, split, fold, unfold, activate, present interstitial, tap, dismiss, or a native command: load slider, load images, swipe left|right, scroll N"
         case .badArgument(let command, let detail), .badScene(let command, let detail):
-            "script command \"\(command)\": \(detail)"
+            "script command \"\(command.excerpt)\": \(detail)"
         }
     }
 }

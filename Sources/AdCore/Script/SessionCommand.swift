@@ -77,7 +77,7 @@ public enum SessionCommand: Hashable, Sendable, CustomStringConvertible {
     }
 
     private static func single(_ command: SessionCommand, _ words: [String], _ written: String) throws(ScriptError) -> SessionCommand {
-        guard words.count == 1 else { throw .badArgument(command: written, detail: "\(words[0]) takes no argument") }
+        guard words.count == 1 else { throw .badArgument(command: written, detail: "\(words[0].excerpt) takes no argument") }
         return command
     }
 

@@ -2,12 +2,39 @@ import Foundation
 import MediaCore
 
 extension ScreenSession {
+    /// The session of the session file at `path`, its size checked before it is read whole.
+    ///
+    /// - Throws: `SessionFileError` for a file that cannot be read, is larger than
+    ///   `SessionFileLimits.maximumFileBytes`, or that `init(sessionFile:file:)` refuses.
+    public init(contentsOfSessionFile path: String) throws(SessionFileError) {
+        let handle: FileHandle
+        do { handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path)) } catch {
+            throw SessionFileError(file: path, path: "", "cannot be read (\((error as NSError).localizedDescription))")
+        }
+        defer { try? handle.close() }
+        let limit = SessionFileLimits.maximumFileBytes
+        let data: Data
+        do {
+            // One byte past the limit tells a file that is too large without reading it all (a FIFO or a device too).
+            data = try handle.read(upToCount: limit + 1) ?? Data()
+        } catch {
+            throw SessionFileError(file: path, path: "", "cannot be read (\((error as NSError).localizedDescription))")
+        }
+        guard data.count <= limit else {
+            throw SessionFileError(file: path, path: "", "larger than the limit of \(limit) bytes")
+        }
+        try self.init(sessionFile: data, file: path)
+    }
+
     /// The session a session file describes (docs/SESSION.md, docs/session.schema.json).
     ///
     /// - Throws: `SessionFileError` naming the JSON path of the first value that is missing, of the wrong type,
     ///   unknown, or that does not fit the device (a scene off screen that says it is in the foreground, a split
     ///   layout on a device without multitasking).
     public init(sessionFile data: Data, file: String) throws(SessionFileError) {
+        guard data.count <= SessionFileLimits.maximumFileBytes else {
+            throw SessionFileError(file: file, path: "", "\(data.count) bytes, more than the limit of \(SessionFileLimits.maximumFileBytes) bytes")
+        }
         let root: Any
         do { root = try JSONSerialization.jsonObject(with: data) } catch {
             throw SessionFileError(file: file, path: "", "not JSON (\((error as NSError).localizedDescription))")
@@ -20,6 +47,7 @@ extension ScreenSession {
         do throws(ScreenError) { device = try Device(parsing: deviceName) } catch {
             throw SessionFileError(file: file, path: "device", error.description)
         }
+        try reader.checkCustom(device)
         let orientation = try top["orientation"].map { v throws(SessionFileError) in
             try reader.choice(v, "orientation", Orientation.self)
         } ?? Device.naturalOrientation(of: device.name)
@@ -30,11 +58,15 @@ extension ScreenSession {
             guard let scale = PointScale(parsing: text) else {
                 throw SessionFileError(file: file, path: "pointScale", "not a positive number (e.g. 1, 1.5, \"3/2\")")
             }
+            try reader.checkScale(scale.pixelsPerPoint, "pointScale")
             pointScale = scale
         }
         let testMode = try top["testMode"].map { v throws(SessionFileError) in try reader.bool(v, "testMode") } ?? false
         let sceneValues = try reader.array(top["scenes"], "scenes")
         guard !sceneValues.isEmpty else { throw SessionFileError(file: file, path: "scenes", "a session has at least one scene") }
+        guard sceneValues.count <= SessionFileLimits.maximumScenes else {
+            throw SessionFileError(file: file, path: "scenes", "\(sceneValues.count) scenes, more than the limit of \(SessionFileLimits.maximumScenes)")
+        }
 
         var scenes: [ScreenState.Scene] = [], banners: [BannerPlacement] = [], fullScreenAds: [FullScreenPlacement] = []
         var natives: [NativePlacement] = []
@@ -47,12 +79,15 @@ extension ScreenSession {
             guard !idText.isEmpty else { throw SessionFileError(file: file, path: at + ".id", "is empty") }
             let id = SceneID(idText)
             guard !scenes.contains(where: { $0.id == id }) else {
-                throw SessionFileError(file: file, path: at + ".id", "\"\(id)\" names an earlier scene too")
+                throw SessionFileError(file: file, path: at + ".id", "\"\(id.description.excerpt)\" names an earlier scene too")
             }
             if let state = scene["state"] { states.append((id, try reader.choice(state, at + ".state", SceneActivationState.self), at + ".state")) }
             if let frame = scene["frame"] { frames.append(.init(scene: id, frame: try reader.rect(frame, at + ".frame"))) }
             if let value = scene["player"] {
                 let p = try reader.object(value, at + ".player")
+                guard players.count < SessionFileLimits.maximumPlayers else {
+                    throw SessionFileError(file: file, path: at + ".player", "more than the limit of \(SessionFileLimits.maximumPlayers) players")
+                }
                 try reader.only(p, ["content", "ads", "height"], at + ".player")
                 if let height = p["height"] {
                     let points = try reader.int(height, at + ".player.height")
@@ -75,7 +110,13 @@ extension ScreenSession {
                 } ?? .interstitial
                 fullScreenAds.append(FullScreenPlacement(scene: id, kind: kind, source: source, setsScene: setsScene))
             }
-            if let value = scene["native"] { natives += try reader.nativePlacements(value, at + ".native", scene: id, taken: natives) }
+            if let value = scene["native"] {
+                natives += try reader.nativePlacements(value, at + ".native", scene: id, taken: natives)
+                guard natives.count <= SessionFileLimits.maximumNativePlacements else {
+                    throw SessionFileError(file: file, path: at + ".native",
+                                           "more than the limit of \(SessionFileLimits.maximumNativePlacements) native placements in a session")
+                }
+            }
             scenes.append(ScreenState.Scene(id: id, hasBanner: scene["banner"] != nil, playerHeight: playerHeights[id]))
         }
         let ids = scenes.map(\.id)
@@ -97,17 +138,23 @@ extension ScreenSession {
             let onScreen = chosen.scenesOnScreen.contains(id)
             switch state {
             case .background where onScreen:
-                throw SessionFileError(file: file, path: at, "scene \"\(id)\" is on screen in this layout, so it is not in the background")
+                throw SessionFileError(file: file, path: at, "scene \"\(id.description.excerpt)\" is on screen in this layout, so it is not in the background")
             case .foregroundActive where !onScreen, .foregroundInactive where !onScreen:
-                throw SessionFileError(file: file, path: at, "scene \"\(id)\" is not on screen in this layout")
+                throw SessionFileError(file: file, path: at, "scene \"\(id.description.excerpt)\" is not on screen in this layout")
             case .foregroundActive:
-                guard active == nil else { throw SessionFileError(file: file, path: at, "scene \"\(active!)\" is already foregroundActive") }
+                guard active == nil else { throw SessionFileError(file: file, path: at, "scene \"\(active!.description.excerpt)\" is already foregroundActive") }
                 active = id
             default:
                 break
             }
         }
         if let active { screen.activeScene = active }
+        let canvas = ScreenCanvas(initial: screen, rotates: true).size
+        let sides = SessionFileLimits.canvasSides
+        guard sides.contains(canvas.width), sides.contains(canvas.height) else {
+            throw SessionFileError(file: file, path: pointScale == nil ? "device" : "pointScale",
+                                   "the screen is \(canvas) pixels (both orientations), outside the limit of \(sides.lowerBound)x\(sides.lowerBound) to \(sides.upperBound)x\(sides.upperBound)")
+        }
         let script: String?
         switch top["script"] {
         case nil: script = nil
@@ -116,6 +163,9 @@ extension ScreenSession {
             script = try lines.enumerated().map { i, line throws(SessionFileError) in try reader.string(line, "script[\(i)]") }
                 .joined(separator: "\n")
         default: throw SessionFileError(file: file, path: "script", "not a string or an array of strings")
+        }
+        if let script, let commands = try? SessionScript(parsing: script).commands, commands.count > SessionFileLimits.maximumCommands {
+            throw SessionFileError(file: file, path: "script", "\(commands.count) commands, more than the limit of \(SessionFileLimits.maximumCommands)")
         }
         let urlMap = try top["urlMap"].map { v throws(SessionFileError) in try reader.string(v, "urlMap") }
         self.init(screen: screen, testMode: testMode, banners: banners, fullScreenAds: fullScreenAds, nativePlacements: natives,
@@ -126,6 +176,24 @@ extension ScreenSession {
 /// Reads JSON values, naming the JSON path of the one that is wrong.
 struct JSONPathReader {
     let file: String
+
+    /// Refuses a custom device (`WxH[@scale]`) larger than `SessionFileLimits.maximumDeviceSide` points or with a
+    /// scale outside `SessionFileLimits.scales`, before any size is computed from it.
+    func checkCustom(_ device: Device) throws(SessionFileError) {
+        let limit = SessionFileLimits.maximumDeviceSide
+        if let side = device.displays.map(\.portraitSize.longSide).max(), side > limit {
+            throw fail("device", "\(side) points is more than the limit of \(limit) points a side")
+        }
+        try checkScale(device.nativeScale, "device")
+    }
+
+    /// Refuses a scale outside `SessionFileLimits.scales` or with a denominator above 1000.
+    func checkScale(_ scale: Rational, _ path: String) throws(SessionFileError) {
+        let range = SessionFileLimits.scales
+        guard range.contains(scale), scale.denominator <= SessionFileLimits.maximumScaleDenominator else {
+            throw fail(path, "scale \(scale) is outside the limit of \(range.lowerBound) to \(range.upperBound) (at most three decimals)")
+        }
+    }
 
     func fail(_ path: String, _ message: String) -> SessionFileError { SessionFileError(file: file, path: path, message) }
 
@@ -166,7 +234,7 @@ struct JSONPathReader {
         where T.RawValue == String {
         let text = try string(value, path)
         guard let chosen = T(rawValue: text) else {
-            throw fail(path, "\"\(text)\" is not one of \(T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))")
+            throw fail(path, "\"\(text.excerpt)\" is not one of \(T.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))")
         }
         return chosen
     }
@@ -194,7 +262,7 @@ struct JSONPathReader {
         let text = try string(object["source"], path + ".source")
         guard !text.isEmpty else { throw fail(path + ".source", "is empty") }
         if text.contains("://"), !["http://", "https://", "file://"].contains(where: { text.lowercased().hasPrefix($0) || text.lowercased().hasPrefix("vast:" + $0) }) {
-            throw fail(path + ".source", "\"\(text)\" is not an http(s) URL or a path")
+            throw fail(path + ".source", "\"\(text.excerpt)\" is not an http(s) URL or a path")
         }
         let setsScene = try object["setsScene"].map { v throws(SessionFileError) in try bool(v, path + ".setsScene") } ?? true
         return (CreativeSource(argument: text), setsScene)
@@ -208,8 +276,8 @@ struct JSONPathReader {
         let text = try string(value, "layout")
         let multi = device.supportsMultipleScenes
         func needsTwo() throws(SessionFileError) {
-            guard ids.count >= 2 else { throw fail("layout", "\"\(text)\" needs two scenes") }
-            guard multi else { throw fail("layout", "\"\(text)\": device \"\(device.name)\" shows one scene at a time") }
+            guard ids.count >= 2 else { throw fail("layout", "\"\(text.excerpt)\" needs two scenes") }
+            guard multi else { throw fail("layout", "\"\(text.excerpt)\": device \"\(device.name.excerpt)\" shows one scene at a time") }
         }
         switch text {
         case "full":
@@ -225,7 +293,7 @@ struct JSONPathReader {
                 try needsTwo()
                 return .split(leading: ids[0], trailing: ids[1], fraction)
             }
-            throw fail("layout", "\"\(text)\" is not one of \"full\", \"split 1/2\", \"split 2/3\", \"split 1/3\", \"slide-over\", \"free\"")
+            throw fail("layout", "\"\(text.excerpt)\" is not one of \"full\", \"split 1/2\", \"split 2/3\", \"split 1/3\", \"slide-over\", \"free\"")
         }
     }
 }

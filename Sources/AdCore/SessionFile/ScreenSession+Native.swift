@@ -14,9 +14,9 @@ extension JSONPathReader {
             let object = try self.object(item, at)
             try only(object, ["id", "source", "style", "top", "maxRetries", "loadImages", "latencyMs", "template"], at)
             let id = try string(object["id"], at + ".id")
-            guard !id.isEmpty, !id.contains(where: \.isWhitespace) else { throw fail(at + ".id", "\"\(id)\" is not a word") }
+            guard !id.isEmpty, !id.contains(where: \.isWhitespace) else { throw fail(at + ".id", "\"\(id.excerpt)\" is not a word") }
             guard !(taken + placements).contains(where: { $0.id == id }) else {
-                throw fail(at + ".id", "\"\(id)\" names an earlier native placement too")
+                throw fail(at + ".id", "\"\(id.excerpt)\" names an earlier native placement too")
             }
             let source = try string(object["source"], at + ".source")
             guard !source.isEmpty else { throw fail(at + ".source", "is empty") }

@@ -1,3 +1,5 @@
+import MediaCore
+
 /// Why a session file cannot be used: one line naming the file and the JSON path of the value
 /// (`session.json: scenes[1].banner.source: …`).
 public struct SessionFileError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -12,5 +14,5 @@ public struct SessionFileError: Error, Hashable, Sendable, CustomStringConvertib
         self.message = message
     }
 
-    public var description: String { path.isEmpty ? "\(file): \(message)" : "\(file): \(path): \(message)" }
+    public var description: String { path.isEmpty ? "\(file.excerpt): \(message)" : "\(file.excerpt): \(path.excerpt): \(message)" }
 }

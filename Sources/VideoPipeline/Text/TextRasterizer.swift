@@ -5,7 +5,9 @@ import MediaCore
 ///
 /// Glyphs are placed as FreeType hints them (`FT_LOAD_DEFAULT`, whole-pixel advances and grid-fitted kerning),
 /// the way ffmpeg's `drawtext` places them, so the tests can hold the pixels against FreeType's output through
-/// the ffmpeg tool. Rendered glyphs are cached per (glyph, pixel size), at most `glyphCacheLimit` of them.
+/// the ffmpeg tool. Rendered glyphs are cached per (glyph, pixel size), at most `glyphCacheLimit` of them, and
+/// layouts per (text, pixel size, width, line limit), at most `layoutCacheLimit` of them holding at most
+/// `layoutCacheBytes` of text, so a card measured and drawn every frame is broken into lines once.
 /// Not thread-safe: one rasterizer per rendering thread.
 public final class TextRasterizer: TextMeasuring {
     /// The largest pixel size accepted, far above any card's text, so a bad value fails instead of rasterising
@@ -13,10 +15,25 @@ public final class TextRasterizer: TextMeasuring {
     public static let maximumPixelSize = 1024
     /// The most glyphs kept rendered; past it the cache starts again.
     static let glyphCacheLimit = 1024
+    /// The most layouts kept, and the most UTF-8 bytes of text they may hold together; past either the cache
+    /// starts again.
+    static let layoutCacheLimit = 1024
+    static let layoutCacheBytes = 4 << 20
 
     public let font: FontFace
     private var glyphs: [GlyphKey: Glyph] = [:]
     private var indices: [Unicode.Scalar: UInt32] = [:]
+    private var layouts: [LayoutKey: Layout] = [:]
+    private var layoutBytes = 0
+
+    private struct LayoutKey: Hashable {
+        var text: String
+        var pixelSize: Int
+        var width: Int?
+        var lineLimit: Int?
+    }
+
+    private typealias Layout = (measurement: TextMeasurement, lines: [[Unicode.Scalar]])
 
     private struct GlyphKey: Hashable {
         var index: UInt32
@@ -29,6 +46,8 @@ public final class TextRasterizer: TextMeasuring {
 
     /// The number of glyphs held rendered (bounded by `glyphCacheLimit`).
     var cachedGlyphCount: Int { glyphs.count }
+    /// The number of layouts held (bounded by `layoutCacheLimit` and `layoutCacheBytes`).
+    var cachedLayoutCount: Int { layouts.count }
 
     /// The lines `text` takes at `pixelSize` within `width`, without drawing them.
     public func measure(_ text: String, pixelSize: Int, width: Int? = nil, lineLimit: Int? = nil) throws(FontError) -> TextMeasurement {
@@ -59,14 +78,28 @@ public final class TextRasterizer: TextMeasuring {
         return RenderedText(mask: mask, measurement: measurement, ascender: ascender)
     }
 
-    private func layout(_ text: String, pixelSize: Int, width: Int?, lineLimit: Int?) throws(FontError)
-        -> (measurement: TextMeasurement, lines: [[Unicode.Scalar]]) {
+    private func layout(_ text: String, pixelSize: Int, width: Int?, lineLimit: Int?) throws(FontError) -> Layout {
+        let key = LayoutKey(text: text, pixelSize: pixelSize, width: width, lineLimit: lineLimit)
+        // The face's size is set even on a hit: `render` draws glyphs at it.
         try font.setPixelSize(pixelSize)
+        if let layout = layouts[key] { return layout }
         let breaker = LineBreaker(width: width, lineLimit: lineLimit)
-        let (lines, truncated) = try breaker.lines(text) { (scalars) throws(FontError) in try advanceWidth(scalars, pixelSize: pixelSize) }
+        let (lines, truncated) = try breaker.lines(text) { (previous, scalar) throws(FontError) in
+            let index = glyphIndex(scalar)
+            return try font.kerning(previous.map(glyphIndex) ?? 0, index) + glyph(index, pixelSize: pixelSize).advance
+        }
         let widths = try lines.map { (line) throws(FontError) in try advanceWidth(line, pixelSize: pixelSize) }
         let measurement = TextMeasurement(lines: lines.map { String(String.UnicodeScalarView($0)) }, lineWidths: widths,
                                           lineHeight: font.lineMetrics.lineHeight, isTruncated: truncated)
+        let bytes = text.utf8.count
+        if layouts.count >= Self.layoutCacheLimit || layoutBytes + bytes > Self.layoutCacheBytes {
+            layouts.removeAll(keepingCapacity: true)
+            layoutBytes = 0
+        }
+        if bytes <= Self.layoutCacheBytes {
+            layouts[key] = (measurement, lines)
+            layoutBytes += bytes
+        }
         return (measurement, lines)
     }
 

@@ -19,12 +19,8 @@ extension SessionOptions {
             if let name = given.first(where: \.0)?.1 {
                 throw UsageError(command: command, message: "\(name): the --session file says this; give one or the other")
             }
-            let data: Data
-            do { data = try Data(contentsOf: URL(fileURLWithPath: sessionFile)) } catch {
-                throw UsageError(command: command, message: "--session: \(sessionFile): cannot be read (\((error as NSError).localizedDescription))")
-            }
             do throws(SessionFileError) {
-                let session = try ScreenSession(sessionFile: data, file: sessionFile)
+                let session = try ScreenSession(contentsOfSessionFile: sessionFile)
                 guard session.player != nil else {
                     throw SessionFileError(file: sessionFile, path: "scenes", "no scene has a player (its content)")
                 }

@@ -1,3 +1,4 @@
+import MediaCore
 import Foundation
 
 /// Rewrites remote URLs to local files, so that ad tags and media files can be served from disk in offline runs
@@ -63,7 +64,7 @@ public struct URLMap: Hashable, Sendable {
                 throw .invalidURLMap(file: file, line: index + 1, reason: "empty URL prefix or local path")
             }
             guard prefix.contains("://"), ResourceLocation.scheme(of: prefix) != nil else {
-                throw .invalidURLMap(file: file, line: index + 1, reason: "URL prefix '\(prefix)' has no scheme (http://…)")
+                throw .invalidURLMap(file: file, line: index + 1, reason: "URL prefix '\(prefix.excerpt)' has no scheme (http://…)")
             }
             var localPath = local.hasPrefix("/") ? local : (directory as NSString).appendingPathComponent(local)
             if local.hasSuffix("/"), !localPath.hasSuffix("/") { localPath += "/" }
@@ -87,7 +88,7 @@ public struct URLMap: Hashable, Sendable {
     public struct Refusal: Error, Hashable, Sendable, CustomStringConvertible {
         public var url: String
         public var reason: String
-        public var description: String { "--url-map refuses \(url): \(reason)" }
+        public var description: String { "--url-map refuses \(url.excerpt): \(reason)" }
     }
 
     /// Where `url` goes under this map.
@@ -107,11 +108,11 @@ public struct URLMap: Hashable, Sendable {
         func refused(_ reason: String) -> Target { .refused(Refusal(url: url, reason: reason)) }
         let lowered = rest.lowercased()
         for encoded in ["%2f", "%5c", "%00"] where lowered.contains(encoded) {
-            return refused("the path after '\(rule.urlPrefix)' encodes '\(encoded)' (a slash, backslash or NUL written in %-form)")
+            return refused("the path after '\(rule.urlPrefix.excerpt)' encodes '\(encoded.excerpt)' (a slash, backslash or NUL written in %-form)")
         }
         let decoded = String(rest).removingPercentEncoding ?? String(rest)
         if decoded.split(separator: "/", omittingEmptySubsequences: false).contains("..") || decoded.contains("\\") {
-            return refused("the path after '\(rule.urlPrefix)' leaves its mapped folder ('..' or '\\')")
+            return refused("the path after '\(rule.urlPrefix.excerpt)' leaves its mapped folder ('..' or '\\')")
         }
         // An existing directory is joined with "/", whether or not either side wrote one.
         let joined = exists ? (rule.localPrefix as NSString).appendingPathComponent(decoded) : rule.localPrefix + decoded
@@ -119,7 +120,7 @@ public struct URLMap: Hashable, Sendable {
         let base = ResourceLocation.standardised(rule.localPrefix)
         let folder = exists || rule.localPrefix.hasSuffix("/") ? base : (base as NSString).deletingLastPathComponent
         guard path == base || path.hasPrefix(folder == "/" ? "/" : folder + "/") else {
-            return refused("it maps to \(path), outside \(folder)")
+            return refused("it maps to \(path.excerpt), outside \(folder.excerpt)")
         }
         return .file(path)
     }
