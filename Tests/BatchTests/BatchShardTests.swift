@@ -69,7 +69,7 @@ extension BatchShardTests {
         for value in Self.extremes {
             var environment = ["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "3"]
             environment[name] = value
-            do {
+            do throws(BatchShard.Problem) {
                 let shard = try BatchShard.from(environment: environment)
                 Issue.record("\(name)=\(value) gave \(String(describing: shard))")
             } catch {
