@@ -97,23 +97,35 @@ import Testing
         #expect(m.jobs[0].inputsAsWritten == ["media/slider.session.json"])
     }
 
+    /// `before`, the bytes `bad`, then `after`, as one line.
+    static func bytes(_ before: String, _ bad: [UInt8], _ after: String) -> Data {
+        var data = Data(before.utf8)
+        data.append(contentsOf: bad)
+        data.append(contentsOf: Array(after.utf8))
+        return data
+    }
+
+    static let notUTF8: [(Data, String)] = [
+        (bytes(#"{"id": "a", "content": "c"#, [0xFF], #".mp4", "ads": "x", "output": "o.mp4"}"#),
+         "line 1: content: not valid UTF-8 (byte 0xFF at byte 26 of the line)"),
+        (bytes(#"{"id": "a", "content": "c.mp4", "breaks": ["pre=a.mp4", "50%="#, [0xC3, 0x28], #""], "output": "o.mp4"}"#),
+         "line 1: breaks[1]: not valid UTF-8 (byte 0xC3 at byte 62 of the line)"),
+        (bytes(#"{"id": "a", "content": "c.mp4", "ads": "x", "output": "o.mp4", "options": {"fps": 25, "font": "f"#, [0xE2, 0x82], #""}}"#),
+         "line 1: options.font: not valid UTF-8 (byte 0xE2 at byte 97 of the line)"),
+        (bytes(#"{"id": "#, [0x22, 0x80, 0x22], #", "content": "c.mp4", "ads": "x", "output": "o.mp4"}"#),
+         "line 1: id: not valid UTF-8 (byte 0x80 at byte 9 of the line)"),
+        (bytes(#"{"id": "a", "opt"#, [0xFE], #"": 1}"#),
+         "line 1: a field name is not valid UTF-8 (byte 0xFE at byte 17 of the line)"),
+    ]
+
     /// Bytes that are not UTF-8, in a value, a list item, an option, an id and a field name: each named by its
     /// line and JSON path, not reported as a value of another type.
-    @Test(arguments: [
-        (Data(#"{"id": "a", "content": "c"#.utf8) + Data([0xFF]) + Data(#".mp4", "ads": "x", "output": "o.mp4"}"#.utf8),
-         "line 1: content: not valid UTF-8 (byte 0xFF at byte 26 of the line)"),
-        (Data(#"{"id": "a", "content": "c.mp4", "breaks": ["pre=a.mp4", "50%="#.utf8) + Data([0xC3, 0x28]) + Data(#""], "output": "o.mp4"}"#.utf8),
-         "line 1: breaks[1]: not valid UTF-8 (byte 0xC3 at byte 62 of the line)"),
-        (Data(#"{"id": "a", "content": "c.mp4", "ads": "x", "output": "o.mp4", "options": {"fps": 25, "font": "f"#.utf8) + Data([0xE2, 0x82]) + Data(#""}}"#.utf8),
-         "line 1: options.font: not valid UTF-8 (byte 0xE2 at byte 97 of the line)"),
-        (Data(#"{"id": "#.utf8) + Data([0x22, 0x80, 0x22]) + Data(#", "content": "c.mp4", "ads": "x", "output": "o.mp4"}"#.utf8),
-         "line 1: id: not valid UTF-8 (byte 0x80 at byte 9 of the line)"),
-        (Data(#"{"id": "a", "opt"#.utf8) + Data([0xFE]) + Data(#"": 1}"#.utf8),
-         "line 1: a field name is not valid UTF-8 (byte 0xFE at byte 17 of the line)"),
-    ])
+    @Test(arguments: notUTF8)
     func invalidUTF8IsNamedByItsLineAndJSONPath(line: Data, message: String) throws {
-        let m = try BatchManifest(data: Data(#"{"id": "ok", "content": "c.mp4", "ads": "x", "output": "ok.mp4"}"#.utf8) + Data("\n".utf8) + line,
-                                  path: "m.jsonl", directory: "/data/batch")
+        var data = Data(#"{"id": "ok", "content": "c.mp4", "ads": "x", "output": "ok.mp4"}"#.utf8)
+        data.append(UInt8(ascii: "\n"))
+        data.append(line)
+        let m = try BatchManifest(data: data, path: "m.jsonl", directory: "/data/batch")
         #expect(m.jobs.map(\.id) == ["ok"])
         #expect(m.errors.map(\.description) == [message.replacingOccurrences(of: "line 1:", with: "line 2:")])
     }
