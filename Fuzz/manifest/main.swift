@@ -13,13 +13,17 @@ func fuzzManifest(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var ids = Set<String>(), outputs = Set<String>()
     for job in manifest.jobs {
         precondition(!job.id.isEmpty && job.id.count <= BatchManifest.maximumIDLength)
-        precondition(!job.content.isEmpty && !job.output.isEmpty)
+        precondition(!job.output.isEmpty && job.inputsAsWritten.allSatisfy { !$0.isEmpty })
         precondition(ids.insert(job.id).inserted, "two jobs with the id \(job.id)")
         precondition(outputs.insert(BatchManifest.resolve(job.output, in: "/fuzz")).inserted, "two jobs writing \(job.output)")
         precondition(job.options.map(\.name) == job.options.map(\.name).sorted())
-        if case .breaks(let breaks) = job.ads { precondition(!breaks.isEmpty) }
+        if case .content(_, .breaks(let breaks)) = job.source { precondition(!breaks.isEmpty) }
     }
-    for error in manifest.errors { precondition(error.line >= 1 && error.line <= lines) }
+    for error in manifest.errors {
+        precondition(error.line >= 1 && error.line <= lines)
+        // What reaches a terminal has no control character left.
+        precondition(!PrintableText.escaping(error.description).unicodeScalars.contains(where: PrintableText.isControl))
+    }
     precondition(manifest.entries.map(\.line) == manifest.entries.map(\.line).sorted())
     return 0
 }

@@ -60,8 +60,9 @@ public struct BatchManifest: Sendable {
         public var description: String { "\(path): \(reason)" }
     }
 
-    /// Reads the manifest at `path`.
-    public init(contentsOf path: String) throws(Failure) {
+    /// Reads the manifest at `path`; `isCancelled` is asked before each line, and once it says yes the reading
+    /// stops with a `Failure` (the caller then reports its signal).
+    public init(contentsOf path: String, isCancelled: () -> Bool = { false }) throws(Failure) {
         var info = stat()
         guard stat(path, &info) == 0 else {
             throw Failure(path: path, reason: String(cString: strerror(errno)).lowercased())
@@ -74,11 +75,12 @@ public struct BatchManifest: Sendable {
             throw Failure(path: path, reason: "cannot be read")
         }
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
-        try self.init(data: data, path: path, directory: ((absolute as NSString).deletingLastPathComponent as NSString).standardizingPath)
+        try self.init(data: data, path: path, directory: ((absolute as NSString).deletingLastPathComponent as NSString).standardizingPath,
+                      isCancelled: isCancelled)
     }
 
     /// Parses manifest text; `directory` is where relative paths are resolved.
-    public init(data: Data, path: String, directory: String) throws(Failure) {
+    public init(data: Data, path: String, directory: String, isCancelled: () -> Bool = { false }) throws(Failure) {
         guard data.count <= BatchManifest.maximumSize else {
             throw Failure(path: path, reason: "\(data.count) bytes is more than a manifest may hold (\(BatchManifest.maximumSize))")
         }
@@ -91,6 +93,7 @@ public struct BatchManifest: Sendable {
         var number = 0
         for rawLine in data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             number += 1
+            if isCancelled() { throw Failure(path: path, reason: "stopped at line \(number)") }
             var line = rawLine
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
             if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
@@ -124,13 +127,14 @@ public struct BatchManifest: Sendable {
         return lower.hasPrefix("http://") || lower.hasPrefix("https://")
     }
 
-    static let fields: Set<String> = ["id", "content", "ads", "breaks", "output", "options"]
+    static let fields: Set<String> = ["id", "content", "ads", "breaks", "session", "output", "options"]
 
     /// One line as a job, or its first error.
     static func entry(_ line: Data, number: Int) -> Entry {
         guard line.count <= maximumLineLength else {
             return .invalid(BatchLineError(line: number, message: "longer than \(maximumLineLength) bytes"))
         }
+        if let problem = utf8Problem(line, number: number) { return .invalid(problem) }
         let object: [String: ManifestValue]
         do { object = try JSONDecoder().decode([String: ManifestValue].self, from: line) } catch {
             return .invalid(BatchLineError(line: number, message: "not a JSON object (\(jsonReason(error)))"))
@@ -149,23 +153,32 @@ public struct BatchManifest: Sendable {
                 let guess = closest(key, among: fields.sorted()).map { " (did you mean \($0)?)" } ?? ""
                 throw BatchLineError(line: number, id: id, path: key, message: "unknown field\(guess)")
             }
-            guard let content = try text(object, "content", line: number, id: id) else {
-                throw BatchLineError(line: number, id: id, path: "content", message: "missing")
+            let content = try text(object, "content", line: number, id: id)
+            let session = try text(object, "session", line: number, id: id)
+            let document = try text(object, "ads", line: number, id: id)
+            let breaks = try list(object, "breaks", line: number, id: id)
+            let source: BatchJob.Source
+            if let session {
+                for key in ["content", "ads", "breaks"] where object[key] != nil {
+                    throw BatchLineError(line: number, id: id, path: key, message: "the session file says this: give session, or content with ads or breaks, not both")
+                }
+                source = .session(session)
+            } else {
+                guard let content else {
+                    throw BatchLineError(line: number, id: id, path: "content", message: "missing: give content (with ads or breaks) or session (a session file)")
+                }
+                switch (document, breaks) {
+                case (let document?, nil): source = .content(content, ads: .document(document))
+                case (nil, let breaks?): source = .content(content, ads: .breaks(breaks))
+                case (nil, nil): throw BatchLineError(line: number, id: id, path: "ads", message: "missing: give ads (a VMAP/VAST path or URL) or breaks")
+                case (_?, _?): throw BatchLineError(line: number, id: id, path: "breaks", message: "give either ads or breaks, not both")
+                }
             }
             guard let output = try text(object, "output", line: number, id: id) else {
                 throw BatchLineError(line: number, id: id, path: "output", message: "missing")
             }
-            let document = try text(object, "ads", line: number, id: id)
-            let breaks = try list(object, "breaks", line: number, id: id)
-            let ads: BatchJob.Ads
-            switch (document, breaks) {
-            case (let document?, nil): ads = .document(document)
-            case (nil, let breaks?): ads = .breaks(breaks)
-            case (nil, nil): throw BatchLineError(line: number, id: id, path: "ads", message: "missing: give ads (a VMAP/VAST path or URL) or breaks")
-            case (_?, _?): throw BatchLineError(line: number, id: id, path: "breaks", message: "give either ads or breaks, not both")
-            }
             let options = try self.options(object["options"], line: number, id: id)
-            return .job(BatchJob(id: id, line: number, content: content, ads: ads, output: output, options: options))
+            return .job(BatchJob(id: id, line: number, source: source, output: output, options: options))
         } catch {
             var error = error
             if error.id == nil { error.id = id }

@@ -162,7 +162,7 @@ public final class BatchRunner: Sendable {
         }
         guard render == .exited(0) else {
             result.status = .failed
-            result.error = lastLine(of: log) ?? (render.status > 128 ? "ended by signal \(render.status - 128)" : "exit status \(render.status)")
+            result.error = BatchRunner.errorLine(of: log) ?? (render.status > 128 ? "ended by signal \(render.status - 128)" : "exit status \(render.status)")
             return log
         }
         result.frames = frames(in: item.timeline)
@@ -241,6 +241,14 @@ public final class BatchRunner: Sendable {
     private static func seconds(_ duration: Duration) -> String {
         let s = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         return s == s.rounded() ? "\(Int(s)) s" : "\(s) s"
+    }
+
+    /// The line of a child's standard error that says what went wrong: the last line that is neither the usage
+    /// hint a usage error ends with (`See 'pipctl render --help'.`) nor a warning; else the last line.
+    static func errorLine(of log: String) -> String? {
+        let lines = log.split(whereSeparator: \.isNewline).map(String.init).filter { !$0.allSatisfy(\.isWhitespace) }
+        func isHint(_ line: String) -> Bool { line.hasPrefix("See '") && line.hasSuffix(" --help'.") }
+        return lines.last { !isHint($0) && !$0.contains(": warning: ") } ?? lines.last { !isHint($0) } ?? lines.last
     }
 
     private func lastLine(of text: String) -> String? {

@@ -32,7 +32,7 @@ public struct BatchShard: Hashable, Sendable, Codable, CustomStringConvertible {
     public init(parsing text: String) throws(Problem) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let i = Int(parts[0]), let n = Int(parts[1]) else {
-            throw Problem("\(quoted(text)) is not a shard (I/N, e.g. 0/3)")
+            throw Problem("\(quoted(String(text.prefix(200)))) is not a shard (I/N, e.g. 0/3)")
         }
         try self.init(index: i, count: n)
     }
@@ -42,13 +42,16 @@ public struct BatchShard: Hashable, Sendable, Codable, CustomStringConvertible {
     ///   `SLURM_ARRAY_TASK_COUNT`;
     /// - Kubernetes Indexed Jobs: `JOB_COMPLETION_INDEX` of `count` (from `--shard-count`) or `PIPCTL_SHARD_COUNT`.
     public static func from(environment: [String: String], count: Int? = nil) throws(Problem) -> BatchShard? {
-        func number(_ name: String) throws(Problem) -> Int? {
+        // Bounded before any arithmetic, so that no value of a variable can overflow it.
+        func number(_ name: String, from low: Int = 0) throws(Problem) -> Int? {
             guard let text = environment[name] else { return nil }
-            guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else { throw Problem("\(name)=\(quoted(text)) is not a whole number") }
+            guard let value = Int(text.trimmingCharacters(in: .whitespaces)), (low...maximumEnvironmentValue).contains(value) else {
+                throw Problem("\(name)=\(quoted(String(text.prefix(200)))) is not a whole number from \(low) to \(maximumEnvironmentValue)")
+            }
             return value
         }
         if let task = try number("SLURM_ARRAY_TASK_ID") {
-            guard let tasks = try number("SLURM_ARRAY_TASK_COUNT") else {
+            guard let tasks = try number("SLURM_ARRAY_TASK_COUNT", from: 1) else {
                 throw Problem("SLURM_ARRAY_TASK_ID is set but SLURM_ARRAY_TASK_COUNT is not")
             }
             let first = try number("SLURM_ARRAY_TASK_MIN") ?? 0
@@ -57,17 +60,25 @@ public struct BatchShard: Hashable, Sendable, Codable, CustomStringConvertible {
             guard max - first + 1 == tasks else {
                 throw Problem("the Slurm array runs tasks \(first)-\(max) but counts \(tasks): submit a contiguous array (--array=0-\(tasks - 1))")
             }
+            guard task >= first, task <= max else {
+                throw Problem("SLURM_ARRAY_TASK_ID=\(quoted(String(task))) is outside the array's tasks \(first)-\(max)")
+            }
             return try BatchShard(index: task - first, count: count ?? tasks)
         }
         if let index = try number("JOB_COMPLETION_INDEX") {
-            let fromEnvironment = try number("PIPCTL_SHARD_COUNT")
+            let fromEnvironment = try number("PIPCTL_SHARD_COUNT", from: 1)
             guard let total = count ?? fromEnvironment else {
                 throw Problem("JOB_COMPLETION_INDEX is set but the shard count is not: pass --shard-count N or set PIPCTL_SHARD_COUNT (the Job's completions)")
             }
-            return try BatchShard(index: index, count: total)
+            do { return try BatchShard(index: index, count: total) } catch {
+                throw Problem("JOB_COMPLETION_INDEX=\(quoted(String(index))): \(error)")
+            }
         }
         return nil
     }
+
+    /// The largest value a scheduler's variable may hold (Slurm's task ids and counts are far below it).
+    public static let maximumEnvironmentValue = Int(Int32.max)
 
     /// The shard of `id` among `count`.
     public static func index(of id: String, count: Int) -> Int {

@@ -69,6 +69,18 @@ import Glibc
         #expect(JobRecord.stored(forOutput: "j2.mp4", in: directory) == nil)
     }
 
+    @Test func aFailedJobsErrorIsTheChildsErrorLineNotTheUsageHintAfterIt() {
+        let runner = BatchRunner(executable: "/bin/sh", directory: directory, concurrency: 1, environment: [:])
+        let results = runner.run([
+            item("j1", script: "echo 'pipctl render: --break: \"pre=missing.mp4\": media file missing.mp4 does not exist' >&2; echo \"See 'pipctl render --help'.\" >&2; exit 2"),
+            item("j2", script: "echo 'pipctl render: no such file' >&2; echo 'pipctl render: warning: 3 beacons were not sent' >&2; exit 1"),
+        ]) { _ in }
+        #expect(results.map(\.status) == [.failed, .failed])
+        #expect(results[0].error == #"pipctl render: --break: "pre=missing.mp4": media file missing.mp4 does not exist"#)
+        #expect(results[0].exitCode == 2)
+        #expect(results[1].error == "pipctl render: no such file")
+    }
+
     @Test func stopPassesTheSignalOnceToRunningJobsAndStartsNoMore() async throws {
         let runner = BatchRunner(executable: "/bin/sh", directory: directory, concurrency: 2, environment: [:])
         // Each job counts the SIGTERMs it gets, then ends as a render would after cleaning up.

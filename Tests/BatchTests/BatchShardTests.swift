@@ -60,6 +60,53 @@ import Testing
     }
 }
 
+extension BatchShardTests {
+    static let extremes = ["-9223372036854775808", "9223372036854775807", "9223372036854775808", "-1", "2147483648"]
+
+    /// Every variable at the extremes of Int: a clear problem naming it and quoting its value, never a trap.
+    @Test(arguments: ["SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_MAX", "SLURM_ARRAY_TASK_COUNT"])
+    func slurmVariablesAtTheExtremesOfIntAreProblemsNotOverflows(name: String) throws {
+        for value in Self.extremes {
+            var environment = ["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_COUNT": "3"]
+            environment[name] = value
+            do throws(BatchShard.Problem) {
+                let shard = try BatchShard.from(environment: environment)
+                Issue.record("\(name)=\(value) gave \(String(describing: shard))")
+            } catch {
+                #expect(error.description.hasPrefix("\(name)=\"\(value)\" is not a whole number from "), "\(error)")
+            }
+        }
+    }
+
+    @Test func aSlurmTaskOutsideItsArrayIsAProblemNamingIt() {
+        #expect(throws: BatchShard.Problem("SLURM_ARRAY_TASK_ID=\"7\" is outside the array's tasks 1-3")) {
+            try BatchShard.from(environment: ["SLURM_ARRAY_TASK_ID": "7", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "3"])
+        }
+        #expect(throws: BatchShard.Problem("SLURM_ARRAY_TASK_ID=\"0\" is outside the array's tasks 1-3")) {
+            try BatchShard.from(environment: ["SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "3"])
+        }
+    }
+
+    @Test(arguments: ["JOB_COMPLETION_INDEX", "PIPCTL_SHARD_COUNT"])
+    func kubernetesVariablesAtTheExtremesOfIntAreProblemsNotOverflows(name: String) throws {
+        for value in Self.extremes {
+            var environment = ["JOB_COMPLETION_INDEX": "0", "PIPCTL_SHARD_COUNT": "3"]
+            environment[name] = value
+            #expect(throws: BatchShard.Problem.self, "\(name)=\(value)") { try BatchShard.from(environment: environment) }
+        }
+        #expect(throws: BatchShard.Problem("JOB_COMPLETION_INDEX=\"3\": the shard index 3 is not between 0 and 2 (shards are numbered from 0)")) {
+            try BatchShard.from(environment: ["JOB_COMPLETION_INDEX": "3", "PIPCTL_SHARD_COUNT": "3"])
+        }
+    }
+
+    @Test func iOverNAtTheExtremesOfIntIsAProblem() {
+        for text in ["-9223372036854775808/3", "9223372036854775807/9223372036854775807", "0/-9223372036854775808",
+                     "9223372036854775808/3", "0/9223372036854775807"] {
+            #expect(throws: BatchShard.Problem.self, "\(text)") { try BatchShard(parsing: text) }
+        }
+    }
+}
+
 @Suite struct AvailableProcessorsTests {
     @Test func readsACgroupQuotaInWholeCPUs() {
         #expect(AvailableProcessors.quota(cpuMax: "200000 100000") == 2)

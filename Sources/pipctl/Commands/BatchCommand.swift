@@ -35,7 +35,8 @@ enum BatchCommand: Command {
 
     static let manifest = Parameter.positional(
         .text("MANIFEST"), help: "The jobs, as JSON Lines: one object per line with id, content, ads (a VMAP/VAST "
-            + "path or URL) or breaks (a list of 'TIME=FILE[,FILE…]'), output, and optionally options (render's "
+            + "path or URL) or breaks (a list of 'TIME=FILE[,FILE…]') — or session (a session file, as render's "
+            + "--session) instead of content and ads — output, and optionally options (render's "
             + "options by their long names). Relative paths are relative to the manifest's directory "
             + "(docs/BATCH.md, docs/batch-manifest.schema.json).")
     static let jobs = Parameter.option(
@@ -58,7 +59,8 @@ enum BatchCommand: Command {
     static let force = Parameter.flag(
         "force", help: "Render every job, even those whose output is up to date.")
     static let dryRun = Parameter.flag(
-        "dry-run", help: "Only say what each job of this shard would do (render, up to date, invalid); run nothing "
+        "dry-run", help: "Only say what each job of this shard would do (to render; up to date; would fail: an input is "
+            + "missing; invalid: a bad line or a file another job or the batch writes); run nothing "
             + "and write nothing.")
     static let shard = Parameter.optional(
         "shard", .text("I/N"), absent: "from SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX, else every job",
@@ -102,47 +104,28 @@ enum BatchCommand: Command {
             throw UsageError(command: context.command, message: "--shard-count: JOB_COMPLETION_INDEX is not set, so there is no shard index")
         }
         let manifest: BatchManifest
-        do { manifest = try BatchManifest(contentsOf: options.manifest) } catch {
-            throw CommandFailure("\(error)")
+        let interrupt = context.interrupt
+        do { manifest = try BatchManifest(contentsOf: options.manifest, isCancelled: { interrupt.isSet }) } catch {
+            try context.interrupt.checkpoint()
+            throw CommandFailure(PrintableText.escaping("\(error)"))
         }
         let entries = manifest.entries.filter { shard?.contains(id: $0.id, line: $0.line) ?? true }
         let summaryPath = options.summary ?? defaultSummaryPath(options.manifest, shard: shard)
+        let plan = try BatchPlan(manifest: manifest, entries: entries, reserved: [
+            FileIdentity.Named("the manifest", options.manifest),
+            FileIdentity.Named(options.summary == nil ? "the summary" : "--summary", summaryPath),
+        ] + (options.junit.map { [FileIdentity.Named("--junit", $0)] } ?? []), interrupt: context.interrupt, command: context.command)
+        let planned = plan.planned
 
-        // Each line as a render command line, checked by render's parser; outputs that would destroy another
-        // job's files make the later job invalid.
-        var planned: [(entry: BatchManifest.Entry, work: BatchJobArguments?)] = []
-        var taken: [FileIdentity.Named] = []
-        let allInputs = manifest.jobs.flatMap { job in
-            ((try? BatchJobArguments(job))?.inputs ?? [job.content]).map {
-                FileIdentity.Named("the input of \(quotedID(job.id)) (line \(job.line))", BatchManifest.resolve($0, in: manifest.directory))
-            }
-        }.filter { !BatchManifest.isURL($0.path) }
-        for entry in entries {
-            guard case .job(let job) = entry else { planned.append((entry, nil)); continue }
-            do throws(BatchLineError) {
-                let work = try BatchJobArguments(job)
-                let mine = (work.outputs + [JobRecord.path(forOutput: job.output)]).map {
-                    FileIdentity.Named("\(quotedID(job.id))'s output", BatchManifest.resolve($0, in: manifest.directory))
-                }
-                if let collision = FileIdentity.firstCollision(inputs: allInputs, outputs: taken + mine),
-                   mine.contains(collision.output) {
-                    throw BatchLineError(line: job.line, id: job.id, path: "output",
-                                         message: "\(collision.output.path) is the same file as \(collision.other.label)")
-                }
-                taken += mine
-                planned.append((entry, work))
-            } catch {
-                planned.append((.invalid(error), nil))
-            }
-        }
-        // The batch's own reports must not replace a job's file or the manifest.
+        // The batch's own reports must not replace a job's input or the manifest.
         var files = CommandFiles()
         files.read("the manifest", options.manifest)
-        for input in allInputs { files.read(input.label, input.path) }
+        for input in plan.inputs { files.read(input.label, input.path) }
         files.write(options.summary == nil ? "the summary" : "--summary", summaryPath)
         files.write("--junit", options.junit)
-        for output in taken { files.read(output.label, output.path) }
-        try files.check(command: context.command)
+        do { try files.check(command: context.command) } catch {
+            throw UsageError(command: error.command, message: PrintableText.escaping(error.message))
+        }
 
         let executable = try executablePath()
         let processors = AvailableProcessors.count()
@@ -151,6 +134,8 @@ enum BatchCommand: Command {
         var items: [BatchRunner.WorkItem] = []
         var itemLines: [Int] = []
         var reasons: [Int: String] = [:]
+        /// A job's first local input that does not exist: the dry run says the job would fail.
+        var missing: [Int: String] = [:]
         for (entry, work) in planned {
             switch entry {
             case .invalid(let error):
@@ -171,6 +156,9 @@ enum BatchCommand: Command {
                     continue
                 }
                 reasons[job.line] = staleness
+                missing[job.line] = work.inputs.lazy.filter { !BatchManifest.isURL($0) }
+                    .map { BatchManifest.resolve($0, in: manifest.directory) }
+                    .first { !FileManager.default.fileExists(atPath: $0) }
                 var verify: [String]?
                 if options.verify || options.verifySources {
                     verify = ["verify", job.output, "--timeline", work.timeline] + (options.verifySources ? ["--sources"] : [])
@@ -189,12 +177,16 @@ enum BatchCommand: Command {
         if options.dryRun {
             var lines = results.mapValues(describe)
             for item in items {
-                lines[item.job.line] = "to render   \(quotedID(item.job.id))  \(item.job.output)  (\(reasons[item.job.line] ?? ""))"
+                if let file = missing[item.job.line] {
+                    lines[item.job.line] = "would fail  \(quotedID(item.job.id))  \(item.job.output)  (\(file) does not exist)"
+                } else {
+                    lines[item.job.line] = "to render   \(quotedID(item.job.id))  \(item.job.output)  (\(reasons[item.job.line] ?? ""))"
+                }
             }
-            for (_, line) in lines.sorted(by: { $0.key < $1.key }) { context.output.write(line + "\n") }
+            for (_, line) in lines.sorted(by: { $0.key < $1.key }) { context.output.write(PrintableText.escaping(line) + "\n") }
             return
         }
-        for (_, result) in results.sorted(by: { $0.key < $1.key }) { context.output.write(describe(result) + "\n") }
+        for (_, result) in results.sorted(by: { $0.key < $1.key }) { context.output.write(PrintableText.escaping(describe(result)) + "\n") }
 
         let runner = BatchRunner(executable: executable, directory: manifest.directory, concurrency: options.jobs,
                                  environment: context.environment,
@@ -208,9 +200,9 @@ enum BatchCommand: Command {
             runner.run(work) { report in
                 progress.finished(report.result)
                 for line in report.log.split(whereSeparator: \.isNewline) {
-                    errorOutput.write("[\(report.result.name)] \(line)\n")
+                    errorOutput.write(PrintableText.escaping("[\(report.result.name)] \(line)") + "\n")
                 }
-                output.write(describe(report.result) + "\n")
+                output.write(PrintableText.escaping(describe(report.result)) + "\n")
             }
         }
         for (line, result) in zip(itemLines, ran) { results[line] = result }
@@ -222,11 +214,11 @@ enum BatchCommand: Command {
         context.errorOutput.write("\(context.command): \(summary.jobs.count) job\(summary.jobs.count == 1 ? "" : "s")"
             + (shard.map { " (shard \($0))" } ?? "") + ": "
             + BatchSummary.Status.allCases.compactMap { counts[$0]! > 0 ? "\(counts[$0]!) \(words($0))" : nil }.joined(separator: ", ")
-            + "; summary: \(summaryPath)" + (options.junit.map { "; junit: \($0)" } ?? "") + "\n")
+            + "; summary: \(PrintableText.escaping(summaryPath))" + (options.junit.map { "; junit: \(PrintableText.escaping($0))" } ?? "") + "\n")
         try context.interrupt.checkpoint()
         if summary.failures > 0 {
-            throw CommandFailure("\(summary.failures) of \(summary.jobs.count) jobs failed; first: "
-                + (summary.jobs.first { $0.status.isFailure }.map { "\($0.name): \($0.error ?? $0.status.rawValue)" } ?? ""))
+            throw CommandFailure(PrintableText.escaping("\(summary.failures) of \(summary.jobs.count) jobs failed; first: "
+                + (summary.jobs.first { $0.status.isFailure }.map { "\($0.name): \($0.error ?? $0.status.rawValue)" } ?? "")))
         }
     }
 

@@ -18,6 +18,7 @@ struct BatchJobArguments {
     /// Options the job's own fields set, and what to use instead.
     static let reserved: [String: String] = [
         "content": "the job's content field", "ads": "the job's ads field", "break": "the job's breaks field",
+        "session": "the job's session field",
         "output": "the job's output field", "o": "the job's output field",
         "hls": "not available in a batch yet: each job writes one MP4",
         "help": "not a render option",
@@ -25,18 +26,18 @@ struct BatchJobArguments {
     /// Render options whose value is a file the job reads, for its fingerprint.
     static let inputOptions: Set<String> = ["url-map", "script", "pip-background", "session", "font"]
 
-    init(_ job: BatchJob) throws(BatchLineError) {
+    /// - Parameter directory: the manifest's directory, where the job runs (a session file is read from there).
+    init(_ job: BatchJob, directory: String) throws(BatchLineError) {
         func fail(_ path: String?, _ message: String) -> BatchLineError {
             BatchLineError(line: job.line, id: job.id, path: path, message: message)
         }
         let specs = RenderCommand.definition.parameters.filter { $0.long != nil }
-        var arguments = ["--content", job.content]
-        var inputs = [job.content]
-        switch job.ads {
-        case .document(let document):
-            arguments += ["--ads", document]
-            if !BatchManifest.isURL(document) { inputs.append(document) }
-        case .breaks(let breaks): arguments += breaks.flatMap { ["--break", $0] }
+        var arguments: [String]
+        var inputs = job.inputsAsWritten
+        switch job.source {
+        case .content(let content, .document(let document)): arguments = ["--content", content, "--ads", document]
+        case .content(let content, .breaks(let breaks)): arguments = ["--content", content] + breaks.flatMap { ["--break", $0] }
+        case .session(let file): arguments = ["--session", file]
         }
         arguments += ["-o", job.output]
         var optionFiles: [String: String] = [:]
@@ -78,6 +79,7 @@ struct BatchJobArguments {
             let name = option.hasPrefix("--") ? String(option.dropFirst(2)) : nil
             let path: String? = switch name {
             case "content": "content"
+            case "session": "session"
             case "ads": "ads"
             case "break": "breaks"
             case "output": "output"
@@ -92,6 +94,19 @@ struct BatchJobArguments {
             throw fail(nil, "\(error)")
         }
         inputs += parsed[SessionOptions.breaks].flatMap(\.quick.files)
+        if case .session(let file) = job.source, FileManager.default.fileExists(atPath: BatchManifest.resolve(file, in: directory)) {
+            // The files the session file names (each scene's content and ads), read as render would read them; a
+            // session file that is not there is a missing input like any other (the render fails on it).
+            var session = SessionOptions(parsed)
+            session.sessionFile = BatchManifest.resolve(file, in: directory)
+            do {
+                inputs += try session.inputFiles().inputs.map(\.path).filter { $0 != session.sessionFile }
+            } catch let error as UsageError {
+                throw fail("session", String(error.message.drop { $0 != ":" }.dropFirst()).trimmingCharacters(in: .whitespaces))
+            } catch {
+                throw fail("session", "\(error)")
+            }
+        }
         inputs += BatchJobArguments.inputOptions.sorted().compactMap { optionFiles[$0] }
         let timeline = optionFiles["timeline"] ?? job.output + ".timeline.json"
         var outputs = [job.output, timeline, optionFiles["events"] ?? job.output + ".events.jsonl"]
