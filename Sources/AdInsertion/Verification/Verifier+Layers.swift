@@ -29,6 +29,7 @@ extension Verifier {
     /// adds each layer that is not where the timeline says to `problems`.
     static func checkLayers(_ timeline: Timeline, rate: FrameRate, outputPath: String, timelinePath: String, frameLimit: Int64,
                             problems: inout [String]) throws(Failure) -> LayerReport {
+        problems += LayoutInvariants.violations(in: timeline).map { $0.description }
         var samples: [Int64: Int] = [:]
         for (i, segment) in timeline.segments.enumerated() where !(segment.layers ?? []).isEmpty {
             let last = min(segment.outEndFrame, frameLimit) - 1
