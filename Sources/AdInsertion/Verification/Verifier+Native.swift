@@ -53,14 +53,16 @@ extension Verifier.LayerPainter {
         let shown = image.intersection(visible)
         guard shown.width > 0, shown.height > 0 else { return }
         let imageName = "image of \(name)"
+        // Its corners rounded as the stitcher rounds them (`Stitcher.roundedCorners`), in the card's white.
+        let corners = Stitcher.roundedCorners(of: image, radius: layer.imageRadius ?? 0).clipped(to: clip)
         guard let source = layer.source else {
             // Not loaded yet, or not fetched: the grey placeholder.
-            try compositor.fill(shown, with: Stitcher.nativePlaceholderColor)
+            try compositor.draw([CompositorLayer.color(Stitcher.nativePlaceholderColor, in: shown), corners])
             return draft.add(imageName, shown)
         }
         switch try creative(source, at: .playing(0)) {
         case .success(let picture):
-            try compositor.draw([CompositorLayer.picture(picture, .crop, in: image).clipped(to: clip)])
+            try compositor.draw([CompositorLayer.picture(picture, .crop, in: image).clipped(to: clip), corners])
             draft.add(imageName, shown)
         case .failure(let unreadable):
             draft.cannotRead(imageName, source, unreadable, in: shown)
