@@ -11,6 +11,9 @@ public struct NativeCardLayout: Hashable, Sendable {
         public let asset: Int?
         /// For text: the lines drawn (the template's line limit applied; the drawing side ellipsises the last).
         public let lines: Int?
+        /// Whether the asset is cut to fit (a label of the domain/sponsored/age row narrower than its text): a
+        /// required asset must be shown whole, so a cut one fails binding.
+        public var isCut = false
     }
 
     public let size: PointSize
@@ -69,8 +72,10 @@ public struct NativeCardLayout: Hashable, Sendable {
             guard let (index, asset) = first(slot) else { continue }
             let natural = Int(measurer.width(of: asset.text ?? "", fontSize: t.rowFontSize).ceiling)
             let w = max(0, min(natural, columnEnd - cursor))
-            frames.append(Frame(slot: slot, rect: PointRect(x: min(cursor, columnEnd), y: rowY, width: w, height: w > 0 ? rowHeight : 0),
-                                asset: index, lines: w > 0 ? 1 : 0))
+            var label = Frame(slot: slot, rect: PointRect(x: min(cursor, columnEnd), y: rowY, width: w, height: w > 0 ? rowHeight : 0),
+                              asset: index, lines: w > 0 ? 1 : 0)
+            label.isCut = w < natural
+            frames.append(label)
             headerBottom = max(headerBottom, rowY + rowHeight)
             cursor += w + 6
         }
@@ -120,6 +125,7 @@ public struct NativeCardLayout: Hashable, Sendable {
             guard frame.rect.width > 0, frame.rect.height > 0 else {
                 return "\(name) is laid out with zero size (\(frame.rect.width)x\(frame.rect.height) pt)"
             }
+            if frame.isCut { return "\(name) is cut to \(frame.rect.width) pt: the row has no room for all of it" }
         }
         return nil
     }

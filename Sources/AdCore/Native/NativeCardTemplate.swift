@@ -24,6 +24,8 @@ public struct NativeCardTemplate: Hashable, Sendable {
     public var rowFontSize: Int
     public var bodyFontSize: Int
     public var warningFontSize: Int
+    /// The corner radius of the icon and the media, in points (the guide's rounded images).
+    public var imageCornerRadius = 8
 
     public init(slots: Set<NativeAssetSlot> = Set(NativeAssetSlot.allCases), width: Int = 320, padding: Int = 12,
                 spacing: Int = 8, iconSize: Int = 40, feedbackSize: Int = 24, titleLines: Int = 2, bodyLines: Int = 3,
@@ -46,7 +48,8 @@ public struct NativeCardTemplate: Hashable, Sendable {
     }
 
     /// The guide's card: 320 pt wide, 12 pt padding, 40x40 icon, title in 2 lines, a row of domain, sponsored and
-    /// age, 24x24 feedback, media, body in 3 lines, a 44 pt call-to-action capsule and the warning.
+    /// age, 24x24 feedback, media, body in 3 lines, a 44 pt call-to-action capsule and the warning; icon and media
+    /// with 8 pt rounded corners.
     public static let `default` = NativeCardTemplate()
 
     /// The height of one line of text at `fontSize`: 4/3 of it, rounded up to a whole point.

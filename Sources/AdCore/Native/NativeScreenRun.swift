@@ -16,6 +16,9 @@ public struct NativeScreenRun: Sendable {
     /// The output time the run is evaluated until (the render's duration).
     public let end: MediaTime
     public let measurer: any TextMeasurer
+    /// The render's fixed canvas: every layer is placed in it as the screen model's layers are
+    /// (`ScreenCanvas.place`), so a slider sits inside its display however the device turns or folds.
+    public let canvas: ScreenCanvas
     /// The native commands and taps of the script, in time order.
     let commands: [(time: MediaTime, command: Action)]
 
@@ -24,11 +27,14 @@ public struct NativeScreenRun: Sendable {
         case tap(x: Int, y: Int)
     }
 
+    /// - Parameter canvas: the render's canvas; `nil` for a render's own (`ScreenCanvas(initial:script:live:)` of
+    ///   the screen's initial state and `script`, not live).
     /// - Throws: `NativeError.unknownPlacement` naming a command whose placement is unknown, or that names none
     ///   on a screen with several placements.
     public init(screen: ScreenTimeline, placements: [NativePlacement], script: SessionScript, frameRate: FrameRate,
-                end: MediaTime, measurer: any TextMeasurer) throws(NativeError) {
+                end: MediaTime, measurer: any TextMeasurer, canvas: ScreenCanvas? = nil) throws(NativeError) {
         self.screen = screen
+        self.canvas = canvas ?? ScreenCanvas(initial: screen.initial, script: script, live: false)
         self.placements = placements
         self.frameRate = frameRate
         self.end = end
@@ -126,8 +132,8 @@ public struct NativeScreenRun: Sendable {
         return from + (target - from) * elapsed / duration
     }
 
-    /// Slider `p`'s layers at `time` in output pixels: the slider, then the placeholder while loading, or each
-    /// card with its assets.
+    /// Slider `p`'s layers at `time` in output pixels (the render's canvas, placed as every screen layer is): the
+    /// slider, then the placeholder while loading, or each card with its assets.
     func layers(of p: Int, _ slider: SliderState, at time: MediaTime) -> [NativeLayer] {
         let placement = placements[p]
         let state = screen.state(at: time)
@@ -136,21 +142,25 @@ public struct NativeScreenRun: Sendable {
         func pixels(_ x: Rational, _ y: Int, _ width: Int, _ height: Int) -> PixelRect {
             let origin = state.displayRect, scale = state.pointScale
             let x0 = scale.pixels(exactly: x), y0 = scale.pixels(y)
-            return PixelRect(x: origin.x + x0, y: origin.y + y0, width: scale.pixels(exactly: x + Rational(Int64(width))) - x0,
-                             height: scale.pixels(y + height) - y0)
+            return canvas.place(PixelRect(x: origin.x + x0, y: origin.y + y0, width: scale.pixels(exactly: x + Rational(Int64(width))) - x0,
+                                          height: scale.pixels(y + height) - y0), of: state)
         }
         func layer(_ kind: NativeLayer.Kind, _ rect: PixelRect, clip: PixelRect) -> NativeLayer {
             NativeLayer(placement: placement.id, scene: placement.scene, kind: kind, rect: rect, clip: clip)
         }
+        // The scene's window cuts the slider, as a feed's window cuts what scrolls past its bottom: nothing of it
+        // is drawn outside its scene (over the bezel, or over another scene).
+        let window = canvas.place(state.pixelRect(scene.frame), of: state)
         if slider.phase == .loading {
             // The placeholder has the height of an empty slider with one line of header and no cards yet.
             let height = 2 * placement.template.padding + placement.template.iconSize
-            let rect = pixels(Rational(Int64(safe.x)), safe.y + placement.top, safe.width, height)
-            return [layer(.placeholder, rect, clip: rect)]
+            let rect = pixels(Rational(Int64(safe.x)), safe.y + placement.top, safe.width, height).intersection(window)
+            return rect.width > 0 && rect.height > 0 ? [layer(.placeholder, rect, clip: rect)] : []
         }
         guard let layout = layout(of: p, slider, at: time), let block = slider.block else { return [] }
         let frame = layout.frame
-        let clip = pixels(Rational(Int64(frame.x)), frame.y, frame.width, frame.height)
+        let clip = pixels(Rational(Int64(frame.x)), frame.y, frame.width, frame.height).intersection(window)
+        guard clip.width > 0, clip.height > 0 else { return [] }
         let single = placement.style == .single
         var layers = single ? [] : [layer(.slider, clip, clip: clip)]
         func assets(_ frames: [NativeCardLayout.Frame], of assets: [NativeAsset], card: Int?, x: Rational, y: Int) {
@@ -167,7 +177,7 @@ public struct NativeScreenRun: Sendable {
             let r = layout.cardRect(row, offset: offset)
             let rect = pixels(r.x, r.y, r.width, r.height)
             // Only the cards in the viewport (a zero-size one by its place) are drawn and listed.
-            guard rect.x < clip.maxX, rect.maxX > clip.x || (rect.width == 0 && rect.x >= clip.x) else { continue }
+            guard rect.x < clip.maxX, rect.maxX > clip.x || (rect.width == 0 && rect.x >= clip.x), rect.y < clip.maxY else { continue }
             layers.append(layer(single ? .native(index: card.index, ad: card.ad) : .card(index: card.index, ad: card.ad), rect, clip: clip))
             assets(card.layout.frames, of: block.ads[card.index].assets, card: card.index, x: r.x, y: r.y)
         }

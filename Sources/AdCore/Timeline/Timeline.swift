@@ -228,11 +228,14 @@ public struct Timeline: Codable, Hashable, Sendable {
         public var clip: Rect?
         public var radius: Int?
         public var image: Rect?
+        /// The corner radius of a card's `image` in pixels (rounded as the guide's icon and media are); absent in
+        /// timelines written before images had rounded corners.
+        public var imageRadius: Int?
         public var placeholder: Bool?
 
         enum CodingKeys: String, CodingKey {
             case kind, scene, rect, source, srcStartTick, paused, breakIndex = "break", adIndex = "ad", index, adID = "adId"
-            case placement, clip, radius, image, placeholder
+            case placement, clip, radius, image, imageRadius, placeholder
         }
 
         public init(kind: ScreenLayer.Kind, scene: String, rect: Rect, source: String?) {

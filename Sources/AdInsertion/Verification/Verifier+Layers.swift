@@ -29,6 +29,7 @@ extension Verifier {
     /// adds each layer that is not where the timeline says to `problems`.
     static func checkLayers(_ timeline: Timeline, rate: FrameRate, outputPath: String, timelinePath: String, frameLimit: Int64,
                             problems: inout [String]) throws(Failure) -> LayerReport {
+        problems += LayoutInvariants.violations(in: timeline).map { $0.description }
         var samples: [Int64: Int] = [:]
         for (i, segment) in timeline.segments.enumerated() where !(segment.layers ?? []).isEmpty {
             let last = min(segment.outEndFrame, frameLimit) - 1
@@ -360,6 +361,11 @@ extension Verifier {
                 if let neighbour = expected.owner(of: outer), neighbour.subject != nil,
                    let e = expected.probe.mean(in: outer), sameColor(e, i.expected) { continue }
                 judged += 1
+                // Where the strip's expected look is known and the output shows it, the layer did not spill there,
+                // even when that look is close to the layer's: a strip over two neighbours at a small point scale
+                // (cards 8 pt = 4 px apart at 0.5 take in the next card's white and the slider's grey).
+                let predictable = !expected.regions.contains { $0.subject == nil && $0.rect.intersects(outer) }
+                if predictable, let e = expected.probe.mean(in: outer), sameColor(o, e) { continue }
                 if sameColor(o, i.expected) { spills += 1 }
             }
             compared += inside + judged

@@ -40,12 +40,12 @@ extension Verifier.LayerPainter {
             : "native ad \(layer.index.map(String.init) ?? "?") (\"\(layer.adID ?? "")\") of placement \"\(placement)\""
         let clip = layer.clip?.pixelRect ?? rect
         let visible = rect.intersection(clip)
-        guard visible.width >= Self.minimumVisibleCard, visible.height >= Self.minimumVisibleCard else {
-            draft.skipped.append("\(name): under \(Self.minimumVisibleCard) px visible")
-            return draft.unknown(visible)
-        }
+        // A sliver is drawn as the stitcher draws it, so that its neighbours' edges are judged against it, but is
+        // not itself judged.
+        let judged = visible.width >= Self.minimumVisibleCard && visible.height >= Self.minimumVisibleCard
+        if !judged { draft.skipped.append("\(name): under \(Self.minimumVisibleCard) px visible") }
         try compositor.draw([CompositorLayer.roundedRect(Stitcher.cardColor, radius: layer.radius ?? 0, in: rect).clipped(to: clip)])
-        draft.add(name, visible)
+        if judged { draft.add(name, visible) }
         let inset = Self.nativeInset
         draft.unknown(PixelRect(x: rect.x + inset, y: rect.y + inset, width: rect.width - 2 * inset,
                                 height: rect.height - 2 * inset).intersection(visible))
@@ -53,17 +53,19 @@ extension Verifier.LayerPainter {
         let shown = image.intersection(visible)
         guard shown.width > 0, shown.height > 0 else { return }
         let imageName = "image of \(name)"
+        // Its corners rounded as the stitcher rounds them (`Stitcher.roundedCorners`), in the card's white.
+        let corners = Stitcher.roundedCorners(of: image, radius: layer.imageRadius ?? 0).clipped(to: clip)
         guard let source = layer.source else {
             // Not loaded yet, or not fetched: the grey placeholder.
-            try compositor.fill(shown, with: Stitcher.nativePlaceholderColor)
-            return draft.add(imageName, shown)
+            try compositor.draw([CompositorLayer.color(Stitcher.nativePlaceholderColor, in: shown), corners])
+            return judged ? draft.add(imageName, shown) : ()
         }
         switch try creative(source, at: .playing(0)) {
         case .success(let picture):
-            try compositor.draw([CompositorLayer.picture(picture, .crop, in: image).clipped(to: clip)])
-            draft.add(imageName, shown)
+            try compositor.draw([CompositorLayer.picture(picture, .crop, in: image).clipped(to: clip), corners])
+            if judged { draft.add(imageName, shown) }
         case .failure(let unreadable):
-            draft.cannotRead(imageName, source, unreadable, in: shown)
+            if judged { draft.cannotRead(imageName, source, unreadable, in: shown) } else { draft.unknown(shown) }
         }
     }
 }

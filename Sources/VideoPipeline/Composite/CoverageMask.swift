@@ -29,6 +29,14 @@ public struct CoverageMask: Hashable, Sendable {
         }
     }
 
+    /// The mask of what this one leaves uncovered (each value 255 − it): the corners outside a rounded
+    /// rectangle, to round a picture's corners by drawing its background's colour over them.
+    public func inverted() -> CoverageMask {
+        var mask = self
+        mask.values = values.map { 255 - $0 }
+        return mask
+    }
+
     /// A rectangle with corners rounded to `radius` pixels (at most half the shorter side: a capsule), its edges
     /// anti-aliased.
     ///

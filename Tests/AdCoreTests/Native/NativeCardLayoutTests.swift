@@ -60,6 +60,18 @@ import Testing
         #expect(layout.bindingFailure(ad.assets) == "required asset id 4 (data sponsored) is laid out with zero size (0x0 pt)")
     }
 
+    @Test func aRequiredLabelCutShortFailsBindingRatherThanShowingPartOfIt() throws {
+        // 26 characters of domain are 187.2 → 188 pt, so "Brand" (36 pt) starts at 60 + 188 + 6 = 254 and has the
+        // 22 pt left before the feedback column: it would be drawn "Br…". A required asset must show whole.
+        let ad = try Self.ad(NativeFixtures.card("a", domain: String(repeating: "d", count: 26)))
+        let layout = NativeCardLayout(ad: ad, template: .default, availableWidth: 320, measurer: Self.measurer)
+        #expect(layout.frames.first { $0.slot == .sponsored }?.rect == PointRect(x: 254, y: 36, width: 22, height: 16))
+        #expect(layout.bindingFailure(ad.assets) == "required asset id 4 (data sponsored) is cut to 22 pt: the row has no room for all of it")
+        // Not required, it may be cut.
+        let optional = try Self.ad(NativeFixtures.card("a", sponsoredRequired: false, domain: String(repeating: "d", count: 26)))
+        #expect(NativeCardLayout(ad: optional, template: .default, availableWidth: 320, measurer: Self.measurer).bindingFailure(optional.assets) == nil)
+    }
+
     @Test func templatesReadFromJSONNameTheBadValue() throws {
         let template = try NativeCardTemplate(json: ["slots": ["title", "media", "sponsored"], "width": 280], source: "s.json", path: "template")
         #expect(template.slots == [.title, .media, .sponsored])

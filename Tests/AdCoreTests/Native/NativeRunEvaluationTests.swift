@@ -15,8 +15,11 @@ import Testing
     /// it began. Returns the events and each frame's layers.
     static func live(_ script: SessionScript, placement: NativePlacement, delay: Int64,
                      frames: Int64) throws -> (events: [NativeAdEvent], layers: [[NativeLayer]]) {
+        // On the canvas of the render of the same commands, so that the layers compare (`play`'s own holds both
+        // orientations from the start).
+        let canvas = ScreenCanvas(initial: Fixture.screen().initial, script: script, live: false)
         let run = try NativeScreenRun(screen: Fixture.screen(), placements: [placement], script: SessionScript(),
-                                      frameRate: rate, end: .zero, measurer: MonospaceTextMeasurer())
+                                      frameRate: rate, end: .zero, measurer: MonospaceTextMeasurer(), canvas: canvas)
         var evaluation = NativeScreenRun.Evaluation(run: run, keepsHistory: false)
         var state = run.screen.initial
         var queue = script.commands[...]
@@ -52,8 +55,8 @@ import Testing
 
     @Test func commandsAddedAsTheyApplyAndAnswersWithinTheLatencyGiveTheBatchEventsAndLayers() async throws {
         let placement = NativePlacement(id: "feed", scene: "main", source: "feed.json", latency: MediaDuration(value: 6, timeBase: Rational(1, 30)))
-        // Where card 1 is drawn at 1.5 s, for the tap.
-        let probe = try await Self.batch(try SessionScript(parsing: "load slider@0.2; swipe left@1; load slider@1.1"),
+        // Where card 1 is drawn at 1.5 s, for the tap (on the same canvas: the script turns the device later).
+        let probe = try await Self.batch(try SessionScript(parsing: "load slider@0.2; swipe left@1; load slider@1.1; rotate landscape@2.5"),
                                          placement: placement, frames: 60)
         let card = try #require(probe.layers(at: MediaTime(seconds: Rational(3, 2))).first { $0.card?.index == 1 }).rect
         let script = try SessionScript(parsing: "load slider@0.2; swipe left@1; load slider@1.1; tap \(card.x + 10),\(card.y + 10)@1.5; "

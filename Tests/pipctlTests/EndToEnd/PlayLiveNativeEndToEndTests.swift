@@ -56,8 +56,9 @@ extension EndToEnd {
             try await Self.waitFor(play, "card 0's impression") { $0["type"] as? String == "onAdImpression" && $0["card"] as? Int == 0 }
             try play.write("swipe left\n")
             try await Self.waitFor(play, "card 2's impression") { $0["type"] as? String == "onAdImpression" && $0["card"] as? Int == 2 }
-            // 300,300 px lies on card 2 once the row has moved one card (as in the render test).
-            try play.write("tap 300,300\n")
+            // 300,300 px of the display lies on card 2 once the row has moved one card (as in the render test); play's
+            // canvas holds both orientations (1278 wide at 3/2), so the portrait display starts at x = 344.
+            try play.write("tap 644,300\n")
             try await Self.waitFor(play, "the click") { $0["type"] as? String == "onAdClick" }
             try play.write("quit\n")
             let result = try await play.result(timeout: .seconds(120))
@@ -104,7 +105,9 @@ extension EndToEnd {
 
             // The command log, replayed as the session's script by `render`, gives the same events at the same frames.
             let log = try String(contentsOfFile: recording + ".commands.txt", encoding: .utf8)
-            let script = log.trimmingCharacters(in: .whitespacesAndNewlines).components(separatedBy: "; ")
+            // On play's canvas: a rotation that never comes (past the quit) makes the render's canvas hold both
+            // orientations too, so the tap's output pixels land on the same card.
+            let script = log.trimmingCharacters(in: .whitespacesAndNewlines).components(separatedBy: "; ") + ["rotate landscape@11.9"]
             let replaySession = try NativeSliderTests.session(dir, script: script, trackers: server.baseURL.absoluteString,
                                                               seconds: 12, source: server.baseURL.absoluteString + "/slider.json",
                                                               placement: #", "latencyMs": 500"#)

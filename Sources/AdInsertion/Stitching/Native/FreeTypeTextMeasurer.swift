@@ -22,13 +22,20 @@ public final class FreeTypeTextMeasurer: TextMeasurer {
         rasterizer = LockedState(TextRasterizer(font: face))
     }
 
-    /// Falls back to `MonospaceTextMeasurer` for a size FreeType refuses (more than 1024 px per em), which the
-    /// drawing then cannot render either.
+    /// The width it needs where it is drawn: its advance in pixels plus the 2 pixels a rectangle's width may lose
+    /// when its edges are rounded to even pixels (`PointScale`), so that a label laid out at this width is drawn
+    /// whole, never ellipsised ("12+" cut to "1…"). Falls back to `MonospaceTextMeasurer` for a size FreeType
+    /// refuses (more than 1024 px per em), which the drawing then cannot render either.
     public func width(of text: String, fontSize: Int) -> Rational {
         let measured = rasterizer.withLock { try? $0.measure(text, pixelSize: scale.pixels(fontSize), width: nil, lineLimit: nil) }
         guard let measured else { return MonospaceTextMeasurer().width(of: text, fontSize: fontSize) }
-        return Rational(Int64(measured.lineWidths.max() ?? 0)) / scale.pixelsPerPoint
+        guard let widest = measured.lineWidths.max(), widest > 0 else { return .zero }
+        return Rational(Int64(widest + Self.edgeRounding)) / scale.pixelsPerPoint
     }
+
+    /// What a rectangle's width in pixels may fall short of its width in points times the scale: each edge moves
+    /// to the nearest even pixel, at most one pixel each.
+    static let edgeRounding = 2
 
     public func lineCount(of text: String, width: Int, fontSize: Int) -> Int {
         guard !text.isEmpty else { return 0 }

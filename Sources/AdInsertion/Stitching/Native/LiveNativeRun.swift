@@ -32,7 +32,8 @@ final class LiveNativeRun {
     /// The placements of `native` on `screen` (its state at frame 0), measured with `measurer`.
     init(_ native: LiveNativePlacements, screen: ScreenState, frameRate: FrameRate, measurer: any TextMeasurer) throws(NativeError) {
         let run = try NativeScreenRun(screen: ScreenTimeline(initial: screen, commands: []), placements: native.placements,
-                                      script: SessionScript(), frameRate: frameRate, end: .zero, measurer: measurer)
+                                      script: SessionScript(), frameRate: frameRate, end: .zero, measurer: measurer,
+                                      canvas: ScreenCanvas(initial: screen, script: SessionScript(), live: true))
         evaluation = NativeScreenRun.Evaluation(run: run, keepsHistory: false)
         loader = native.loader
     }

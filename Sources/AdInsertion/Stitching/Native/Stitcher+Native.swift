@@ -56,17 +56,27 @@ extension Stitcher {
                 } else {
                     own = try nativeAsset(slot, content, placeholder: placeholder, in: rect, template: template, scale: scale)
                 }
+                // The guide's icon and media have rounded corners: the card's white drawn over the picture's corners.
+                let imageRadius = scale.pixels(template.imageCornerRadius)
+                if slot == .icon || slot == .media { own.append(Stitcher.roundedCorners(of: rect, radius: imageRadius)) }
                 // The card's main image (else its icon) in its timeline layer, for verify to find the card by.
                 if let card, slot == .media || slot == .icon, case .image(_, let url, _)? = content,
                    let k = timeline.lastIndex(where: { $0.placement == layer.placement && $0.index == card && $0.clip != nil }),
                    slot == .media || timeline[k].image == nil {
                     timeline[k].image = .init(rect)
+                    timeline[k].imageRadius = imageRadius
                     timeline[k].source = placeholder || native?.image(url) == nil ? nil : native?.ads?.imageSources[url]
                 }
             }
             layers += own.map { $0.clipped(to: layer.clip) }
         }
         return (layers, timeline)
+    }
+
+    /// The corners outside a rectangle of `rect` rounded to `radius`, in the card's colour: drawn over a picture,
+    /// they round its corners on the card.
+    static func roundedCorners(of rect: PixelRect, radius: Int) -> CompositorLayer {
+        CompositorLayer(.mask(CoverageMask.roundedRect(rect.size, radius: radius).inverted(), Stitcher.cardColor), in: rect)
     }
 
     /// One asset's layers in `rect`: an image cropped into it (grey while not loaded), text in the template's size

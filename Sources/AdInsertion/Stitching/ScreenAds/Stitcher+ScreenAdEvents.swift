@@ -32,6 +32,6 @@ extension Stitcher {
             merged.append(event)
         }
         takeDue(before: nil)
-        return merged
+        return Stitcher.namingTappedCards(merged)
     }
 }

@@ -1,0 +1,132 @@
+import AdCore
+import MediaCore
+
+/// The rules every device render's screen obeys, checked on each segment of its timeline: the display lies inside
+/// the canvas, every scene (and its safe area) inside the display, every layer inside its scene's window, every
+/// native card inside its slider's viewport after the clip and never cut across its height, a slider inside its
+/// scene, the picture-in-picture window inside the display's safe area, and an anchored adaptive banner's bottom
+/// on its scene's safe-area bottom.
+///
+/// The safe areas come from the device model (`Device`'s profiles, found by the display's size at the timeline's
+/// point scale) where the display is a profile's, not from the scenes' safe areas the render recorded: a render
+/// that computed a safe area wrongly and laid its banner out by it is caught. A display no profile has (a custom
+/// `WxH` device) has no insets.
+///
+/// The pixels are checked against the same rectangles by `Verifier.checkLayers`, so a layer these rules accept is
+/// also where the picture shows it.
+enum LayoutInvariants {
+    /// One broken rule: the layer (in words), the first output frame of its segment, and the two rectangles.
+    struct Violation: Hashable, CustomStringConvertible {
+        var frame: Int64
+        var layer: String
+        var rect: PixelRect
+        var rule: String
+        var bound: PixelRect
+
+        var description: String {
+            "frame \(frame): \(layer) at \(Self.text(rect)) is not \(rule) at \(Self.text(bound))"
+        }
+
+        static func text(_ r: PixelRect) -> String { "x=\(r.x), y=\(r.y), \(r.width)x\(r.height)" }
+    }
+
+    /// Every rule broken by `timeline`, one violation per layer and rule at the first segment that breaks it
+    /// (later segments breaking it the same way are not repeated), at most `limit`.
+    static func violations(in timeline: Timeline, limit: Int = 50) -> [Violation] {
+        let canvas = PixelRect(x: 0, y: 0, width: timeline.output.width, height: timeline.output.height)
+        let scale = timeline.output.pointScale.flatMap(PointScale.init(parsing:))
+        var found: [Violation] = [], seen: Set<String> = []
+        for segment in timeline.segments {
+            for v in violations(in: segment, canvas: canvas, scale: scale) where seen.insert("\(v.layer) \(v.rule) \(v.rect)").inserted {
+                found.append(v)
+                if found.count >= limit { return found }
+            }
+        }
+        return found
+    }
+
+    /// The rules broken by one segment's display, scenes and layers.
+    static func violations(in segment: Timeline.Segment, canvas: PixelRect, scale: PointScale?) -> [Violation] {
+        guard let display = segment.display?.pixelRect else { return [] }
+        let frame = segment.outStartFrame
+        var found: [Violation] = []
+        func require(_ inside: Bool, _ layer: String, _ rect: PixelRect, _ rule: String, _ bound: PixelRect) {
+            if !inside { found.append(Violation(frame: frame, layer: layer, rect: rect, rule: rule, bound: bound)) }
+        }
+        require(canvas.contains(display), "the display", display, "inside the canvas", canvas)
+        let safeDisplay = safeArea(ofDisplay: display, scale: scale)
+        let scenes = segment.scenes ?? []
+        for scene in scenes {
+            let rect = scene.rect.pixelRect
+            require(display.contains(rect), "scene \"\(scene.id)\"", rect, "inside the display", display)
+            require(rect.contains(scene.safeArea.pixelRect), "the safe area of scene \"\(scene.id)\"", scene.safeArea.pixelRect,
+                    "inside its window", rect)
+        }
+        let layers = segment.layers ?? []
+        for layer in layers {
+            let rect = layer.rect.pixelRect
+            let name = describe(layer)
+            if layer.kind == .pip {
+                require(safeDisplay.contains(rect), name, rect, "inside the display's safe area", safeDisplay)
+                continue
+            }
+            guard let scene = scenes.first(where: { $0.id == layer.scene }) else { continue }
+            let window = scene.rect.pixelRect
+            switch layer.kind {
+            case .card, .native:
+                // A card scrolled half out keeps its whole rectangle; what is drawn is its part inside the clip.
+                let clip = layer.clip?.pixelRect ?? rect
+                let drawn = rect.intersection(clip)
+                require(window.contains(clip), "the viewport of \(name)", clip, "inside its scene's window", window)
+                if let slider = layers.first(where: { $0.kind == .slider && $0.placement != nil && $0.placement == layer.placement }) {
+                    require(slider.rect.pixelRect.contains(clip), "the viewport of \(name)", clip, "inside its slider",
+                            slider.rect.pixelRect)
+                }
+                // Scrolling cuts a card across; only its scene's window may cut it down (a slider past the bottom).
+                require(rect.height == 0 || (rect.y >= clip.y && (rect.maxY <= clip.maxY || clip.maxY == window.maxY)), name, rect,
+                        "whole across its height in its viewport", clip)
+                require(window.contains(drawn) || drawn.width == 0 || drawn.height == 0, name, drawn, "inside its scene's window", window)
+            case .banner:
+                require(window.contains(rect), name, rect, "inside its scene's window", window)
+                // An anchored adaptive banner sits on the bottom edge of its scene's safe area.
+                let safe = window.intersection(safeDisplay)
+                require(rect.maxY == safe.maxY, name, rect, "on the bottom of its scene's safe area", safe)
+            default:
+                require(window.contains(rect), name, rect, "inside its scene's window", window)
+            }
+        }
+        return found
+    }
+
+    /// The display's safe area in output pixels: the device model's insets for a profile display of this size
+    /// at `scale` (in the orientation the size says), each edge rounded as `PointScale` rounds; the whole display
+    /// when no profile has it.
+    static func safeArea(ofDisplay display: PixelRect, scale: PointScale?) -> PixelRect {
+        guard let scale else { return display }
+        let devices = Device.profileNames.compactMap { try? Device(parsing: $0) }
+        for device in devices {
+            for d in device.displays {
+                for orientation in Orientation.allCases {
+                    let size = d.size(in: orientation)
+                    guard scale.pixels(size) == display.size else { continue }
+                    let insets = d.safeArea(in: orientation)
+                    let safe = PointRect(x: insets.left, y: insets.top, width: size.width - insets.left - insets.right,
+                                         height: size.height - insets.top - insets.bottom)
+                    return scale.pixels(safe, origin: (display.x, display.y))
+                }
+            }
+        }
+        return display
+    }
+
+    /// A layer as a report names it.
+    static func describe(_ layer: Timeline.Layer) -> String {
+        switch layer.kind {
+        case .slider: "slider \"\(layer.placement ?? "?")\" of scene \"\(layer.scene)\""
+        case .card, .native:
+            "\(layer.kind == .card ? "card" : "native ad") \(layer.index.map(String.init) ?? "?") (\"\(layer.adID ?? "")\") of "
+                + "\(layer.kind == .card ? "slider" : "placement") \"\(layer.placement ?? "?")\""
+        default: "\(layer.kind.rawValue) of scene \"\(layer.scene)\""
+        }
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+import Testing
+@testable import AdInsertion
+
+/// A tap that clicked a card is logged as the card's: the screen model's "on nothing" is replaced by the card the
+/// native run's `onAdClick` at the same frame names; a tap on nothing at another frame stays as it is.
+@Suite struct NativeTapLogTests {
+    static func tap(_ x: Int, _ y: Int, frame: Int64) -> SessionEvent {
+        SessionEvent(type: .log, time: Double(frame) / 30, frame: frame, contentTime: 0, message: "tap at \(x),\(y) on nothing", scene: "feed")
+    }
+
+    @Test func aTapOnACardNamesTheCardAndATapOnNothingStaysNothing() {
+        var click = SessionEvent(type: .onAdClick, time: 8, frame: 240, contentTime: 0, url: "https://grip.example/", scene: "feed")
+        click.placement = "feed-slider"
+        click.card = 3
+        click.adID = "shoe-4"
+        let events = Stitcher.namingTappedCards([Self.tap(5, 5, frame: 100), Self.tap(200, 700, frame: 240), click])
+        #expect(events.map(\.message) == [
+            "tap at 5,5 on nothing", #"tap at 200,700 on card 3 ("shoe-4") of placement "feed-slider""#, nil,
+        ])
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import MediaCore
+import Testing
+@testable import AdInsertion
+
+/// The layout rules `verify` checks on every device render's timeline (`LayoutInvariants`), each shown catching a
+/// deliberately wrong layout: a timeline made from the screen model and the native run's own layers (which obeys
+/// every rule), then edited one way at a time. The safe areas are the device model's, not the timeline's.
+@Suite struct LayoutInvariantsTests {
+    static let scale = PointScale(Rational(3, 2))
+
+    /// A feed on an iPhone 15 in portrait on a canvas that also holds landscape (a rotating render, 1278x1278):
+    /// the player, a banner, a loaded slider of four cards, and a picture-in-picture window at the bottom right
+    /// of the display's safe area; the timeline's layers as the stitcher writes them.
+    static func timeline() async throws -> Timeline {
+        let script = try SessionScript(parsing: "load slider@0; rotate landscape@5")
+        let state = ScreenState(device: .iPhone15, scenes: [.init(id: "feed", hasBanner: true, playerHeight: 221)], pointScale: scale)
+        let canvas = ScreenCanvas(initial: state, script: script, live: false)
+        let screen = canvas.frame(of: state)
+        let response = #"{"ver":"1.2","assets":[],"ads":["#
+            + (0..<4).map { #"{"adid":"c\#($0)","assets":[{"id":1,"title":{"text":"Card \#($0)"}}],"link":{"url":"https://x.example/"}}"# }
+                .joined(separator: ",") + "]}"
+        let run = try NativeScreenRun(screen: ScreenTimeline(initial: state, script: script),
+                                      placements: [NativePlacement(id: "s", scene: "feed", source: "s.json", top: 233)],
+                                      script: script, frameRate: FrameRate(30), end: MediaTime(seconds: 1), measurer: MonospaceTextMeasurer())
+        let outcome = await run.run { _ throws(NativeError) in try NativeResponseParser().parse(Data(response.utf8), source: "s.json") }
+        var layers = screen.layers.map { Timeline.Layer(kind: $0.kind, scene: $0.scene.rawValue, rect: .init($0.rect), source: nil) }
+        for native in outcome.layers(at: MediaTime(seconds: Rational(1, 2))) {
+            switch native.kind {
+            case .slider:
+                var layer = Timeline.Layer(kind: .slider, scene: "feed", rect: .init(native.rect), source: nil)
+                layer.placement = native.placement
+                layers.append(layer)
+            case .card(let index, let ad):
+                var layer = Timeline.Layer(kind: .card, scene: "feed", rect: .init(native.rect), source: nil)
+                layer.placement = native.placement
+                layer.index = index
+                layer.adID = ad
+                layer.clip = .init(native.clip)
+                layers.append(layer)
+            default: break
+            }
+        }
+        // The window 180x100 pixels, 16 pixels inside the safe area's bottom right corner.
+        let safe = screen.display.intersection(screen.scenes[0].safeArea)
+        layers.append(Timeline.Layer(kind: .pip, scene: "feed", rect: .init(PixelRect(x: safe.maxX - 196, y: safe.maxY - 116, width: 180, height: 100)),
+                                     source: "content.mp4"))
+        var segment = Timeline.Segment(kind: .content, source: "content.mp4", sourceFps: "30/1", breakIndex: nil, adIndex: nil,
+                                       outStartFrame: 15, outEndFrame: 30, srcStartTick: 15, srcEndTick: 30, srcStart: 0.5, srcEnd: 1,
+                                       paused: false, pip: nil, picture: .init(screen.layers[0].rect), audioStart: 0,
+                                       sourceAudioStart: 0, audioPadded: 0, audioDrift: 0)
+        segment.display = .init(screen.display)
+        segment.scenes = screen.scenes.map { Timeline.Scene(id: $0.id.rawValue, rect: .init($0.rect), safeArea: .init($0.safeArea), state: $0.state) }
+        segment.layers = layers
+        let output = Timeline.Output(path: "out.mp4", fps: "30/1", width: canvas.size.width, height: canvas.size.height, frames: 30,
+                                     duration: 1, sampleRate: 48000, channels: 2, audioSamples: 48000, profile: "x264", pointScale: "3/2")
+        return Timeline(output: output, content: Timeline.Source(path: "content.mp4", fps: "30/1", frames: 30, duration: 1), segments: [segment])
+    }
+
+    static func edit(_ t: inout Timeline, _ kind: ScreenLayer.Kind, index: Int? = nil, _ change: (inout Timeline.Layer) -> Void) {
+        for i in t.segments[0].layers!.indices where t.segments[0].layers![i].kind == kind && (index == nil || t.segments[0].layers![i].index == index) {
+            change(&t.segments[0].layers![i])
+        }
+    }
+
+    static func moved(_ r: Timeline.Rect, x dx: Int = 0, y dy: Int = 0) -> Timeline.Rect {
+        .init(PixelRect(x: r.x + dx, y: r.y + dy, width: r.width, height: r.height))
+    }
+
+    @Test func theModelsOwnLayoutBreaksNoRule() async throws {
+        let timeline = try await Self.timeline()
+        let kinds = Set(timeline.segments[0].layers!.map(\.kind))
+        try #require(kinds.isSuperset(of: [.content, .banner, .slider, .card, .pip]), "\(kinds)")
+        #expect(timeline.segments[0].display!.x > 0)
+        #expect(LayoutInvariants.violations(in: timeline).map(\.description) == [])
+    }
+
+    /// One wrong layout and the start of the violation that names it.
+    struct Mistake: Sendable, CustomStringConvertible {
+        var description: String
+        var expected: String
+        var apply: @Sendable (inout Timeline) -> Void
+    }
+
+    static let mistakes: [Mistake] = [
+        Mistake(description: "the display past the canvas's right edge", expected: "frame 15: the display at x=700,") { t in
+            t.segments[0].display = .init(PixelRect(x: 700, y: 0, width: 590, height: 1278))
+        },
+        Mistake(description: "the scene moved off the display", expected: "frame 15: scene \"feed\" at x=300,") { t in
+            t.segments[0].scenes![0].rect = moved(t.segments[0].scenes![0].rect, x: -44)
+        },
+        Mistake(description: "the player at the canvas's left edge", expected: "frame 15: content of scene \"feed\" at x=0,") { t in
+            edit(&t, .content) { $0.rect = moved($0.rect, x: -344) }
+        },
+        // The placement before the fix: the slider and its cards at x = 0 of the canvas, over the bezel.
+        Mistake(description: "the slider at x=0 of the canvas (the old placement)", expected: "frame 15: slider \"s\" of scene \"feed\" at x=0,") { t in
+            edit(&t, .slider) { $0.rect = moved($0.rect, x: -344) }
+            edit(&t, .card) { layer in
+                layer.rect = moved(layer.rect, x: -344)
+                layer.clip = layer.clip.map { moved($0, x: -344) }
+            }
+        },
+        Mistake(description: "a card's viewport wider than its slider", expected: "frame 15: the viewport of card 1 (\"c1\") of slider \"s\" at x=") { t in
+            edit(&t, .card, index: 1) { layer in
+                layer.clip = layer.clip.map { .init(PixelRect(x: $0.x, y: $0.y, width: $0.width + 40, height: $0.height)) }
+            }
+        },
+        Mistake(description: "a card cut down by its viewport", expected: "frame 15: card 0 (\"c0\") of slider \"s\" at x=") { t in
+            edit(&t, .card, index: 0) { $0.rect = .init(PixelRect(x: $0.rect.x, y: $0.rect.y - 30, width: $0.rect.width, height: $0.rect.height)) }
+        },
+        Mistake(description: "the PiP window under the status bar", expected: "frame 15: pip of scene \"feed\" at x=") { t in
+            edit(&t, .pip) { $0.rect = .init(PixelRect(x: $0.rect.x, y: 0, width: $0.rect.width, height: $0.rect.height)) }
+        },
+        // The render's own record of the safe area moved with it: only the device model's catches it.
+        Mistake(description: "the banner on the display's bottom, over the home indicator", expected: "frame 15: banner of scene \"feed\" at x=") { t in
+            let shift = 50 // the home indicator's 34 pt, to the display's bottom edge at 3/2
+            edit(&t, .banner) { $0.rect = moved($0.rect, y: shift) }
+            let safe = t.segments[0].scenes![0].safeArea
+            t.segments[0].scenes![0].safeArea = .init(PixelRect(x: safe.x, y: safe.y, width: safe.width, height: safe.height + shift))
+        },
+    ]
+
+    @Test(arguments: mistakes)
+    func aWrongLayoutIsAViolationNamingTheLayerTheFrameAndBothRectangles(_ mistake: Mistake) async throws {
+        var timeline = try await Self.timeline()
+        mistake.apply(&timeline)
+        let found = LayoutInvariants.violations(in: timeline).map(\.description)
+        #expect(found.contains { $0.hasPrefix(mistake.expected) && $0.contains(" is not ") && $0.components(separatedBy: "x=").count == 3 },
+                "\(found)")
+    }
+
+    @Test func theSafeAreaComesFromTheDeviceModelInEachOrientation() {
+        // iPhone 15 at 3/2: portrait insets 59 and 34 pt (88 and 51 px), landscape 59 pt at the sides, 21 below.
+        let portrait = LayoutInvariants.safeArea(ofDisplay: PixelRect(x: 344, y: 0, width: 590, height: 1278), scale: Self.scale)
+        #expect(portrait == PixelRect(x: 344, y: 88, width: 590, height: 1140))
+        let landscape = LayoutInvariants.safeArea(ofDisplay: PixelRect(x: 0, y: 344, width: 1278, height: 590), scale: Self.scale)
+        #expect(landscape == PixelRect(x: 88, y: 344, width: 1278 - 2 * 88, height: 590 - 32))
+        // A display no profile has (a custom device) has no insets.
+        let custom = PixelRect(x: 0, y: 0, width: 600, height: 400)
+        #expect(LayoutInvariants.safeArea(ofDisplay: custom, scale: Self.scale) == custom)
+    }
+}
