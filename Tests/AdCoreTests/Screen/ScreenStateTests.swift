@@ -55,6 +55,7 @@ import Testing
             ScreenLayer(scene: "main", kind: .content, rect: PixelRect(x: 0, y: 0, width: 592, height: 834)),
             banner,
             ScreenLayer(scene: "side", kind: .content, rect: PixelRect(x: 602, y: 0, width: 592, height: 834)),
+            ScreenLayer(scene: "side", kind: .divider, rect: PixelRect(x: 592, y: 0, width: 10, height: 834)),
         ])
 
         #expect(try screen.apply(.tap(x: 100, y: 750)) == [.tapped(x: 100, y: 750, layer: banner),
