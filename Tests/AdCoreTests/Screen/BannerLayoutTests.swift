@@ -56,10 +56,8 @@ import Testing
         #expect(try read(#"{"source": "b.png", "layout": "below"}"#).screen.scenes[0].banner == .below)
         #expect(try read(#"{"source": "b.png", "layout": "overlay"}"#).screen.scenes[0].banner == .overlay)
         #expect(try read(#"{"source": "b.png"}"#).screen.scenes[0].banner == .overlay)
-        #expect(throws: SessionFileError.self) { try read(#"{"source": "b.png", "layout": "under"}"#) }
-        do { _ = try read(#"{"source": "b.png", "layout": "under"}"#) } catch {
-            #expect(error.description == #"/s/session.json: scenes[0].banner.layout: "under" is not one of "below", "overlay""#)
-        }
+        let error = #expect(throws: SessionFileError.self) { try read(#"{"source": "b.png", "layout": "under"}"#) }
+        #expect(error?.description == #"/s/session.json: scenes[0].banner.layout: "under" is not one of "below", "overlay""#)
     }
 
     /// The bundled sessions use the guide's layout.
