@@ -11,16 +11,17 @@ import Testing
     }
 
     /// iPad 11" landscape at 1 px per point: 1194 wide; split 1/2 leaves (1194 − 10) / 2 = 592 each, the divider at
-    /// x 592, 10 wide, the whole 834 high; 2/3 puts it at 1194 − 10 − 375 = 809.
+    /// x 592, 10 wide, the whole 834 high; 2/3 puts it at 1194 − 10 − 375 = 809 pt, 810 px on the even grid (to 819 →
+    /// 820).
     @Test func splitViewHasADividerBetweenItsScenesAfterThem() {
         let half = Self.screen(.split(leading: "main", trailing: "side", .half)).layers()
         #expect(half.last == ScreenLayer(scene: "side", kind: .divider, rect: PixelRect(x: 592, y: 0, width: 10, height: 834)))
         #expect(half.filter { $0.kind == .divider }.count == 1)
         let twoThirds = Self.screen(.split(leading: "main", trailing: "side", .twoThirds)).layers()
-        #expect(twoThirds.last?.rect == PixelRect(x: 809, y: 0, width: 10, height: 834))
+        #expect(twoThirds.last?.rect == PixelRect(x: 810, y: 0, width: 10, height: 834))
         // Nothing else overlaps it: the two windows end and begin at its edges.
         let windows = twoThirds.filter { $0.kind == .content }.map(\.rect)
-        #expect(windows.map(\.maxX).contains(809) && windows.map(\.x).contains(819))
+        #expect(windows.map(\.maxX).contains(810) && windows.map(\.x).contains(820))
     }
 
     /// Slide Over: the floating window is 320 pt at x 874; its 8 pt edge lies just before it, over the primary,
