@@ -91,6 +91,9 @@ extension AdsManager {
                 kept.append(waiting)
             case .skip:
                 skipBreak(waiting.breakIndex, reason: .pipActive, cueFrame: waiting.cueFrame)
+            case .play:
+                // Never held (`holdsBreakStarts`), so never here; kept due, it starts at the next frame.
+                kept.append(waiting)
             }
         }
         due = kept

@@ -224,9 +224,9 @@ public final class AdsManager {
         if contentEnded { recorder.emit(.allAdsCompleted) }
     }
 
-    /// True while break starts are held: picture-in-picture is starting, active or stopping, and the content has
-    /// started playing.
-    var holdsBreakStarts: Bool { pictureInPictureHolds && contentHasStarted }
+    /// True while break starts are held: picture-in-picture is starting, active or stopping, the content has
+    /// started playing, and the policy is not `play` (which starts breaks inside the window).
+    var holdsBreakStarts: Bool { breakPolicy != .play && pictureInPictureHolds && contentHasStarted }
 
     /// True from the first frame of a break to its end (content seeks are refused meanwhile).
     public var isPlayingBreak: Bool { current != nil }

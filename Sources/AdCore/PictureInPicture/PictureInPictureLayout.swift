@@ -15,23 +15,31 @@ public struct PictureInPictureLayout: Hashable, Sendable {
     public let transitionFrames: Int64
 
     public init(canvas: PixelSize, contentAspect: Rational, settings: PictureInPictureSettings) {
+        self.init(canvas: canvas, bounds: PixelRect(size: canvas), contentAspect: contentAspect, settings: settings)
+    }
+
+    /// The layout on a screen of `canvas` whose floating window must stay inside `bounds` (on a device: the
+    /// player's window less the system's insets and the scene's banner), in its corner `margin` pixels from the
+    /// edges of `bounds`; a start or a stop still moves from or to the whole screen.
+    public init(canvas: PixelSize, bounds: PixelRect, contentAspect: Rational, settings: PictureInPictureSettings) {
         precondition(contentAspect > .zero)
         screen = PixelRect(size: canvas)
-        let room = PixelSize(width: max(2, canvas.width - 2 * settings.margin),
-                             height: max(2, canvas.height - 2 * settings.margin))
+        let area = bounds.intersection(screen)
+        let room = PixelSize(width: max(2, area.width - 2 * settings.margin),
+                             height: max(2, area.height - 2 * settings.margin))
         var width = Int((Rational(Int64(canvas.width)) * settings.widthFraction).floor) & ~1
         var height = Int((Rational(Int64(width)) / contentAspect).rounded) & ~1
         if width > room.width || height > room.height {
-            // Too tall or too wide for the screen: the largest window of the content's shape that fits.
+            // Too tall or too wide for the room: the largest window of the content's shape that fits.
             let fitted = PixelRect(size: room).fitting(aspect: contentAspect)
             width = fitted.width
             height = fitted.height
         }
         width = max(2, width)
         height = max(2, height)
-        // Even edges for 4:2:0 chroma, rounded away from the screen edge so that the margin is never smaller.
-        let left = (settings.margin + 1) & ~1, right = (canvas.width - settings.margin - width) & ~1
-        let top = (settings.margin + 1) & ~1, bottom = (canvas.height - settings.margin - height) & ~1
+        // Even edges for 4:2:0 chroma, rounded away from the edges of the bounds so that the margin is never smaller.
+        let left = (area.x + settings.margin + 1) & ~1, right = (area.maxX - settings.margin - width) & ~1
+        let top = (area.y + settings.margin + 1) & ~1, bottom = (area.maxY - settings.margin - height) & ~1
         switch settings.corner {
         case .topLeft: window = PixelRect(x: left, y: top, width: width, height: height)
         case .topRight: window = PixelRect(x: right, y: top, width: width, height: height)

@@ -14,6 +14,9 @@ public struct PictureInPictureSettings: Hashable, Sendable {
         case `defer`
         /// The break never starts (`AD_BREAK_SKIPPED` with reason `pipActive`; its ads are marked skipped).
         case skip
+        /// The break starts at its cue and plays inside the picture-in-picture window, as IMA does with an
+        /// `IMAAVPlayerVideoDisplay`: nothing is held, its events and beacons are those of any break.
+        case play
     }
 
     /// Whether the device supports picture-in-picture at all.

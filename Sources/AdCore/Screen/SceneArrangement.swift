@@ -31,6 +31,9 @@ public enum SceneArrangement: Hashable, Sendable {
     /// The width of the narrow Split View scene on a display at least 1024 pt wide (HIG: 375 on iPad Pro 11"
     /// landscape and on 12.9" in both orientations; 320 on 11" portrait, where 504 + 10 + 320 = 834).
     public static let wideCompactWidth = 375
+    /// The width in points of the rim drawn along a Slide Over window's leading side (its `edge` layer), over the
+    /// scene below: what iPadOS shows as the floating window's rounded border and shadow.
+    public static let slideOverEdgeWidth = 8
 
     /// The scenes on screen, bottom first.
     public var scenesOnScreen: [SceneID] {

@@ -78,6 +78,19 @@ public struct ScreenFrame: Hashable, Sendable {
     public func window(of scene: SceneID) -> PixelRect? {
         layers.first { $0.scene == scene && $0.kind == .content }?.rect
     }
+
+    /// Where `scene`'s picture-in-picture window may float: its player's window inside the scene's safe area (clear
+    /// of the status bar, the island and the home indicator), and above the scene's banner when it has one, as
+    /// the system keeps the floating window off the app's anchored views. `nil` when the scene is off screen.
+    public func pictureInPictureBounds(of scene: SceneID) -> PixelRect? {
+        guard let window = window(of: scene), let safe = scenes.first(where: { $0.id == scene })?.safeArea else { return nil }
+        var bounds = window.intersection(safe)
+        if let banner = layers.first(where: { $0.scene == scene && $0.kind == .banner })?.rect,
+           banner.intersection(bounds).width > 0, banner.intersection(bounds).height > 0 {
+            bounds.height = max(0, banner.y - bounds.y)
+        }
+        return bounds
+    }
 }
 
 extension ScreenEvent {

@@ -22,6 +22,13 @@ public struct ScreenLayer: Hashable, Sendable {
         case card
         /// A single native ad (`style: single`), with the same fields.
         case native
+        /// The Split View divider between two scenes (the system's, drawn as a dark bar; its scene is the trailing one).
+        case divider
+        /// A Slide Over window's edge: the rounded rim the system draws along its leading side, over the scene below.
+        case edge
+
+        /// Whether the system draws the layer, not the app: a tap passes through it to the scene under it.
+        public var isSystemChrome: Bool { self == .divider || self == .edge }
     }
 
     public let scene: SceneID

@@ -65,7 +65,7 @@ extension ScreenState {
         case .tap(let x, let y):
             let canvas = canvasSize
             guard x < canvas.width, y < canvas.height else { throw refuse("(\(x), \(y)) is outside the \(canvas) canvas") }
-            let hit = layers().last { $0.contains(x: x, y: y) }
+            let hit = layers().last { !$0.kind.isSystemChrome && $0.contains(x: x, y: y) }
             events.append(.tapped(x: x, y: y, layer: hit))
             if let hit {
                 // A touch activates the scene it lands in, as on iPadOS; a tap on a banner opens its landing screen.

@@ -27,20 +27,43 @@ extension ScreenState {
     /// What is drawn, bottom first: for each scene on screen (in the arrangement's order) its `content` (the
     /// player's frame, `playerFrame(of:)`: the window unless the scene's player has a height), then its
     /// banner, then what it presents (`fullscreen` for an interstitial, `overlay` for a banner's landing screen)
-    /// over the whole window. Ads in the player and the PiP window are other contributors' layers.
+    /// over the whole window. Ads in the player and the PiP window are other contributors' layers. The system's
+    /// own chrome shows where one scene ends: Split View's `divider` between its two scenes (after both), and a
+    /// Slide Over window's `edge` just before its leading side, over the scene below it (before the floating
+    /// scene's layers).
     public func layers() -> [ScreenLayer] {
-        sceneLayouts.flatMap { layout -> [ScreenLayer] in
-            let window = pixelRect(layout.frame)
-            var layers = [ScreenLayer(scene: layout.id, kind: .content, rect: pixelRect(playerFrame(of: layout)))]
-            if let banner = bannerFrame(of: layout.id) {
-                layers.append(ScreenLayer(scene: layout.id, kind: .banner, rect: pixelRect(banner)))
+        let layouts = sceneLayouts
+        var layers: [ScreenLayer] = []
+        for layout in layouts {
+            if case .slideOver(_, let floating) = arrangement, floating == layout.id, layout.frame.x > 0 {
+                let width = min(SceneArrangement.slideOverEdgeWidth, layout.frame.x)
+                layers.append(ScreenLayer(scene: layout.id, kind: .edge, rect: pixelRect(
+                    PointRect(x: layout.frame.x - width, y: layout.frame.y, width: width, height: layout.frame.height))))
             }
-            switch scene(layout.id)?.presentation {
-            case .interstitial: layers.append(ScreenLayer(scene: layout.id, kind: .fullscreen, rect: window))
-            case .bannerLanding: layers.append(ScreenLayer(scene: layout.id, kind: .overlay, rect: window))
-            case nil: break
-            }
-            return layers
+            layers += sceneLayers(layout)
         }
+        if case .split = arrangement, layouts.count == 2 {
+            let leading = layouts[0].frame, trailing = layouts[1].frame
+            if trailing.x > leading.maxX {
+                layers.append(ScreenLayer(scene: layouts[1].id, kind: .divider, rect: pixelRect(
+                    PointRect(x: leading.maxX, y: 0, width: trailing.x - leading.maxX, height: screenSize.height))))
+            }
+        }
+        return layers
+    }
+
+    /// One scene's own layers, bottom first: its content, its banner, what it presents.
+    private func sceneLayers(_ layout: SceneLayout) -> [ScreenLayer] {
+        let window = pixelRect(layout.frame)
+        var layers = [ScreenLayer(scene: layout.id, kind: .content, rect: pixelRect(playerFrame(of: layout)))]
+        if let banner = bannerFrame(of: layout.id) {
+            layers.append(ScreenLayer(scene: layout.id, kind: .banner, rect: pixelRect(banner)))
+        }
+        switch scene(layout.id)?.presentation {
+        case .interstitial: layers.append(ScreenLayer(scene: layout.id, kind: .fullscreen, rect: window))
+        case .bannerLanding: layers.append(ScreenLayer(scene: layout.id, kind: .overlay, rect: window))
+        case nil: break
+        }
+        return layers
     }
 }

@@ -9,8 +9,10 @@ public struct ScreenState: Hashable, Sendable {
     /// What a scene of the app holds besides its frame.
     public struct Scene: Hashable, Sendable {
         public let id: SceneID
+        /// How the scene's anchored adaptive banner shares its window; `nil`: the scene has no banner placement.
+        public let banner: BannerLayout?
         /// Whether the scene has an anchored adaptive banner placement.
-        public let hasBanner: Bool
+        public var hasBanner: Bool { banner != nil }
         /// The height in points of the scene's player, which then sits at the top of the safe area across its
         /// width (a feed's video, with native ads below it); `nil`: the player fills the window.
         public let playerHeight: Int?
@@ -19,10 +21,15 @@ public struct ScreenState: Hashable, Sendable {
         /// The size the banner was last requested for; `nil` before the first request.
         public internal(set) var bannerLoadedSize: PointSize?
 
-        public init(id: SceneID, hasBanner: Bool = false, playerHeight: Int? = nil) {
+        public init(id: SceneID, banner: BannerLayout?, playerHeight: Int? = nil) {
             self.id = id
-            self.hasBanner = hasBanner
+            self.banner = banner
             self.playerHeight = playerHeight
+        }
+
+        /// A scene whose banner, when it has one, is drawn over its content (`overlay`).
+        public init(id: SceneID, hasBanner: Bool = false, playerHeight: Int? = nil) {
+            self.init(id: id, banner: hasBanner ? .overlay : nil, playerHeight: playerHeight)
         }
     }
 
@@ -84,11 +91,17 @@ public struct ScreenState: Hashable, Sendable {
     }
 
     /// Where `layout`'s scene draws its player, in points: the window, or with a `playerHeight` the top of the safe
-    /// area, as tall as that or the safe area, whichever is less.
+    /// area, as tall as that or the safe area, whichever is less. With a banner laid out `below` the content, the
+    /// frame ends where the banner begins.
     public func playerFrame(of layout: SceneLayout) -> PointRect {
-        guard let height = scene(layout.id)?.playerHeight else { return layout.frame }
-        var frame = layout.safeFrame
-        frame.height = min(frame.height, height)
+        var frame = layout.frame
+        if let height = scene(layout.id)?.playerHeight {
+            frame = layout.safeFrame
+            frame.height = min(frame.height, height)
+        }
+        if scene(layout.id)?.banner == .below, let banner = bannerFrame(of: layout.id) {
+            frame.height = max(0, min(frame.height, banner.y - frame.y))
+        }
         return frame
     }
 

@@ -119,11 +119,11 @@ extension PlaybackSession {
     private func screenChanged() {
         let window = PlaybackSession.playerWindow(screen: screen, canvas: screenCanvas, size: configuration.canvas,
                                                   scene: configuration.playerScene)
-        guard window != playerWindow else { return }
         playerWindow = window
-        if let window {
-            layout = PictureInPictureLayout(canvas: window.size, contentAspect: configuration.contentAspect,
-                                            settings: configuration.pictureInPicture)
+        // Laid out again even when the window stays: a rotation may move the safe area inside the same window.
+        if window != nil {
+            layout = PlaybackSession.pictureInPictureLayout(window: window, screen: screen, canvas: screenCanvas,
+                                                            configuration: configuration)
         }
     }
 

@@ -116,9 +116,8 @@ public final class PlaybackSession {
                                                       cacheBusting: configuration.cacheBusting),
                                  playerSize: window?.size ?? configuration.canvas)
         recorder.scene = screen.map { configuration.playerScene ?? $0.scenes[0].id }
-        layout = PictureInPictureLayout(canvas: window?.size ?? configuration.canvas,
-                                        contentAspect: configuration.contentAspect,
-                                        settings: configuration.pictureInPicture)
+        layout = PlaybackSession.pictureInPictureLayout(window: window, screen: screen, canvas: screenCanvas,
+                                                        configuration: configuration)
         adsManager = AdsManager(plan: plan, settings: configuration.ads,
                                 breakPolicy: configuration.pictureInPicture.breakPolicy,
                                 contentFrameCount: configuration.contentFrameCount,
@@ -286,6 +285,20 @@ public final class PlaybackSession {
     static func playerWindow(screen: ScreenState?, canvas: ScreenCanvas?, size: PixelSize, scene: SceneID?) -> PixelRect? {
         guard let screen, let canvas else { return PixelRect(size: size) }
         return canvas.frame(of: screen).window(of: scene ?? screen.scenes[0].id)
+    }
+
+    /// The picture-in-picture layout inside the player's `window` (the canvas without one); on a device the
+    /// floating window keeps inside the scene's safe area and off its banner (`ScreenFrame.pictureInPictureBounds`).
+    static func pictureInPictureLayout(window: PixelRect?, screen: ScreenState?, canvas: ScreenCanvas?,
+                                       configuration: SessionConfiguration) -> PictureInPictureLayout {
+        let size = window?.size ?? configuration.canvas
+        var bounds = PixelRect(size: size)
+        if let window, let screen, let canvas,
+           let allowed = canvas.frame(of: screen).pictureInPictureBounds(of: configuration.playerScene ?? screen.scenes[0].id) {
+            bounds = PixelRect(x: allowed.x - window.x, y: allowed.y - window.y, width: allowed.width, height: allowed.height)
+        }
+        return PictureInPictureLayout(canvas: size, bounds: bounds, contentAspect: configuration.contentAspect,
+                                      settings: configuration.pictureInPicture)
     }
 
     /// Tells the shared slot whether this player holds the picture-in-picture window now.

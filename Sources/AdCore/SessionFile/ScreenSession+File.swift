@@ -99,9 +99,13 @@ extension ScreenSession {
                 players.append(Player(scene: id, content: try reader.string(p["content"], at + ".player.content"),
                                 ads: try p["ads"].map { v throws(SessionFileError) in try reader.string(v, at + ".player.ads") }))
             }
+            var bannerLayout: BannerLayout?
             if let value = scene["banner"] {
-                let (source, setsScene) = try reader.placement(value, at + ".banner", extra: [])
+                let (source, setsScene) = try reader.placement(value, at + ".banner", extra: ["layout"])
                 banners.append(BannerPlacement(scene: id, source: source, setsScene: setsScene))
+                bannerLayout = try (value as? [String: Any])?["layout"].map { v throws(SessionFileError) in
+                    try reader.choice(v, at + ".banner.layout", BannerLayout.self)
+                } ?? .overlay
             }
             if let value = scene["interstitial"] {
                 let (source, setsScene) = try reader.placement(value, at + ".interstitial", extra: ["kind"])
@@ -117,7 +121,7 @@ extension ScreenSession {
                                            "more than the limit of \(SessionFileLimits.maximumNativePlacements) native placements in a session")
                 }
             }
-            scenes.append(ScreenState.Scene(id: id, hasBanner: scene["banner"] != nil, playerHeight: playerHeights[id]))
+            scenes.append(ScreenState.Scene(id: id, banner: bannerLayout, playerHeight: playerHeights[id]))
         }
         let ids = scenes.map(\.id)
         let arrangement = try reader.arrangement(top["layout"], ids: ids, frames: frames, device: device)

@@ -417,9 +417,24 @@ public final class Stitcher {
     static let fullScreenColor = YUVColor(red: 0xCC, green: 0x33, blue: 0x66)
     /// A placeholder for a banner's landing screen, likewise.
     static let overlayColor = YUVColor(red: 0xF0, green: 0xF0, blue: 0xF0)
+    /// The Split View divider: a dark grey bar, told apart from black (16), the slate (43) and the bezel (71) by
+    /// its luma, 57.
+    static let dividerColor = YUVColor(red: 0x30, green: 0x30, blue: 0x32)
+    /// A Slide Over window's rim: iOS's system grey (#8E8E93), luma 138, in a bar with rounded ends.
+    static let slideOverEdgeColor = YUVColor(red: 0x8E, green: 0x8E, blue: 0x93)
+
+    /// How the system's chrome between scenes is drawn: Split View's divider a dark bar, a Slide Over window's
+    /// edge a grey rim with rounded ends (the painter of `verify` draws them with the same layers).
+    static func chromeLayer(_ kind: ScreenLayer.Kind, in rect: PixelRect) -> CompositorLayer? {
+        switch kind {
+        case .divider: .color(dividerColor, in: rect)
+        case .edge: .roundedRect(slideOverEdgeColor, radius: rect.width / 2, in: rect)
+        default: nil
+        }
+    }
 
     /// Turns the screen model's layers into the compositor's, bottom first: the bezel over the canvas, the
-    /// display black (the Split View divider shows it), then each scene's layers. The player's scene shows the
+    /// display black, then each scene's layers (and the system's divider or edge, `chromeLayer`). The player's scene shows the
     /// player (the content or the ad, or the picture-in-picture backdrop and window); another scene's content is
     /// black (it has no player yet); a banner is its loaded creative stretched over its rectangle (an anchored
     /// adaptive banner is requested at its slot's size, so its creative fills it); full-screen ads and landing
@@ -481,6 +496,9 @@ public final class Stitcher {
             case .overlay:
                 drawing.layers.append(.color(Stitcher.overlayColor, in: layer.rect))
                 drawing.timeline.append(Timeline.Layer(kind: .overlay, scene: scene, rect: .init(layer.rect), source: nil))
+            case .divider, .edge:
+                drawing.layers += Stitcher.chromeLayer(layer.kind, in: layer.rect).map { [$0] } ?? []
+                drawing.timeline.append(Timeline.Layer(kind: layer.kind, scene: scene, rect: .init(layer.rect), source: nil))
             case .ad, .pip, .slider, .card, .native:
                 // Contributed by the ads manager and the PiP controller through the player, above, and by the
                 // native placements over their scene's content, below.

@@ -228,6 +228,10 @@ extension Verifier {
                     draft.add(name, rect)
                 case .slider, .card, .native:
                     try paintNative(layer, among: layers, into: &draft)
+                case .divider, .edge:
+                    // The system's chrome between scenes, drawn as the stitcher draws it.
+                    if let chrome = Stitcher.chromeLayer(layer.kind, in: rect) { try compositor.draw([chrome]) }
+                    draft.add(name, rect)
                 }
             }
             return ExpectedScreen(probe: try ColorProbe(compositor.picture), subjects: draft.subjects, regions: draft.regions,

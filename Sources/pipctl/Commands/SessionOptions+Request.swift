@@ -91,7 +91,7 @@ extension SessionOptions {
         PictureInPictureSettings(isBackgroundPlaybackEnabled: backgroundPlaybackEnabled,
                                  widthFraction: pictureInPictureSize, corner: pictureInPictureCorner.library,
                                  margin: pictureInPictureMargin, transitionFrames: Int64(pictureInPictureTransition),
-                                 breakPolicy: pictureInPictureAdPolicy == .defer ? .defer : .skip)
+                                 breakPolicy: pictureInPictureAdPolicy.library)
     }
 
     /// Reads the script text (inline or `@FILE`) and parses it.

@@ -55,6 +55,7 @@ import Testing
             ScreenLayer(scene: "main", kind: .content, rect: PixelRect(x: 0, y: 0, width: 592, height: 834)),
             banner,
             ScreenLayer(scene: "side", kind: .content, rect: PixelRect(x: 602, y: 0, width: 592, height: 834)),
+            ScreenLayer(scene: "side", kind: .divider, rect: PixelRect(x: 592, y: 0, width: 10, height: 834)),
         ])
 
         #expect(try screen.apply(.tap(x: 100, y: 750)) == [.tapped(x: 100, y: 750, layer: banner),
@@ -136,7 +137,7 @@ import Testing
         let timeline = ScreenTimeline(initial: initial, script: script)
         func sideWidth(_ t: Int64) -> Int? { timeline.state(at: MediaTime(seconds: Rational(t))).layout(of: "side")?.frame.width }
         #expect([sideWidth(0), sideWidth(2), sideWidth(3), sideWidth(4)] == [592, 375, 375, 320])
-        #expect(timeline.layers(at: MediaTime(seconds: Rational(4))).map(\.rect.width) == [320, 504])
+        #expect(timeline.layers(at: MediaTime(seconds: Rational(4))).map(\.rect.width) == [320, 504, 10], "the two scenes and the divider")
         #expect(timeline.changes.map(\.command) == [.split(.oneThird), .rotate(.portrait)])
         #expect(timeline.refusals.map(\.error) == [.refused(command: "fold", detail: "ipad-11 does not fold")])
     }

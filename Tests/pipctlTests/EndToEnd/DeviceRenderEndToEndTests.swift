@@ -160,8 +160,9 @@ extension EndToEnd {
             let render = try await Self.render(["--device", "ipad-11", "--orientation", "landscape", "--script", "pip@0.3"])
             #expect(render.segments.count == 2)
             let pip = try render.layer("pip", segment: 1), window = try render.layer("content", segment: 1)
-            // A third of the scene's width, 16 px from its bottom-right corner, over the banner.
-            #expect(pip.width == 398 && pip.maxX <= window.maxX - 16 && pip.maxY <= window.maxY - 16)
+            // A third of the scene's width, 16 px from the right of its safe area and from the top of its banner.
+            let bannerTop = try render.layer("banner", segment: 1).y
+            #expect(pip.width == 398 && pip.maxX <= window.maxX - 16 && pip.maxY <= bannerTop - 16)
             let layers = try #require(render.segments[1]["layers"] as? [[String: Any]])
             #expect(layers.map { $0["kind"] as? String } == ["content", "banner", "pip"])
             #expect(try Self.rect(render.segments[1]["picture"]) == pip)

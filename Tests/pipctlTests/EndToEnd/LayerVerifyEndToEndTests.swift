@@ -68,7 +68,7 @@ extension EndToEnd {
             // Three segments (before, during and after the interstitial), three frames each, and three layers seen
             // on each: the player's window (its black bars), the banner, and the right scene's black or, over it,
             // the interstitial. (The display is the whole canvas, so there is no bezel; its divider is too thin
-            // for a block, and its black is the scenes' black, so it is checked by ffmpeg below.)
+            // for a block of its own, so it is checked by ffmpeg below.)
             #expect(layers["frames"] as? Int == 9)
             #expect(layers["checked"] as? Int == 9 * 3, "\(layers)")
             #expect((layers["notVerifiable"] as? [String])?.isEmpty == true)
@@ -93,12 +93,16 @@ extension EndToEnd {
             #expect(picture.shows(Self.yellow, in: PixelRect(x: column.x + 8, y: column.y + column.height / 2 + 8, width: column.width - 16,
                                                              height: column.height / 2 - 16)))
             #expect(picture.shows(0x000000, in: PixelRect(x: window.x + 8, y: window.y + 8, width: column.x - window.x - 16, height: window.height - 16)))
-            // Before it is presented, the right scene (no player) is black, and so is the divider between the scenes.
+            // Before it is presented, the right scene (no player) is black, and the divider between the scenes is the
+            // system's dark grey (#303032), so that one sees where each scene ends.
             let before = try RGBPicture(file: output, size: size, frame: 5)
             let right = try Self.layer(timeline, "content", "right", frame: 5), left = try Self.layer(timeline, "content", "left", frame: 5)
             #expect(before.shows(0x000000, in: PixelRect(x: right.x + 8, y: right.y + 8, width: right.width - 16, height: right.height - 16)))
             #expect(left.maxX < right.x)
-            #expect(before.shows(0x000000, in: PixelRect(x: left.maxX + 1, y: 8, width: right.x - left.maxX - 2, height: size.height - 16)))
+            #expect(before.shows(0x303032, in: PixelRect(x: left.maxX + 2, y: 8, width: right.x - left.maxX - 4, height: size.height - 16),
+                                 tolerance: 8))
+            #expect(!before.shows(0x000000, in: PixelRect(x: left.maxX + 2, y: 8, width: right.x - left.maxX - 4, height: size.height - 16),
+                                  tolerance: 8))
             #expect(!before.shows(Self.green, in: PixelRect(x: column.x + 8, y: column.y + 8, width: column.width - 16, height: column.height / 2 - 16)))
         }
 

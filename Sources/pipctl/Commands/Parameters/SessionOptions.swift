@@ -94,7 +94,7 @@ struct SessionOptions: Hashable, Sendable {
     static let pipAdPolicy = Parameter.option(
         "pip-ad-policy", .choice(PictureInPictureAdPolicy.self), default: .defer,
         help: "What happens to an ad break whose cue is reached while picture-in-picture is active: defer plays "
-            + "it when picture-in-picture stops; skip drops it.")
+            + "it when picture-in-picture stops; skip drops it; play plays it at its cue inside the picture-in-picture window.")
     static let pipSize = Parameter.option(
         "pip-size", .number("FRACTION", above: .zero, atMost: .one, examples: "0.25, 1/3"),
         default: Rational(1, 3),
