@@ -26,9 +26,14 @@ public enum TestFixtures {
 
     /// The fixture directory for `key`, made by `make(directory)` into an empty directory when it is not cached.
     public static func directory(for key: String, make: (String) throws -> Void) throws -> String {
+        try directory(for: key, in: root, make: make)
+    }
+
+    /// `directory(for:make:)` with the cache at `root`.
+    public static func directory(for key: String, in root: String, make: (String) throws -> Void) throws -> String {
         let target = root + "/" + hash(key)
         if FileManager.default.fileExists(atPath: target) { return target }
-        let scratch = try scratchDirectory(for: target)
+        let scratch = try scratchDirectory(for: target, in: root)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         try make(scratch)
         return try publish(scratch, as: target, key: key)
@@ -38,13 +43,13 @@ public enum TestFixtures {
     public static func directory(for key: String, make: (String) async throws -> Void) async throws -> String {
         let target = root + "/" + hash(key)
         if FileManager.default.fileExists(atPath: target) { return target }
-        let scratch = try scratchDirectory(for: target)
+        let scratch = try scratchDirectory(for: target, in: root)
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         try await make(scratch)
         return try publish(scratch, as: target, key: key)
     }
 
-    private static func scratchDirectory(for target: String) throws -> String {
+    private static func scratchDirectory(for target: String, in root: String) throws -> String {
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
         let scratch = target + ".making-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: false)
