@@ -8,7 +8,9 @@ import MediaCore
 #endif
 
 /// `HTTPClient` against a real server on loopback that answers, hangs, drips, breaks off and redirects.
-@Suite struct HTTPClientTests {
+/// Serialized, so `scripts/test` runs it alone: several tests bound deadlines and cancellations in wall time
+/// (500 ms, a 2 s timeout within 3 s), which suites encoding video beside it on two cores would stretch.
+@Suite(.serialized) struct HTTPClientTests {
     let client = HTTPClient()
 
     func request(_ server: LoopbackHTTPServer, _ path: String, timeout: Duration = .seconds(5),

@@ -11,6 +11,13 @@ import Testing
         #expect(layout.window == PixelRect(x: 1264, y: 704, width: 640, height: 360))
     }
 
+    @Test func onASmallScreenTheWindowKeepsEvenEdgesInsideTheMargin() {
+        // 640 / 3 = 213.3 → 212 wide (even), 212 × 9/16 = 119.25 → 118 high; 16 px from the bottom-right corner.
+        let layout = PictureInPictureLayout(canvas: PixelSize(width: 640, height: 360), contentAspect: Rational(16, 9),
+                                            settings: PictureInPictureSettings())
+        #expect(layout.window == PixelRect(x: 412, y: 226, width: 212, height: 118))
+    }
+
     @Test(arguments: [
         (PictureInPictureSettings.Corner.topLeft, PixelRect(x: 16, y: 16, width: 640, height: 480)),
         (.topRight, PixelRect(x: 1264, y: 16, width: 640, height: 480)),

@@ -21,7 +21,7 @@ import Testing
     @Test func liveCommandsGiveTheScriptsEventsWithTheReloadLoggedWhenItArrives() async throws {
         let ads = try SizedCreativeServer()
         try ads.serveImage("interstitial", PointSize(width: 412, height: 1194))
-        try ads.serveImage("interstitial", PointSize(width: 320, height: 1194), color: "green")
+        let reloaded = try ads.serveImage("interstitial", PointSize(width: 320, height: 1194), color: "green")
         let script: [(Int64, ScreenCommand)] = [(2, .split(.oneThird)), (3, .presentInterstitial("side")), (4, .tap(x: 100, y: 600)),
                                                 (5, .dismiss("side"))]
         let batch = try await ScreenAdDriver(timeline: Loading.ipad(script), fullScreenAds: [Self.placement(ads)]).run(with: ScreenAdLoader())
@@ -31,9 +31,15 @@ import Testing
                                          with: ScreenAdLoader())
         let playback = ScreenAdPlayback(run: run)
         var state = run.driver.timeline.initial
+        // The reload's answer is held until the test has seen it still loading.
+        let gate = LoopbackHTTPServer.Gate()
+        var held = LoopbackHTTPServer.Response.file(URL(fileURLWithPath: reloaded), contentType: "image/png")
+        held.gate = gate
+        ads.server.route("/interstitial/320x1194.png", held)
         playback.advance(through: MediaTime(seconds: 2))
         playback.screenChanged(try LiveBannerRequestsTests.change(&state, .split(.oneThird), at: 2))
         #expect(playback.isLoading, "fetched in the background: the call returned before the answer")
+        gate.open()
         let deadline = ContinuousClock.now + .seconds(20)
         while playback.isLoading && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         let arrivals = playback.takeArrivals()

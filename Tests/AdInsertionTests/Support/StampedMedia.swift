@@ -4,8 +4,8 @@ import Testing
 import VideoPipeline
 @testable import AdInsertion
 
-/// Stamped test sources made by `TestSourceGenerator` once per test process, in a temporary directory removed at
-/// exit, and what the stitching and verification tests check on every render.
+/// Stamped test sources made by `TestSourceGenerator` once (`TestFixtures`) and copied once per test process into a
+/// temporary directory removed at exit, and what the stitching and verification tests check on every render.
 ///
 /// Tests only read the clips; renders that several tests share, made once like the clips, are written beside them.
 /// The clips are short and small (content 10 s at 320x180, ads of a second or so) so that the whole suite stays
@@ -70,18 +70,28 @@ struct StampedMedia: Sendable {
         portrait = clip("portrait", size: PixelSize(width: 180, height: 320), tone: 1350)
         mono = clip("mono", seconds: Rational(6, 5), tone: 1550, sampleRate: 44100, channels: 1)
         let all = [content, content25, ad24, ad25, ad2997, ad60, portrait, mono]
-        let failures = LockedState<[String]>([])
-        DispatchQueue.concurrentPerform(iterations: all.count) { i in
-            let c = all[i]
-            do {
-                _ = try TestSourceGenerator.generate(.init(
-                    output: c.path, duration: c.duration, size: c.size, frameRate: c.rate, sourceID: c.id,
-                    toneFrequency: c.tone, sampleRate: c.sampleRate, channels: c.channels, encoding: StampedMedia.fast))
-            } catch {
-                failures.withLock { $0.append("\(c.id): \(error)") }
+        // Made once into the fixture cache (keyed by the generator's sources and every clip's parameters), then
+        // copied here: the tests write their renders beside the clips.
+        let key = (["StampedMedia: TestSourceGenerator, x264 ultrafast",
+                    TestFixtures.sources(["Sources/VideoPipeline", "Sources/MediaCore"])]
+                   + all.map { "\($0.id) \($0.duration) \($0.size) \($0.rate) \($0.tone) \($0.sampleRate) \($0.channels)" })
+            .joined(separator: "\n")
+        let cached = try TestFixtures.directory(for: key) { made in
+            let failures = LockedState<[String]>([])
+            DispatchQueue.concurrentPerform(iterations: all.count) { i in
+                let c = all[i]
+                do {
+                    _ = try TestSourceGenerator.generate(.init(
+                        output: (made as NSString).appendingPathComponent(c.name), duration: c.duration, size: c.size,
+                        frameRate: c.rate, sourceID: c.id, toneFrequency: c.tone, sampleRate: c.sampleRate,
+                        channels: c.channels, encoding: StampedMedia.fast))
+                } catch {
+                    failures.withLock { $0.append("\(c.id): \(error)") }
+                }
             }
+            if let failure = failures.withLock({ $0.first }) { throw Failure(description: failure) }
         }
-        if let failure = failures.withLock({ $0.first }) { throw Failure(description: failure) }
+        for c in all { try TestFixtures.copy((cached as NSString).appendingPathComponent(c.name), to: c.path) }
     }
 
     private static let createdDirectory = LockedState<String?>(nil)

@@ -38,6 +38,9 @@ public final class LoopbackHTTPServer: Sendable {
         public var etag: String?
         /// Answer `Range: bytes=N-` with 206 and the rest of the body (unless an `If-Range` names another ETag).
         public var acceptsRanges = false
+        /// Hold the answer until the test opens this gate (or the server stops): a test that needs a request still
+        /// in flight holds it there instead of hoping a delay is long enough.
+        public var gate: Gate?
 
         public init(status: Int = 200, contentType: String = "application/xml", body: Data = Data(),
                     delay: Duration = .zero, delivery: Delivery = .normal, headers: [String: String] = [:],
@@ -190,6 +193,7 @@ public final class LoopbackHTTPServer: Sendable {
         let path = String(request.target.split(separator: "?", maxSplits: 1).first ?? "")
         let response = routes.withLock { $0[path] } ?? .notFound
         if response.delay > .zero { Thread.sleep(forTimeInterval: response.delay.seconds) }
+        if let gate = response.gate, !gate.wait(unless: { stopped.load(ordering: .relaxed) }) { return }
         if response.delivery == .hang {
             while !stopped.load(ordering: .relaxed) {
                 // Returns when the client goes away or the server stops (stop() shuts the socket down).
@@ -250,6 +254,32 @@ public final class LoopbackHTTPServer: Sendable {
                 if n <= 0 { return false }
                 offset += n
             }
+            return true
+        }
+    }
+}
+
+extension LoopbackHTTPServer {
+    /// Holds the answers of the routes given it until `open()`: requests are read and logged as they arrive, and
+    /// each waits for the gate before its answer is written. Opening is once and for all.
+    public final class Gate: Sendable {
+        private let opened = DispatchSemaphore(value: 0)
+        private let isOpen = Atomic<Bool>(false)
+
+        public init() {}
+
+        /// Lets every held answer, and every later one, through.
+        public func open() {
+            if !isOpen.exchange(true, ordering: .sequentiallyConsistent) { opened.signal() }
+        }
+
+        /// Waits until the gate opens (true) or `stopped()` is true (false). A woken waiter passes the signal on.
+        fileprivate func wait(unless stopped: () -> Bool) -> Bool {
+            // The semaphore wakes a waiter at once on open(); the timeout only notices a server that stopped.
+            while opened.wait(timeout: .now() + .milliseconds(100)) == .timedOut {
+                if stopped() { return false }
+            }
+            opened.signal()
             return true
         }
     }

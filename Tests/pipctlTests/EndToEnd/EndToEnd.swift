@@ -43,12 +43,18 @@ struct TestClip: Hashable, Sendable {
          "--channels", "\(channels)", "--id", id, "--tone", "\(tone)", "--preset", "ultrafast"]
     }
 
-    /// The clip's path, made on first use in a directory shared by the tests of this run.
+    /// The clip's path, in a directory shared by the tests of this run: a copy of the one in the fixture cache
+    /// (`TestFixtures`, keyed by the sources `pipctl testsrc` is built from and its arguments), made there once.
     var path: String {
         get async throws {
             try await SharedArtifacts.shared.path(of: "\(id).mp4") { path in
-                let result = try await PipctlProcess.run(["testsrc", "-o", path] + testsrcArguments)
-                guard result.exitStatus == 0 else { throw SharedArtifacts.Failure(description: "testsrc \(id): \(result.standardError)") }
+                let key = (["pipctl testsrc", TestFixtures.sources(["Sources/VideoPipeline", "Sources/MediaCore", "Sources/pipctl"])]
+                           + testsrcArguments).joined(separator: "\n")
+                let cached = try await TestFixtures.file("\(id).mp4", key: key) { made in
+                    let result = try await PipctlProcess.run(["testsrc", "-o", made] + testsrcArguments)
+                    guard result.exitStatus == 0 else { throw SharedArtifacts.Failure(description: "testsrc \(id): \(result.standardError)") }
+                }
+                try TestFixtures.copy(cached, to: path)
             }
         }
     }
