@@ -25,6 +25,8 @@ public enum MediaError: Error, Hashable, Sendable, CustomStringConvertible {
     case interrupted
     /// A file whose packets cannot be copied into the output (passthrough): why not.
     case cannotCopy(path: String, reason: String)
+    /// A libebur128 call failed (loudness measurement): the C function and what it said.
+    case loudness(function: String, detail: String)
     /// An FFmpeg call failed. `function` is the C function, `code` its return value, `message` FFmpeg's text.
     case ffmpeg(function: String, code: Int32, message: String, path: String?)
 
@@ -42,6 +44,7 @@ public enum MediaError: Error, Hashable, Sendable, CustomStringConvertible {
         case .invalidSetting(let name, let value, let reason): "\(name) \(value): \(reason)"
         case .interrupted: "interrupted; nothing was written"
         case .cannotCopy(let path, let reason): "\(path): cannot be copied: \(reason)"
+        case .loudness(let function, let detail): "\(function) failed: \(detail)"
         case .ffmpeg(let function, _, let message, let path):
             (path.map { "\($0): " } ?? "") + "\(function) failed: \(message)"
         }
