@@ -22,6 +22,8 @@ let package = Package(
         .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         // FreeType 2.12 from Debian, for the text of native ad cards; only VideoPipeline imports it.
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        // libebur128 1.2 from Debian: loudness by ITU-R BS.1770-4 and EBU R128; only VideoPipeline imports it.
+        .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         .target(name: "MediaCore"),
         // What Swift cannot see in the C library: posix_spawn's chdir and the affinity mask (GNU extensions). Only
         // Batch imports it.
@@ -31,7 +33,7 @@ let package = Package(
         .target(name: "Batch", dependencies: ["MediaCore", "CSystem"]),
         // HTTP(S) GETs bounded in size and time, cancellable; the only importer of CCurl.
         .target(name: "Networking", dependencies: ["CCurl", "MediaCore"]),
-        .target(name: "VideoPipeline", dependencies: ["CFFmpeg", "CFreeType", "MediaCore"]),
+        .target(name: "VideoPipeline", dependencies: ["CFFmpeg", "CFreeType", "CEBUR128", "MediaCore"]),
         // The media-free half of the ad side: VAST/VMAP, decisioning, the plan, the ads manager and its events,
         // tracking, sessions and scripts, picture-in-picture and screen layouts. It cannot import VideoPipeline
         // because it does not depend on it, so its tests and fuzzers link no FFmpeg.

@@ -28,6 +28,8 @@ public enum MediaError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A video stream whose coded size (from its codec parameters, read before any decoder opens) is over the
     /// picture limit its caller set (`PictureLimit`); `detail` gives the stream, its size and the limit.
     case pictureTooLarge(path: String, detail: String)
+    /// A libebur128 call failed (loudness measurement): the C function and what it said.
+    case loudness(function: String, detail: String)
     /// An FFmpeg call failed. `function` is the C function, `code` its return value, `message` FFmpeg's text.
     case ffmpeg(function: String, code: Int32, message: String, path: String?)
 
@@ -46,6 +48,7 @@ public enum MediaError: Error, Hashable, Sendable, CustomStringConvertible {
         case .interrupted: "interrupted; nothing was written"
         case .cannotCopy(let path, let reason): "\(path): cannot be copied: \(reason)"
         case .pictureTooLarge(let path, let detail): "\(path): \(detail)"
+        case .loudness(let function, let detail): "\(function) failed: \(detail)"
         case .ffmpeg(let function, _, let message, let path):
             (path.map { "\($0): " } ?? "") + "\(function) failed: \(message)"
         }

@@ -4,15 +4,21 @@ enum ProbeCommand: Command {
     struct Options: CommandOptions {
         var file: String
         var json: Bool
+        var loudness: Bool
 
         init(_ arguments: ParsedArguments) {
             file = arguments[ProbeCommand.file]
             json = arguments[ProbeCommand.json]
+            loudness = arguments[ProbeCommand.loudness]
         }
     }
 
     static let file = Parameter.positional(.text("FILE"), help: "The media file to describe.")
     static let json = Parameter.flag("json", help: "Write the description as JSON instead of text.")
+    static let loudness = Parameter.flag(
+        "loudness", help: "Also decode the sound and measure it by ITU-R BS.1770-4 and EBU R128 (libebur128): "
+            + "integrated loudness (LUFS), loudness range (LU), the highest momentary loudness, true peak (dBTP) "
+            + "and sample peak (dBFS).")
 
     static let definition = CommandDefinition(
         name: "probe",
@@ -20,10 +26,21 @@ enum ProbeCommand: Command {
         discussion: "Prints the container, duration and streams of FILE: for video the codec, size, sample "
             + "aspect ratio, frame rate, time base and frame count; for audio the codec, sample rate, channels "
             + "and time base. Times are exact (fractions of a second where needed).",
-        parameters: [file, json])
+        parameters: [file, json, loudness])
 
     static func run(_ options: Options, context: CommandContext) async throws {
-        let report = ProbeReport(try MediaProbe.probe(options.file))
+        var report = ProbeReport(try MediaProbe.probe(options.file))
+        if options.loudness {
+            let file = options.file, interrupt = context.interrupt
+            do {
+                let whole = try await runBlocking {
+                    try LoudnessAnalysis.measure(file: file, control: JobControl(isCancelled: { interrupt.isSet })).whole
+                }
+                report.loudness = ProbeReport.Loudness(whole)
+            } catch {
+                try context.rethrowing(error, interrupted: (error as? MediaError) == .interrupted)
+            }
+        }
         context.output.write(options.json ? report.json : report.text)
     }
 }

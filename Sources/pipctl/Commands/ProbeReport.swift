@@ -33,11 +33,42 @@ struct ProbeReport: Encodable {
         var sampleFormat: String?
     }
 
+    /// `probe --loudness`: the sound's loudness, rounded to a tenth as meters show it.
+    struct Loudness: Encodable {
+        /// LUFS; nil when everything is gated out (silence).
+        var integrated: Double?
+        /// LU.
+        var range: Double?
+        var maxMomentary: Double?
+        /// dBTP / dBFS; nil for digital silence.
+        var truePeak: Double?
+        var samplePeak: Double?
+        var duration: Double
+
+        init(_ measured: VideoPipeline.Loudness) {
+            func tenth(_ value: Double?) -> Double? { value.map { ($0 * 10).rounded() / 10 } }
+            integrated = tenth(measured.integrated)
+            range = tenth(measured.range)
+            maxMomentary = tenth(measured.maxMomentary)
+            truePeak = tenth(measured.truePeak)
+            samplePeak = tenth(measured.samplePeak)
+            duration = measured.duration.seconds.doubleValue
+        }
+
+        var text: String {
+            func figure(_ value: Double?, _ unit: String) -> String { value.map { String(format: "%.1f \(unit)", $0) } ?? "silent" }
+            return "  loudness: integrated \(figure(integrated, "LUFS")), range \(figure(range, "LU")), "
+                + "momentary max \(figure(maxMomentary, "LUFS")), true peak \(figure(truePeak, "dBTP")), "
+                + "sample peak \(figure(samplePeak, "dBFS")), over " + String(format: "%.3f s", duration)
+        }
+    }
+
     var path: String
     var container: String
     var duration: Double?
     var bitRate: Int64?
     var streams: [Stream]
+    var loudness: Loudness?
 
     init(_ info: MediaInfo) {
         path = info.path
@@ -97,6 +128,7 @@ struct ProbeReport: Encodable {
             parts.append("time base \(s.timeBase)")
             lines.append(parts.joined(separator: ", ").replacingOccurrences(of: ": \(s.codec),", with: ": \(s.codec)"))
         }
+        if let loudness { lines.append(loudness.text) }
         return lines.joined(separator: "\n") + "\n"
     }
 }

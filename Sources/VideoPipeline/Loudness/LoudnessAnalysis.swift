@@ -1,0 +1,67 @@
+import MediaCore
+
+/// Measures the loudness of a file's sound, as a whole and in spans of it.
+public enum LoudnessAnalysis {
+    /// What `measure` found.
+    public struct Report: Hashable, Sendable {
+        /// The sound's sample rate and channel count as measured (a layout with no BS.1770 map is remixed to stereo).
+        public var sampleRate: Int
+        public var channels: Int
+        public var whole: Loudness
+        /// One per span asked for, in order.
+        public var spans: [Loudness]
+        /// Short-term loudness (LUFS, nil for silence) every `shortTermStep` from the start, for plotting.
+        public var shortTerm: [Double?]
+        public static let shortTermStep = MediaDuration(seconds: Rational(1, 10))
+    }
+
+    /// Decodes the best audio stream of `path` start to end at its own rate and measures it, and each of `spans`
+    /// (times on the file's audio clock from its first sample) on its own.
+    /// - Throws: `MediaError` when the file cannot be read, has no audio, or libebur128 fails.
+    public static func measure(file path: String, spans: [Range<MediaTime>] = [],
+                               control: JobControl = .none) throws(MediaError) -> Report {
+        let info = try MediaProbe.probe(path)
+        guard let audio = info.bestAudio, let rate = audio.sampleRate, rate > 0 else {
+            throw .missingStream(path: path, kind: .audio)
+        }
+        let channels = LoudnessMeter.roles(channels: audio.channels ?? 2) == nil ? 2 : audio.channels ?? 2
+        let origin = try InputFile(path: path).startTime ?? .zero
+        let track = try AudioTrack(path: path, sampleRate: rate, channels: channels, origin: origin)
+        let whole = try LoudnessMeter(channels: channels, sampleRate: rate)
+        let ranges = spans.map { span in
+            ((span.lowerBound.seconds * Rational(Int64(rate))).floor, (span.upperBound.seconds * Rational(Int64(rate))).floor)
+        }
+        var meters: [LoudnessMeter?] = Array(repeating: nil, count: spans.count)
+        var finished: [Loudness?] = Array(repeating: nil, count: spans.count)
+        let block = rate / 10
+        let buffer = try AudioBuffer(channels: channels, sampleRate: rate, capacity: block)
+        var shortTerm: [Double?] = []
+        var position: Int64 = 0
+        var heard = false
+        while true {
+            if control.isCancelled() { throw .interrupted }
+            let real = try track.read(from: position, count: block, into: buffer)
+            // Silence before the first sound belongs to the file's sound; after the last, it does not.
+            let count = heard && real < block ? real : block
+            if real > 0 { heard = true }
+            if count > 0 {
+                try whole.add(buffer, to: count)
+                shortTerm.append(try whole.shortTerm())
+                for (i, (start, end)) in ranges.enumerated() where position + Int64(count) > start && position < end {
+                    let from = Int(max(0, start - position)), to = Int(min(Int64(count), end - position))
+                    if meters[i] == nil { meters[i] = try LoudnessMeter(channels: channels, sampleRate: rate) }
+                    try meters[i]!.add(buffer, from: from, to: to)
+                    if position + Int64(to) == end { finished[i] = try meters[i]!.result(); meters[i] = nil }
+                }
+            }
+            position += Int64(count)
+            if heard && real < block { break }
+            if !heard && position > Int64(rate) * 60 { break }
+        }
+        for i in ranges.indices where finished[i] == nil { finished[i] = try meters[i]?.result() }
+        let empty = Loudness(integrated: nil, range: nil, maxMomentary: nil, truePeak: nil, samplePeak: nil,
+                             duration: MediaDuration(seconds: .zero))
+        return Report(sampleRate: rate, channels: channels, whole: try whole.result(),
+                      spans: finished.map { $0 ?? empty }, shortTerm: shortTerm)
+    }
+}
