@@ -91,6 +91,12 @@ enum LayoutInvariants {
                 // An anchored adaptive banner sits on the bottom edge of its scene's safe area.
                 let safe = window.intersection(safeDisplay)
                 require(rect.maxY == safe.maxY, name, rect, "on the bottom of its scene's safe area", safe)
+            case .divider, .edge:
+                // The system's chrome lies beside its scene's window (a Split View divider in the gap before it, a
+                // Slide Over rim along its leading side), so it must lie in the display and touch its window.
+                require(display.contains(rect), name, rect, "inside the display", display)
+                let touching = rect.x <= window.maxX && window.x <= rect.maxX && rect.y <= window.maxY && window.y <= rect.maxY
+                require(touching, name, rect, "beside its scene's window", window)
             default:
                 require(window.contains(rect), name, rect, "inside its scene's window", window)
             }

@@ -120,6 +120,29 @@ import Testing
         },
     ]
 
+    /// A Split View divider lies in the gap before its scene, outside the scene's window: it must lie in the display
+    /// and touch its window, not lie inside it.
+    static func withDivider(_ t: inout Timeline, x dx: Int) {
+        let window = t.segments[0].scenes![0].rect
+        t.segments[0].layers!.append(Timeline.Layer(kind: .divider, scene: "feed",
+                                                    rect: .init(PixelRect(x: window.x + dx, y: window.y, width: 10, height: window.height)),
+                                                    source: nil))
+    }
+
+    @Test func aDividerBesideItsSceneBreaksNoRule() async throws {
+        var timeline = try await Self.timeline()
+        Self.withDivider(&timeline, x: 0)
+        #expect(LayoutInvariants.violations(in: timeline).map(\.description) == [])
+    }
+
+    @Test func aDividerOffTheDisplayIsAViolation() async throws {
+        var timeline = try await Self.timeline()
+        Self.withDivider(&timeline, x: -200)
+        let found = LayoutInvariants.violations(in: timeline).map(\.description)
+        #expect(found.contains { $0.hasPrefix("frame 15: divider of scene \"feed\" at x=") && $0.contains("is not inside the display") },
+                "\(found)")
+    }
+
     @Test(arguments: mistakes)
     func aWrongLayoutIsAViolationNamingTheLayerTheFrameAndBothRectangles(_ mistake: Mistake) async throws {
         var timeline = try await Self.timeline()
