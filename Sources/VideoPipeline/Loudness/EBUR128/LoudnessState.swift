@@ -64,50 +64,38 @@ final class LoudnessState {
     }
 
     /// Integrated loudness in LUFS; nil when every block is gated out (silence, or under 400 ms of sound).
-    func integrated() throws(MediaError) -> Double? {
-        var value = 0.0
-        try check(ebur128_loudness_global(state, &value), "ebur128_loudness_global")
-        return value.isFinite ? value : nil
-    }
+    func integrated() throws(MediaError) -> Double? { try reading(ebur128_loudness_global, "ebur128_loudness_global") }
 
     /// Loudness range (EBU Tech 3342) in LU; nil when no short-term block passed the gates.
-    func range() throws(MediaError) -> Double? {
-        var value = 0.0
-        try check(ebur128_loudness_range(state, &value), "ebur128_loudness_range")
-        return value.isFinite ? value : nil
-    }
+    func range() throws(MediaError) -> Double? { try reading(ebur128_loudness_range, "ebur128_loudness_range") }
 
     /// Momentary loudness (the last 400 ms) in LUFS; nil for silence.
-    func momentary() throws(MediaError) -> Double? {
-        var value = 0.0
-        try check(ebur128_loudness_momentary(state, &value), "ebur128_loudness_momentary")
-        return value.isFinite ? value : nil
-    }
+    func momentary() throws(MediaError) -> Double? { try reading(ebur128_loudness_momentary, "ebur128_loudness_momentary") }
 
     /// Short-term loudness (the last 3 s) in LUFS; nil for silence.
-    func shortTerm() throws(MediaError) -> Double? {
+    func shortTerm() throws(MediaError) -> Double? { try reading(ebur128_loudness_shortterm, "ebur128_loudness_shortterm") }
+
+    /// The highest true peak (4x oversampled, as BS.1770-4 Annex 2) over every channel, as a linear amplitude.
+    func truePeak() throws(MediaError) -> Double { try highest(ebur128_true_peak, "ebur128_true_peak") }
+
+    /// The highest sample peak over every channel, as a linear amplitude.
+    func samplePeak() throws(MediaError) -> Double { try highest(ebur128_sample_peak, "ebur128_sample_peak") }
+
+    /// One of libebur128's loudness readings; its −∞ (nothing measured) is nil.
+    private func reading(_ read: (UnsafeMutablePointer<ebur128_state>?, UnsafeMutablePointer<Double>?) -> Int32,
+                         _ function: String) throws(MediaError) -> Double? {
         var value = 0.0
-        try check(ebur128_loudness_shortterm(state, &value), "ebur128_loudness_shortterm")
+        try check(read(state, &value), function)
         return value.isFinite ? value : nil
     }
 
-    /// The highest true peak (4x oversampled, as BS.1770-4 Annex 2) over every channel, as a linear amplitude.
-    func truePeak() throws(MediaError) -> Double {
+    /// The highest of a per-channel peak reading.
+    private func highest(_ read: (UnsafeMutablePointer<ebur128_state>?, UInt32, UnsafeMutablePointer<Double>?) -> Int32,
+                         _ function: String) throws(MediaError) -> Double {
         var highest = 0.0
         for channel in 0..<channels {
             var value = 0.0
-            try check(ebur128_true_peak(state, UInt32(channel), &value), "ebur128_true_peak")
-            highest = max(highest, value)
-        }
-        return highest
-    }
-
-    /// The highest sample peak over every channel, as a linear amplitude.
-    func samplePeak() throws(MediaError) -> Double {
-        var highest = 0.0
-        for channel in 0..<channels {
-            var value = 0.0
-            try check(ebur128_sample_peak(state, UInt32(channel), &value), "ebur128_sample_peak")
+            try check(read(state, UInt32(channel), &value), function)
             highest = max(highest, value)
         }
         return highest
