@@ -33,7 +33,11 @@ let package = Package(
         .target(name: "Batch", dependencies: ["MediaCore", "CSystem"]),
         // HTTP(S) GETs bounded in size and time, cancellable; the only importer of CCurl.
         .target(name: "Networking", dependencies: ["CCurl", "MediaCore"]),
-        .target(name: "VideoPipeline", dependencies: ["CFFmpeg", "CFreeType", "CEBUR128", "MediaCore"]),
+        // Optimised in debug builds too: its per-pixel loops (compositing, rotation, stamps, colour probes) run many
+        // times slower unoptimised, and every media test and fixture goes through them. Overflow checks stay on (-O,
+        // not -Ounchecked), so a debug build still traps where a release build would.
+        .target(name: "VideoPipeline", dependencies: ["CFFmpeg", "CFreeType", "CEBUR128", "MediaCore"],
+                swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // The media-free half of the ad side: VAST/VMAP, decisioning, the plan, the ads manager and its events,
         // tracking, sessions and scripts, picture-in-picture and screen layouts. It cannot import VideoPipeline
         // because it does not depend on it, so its tests and fuzzers link no FFmpeg.

@@ -13,6 +13,26 @@ public enum ScriptError: Error, Hashable, Sendable, CustomStringConvertible {
     case badArgument(command: String, detail: String)
     /// A player command names a scene (`in SCENE`) that the session does not have, or that has no player.
     case badScene(command: String, detail: String)
+    /// The script is larger than `SessionScript.maximumBytes`, or holds more than `SessionScript.maximumCommands`
+    /// commands; checked before (bytes) and while (commands) it is read, so a huge script costs no parsing.
+    case tooLarge(Size)
+
+    /// What made a script too large.
+    public enum Size: Hashable, Sendable {
+        /// Its text, of this many bytes.
+        case bytes(Int)
+        /// Its commands, one more than the limit (the script is read no further).
+        case commands
+    }
+
+    /// How the script exceeds its limit, without the leading "script": for a session file's `script` error.
+    public var limitDescription: String {
+        switch self {
+        case .tooLarge(.bytes(let bytes)): "\(bytes) bytes, more than the limit of \(SessionScript.maximumBytes) bytes"
+        case .tooLarge(.commands): "more than the limit of \(SessionScript.maximumCommands) commands"
+        default: description
+        }
+    }
 
     public var description: String {
         switch self {
@@ -24,6 +44,7 @@ public enum ScriptError: Error, Hashable, Sendable, CustomStringConvertible {
             "script command \"\(command.excerpt)\": unknown command; use pip, pip on, pip off, seek T, pause, resume, skip, click, quit, or a screen command: rotate, resize, split, fold, unfold, activate, present interstitial, tap, dismiss, or a native command: load slider, load images, swipe left|right, scroll N"
         case .badArgument(let command, let detail), .badScene(let command, let detail):
             "script command \"\(command.excerpt)\": \(detail)"
+        case .tooLarge: "script: " + limitDescription
         }
     }
 }

@@ -17,14 +17,24 @@ public struct SessionScript: Hashable, Sendable, CustomStringConvertible {
             .map(\.element)
     }
 
+    /// The longest script text, in UTF-8 bytes: a session file's own limit (`SessionFileLimits.maximumFileBytes`).
+    public static let maximumBytes = 4 << 20
+    /// The most commands a script may hold (after comments and blank ones are left out): hours of a live session's
+    /// commands, each applied frame by frame.
+    public static let maximumCommands = 10_000
+
     /// Parses a whole script.
     ///
-    /// - Throws: `ScriptError` for the first command that cannot be read, naming it as written.
+    /// - Throws: `ScriptError` for the first command that cannot be read, naming it as written, or `.tooLarge`
+    ///   for a text over `maximumBytes` (before anything is parsed) or over `maximumCommands` commands.
     public init(parsing text: String) throws(ScriptError) {
+        let bytes = text.utf8.count
+        guard bytes <= Self.maximumBytes else { throw .tooLarge(.bytes(bytes)) }
         var commands: [TimedCommand] = []
         for line in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             let code = line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
             for piece in code.split(separator: ";") where !piece.allSatisfy(\.isWhitespace) {
+                guard commands.count < Self.maximumCommands else { throw .tooLarge(.commands) }
                 commands.append(try TimedCommand(parsing: String(piece)))
             }
         }

@@ -59,6 +59,7 @@ extension ScriptError {
         case .unknownCommand: .unknownCommand(command: command)
         case .badArgument(_, let detail): .badArgument(command: command, detail: detail)
         case .badScene(_, let detail): .badScene(command: command, detail: detail)
+        case .tooLarge: self
         }
     }
 }

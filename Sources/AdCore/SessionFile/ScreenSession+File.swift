@@ -7,21 +7,11 @@ extension ScreenSession {
     /// - Throws: `SessionFileError` for a file that cannot be read, is larger than
     ///   `SessionFileLimits.maximumFileBytes`, or that `init(sessionFile:file:)` refuses.
     public init(contentsOfSessionFile path: String) throws(SessionFileError) {
-        let handle: FileHandle
-        do { handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path)) } catch {
-            throw SessionFileError(file: path, path: "", "cannot be read (\((error as NSError).localizedDescription))")
-        }
-        defer { try? handle.close() }
-        let limit = SessionFileLimits.maximumFileBytes
         let data: Data
-        do {
-            // One byte past the limit tells a file that is too large without reading it all (a FIFO or a device too).
-            data = try handle.read(upToCount: limit + 1) ?? Data()
+        do throws(BoundedRead.Failure) {
+            data = try BoundedRead.contents(ofFile: path, limit: SessionFileLimits.maximumFileBytes)
         } catch {
-            throw SessionFileError(file: path, path: "", "cannot be read (\((error as NSError).localizedDescription))")
-        }
-        guard data.count <= limit else {
-            throw SessionFileError(file: path, path: "", "larger than the limit of \(limit) bytes")
+            throw SessionFileError(file: path, path: "", error.description)
         }
         try self.init(sessionFile: data, file: path)
     }
@@ -168,8 +158,11 @@ extension ScreenSession {
                 .joined(separator: "\n")
         default: throw SessionFileError(file: file, path: "script", "not a string or an array of strings")
         }
-        if let script, let commands = try? SessionScript(parsing: script).commands, commands.count > SessionFileLimits.maximumCommands {
-            throw SessionFileError(file: file, path: "script", "\(commands.count) commands, more than the limit of \(SessionFileLimits.maximumCommands)")
+        if let script {
+            // Only the size is checked here; a command that cannot be read is reported where the script is applied.
+            do throws(ScriptError) { _ = try SessionScript(parsing: script) } catch {
+                if case .tooLarge = error { throw SessionFileError(file: file, path: "script", error.limitDescription) }
+            }
         }
         let urlMap = try top["urlMap"].map { v throws(SessionFileError) in try reader.string(v, "urlMap") }
         self.init(screen: screen, testMode: testMode, banners: banners, fullScreenAds: fullScreenAds, nativePlacements: natives,

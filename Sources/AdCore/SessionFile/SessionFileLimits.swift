@@ -9,8 +9,8 @@ public enum SessionFileLimits {
     public static let maximumScenes = 16
     /// Each player decodes its own content for the whole render.
     public static let maximumPlayers = 16
-    /// Commands in `script` (after comments and blank ones are left out).
-    public static let maximumCommands = 10_000
+    /// Commands in `script` (after comments and blank ones are left out): a script's own limit.
+    public static let maximumCommands = SessionScript.maximumCommands
     /// Native placements over all scenes.
     public static let maximumNativePlacements = 16
     /// The longest side of a custom device (`WxH[@scale]`), in points.

@@ -101,9 +101,15 @@ extension SessionOptions {
         switch source {
         case .text(let inline): text = inline
         case .file(let path):
-            do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-                throw UsageError(command: command, message: "--script: cannot read \(path): \(error.localizedDescription)")
+            // Read bounded: a script larger than its limit is refused before it is read whole.
+            let data: Data
+            do throws(BoundedRead.Failure) { data = try BoundedRead.contents(ofFile: path, limit: SessionScript.maximumBytes) } catch {
+                throw UsageError(command: command, message: "--script: \(path): \(error)")
             }
+            guard let decoded = String(data: data, encoding: .utf8) else {
+                throw UsageError(command: command, message: "--script: \(path): not UTF-8 text")
+            }
+            text = decoded
         }
         do { return try SessionScript(parsing: text) } catch {
             throw UsageError(command: command, message: "--script: \(error)")

@@ -6,16 +6,34 @@ import Testing
 /// Every error that quotes a user's value quotes at most `excerptLimit` characters of it, so one bad value in a
 /// huge input gives one short line (issue 22: a 50 MB script printed a 52 MB error).
 @Suite struct ErrorExcerptTests {
-    /// A 50 MB script whose one bad command, 25 MB long, comes after a few good ones and before 25 MB more.
-    @Test func aFiftyMegabyteScriptWithOneBadCommandGivesAShortError() throws {
-        let bad = "frobnicate " + String(repeating: "z", count: 25_000_000) + "@3"
-        let script = "pip on@1; pip off@2\n" + bad + "\n" + String(repeating: "pip on@1; pip off@2\n", count: 1_250_000)
-        #expect(script.utf8.count > 50_000_000)
+    /// A 50 MB script is refused by its size before any of it is parsed, in one short line.
+    @Test func aFiftyMegabyteScriptIsRefusedUnparsedInOneShortLine() throws {
+        let script = "pip on@1; pip off@2\n" + "frobnicate " + String(repeating: "z", count: 50_000_000) + "@3\n"
+        let error = #expect(throws: ScriptError.self) { try SessionScript(parsing: script) }
+        #expect(error == .tooLarge(.bytes(script.utf8.count)))
+        #expect(error?.description == "script: \(script.utf8.count) bytes, more than the limit of 4194304 bytes")
+    }
+
+    /// A script at its size limit whose one bad command, 3 MB long, comes after a few good ones and before 1 MB
+    /// more: one short line, quoting 200 characters of the command (issue 22: a 50 MB script printed a 52 MB error).
+    @Test func aScriptAtTheLimitWithOneBadCommandGivesAShortError() throws {
+        let good = String(repeating: "pip on@1; pip off@2\n", count: 25_000)
+        let bad = "frobnicate " + String(repeating: "z", count: 3_000_000) + "@3\n"
+        let script = "pip on@1; pip off@2\n" + bad + good + String(repeating: " ", count: SessionScript.maximumBytes - bad.utf8.count - good.utf8.count - 20)
+        #expect(script.utf8.count == SessionScript.maximumBytes)
         let error = #expect(throws: ScriptError.self) { try SessionScript(parsing: script) }
         let line = error?.description ?? ""
         #expect(line.utf8.count < 600)  // 200 quoted + the ~300-byte list of commands "unknown command" names
         #expect(line.hasPrefix("script command \"frobnicate zzz") && line.contains("bytes in all"))
         #expect(!line.contains("\n"))
+    }
+
+    /// One command past `maximumCommands` is refused, however small each command is.
+    @Test func oneCommandPastTheLimitIsRefused() throws {
+        let script = { (count: Int) in String(repeating: "pip@1;", count: count) }
+        #expect(try SessionScript(parsing: script(SessionScript.maximumCommands)).commands.count == SessionScript.maximumCommands)
+        let error = #expect(throws: ScriptError.self) { try SessionScript(parsing: script(SessionScript.maximumCommands + 1)) }
+        #expect(error?.description == "script: more than the limit of 10000 commands")
     }
 
     @Test(arguments: ["pip on", "seek " + String(repeating: "9", count: 10_000) + "@1", "rotate " + String(repeating: "q", count: 10_000) + "@1",

@@ -1,5 +1,6 @@
 import Foundation
 import FoundationXML
+import LoopbackServer
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -219,19 +220,26 @@ extension EndToEnd {
             try await waitUntil("the orphaned render has cleaned up", timeout: .seconds(20)) { dir.entries(in: "out").isEmpty }
         }
 
+        /// A job stuck for good (its ad server never answers, and its decisioning deadlines are an hour) is stopped at
+        /// `--timeout`; the other job renders. Neither outcome depends on how fast the machine is: the stuck job
+        /// can never finish, and the quick one has ten seconds for a 6 s render of 160x90.
         @Test func aStuckJobTimesOutAndTheOthersRun() async throws {
             let dir = try ScratchDirectory()
-            let long = try await TestClip.long.path, content = try await TestClip.content.path, ad = try await TestClip.adB.path
+            let server = try LoopbackHTTPServer()
+            defer { server.stop() }
+            server.route("/hang", .hang)
+            let content = try await TestClip.content.path, ad = try await TestClip.adB.path
             let manifest = try dir.write([
-                Self.line("slow", content: long, breaks: ["pre=\(ad)"], output: "out/slow.mp4", options: #"{"preset": "veryslow"}"#),
+                #"{"id": "stuck", "content": "\#(content)", "ads": "\#(server.baseURL.absoluteString)/hang", "output": "out/stuck.mp4", "options": {"decision-timeout": "3600", "wrapper-timeout": "3600"}}"#,
                 Self.line("quick", content: content, breaks: ["pre=\(ad)"], output: "out/quick.mp4", options: #"{"size": "160x90"}"#),
             ].joined(separator: "\n"), to: "m.jsonl")
-            let result = try await PipctlProcess.run(["batch", manifest, "--timeout", "1"])
+            let result = try await PipctlProcess.run(["batch", manifest, "--timeout", "10"])
             #expect(result.exitStatus == 1)
+            #expect(server.requests(for: "/hang").count == 1, "the stuck job was waiting for its ads when it was stopped")
             let summary = try Summary(dir.path("m.summary.json"))
             #expect(summary.jobs.map(\.status) == ["failed", "rendered"])
-            #expect(summary.jobs[0].error == "timed out after 1 s: stopped with SIGTERM")
-            #expect(result.standardError.contains("[slow] pipctl render: terminated (SIGTERM)"))
+            #expect(summary.jobs[0].error == "timed out after 10 s: stopped with SIGTERM")
+            #expect(result.standardError.contains("[stuck] pipctl render: terminated (SIGTERM)"))
             #expect(dir.entries(in: "out") == ["quick.mp4", "quick.mp4.batch.json", "quick.mp4.events.jsonl", "quick.mp4.timeline.json"])
         }
 

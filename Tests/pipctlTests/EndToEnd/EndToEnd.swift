@@ -5,9 +5,11 @@ import Testing
 /// End-to-end tests of the built `pipctl`: each runs the binary as a user or a script would and checks exit
 /// statuses, messages, output and the files left on disk.
 ///
-/// They run one at a time: they encode and decode video on a small machine, and several of them depend on the
-/// wall clock (interrupts, real-time play), which a neighbour's load would only make slower and less telling.
-@Suite(.serialized) enum EndToEnd {}
+/// They run in parallel with each other (as many at once as `scripts/test` lets Swift Testing run: the number of
+/// processors). None depends on how fast the machine is: each waits for what it needs to see (a file, a request,
+/// a line of output), a job that must time out is stuck for good, and the few bounds on the wall clock ("stops at
+/// once") are generous against the alternative they rule out (a 15 s deadline, a 60 s timeout).
+@Suite enum EndToEnd {}
 
 /// A stamped clip that `pipctl testsrc` makes for the tests, and what it must hold.
 struct TestClip: Hashable, Sendable {

@@ -217,15 +217,12 @@ extension EndToEnd {
             browser.standardError = FileHandle.nullDevice
             try browser.run()
             defer { browser.terminate() }
-            var report: [String: Any]?
-            for _ in 0..<120 where report == nil {
-                try await Task.sleep(for: .milliseconds(500))
-                if let request = server.requests.first(where: { $0.target.hasPrefix("/result?") }),
-                   let json = String(request.target.dropFirst(8)).removingPercentEncoding {
-                    report = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
-                }
+            try await waitUntil("the page has reported how it played", timeout: .seconds(300)) {
+                server.requests.contains { $0.target.hasPrefix("/result?") }
             }
-            let played = try #require(report, "the page reported nothing in 60 s")
+            let request = try #require(server.requests.first { $0.target.hasPrefix("/result?") })
+            let json = try #require(String(request.target.dropFirst(8)).removingPercentEncoding)
+            let played = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
             #expect(played["error"] is NSNull, "\(played)")
             #expect(played["ended"] as? Bool == true)
             #expect(played["duration"] as? Double == 26)

@@ -48,21 +48,32 @@ extension EndToEnd {
             #expect(Self.firstLine(result).0 == "pipctl render: --session: \(dir.path("session.json")): larger than the limit of 4194304 bytes")
         }
 
-        /// A 5 MB script whose one bad command is 4 MB: the error quotes 200 characters of it (the 50 MB case is
-        /// `ErrorExcerptTests`, in the library, where a debug build parses it in seconds).
-        @Test func aLargeScriptWithOneBadCommandGivesOneShortLine() async throws {
+        /// A script just under its limit (`SessionScript.maximumBytes`) whose one bad command is 3 MB: the error
+        /// quotes 200 characters of it. One byte more and the file is refused unread, in one line naming the limit.
+        @Test func aLargeScriptWithOneBadCommandGivesOneShortLineAndALargerOneIsRefusedUnread() async throws {
             let dir = try ScratchDirectory()
             try FFmpegCommand.run(["-f", "lavfi", "-i", "color=c=red:s=160x90:r=30:d=1", "-c:v", "libx264", "-preset", "ultrafast",
                                    "-pix_fmt", "yuv420p", dir.path("c.mp4")])
             let good = String(repeating: "pip on@1; pip off@2\n", count: 1_000)
-            let script = good + "frobnicate " + String(repeating: "z", count: 4_000_000) + "@3\n" + String(repeating: good, count: 50)
-            try script.write(toFile: dir.path("big.script"), atomically: true, encoding: .utf8)
-            let result = try await PipctlProcess.run(["render", "--content", dir.path("c.mp4"), "--script", "@" + dir.path("big.script"),
-                                                      "-o", dir.path("out.mp4")])
+            let bad = "frobnicate " + String(repeating: "z", count: 3_000_000) + "@3\n"
+            let padding = String(repeating: "#", count: 4 << 20 - good.utf8.count * 2 - bad.utf8.count - 1) + "\n"
+            let script = good + bad + good + padding
+            #expect(script.utf8.count == 4 << 20)
+            for (name, text) in [("big.script", script), ("over.script", script + "\n")] {
+                try text.write(toFile: dir.path(name), atomically: true, encoding: .utf8)
+            }
+            let render = { (name: String) in
+                try await PipctlProcess.run(["render", "--content", dir.path("c.mp4"), "--script", "@" + dir.path(name), "-o", dir.path("out.mp4")])
+            }
+            let result = try await render("big.script")
             #expect(result.exitStatus == 2)
             #expect(result.standardError.utf8.count < 800, "\(result.standardError.prefix(300))")
             #expect(Self.firstLine(result).0.contains("script command \"frobnicate zzz"), "\(result.standardError.prefix(300))")
             #expect(Self.firstLine(result).0.utf8.count < 600)
+            let over = try await render("over.script")
+            #expect(over.exitStatus == 2)
+            #expect(Self.firstLine(over).0 == "pipctl render: --script: \(dir.path("over.script")): larger than the limit of 4194304 bytes")
+            #expect(!FileManager.default.fileExists(atPath: dir.path("out.mp4")))
         }
     }
 }
