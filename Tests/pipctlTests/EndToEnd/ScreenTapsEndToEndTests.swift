@@ -59,5 +59,35 @@ extension EndToEnd {
             let onBezel = try #require(tapped.events.first { ($0["message"] as? String)?.hasPrefix("tap at \(unplaced.x),\(unplaced.y)") == true })
             #expect(onBezel["message"] as? String == "tap at \(unplaced.x),\(unplaced.y) on nothing")
         }
+
+        /// `play --session` draws on a canvas that holds both orientations from the start (it may be turned at any
+        /// time), so an iPhone 15 in portrait sits at x 344 of 1278: a live tap on the banner where the recording
+        /// draws it logs its click; one where the state's own pixels would put it (the bezel) logs "on nothing".
+        @Test func aLiveTapOnTheBannerWhereItIsDrawnLogsItsClick() async throws {
+            let dir = try ScratchDirectory()
+            try FFmpegCommand.run(["-f", "lavfi", "-i", "color=c=0xdddd22:s=320x180:r=30:d=30", "-c:v", "libx264",
+                                   "-preset", "ultrafast", "-pix_fmt", "yuv420p", dir.path("content.mp4")])
+            try FFmpegCommand.run(["-f", "lavfi", "-i", "color=c=0x3366cc:s=640x100", "-frames:v", "1", dir.path("banner.png")])
+            _ = try dir.write(Self.session(script: []).replacingOccurrences(of: "CONTENT", with: "content.mp4"), to: "live.json")
+            let recording = dir.path("rec.mkv")
+            let play = try PipctlProcess(["play", "--session", dir.path("live.json"), "--record", recording, "--profile", "lossless"],
+                                         keepsInputOpen: true)
+            try await play.waitForOutput(containing: #""type":"bannerViewDidRecordImpression""#)
+            try play.write("tap 295,1160\n")
+            try await play.waitForOutput(containing: "tap at 295,1160 on")
+            try play.write("tap 639,1160\n")
+            try await play.waitForOutput(containing: #""type":"bannerViewDidRecordClick""#)
+            try play.write("quit\n")
+            let result = try await play.result(timeout: .seconds(120))
+            #expect(result.exitStatus == 0, "\(result.standardError)")
+
+            let live = try Device.Render(reading: recording, in: dir)
+            let banner = try live.layer("banner")
+            #expect(banner.contains(PixelRect(x: 639, y: 1160, width: 1, height: 1)), "the banner is drawn at \(banner)")
+            #expect(!banner.contains(PixelRect(x: 295, y: 1160, width: 1, height: 1)))
+            let taps = live.events.compactMap { $0["message"] as? String }.filter { $0.hasPrefix("tap at") }
+            #expect(taps == ["tap at 295,1160 on nothing", "tap at 639,1160 on banner of scene main"])
+            #expect(live.events.filter { $0["type"] as? String == "bannerViewDidRecordClick" }.count == 1)
+        }
     }
 }
