@@ -33,4 +33,21 @@ import Testing
         guard case .tapped(639, 859, let layer?) = tapped else { Issue.record("\(String(describing: tapped))"); return }
         #expect(layer.kind == .banner && layer.rect.y == 816)
     }
+
+    /// A full-screen ad presented over an iPad in landscape (1194x834 at 1 px per point) on a canvas that also
+    /// holds portrait (1194x1194): it is drawn from y 180, so a tap at y 1000 lands on it, and one at y 100 (over
+    /// it in the state's own pixels) on the bezel.
+    @Test func aTapLandsOnAFullScreenAdWhereTheCanvasDrawsIt() throws {
+        let state = ScreenState(device: .iPad11, orientation: .landscape, scenes: [.init(id: "main")])
+        let script = try SessionScript(parsing: "present interstitial main@0; tap 600,1000@0.5; tap 600,100@0.6; rotate portrait@1")
+        let timeline = ScreenTimeline(initial: state, script: script)
+        #expect(timeline.refusals.isEmpty)
+        let shown = try #require(timeline.canvas.frame(of: timeline.state(at: MediaTime(seconds: Rational(1, 2)))).layers.last)
+        #expect(shown.kind == .fullscreen && shown.rect == PixelRect(x: 0, y: 180, width: 1194, height: 834))
+        let taps = timeline.changes.flatMap(\.events).compactMap { event -> String? in
+            if case .tapped(let x, let y, let layer) = event { return "\(x),\(y) \(layer.map(\.kind.rawValue) ?? "nothing")" }
+            return nil
+        }
+        #expect(taps == ["600,1000 fullscreen", "600,100 nothing"])
+    }
 }
