@@ -32,8 +32,11 @@ public enum SceneArrangement: Hashable, Sendable {
     /// landscape and on 12.9" in both orientations; 320 on 11" portrait, where 504 + 10 + 320 = 834).
     public static let wideCompactWidth = 375
     /// The width in points of the rim drawn along a Slide Over window's leading side (its `edge` layer), over the
-    /// scene below: what iPadOS shows as the floating window's rounded border and shadow.
+    /// scene below: what iPadOS shows as the floating window's rounded border (its shadow is `slideOverShadowReach`).
     public static let slideOverEdgeWidth = 8
+    /// How far in points a Slide Over window's soft shadow falls beyond it (and its edge) over the scene below, as
+    /// iPadOS lifts the floating window off the one under it.
+    public static let slideOverShadowReach = 32
 
     /// The scenes on screen, bottom first.
     public var scenesOnScreen: [SceneID] {

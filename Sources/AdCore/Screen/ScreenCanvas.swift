@@ -53,7 +53,11 @@ public struct ScreenCanvas: Hashable, Sendable {
                                   safeArea: place(state.pixelRect(layout.safeFrame), of: state),
                                   state: state.activationState(of: layout.id))
             },
-            layers: state.layers().map { ScreenLayer(scene: $0.scene, kind: $0.kind, rect: place($0.rect, of: state)) })
+            layers: state.layers().map { layer in
+                ScreenLayer(scene: layer.scene, kind: layer.kind, rect: place(layer.rect, of: state), shadow: layer.shadow.map {
+                    ScreenLayer.Shadow(caster: place($0.caster, of: state), radius: $0.radius, reach: $0.reach)
+                })
+            })
     }
 }
 

@@ -26,19 +26,47 @@ public struct ScreenLayer: Hashable, Sendable {
         case divider
         /// A Slide Over window's edge: the rounded rim the system draws along its leading side, over the scene below.
         case edge
+        /// A Slide Over window's soft shadow over the scene below: its rectangle is the part of the display it may
+        /// darken, and the layer's `shadow` says what casts it.
+        case shadow
 
         /// Whether the system draws the layer, not the app: a tap passes through it to the scene under it.
-        public var isSystemChrome: Bool { self == .divider || self == .edge }
+        public var isSystemChrome: Bool { self == .divider || self == .edge || self == .shadow }
+    }
+
+    /// What casts a `shadow` layer and how far it reaches, in output pixels.
+    public struct Shadow: Hashable, Sendable {
+        /// The rounded rectangle that casts it (a Slide Over window with its edge).
+        public let caster: PixelRect
+        /// The caster's corner radius.
+        public let radius: Int
+        /// How far beyond the caster the shadow falls.
+        public let reach: Int
+
+        public init(caster: PixelRect, radius: Int, reach: Int) {
+            self.caster = caster
+            self.radius = radius
+            self.reach = reach
+        }
+
+        /// The whole shadow, the caster widened by `reach` on every side (the layer's rectangle is its part on the
+        /// display).
+        public var extent: PixelRect {
+            PixelRect(x: caster.x - reach, y: caster.y - reach, width: caster.width + 2 * reach, height: caster.height + 2 * reach)
+        }
     }
 
     public let scene: SceneID
     public let kind: Kind
     public let rect: PixelRect
+    /// For a `shadow` layer, what casts it; `nil` for every other kind.
+    public let shadow: Shadow?
 
-    public init(scene: SceneID, kind: Kind, rect: PixelRect) {
+    public init(scene: SceneID, kind: Kind, rect: PixelRect, shadow: Shadow? = nil) {
         self.scene = scene
         self.kind = kind
         self.rect = rect
+        self.shadow = shadow
     }
 
     /// Whether output pixel (x, y) is inside the layer.

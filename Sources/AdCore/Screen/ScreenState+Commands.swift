@@ -4,10 +4,13 @@ import MediaCore
 extension ScreenState {
     /// Applies `command` and returns what changed, in the order an app hears it (see `ScreenEvent`).
     ///
+    /// - Parameter canvas: the output canvas the screen is drawn on (`ScreenCanvas.frame(of:)` places the state's
+    ///   layers in it, centred, when the device may rotate or fold). A `tap` is in output pixels, so it lands on
+    ///   the layer drawn there; `nil` when the state's own canvas is the output's.
     /// - Throws: `ScreenError.unknownScene` for a scene the app does not have, `.refused` for a command that
     ///   cannot apply now (rotating to the orientation the device is in, folding a device that does not fold,
     ///   splitting one scene, tapping outside the canvas, dismissing what is not presented…).
-    public mutating func apply(_ command: ScreenCommand) throws(ScreenError) -> [ScreenEvent] {
+    public mutating func apply(_ command: ScreenCommand, canvas output: ScreenCanvas? = nil) throws(ScreenError) -> [ScreenEvent] {
         var next = self
         let written = command.description
         func refuse(_ detail: String) -> ScreenError { .refused(command: written, detail: detail) }
@@ -63,9 +66,11 @@ extension ScreenState {
             next.setPresentation(nil, of: scene)
             events.append(.dismissed(scene: scene, shown))
         case .tap(let x, let y):
-            let canvas = canvasSize
+            // Hit-tested where the layers are drawn: placed on the output canvas, as the stitcher draws them.
+            let canvas = output?.size ?? canvasSize
             guard x < canvas.width, y < canvas.height else { throw refuse("(\(x), \(y)) is outside the \(canvas) canvas") }
-            let hit = layers().last { !$0.kind.isSystemChrome && $0.contains(x: x, y: y) }
+            let drawn = output.map { $0.frame(of: self).layers } ?? layers()
+            let hit = drawn.last { !$0.kind.isSystemChrome && $0.contains(x: x, y: y) }
             events.append(.tapped(x: x, y: y, layer: hit))
             if let hit {
                 // A touch activates the scene it lands in, as on iPadOS; a tap on a banner opens its landing screen.

@@ -29,16 +29,24 @@ extension ScreenState {
     /// banner, then what it presents (`fullscreen` for an interstitial, `overlay` for a banner's landing screen)
     /// over the whole window. Ads in the player and the PiP window are other contributors' layers. The system's
     /// own chrome shows where one scene ends: Split View's `divider` between its two scenes (after both), and a
-    /// Slide Over window's `edge` just before its leading side, over the scene below it (before the floating
-    /// scene's layers).
+    /// Slide Over window's `shadow` (cast by the window with its edge, cut to the display) and then its `edge`
+    /// just before its leading side, over the scene below it (before the floating scene's layers).
     public func layers() -> [ScreenLayer] {
         let layouts = sceneLayouts
         var layers: [ScreenLayer] = []
         for layout in layouts {
             if case .slideOver(_, let floating) = arrangement, floating == layout.id, layout.frame.x > 0 {
                 let width = min(SceneArrangement.slideOverEdgeWidth, layout.frame.x)
-                layers.append(ScreenLayer(scene: layout.id, kind: .edge, rect: pixelRect(
-                    PointRect(x: layout.frame.x - width, y: layout.frame.y, width: width, height: layout.frame.height))))
+                let edge = pixelRect(PointRect(x: layout.frame.x - width, y: layout.frame.y, width: width, height: layout.frame.height))
+                let caster = pixelRect(PointRect(x: layout.frame.x - width, y: layout.frame.y, width: layout.frame.width + width,
+                                                 height: layout.frame.height))
+                let shadow = ScreenLayer.Shadow(caster: caster, radius: edge.width / 2,
+                                                reach: pointScale.pixels(SceneArrangement.slideOverShadowReach))
+                let drawn = shadow.extent.intersection(displayRect)
+                if shadow.reach > 0, drawn.width > 0, drawn.height > 0 {
+                    layers.append(ScreenLayer(scene: layout.id, kind: .shadow, rect: drawn, shadow: shadow))
+                }
+                layers.append(ScreenLayer(scene: layout.id, kind: .edge, rect: edge))
             }
             layers += sceneLayers(layout)
         }

@@ -17,19 +17,27 @@ public struct ScreenTimeline: Sendable {
     }
 
     public let initial: ScreenState
+    /// The output canvas the states are drawn on, where taps land (`ScreenState.apply(_:canvas:)`).
+    public let canvas: ScreenCanvas
     public private(set) var changes: [Change] = []
     public private(set) var refusals: [(time: MediaTime, error: ScreenError)] = []
 
     /// Applies `commands` (sorted by time, ties kept in order) to `initial`, whose banners are loaded first.
-    public init(initial: ScreenState, commands: [(time: MediaTime, command: ScreenCommand)]) {
+    /// - Parameter canvas: the render's canvas; `nil` for the one a render of these commands has
+    ///   (`ScreenCanvas(initial:rotates:)`, rotating when a command rotates).
+    public init(initial: ScreenState, commands: [(time: MediaTime, command: ScreenCommand)], canvas: ScreenCanvas? = nil) {
         var state = initial
         _ = state.loadBanners()
         self.initial = state
+        self.canvas = canvas ?? ScreenCanvas(initial: initial, rotates: commands.contains { timed in
+            if case .rotate = timed.command { return true }
+            return false
+        })
         let ordered = commands.enumerated()
             .sorted { $0.element.time == $1.element.time ? $0.offset < $1.offset : $0.element.time < $1.element.time }
         for (_, timed) in ordered {
             do {
-                let events = try state.apply(timed.command)
+                let events = try state.apply(timed.command, canvas: self.canvas)
                 changes.append(Change(time: timed.time, command: timed.command, events: events, state: state))
             } catch {
                 refusals.append((timed.time, error))
@@ -38,11 +46,11 @@ public struct ScreenTimeline: Sendable {
     }
 
     /// The screen commands of a session script, with their times.
-    public init(initial: ScreenState, script: SessionScript) {
+    public init(initial: ScreenState, script: SessionScript, canvas: ScreenCanvas? = nil) {
         self.init(initial: initial, commands: script.commands.compactMap { timed in
             if case .screen(let command) = timed.command { return (timed.time, command) }
             return nil
-        })
+        }, canvas: canvas)
     }
 
     /// Records a change applied as the render plays (`play`), after every change recorded so far: its state holds

@@ -88,7 +88,7 @@ extension PlaybackSession {
             // Without a device there is no screen to change; say so rather than pretend.
             guard var state = screen else { return refuse(command, "screen commands need --device") }
             do {
-                let events = try state.apply(screenCommand)
+                let events = try state.apply(screenCommand, canvas: screenCanvas)
                 screen = state
                 if logs {
                     for event in events { recorder.log(event.logText) }

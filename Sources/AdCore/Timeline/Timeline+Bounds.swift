@@ -161,6 +161,10 @@ extension Timeline {
                     }
                     if let clip = layer.clip { try Timeline.check(clip, path: "\(path).clip", near: size) }
                     if let image = layer.image { try Timeline.check(image, path: "\(path).image", near: size) }
+                    if let caster = layer.caster { try Timeline.check(caster, path: "\(path).caster", near: size) }
+                    if let reach = layer.reach, !(0...max(size.width, size.height)).contains(reach) {
+                        throw fail("\(path).reach", "\(reach) is not in 0…\(max(size.width, size.height))")
+                    }
                     if let radius = layer.radius, !(0...max(size.width, size.height)).contains(radius) {
                         throw fail("\(path).radius", "\(radius) is not in 0…\(max(size.width, size.height))")
                     }

@@ -232,10 +232,16 @@ public struct Timeline: Codable, Hashable, Sendable {
         /// timelines written before images had rounded corners.
         public var imageRadius: Int?
         public var placeholder: Bool?
+        /// For a `shadow` layer (whose `rect` is the part of the display it may darken): the rounded rectangle that
+        /// casts it (`caster`, corners `radius`) and how far beyond it the shadow falls (`reach`), in output pixels,
+        /// so that verify can redraw it. Absent for other layers, and in timelines written before Slide Over had a
+        /// shadow.
+        public var caster: Rect?
+        public var reach: Int?
 
         enum CodingKeys: String, CodingKey {
             case kind, scene, rect, source, srcStartTick, paused, breakIndex = "break", adIndex = "ad", index, adID = "adId"
-            case placement, clip, radius, image, imageRadius, placeholder
+            case placement, clip, radius, image, imageRadius, placeholder, caster, reach
         }
 
         public init(kind: ScreenLayer.Kind, scene: String, rect: Rect, source: String?) {
@@ -243,6 +249,20 @@ public struct Timeline: Codable, Hashable, Sendable {
             self.scene = scene
             self.rect = rect
             self.source = source
+        }
+
+        /// A `shadow` layer of the screen model: where it darkens, what casts it and how far it reaches.
+        public init(shadow layer: ScreenLayer) {
+            self.init(kind: layer.kind, scene: layer.scene.rawValue, rect: Rect(layer.rect), source: nil)
+            caster = layer.shadow.map { Rect($0.caster) }
+            radius = layer.shadow?.radius
+            reach = layer.shadow?.reach
+        }
+
+        /// What casts a `shadow` layer, as the screen model gave it; `nil` when the layer does not say.
+        public var shadow: ScreenLayer.Shadow? {
+            guard let caster, let radius, let reach else { return nil }
+            return ScreenLayer.Shadow(caster: caster.pixelRect, radius: radius, reach: reach)
         }
 
         /// The layer as it is `frames` output frames later, if its player plays on without a break.

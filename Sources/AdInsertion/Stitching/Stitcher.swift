@@ -423,6 +423,17 @@ public final class Stitcher {
     /// A Slide Over window's rim: iOS's system grey (#8E8E93), luma 138, in a bar with rounded ends.
     static let slideOverEdgeColor = YUVColor(red: 0x8E, green: 0x8E, blue: 0x93)
 
+    /// How strong a Slide Over window's shadow is beside it, 0...255: black at 30 %, fading over its reach, as
+    /// subtle as iPadOS's.
+    static let slideOverShadowOpacity: UInt8 = 77
+
+    /// A Slide Over window's soft shadow, cast by `shadow.caster` and drawn only in `drawn` (its part on the
+    /// display); the painter of `verify` draws it with the same layer.
+    static func shadowLayer(_ shadow: ScreenLayer.Shadow, drawn: PixelRect) -> CompositorLayer {
+        CompositorLayer.shadow(of: shadow.caster, radius: shadow.radius, reach: shadow.reach, .black,
+                               opacity: slideOverShadowOpacity).clipped(to: drawn)
+    }
+
     /// How the system's chrome between scenes is drawn: Split View's divider a dark bar, a Slide Over window's
     /// edge a grey rim with rounded ends (the painter of `verify` draws them with the same layers).
     static func chromeLayer(_ kind: ScreenLayer.Kind, in rect: PixelRect) -> CompositorLayer? {
@@ -496,6 +507,10 @@ public final class Stitcher {
             case .overlay:
                 drawing.layers.append(.color(Stitcher.overlayColor, in: layer.rect))
                 drawing.timeline.append(Timeline.Layer(kind: .overlay, scene: scene, rect: .init(layer.rect), source: nil))
+            case .shadow:
+                guard let shadow = layer.shadow else { continue }
+                drawing.layers.append(Stitcher.shadowLayer(shadow, drawn: layer.rect))
+                drawing.timeline.append(Timeline.Layer(shadow: layer))
             case .divider, .edge:
                 drawing.layers += Stitcher.chromeLayer(layer.kind, in: layer.rect).map { [$0] } ?? []
                 drawing.timeline.append(Timeline.Layer(kind: layer.kind, scene: scene, rect: .init(layer.rect), source: nil))

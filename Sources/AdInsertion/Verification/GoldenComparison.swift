@@ -115,12 +115,15 @@ enum GoldenComparison {
         var scene: String
         var rect: Timeline.Rect
         var source: String?
+        /// A shadow's caster and reach: where the shadow is cast from, not only where it is drawn.
+        var shadow: ScreenLayer.Shadow?
 
         init(_ layer: Timeline.Layer) {
             kind = layer.kind
             scene = layer.scene
             rect = layer.rect
             source = layer.source
+            shadow = layer.shadow
         }
 
         var name: String { "\(kind.rawValue) of scene \"\(scene)\"" }
@@ -161,6 +164,10 @@ enum GoldenComparison {
                 }
                 if layer.rect != wanted.rect {
                     return "\(name), the \(layer.name), is at \(words(layer.rect)), the golden has it at \(words(wanted.rect))"
+                }
+                if layer.shadow != wanted.shadow {
+                    let cast = { (s: ScreenLayer.Shadow?) in s.map { "by \(words(Timeline.Rect($0.caster))), \($0.reach) px out" } ?? "by nothing said" }
+                    return "\(name), the \(layer.name), is cast \(cast(layer.shadow)), the golden's \(cast(wanted.shadow))"
                 }
                 return "\(name), the \(layer.name), shows \(layer.source ?? "a colour"), the golden \(wanted.source ?? "a colour")"
             }

@@ -97,6 +97,15 @@ enum LayoutInvariants {
                 require(display.contains(rect), name, rect, "inside the display", display)
                 let touching = rect.x <= window.maxX && window.x <= rect.maxX && rect.y <= window.maxY && window.y <= rect.maxY
                 require(touching, name, rect, "beside its scene's window", window)
+            case .shadow:
+                // A Slide Over window's shadow darkens the display around its window: it lies in the display, its
+                // caster holds the window, and it reaches no further than its reach beyond the caster.
+                require(display.contains(rect), name, rect, "inside the display", display)
+                if let shadow = layer.shadow {
+                    require(shadow.caster.contains(window), "the caster of \(name)", shadow.caster, "around its scene's window", window)
+                    require(shadow.extent.contains(rect), name, rect, "within \(shadow.reach) px of its caster",
+                            shadow.extent)
+                }
             default:
                 require(window.contains(rect), name, rect, "inside its scene's window", window)
             }

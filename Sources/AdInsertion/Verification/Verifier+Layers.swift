@@ -228,6 +228,18 @@ extension Verifier {
                     draft.add(name, rect)
                 case .slider, .card, .native:
                     try paintNative(layer, among: layers, into: &draft)
+                case .shadow:
+                    // Drawn as the stitcher draws it, so that what lies under it is expected darkened, but not judged
+                    // on its own: at most 30 % black fading to nothing, its pull on a block's mean is about the
+                    // tolerance over most pictures, so a check of it would pass whatever was drawn.
+                    guard let shadow = layer.shadow else {
+                        draft.skipped.append("\(name): the timeline does not say what casts it")
+                        draft.unknown(rect)
+                        continue
+                    }
+                    try compositor.draw([Stitcher.shadowLayer(shadow, drawn: rect)])
+                    draft.skipped.append("\(name): a soft shadow is redrawn under the layers it darkens, not judged alone "
+                                         + "(its darkening is about the tolerance of a block's mean)")
                 case .divider, .edge:
                     // The system's chrome between scenes, drawn as the stitcher draws it.
                     if let chrome = Stitcher.chromeLayer(layer.kind, in: rect) { try compositor.draw([chrome]) }

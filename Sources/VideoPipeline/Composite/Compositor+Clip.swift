@@ -1,7 +1,7 @@
 import MediaCore
 
 extension Compositor {
-    /// Draws `layer` laid out in its rectangle but only inside `clip`: a colour, a rounded rectangle or a mask is
+    /// Draws `layer` laid out in its rectangle but only inside `clip`: a colour, a rounded rectangle, a shadow or a mask is
     /// cut pixel by pixel; a picture is scaled as it would be unclipped and only the part of its source that lands
     /// inside `clip` is placed (rounded outwards to whole source pixels).
     ///
@@ -18,6 +18,9 @@ extension Compositor {
             try blend(.roundedRect(layer.rect.size, radius: radius), color: color, in: layer.rect, clip: clip)
         case .mask(let mask, let color):
             return try blend(mask, color: color, in: layer.rect, clip: clip)
+        case .shadow(let color, let radius, let reach, let opacity):
+            return try blend(shadowMask(layer.rect.size, radius: radius, reach: reach, opacity: opacity), color: color,
+                             in: layer.rect, clip: clip)
         case .picture(let picture, .letterbox):
             let target = layer.rect.fitting(aspect: picture.geometry.displayAspect)
             try drawClipped(.color(.black, in: layer.rect), to: clip)

@@ -25,6 +25,15 @@ public final class Compositor {
     private var scalers: [ScalerKey: Scaler] = [:]
     /// Scaled pictures before they are copied into the canvas, one per size.
     private var intermediates: [PixelSize: Frame] = [:]
+    /// Shadow masks, one per size and look: a shadow drawn on every frame is computed once.
+    private var shadowMasks: [ShadowKey: CoverageMask] = [:]
+
+    private struct ShadowKey: Hashable {
+        var size: PixelSize
+        var radius: Int
+        var reach: Int
+        var opacity: UInt8
+    }
 
     private struct ScalerKey: Hashable {
         var source: PixelSize
@@ -176,6 +185,16 @@ public final class Compositor {
         if intermediates.count > 16 { intermediates.removeAll() }
         intermediates[size] = frame
         return frame
+    }
+
+    /// The mask of a `CompositorLayer.Content.shadow` of `size`, from the cache when it was drawn before.
+    func shadowMask(_ size: PixelSize, radius: Int, reach: Int, opacity: UInt8) -> CoverageMask {
+        let key = ShadowKey(size: size, radius: radius, reach: reach, opacity: opacity)
+        if let cached = shadowMasks[key] { return cached }
+        let mask = CoverageMask.shadow(size, radius: radius, reach: reach, peak: opacity)
+        if shadowMasks.count > 8 { shadowMasks.removeAll() }
+        shadowMasks[key] = mask
+        return mask
     }
 
     private func scaler(for key: ScalerKey) throws(MediaError) -> Scaler {

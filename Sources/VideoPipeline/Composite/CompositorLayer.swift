@@ -1,7 +1,7 @@
 import MediaCore
 
-/// One thing the compositor draws: a picture, a colour, a rounded rectangle or a coverage mask (text) in a rectangle
-/// of the canvas.
+/// One thing the compositor draws: a picture, a colour, a rounded rectangle, a rounded rectangle's soft shadow or a
+/// coverage mask (text) in a rectangle of the canvas.
 ///
 /// Generic on purpose: the compositor knows nothing of ads, scenes or players. Whoever decides the screen (the
 /// stitcher, from the session and the screen model) turns its layers into these, bottom first.
@@ -25,6 +25,10 @@ public struct CompositorLayer {
         case roundedRect(YUVColor, radius: Int)
         /// A colour blended through a coverage mask (rendered text), the mask's top-left at the rectangle's.
         case mask(CoverageMask, YUVColor)
+        /// The soft shadow of the rectangle inset by `reach` with corners rounded to `radius`: the colour at
+        /// `opacity` (0...255) beside that shape, fading to nothing `reach` pixels from it, nothing inside it
+        /// (`CoverageMask.shadow`). The layer's rectangle is all it may touch.
+        case shadow(YUVColor, radius: Int, reach: Int, opacity: UInt8)
     }
 
     public var content: Content
@@ -56,6 +60,15 @@ public struct CompositorLayer {
 
     public static func roundedRect(_ color: YUVColor, radius: Int, in rect: PixelRect) -> CompositorLayer {
         CompositorLayer(.roundedRect(color, radius: radius), in: rect)
+    }
+
+    /// The soft shadow `shape` (corners rounded to `radius`) casts `reach` pixels around itself, in `color` at
+    /// `opacity` beside it; its rectangle is `shape` widened by `reach` on every side.
+    public static func shadow(of shape: PixelRect, radius: Int, reach: Int, _ color: YUVColor, opacity: UInt8) -> CompositorLayer {
+        let reach = max(0, reach)
+        return CompositorLayer(.shadow(color, radius: radius, reach: reach, opacity: opacity),
+                               in: PixelRect(x: shape.x - reach, y: shape.y - reach, width: shape.width + 2 * reach,
+                                             height: shape.height + 2 * reach))
     }
 
     /// Rendered text in `color`, its mask's top-left at `rect`'s and cut to `rect`.
@@ -95,6 +108,9 @@ extension Compositor {
                 landed.append(layer.rect)
             case .mask(let mask, let color):
                 landed.append(try blend(mask, color: color, in: layer.rect))
+            case .shadow(let color, let radius, let reach, let opacity):
+                landed.append(try blend(shadowMask(layer.rect.size, radius: radius, reach: reach, opacity: opacity),
+                                        color: color, in: layer.rect))
             }
         }
         return landed

@@ -1,3 +1,4 @@
+import Foundation
 import MediaCore
 
 /// How much of each pixel of a rectangle a shape covers, 0 (none) to 255 (all): what the compositor blends a colour
@@ -65,6 +66,44 @@ public struct CoverageMask: Hashable, Sendable {
                     }
                 }
                 mask.values[y * w + x] = UInt8((inside * 255 + 32) / 64)
+            }
+        }
+        return mask
+    }
+
+    /// The soft shadow a rounded rectangle casts around itself: the rectangle is this mask's size inset by `reach`
+    /// on every side, with corners rounded to `radius` pixels; beside it the coverage is `peak`, and it falls off
+    /// with the distance `d` from the shape as a Gaussian blur's tail does (`peak · erfc(d / (σ√2))`, σ = reach / 3)
+    /// to 0 at `reach`. Inside the shape it is 0: what casts the shadow is drawn over it, so blending there would
+    /// be work for nothing (as CSS draws a box shadow only outside its box).
+    ///
+    /// Each pixel is judged at its centre by the signed distance to the rounded rectangle, in closed form: bounded
+    /// work per pixel, whatever the reach. The mask is symmetric left to right and top to bottom.
+    /// - Parameters:
+    ///   - size: the shadow's whole extent: the shape and `reach` pixels around it.
+    ///   - radius: the shape's corner radius (at most half its shorter side).
+    ///   - reach: how far the shadow falls beyond the shape, in pixels; 0 draws nothing.
+    ///   - peak: the coverage beside the shape, 0...255 (the shadow's opacity).
+    public static func shadow(_ size: PixelSize, radius: Int, reach: Int, peak: UInt8) -> CoverageMask {
+        var mask = CoverageMask(size: size)
+        let w = mask.size.width, h = mask.size.height
+        let reach = max(0, reach)
+        guard reach > 0, peak > 0 else { return mask }
+        // The shape's half sizes and its inner rectangle (the corners' centres), from the mask's centre.
+        let halfWidth = max(0, Double(w - 2 * reach) / 2), halfHeight = max(0, Double(h - 2 * reach) / 2)
+        let r = Double(max(0, min(radius, Int(min(halfWidth, halfHeight)))))
+        let innerX = halfWidth - r, innerY = halfHeight - r
+        let centreX = Double(w) / 2, centreY = Double(h) / 2
+        let sigma = Double(reach) / 3, limit = Double(reach)
+        for y in 0..<h {
+            let qy = abs(Double(y) + 0.5 - centreY) - innerY
+            for x in 0..<w {
+                let qx = abs(Double(x) + 0.5 - centreX) - innerX
+                let outside = (max(qx, 0) * max(qx, 0) + max(qy, 0) * max(qy, 0)).squareRoot()
+                let d = outside + min(max(qx, qy), 0) - r
+                guard d > 0, d < limit else { continue }
+                let value = Double(peak) * erfc(d / (sigma * 2.0.squareRoot()))
+                mask.values[y * w + x] = UInt8(value.rounded())
             }
         }
         return mask

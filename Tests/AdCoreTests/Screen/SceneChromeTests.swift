@@ -5,9 +5,9 @@ import Testing
 /// The system's chrome between scenes: Split View's divider and a Slide Over window's edge are layers of the
 /// screen, where the arrangement leaves them, and taps pass through them.
 @Suite struct SceneChromeTests {
-    static func screen(_ arrangement: SceneArrangement) -> ScreenState {
+    static func screen(_ arrangement: SceneArrangement, pointScale: PointScale? = nil) -> ScreenState {
         ScreenState(device: .iPad11, orientation: .landscape, scenes: [.init(id: "main"), .init(id: "side")],
-                    arrangement: arrangement)
+                    arrangement: arrangement, pointScale: pointScale)
     }
 
     /// iPad 11" landscape at 1 px per point: 1194 wide; split 1/2 leaves (1194 − 10) / 2 = 592 each, the divider at
@@ -25,12 +25,31 @@ import Testing
     }
 
     /// Slide Over: the floating window is 320 pt at x 874; its 8 pt edge lies just before it, over the primary,
-    /// drawn before the floating window's own layers.
-    @Test func slideOverHasAnEdgeBesideTheFloatingWindow() throws {
+    /// drawn before the floating window's own layers, and under both the shadow the window and its edge cast.
+    @Test func slideOverHasAShadowAndAnEdgeBesideTheFloatingWindow() throws {
         let layers = Self.screen(.slideOver(primary: "main", floating: "side")).layers()
-        #expect(layers.map(\.kind) == [.content, .edge, .content])
-        #expect(layers[1] == ScreenLayer(scene: "side", kind: .edge, rect: PixelRect(x: 866, y: 0, width: 8, height: 834)))
-        #expect(layers[2].rect.x == 874)
+        #expect(layers.map(\.kind) == [.content, .shadow, .edge, .content])
+        #expect(layers[2] == ScreenLayer(scene: "side", kind: .edge, rect: PixelRect(x: 866, y: 0, width: 8, height: 834)))
+        #expect(layers[3].rect.x == 874)
+        // Cast by the window with its edge (x 866 to the display's right), rounded as the edge's ends, 32 pt out,
+        // and drawn only on the display: from x 834 to 1194, the whole height.
+        let caster = PixelRect(x: 866, y: 0, width: 328, height: 834)
+        #expect(layers[1] == ScreenLayer(scene: "side", kind: .shadow, rect: PixelRect(x: 834, y: 0, width: 360, height: 834),
+                                         shadow: .init(caster: caster, radius: 4, reach: 32)))
+    }
+
+    /// At another point scale the shadow's reach scales with it, and on a rotating canvas it is placed with the
+    /// rest of the screen (its caster too).
+    @Test func theShadowScalesAndIsPlacedOnTheCanvas() throws {
+        let state = Self.screen(.slideOver(primary: "main", floating: "side"), pointScale: PointScale(Rational(1, 2)))
+        let canvas = ScreenCanvas(initial: state, rotates: true)
+        let frame = canvas.frame(of: state)
+        let shadow = try #require(frame.layers.first { $0.kind == .shadow })
+        let edge = try #require(frame.layers.first { $0.kind == .edge })
+        #expect(shadow.shadow?.reach == 16)
+        #expect(shadow.shadow?.caster.x == edge.rect.x)
+        #expect(shadow.shadow?.caster.maxX == frame.display.maxX)
+        #expect(frame.display.contains(shadow.rect) && shadow.rect.x == edge.rect.x - 16)
     }
 
     @Test func fullScreenAndFreeFramesHaveNoChrome() {

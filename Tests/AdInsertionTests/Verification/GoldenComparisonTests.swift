@@ -59,6 +59,25 @@ import Testing
                 == "from output frame 0 the screen has 1 layers, the golden 2: missing: banner of scene \"main\"")
     }
 
+    /// A Slide Over window's shadow is a screen layer like the others: drawn elsewhere, or cast from elsewhere, it is
+    /// named.
+    @Test func aMovedOrDifferentlyCastShadowIsNamed() {
+        let caster = PixelRect(x: 200, y: 0, width: 120, height: 180)
+        func shadow(_ rect: PixelRect, _ caster: PixelRect, reach: Int = 24) -> Timeline.Layer {
+            Timeline.Layer(shadow: ScreenLayer(scene: "side", kind: .shadow, rect: rect,
+                                               shadow: .init(caster: caster, radius: 4, reach: reach)))
+        }
+        let drawn = PixelRect(x: 176, y: 0, width: 144, height: 180)
+        let output = Self.timeline([Self.segment(0, 30, layers: [shadow(drawn, caster)])])
+        let moved = Self.timeline([Self.segment(0, 30, layers: [shadow(PixelRect(x: 160, y: 0, width: 160, height: 180), caster)])])
+        let wider = Self.timeline([Self.segment(0, 30, layers: [shadow(drawn, caster, reach: 30)])])
+        #expect(GoldenComparison.firstLayerDifference(output, golden: output) == nil)
+        #expect(GoldenComparison.firstLayerDifference(output, golden: moved)
+                == "screen layer 1 from output frame 0, the shadow of scene \"side\", is at (176,0 144x180), the golden has it at (160,0 160x180)")
+        #expect(GoldenComparison.firstLayerDifference(output, golden: wider)
+                == "screen layer 1 from output frame 0, the shadow of scene \"side\", is cast by (200,0 120x180), 24 px out, the golden's by (200,0 120x180), 30 px out")
+    }
+
     @Test func anExtraOrMissingEventIsNamedAndLogLinesAreNotCompared() {
         let started = SessionEvent(type: .started, time: 0, frame: 0, contentTime: 0, breakIndex: 0, adIndex: 0)
         let complete = SessionEvent(type: .complete, time: 1, frame: 30, contentTime: 0, breakIndex: 0, adIndex: 0)

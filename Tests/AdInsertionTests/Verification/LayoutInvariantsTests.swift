@@ -143,6 +143,37 @@ import Testing
                 "\(found)")
     }
 
+    /// A Slide Over window's shadow, cast by a rectangle `dx` pixels right of the scene's window, drawn over the
+    /// window's rectangle widened by `spill` on its left, cut to the display.
+    static func withShadow(_ t: inout Timeline, casterX dx: Int, spill: Int = 0) {
+        let window = t.segments[0].scenes![0].rect.pixelRect, display = t.segments[0].display!.pixelRect
+        let caster = PixelRect(x: window.x + dx, y: window.y, width: window.width, height: window.height)
+        let shadow = ScreenLayer.Shadow(caster: caster, radius: 4, reach: 24)
+        let drawn = PixelRect(x: window.x - spill, y: window.y, width: window.width + spill, height: window.height).intersection(display)
+        t.segments[0].layers!.append(Timeline.Layer(shadow: ScreenLayer(scene: "feed", kind: .shadow, rect: drawn, shadow: shadow)))
+    }
+
+    @Test func aShadowAroundItsScenesWindowBreaksNoRule() async throws {
+        var timeline = try await Self.timeline()
+        Self.withShadow(&timeline, casterX: 0)
+        #expect(LayoutInvariants.violations(in: timeline).map(\.description) == [])
+    }
+
+    @Test func aShadowCastBySomethingElseOrReachingTooFarIsAViolation() async throws {
+        var moved = try await Self.timeline()
+        Self.withShadow(&moved, casterX: 40)
+        let found = LayoutInvariants.violations(in: moved).map(\.description)
+        #expect(found.contains { $0.hasPrefix("frame 15: the caster of shadow of scene \"feed\" at x=") && $0.contains("is not around its scene's window") },
+                "\(found)")
+        var far = try await Self.timeline()
+        let window = far.segments[0].scenes![0].rect.pixelRect
+        far.segments[0].scenes![0].rect = .init(PixelRect(x: window.x + 60, y: window.y, width: window.width - 60, height: window.height))
+        Self.withShadow(&far, casterX: 0, spill: 30)
+        let beyond = LayoutInvariants.violations(in: far).map(\.description)
+        #expect(beyond.contains { $0.hasPrefix("frame 15: shadow of scene \"feed\" at x=") && $0.contains("is not within 24 px of its caster") },
+                "\(beyond)")
+    }
+
     @Test(arguments: mistakes)
     func aWrongLayoutIsAViolationNamingTheLayerTheFrameAndBothRectangles(_ mistake: Mistake) async throws {
         var timeline = try await Self.timeline()

@@ -40,16 +40,38 @@ extension EndToEnd {
             try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
         }
 
+        /// The same session as `pipRender`, written as HLS (fMP4 segments): the directory.
+        static var pipHLSRender: String {
+            get async throws {
+                try await SharedArtifacts.shared.path(of: "golden/pip-hls") { output in
+                    try FileManager.default.createDirectory(atPath: (output as NSString).deletingLastPathComponent,
+                                                            withIntermediateDirectories: true)
+                    var arguments = try await Self.pipArguments(output)
+                    let o = try #require(arguments.firstIndex(of: "-o"))
+                    arguments[o] = "--hls"
+                    let result = try await PipctlProcess.run(arguments)
+                    guard result.exitStatus == 0 else { throw SharedArtifacts.Failure(description: "render: \(result.standardError)") }
+                }
+            }
+        }
+
         /// Writes `golden.timeline.json` and `golden.events.jsonl` in `dir`: the render's own, each edited by its closure.
         static func golden(of output: String, in dir: ScratchDirectory, segments edit: (inout [[String: Any]]) throws -> Void = { _ in },
                            events editEvents: (inout [[String: Any]]) throws -> Void = { _ in }) throws -> String {
-            var timeline = try json(output + ".timeline.json")
+            try golden(timeline: output + ".timeline.json", events: output + ".events.jsonl", in: dir, segments: edit, events: editEvents)
+        }
+
+        /// The same from a timeline and event log at any paths (an HLS render's `timeline.json` and `events.jsonl`).
+        static func golden(timeline timelinePath: String, events eventsPath: String, in dir: ScratchDirectory,
+                           segments edit: (inout [[String: Any]]) throws -> Void = { _ in },
+                           events editEvents: (inout [[String: Any]]) throws -> Void = { _ in }) throws -> String {
+            var timeline = try json(timelinePath)
             var segments = try #require(timeline["segments"] as? [[String: Any]])
             try edit(&segments)
             timeline["segments"] = segments
             let path = dir.path("golden.timeline.json")
             try JSONSerialization.data(withJSONObject: timeline).write(to: URL(fileURLWithPath: path))
-            var events = try String(contentsOfFile: output + ".events.jsonl", encoding: .utf8).split(separator: "\n").map {
+            var events = try String(contentsOfFile: eventsPath, encoding: .utf8).split(separator: "\n").map {
                 try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
             }
             try editEvents(&events)
@@ -140,6 +162,40 @@ extension EndToEnd {
             })
             try #require(here != there)
             let result = try await PipctlProcess.run(["verify", output, "--expect", golden])
+            #expect(result.exitStatus == 1)
+            #expect(result.standardOutput.contains(
+                "\n  picture in picture window 1 from output frame \(start): PiP window at \(here), the golden has it at \(there)\n"),
+                    "\(result.standardOutput)")
+        }
+
+        /// An HLS render is compared with a golden as an MP4 is: its own timeline (and a copy of it with its event
+        /// log) passes; a copy with the picture-in-picture window in the other corner fails naming the window.
+        @Test func anHLSRenderPassesItsOwnGoldenAndFailsOneWithThePictureInPictureWindowMoved() async throws {
+            let dir = try ScratchDirectory()
+            let hls = try await Self.pipHLSRender
+            let timeline = hls + "/timeline.json", events = hls + "/events.jsonl"
+            let own = try await PipctlProcess.run(["verify", hls, "--expect", timeline], timeout: .seconds(300))
+            #expect(own.exitStatus == 0, "\(own.standardOutput)\(own.standardError)")
+            #expect(!own.standardOutput.contains("note: events not compared"), "\(own.standardOutput)")
+            let copy = try Self.golden(timeline: timeline, events: events, in: dir)
+            let same = try await PipctlProcess.run(["verify", hls + "/master.m3u8", "--expect", copy], timeout: .seconds(300))
+            #expect(same.exitStatus == 0, "\(same.standardOutput)\(same.standardError)")
+
+            let width = try Self.int(try Self.json(timeline)["output"].flatMap { ($0 as? [String: Any])?["width"] })
+            var here = "", there = "", start = 0
+            let moved = try ScratchDirectory()
+            let golden = try Self.golden(timeline: timeline, events: events, in: moved, segments: { segments in
+                for s in segments.indices {
+                    guard var rect = segments[s]["pip"] as? [String: Int] else { continue }
+                    here = try Self.words(rect)
+                    start = try Self.int(segments[s]["outStartFrame"])
+                    rect["x"] = width - (rect["x"] ?? 0) - (rect["width"] ?? 0)
+                    segments[s]["pip"] = rect
+                    there = try Self.words(rect)
+                }
+            })
+            try #require(here != there)
+            let result = try await PipctlProcess.run(["verify", hls, "--expect", golden], timeout: .seconds(300))
             #expect(result.exitStatus == 1)
             #expect(result.standardOutput.contains(
                 "\n  picture in picture window 1 from output frame \(start): PiP window at \(here), the golden has it at \(there)\n"),

@@ -91,6 +91,39 @@ extension EndToEnd {
             Device.expectFlat(picture, PixelRect(x: 876, y: 4, width: 40, height: 826), Device.blackY, "the floating window")
         }
 
+        /// Slide Over's soft shadow: cast by the floating window with its edge (x 866 on), 32 px out, over the primary
+        /// scene's banner (a flat blue): the banner is untouched beyond the shadow's reach, darker the nearer the
+        /// edge; verify redraws it and passes.
+        @Test func slideOverCastsASoftShadowOverTheSceneBelowAndVerifyPasses() async throws {
+            let dir = try ScratchDirectory()
+            try FFmpegCommand.run(["-f", "lavfi", "-i", "color=c=0x3366cc:s=640x100", "-frames:v", "1", dir.path("banner.png")])
+            let render = try await Self.render("""
+                {"device": "ipad-11", "orientation": "landscape", "layout": "slide-over",
+                 "scenes": [{"id": "main", "player": {"content": "CONTENT"}, "banner": {"source": "banner.png", "layout": "overlay"}},
+                            {"id": "side"}]}
+                """, in: dir)
+            let layers = try Self.layers(render, frame: 10)
+            #expect(layers.map { $0["kind"] as? String ?? "" } == ["content", "banner", "shadow", "edge", "content"])
+            let shadow = try #require(layers.first { $0["kind"] as? String == "shadow" })
+            #expect(try Device.rect(shadow["rect"]) == PixelRect(x: 834, y: 0, width: 360, height: 834))
+            #expect(try Device.rect(shadow["caster"]) == PixelRect(x: 866, y: 0, width: 328, height: 834))
+            #expect(shadow["reach"] as? Int == 32 && shadow["radius"] as? Int == 4)
+            let banner = try Self.rect(render, "banner", frame: 10)
+            let picture = try render.picture(frame: 10), row = banner.y + banner.height / 2
+            let luma = (810..<866).map { Int(picture.y($0, row)) }
+            // Beyond the reach (x < 834) the banner's own blue; then darker towards the edge, strongest beside it.
+            #expect(luma[0..<10].allSatisfy { abs($0 - Device.bannerY) <= 2 }, "\(luma)")
+            #expect(zip(luma, luma.dropFirst()).allSatisfy { $0 + 1 >= $1 }, "\(luma)")
+            #expect(luma.last! < Device.bannerY - 12, "\(luma)")
+
+            // Verify (which passed in `render`) redraws the shadow under the layers it darkens, and says that it does
+            // not judge it alone.
+            let verified = try await PipctlProcess.run(["verify", render.output], timeout: .seconds(300))
+            #expect(verified.exitStatus == 0)
+            #expect(verified.standardOutput.contains("skipped: shadow of scene \"side\": a soft shadow is redrawn under the layers it darkens"),
+                    "\(verified.standardOutput)")
+        }
+
         /// `--pip-ad-policy play`: the mid-roll cued at 1 s while the window is up (from 0.5 s) plays inside it at its
         /// cue: its frames are in the floating window, verify reads its stamps there, and its impression and start
         /// reach the ad server.

@@ -1,0 +1,93 @@
+import Foundation
+import MediaCore
+import Testing
+
+extension EndToEnd {
+    /// A tap is in output pixels, so it lands on what is drawn there: on a canvas that holds both orientations (a
+    /// script that rotates), the display is placed in the middle of it and the banner with it.
+    @Suite(.enabled(if: FFmpegCommand.isAvailable, "needs the ffmpeg tool")) struct ScreenTapsTests {
+        typealias Device = DeviceRenderTests
+
+        static func session(script: [String]) -> String {
+            let lines = script.map { "\"\($0)\"" }.joined(separator: ", ")
+            return """
+                {"device": "iphone-15", "orientation": "portrait",
+                 "scenes": [{"id": "main", "player": {"content": "CONTENT"}, "banner": {"source": "banner.png", "layout": "below"}}],
+                 "script": [\(lines)]}
+                """
+        }
+
+        static func centre(_ r: PixelRect) -> (x: Int, y: Int) { (r.x + r.width / 2, r.y + r.height / 2) }
+
+        /// iPhone 15 portrait turning landscape at 1 s: a first render says where the banner is drawn (its timeline
+        /// rectangle, and its colour there in the pixels) and where the state's own, unplaced banner rectangle
+        /// would be (the bezel, in the pixels). A second render taps both: the tap on the drawn banner logs its
+        /// click, in portrait and after the rotation; the tap on the bezel logs none.
+        @Test func aTapOnTheBannerWhereItIsDrawnLogsItsClickInARotatingRender() async throws {
+            let dir = try ScratchDirectory()
+            try FFmpegCommand.run(["-f", "lavfi", "-i", "color=c=0x3366cc:s=640x100", "-frames:v", "1", dir.path("banner.png")])
+            let probe = try await ScreenLayoutsTests.render(Self.session(script: ["rotate landscape@1"]), in: dir)
+            let portrait = try ScreenLayoutsTests.rect(probe, "banner", frame: 9)
+            let landscape = try ScreenLayoutsTests.rect(probe, "banner", frame: 45)
+            let segment = try #require(probe.segments.first { ($0["outStartFrame"] as? Int ?? .max) <= 9 && 9 < ($0["outEndFrame"] as? Int ?? 0) })
+            let display = try Device.rect(segment["display"])
+            // The canvas is square (both orientations fit), so the portrait display sits right of its left edge.
+            try #require(display.x > 0, "the portrait display is placed at x \(display.x)")
+            let drawn = Self.centre(portrait), turned = Self.centre(landscape)
+            // Where the banner would be if the display were not placed: the same rectangle from the canvas's corner.
+            let unplaced = Self.centre(PixelRect(x: portrait.x - display.x, y: portrait.y - display.y,
+                                                 width: portrait.width, height: portrait.height))
+            try #require(!portrait.contains(PixelRect(x: unplaced.x, y: unplaced.y, width: 1, height: 1)))
+            // The pixels agree with the timeline: the banner's blue where it is drawn, the bezel where it is not.
+            let before = try probe.picture(frame: 9), after = try probe.picture(frame: 45)
+            #expect(abs(Int(before.y(drawn.x, drawn.y)) - Device.bannerY) <= 2)
+            #expect(abs(Int(after.y(turned.x, turned.y)) - Device.bannerY) <= 2)
+            #expect(abs(Int(before.y(unplaced.x, unplaced.y)) - Device.bezelY) <= 2)
+
+            // Rendered without verify: a banner's landing screen covers the player, whose stamps verify then misses.
+            _ = try dir.write(Self.session(script: [
+                "tap \(unplaced.x),\(unplaced.y)@0.3", "tap \(drawn.x),\(drawn.y)@0.5", "dismiss main@0.7", "rotate landscape@1",
+                "tap \(turned.x),\(turned.y)@1.5",
+            ]).replacingOccurrences(of: "CONTENT", with: try await ScreenLayoutsTests.short.path), to: "tapped.json")
+            let output = dir.path("tapped.mkv")
+            let result = try await PipctlProcess.run(["render", "--session", dir.path("tapped.json"), "-o", output,
+                                                      "--profile", "lossless"], timeout: .seconds(300))
+            try #require(result.exitStatus == 0, "\(result.standardError)")
+            let tapped = try Device.Render(reading: output, in: dir)
+            let clicks = tapped.events.filter { $0["type"] as? String == "bannerViewDidRecordClick" }.compactMap { $0["time"] as? Double }
+            #expect(clicks == [0.5, 1.5], "\(tapped.events.filter { ($0["message"] as? String)?.hasPrefix("tap") == true })")
+            let onBezel = try #require(tapped.events.first { ($0["message"] as? String)?.hasPrefix("tap at \(unplaced.x),\(unplaced.y)") == true })
+            #expect(onBezel["message"] as? String == "tap at \(unplaced.x),\(unplaced.y) on nothing")
+        }
+
+        /// `play --session` draws on a canvas that holds both orientations from the start (it may be turned at any
+        /// time), so an iPhone 15 in portrait sits at x 344 of 1278: a live tap on the banner where the recording
+        /// draws it logs its click; one where the state's own pixels would put it (the bezel) logs "on nothing".
+        @Test func aLiveTapOnTheBannerWhereItIsDrawnLogsItsClick() async throws {
+            let dir = try ScratchDirectory()
+            try FFmpegCommand.run(["-f", "lavfi", "-i", "color=c=0xdddd22:s=320x180:r=30:d=30", "-c:v", "libx264",
+                                   "-preset", "ultrafast", "-pix_fmt", "yuv420p", dir.path("content.mp4")])
+            try FFmpegCommand.run(["-f", "lavfi", "-i", "color=c=0x3366cc:s=640x100", "-frames:v", "1", dir.path("banner.png")])
+            _ = try dir.write(Self.session(script: []).replacingOccurrences(of: "CONTENT", with: "content.mp4"), to: "live.json")
+            let recording = dir.path("rec.mkv")
+            let play = try PipctlProcess(["play", "--session", dir.path("live.json"), "--record", recording, "--profile", "lossless"],
+                                         keepsInputOpen: true)
+            try await play.waitForOutput(containing: #""type":"bannerViewDidRecordImpression""#)
+            try play.write("tap 295,1160\n")
+            try await play.waitForOutput(containing: "tap at 295,1160 on")
+            try play.write("tap 639,1160\n")
+            try await play.waitForOutput(containing: #""type":"bannerViewDidRecordClick""#)
+            try play.write("quit\n")
+            let result = try await play.result(timeout: .seconds(120))
+            #expect(result.exitStatus == 0, "\(result.standardError)")
+
+            let live = try Device.Render(reading: recording, in: dir)
+            let banner = try live.layer("banner")
+            #expect(banner.contains(PixelRect(x: 639, y: 1160, width: 1, height: 1)), "the banner is drawn at \(banner)")
+            #expect(!banner.contains(PixelRect(x: 295, y: 1160, width: 1, height: 1)))
+            let taps = live.events.compactMap { $0["message"] as? String }.filter { $0.hasPrefix("tap at") }
+            #expect(taps == ["tap at 295,1160 on nothing", "tap at 639,1160 on banner of scene main"])
+            #expect(live.events.filter { $0["type"] as? String == "bannerViewDidRecordClick" }.count == 1)
+        }
+    }
+}
