@@ -92,7 +92,9 @@ public struct ContactSheet {
         while t <= report.duration + 1e-9 {
             let px = x(Int64((t / report.secondsPerFrame).rounded()))
             layers.append(.color(Self.grid, in: PixelRect(x: px, y: top + Self.axisHeight - 4, width: 1, height: stripHeight - Self.axisHeight + 4)))
-            layers.append(try text.layer(ReportFormat.time(t), size: 11, color: Self.muted, x: max(0, px - 24), y: top, width: 80))
+            let label = ReportFormat.axisTime(t, step: step)
+            layers.append(try text.layer(label, size: 11, color: Self.muted, x: max(0, min(px - 14, Self.width - Self.margin - 8 * label.count)),
+                                         y: top, width: 80))
             t += step
         }
         var y = top + Self.axisHeight

@@ -11,6 +11,14 @@ enum ReportFormat {
         return h > 0 ? String(format: "%lld:%02lld:", h, m) + tail : "\(m):" + tail
     }
 
+    /// A label of the time axis: `1:05` (`1:02:05` from an hour on) when the axis steps by whole seconds, else
+    /// with the tenths or hundredths the step needs.
+    static func axisTime(_ seconds: Double, step: Double) -> String {
+        let full = time(seconds)
+        if step >= 1 { return String(full.dropLast(4)) }
+        return String(full.dropLast(step >= 0.1 ? 2 : 1))
+    }
+
     /// `-23.1 LUFS`, or `—` when there was too little sound to measure.
     static func loudness(_ value: Double?) -> String {
         guard let value, value.isFinite else { return "—" }

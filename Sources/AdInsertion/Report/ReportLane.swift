@@ -47,12 +47,13 @@ struct ReportLane: Sendable {
             for scene in segment.scenes ?? [] where !sceneIDs.contains(scene.id) { sceneIDs.append(scene.id) }
         }
         for id in sceneIDs {
+            // A new span where the scene's window or state changes (a split resized, the device turned).
             let runs = Self.runs(timeline) { segment in
-                segment.scenes?.first { $0.id == id }.map { $0.state.rawValue }
+                segment.scenes?.first { $0.id == id }.map { "\($0.rect.width)x\($0.rect.height) · " + Self.stateName($0.state) }
             }
             lanes.append(ReportLane(kind: .scene, title: "scene " + id, key: id, spans: runs.map { run in
                 Span(start: run.start, end: run.end, label: id + " · " + run.value, style: "scene",
-                     attributes: [("scene-span", id), ("state", run.value)])
+                     attributes: [("scene-span", id)])
             }))
         }
         let drawn = ScreenLayer.Kind.allCases.filter { ![.content, .ad, .pip].contains($0) }
@@ -70,6 +71,14 @@ struct ReportLane: Sendable {
             }))
         }
         return lanes
+    }
+
+    static func stateName(_ state: SceneActivationState) -> String {
+        switch state {
+        case .foregroundActive: "active"
+        case .foregroundInactive: "inactive"
+        case .background: "background"
+        }
     }
 
     static func layerTitle(_ kind: ScreenLayer.Kind) -> String {

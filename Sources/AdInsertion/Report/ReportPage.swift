@@ -5,8 +5,9 @@ import Foundation
 /// URIs and a little inline script (the event table's filter), with no reference to anything outside the file, so
 /// it opens offline and can be mailed or attached to a ticket.
 ///
-/// The page records script errors in `body[data-errors]` and sets `body[data-ready]` once its script ran, so that a
-/// headless browser's dumped DOM says whether it worked.
+/// The page records script errors in `body[data-errors]`, sets `body[data-ready]` once its script ran and
+/// `body[data-load-ms]` at its load event (milliseconds from navigation start), so that a headless browser's dumped
+/// DOM says whether it worked and how long it took.
 public struct ReportPage {
     public let report: RenderReport
 
@@ -164,7 +165,7 @@ public struct ReportPage {
     .legend span{margin-right:14px;white-space:nowrap;font-size:12px}.legend i{display:inline-block;width:12px;height:12px;border-radius:2px;margin-right:4px;vertical-align:-1px}.legend i.m{width:2px;background:#334}
     table{border-collapse:collapse;width:100%;background:#fff;font-size:13px}th,td{border-bottom:1px solid #e5e8ec;padding:3px 6px;text-align:left;vertical-align:middle}
     th{background:#eef1f4;position:sticky;top:0}.runs tr.r-ad td:nth-child(2){color:#b85a1c;font-weight:600}
-    .thumb{display:block;border-radius:3px;max-width:192px;height:auto}.none{color:#99a}.source{font-family:monospace;font-size:12px}
+    .thumb{display:block;border-radius:3px;width:auto;height:auto;max-width:160px;max-height:96px}.none{color:#99a}.source{font-family:monospace;font-size:12px}
     td.ok{color:#1f6b2a;font-weight:600}td.bad{color:#9b1c1c}.note{color:#556;font-size:12px}
     .short-term{fill:none;stroke:#1d232b;stroke-width:1.2}.integrated{stroke-width:4;stroke-linecap:butt}.integrated.s-content{stroke:var(--content)}.integrated.s-ad{stroke:var(--ad)}
     .target{stroke:#2e7d32;stroke-dasharray:6 4}
@@ -185,6 +186,7 @@ public struct ReportPage {
     var marks=document.querySelectorAll(".mark");
     for(var i=0;i<marks.length;i++){marks[i].addEventListener("click",function(){var r=document.getElementById("ev-"+this.getAttribute("data-row"));if(!r)return;select.value="";filter();var old=document.querySelector("tr.hit");if(old)old.classList.remove("hit");r.classList.add("hit");r.scrollIntoView({block:"center"});});}
     document.body.setAttribute("data-ready","1");
+    window.addEventListener("load",function(){document.body.setAttribute("data-load-ms",performance.now().toFixed(1));});
     })();
     """
 }

@@ -59,7 +59,8 @@ struct ReportSVG {
             let frame = Int64((t / report.secondsPerFrame).rounded())
             let px = x(frame)
             svg += "<line x1=\"\(n(px))\" y1=\"\(n(Self.axisHeight - 6))\" x2=\"\(n(px))\" y2=\"\(n(height))\" class=\"grid\"/>"
-            svg += "<text x=\"\(n(px))\" y=\"12\" text-anchor=\"middle\">\(HTMLText.escape(ReportFormat.time(t)))</text>"
+            let anchor = px > Self.width - Self.rightMargin - 30 ? "end" : "middle"
+            svg += "<text x=\"\(n(px))\" y=\"12\" text-anchor=\"\(anchor)\">\(HTMLText.escape(ReportFormat.axisTime(t, step: step)))</text>"
             t += step
         }
         return svg + "</g>\n"

@@ -57,13 +57,11 @@ extension EndToEnd {
             return (try String(contentsOfFile: out, encoding: .utf8), try String(contentsOfFile: err, encoding: .utf8))
         }
 
-        /// The console's errors in Chromium's log: uncaught exceptions and refused loads (the page's
-        /// Content-Security-Policy allows nothing outside itself).
+        /// The console's messages in Chromium's log (`INFO:CONSOLE`): an uncaught exception, or a load the page's
+        /// Content-Security-Policy blocked ("violates the following Content Security Policy directive"). The page
+        /// itself logs nothing, so any message is an error.
         static func consoleErrors(_ log: String) -> [String] {
-            log.split(separator: "\n").map(String.init).filter {
-                $0.contains("CONSOLE") && ($0.contains("Uncaught") || $0.contains("Refused") || $0.contains("ERROR"))
-                    || $0.contains("Refused to load")
-            }
+            log.split(separator: "\n").map(String.init).filter { $0.contains(":CONSOLE") || $0.contains("Content Security Policy") }
         }
 
         /// Opens `report` in Chromium: the DOM after its script ran, and a screenshot checked to be a PNG.
