@@ -61,16 +61,19 @@ public enum RenderReportReader {
         do { try timeline.checkBounds(against: rendered) } catch { throw .input(path: files.timeline, reason: error.description) }
         let events = try readEvents(files.events)
 
+        // Loudness on a thread of its own while this one decodes the thumbnails.
+        let measuring = rendered.audio != nil && timeline.output.sampleRate > 0
+            ? BackgroundWork { () throws(ReportError) in try measureLoudness(media, timeline: timeline, control: control) } : nil
         let wanted = Set(ThumbnailPlan.frames(timeline))
         let thumbnails: [Thumbnail]
         do {
-            thumbnails = try Thumbnailer.thumbnails(of: media, frames: wanted, width: ThumbnailPlan.width, control: control)
-        } catch { throw .media(error) }
-
-        var loudness: RenderReport.LoudnessTrack?
-        if rendered.audio != nil, timeline.output.sampleRate > 0 {
-            loudness = try measureLoudness(media, timeline: timeline, control: control)
+            thumbnails = try Thumbnailer.thumbnails(of: media, frames: wanted, width: ThumbnailPlan.width,
+                                                    frameRate: FrameRate(parsing: timeline.output.fps), control: control)
+        } catch {
+            _ = try? measuring?.value()
+            throw .media(error)
         }
+        let loudness = try measuring?.value()
 
         var verdict: RunVerdicts?
         if verify { verdict = runVerify(files, timeline: timeline) }

@@ -137,6 +137,24 @@ extension EndToEnd {
             #expect(probed.trimmingCharacters(in: .whitespacesAndNewlines) == "png," + size.replacingOccurrences(of: "x", with: ","))
         }
 
+        /// An HLS render's directory: the report lands beside it as DIR.report.html, read from its playlist,
+        /// `timeline.json` and `events.jsonl`, with verify's verdict from the HLS verifier.
+        @Test func aReportOfAnHLSRenderLandsBesideItsDirectory() async throws {
+            let dir = try ScratchDirectory()
+            let render = try await PipctlProcess.run(["render", "--content", try await TestClip.content.path,
+                                                      "--break", "pre=\(try await TestClip.adB.path)", "--hls", dir.path("hls"),
+                                                      "--preset", "ultrafast"], timeout: .seconds(300))
+            try #require(render.exitStatus == 0, "\(render.standardError)")
+            let report = try await PipctlProcess.run(["report", dir.path("hls"), "--verify"], timeout: .seconds(300))
+            try #require(report.exitStatus == 0, "\(report.standardError)")
+            let html = try String(contentsOfFile: dir.path("hls.report.html"), encoding: .utf8)
+            let segments = Self.count("data-run-kind=", in: html)
+            #expect(segments == 2)
+            #expect(Self.count("data-kind=\"ad\"", in: html) == 1)
+            #expect(Self.count("data-thumb=", in: html) == 2 * segments)
+            #expect(html.contains("data-verdict=\"passed\""))
+        }
+
         @Test func aMissingTimelineIsAUsageErrorNamingIt() async throws {
             let dir = try ScratchDirectory()
             try FileManager.default.copyItem(atPath: try await TestClip.content.path, toPath: dir.path("lonely.mp4"))
