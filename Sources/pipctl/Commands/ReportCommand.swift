@@ -36,8 +36,9 @@ enum ReportCommand: Command {
     static let definition = CommandDefinition(
         name: "report",
         abstract: "Write a render's report: one HTML page that shows it at a glance.",
-        discussion: "Reads the render's timeline and event log (checked against the output as verify checks them) "
-            + "and decodes the output once, and writes one HTML file that works offline (no network references: "
+        discussion: "Reads the render's timeline and event log (checked against the output as verify checks them), "
+            + "decodes the frames it shows (seeking to them) and measures the sound, and writes one HTML file "
+            + "that works offline (no network references: "
             + "styles, script, pictures and plots are inside it): a time strip with lanes for content and ads "
             + "(break and ad numbers), picture in picture, each scene and each kind of screen layer (banner, "
             + "full-screen ad, slider, cards, …) and the events, whose details show on hover; a table of the runs "
