@@ -3,7 +3,7 @@
 
 Each job runs both tools on the same input with the same output size, rate, x264 preset and CRF, AAC bit rate
 and thread count; it prints wall time, frames per second, peak resident memory and the ratio pipctl/ffmpeg.
-Run from the repository root:  python3 bench/run.py [--repeat N] [--threads N] [--jobs transcode,render,remote,hls,passthrough,passthrough-matched,batch]
+Run from the repository root:  python3 bench/run.py [--repeat N] [--threads N] [--jobs transcode,render,remote,hls,passthrough,passthrough-matched,batch,report,report-long]
 
 The `transcode` job also times x264 alone encoding the same frames with the same settings and threads (decoded and
 scaled to a raw file first, outside the timing): no tool that encodes with x264 so can take less than that, and its
@@ -28,6 +28,16 @@ renders all 8). It prints each one's throughput in jobs per minute; its ratio is
 The `remote` job compares pipctl with itself: the demo VMAP with its documents and media served over loopback HTTP
 (a cold media cache every run, so each run downloads every creative) against the same VMAP from local files through
 demo.urlmap. Its ratio is http/local.
+
+The `report` job times `pipctl report` (thumbnails, loudness, the page) of the render job's demo stitch against the
+render of that stitch in the same run: its ratio is report/render (the issue's budget is 0.20).
+
+The `report-long` job makes a real 2-hour render (a 160x90 testsrc2 content of 2 hours with 48 kHz sound, rendered at
+5 fps so the run stays short: the timeline, events, thumbnails and loudness plot are those of any 2-hour render, only
+the frame count is lower; a mid-roll pod of two ads every 10 minutes and picture in picture for a minute every 20),
+writes its report, and loads it in headless Chromium (Debian's): it prints the page's own load time (navigation start
+to the load event, `body[data-load-ms]`; the issue's budget is 2 s) and Chromium's whole run, against the time
+`pipctl report` took.
 """
 import argparse
 import functools
@@ -263,8 +273,66 @@ def batch_job(tmp, args):
     return ("batch: 8 short stitches (480x270), --jobs 1 vs --jobs 2", run(1), run(2), outputs, ("jobs1", "jobs2"))
 
 
+def report_job(tmp, args):
+    """`pipctl report` of the render job's demo stitch, against rendering it."""
+    _, render, _, out = render_job(tmp, args)
+    page = os.path.join(tmp, "ours-render.report.html")
+
+    def rendered_once():
+        if not os.path.exists(out):
+            measure(render)
+    ours = [PIPCTL, "report", out, "-o", page]
+    return "report of the demo stitch vs its render", ours, render, out, ("report", "render"), rendered_once
+
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+def report_long_job(tmp, args):
+    """A real 2-hour render (5 fps, 160x90), its report, and the report loaded in headless Chromium."""
+    content = os.path.join(tmp, "two-hours.mp4")
+    ad30, ad15 = os.path.join(tmp, "long-ad30.mp4"), os.path.join(tmp, "long-ad15.mp4")
+    for path, seconds, filt in ((content, 7200, ""), (ad30, 30, ",hue=h=90"), (ad15, 15, ",hue=h=200")):
+        if not os.path.exists(path):
+            subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"testsrc2=size=160x90:rate=5:duration={seconds}{filt}",
+                            "-f", "lavfi", "-i", f"sine=f=440:d={seconds}", "-c:v", "libx264", "-preset", "ultrafast",
+                            "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", path], check=True)
+    out = os.path.join(tmp, "two-hours-render.mp4")
+    breaks = sum([["--break", f"{m * 60}={ad30},{ad15}"] for m in range(10, 120, 10)], [])
+    script = "; ".join(f"pip on@{m * 60 + 120}; pip off@{m * 60 + 180}" for m in range(0, 120, 20))
+    render = [PIPCTL, "render", "--content", content, "--break", "pre=" + ad15] + breaks + [
+        "--script", script, "--fps", "5", "-o", out, "--preset", "ultrafast", "--threads", str(args.threads)]
+    page = os.path.join(tmp, "two-hours.report.html")
+
+    def rendered_once():
+        if not os.path.exists(out):
+            measure(render)
+    ours = [PIPCTL, "report", out, "-o", page]
+    chromium = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=" + os.path.join(tmp, "chromium"),
+                "--dump-dom", "file://" + page]
+    return ("report of a 2-hour render, loaded in Chromium", ours, chromium, out, ("report", "chromium"), rendered_once)
+
+
+def page_load_ms(tmp):
+    """The 2-hour report's load time as the page measured it (navigation start to the load event), best of three."""
+    page = os.path.join(tmp, "two-hours.report.html")
+    best = None
+    for _ in range(3):
+        dom = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
+                              "--user-data-dir=" + os.path.join(tmp, "chromium"), "--dump-dom", "file://" + page],
+                             capture_output=True, text=True, check=True).stdout
+        marker = 'data-load-ms="'
+        at = dom.find(marker)
+        if at < 0:
+            sys.exit("bench: the report page did not record its load time")
+        ms = float(dom[at + len(marker):dom.index('"', at + len(marker))])
+        best = min(best or 1e12, ms)
+    return best, os.path.getsize(page)
+
+
 JOBS = {"transcode": transcode_job, "render": render_job, "remote": remote_job, "hls": hls_job, "passthrough": passthrough_job,
-        "passthrough-matched": functools.partial(passthrough_job, matched=True), "batch": batch_job}
+        "passthrough-matched": functools.partial(passthrough_job, matched=True), "batch": batch_job,
+        "report": report_job, "report-long": report_long_job}
 
 
 def main():
@@ -279,6 +347,8 @@ def main():
     globals()["PIPCTL"] = os.path.abspath(args.pipctl)
     if not os.access(PIPCTL, os.X_OK):
         sys.exit("bench: build first: swift build -c release --product pipctl")
+    if "report-long" in args.jobs.split(",") and not os.access(CHROMIUM, os.X_OK):
+        sys.exit("bench: the report-long job needs Debian's chromium (scripts/setup --for-tests)")
     if shutil.which("ffmpeg") is None:
         sys.exit("bench: the ffmpeg command-line tool is needed (scripts/setup --for-tests)")
     results = []
@@ -304,6 +374,9 @@ def main():
                 result["copy"] = {"seconds": round(t, 3), "ofOurs": round(ours_t / t, 2)}
             if name == "batch":
                 result["jobsPerMinute"] = {tools[0]: round(len(out) * 60 / ours_t, 1), tools[1]: round(len(out) * 60 / peer_t, 1)}
+            if name == "report-long":
+                ms, size = page_load_ms(tmp)
+                result["pageLoad"] = {"milliseconds": round(ms, 1), "pageKiB": round(size / 1024, 1)}
             if name == "render":
                 # Verifying the render both ways, beside the time it took to render it.
                 result["verify"] = {}
@@ -331,6 +404,9 @@ def main():
         if "copy" in r:
             c = r["copy"]
             print(f"{'  copying the content file':<58} {'cp':<7} {c['seconds']:>8.3f}   pipctl takes {c['ofOurs']:.1f}x its time")
+        if "pageLoad" in r:
+            p = r["pageLoad"]
+            print(f"{'  the page loads (navigation start to load event)':<58} {'page':<7} {p['milliseconds'] / 1000:>8.3f}   {p['pageKiB']:.0f} KiB")
         for way, m in r.get("verify", {}).items():
             print(f"{'  verify it (' + way + ')':<58} {'pipctl':<7} {m['seconds']:>8.3f} {m['fps']:>8.1f} {m['peakMiB']:>9.1f}"
                   f"   {m['ofRender']:.2f} of the render's time")

@@ -41,4 +41,14 @@ import Testing
             #expect(Set(modules).isSubset(of: ["Foundation", "MediaCore"]), "Screen/\(file) imports \(modules)")
         }
     }
+
+    /// The report's page is written without media: only the reader and the contact sheet use VideoPipeline.
+    @Test func theReportPageIsWrittenWithoutMedia() throws {
+        let files = try Self.imports(under: "AdInsertion/Report")
+        let media: Set = ["RenderReportReader.swift", "ContactSheet.swift", "SheetText.swift", "ReportError.swift"]
+        #expect(files.count >= 10)
+        for (file, modules) in files where !media.contains(file) {
+            #expect(Set(modules).isSubset(of: ["AdCore", "Foundation", "MediaCore"]), "Report/\(file) imports \(modules)")
+        }
+    }
 }

@@ -14,10 +14,10 @@ final class Frame {
         av_frame_free(&p)
     }
 
-    /// Allocates a writable yuv420p picture of `size`.
-    static func picture(_ size: PixelSize) throws(MediaError) -> Frame {
+    /// Allocates a writable picture of `size`, yuv420p unless `format` says otherwise.
+    static func picture(_ size: PixelSize, format: AVPixelFormat = AV_PIX_FMT_YUV420P) throws(MediaError) -> Frame {
         let frame = try Frame()
-        frame.pointer.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        frame.pointer.pointee.format = format.rawValue
         frame.pointer.pointee.width = Int32(size.width)
         frame.pointer.pointee.height = Int32(size.height)
         try check(av_frame_get_buffer(frame.pointer, 0), "av_frame_get_buffer")

@@ -1,16 +1,17 @@
 import CFFmpeg
 import MediaCore
 
-/// Owns a libswscale context (`SwsContext`) converting pictures of one size and format to yuv420p of another;
-/// freed only in `deinit`.
+/// Owns a libswscale context (`SwsContext`) converting pictures of one size and format to yuv420p (or another
+/// destination format: RGB for a PNG) of another; freed only in `deinit`.
 final class Scaler {
     let pointer: OpaquePointer
 
     /// - Throws: FFmpeg errors naming `sws_getContext` (a conversion libswscale cannot do) or
     ///   `sws_setColorspaceDetails`.
-    init(source: PixelSize, format: Int32, fullRange: Bool, destination: PixelSize) throws(MediaError) {
+    init(source: PixelSize, format: Int32, fullRange: Bool, destination: PixelSize,
+         destinationFormat: AVPixelFormat = AV_PIX_FMT_YUV420P) throws(MediaError) {
         guard let context = sws_getContext(Int32(source.width), Int32(source.height), AVPixelFormat(rawValue: format),
-                                           Int32(destination.width), Int32(destination.height), AV_PIX_FMT_YUV420P,
+                                           Int32(destination.width), Int32(destination.height), destinationFormat,
                                            SWS_BICUBIC, nil, nil, nil) else {
             throw .ffmpeg(function: "sws_getContext", code: cffmpeg_averror(EINVAL),
                           message: "cannot convert \(source) to \(destination)", path: nil)

@@ -27,6 +27,7 @@ enum Pipctl {
         .group(ads, subcommands: [.command(AdsInspectCommand.self)]),
         .command(RenderCommand.self),
         .command(VerifyCommand.self),
+        .command(ReportCommand.self),
         .command(PlayCommand.self),
         .command(BatchCommand.self, subcommands: [.command(BatchMergeCommand.self)]),
     ])

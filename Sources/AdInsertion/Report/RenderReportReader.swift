@@ -1,0 +1,163 @@
+import AdCore
+import Foundation
+import MediaCore
+import VideoPipeline
+
+/// Gathers what `pipctl report` shows of a render: its timeline and event log (untrusted, bounded, checked against
+/// the file they describe), thumbnails and loudness decoded from the output through VideoPipeline, and, when asked,
+/// verify's verdict.
+public enum RenderReportReader {
+    /// The largest timeline read (a 2-hour render's is well under 1 MB).
+    public static let maximumTimelineBytes = 64 << 20
+    /// The largest event log read, and the most events in it.
+    public static let maximumEventBytes = 64 << 20
+    public static let maximumEvents = 200_000
+
+    /// A report and the thumbnails' pictures (for a contact sheet), which live as long as this value.
+    public struct Gathered {
+        public var report: RenderReport
+        public var thumbnails: [Thumbnail]
+    }
+
+    /// Reads the render `files` names.
+    /// - Parameter verify: run `Verifier` (or `HLSVerifier`) and show its verdict per run; a verify that cannot run
+    ///   (sources without stamps) is shown as such, not thrown.
+    /// - Throws: `ReportError.input` for a missing or hostile timeline or event log, or a missing output;
+    ///   `.media` when the output cannot be decoded; `MediaError.interrupted` inside `.media` when `control` says.
+    public static func read(_ files: RenderFiles, verify: Bool, control: JobControl = .none) throws(ReportError) -> Gathered {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: files.media, isDirectory: &isDirectory), !isDirectory.boolValue else {
+            throw .input(path: files.media, reason: isDirectory.boolValue ? "is a directory, not a render" : "no such file")
+        }
+        let data = try bounded(files.timeline, limit: maximumTimelineBytes, what: "timeline")
+        let timeline: Timeline
+        do { timeline = try Timeline.decode(data) } catch { throw .input(path: files.timeline, reason: error.description) }
+
+        // An HLS render is read from its segments joined into one MP4 (FFmpeg 5.1's HLS demuxer misreads fMP4 after
+        // a seek, which loudness's decoder may do), removed when done.
+        var joined: String?
+        defer { if let joined { try? FileManager.default.removeItem(atPath: joined) } }
+        let media: String
+        if files.hlsDirectory != nil {
+            let path = NSTemporaryDirectory() + "/pipctl-report-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString).mp4"
+            do { try HLSSegmenter.remux(files.media, toMP4: path) } catch {
+                try? FileManager.default.removeItem(atPath: path)
+                throw .media(error)
+            }
+            joined = path
+            media = path
+        } else {
+            media = files.media
+        }
+
+        let rendered: Timeline.RenderedMedia
+        do { rendered = try Verifier.renderedMedia(media) } catch {
+            if case .media(let e) = error { throw .media(e) }
+            throw .input(path: files.media, reason: error.description)
+        }
+        do { try Verifier.checkRenderable(timeline, path: files.timeline) } catch {
+            throw .input(path: files.timeline, reason: Self.reason(error))
+        }
+        do { try timeline.checkBounds(against: rendered) } catch { throw .input(path: files.timeline, reason: error.description) }
+        let events = try readEvents(files.events)
+
+        // Loudness on a thread of its own while this one decodes the thumbnails.
+        let measuring = rendered.audio != nil && timeline.output.sampleRate > 0
+            ? BackgroundWork { () throws(ReportError) in try measureLoudness(media, timeline: timeline, control: control) } : nil
+        let wanted = Set(ThumbnailPlan.frames(timeline))
+        let thumbnails: [Thumbnail]
+        do {
+            thumbnails = try Thumbnailer.thumbnails(of: media, frames: wanted, width: ThumbnailPlan.width,
+                                                    frameRate: FrameRate(parsing: timeline.output.fps), control: control)
+        } catch {
+            _ = try? measuring?.value()
+            throw .media(error)
+        }
+        let loudness = try measuring?.value()
+
+        var verdict: RunVerdicts?
+        if verify { verdict = runVerify(files, timeline: timeline) }
+
+        let pictures = thumbnails.map {
+            RenderReport.Picture(frame: $0.frame, jpeg: Data($0.jpeg), width: $0.size.width, height: $0.size.height)
+        }
+        let report = RenderReport(title: files.output, timeline: timeline, events: events, thumbnails: pictures,
+                                  loudness: loudness, verdict: verdict)
+        return Gathered(report: report, thumbnails: thumbnails)
+    }
+
+    /// The event log's events; none when the render has no log (`--no-events` was never a thing, but an older or
+    /// copied render may lack it).
+    static func readEvents(_ path: String) throws(ReportError) -> [SessionEvent] {
+        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        let data = try bounded(path, limit: maximumEventBytes, what: "event log")
+        let events: [SessionEvent]
+        do { events = try EventLogReader.decode(data, path: path) } catch {
+            switch error {
+            case .malformedLine(_, let line, let reason): throw .input(path: path, reason: "line \(line): \(reason)")
+            default: throw .input(path: path, reason: "\(error)")
+            }
+        }
+        guard events.count <= maximumEvents else {
+            throw .input(path: path, reason: "\(events.count) events, more than a report shows (\(maximumEvents))")
+        }
+        return events
+    }
+
+    /// The bytes of `path`, refused past `limit` before they are read.
+    static func bounded(_ path: String, limit: Int, what: String) throws(ReportError) -> Data {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw .input(path: path, reason: "no such file (the render's \(what))")
+        }
+        guard !isDirectory.boolValue else { throw .input(path: path, reason: "is a directory, not a \(what)") }
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw .input(path: path, reason: "cannot be read") }
+        defer { try? handle.close() }
+        do {
+            let data = try handle.read(upToCount: limit + 1) ?? Data()
+            guard data.count <= limit else { throw ReportError.input(path: path, reason: "larger than \(limit >> 20) MB, more than a \(what) can be") }
+            return data
+        } catch let error as ReportError {
+            throw error
+        } catch {
+            throw .input(path: path, reason: "cannot be read (\(error.localizedDescription))")
+        }
+    }
+
+    /// Short-term loudness of the whole output and the integrated loudness of each segment's sound, from its first
+    /// sample to the next segment's.
+    static func measureLoudness(_ media: String, timeline: Timeline, control: JobControl) throws(ReportError) -> RenderReport.LoudnessTrack {
+        let rate = Int64(timeline.output.sampleRate)
+        let starts = timeline.segments.map(\.audioStart)
+        let spans = starts.indices.map { i -> Range<MediaTime> in
+            let start = max(0, starts[i])
+            let end = max(start, i + 1 < starts.count ? starts[i + 1] : timeline.output.audioSamples)
+            return MediaTime(value: start, timeBase: Rational(1, rate))..<MediaTime(value: end, timeBase: Rational(1, rate))
+        }
+        do {
+            let measured = try LoudnessAnalysis.measure(file: media, spans: spans, control: control)
+            return RenderReport.LoudnessTrack(step: LoudnessAnalysis.Report.shortTermStep.seconds.doubleValue,
+                                              shortTerm: measured.shortTerm, segments: measured.spans.map(\.integrated),
+                                              integrated: measured.whole.integrated)
+        } catch {
+            throw .media(error)
+        }
+    }
+
+    /// Verify's verdict per run; a verify that cannot run is a failed verdict saying why.
+    static func runVerify(_ files: RenderFiles, timeline: Timeline) -> RunVerdicts {
+        do {
+            let report = try files.hlsDirectory != nil
+                ? HLSVerifier.verify(playlist: files.media, timelinePath: files.timeline)
+                : Verifier.verify(.init(outputPath: files.media, timelinePath: files.timeline))
+            return RunVerdicts(report, timeline: timeline)
+        } catch {
+            return RunVerdicts(summary: "verify could not run: \(error.description)", passed: false, problems: [], timeline: timeline)
+        }
+    }
+
+    private static func reason(_ error: Verifier.Failure) -> String {
+        if case .timeline(_, let reason) = error { return reason }
+        return error.description
+    }
+}

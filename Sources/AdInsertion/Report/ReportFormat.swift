@@ -1,0 +1,59 @@
+import AdCore
+import Foundation
+
+/// How a report writes times, loudness and an event's fields, the same on the page and on the contact sheet.
+enum ReportFormat {
+    /// `1:02.500`, or `1:02:03.500` from an hour on.
+    static func time(_ seconds: Double) -> String {
+        let millis = Int64((max(0, seconds.isFinite ? seconds : 0) * 1000).rounded())
+        let h = millis / 3_600_000, m = millis / 60_000 % 60, s = millis / 1000 % 60, ms = millis % 1000
+        let tail = String(format: "%02lld.%03lld", s, ms)
+        return h > 0 ? String(format: "%lld:%02lld:", h, m) + tail : "\(m):" + tail
+    }
+
+    /// A label of the time axis: `1:05` (`1:02:05` from an hour on) when the axis steps by whole seconds, else
+    /// with the tenths or hundredths the step needs.
+    static func axisTime(_ seconds: Double, step: Double) -> String {
+        let full = time(seconds)
+        if step >= 1 { return String(full.dropLast(4)) }
+        return String(full.dropLast(step >= 0.1 ? 2 : 1))
+    }
+
+    /// `-23.1 LUFS`, or `—` when there was too little sound to measure.
+    static func loudness(_ value: Double?) -> String {
+        guard let value, value.isFinite else { return "—" }
+        return String(format: "%.1f LUFS", value)
+    }
+
+    /// An event's fields that are set, in the log's order, as (name, value) pairs.
+    static func fields(_ event: SessionEvent) -> [(String, String)] {
+        var out: [(String, String)] = [("type", event.type.rawValue), ("time", String(format: "%.3f", event.time))]
+        func add(_ name: String, _ value: CustomStringConvertible?) { if let value { out.append((name, value.description)) } }
+        add("frame", event.frame)
+        out.append(("contentTime", String(format: "%.3f", event.contentTime)))
+        add("break", event.breakIndex)
+        add("ad", event.adIndex)
+        add("code", event.code)
+        add("event", event.event?.rawValue)
+        add("reason", event.reason?.rawValue)
+        add("message", event.message)
+        add("url", event.url)
+        add("cueTime", event.cueTime)
+        add("adTime", event.adTime)
+        add("scene", event.scene)
+        add("placement", event.placement)
+        add("card", event.card)
+        add("adId", event.adID)
+        add("phase", event.phase?.rawValue)
+        add("failure", event.failure?.rawValue)
+        add("otherPlacement", event.otherPlacement)
+        return out
+    }
+
+    /// The output frame an event happened at: its `frame`, else its time on the output clock.
+    static func frame(of event: SessionEvent, secondsPerFrame: Double) -> Int64 {
+        if let frame = event.frame { return frame }
+        let f = event.time / secondsPerFrame
+        return f.isFinite ? Int64(max(0, min(f, 1e15))) : 0
+    }
+}

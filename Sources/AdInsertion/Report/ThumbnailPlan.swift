@@ -1,0 +1,36 @@
+import AdCore
+
+/// Which output frames a report shows as thumbnails: the first and last frame of every segment (a run of one
+/// source in one place; a change of the screen's layout starts a new segment, so each screen change is a first
+/// frame too), at most `limit` of them.
+///
+/// The limit keeps a 2-hour render's report small (about 5 KB a thumbnail, so under 1 MB of pictures) and its
+/// decoding bounded. Past it, the ad segments' frames are kept first (the splices people look for), then the rest,
+/// each group thinned evenly over the render.
+enum ThumbnailPlan {
+    /// The most thumbnails a report holds (documented in `pipctl report --help` and the README).
+    static let limit = 120
+    /// Their width in pixels.
+    static let width = 192
+
+    /// The frames of `timeline` to show, sorted, at most `limit`.
+    static func frames(_ timeline: Timeline, limit: Int = ThumbnailPlan.limit) -> [Int64] {
+        var ads: Set<Int64> = [], others: Set<Int64> = []
+        for segment in timeline.segments where segment.outEndFrame > segment.outStartFrame {
+            let ends = [segment.outStartFrame, segment.outEndFrame - 1]
+            if segment.kind == .ad { ads.formUnion(ends) } else { others.formUnion(ends) }
+        }
+        others.subtract(ads)
+        let keptAds = thinned(ads.sorted(), to: limit)
+        let keptOthers = thinned(others.sorted(), to: limit - keptAds.count)
+        return (keptAds + keptOthers).sorted()
+    }
+
+    /// `count` of `frames`, evenly spread, the first and last kept.
+    static func thinned(_ frames: [Int64], to count: Int) -> [Int64] {
+        guard count > 0 else { return [] }
+        guard frames.count > count else { return frames }
+        if count == 1 { return [frames[0]] }
+        return (0..<count).map { frames[$0 * (frames.count - 1) / (count - 1)] }
+    }
+}
