@@ -90,6 +90,22 @@ public final class LoudnessMeter {
         samples += Int64(n)
     }
 
+    /// Adds samples `[from, to)` of `buffer`, as `add`, and returns their own true peak (linear, the highest over
+    /// every channel; 4x oversampled as BS.1770-4 Annex 2 says).
+    public func addReadingPeak(_ buffer: AudioBuffer, from: Int = 0, to: Int) throws(MediaError) -> Double {
+        // `add` may split the samples at a momentary reading; the peak is the highest of its parts.
+        var peak = 0.0
+        var at = from
+        let step = sampleRate / 10
+        while at < to {
+            let chunk = min(to - at, step - sinceMomentary)
+            try add(buffer, from: at, to: at + chunk)
+            peak = max(peak, try state.previousTruePeak())
+            at += chunk
+        }
+        return peak
+    }
+
     /// Short-term loudness (the last 3 s) now; nil for silence.
     public func shortTerm() throws(MediaError) -> Double? { try state.shortTerm() }
 

@@ -78,6 +78,10 @@ final class LoudnessState {
     /// The highest true peak (4x oversampled, as BS.1770-4 Annex 2) over every channel, as a linear amplitude.
     func truePeak() throws(MediaError) -> Double { try highest(ebur128_true_peak, "ebur128_true_peak") }
 
+    /// The highest true peak over every channel of the samples given to the last `add` alone, as a linear
+    /// amplitude: what the limiter of a normalised render reads block by block.
+    func previousTruePeak() throws(MediaError) -> Double { try highest(ebur128_prev_true_peak, "ebur128_prev_true_peak") }
+
     /// The highest sample peak over every channel, as a linear amplitude.
     func samplePeak() throws(MediaError) -> Double { try highest(ebur128_sample_peak, "ebur128_sample_peak") }
 
