@@ -3,7 +3,7 @@
 
 Each job runs both tools on the same input with the same output size, rate, x264 preset and CRF, AAC bit rate
 and thread count; it prints wall time, frames per second, peak resident memory and the ratio pipctl/ffmpeg.
-Run from the repository root:  python3 bench/run.py [--repeat N] [--threads N] [--jobs transcode,render,remote,hls,passthrough,passthrough-matched,batch]
+Run from the repository root:  python3 bench/run.py [--repeat N] [--threads N] [--jobs transcode,render,remote,hls,passthrough,passthrough-matched,batch,loudness]
 
 The `transcode` job also times x264 alone encoding the same frames with the same settings and threads (decoded and
 scaled to a raw file first, outside the timing): no tool that encodes with x264 so can take less than that, and its
@@ -28,6 +28,10 @@ renders all 8). It prints each one's throughput in jobs per minute; its ratio is
 The `remote` job compares pipctl with itself: the demo VMAP with its documents and media served over loopback HTTP
 (a cold media cache every run, so each run downloads every creative) against the same VMAP from local files through
 demo.urlmap. Its ratio is http/local.
+
+The `loudness` job compares pipctl with itself too: the bundled demo (`pipctl render` alone: the demo VMAP and script)
+with `--loudness content` (every source measured before it plays, each ad's gain and limiter applied) against
+`--loudness off`. Its ratio is content/off: the cost of normalising (the issue asks for at most 1.05).
 """
 import argparse
 import functools
@@ -243,6 +247,14 @@ def remote_job(tmp, args):
             os.path.join(tmp, "ours-remote.mp4"), ("http", "local"), cold)
 
 
+def loudness_job(tmp, args):
+    """The bundled demo rendered with its ads brought to the content's loudness, against the same render untouched."""
+    run = lambda mode: [PIPCTL, "render", "-o", os.path.join(tmp, f"loudness-{mode}.mp4"), "--loudness", mode,
+                        "--preset", args.preset, "--crf", "23", "--threads", str(args.threads)]
+    return ("render the demo, --loudness content vs off", run("content"), run("off"),
+            os.path.join(tmp, "loudness-content.mp4"), ("content", "off"))
+
+
 BATCH_PLANS = [["pre={ad5}"], ["20={ad10},{ad15}"], ["40={ad30}"], ["post={ad5}"], ["pre={ad5}", "post={ad5}"],
                ["10={ad10}", "50={ad15}"], ["50%={ad5},{ad10}"], ["pre={ad15}", "30={ad5}", "post={ad10}"]]
 
@@ -264,7 +276,8 @@ def batch_job(tmp, args):
 
 
 JOBS = {"transcode": transcode_job, "render": render_job, "remote": remote_job, "hls": hls_job, "passthrough": passthrough_job,
-        "passthrough-matched": functools.partial(passthrough_job, matched=True), "batch": batch_job}
+        "passthrough-matched": functools.partial(passthrough_job, matched=True), "batch": batch_job,
+        "loudness": loudness_job}
 
 
 def main():
