@@ -127,7 +127,8 @@ public final class Stitcher {
         }, cache: cache, concurrency: request.mediaConcurrency)
         media = AdMedia(format: format, threads: request.encoding.threads, downloads: downloads,
                         reportsWaits: mode == .live)
-        let normalisation = request.loudness ?? .default(plan: request.plan)
+        // `play` normalises only when asked: measuring a source takes a decode of its sound before it can start.
+        let normalisation = request.loudness ?? (mode == .live ? .off : .default(plan: request.plan))
         do { normaliser = normalisation == .off ? nil : try LoudnessNormaliser(normalisation, content: content, format: format) } catch {
             throw .content(error)
         }

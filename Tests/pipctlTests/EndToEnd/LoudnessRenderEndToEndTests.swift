@@ -94,6 +94,13 @@ extension EndToEnd {
             let verify = try await PipctlProcess.run(["verify", dir.path("out.mp4")])
             #expect(verify.exitStatus == 0, "\(verify.standardOutput)\(verify.standardError)")
             #expect(verify.standardOutput.contains("loudness: break 0 ad 0"), "\(verify.standardOutput)")
+            let json = try await PipctlProcess.run(["verify", "--json", dir.path("out.mp4")])
+            let report = try #require(try JSONSerialization.jsonObject(with: json.standardOutputData) as? [String: Any])
+            let checked = try #require((report["loudness"] as? [String: Any])?["segments"] as? [[String: Any]])
+            #expect(checked.count == 1)
+            let measured = try #require(checked.first?["measured"] as? Double), target = try #require(checked.first?["target"] as? Double)
+            #expect(abs(measured - target) <= 1 && checked.first?["ok"] as? Bool == true, "\(checked)")
+            #expect(abs(measured - ad.integrated) <= 0.2, "verify reads \(measured), ffmpeg \(ad.integrated) LUFS")
         }
 
         /// A number brings the content and the ad to it; a gain over 10 dB (−14 → −26) gets a `LOG` line.
