@@ -92,7 +92,10 @@ extension Timeline {
         public var measure: Measure
         /// Integrated loudness (LUFS) whatever stands for the source; `nil` when every block was gated out.
         public var integrated: Double?
-        /// The true peak (dBTP) of the source's sound before the gain; `nil` for silence.
+        /// The sample peak (dBFS) of the source's sound before the gain; `nil` for silence.
+        public var samplePeak: Double?
+        /// The true peak (dBTP) of the source's sound before the gain, measured only when its gain could take it near
+        /// the limiter's ceiling (its sample peak, gained, over 6 dB under it); `nil` otherwise and for silence.
         public var truePeak: Double?
         /// The loudness (LUFS) the source was brought to; `nil` when it was left as it is (silent, or nothing to
         /// bring it to).
@@ -103,12 +106,13 @@ extension Timeline {
         public var limited: Bool
 
         public init(source: String, breakIndex: Int?, adIndex: Int?, measure: Measure, integrated: Double?,
-                    truePeak: Double?, target: Double?, gain: Double, limited: Bool) {
+                    samplePeak: Double?, truePeak: Double?, target: Double?, gain: Double, limited: Bool) {
             self.source = source
             self.breakIndex = breakIndex
             self.adIndex = adIndex
             self.measure = measure
             self.integrated = integrated
+            self.samplePeak = samplePeak
             self.truePeak = truePeak
             self.target = target
             self.gain = gain
@@ -116,7 +120,7 @@ extension Timeline {
         }
 
         enum CodingKeys: String, CodingKey {
-            case source, breakIndex = "break", adIndex = "ad", measure, measured, integrated, truePeak, target, gain, limited
+            case source, breakIndex = "break", adIndex = "ad", measure, measured, integrated, samplePeak, truePeak, target, gain, limited
         }
 
         public init(from decoder: Decoder) throws {
@@ -134,6 +138,7 @@ extension Timeline {
                                                        debugDescription: "\"\(name)\" is not integrated, momentary or silent")
             }
             integrated = try c.decodeIfPresent(Double.self, forKey: .integrated)
+            samplePeak = try c.decodeIfPresent(Double.self, forKey: .samplePeak)
             truePeak = try c.decodeIfPresent(Double.self, forKey: .truePeak)
             target = try c.decodeIfPresent(Double.self, forKey: .target)
             gain = try c.decode(Double.self, forKey: .gain)
@@ -148,6 +153,7 @@ extension Timeline {
             try c.encode(measure.name, forKey: .measure)
             try c.encodeIfPresent(measure.lufs, forKey: .measured)
             try c.encodeIfPresent(integrated, forKey: .integrated)
+            try c.encodeIfPresent(samplePeak, forKey: .samplePeak)
             try c.encodeIfPresent(truePeak, forKey: .truePeak)
             try c.encodeIfPresent(target, forKey: .target)
             try c.encode(gain, forKey: .gain)
@@ -185,6 +191,7 @@ extension Timeline.Normalisation {
             }
             try lufs(source.measure.lufs, path + ".measured")
             try lufs(source.integrated, path + ".integrated")
+            try lufs(source.samplePeak, path + ".samplePeak")
             try lufs(source.truePeak, path + ".truePeak")
             try lufs(source.target, path + ".target")
             guard Timeline.Normalisation.gainBounds.contains(source.gain) else { throw fail(path + ".gain", "\(source.gain) is not a gain in dB") }

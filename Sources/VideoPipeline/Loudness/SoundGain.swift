@@ -63,18 +63,27 @@ public struct SoundGain: Hashable, Sendable {
     /// Multiplies samples `[0, count)` of `buffer`, which are the source's samples from `position` on.
     public func apply(to buffer: AudioBuffer, position: Int64, count: Int) {
         guard !isIdentity, count > 0 else { return }
-        var gains = [Double](repeating: factor, count: count)
         let end = position + Int64(count)
         let length = Int64(blockLength)
+        var gains: [Double]?
         forEachLimit(near: position..<end) { limit, from, to in
+            if gains == nil { gains = [Double](repeating: factor, count: count) }
             for p in max(from, position)..<min(to, end) {
                 let i = Int(p - position)
-                gains[i] = min(gains[i], factor * SoundGain.ramp(limit, blockLength: length, at: p))
+                gains![i] = min(gains![i], factor * SoundGain.ramp(limit, blockLength: length, at: p))
             }
         }
-        let factors = gains.map { Float($0) }
-        buffer.write(count: buffer.count) { _, samples in
-            for i in 0..<count { samples[i] *= factors[i] }
+        if let gains {
+            let factors = gains.map { Float($0) }
+            buffer.write(count: buffer.count) { _, samples in
+                for i in 0..<count { samples[i] *= factors[i] }
+            }
+        } else {
+            // Away from every limit: the static gain alone, the same factor as above.
+            let single = Float(factor)
+            buffer.write(count: buffer.count) { _, samples in
+                for i in 0..<count { samples[i] *= single }
+            }
         }
     }
 

@@ -45,11 +45,11 @@ import VideoPipeline
 
     static let normalisation = Timeline.Normalisation(target: .lufs(-23), ceiling: -1.5, sources: [
         Timeline.SourceLoudness(source: "content.mp4", breakIndex: nil, adIndex: nil, measure: .integrated(-20.5),
-                                integrated: -20.5, truePeak: -3, target: -23, gain: -2.5, limited: false),
+                                integrated: -20.5, samplePeak: -3.2, truePeak: nil, target: -23, gain: -2.5, limited: false),
         Timeline.SourceLoudness(source: "ad.mp4", breakIndex: 0, adIndex: 1, measure: .momentary(-9),
-                                integrated: -9.4, truePeak: 0.2, target: -23, gain: -14, limited: true),
+                                integrated: -9.4, samplePeak: -0.1, truePeak: 0.2, target: -23, gain: -14, limited: true),
         Timeline.SourceLoudness(source: "mute.mp4", breakIndex: 1, adIndex: 0, measure: .silent,
-                                integrated: nil, truePeak: nil, target: nil, gain: 0, limited: false),
+                                integrated: nil, samplePeak: nil, truePeak: nil, target: nil, gain: 0, limited: false),
     ])
 
     /// The JSON of a timeline with `loudness` set to `value` (nil: none).

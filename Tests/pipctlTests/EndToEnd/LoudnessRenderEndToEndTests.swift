@@ -119,6 +119,21 @@ extension EndToEnd {
             #expect(logs.first?["type"] as? String == "LOG" && logs.first?["break"] as? Int == 0)
         }
 
+        /// A boost that would pass full scale (−23 → −8 LUFS, +15 dB on a tone with a click every second) is held
+        /// under −1 dBTP by the limiter, as the ffmpeg tool reads the output, and the timeline says it acted.
+        @Test func aLargeBoostIsLimitedUnderMinusOneDBTP() async throws {
+            let dir = try ScratchDirectory()
+            let result = try await Self.render(dir, ad: try await Self.loudAd, ["--loudness", "-8"])
+            #expect(result.exitStatus == 0, "\(result.standardError)")
+            let timeline = try Self.json(dir.path("out.mp4.timeline.json"))
+            let content = try Self.ffmpegFigures(dir.path("out.mp4"), samples: try Self.samples(of: "content", timeline: timeline))
+            #expect(content.truePeak <= -1, "the content peaks at \(content.truePeak) dBTP")
+            let sources = try #require((timeline["loudness"] as? [String: Any])?["sources"] as? [[String: Any]])
+            let record = try #require(sources.first { $0["break"] == nil })
+            #expect(record["limited"] as? Bool == true, "\(record)")
+            #expect(record["truePeak"] is Double, "\(record)")
+        }
+
         /// `off` leaves the sound as it was: the ad's segment keeps its −14 LUFS and the timeline has no records.
         @Test func offLeavesTheSoundAsItWas() async throws {
             let dir = try ScratchDirectory()

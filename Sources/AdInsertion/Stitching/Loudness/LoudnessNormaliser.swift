@@ -32,7 +32,7 @@ final class LoudnessNormaliser {
         precondition(normalisation != .off)
         self.normalisation = normalisation
         self.format = format
-        let measured = try LoudnessNormaliser.measure(content.path, format: format)
+        let measured = try LoudnessAnalysis.measure(source: content.path, format: format, truePeak: false)
         let measure = measured.map { LoudnessDecision.measure(loudness: $0.loudness) } ?? .silent
         switch normalisation {
         case .content: adTarget = measure.lufs
@@ -40,7 +40,7 @@ final class LoudnessNormaliser {
         case .off: adTarget = nil
         }
         let decision = LoudnessDecision(measure: measure, target: normalisation == .content ? nil : adTarget)
-        content.soundGain = try record(decision, report: measured, source: content.path, ad: nil)
+        content.soundGain = try gain(decision, measured: measured, source: content.path, ad: nil)
     }
 
     /// Sets the gain of an ad's source, measuring it the first time that ad is opened.
@@ -49,11 +49,35 @@ final class LoudnessNormaliser {
             source.soundGain = known
             return
         }
-        let measured = try LoudnessNormaliser.measure(source.path, format: format)
+        let measured = try LoudnessAnalysis.measure(source: source.path, format: format, truePeak: false)
         let measure = measured.map { LoudnessDecision.measure(loudness: $0.loudness) } ?? .silent
-        let gain = try record(LoudnessDecision(measure: measure, target: adTarget), report: measured, source: source.path, ad: ad)
+        let gain = try gain(LoudnessDecision(measure: measure, target: adTarget), measured: measured, source: source.path, ad: ad)
         gains[ad] = .some(gain)
         source.soundGain = gain
+    }
+
+    /// The source's gain and limiter, recorded with its notes; `nil` for a source left as it is (0 dB, or silent).
+    ///
+    /// A source at 0 dB is not touched: its peaks are its producer's, not the render's doing. The limiter is planned
+    /// from true peaks, but the first pass reads sample peaks only (true peaks cost 4x oversampling); only when a
+    /// gained sample peak comes within 6 dB of the ceiling (true peaks of real sound lie within 3 dB of the sample
+    /// peaks) is the sound decoded again for its blocks' true peaks.
+    private func gain(_ decision: LoudnessDecision, measured: LoudnessAnalysis.SourceReport?, source path: String,
+                      ad: AdReference?) throws(MediaError) -> SoundGain? {
+        var gain: SoundGain?
+        var truePeak: Double?
+        if let measured, decision.gain != 0 {
+            let highest = measured.peaks.peaks.max().map(Double.init) ?? 0
+            if highest * pow(10, decision.gain / 20) > pow(10, (SoundGain.ceiling - 6) / 20) {
+                let peaks = try LoudnessAnalysis.measure(source: path, format: format, truePeak: true)
+                truePeak = peaks?.loudness.truePeak
+                gain = peaks.map { SoundGain(decibels: decision.gain, peaks: $0.peaks) }
+            } else {
+                gain = SoundGain(decibels: decision.gain, peaks: BlockPeaks(blockLength: measured.peaks.blockLength, peaks: []))
+            }
+        }
+        record(decision, measured: measured, truePeak: truePeak, limited: gain?.isLimiting ?? false, source: path, ad: ad)
+        return gain
     }
 
     /// The notes since the last call, in order.
@@ -66,17 +90,12 @@ final class LoudnessNormaliser {
         normalisation.timelineTarget.map { Timeline.Normalisation(target: $0, ceiling: SoundGain.ceiling, sources: records) }
     }
 
-    private static func measure(_ path: String, format: OutputFormat) throws(MediaError) -> LoudnessAnalysis.SourceReport? {
-        try LoudnessAnalysis.measure(source: path, format: format)
-    }
-
-    private func record(_ decision: LoudnessDecision, report: LoudnessAnalysis.SourceReport?, source path: String,
-                        ad: AdReference?) throws(MediaError) -> SoundGain? {
-        let gain = report.map { SoundGain(decibels: decision.gain, peaks: $0.peaks) }
+    private func record(_ decision: LoudnessDecision, measured: LoudnessAnalysis.SourceReport?, truePeak: Double?,
+                        limited: Bool, source path: String, ad: AdReference?) {
         records.append(Timeline.SourceLoudness(
             source: path, breakIndex: ad?.breakIndex, adIndex: ad?.adIndex, measure: decision.measure,
-            integrated: report?.loudness.integrated, truePeak: report?.loudness.truePeak, target: decision.target,
-            gain: decision.gain, limited: gain?.isLimiting ?? false))
+            integrated: measured?.loudness.integrated, samplePeak: measured?.loudness.samplePeak, truePeak: truePeak,
+            target: decision.target, gain: decision.gain, limited: limited))
         let who = ad.map { "break \($0.breakIndex) ad \($0.adIndex)" } ?? "the content"
         if case .momentary(let value) = decision.measure {
             notes.append(Note(ad: ad, reason: .loudnessShortSource, message: "\(who) (\(path)): under 3 s of sound, "
@@ -87,7 +106,6 @@ final class LoudnessNormaliser {
                 + "\(LoudnessNormaliser.signed(decision.gain)) dB, from \(LoudnessNormaliser.text(decision.measure.lufs ?? 0)) "
                 + "to \(LoudnessNormaliser.text(decision.target ?? 0)) LUFS"))
         }
-        return gain
     }
 
     /// One decimal, as loudness meters show it.
