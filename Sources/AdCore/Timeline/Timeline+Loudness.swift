@@ -94,8 +94,8 @@ extension Timeline {
         public var integrated: Double?
         /// The sample peak (dBFS) of the source's sound before the gain; `nil` for silence.
         public var samplePeak: Double?
-        /// The true peak (dBTP) of the source's sound before the gain, measured only when its gain could take it near
-        /// the limiter's ceiling (its sample peak, gained, over 6 dB under it); `nil` otherwise and for silence.
+        /// The true peak (dBTP) of the source's sound before the gain, measured for a source that may be gained (not
+        /// the content in `content` mode); `nil` otherwise and for silence.
         public var truePeak: Double?
         /// The loudness (LUFS) the source was brought to; `nil` when it was left as it is (silent, or nothing to
         /// bring it to).

@@ -32,7 +32,8 @@ final class LoudnessNormaliser {
         precondition(normalisation != .off)
         self.normalisation = normalisation
         self.format = format
-        let measured = try LoudnessAnalysis.measure(source: content.path, format: format, truePeak: false)
+        // In `content` mode the content keeps 0 dB and is never limited: its true peaks are not needed.
+        let measured = try LoudnessAnalysis.measure(source: content.path, format: format, truePeak: normalisation != .content)
         let measure = measured.map { LoudnessDecision.measure(loudness: $0.loudness) } ?? .silent
         switch normalisation {
         case .content: adTarget = measure.lufs
@@ -49,7 +50,7 @@ final class LoudnessNormaliser {
             source.soundGain = known
             return
         }
-        let measured = try LoudnessAnalysis.measure(source: source.path, format: format, truePeak: false)
+        let measured = try LoudnessAnalysis.measure(source: source.path, format: format, truePeak: adTarget != nil)
         let measure = measured.map { LoudnessDecision.measure(loudness: $0.loudness) } ?? .silent
         let gain = try gain(LoudnessDecision(measure: measure, target: adTarget), measured: measured, source: source.path, ad: ad)
         gains[ad] = .some(gain)
@@ -59,24 +60,17 @@ final class LoudnessNormaliser {
     /// The source's gain and limiter, recorded with its notes; `nil` for a source left as it is (0 dB, or silent).
     ///
     /// A source at 0 dB is not touched: its peaks are its producer's, not the render's doing. The limiter is planned
-    /// from true peaks, but the first pass reads sample peaks only (true peaks cost 4x oversampling); only when a
-    /// gained sample peak comes within 6 dB of the ceiling (true peaks of real sound lie within 3 dB of the sample
-    /// peaks) is the sound decoded again for its blocks' true peaks.
+    /// from the blocks' true peaks, which cost most of a measurement (4x oversampling), so they are measured only
+    /// for a source that may be gained: every source but the content in `content` mode (the content when it is
+    /// silent, since then no ad has a target either).
     private func gain(_ decision: LoudnessDecision, measured: LoudnessAnalysis.SourceReport?, source path: String,
                       ad: AdReference?) throws(MediaError) -> SoundGain? {
-        var gain: SoundGain?
-        var truePeak: Double?
-        if let measured, decision.gain != 0 {
-            let highest = measured.peaks.peaks.max().map(Double.init) ?? 0
-            if highest * pow(10, decision.gain / 20) > pow(10, (SoundGain.ceiling - 6) / 20) {
-                let peaks = try LoudnessAnalysis.measure(source: path, format: format, truePeak: true)
-                truePeak = peaks?.loudness.truePeak
-                gain = peaks.map { SoundGain(decibels: decision.gain, peaks: $0.peaks) }
-            } else {
-                gain = SoundGain(decibels: decision.gain, peaks: BlockPeaks(blockLength: measured.peaks.blockLength, peaks: []))
-            }
+        var measured = measured
+        if measured != nil, decision.gain != 0, measured?.loudness.truePeak == nil {
+            measured = try LoudnessAnalysis.measure(source: path, format: format, truePeak: true)
         }
-        record(decision, measured: measured, truePeak: truePeak, limited: gain?.isLimiting ?? false, source: path, ad: ad)
+        let gain = decision.gain == 0 ? nil : measured.map { SoundGain(decibels: decision.gain, peaks: $0.peaks) }
+        record(decision, measured: measured, limited: gain?.isLimiting ?? false, source: path, ad: ad)
         return gain
     }
 
@@ -90,11 +84,11 @@ final class LoudnessNormaliser {
         normalisation.timelineTarget.map { Timeline.Normalisation(target: $0, ceiling: SoundGain.ceiling, sources: records) }
     }
 
-    private func record(_ decision: LoudnessDecision, measured: LoudnessAnalysis.SourceReport?, truePeak: Double?,
-                        limited: Bool, source path: String, ad: AdReference?) {
+    private func record(_ decision: LoudnessDecision, measured: LoudnessAnalysis.SourceReport?, limited: Bool,
+                        source path: String, ad: AdReference?) {
         records.append(Timeline.SourceLoudness(
             source: path, breakIndex: ad?.breakIndex, adIndex: ad?.adIndex, measure: decision.measure,
-            integrated: measured?.loudness.integrated, samplePeak: measured?.loudness.samplePeak, truePeak: truePeak,
+            integrated: measured?.loudness.integrated, samplePeak: measured?.loudness.samplePeak, truePeak: measured?.loudness.truePeak,
             target: decision.target, gain: decision.gain, limited: limited))
         let who = ad.map { "break \($0.breakIndex) ad \($0.adIndex)" } ?? "the content"
         if case .momentary(let value) = decision.measure {
