@@ -39,6 +39,8 @@ import VideoPipeline
 
     @Test func theDefaultIsContentWithAdsAndOffWithout() {
         #expect(LoudnessNormalisation.default(plan: AdPlan(breaks: [])) == .off)
+        #expect(LoudnessNormalisation.default(plan: AdPlan(breaks: [AdBreak(position: .postroll, ads: [])])) == .off)
+        #expect(LoudnessNormalisation.default(plan: AdPlan(breaks: [AdBreak(position: .preroll, ads: [LinearAd(id: "a")])])) == .content)
     }
 
     // MARK: - The timeline's records
