@@ -530,8 +530,8 @@ public final class Stitcher {
     }
 
     private func flushEvents() throws(RenderError) {
-        var primary = Stitcher.insertingMediaNotes(of: media, into: session.drainEvents())
-        primary = insertingLoudnessNotes(into: primary)
+        // The loudness notes go in first, so that a dropped cache entry's line stays right before its ad's LOADED.
+        let primary = Stitcher.insertingMediaNotes(of: media, into: insertingLoudnessNotes(into: session.drainEvents()))
         breaksNotReached += primary.filter { $0.type == .adBreakSkipped && $0.reason == .contentEnded }.compactMap(\.breakIndex)
         let events = mergingScreenAdEvents(Stitcher.inFrameOrder(primary, players.map { $0.drainEvents() }))
         guard !events.isEmpty else { return }
