@@ -52,4 +52,11 @@ public enum SessionEventReason: String, Hashable, Sendable, CaseIterable, Codabl
     /// trusted (its file no longer matches its SHA-256, or it names a file outside the cache), so it was dropped
     /// and the media fetched again; the `message` says which.
     case mediaCacheEntryDropped
+    /// `LOG` in a normalised render (`--loudness`), before the ad's `LOADED` (or at the start, for the content): a
+    /// source under 3 s of sound is measured by its highest momentary loudness, its integrated loudness being barely
+    /// gated; the `message` says which and the value.
+    case loudnessShortSource
+    /// `LOG` in a normalised render: a source's loudness gain is more than 10 dB either way; the `message` says the
+    /// gain, the measured loudness and the target.
+    case loudnessGainLarge
 }

@@ -78,6 +78,7 @@ extension Timeline {
         }
         guard content.frames >= 0 else { throw fail("content.frames", "\(content.frames) is negative") }
         try checkSegments(frameLimit: frames, pastLimit: .refused, size: media.size, clock: clock)
+        try loudness?.checkBounds(segments: segments.count)
         return rate
     }
 

@@ -13,6 +13,8 @@ public struct Timeline: Codable, Hashable, Sendable {
     /// A passthrough render's video, run by run: which output frames are the content's own packets, copied, and
     /// which were encoded; `nil` when every frame was encoded.
     public var videoRuns: [VideoRun]?
+    /// The render's loudness normalisation (`--loudness`); `nil` for `off` and in older timelines.
+    public var loudness: Normalisation?
 
     /// A run of output frames `[outStartFrame, outEndFrame)` whose pictures were copied or encoded.
     public struct VideoRun: Codable, Hashable, Sendable {
@@ -51,7 +53,7 @@ public struct Timeline: Codable, Hashable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case version, output, content, segments, videoRuns
+        case version, output, content, segments, videoRuns, loudness
     }
 
     public init(from decoder: Decoder) throws {
@@ -61,6 +63,7 @@ public struct Timeline: Codable, Hashable, Sendable {
         content = try c.decode(Source.self, forKey: .content)
         segments = try c.decode([Segment].self, forKey: .segments)
         videoRuns = try c.decodeIfPresent([VideoRun].self, forKey: .videoRuns)
+        loudness = try c.decodeIfPresent(Normalisation.self, forKey: .loudness)
     }
 
     /// The rendered file.

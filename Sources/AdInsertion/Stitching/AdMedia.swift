@@ -17,6 +17,8 @@ final class AdMedia: AdMediaProvider {
     private var open: [AdReference: MediaSource] = [:]
     private var waits: [Buffering] = []
     private var drops: [CacheDrop] = []
+    /// In a normalised render, measures each ad when it is first opened and sets its gain.
+    var normaliser: LoudnessNormaliser?
     /// The ads opened so far whose media stops before its declared duration, in play order.
     private(set) var earlyEnds: [InputEarlyEnd] = []
 
@@ -109,6 +111,7 @@ final class AdMedia: AdMediaProvider {
         }
         do {
             let source = try MediaSource(path: path, format: format, threads: threads, pictureLimit: .creatives)
+            try normaliser?.prepare(source, ad: AdReference(breakIndex, adIndex))
             open[AdReference(breakIndex, adIndex)] = source
             if let early = source.earlyEnd { earlyEnds.append(InputEarlyEnd(ad: AdReference(breakIndex, adIndex), earlyEnd: early)) }
             return .success(AdMediaInfo(frameCount: source.frameCount, duration: source.videoDuration,

@@ -64,6 +64,9 @@ public struct RenderRequest: Sendable {
     public var passthrough: PassthroughMode = .off
     /// In passthrough, whether sound is copied too where it can be.
     public var passthroughSound: PassthroughSoundMode = .copy
+    /// What is done to the sources' loudness (`--loudness`); `nil`: `LoudnessNormalisation.default(plan:)`, bringing
+    /// ads to the content's loudness when there are any (a live session, `play`: off).
+    public var loudness: LoudnessNormalisation?
 
     /// A scene's player other than the primary one: what it plays (its plan decisioned for its scene's window).
     public struct ScenePlayer: Sendable {

@@ -155,8 +155,11 @@ extension Stitcher {
 
     /// In passthrough with the content's sound copied, the sound of `key` (at `path`) whose AAC packets may be copied:
     /// the content's, or an ad's opened the first time it plays; `nil` when it must be encoded.
-    func copyableSound(_ key: SourceKey, path: String) -> AudioPacketSource? {
+    func copyableSound(_ key: SourceKey, source: MediaSource) -> AudioPacketSource? {
         guard let content = stage.contentSound else { return nil }
+        // A gained sound is not the file's: it is encoded (the render's summary says so, `gainedSoundNotes`).
+        if let gain = source.soundGain, !gain.isIdentity { return nil }
+        let path = source.path
         guard let ad = key.ad else { return content }
         if let opened = adSounds[ad] { return opened }
         // An ad whose sound cannot be copied (another codec or format, or unreadable: its own decoder says so) is
@@ -164,5 +167,16 @@ extension Stitcher {
         let opened = try? stage.soundSource(path)
         adSounds[ad] = .some(opened)
         return opened
+    }
+
+    /// In passthrough with sound copied, why the sources whose loudness was changed had their sound encoded.
+    var gainedSoundNotes: [String] {
+        guard stage.contentSound != nil, let normaliser else { return [] }
+        return normaliser.records.compactMap { record in
+            guard record.gain != 0 || record.limited else { return nil }
+            let who = record.breakIndex.map { "ad \(record.adIndex ?? 0) of break \($0)" } ?? "content"
+            let why = record.gain != 0 ? "its loudness gain is \(LoudnessNormaliser.signed(record.gain)) dB" : "the limiter acts on it"
+            return "\(who): sound encoded, not copied: \(why) (--loudness)"
+        }
     }
 }

@@ -75,6 +75,10 @@ public final class Stitcher {
     var heldKeyframes: [Bool] = []
     /// In passthrough, what limited the copying of the content.
     private var passthroughNotes: [String] = []
+    /// In a normalised render (`--loudness`), each source's measurement and gain; `nil` for `off`.
+    let normaliser: LoudnessNormaliser?
+    /// Whether the content's loudness notes (`LOG`) were logged.
+    private var loggedContentLoudness = false
     /// Why a passthrough render (`.auto`) encodes every frame, or `nil`.
     private(set) var passthroughRefusal: String?
 
@@ -123,6 +127,12 @@ public final class Stitcher {
         }, cache: cache, concurrency: request.mediaConcurrency)
         media = AdMedia(format: format, threads: request.encoding.threads, downloads: downloads,
                         reportsWaits: mode == .live)
+        // `play` normalises only when asked: measuring a source takes a decode of its sound before it can start.
+        let normalisation = request.loudness ?? (mode == .live ? .off : .default(plan: request.plan))
+        do { normaliser = normalisation == .off ? nil : try LoudnessNormaliser(normalisation, content: content, format: format) } catch {
+            throw .content(error)
+        }
+        media.normaliser = normaliser
         (stage, passthroughRefusal) = try Stitcher.outputStage(request, format: format, content: info, source: content)
         do {
             compositor = try Compositor(size: format.size)
@@ -246,6 +256,7 @@ public final class Stitcher {
             duration: content.videoDuration.seconds.doubleValue), segments: segments)
         var passthroughSound = content.hasAudio ? stage.audioCopyRefusal.map { PassthroughSound.encoded(reason: $0) } : nil
         result.videoRuns = passthroughRuns.map { Timeline.VideoRun.runs(copied: $0.copied, frames: stage.frameCount) }
+        result.loudness = normaliser?.timeline
         // Every file is finished under its temporary name first, then all are put in place together: a failure
         // at any point leaves every previous file at its destination exactly as it was.
         do {
@@ -268,7 +279,7 @@ public final class Stitcher {
         let earlyEnds = (content.earlyEnd.map { [InputEarlyEnd(ad: nil, earlyEnd: $0)] } ?? []) + media.earlyEnds
         return RenderResult(timeline: result, plan: session.plan, earlyEnds: earlyEnds, breaksNotReached: breaksNotReached,
                             passthroughRefusal: passthroughRefusal, passthroughAds: passthroughAds,
-                            passthroughNotes: passthroughNotes, passthroughSound: passthroughSound)
+                            passthroughNotes: passthroughNotes + gainedSoundNotes, passthroughSound: passthroughSound)
     }
 
     /// Runs a whole batch render.
@@ -357,7 +368,7 @@ public final class Stitcher {
                 if let run = audioRun { audioEnds[run.key] = run.sourceStart + clock.sample(atFrame: n) - clock.sample(atFrame: run.startFrame) }
                 var start = clock.sample(atFrame: tick)
                 // In passthrough, a source whose sound can be copied is read on the output's AAC packet grid.
-                if let sound = copyableSound(key, path: source.path) { start = sound.grid.sourceStart(output: clock.sample(atFrame: n), nominal: start) }
+                if let sound = copyableSound(key, source: source) { start = sound.grid.sourceStart(output: clock.sample(atFrame: n), nominal: start) }
                 drift = audioEnds[key].map { start - $0 } ?? 0
                 audioRun = AudioRun(key: key, startFrame: n, sourceStart: start, lastTick: tick - 1)
                 startsRun = true
@@ -370,7 +381,7 @@ public final class Stitcher {
                 // Silence before the source's start (a run read up to half a packet early, onto the AAC grid) is
                 // not padding: that is only what follows the end of its sound.
                 padded = Int64(span.count - real) - min(Int64(span.count), max(0, -position))
-                if real == span.count, let sound = copyableSound(key, path: source.path) {
+                if real == span.count, let sound = copyableSound(key, source: source) {
                     audio.copyableSound = CopyableSound(source: sound, position: position)
                 }
             } catch {
@@ -534,7 +545,8 @@ public final class Stitcher {
     }
 
     private func flushEvents() throws(RenderError) {
-        let primary = Stitcher.insertingMediaNotes(of: media, into: session.drainEvents())
+        // The loudness notes go in first, so that a dropped cache entry's line stays right before its ad's LOADED.
+        let primary = Stitcher.insertingMediaNotes(of: media, into: insertingLoudnessNotes(into: session.drainEvents()))
         breaksNotReached += primary.filter { $0.type == .adBreakSkipped && $0.reason == .contentEnded }.compactMap(\.breakIndex)
         let events = mergingScreenAdEvents(Stitcher.inFrameOrder(primary, players.map { $0.drainEvents() }))
         guard !events.isEmpty else { return }
@@ -561,6 +573,29 @@ public final class Stitcher {
     /// dropped cache entries (`LOG`, `mediaCacheEntryDropped`) and its waits (`AD_BUFFERING`).
     static func insertingMediaNotes(of media: AdMedia, into events: [SessionEvent]) -> [SessionEvent] {
         insertingCacheDrops(media.takeCacheDrops(), into: insertingBuffering(media.takeWaits(), into: events))
+    }
+
+    /// Puts the normaliser's `LOG` lines (`loudnessShortSource`, `loudnessGainLarge`): the content's first, at the
+    /// render's start; each ad's before its `LOADED`, at the same moment.
+    private func insertingLoudnessNotes(into events: [SessionEvent]) -> [SessionEvent] {
+        guard let normaliser else { return events }
+        let notes = normaliser.takeNotes()
+        var events = events
+        var atStart: [SessionEvent] = []
+        for note in notes {
+            guard let ad = note.ad else {
+                atStart.append(SessionEvent(type: .log, time: 0, frame: 0, contentTime: 0, reason: note.reason, message: note.message))
+                continue
+            }
+            guard let i = events.firstIndex(where: {
+                $0.breakIndex == ad.breakIndex && $0.adIndex == ad.adIndex && ($0.type == .loaded || $0.type == .adError)
+            }) else { continue }
+            let at = events[i]
+            events.insert(SessionEvent(type: .log, time: at.time, frame: at.frame, contentTime: at.contentTime,
+                                       breakIndex: ad.breakIndex, adIndex: ad.adIndex, reason: note.reason,
+                                       message: note.message, scene: at.scene), at: i)
+        }
+        return atStart + events
     }
 
     /// Puts a `LOG` line (`mediaCacheEntryDropped`) before the `LOADED` (or `AD_ERROR`) of each ad whose media's

@@ -121,9 +121,10 @@ public enum Verifier {
         }
         let boundaries = try audio(request.seekable, timeline: timeline, rate: rate, sources: &sources, problems: &problems,
                                    notes: &notes)
+        let loudness = try loudness(request.seekable, timeline: timeline, rate: rate, problems: &problems)
         return VerifyReport(passed: problems.isEmpty, output: request.outputPath, frames: Int64(observed.count),
                             shown: runs(observed.map(\.stamp)), audioBoundaries: boundaries, problems: problems, notes: notes,
-                            layers: layers)
+                            layers: layers, loudness: loudness)
     }
 
     // MARK: - Expectations

@@ -14,6 +14,9 @@ public struct VerifyReport: Codable, Hashable, Sendable {
     public var notes: [String]
     /// The screen layers of a device render checked from the pixels (`Verifier+Layers`).
     public var layers: LayerReport
+    /// Each ad's loudness and true peak in a normalised render (`render --loudness`); absent for one made with
+    /// `--loudness off` or before renders normalised, which are not checked for it.
+    public var loudness: LoudnessCheck? = nil
 
     /// Passed, except for layers whose expected picture could not be made: `pipctl verify` exits 3.
     public var notVerifiable: Bool { passed && !layers.notVerifiable.isEmpty }
@@ -54,6 +57,7 @@ public struct VerifyReport: Codable, Hashable, Sendable {
             lines += problems.prefix(20).map { "  " + $0 }
             if problems.count > 20 { lines.append("  … and \(problems.count - 20) more") }
         }
+        if passed { lines += (loudness?.lines ?? []).map { "  " + $0 } }
         lines += notes.map { "  note: " + $0 }
         lines += layers.notVerifiable.map { "  not verifiable: " + $0 }
         return lines.joined(separator: "\n")

@@ -50,6 +50,9 @@ public final class MediaSource {
     /// source then ends at its real end (`videoDuration`).
     public let earlyEnd: EarlyEnd?
     public var hasAudio: Bool { audio != nil }
+    /// The loudness gain and limiter every sample read is multiplied by (a normalised render); `nil`, or a gain
+    /// that `isIdentity`, leaves the samples exactly as decoded.
+    public var soundGain: SoundGain?
 
     private let video: VideoTrack
     private let audio: AudioTrack?
@@ -111,7 +114,9 @@ public final class MediaSource {
             buffer.count = count
             return 0
         }
-        return try audio.read(from: position, count: count, into: buffer)
+        let real = try audio.read(from: position, count: count, into: buffer)
+        soundGain?.apply(to: buffer, position: position, count: count)
+        return real
     }
 
     /// The video stream's end relative to the file's start: from the stream's declared duration when there is

@@ -47,11 +47,13 @@ public final class LoudnessMeter {
     /// single front channel, as FFmpeg's `ebur128` filter does), six as FFmpeg's 5.1 (L R C LFE Ls Rs, the LFE left
     /// out, as BS.1770-4 says).
     /// - Throws: `MediaError.loudness` for any other channel count, or when libebur128 refuses the format.
-    public init(channels: Int, sampleRate: Int) throws(MediaError) {
+    /// - Parameter truePeak: whether true peaks are measured (4x oversampled, the costliest part of a measurement);
+    ///   without, `result()` has no `truePeak` and `addReadingPeak` reads sample peaks.
+    public init(channels: Int, sampleRate: Int, truePeak: Bool = true) throws(MediaError) {
         guard let roles = LoudnessMeter.roles(channels: channels) else {
             throw .loudness(function: "ebur128_set_channel", detail: "no BS.1770 channel map for \(channels) channels")
         }
-        state = try LoudnessState(channels: channels, sampleRate: sampleRate, roles: roles)
+        state = try LoudnessState(channels: channels, sampleRate: sampleRate, roles: roles, truePeak: truePeak)
     }
 
     /// The channel counts a meter measures as they are; any other is remixed to stereo first.
@@ -90,6 +92,23 @@ public final class LoudnessMeter {
         samples += Int64(n)
     }
 
+    /// Adds samples `[from, to)` of `buffer`, as `add`, and returns their own true peak (linear, the highest over
+    /// every channel; 4x oversampled as BS.1770-4 Annex 2 says), or their sample peak for a meter made without
+    /// true peaks.
+    public func addReadingPeak(_ buffer: AudioBuffer, from: Int = 0, to: Int) throws(MediaError) -> Double {
+        // `add` may split the samples at a momentary reading; the peak is the highest of its parts.
+        var peak = 0.0
+        var at = from
+        let step = sampleRate / 10
+        while at < to {
+            let chunk = min(to - at, step - sinceMomentary)
+            try add(buffer, from: at, to: at + chunk)
+            peak = max(peak, state.measuresTruePeak ? try state.previousTruePeak() : try state.previousSamplePeak())
+            at += chunk
+        }
+        return peak
+    }
+
     /// Short-term loudness (the last 3 s) now; nil for silence.
     public func shortTerm() throws(MediaError) -> Double? { try state.shortTerm() }
 
@@ -98,7 +117,7 @@ public final class LoudnessMeter {
         let integrated = try state.integrated()
         // libebur128 reads a range of 0 LU where nothing passed the gates; no sound has no range.
         return Loudness(integrated: integrated, range: integrated == nil ? nil : try state.range(), maxMomentary: highestMomentary,
-                 truePeak: Loudness.decibels(try state.truePeak()), samplePeak: Loudness.decibels(try state.samplePeak()),
+                 truePeak: state.measuresTruePeak ? Loudness.decibels(try state.truePeak()) : nil, samplePeak: Loudness.decibels(try state.samplePeak()),
                  duration: MediaDuration(seconds: Rational(samples, Int64(sampleRate))))
     }
 }

@@ -65,3 +65,51 @@ public enum LoudnessAnalysis {
                       spans: finished.map { $0 ?? empty }, shortTerm: shortTerm)
     }
 }
+
+extension LoudnessAnalysis {
+    /// What a normalised render needs of a source: its loudness and its blocks' true peaks, of its sound as the
+    /// render reads it.
+    public struct SourceReport: Hashable, Sendable {
+        public var loudness: Loudness
+        public var peaks: BlockPeaks
+    }
+
+    /// Decodes the sound of `path` conformed to `format` (resampled and remixed as `MediaSource` plays it, from
+    /// its sample 0 to its last) and measures it, noting each 5 ms block's peak for the limiter: its true peak, or
+    /// with `truePeak` false its sample peak (a quarter of the work: no 4x oversampling). The sound measured is the
+    /// sound the gain multiplies, so the gain brings what is heard, remix included, to the target.
+    /// - Returns: `nil` when the file has no sound.
+    /// - Throws: `MediaError` when the file cannot be read, or `.loudness` for an output layout BS.1770 has no
+    ///   map for (other than mono, stereo and 5.1).
+    public static func measure(source path: String, format: OutputFormat, truePeak: Bool = true,
+                               control: JobControl = .none) throws(MediaError) -> SourceReport? {
+        let input = try InputFile(path: path)
+        guard input.info.bestAudio != nil else { return nil }
+        let rate = format.sampleRate, channels = format.channels
+        let track = try AudioTrack(path: path, sampleRate: rate, channels: channels, origin: input.startTime ?? .zero)
+        let meter = try LoudnessMeter(channels: channels, sampleRate: rate, truePeak: truePeak)
+        let length = BlockPeaks.blockLength(sampleRate: rate)
+        // Blocks of 20 limiter blocks are read at once.
+        let buffer = try AudioBuffer(channels: channels, sampleRate: rate, capacity: length * 20)
+        var peaks: [Float] = []
+        var position: Int64 = 0
+        var heard = false
+        while true {
+            if control.isCancelled() { throw .interrupted }
+            let real = try track.read(from: position, count: buffer.capacity, into: buffer)
+            // Silence before the first sound belongs to the source's sound; after the last, it does not.
+            let ended = heard && real < buffer.capacity
+            let count = ended ? real : buffer.capacity
+            if real > 0 { heard = true }
+            var at = 0
+            while at < count {
+                let to = min(count, at + length)
+                peaks.append(Float(try meter.addReadingPeak(buffer, from: at, to: to)))
+                at = to
+            }
+            position += Int64(count)
+            if ended || (!heard && position > Int64(rate) * 60) { break }
+        }
+        return SourceReport(loudness: try meter.result(), peaks: BlockPeaks(blockLength: length, peaks: peaks))
+    }
+}

@@ -18,6 +18,7 @@ enum RenderCommand: Command {
         var hls: HLSOptions
         var passthrough: PassthroughMode
         var passthroughSound: PassthroughSoundMode
+        var loudness: LoudnessNormalisation?
 
         init(_ arguments: ParsedArguments) {
             session = SessionOptions(arguments)
@@ -31,6 +32,7 @@ enum RenderCommand: Command {
             hls = HLSOptions(arguments)
             passthrough = arguments[RenderCommand.passthrough]
             passthroughSound = arguments[RenderCommand.passthroughSound]
+            loudness = arguments[RenderCommand.loudness]
         }
     }
 
@@ -61,6 +63,12 @@ enum RenderCommand: Command {
         help: "With --passthrough: copy also copies the AAC packets of the content, and of ads whose sound is AAC-LC "
             + "at the output's rate and channels, reading each run up to half a packet (10.7 ms at 48 kHz) from its "
             + "picture's place onto the packet grid; encode encodes all the sound, every sample in its place.")
+    static let loudness = Parameter.optional(
+        "loudness", .loudness, absent: "content with ads, else off",
+        help: "content brings each ad's sound to the content's integrated loudness (ITU-R BS.1770-4, EBU R128); a "
+            + "number from -70 to 0 (e.g. -23 for EBU R128, -24 for ATSC A/85) brings the content and the ads to that "
+            + "loudness in LUFS; off leaves the sound as it is. The gain is static per source, measured before it "
+            + "plays, and a limiter keeps peaks under -1 dBTP. The default is content when there are ads, else off.")
     static let beaconPacing = Parameter.option(
         "beacon-pacing", .choice(BeaconPacing.self), default: .asap,
         help: "With --send-beacons: asap sends each beacon as fast as the render goes; realtime sends it when a "
@@ -79,7 +87,7 @@ enum RenderCommand: Command {
         parameters: SessionOptions.inputParameters + [output, timeline, events, frameHash] + HLSOptions.parameters
             + FormatOptions.FromContent.parameters
             + EncodingOptions.parameters + SessionOptions.adRequestParameters + SessionOptions.mediaParameters
-            + SessionOptions.behaviourParameters + SessionOptions.screenParameters + [passthrough, passthroughSound, beaconPacing],
+            + SessionOptions.behaviourParameters + SessionOptions.screenParameters + [passthrough, passthroughSound, loudness, beaconPacing],
         // An HLS directory holds its own timeline and event log.
         exclusive: SessionOptions.exclusive + [output, timeline, events, frameHash].map { [HLSOptions.directory, $0] })
 
@@ -121,6 +129,7 @@ enum RenderCommand: Command {
         if options.session.sendsBeacons { prepared.clockOrigin = Date() }
         prepared.passthrough = options.passthrough
         prepared.passthroughSound = options.passthroughSound
+        prepared.loudness = options.loudness
         let request = hls?.prepare(prepared) ?? prepared
         let beacons = options.session.sendsBeacons
             ? BeaconSender(pacing: options.beaconPacing == .realtime ? .realtime(start: start) : .asap) : nil

@@ -27,6 +27,8 @@ public struct SourceReport: Codable, Hashable, Sendable {
     public var notes: [String]
     /// The screen layers of a device render checked from the pixels (`Verifier+Layers`).
     public var layers: LayerReport
+    /// Each ad's loudness and true peak in a normalised render; absent when the render was not normalised.
+    public var loudness: LoudnessCheck? = nil
 
     public var passed: Bool { verdict == .passed }
 
@@ -74,6 +76,7 @@ public struct SourceReport: Codable, Hashable, Sendable {
             lines.append("verify \(output) --sources: OK — \(frames) frames in \(segments.count) segments match their sources (lowest confidence \(String(format: "%.2f", confidence)))"
                 + (worst.map { ", \(aligned) audio windows within \(String(format: "%.1f", $0)) ms" } ?? "")
                 + layers.summary)
+            lines += (loudness?.lines ?? []).map { "  " + $0 }
         case .failed:
             lines.append("verify \(output) --sources: FAILED — \(problems.count) problem\(problems.count == 1 ? "" : "s")")
             lines += problems.prefix(20).map { "  " + $0 }

@@ -89,12 +89,13 @@ public enum SourceVerifier {
         let players = try players(request.seekable, timeline: timeline, rate: rate, frameLimit: Int64(scans.output.count), bases: bases)
         problems += players.problems
         notes += players.notes
+        let loudness = try Verifier.loudness(request.seekable, timeline: timeline, rate: rate, problems: &problems)
         let verdict: SourceReport.Verdict = !problems.isEmpty ? .failed
             : segments.contains { $0.identified == 0 && $0.outEndFrame > $0.outStartFrame } || !layers.notVerifiable.isEmpty
                 || players.unverifiable ? .notVerifiable : .passed
         return SourceReport(verdict: verdict, output: request.outputPath, frames: Int64(scans.output.count),
                             segments: segments, audio: audio, problems: problems, notes: notes,
-                            layers: layers)
+                            layers: layers, loudness: loudness)
     }
 
     // MARK: - What each output frame should show

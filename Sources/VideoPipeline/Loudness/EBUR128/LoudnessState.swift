@@ -28,14 +28,19 @@ final class LoudnessState {
 
     /// - Throws: `MediaError.loudness` when libebur128 refuses the format (no channels, a rate out of its range)
     ///   or cannot allocate.
-    init(channels: Int, sampleRate: Int, roles: [ChannelRole]) throws(MediaError) {
+    /// Whether true peaks are measured (4x oversampling, the costliest part); sample peaks always are.
+    let measuresTruePeak: Bool
+
+    init(channels: Int, sampleRate: Int, roles: [ChannelRole], truePeak: Bool = true) throws(MediaError) {
         precondition(roles.count == channels)
-        let mode = EBUR128_MODE_I.rawValue | EBUR128_MODE_LRA.rawValue | EBUR128_MODE_TRUE_PEAK.rawValue
+        let mode = EBUR128_MODE_I.rawValue | EBUR128_MODE_LRA.rawValue
+            | (truePeak ? EBUR128_MODE_TRUE_PEAK.rawValue : EBUR128_MODE_SAMPLE_PEAK.rawValue)
         guard channels > 0, sampleRate > 0,
               let state = ebur128_init(UInt32(channels), UInt(sampleRate), Int32(bitPattern: mode)) else {
             throw .loudness(function: "ebur128_init", detail: "\(channels) channels at \(sampleRate) Hz")
         }
         self.state = state
+        measuresTruePeak = truePeak
         self.channels = channels
         self.sampleRate = sampleRate
         for (index, role) in roles.enumerated() {
@@ -77,6 +82,13 @@ final class LoudnessState {
 
     /// The highest true peak (4x oversampled, as BS.1770-4 Annex 2) over every channel, as a linear amplitude.
     func truePeak() throws(MediaError) -> Double { try highest(ebur128_true_peak, "ebur128_true_peak") }
+
+    /// The highest true peak over every channel of the samples given to the last `add` alone, as a linear
+    /// amplitude: what the limiter of a normalised render reads block by block.
+    func previousTruePeak() throws(MediaError) -> Double { try highest(ebur128_prev_true_peak, "ebur128_prev_true_peak") }
+
+    /// The highest sample peak over every channel of the samples given to the last `add` alone, as a linear amplitude.
+    func previousSamplePeak() throws(MediaError) -> Double { try highest(ebur128_prev_sample_peak, "ebur128_prev_sample_peak") }
 
     /// The highest sample peak over every channel, as a linear amplitude.
     func samplePeak() throws(MediaError) -> Double { try highest(ebur128_sample_peak, "ebur128_sample_peak") }
