@@ -91,6 +91,7 @@ struct ReportLane: Sendable {
         case .native: "native ad"
         case .divider: "split divider"
         case .edge: "slide-over edge"
+        case .shadow: "slide-over shadow"
         case .content, .ad, .pip: kind.rawValue
         }
     }
