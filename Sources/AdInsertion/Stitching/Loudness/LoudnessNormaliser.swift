@@ -59,7 +59,7 @@ final class LoudnessNormaliser {
 
     /// The source's gain and limiter, recorded with its notes; `nil` for a source left as it is (0 dB, or silent).
     ///
-    /// A source at 0 dB is not touched: its peaks are its producer's, not the render's doing. The limiter is planned
+    /// A source at 0 dB whose true peaks are under the ceiling is not touched. The limiter is planned
     /// from the blocks' true peaks, which cost most of a measurement (4x oversampling), so they are measured only
     /// for a source that may be gained: every source but the content in `content` mode (the content when it is
     /// silent, since then no ad has a target either).
@@ -69,7 +69,11 @@ final class LoudnessNormaliser {
         if measured != nil, decision.gain != 0, measured?.loudness.truePeak == nil {
             measured = try LoudnessAnalysis.measure(source: path, format: format, truePeak: true)
         }
-        let gain = decision.gain == 0 ? nil : measured.map { SoundGain(decibels: decision.gain, peaks: $0.peaks) }
+        // A source measured with its true peaks (every ad, and the content brought to a number) is limited even at
+        // 0 dB when a peak is over the ceiling: the rule is that no sample of a normalised source passes it.
+        let overCeiling = measured?.loudness.truePeak.map { $0 + decision.gain > SoundGain.ceiling } ?? false
+        let gain = decision.gain == 0 && !overCeiling ? nil : measured.map { SoundGain(decibels: decision.gain, peaks: $0.peaks) }
+        if let gain, gain.isIdentity { record(decision, measured: measured, limited: false, source: path, ad: ad); return nil }
         record(decision, measured: measured, limited: gain?.isLimiting ?? false, source: path, ad: ad)
         return gain
     }
