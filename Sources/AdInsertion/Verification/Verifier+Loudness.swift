@@ -53,7 +53,8 @@ public struct LoudnessCheck: Codable, Hashable, Sendable {
     /// One line per ad, for the text report.
     var lines: [String] {
         segments.map { s in
-            let measured = s.measured.map { "\(LoudnessCheck.text($0)) LUFS" } ?? "silent"
+            let measured = s.measure == LoudnessCheck.tooShort ? "under 0.4 s, too short to measure"
+                : s.measured.map { "\(LoudnessCheck.text($0)) LUFS" } ?? "silent"
             let target = s.target.map { ", target \(LoudnessCheck.text($0)) LUFS" } ?? ", no target"
             let peak = s.truePeak.map { ", true peak \(LoudnessCheck.text($0)) dBTP" } ?? ""
             return "loudness: \(s.name): \(s.measure) \(measured)\(target)\(peak)\(s.ok ? "" : " — FAILED")"
@@ -61,9 +62,15 @@ public struct LoudnessCheck: Codable, Hashable, Sendable {
     }
 
     static func text(_ value: Double) -> String { String(format: "%.1f", value) }
+
+    /// The measure of a play shorter than the momentary window (400 ms): not judged.
+    static let tooShort = "tooShort"
 }
 
 extension Verifier {
+    /// The samples left out of a play's measurement at each of its cuts: one AAC frame.
+    static let loudnessCutMargin: Int64 = 1024
+
     /// Measures each ad's play in the output against its target, when the timeline records a normalisation; `nil`
     /// for a render made with `--loudness off` or before renders normalised.
     ///
@@ -85,9 +92,15 @@ extension Verifier {
         }
         guard !plays.isEmpty else { return LoudnessCheck(segments: []) }
         let sampleRate = Int64(timeline.output.sampleRate)
+        // Each play without one AAC frame (1024 samples) at either cut: the encoder's transition across a hard cut
+        // rings (a transient at an ad's first samples came out 1.8 dB over its source's true peak) and belongs to
+        // neither source, so it is neither the gain's doing nor the limiter's to answer for. A play shorter than
+        // four AAC frames is nearly all transition: it is measured whole, and its true peak is not judged.
+        let margin = Self.loudnessCutMargin
         let spans = plays.map { play in
-            MediaTime(seconds: Rational(clock.sample(atFrame: play.frames.lowerBound), sampleRate))
-                ..< MediaTime(seconds: Rational(clock.sample(atFrame: play.frames.upperBound), sampleRate))
+            let start = clock.sample(atFrame: play.frames.lowerBound), end = clock.sample(atFrame: play.frames.upperBound)
+            let edge = end - start >= 4 * margin ? margin : 0
+            return MediaTime(seconds: Rational(start + edge, sampleRate)) ..< MediaTime(seconds: Rational(end - edge, sampleRate))
         }
         let report: LoudnessAnalysis.Report
         do { report = try LoudnessAnalysis.measure(file: path, spans: spans) } catch { throw .media(error) }
@@ -96,11 +109,17 @@ extension Verifier {
             let record = normalisation.source(breakIndex: play.breakIndex, adIndex: play.adIndex)
             let momentary: Bool
             if case .momentary? = record?.measure { momentary = true } else { momentary = false }
+            // Shorter than the momentary window (400 ms), a play has no loudness of its own to judge: any measure
+            // of it is mostly its neighbours' sound or the window's silence.
+            let length = clock.samples(fromFrame: play.frames.lowerBound, toFrame: play.frames.upperBound)
+            let measurable = length * 5 >= sampleRate * 2
             var segment = LoudnessCheck.Segment(
                 breakIndex: play.breakIndex, adIndex: play.adIndex, outStartFrame: play.frames.lowerBound,
-                outEndFrame: play.frames.upperBound, measure: momentary ? "momentary" : "integrated",
-                measured: momentary ? measured.maxMomentary : measured.integrated, target: record?.target,
-                truePeak: measured.truePeak, ok: true)
+                outEndFrame: play.frames.upperBound,
+                measure: !measurable ? LoudnessCheck.tooShort : momentary ? "momentary" : "integrated",
+                measured: !measurable ? nil : momentary ? measured.maxMomentary : measured.integrated, target: record?.target,
+                truePeak: clock.samples(fromFrame: play.frames.lowerBound, toFrame: play.frames.upperBound) >= 4 * margin ? measured.truePeak : nil,
+                ok: true)
             let found = segment.problems
             segment.ok = found.isEmpty
             problems += found
