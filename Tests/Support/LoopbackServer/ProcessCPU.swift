@@ -1,4 +1,3 @@
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,30 +24,33 @@ public enum ThreadCPU {
     }
 }
 
-/// CPU time of this process's threads by name (`/proc/self/task/*/comm`): for a bound on what one kind of thread
-/// (the HTTP client's `pipctl-http` loop) spends while it waits, which tests running beside it do not change.
-public enum NamedThreadCPU {
-    /// CPU seconds so far of each live thread named `name`, by thread id.
-    public static func seconds(named name: String) -> [Int: Double] {
-        let ticks = Double(sysconf(Int32(_SC_CLK_TCK)))
-        guard let tids = try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task") else { return [:] }
-        var result: [Int: Double] = [:]
-        for entry in tids {
-            guard let tid = Int(entry),
-                  let comm = try? String(contentsOfFile: "/proc/self/task/\(entry)/comm", encoding: .utf8),
-                  comm.trimmingCharacters(in: .whitespacesAndNewlines) == name,
-                  let stat = try? String(contentsOfFile: "/proc/self/task/\(entry)/stat", encoding: .utf8),
-                  let close = stat.lastIndex(of: ")") else { continue }
-            // After "pid (comm) ": state is field 3, utime and stime are fields 14 and 15.
-            let fields = stat[stat.index(after: close)...].split(separator: " ")
-            guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { continue }
-            result[tid] = (user + system) / ticks
+
+/// The threads of this process, by id (`/proc/self/task`), and the CPU time of one: to bound what the threads a
+/// test starts (an HTTP client's transfer loop) spend, which the tests running beside it do not change.
+public enum ProcessThreads {
+    /// The ids of the live threads.
+    public static func ids() -> Set<Int> {
+        guard let dir = opendir("/proc/self/task") else { return [] }
+        defer { closedir(dir) }
+        var ids: Set<Int> = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if let id = Int(name) { ids.insert(id) }
         }
-        return result
+        return ids
     }
 
-    /// The most CPU seconds any one thread named `name` spent since `before` (a `seconds(named:)` snapshot).
-    public static func most(named name: String, since before: [Int: Double]) -> Double {
-        seconds(named: name).map { tid, now in now - (before[tid] ?? 0) }.max() ?? 0
+    /// User plus system CPU seconds of thread `id` so far (0 once it has ended).
+    public static func cpuSeconds(_ id: Int) -> Double {
+        guard let file = fopen("/proc/self/task/\(id)/stat", "r") else { return 0 }
+        defer { fclose(file) }
+        var buffer = [CChar](repeating: 0, count: 1024)
+        guard fgets(&buffer, Int32(buffer.count), file) != nil else { return 0 }
+        let stat = String(cString: buffer)
+        guard let close = stat.lastIndex(of: ")") else { return 0 }
+        // After "pid (comm) ": the state is field 3; utime and stime, in clock ticks, fields 14 and 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 13, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 }
