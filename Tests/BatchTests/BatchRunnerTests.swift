@@ -85,7 +85,7 @@ import Glibc
         let runner = BatchRunner(executable: "/bin/sh", directory: directory, concurrency: 2, environment: [:])
         // Each job counts the SIGTERMs it gets, then ends as a render would after cleaning up.
         let script = { (id: String) in
-            "n=0; trap 'n=$((n+1)); echo $n > \(id).terms' TERM; touch \(id).started; i=0; while [ $i -lt 100 ]; do sleep 0.05; i=$((i+1)); if [ -f \(id).terms ]; then sleep 0.2; exit 143; fi; done"
+            "n=0; trap 'n=$((n+1)); echo $n > \(id).terms' TERM; touch \(id).started; i=0; while [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); if [ -f \(id).terms ]; then sleep 0.2; exit 143; fi; done"
         }
         let started = ContinuousClock.now
         let task = Task.detached { runner.run((1...4).map { item("j\($0)", script: script("j\($0)")) }) { _ in } }
@@ -96,7 +96,8 @@ import Glibc
         runner.stop(signal: SIGTERM)
         let results = await task.value
         #expect(results.map(\.status) == [.interrupted, .interrupted, .notStarted, .notStarted])
-        #expect(ContinuousClock.now - started < .seconds(4))
+        // A job that ignored the signal would run its whole loop (600 sleeps of 0.05 s: 30 s or more).
+        #expect(ContinuousClock.now - started < .seconds(15), "the jobs stopped at the signal, not after their 30 s")
         for id in ["j1", "j2"] {
             #expect(try String(contentsOfFile: directory + "/\(id).terms", encoding: .utf8) == "1\n", "\(id) got the signal once")
         }

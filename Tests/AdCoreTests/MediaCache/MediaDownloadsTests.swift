@@ -73,9 +73,10 @@ import MediaCore
         #expect(failed.result.failure?.adError == AdError(.fileNotFound, "media \(gone.absoluteString): HTTP status 404"))
     }
 
-    /// Polls a fact the test cannot be told about (a request reaching the server), every 10 ms, for up to 10 s.
+    /// Polls a fact the test cannot be told about (a request reaching the server), every 10 ms, for up to 60 s
+    /// (only so that a broken run ends; a loaded machine gets there long before).
     static func waitUntil(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         while !condition() {
             try #require(ContinuousClock.now < deadline, "timed out waiting")
             try await Task.sleep(for: .milliseconds(10))

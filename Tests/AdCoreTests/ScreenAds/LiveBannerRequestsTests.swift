@@ -22,10 +22,12 @@ import Testing
         return ScreenTimeline.Change(time: MediaTime(seconds: seconds), command: command, events: events, state: state)
     }
 
-    /// Waits until `live` has nothing running, then takes what arrived.
+    /// Waits until `live` has nothing running, then takes what arrived. The 60 s only keeps a broken run from
+    /// hanging: on any machine the loads end long before.
     static func arrivals(_ live: LiveBannerRequests) async throws -> [LiveBannerRequests.Arrival] {
-        let deadline = ContinuousClock.now + .seconds(20)
+        let deadline = ContinuousClock.now + .seconds(60)
         while live.isLoading && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(!live.isLoading, "the live requests ended")
         return live.takeArrivals()
     }
 
@@ -34,7 +36,11 @@ import Testing
         try ads.serveImage("banner", PointSize(width: 393, height: 90))
         var slow = LoopbackHTTPServer.Response.file(URL(fileURLWithPath: try SizedCreativeServer.image(
             in: ads.directory, "landscape.png", PointSize(width: 734, height: 58))), contentType: "image/png")
-        slow.delay = .seconds(5)
+        // The landscape answer is held until the test ends: that request is still running, however slow the
+        // machine, when the portrait one replaces it.
+        let gate = LoopbackHTTPServer.Gate()
+        defer { gate.open() }
+        slow.gate = gate
         ads.server.route("/banner/734x58.png", slow)
         var (live, state) = try Self.live(ads.url("/banner/[WIDTH]x[HEIGHT].png"))
 
