@@ -72,8 +72,8 @@ final class LoudnessNormaliser {
         // A source measured with its true peaks (every ad, and the content brought to a number) is limited even at
         // 0 dB when a peak is over the ceiling: the rule is that no sample of a normalised source passes it.
         let overCeiling = measured?.loudness.truePeak.map { $0 + decision.gain > SoundGain.ceiling } ?? false
-        let gain = decision.gain == 0 && !overCeiling ? nil : measured.map { SoundGain(decibels: decision.gain, peaks: $0.peaks) }
-        if let gain, gain.isIdentity { record(decision, measured: measured, limited: false, source: path, ad: ad); return nil }
+        let planned = decision.gain == 0 && !overCeiling ? nil : measured.map { SoundGain(decibels: decision.gain, peaks: $0.peaks) }
+        let gain = planned?.isIdentity == true ? nil : planned
         record(decision, measured: measured, limited: gain?.isLimiting ?? false, source: path, ad: ad)
         return gain
     }
