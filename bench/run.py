@@ -111,7 +111,7 @@ def transcode_job(tmp, args):
     vf = (f"scale={w}:{h}:force_original_aspect_ratio=decrease:flags=bicubic,"
           f"pad={w}:{h}:(ow-iw)/2:(oh-ih)/2,fps={fps},format=yuv420p")
     peer = ["ffmpeg", "-v", "error", "-y", "-i", src, "-vf", vf, "-c:v", "libx264", "-preset", args.preset,
-            "-crf", "23", "-threads", str(args.threads), "-c:a", "aac", "-b:a", "128k", "-ar", "48000", "-ac", "2",
+            "-crf", "23", "-threads", str(args.threads), "-c:a", "aac", "-b:a", "192k", "-ar", "48000", "-ac", "2",
             "-movflags", "+faststart", os.path.join(tmp, "peer.mp4")]
     return f"transcode content.mp4 -> 1280x720@25, x264 {args.preset} crf 23", ours, peer, os.path.join(tmp, "ours.mp4")
 
@@ -147,7 +147,7 @@ def render_job(tmp, args):
     peer = ["ffmpeg", "-v", "error", "-y", "-i", m("content.mp4"), "-i", m("ad5.mp4"), "-i", m("ad10.mp4"),
             "-i", m("ad15.mp4"), "-i", m("ad30.mp4"), "-i", m("ad5.mp4"), "-filter_complex", ";".join(graph),
             "-map", "[v]", "-map", "[a]", "-c:v", "libx264", "-preset", args.preset, "-crf", "23",
-            "-threads", str(args.threads), "-c:a", "aac", "-b:a", "128k", "-movflags", "+faststart",
+            "-threads", str(args.threads), "-c:a", "aac", "-b:a", "192k", "-movflags", "+faststart",
             os.path.join(tmp, "peer-render.mp4")]
     return "render demo stitch (5 ads, 4 breaks) -> 640x360@30", ours, peer, os.path.join(tmp, "ours-render.mp4")
 
@@ -204,7 +204,7 @@ def passthrough_job(tmp, args, matched=False):
     graph.append("".join(labels) + f"concat=n={len(labels)}:v=1:a=1[v][a]")
     peer = ["ffmpeg", "-v", "error", "-y", "-i", content, "-i", ad, "-filter_complex", ";".join(graph), "-map", "[v]",
             "-map", "[a]", "-c:v", "libx264", "-preset", args.preset, "-crf", "23", "-threads", str(args.threads),
-            "-c:a", "aac", "-b:a", "128k", "-movflags", "+faststart", os.path.join(tmp, "peer-pass.mp4")]
+            "-c:a", "aac", "-b:a", "192k", "-movflags", "+faststart", os.path.join(tmp, "peer-pass.mp4")]
     label = "render --passthrough: 10 min 720p, three 30 s " + ("ads coded like it" if matched else "other ads")
     return (label, ours, peer, os.path.join(tmp, "ours-pass.mp4"))
 

@@ -287,11 +287,11 @@ extension NativeScreenRun {
             // The block counts as soon as it is bound and on screen; it does not wait for its images.
             if run.placements[p].style == .slider, blockImpressed.insert(p).inserted { events.append(event(t, p, .onAdImpression)) }
             let offset = run.offset(sliders[p], layout, at: t)
-            // A card counts only what the viewer can see: inside its scene's window, and not under a full-screen
+            // A card counts only what the viewer can see: inside its scene's content frame, and not under a full-screen
             // ad or a landing screen the scene presents.
             let screen = run.screen.state(at: t)
             let placement = run.placements[p]
-            let window = screen.scene(placement.scene)?.presentation == nil ? screen.layout(of: placement.scene)?.frame : nil
+            let window = screen.scene(placement.scene)?.presentation == nil ? screen.layout(of: placement.scene).map(screen.contentFrame(of:)) : nil
             startVideos(p, layout, offset: offset, window: window, at: t)
             for (row, card) in layout.cards.enumerated() where !cardImpressed.contains([p, card.index]) {
                 let key = [p, card.index]

@@ -148,9 +148,9 @@ public struct NativeScreenRun: Sendable {
         func layer(_ kind: NativeLayer.Kind, _ rect: PixelRect, clip: PixelRect) -> NativeLayer {
             NativeLayer(placement: placement.id, scene: placement.scene, kind: kind, rect: rect, clip: clip)
         }
-        // The scene's window cuts the slider, as a feed's window cuts what scrolls past its bottom: nothing of it
-        // is drawn outside its scene (over the bezel, or over another scene).
-        let window = canvas.place(state.pixelRect(scene.frame), of: state)
+        // The scene's content frame cuts the slider, as a feed's window cuts what scrolls past its bottom: nothing
+        // of it is drawn outside its scene (over the bezel, or over another scene), or under a banner laid out below.
+        let window = canvas.place(state.pixelRect(state.contentFrame(of: scene)), of: state)
         if slider.phase == .loading {
             // The placeholder has the height of an empty slider with one line of header and no cards yet.
             let height = 2 * placement.template.padding + placement.template.iconSize

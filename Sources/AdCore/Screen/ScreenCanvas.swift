@@ -51,7 +51,7 @@ public struct ScreenCanvas: Hashable, Sendable {
             scenes: state.sceneLayouts.map { layout in
                 ScreenFrame.Scene(id: layout.id, rect: place(state.pixelRect(layout.frame), of: state),
                                   safeArea: place(state.pixelRect(layout.safeFrame), of: state),
-                                  state: state.activationState(of: layout.id))
+                                  state: state.activationState(of: layout.id), banner: state.scene(layout.id)?.banner)
             },
             layers: state.layers().map { layer in
                 ScreenLayer(scene: layer.scene, kind: layer.kind, rect: place(layer.rect, of: state), shadow: layer.shadow.map {
@@ -63,12 +63,14 @@ public struct ScreenCanvas: Hashable, Sendable {
 
 /// What the screen shows at one moment, in output pixels: the display, the scenes and their layers, bottom first.
 public struct ScreenFrame: Hashable, Sendable {
-    /// A scene on screen: its window and safe area in output pixels, and its activation state.
+    /// A scene on screen: its window and safe area in output pixels, its activation state, and how its content
+    /// shares the window with its banner when it has one.
     public struct Scene: Hashable, Sendable {
         public let id: SceneID
         public let rect: PixelRect
         public let safeArea: PixelRect
         public let state: SceneActivationState
+        public let banner: BannerLayout?
     }
 
     public let pointScale: PointScale

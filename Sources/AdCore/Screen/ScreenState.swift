@@ -90,18 +90,27 @@ public struct ScreenState: Hashable, Sendable {
         return AnchoredAdaptiveBanner.frame(in: layout, screenHeight: screenSize.height)
     }
 
+    /// The part of `layout`'s window its content may use, in points: the window, which ends where the banner begins
+    /// when the scene's banner is laid out `below` the content. The player, and the native placements that scroll
+    /// with the content, are cut by it; nothing of the content is under such a banner.
+    public func contentFrame(of layout: SceneLayout) -> PointRect {
+        var frame = layout.frame
+        if scene(layout.id)?.banner == .below, let banner = bannerFrame(of: layout.id) {
+            frame.height = max(0, min(frame.height, banner.y - frame.y))
+        }
+        return frame
+    }
+
     /// Where `layout`'s scene draws its player, in points: the window, or with a `playerHeight` the top of the safe
-    /// area, as tall as that or the safe area, whichever is less. With a banner laid out `below` the content, the
-    /// frame ends where the banner begins.
+    /// area, as tall as that or the safe area, whichever is less; cut by the content frame (`contentFrame(of:)`).
     public func playerFrame(of layout: SceneLayout) -> PointRect {
         var frame = layout.frame
         if let height = scene(layout.id)?.playerHeight {
             frame = layout.safeFrame
             frame.height = min(frame.height, height)
         }
-        if scene(layout.id)?.banner == .below, let banner = bannerFrame(of: layout.id) {
-            frame.height = max(0, min(frame.height, banner.y - frame.y))
-        }
+        let content = contentFrame(of: layout)
+        frame.height = max(0, min(frame.height, content.maxY - frame.y))
         return frame
     }
 

@@ -187,12 +187,17 @@ public struct Timeline: Codable, Hashable, Sendable {
         public var safeArea: Rect
         /// `foregroundActive`, `foregroundInactive` or `background`.
         public var state: SceneActivationState
+        /// For a scene with an anchored adaptive banner, how its content shares the window with it: `below` (the
+        /// content ends where the banner begins; verify checks that nothing of it is drawn under the banner) or
+        /// `overlay`. Absent for a scene without a banner, and in timelines written before banners had layouts.
+        public var banner: BannerLayout?
 
-        public init(id: String, rect: Rect, safeArea: Rect, state: SceneActivationState) {
+        public init(id: String, rect: Rect, safeArea: Rect, state: SceneActivationState, banner: BannerLayout? = nil) {
             self.id = id
             self.rect = rect
             self.safeArea = safeArea
             self.state = state
+            self.banner = banner
         }
     }
 

@@ -4,8 +4,9 @@ import MediaCore
 /// The rules every device render's screen obeys, checked on each segment of its timeline: the display lies inside
 /// the canvas, every scene (and its safe area) inside the display, every layer inside its scene's window, every
 /// native card inside its slider's viewport after the clip and never cut across its height, a slider inside its
-/// scene, the picture-in-picture window inside the display's safe area, and an anchored adaptive banner's bottom
-/// on its scene's safe-area bottom.
+/// scene, the picture-in-picture window inside the display's safe area, an anchored adaptive banner's bottom
+/// on its scene's safe-area bottom, and nothing of the content (player, slider, cards) under a banner laid out
+/// below the content.
 ///
 /// The safe areas come from the device model (`Device`'s profiles, found by the display's size at the timeline's
 /// point scale) where the display is a profile's, not from the scenes' safe areas the render recorded: a render
@@ -72,6 +73,15 @@ enum LayoutInvariants {
             }
             guard let scene = scenes.first(where: { $0.id == layer.scene }) else { continue }
             let window = scene.rect.pixelRect
+            // A banner laid out below the content ends the content where it begins (the guide's `VStack`): the
+            // player and what scrolls with the content (sliders, cards) are drawn above it, and cut at its top.
+            let banner = scene.banner == .below ? layers.first { $0.scene == scene.id && $0.kind == .banner }?.rect.pixelRect : nil
+            let contentBottom = banner.map { min($0.y, window.maxY) } ?? window.maxY
+            if let banner, [.content, .ad, .slider, .card, .native].contains(layer.kind) {
+                let drawn = rect.intersection(layer.clip?.pixelRect ?? rect)
+                require(drawn.width == 0 || drawn.height == 0 || drawn.maxY <= contentBottom, name, drawn,
+                        "above its scene's banner, which is laid out below the content,", banner)
+            }
             switch layer.kind {
             case .card, .native:
                 // A card scrolled half out keeps its whole rectangle; what is drawn is its part inside the clip.
@@ -82,8 +92,9 @@ enum LayoutInvariants {
                     require(slider.rect.pixelRect.contains(clip), "the viewport of \(name)", clip, "inside its slider",
                             slider.rect.pixelRect)
                 }
-                // Scrolling cuts a card across; only its scene's window may cut it down (a slider past the bottom).
-                require(rect.height == 0 || (rect.y >= clip.y && (rect.maxY <= clip.maxY || clip.maxY == window.maxY)), name, rect,
+                // Scrolling cuts a card across; only the bottom of its scene's content may cut it down (a slider past
+                // the window's bottom, or past the top of a banner laid out below the content).
+                require(rect.height == 0 || (rect.y >= clip.y && (rect.maxY <= clip.maxY || clip.maxY == contentBottom)), name, rect,
                         "whole across its height in its viewport", clip)
                 require(window.contains(drawn) || drawn.width == 0 || drawn.height == 0, name, drawn, "inside its scene's window", window)
             case .banner:

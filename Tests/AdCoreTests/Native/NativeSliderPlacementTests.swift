@@ -12,10 +12,11 @@ import Testing
 
     /// A feed on an iPhone 15 (the bundled slider session's: player 221 pt tall, slider 233 pt into the safe
     /// area) that loads at once, turns to landscape at 1 s, swipes, and turns back at 2.5 s.
-    static func outcome(script text: String = "load slider@0; rotate landscape@1; swipe left@1.5; rotate portrait@2.5")
-        async throws -> NativeScreenRun.Outcome {
+    static func outcome(script text: String = "load slider@0; rotate landscape@1; swipe left@1.5; rotate portrait@2.5",
+                        banner: BannerLayout? = nil) async throws -> NativeScreenRun.Outcome {
         let script = try SessionScript(parsing: text)
-        let initial = ScreenState(device: .iPhone15, scenes: [.init(id: "feed", playerHeight: 221)], pointScale: PointScale(Rational(3, 2)))
+        let initial = ScreenState(device: .iPhone15, scenes: [.init(id: "feed", banner: banner, playerHeight: 221)],
+                                  pointScale: PointScale(Rational(3, 2)))
         let screen = ScreenTimeline(initial: initial, script: script)
         let placement = NativePlacement(id: "feed-slider", scene: "feed", source: "slider.json", top: 233)
         let run = try NativeScreenRun(screen: screen, placements: [placement], script: script, frameRate: rate,
@@ -75,5 +76,31 @@ import Testing
         #expect(slider.clip.maxY == window.maxY && slider.rect == slider.clip, "\(slider.clip) in \(window)")
         let card = try #require(outcome.layers(at: time).first { $0.card != nil })
         #expect(card.rect.maxY > window.maxY, "the card itself keeps its whole height: \(card.rect)")
+    }
+
+    /// With a banner laid out `below` the content (the bundled rotating session's), the content's frame ends where
+    /// the banner begins: the slider scrolls under nothing, it is cut at the banner's top. With `overlay` the banner
+    /// is drawn over the slider, which keeps the whole window.
+    @Test func aBannerBelowTheContentCutsTheSliderAtItsTop() async throws {
+        let time = MediaTime(seconds: 2)
+        for layout in BannerLayout.allCases {
+            let outcome = try await Self.outcome(banner: layout)
+            let state = outcome.run.screen.state(at: time)
+            let scene = try #require(state.layout(of: "feed"))
+            let banner = outcome.run.canvas.place(state.pixelRect(try #require(state.bannerFrame(of: "feed"))), of: state)
+            let window = try #require(outcome.run.canvas.frame(of: state).scenes.first?.rect)
+            let slider = try #require(outcome.layers(at: time).first { $0.kind == .slider })
+            let under = outcome.layers(at: time).filter { $0.rect.intersection($0.clip).intersection(banner).height > 0 }
+            switch layout {
+            case .below:
+                #expect(slider.clip.maxY == banner.y, "\(slider.clip) above the banner at \(banner)")
+                #expect(under.isEmpty, "\(under.map(\.kind)) under the banner at \(banner)")
+                #expect(state.contentFrame(of: scene).maxY == state.bannerFrame(of: "feed")?.y)
+            case .overlay:
+                #expect(slider.clip.maxY == window.maxY, "\(slider.clip) in \(window)")
+                #expect(!under.isEmpty)
+                #expect(state.contentFrame(of: scene) == scene.frame)
+            }
+        }
     }
 }

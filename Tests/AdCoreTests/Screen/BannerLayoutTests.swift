@@ -61,7 +61,7 @@ import Testing
     }
 
     /// The bundled sessions use the guide's layout.
-    @Test(arguments: ["multiwindow.session.json"])
+    @Test(arguments: ["multiwindow.session.json", "rotating-slider.session.json"])
     func theBundledSessionsPutTheirBannersBelowTheContent(name: String) throws {
         let media = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("media")

@@ -50,7 +50,7 @@ import Testing
                                        paused: false, pip: nil, picture: .init(screen.layers[0].rect), audioStart: 0,
                                        sourceAudioStart: 0, audioPadded: 0, audioDrift: 0)
         segment.display = .init(screen.display)
-        segment.scenes = screen.scenes.map { Timeline.Scene(id: $0.id.rawValue, rect: .init($0.rect), safeArea: .init($0.safeArea), state: $0.state) }
+        segment.scenes = screen.scenes.map { Timeline.Scene(id: $0.id.rawValue, rect: .init($0.rect), safeArea: .init($0.safeArea), state: $0.state, banner: $0.banner) }
         segment.layers = layers
         let output = Timeline.Output(path: "out.mp4", fps: "30/1", width: canvas.size.width, height: canvas.size.height, frames: 30,
                                      duration: 1, sampleRate: 48000, channels: 2, audioSamples: 48000, profile: "x264", pointScale: "3/2")
@@ -118,7 +118,28 @@ import Testing
             let safe = t.segments[0].scenes![0].safeArea
             t.segments[0].scenes![0].safeArea = .init(PixelRect(x: safe.x, y: safe.y, width: safe.width, height: safe.height + shift))
         },
+        // A banner laid out below the content ends it: a player that keeps the whole window runs under the banner.
+        Mistake(description: "the player under a banner laid out below the content", expected: "frame 15: content of scene \"feed\" at x=") { t in
+            playerToTheWindowsBottom(&t, banner: .below)
+        },
     ]
+
+    /// The scene's banner laid out as `layout`, and its player's window as tall as the scene's window (as `overlay`
+    /// keeps it), under the banner.
+    static func playerToTheWindowsBottom(_ t: inout Timeline, banner layout: BannerLayout) {
+        t.segments[0].scenes![0].banner = layout
+        let window = t.segments[0].scenes![0].rect
+        edit(&t, .content) { $0.rect = .init(PixelRect(x: $0.rect.x, y: $0.rect.y, width: $0.rect.width, height: window.y + window.height - $0.rect.y)) }
+    }
+
+    @Test func aPlayerUnderABannerLaidOutOverItBreaksNoRule() async throws {
+        var timeline = try await Self.timeline()
+        Self.playerToTheWindowsBottom(&timeline, banner: .overlay)
+        #expect(LayoutInvariants.violations(in: timeline).map(\.description) == [])
+        Self.playerToTheWindowsBottom(&timeline, banner: .below)
+        let found = LayoutInvariants.violations(in: timeline).map(\.description)
+        #expect(found.count == 1 && found[0].contains("is not above its scene's banner, which is laid out below the content, at"), "\(found)")
+    }
 
     /// A Split View divider lies in the gap before its scene, outside the scene's window: it must lie in the display
     /// and touch its window, not lie inside it.

@@ -103,6 +103,33 @@ extension EndToEnd {
             #expect(abs(measured - ad.integrated) <= 0.2, "verify reads \(measured), ffmpeg \(ad.integrated) LUFS")
         }
 
+        /// The limiter's ceiling leaves room for the AAC encoder: the bundled `ad5.mp4` played six times, each play
+        /// on another alignment to the encoder's frames, raised to −11 LUFS so that the limiter holds its peaks at
+        /// the ceiling, reads at most −1 dBTP in every play as the ffmpeg tool measures the output (1024 samples clear
+        /// of the cuts, as verify measures). At 128 kbit/s under a −1.5 dBTP ceiling, a play read −0.4 dBTP.
+        @Test func aLimitedAdStaysUnderMinusOneDBTPAfterTheEncoderAtEveryAlignment() async throws {
+            let dir = try ScratchDirectory()
+            let ad = PipctlProcess.repositoryRoot.appendingPathComponent("media/ad5.mp4").path
+            let breaks = (1...6).flatMap { ["--break", "\($0)=\(ad)"] }
+            let result = try await PipctlProcess.run(["render", "--content", try await Self.content, "--loudness", "-11",
+                                                      "-o", dir.path("out.mp4"), "--preset", "ultrafast"] + breaks)
+            #expect(result.exitStatus == 0, "\(result.standardError)")
+            let timeline = try Self.json(dir.path("out.mp4.timeline.json"))
+            let sources = try #require((timeline["loudness"] as? [String: Any])?["sources"] as? [[String: Any]])
+            #expect(sources.filter { $0["break"] != nil && $0["limited"] as? Bool == true }.count == 6, "\(sources)")
+            let segments = try #require(timeline["segments"] as? [[String: Any]]).filter { $0["kind"] as? String == "ad" }
+            try #require(segments.count == 6)
+            let clock = SampleClock(sampleRate: 48000, frameRate: FrameRate(30))
+            for segment in segments {
+                let start = clock.sample(atFrame: Int64(try #require(segment["outStartFrame"] as? Int)))
+                let end = clock.sample(atFrame: Int64(try #require(segment["outEndFrame"] as? Int)))
+                let peak = try Self.ffmpegFigures(dir.path("out.mp4"), samples: (start + 1024)..<(end - 1024)).truePeak
+                #expect(peak <= -1, "break \(segment["break"] ?? "?"): \(peak) dBTP")
+            }
+            let verify = try await PipctlProcess.run(["verify", dir.path("out.mp4")])
+            #expect(verify.exitStatus == 0, "\(verify.standardOutput)\(verify.standardError)")
+        }
+
         /// A number brings the content and the ad to it; a gain over 10 dB (−14 → −26) gets a `LOG` line.
         @Test func aNumberBringsEverySourceToItAndALargeGainIsLogged() async throws {
             let dir = try ScratchDirectory()
