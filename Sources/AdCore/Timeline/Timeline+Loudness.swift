@@ -53,7 +53,7 @@ extension Timeline {
 
         /// The record of the ad `adIndex` of break `breakIndex`, or of the content when both are `nil`.
         public func source(breakIndex: Int?, adIndex: Int?) -> SourceLoudness? {
-            sources.first { $0.breakIndex == breakIndex && $0.adIndex == adIndex }
+            sources.first { $0.breakIndex == breakIndex && $0.adIndex == adIndex && $0.fullScreen == nil }
         }
     }
 
@@ -85,10 +85,25 @@ extension Timeline {
             }
         }
 
+        /// A video full-screen ad (an interstitial or a rewarded ad) whose sound replaced the covered player's.
+        public struct FullScreen: Codable, Hashable, Sendable {
+            /// The screen-ad request that loaded it, as the event log numbers them.
+            public var request: Int
+            /// The scene it covered.
+            public var scene: String
+
+            public init(request: Int, scene: String) {
+                self.request = request
+                self.scene = scene
+            }
+        }
+
         public var source: String
-        /// The ad's break and index; `nil` for the content.
+        /// The ad's break and index; `nil` for the content and for a full-screen ad.
         public var breakIndex: Int?
         public var adIndex: Int?
+        /// For a video full-screen ad, which; `nil` for the content and for a linear ad.
+        public var fullScreen: FullScreen?
         public var measure: Measure
         /// Integrated loudness (LUFS) whatever stands for the source; `nil` when every block was gated out.
         public var integrated: Double?
@@ -120,7 +135,7 @@ extension Timeline {
         }
 
         enum CodingKeys: String, CodingKey {
-            case source, breakIndex = "break", adIndex = "ad", measure, measured, integrated, samplePeak, truePeak, target, gain, limited
+            case source, breakIndex = "break", adIndex = "ad", fullScreen, measure, measured, integrated, samplePeak, truePeak, target, gain, limited
         }
 
         public init(from decoder: Decoder) throws {
@@ -128,6 +143,7 @@ extension Timeline {
             source = try c.decode(String.self, forKey: .source)
             breakIndex = try c.wholeNumberIfPresent(Int.self, forKey: .breakIndex)
             adIndex = try c.wholeNumberIfPresent(Int.self, forKey: .adIndex)
+            fullScreen = try c.decodeIfPresent(FullScreen.self, forKey: .fullScreen)
             let name = try c.decode(String.self, forKey: .measure)
             switch name {
             case "integrated": measure = .integrated(try c.decode(Double.self, forKey: .measured))
@@ -150,6 +166,7 @@ extension Timeline {
             try c.encode(source, forKey: .source)
             try c.encodeIfPresent(breakIndex, forKey: .breakIndex)
             try c.encodeIfPresent(adIndex, forKey: .adIndex)
+            try c.encodeIfPresent(fullScreen, forKey: .fullScreen)
             try c.encode(measure.name, forKey: .measure)
             try c.encodeIfPresent(measure.lufs, forKey: .measured)
             try c.encodeIfPresent(integrated, forKey: .integrated)
@@ -179,7 +196,8 @@ extension Timeline.Normalisation {
         }
         if case .lufs(let value) = target { try lufs(value, "loudness.target") }
         guard (-200.0...0.0).contains(ceiling) else { throw fail("loudness.ceiling", "\(ceiling) is not a ceiling in dBTP") }
-        guard sources.count <= segments + 1 else {
+        // The content, and at most an ad or a full-screen ad's cover per segment.
+        guard sources.count <= 2 * segments + 1 else {
             throw fail("loudness.sources", "\(sources.count) sources are more than the timeline's \(segments) segments play")
         }
         for (i, source) in sources.enumerated() {
@@ -188,6 +206,10 @@ extension Timeline.Normalisation {
             if let a = source.adIndex, a < 0 { throw fail(path + ".ad", "\(a) is negative") }
             guard (source.breakIndex == nil) == (source.adIndex == nil) else {
                 throw fail(path, "an ad has both a break and an index; the content has neither")
+            }
+            if let fullScreen = source.fullScreen {
+                guard source.breakIndex == nil else { throw fail(path, "a full-screen ad has no break") }
+                guard fullScreen.request >= 0 else { throw fail(path + ".fullScreen.request", "\(fullScreen.request) is negative") }
             }
             try lufs(source.measure.lufs, path + ".measured")
             try lufs(source.integrated, path + ".integrated")

@@ -128,7 +128,7 @@ public final class Stitcher {
         media = AdMedia(format: format, threads: request.encoding.threads, downloads: downloads,
                         reportsWaits: mode == .live)
         // `play` normalises only when asked: measuring a source takes a decode of its sound before it can start.
-        let normalisation = request.loudness ?? (mode == .live ? .off : .default(plan: request.plan))
+        let normalisation = request.loudness ?? (mode == .live ? .off : .default(plan: request.plan, screenAds: request.screenAds))
         do { normaliser = normalisation == .off ? nil : try LoudnessNormaliser(normalisation, content: content, format: format) } catch {
             throw .content(error)
         }
@@ -396,7 +396,7 @@ public final class Stitcher {
             pip: decision.pip, picture: picture, audioStart: clock.sample(atFrame: n), sourceAudioStart: sourceAudioStart,
             padded: padded, drift: drift, startsAudioRun: startsRun, display: decision.screen?.display,
             scenes: decision.screen?.scenes.map {
-                Timeline.Scene(id: $0.id.rawValue, rect: .init($0.rect), safeArea: .init($0.safeArea), state: $0.state)
+                Timeline.Scene(id: $0.id.rawValue, rect: .init($0.rect), safeArea: .init($0.safeArea), state: $0.state, banner: $0.banner)
             },
             layers: drawn?.timeline))
         if kind == .content {
@@ -583,9 +583,21 @@ public final class Stitcher {
         var events = events
         var atStart: [SessionEvent] = []
         for note in notes {
-            guard let ad = note.ad else {
+            let ad: AdReference
+            switch note.subject {
+            case .content:
                 atStart.append(SessionEvent(type: .log, time: 0, frame: 0, contentTime: 0, reason: note.reason, message: note.message))
                 continue
+            case .fullScreen(_, let scene, let frame):
+                // At the frame its sound starts, after that frame's own events (the presentation that started it).
+                let i = events.firstIndex { ($0.frame ?? 0) > frame } ?? events.endIndex
+                let time = format.frameRate.time(ofFrame: frame).seconds.doubleValue
+                // The content is paused under the ad: its position now is the one at that frame.
+                let contentTime = session.status.contentPosition.seconds.doubleValue
+                events.insert(SessionEvent(type: .log, time: time, frame: frame, contentTime: contentTime,
+                                           reason: note.reason, message: note.message, scene: scene.rawValue), at: i)
+                continue
+            case .ad(let reference): ad = reference
             }
             guard let i = events.firstIndex(where: {
                 $0.breakIndex == ad.breakIndex && $0.adIndex == ad.adIndex && ($0.type == .loaded || $0.type == .adError)

@@ -4,7 +4,8 @@ import MediaCore
 import VideoPipeline
 
 /// What verify measured of a normalised render's ads (`render --loudness content|TARGET`): each ad's play in the
-/// output, measured by BS.1770-4 / EBU R128 (libebur128), against the target its timeline records.
+/// output (a linear ad's, or a video full-screen ad's whose sound replaced the covered player's), measured by
+/// BS.1770-4 / EBU R128 (libebur128), against the target its timeline records.
 public struct LoudnessCheck: Codable, Hashable, Sendable {
     /// How far an ad's loudness may lie from its target (LU), as EBU R128 allows a programme: ±1 LU.
     public static let tolerance = 1.0
@@ -13,10 +14,15 @@ public struct LoudnessCheck: Codable, Hashable, Sendable {
 
     public var segments: [Segment]
 
-    /// One ad's play: consecutive segments of that ad.
+    /// One ad's play: consecutive segments of that ad, or of one video full-screen ad covering the player.
     public struct Segment: Codable, Hashable, Sendable {
-        public var breakIndex: Int
-        public var adIndex: Int
+        /// Whose play it is.
+        public enum Ad: Hashable, Sendable {
+            case linear(breakIndex: Int, adIndex: Int)
+            case fullScreen(Timeline.SourceLoudness.FullScreen)
+        }
+
+        public var ad: Ad
         public var outStartFrame: Int64
         /// Exclusive.
         public var outEndFrame: Int64
@@ -31,11 +37,61 @@ public struct LoudnessCheck: Codable, Hashable, Sendable {
         public var truePeak: Double?
         public var ok: Bool
 
-        enum CodingKeys: String, CodingKey {
-            case breakIndex = "break", adIndex = "ad", outStartFrame, outEndFrame, measure, measured, target, truePeak, ok
+        public init(ad: Ad, outStartFrame: Int64, outEndFrame: Int64, measure: String, measured: Double?, target: Double?,
+                    truePeak: Double?, ok: Bool) {
+            self.ad = ad
+            self.outStartFrame = outStartFrame
+            self.outEndFrame = outEndFrame
+            self.measure = measure
+            self.measured = measured
+            self.target = target
+            self.truePeak = truePeak
+            self.ok = ok
         }
 
-        var name: String { "break \(breakIndex) ad \(adIndex) (frames \(outStartFrame)–\(outEndFrame))" }
+        enum CodingKeys: String, CodingKey {
+            case breakIndex = "break", adIndex = "ad", fullScreen, outStartFrame, outEndFrame, measure, measured, target, truePeak, ok
+        }
+
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            if let fullScreen = try c.decodeIfPresent(Timeline.SourceLoudness.FullScreen.self, forKey: .fullScreen) {
+                ad = .fullScreen(fullScreen)
+            } else {
+                ad = .linear(breakIndex: try c.decode(Int.self, forKey: .breakIndex), adIndex: try c.decode(Int.self, forKey: .adIndex))
+            }
+            outStartFrame = try c.decode(Int64.self, forKey: .outStartFrame)
+            outEndFrame = try c.decode(Int64.self, forKey: .outEndFrame)
+            measure = try c.decode(String.self, forKey: .measure)
+            measured = try c.decodeIfPresent(Double.self, forKey: .measured)
+            target = try c.decodeIfPresent(Double.self, forKey: .target)
+            truePeak = try c.decodeIfPresent(Double.self, forKey: .truePeak)
+            ok = try c.decode(Bool.self, forKey: .ok)
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            switch ad {
+            case .linear(let b, let a):
+                try c.encode(b, forKey: .breakIndex)
+                try c.encode(a, forKey: .adIndex)
+            case .fullScreen(let fullScreen): try c.encode(fullScreen, forKey: .fullScreen)
+            }
+            try c.encode(outStartFrame, forKey: .outStartFrame)
+            try c.encode(outEndFrame, forKey: .outEndFrame)
+            try c.encode(measure, forKey: .measure)
+            try c.encodeIfPresent(measured, forKey: .measured)
+            try c.encodeIfPresent(target, forKey: .target)
+            try c.encodeIfPresent(truePeak, forKey: .truePeak)
+            try c.encode(ok, forKey: .ok)
+        }
+
+        var name: String {
+            switch ad {
+            case .linear(let b, let a): "break \(b) ad \(a) (frames \(outStartFrame)–\(outEndFrame))"
+            case .fullScreen(let f): "the full-screen ad of request \(f.request) over scene \"\(f.scene)\" (frames \(outStartFrame)–\(outEndFrame))"
+            }
+        }
 
         /// What is wrong with it, in words (empty when `ok`).
         var problems: [String] {
@@ -80,14 +136,25 @@ extension Verifier {
                          problems: inout [String]) throws(Failure) -> LoudnessCheck? {
         guard let normalisation = timeline.loudness else { return nil }
         let clock = SampleClock(sampleRate: Int64(timeline.output.sampleRate), frameRate: rate)
-        // Consecutive segments of one ad are one play.
-        var plays: [(breakIndex: Int, adIndex: Int, frames: Range<Int64>)] = []
-        for segment in timeline.segments where segment.kind == .ad {
-            guard let b = segment.breakIndex, let a = segment.adIndex else { continue }
-            if let last = plays.last, last.breakIndex == b, last.adIndex == a, last.frames.upperBound == segment.outStartFrame {
+        // Consecutive segments of one ad are one play: a linear ad's segments, or those in which a video full-screen
+        // ad the render measured (its record names the scene it covered) is drawn over that scene.
+        var plays: [(ad: LoudnessCheck.Segment.Ad, frames: Range<Int64>)] = []
+        let covers = normalisation.sources.compactMap { record in record.fullScreen.map { (record.source, $0) } }
+        for segment in timeline.segments {
+            let ad: LoudnessCheck.Segment.Ad
+            if segment.kind == .ad, let b = segment.breakIndex, let a = segment.adIndex {
+                ad = .linear(breakIndex: b, adIndex: a)
+            } else if let cover = covers.first(where: { source, fullScreen in
+                (segment.layers ?? []).contains { $0.kind == .fullscreen && $0.scene == fullScreen.scene && $0.source == source && $0.srcStartTick != nil }
+            }) {
+                ad = .fullScreen(cover.1)
+            } else {
+                continue
+            }
+            if let last = plays.last, last.ad == ad, last.frames.upperBound == segment.outStartFrame {
                 plays[plays.count - 1].frames = last.frames.lowerBound..<segment.outEndFrame
             } else {
-                plays.append((b, a, segment.outStartFrame..<segment.outEndFrame))
+                plays.append((ad, segment.outStartFrame..<segment.outEndFrame))
             }
         }
         guard !plays.isEmpty else { return LoudnessCheck(segments: []) }
@@ -106,7 +173,11 @@ extension Verifier {
         do { report = try LoudnessAnalysis.measure(file: path, spans: spans) } catch { throw .media(error) }
         var segments: [LoudnessCheck.Segment] = []
         for (play, measured) in zip(plays, report.spans) {
-            let record = normalisation.source(breakIndex: play.breakIndex, adIndex: play.adIndex)
+            let record: Timeline.SourceLoudness?
+            switch play.ad {
+            case .linear(let b, let a): record = normalisation.source(breakIndex: b, adIndex: a)
+            case .fullScreen(let f): record = normalisation.sources.first { $0.fullScreen == f }
+            }
             let momentary: Bool
             if case .momentary? = record?.measure { momentary = true } else { momentary = false }
             // Shorter than the momentary window (400 ms), a play has no loudness of its own to judge: any measure
@@ -114,7 +185,7 @@ extension Verifier {
             let length = clock.samples(fromFrame: play.frames.lowerBound, toFrame: play.frames.upperBound)
             let measurable = length * 5 >= sampleRate * 2
             var segment = LoudnessCheck.Segment(
-                breakIndex: play.breakIndex, adIndex: play.adIndex, outStartFrame: play.frames.lowerBound,
+                ad: play.ad, outStartFrame: play.frames.lowerBound,
                 outEndFrame: play.frames.upperBound,
                 measure: !measurable ? LoudnessCheck.tooShort : momentary ? "momentary" : "integrated",
                 measured: !measurable ? nil : momentary ? measured.maxMomentary : measured.integrated, target: record?.target,

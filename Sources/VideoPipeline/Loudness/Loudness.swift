@@ -43,10 +43,11 @@ public final class LoudnessMeter {
     private var highestMomentary: Double?
     private var sinceMomentary = 0
 
-    /// A meter for `channels` channels at `sampleRate`: one or two channels are measured as they are (mono as a
-    /// single front channel, as FFmpeg's `ebur128` filter does), six as FFmpeg's 5.1 (L R C LFE Ls Rs, the LFE left
-    /// out, as BS.1770-4 says).
-    /// - Throws: `MediaError.loudness` for any other channel count, or when libebur128 refuses the format.
+    /// A meter for `channels` channels at `sampleRate`, in FFmpeg's default layout for the count (the layout every
+    /// source is remixed to): mono as a single front channel, as FFmpeg's `ebur128` filter does; 5.1 as L R C LFE
+    /// Ls Rs with the LFE left out, as BS.1770-4 says; and so on up to 7.1 (`ChannelLayouts.loudnessRoles`).
+    /// - Throws: `MediaError.loudness` for a count FFmpeg has no layout for (nine or more), or when libebur128
+    ///   refuses the format.
     /// - Parameter truePeak: whether true peaks are measured (4x oversampled, the costliest part of a measurement);
     ///   without, `result()` has no `truePeak` and `addReadingPeak` reads sample peaks.
     public init(channels: Int, sampleRate: Int, truePeak: Bool = true) throws(MediaError) {
@@ -56,14 +57,10 @@ public final class LoudnessMeter {
         state = try LoudnessState(channels: channels, sampleRate: sampleRate, roles: roles, truePeak: truePeak)
     }
 
-    /// The channel counts a meter measures as they are; any other is remixed to stereo first.
+    /// How each channel of `channels` counts, in FFmpeg's default layout for the count; `nil` for a count without
+    /// one, which is remixed to stereo first where a file is measured on its own.
     static func roles(channels: Int) -> [LoudnessState.ChannelRole]? {
-        switch channels {
-        case 1: [.left]
-        case 2: [.left, .right]
-        case 6: [.left, .right, .centre, .unused, .leftSurround, .rightSurround]
-        default: nil
-        }
+        ChannelLayouts.loudnessRoles(ofDefaultLayoutWith: channels)
     }
 
     public var channels: Int { state.channels }

@@ -80,9 +80,25 @@ import MediaCore
         #expect(measured.range == nil || measured.range == 0)
     }
 
-    @Test func channelCountsWithoutABS1770MapAreRefusedByName() {
-        #expect(throws: MediaError.loudness(function: "ebur128_set_channel", detail: "no BS.1770 channel map for 3 channels")) {
-            _ = try LoudnessMeter(channels: 3, sampleRate: 48_000)
+    @Test func channelCountsWithoutAnFFmpegLayoutAreRefusedByName() {
+        #expect(throws: MediaError.loudness(function: "ebur128_set_channel", detail: "no BS.1770 channel map for 9 channels")) {
+            _ = try LoudnessMeter(channels: 9, sampleRate: 48_000)
         }
+    }
+
+    /// Every output channel count (1 to 8, in FFmpeg's default layout for it) reads as FFmpeg's own `ebur128`
+    /// filter reads the same file: a tone of its own level on each channel, so that a channel weighed wrongly (an
+    /// LFE counted, a surround at 1 rather than 1.41) moves the sum.
+    @Test(arguments: 1...8)
+    func everyChannelCountReadsAsFFmpegsFilter(channels: Int) throws {
+        let dir = TemporaryDirectory()
+        let path = dir.path("tone.wav")
+        let tones = (0..<channels).map { "\(0.03 + 0.02 * Double($0))*sin(2*PI*\(300 + 110 * $0)*t)" }.joined(separator: "|")
+        try FFmpegTool.ffmpeg("-f", "lavfi", "-i", "aevalsrc=\(tones):s=48000:d=5", "-c:a", "pcm_f32le", path)
+        let report = try LoudnessAnalysis.measure(file: path)
+        let peer = try LoudnessAnalysisTests.ffmpegFigures(path)
+        #expect(report.channels == channels)
+        let integrated = try #require(report.whole.integrated)
+        #expect(abs(integrated - peer.integrated) <= 0.1, "\(channels) channels: pipctl \(integrated) LUFS, ffmpeg \(peer.integrated) LUFS")
     }
 }

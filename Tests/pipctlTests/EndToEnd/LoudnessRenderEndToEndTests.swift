@@ -130,6 +130,66 @@ extension EndToEnd {
             #expect(verify.exitStatus == 0, "\(verify.standardOutput)\(verify.standardError)")
         }
 
+        /// A video interstitial's sound replaces the paused content's, so it is brought to the content's loudness as
+        /// a linear ad is, by default (the session's only ad is full-screen): the timeline records it by its request
+        /// and scene, the event log says why its gain is large, and the ffmpeg tool reads the span it covers at
+        /// −23 ±1 LUFS, under −1 dBTP. Before, it played at its own −14 LUFS.
+        @Test func aVideoInterstitialsSoundIsBroughtToTheContentsLoudness() async throws {
+            let dir = try ScratchDirectory()
+            try FileManager.default.copyItem(atPath: try await Self.content, toPath: dir.path("content.mp4"))
+            try FileManager.default.copyItem(atPath: try await Self.loudAd, toPath: dir.path("ad.mp4"))
+            _ = try dir.write("""
+                <VAST version="4.2"><Ad><InLine><AdSystem>e2e</AdSystem><AdTitle>loud interstitial</AdTitle>
+                <Impression><![CDATA[http://127.0.0.1:9/impression]]></Impression>
+                <Creatives><Creative><Linear><Duration>00:00:04</Duration>
+                <MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="320" height="180"><![CDATA[ad.mp4]]></MediaFile></MediaFiles>
+                </Linear></Creative></Creatives></InLine></Ad></VAST>
+                """, to: "vast.xml")
+            _ = try dir.write("""
+                {"device": "iphone-15", "orientation": "landscape",
+                 "scenes": [{"id": "main", "player": {"content": "content.mp4"}, "interstitial": {"source": "vast:vast.xml", "kind": "interstitial"}}],
+                 "script": ["present interstitial main@2", "dismiss main@6.5"]}
+                """, to: "session.json")
+            let result = try await PipctlProcess.run(["render", "--session", dir.path("session.json"), "-o", dir.path("out.mp4"),
+                                                      "--preset", "ultrafast", "--media-cache", dir.path("cache")])
+            #expect(result.exitStatus == 0, "\(result.standardError)")
+            let timeline = try Self.json(dir.path("out.mp4.timeline.json"))
+            let loudness = try #require(timeline["loudness"] as? [String: Any], "no loudness in \(timeline.keys)")
+            #expect(loudness["target"] as? String == "content")
+            let sources = try #require(loudness["sources"] as? [[String: Any]])
+            let record = try #require(sources.first { $0["fullScreen"] != nil }, "\(sources)")
+            #expect((record["fullScreen"] as? [String: Any])?["scene"] as? String == "main", "\(record)")
+            #expect(record["break"] == nil && (record["source"] as? String)?.hasSuffix("ad.mp4") == true, "\(record)")
+            #expect(abs((record["gain"] as? Double ?? 0) - -9) < 0.5, "\(record)")
+            // The span the video covers (from 2 s for its 4 s), a packet clear of each cut.
+            let covered = try Self.ffmpegFigures(dir.path("out.mp4"), samples: (2 * 48000 + 1024)..<(6 * 48000 - 1024))
+            #expect(abs(covered.integrated - -23) <= 1, "the interstitial's span reads \(covered.integrated) LUFS")
+            #expect(covered.truePeak <= -1, "the interstitial's span peaks at \(covered.truePeak) dBTP")
+            let logs = try Self.events(dir.path("out.mp4.events.jsonl")).filter { $0["reason"] as? String == "loudnessGainLarge" }
+            #expect(logs.isEmpty, "a gain of 9 dB is not large: \(logs)")
+
+            // Verify measures the span the interstitial covered, as it does a linear ad's play.
+            let verify = try await PipctlProcess.run(["verify", "--json", dir.path("out.mp4")])
+            #expect(verify.exitStatus == 0, "\(verify.standardOutput)\(verify.standardError)")
+            let report = try #require(try JSONSerialization.jsonObject(with: verify.standardOutputData) as? [String: Any])
+            let checked = try #require((report["loudness"] as? [String: Any])?["segments"] as? [[String: Any]])
+            let play = try #require(checked.first { $0["fullScreen"] != nil }, "\(checked)")
+            #expect(play["outStartFrame"] as? Int == 60 && play["ok"] as? Bool == true, "\(play)")
+            #expect(abs((play["measured"] as? Double ?? 0) - covered.integrated) <= 0.3, "verify \(play), ffmpeg \(covered.integrated) LUFS")
+            // A record whose target was edited fails, naming the full-screen ad.
+            var edited = timeline
+            var records = sources
+            records[try #require(records.firstIndex { $0["fullScreen"] != nil })]["target"] = -10.0
+            var editedLoudness = loudness
+            editedLoudness["sources"] = records
+            edited["loudness"] = editedLoudness
+            try JSONSerialization.data(withJSONObject: edited).write(to: URL(fileURLWithPath: dir.path("out.mp4.timeline.json")))
+            let failed = try await PipctlProcess.run(["verify", dir.path("out.mp4")])
+            #expect(failed.exitStatus == 1, "\(failed.standardOutput)")
+            #expect(failed.standardOutput.contains("loudness: the full-screen ad of request 0 over scene \"main\" (frames 60–"),
+                    "\(failed.standardOutput)")
+        }
+
         /// A number brings the content and the ad to it; a gain over 10 dB (−14 → −26) gets a `LOG` line.
         @Test func aNumberBringsEverySourceToItAndALargeGainIsLogged() async throws {
             let dir = try ScratchDirectory()

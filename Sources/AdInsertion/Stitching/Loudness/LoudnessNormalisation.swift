@@ -14,9 +14,14 @@ public enum LoudnessNormalisation: Hashable, Sendable {
     /// The targets a render accepts (LUFS): BS.1770's absolute gate up to full scale.
     public static let targetRange = -70.0...0.0
 
-    /// The normalisation of a request that does not say: `content` when its plan has ads, else `off`.
-    public static func `default`(plan: AdPlan) -> LoudnessNormalisation {
-        plan.breaks.contains { !$0.ads.isEmpty } ? .content : .off
+    /// The normalisation of a request that does not say: `content` when its plan has ads or its screen may present
+    /// a video full-screen ad (whose sound replaces the content's), else `off`.
+    public static func `default`(plan: AdPlan, screenAds: ScreenAdRun? = nil) -> LoudnessNormalisation {
+        let videoCover = screenAds?.fullScreenChanges.contains {
+            if case .video? = $0.creative?.content { return true }
+            return false
+        } ?? false
+        return plan.breaks.contains { !$0.ads.isEmpty } || videoCover ? .content : .off
     }
 
     /// What the timeline says of it; `nil` for `off`.

@@ -17,11 +17,22 @@ final class LoudnessNormaliser {
     let adTarget: Double?
     private(set) var records: [Timeline.SourceLoudness] = []
     private var gains: [AdReference: SoundGain?] = [:]
+    /// Each video full-screen ad's gain by request; a failure to measure it is kept, so it is not measured again.
+    private var fullScreenGains: [Int: Result<SoundGain?, MediaError>] = [:]
     private var notes: [Note] = []
 
-    /// A `LOG` line the event log gets: for the content at the render's start, for an ad before its `LOADED`.
+    /// Whose sound a record or a note is about.
+    enum Subject: Hashable {
+        case content
+        case ad(AdReference)
+        /// A video full-screen ad: its request, the scene it covers and the output frame it started on.
+        case fullScreen(request: Int, scene: SceneID, frame: Int64)
+    }
+
+    /// A `LOG` line the event log gets: for the content at the render's start, for an ad before its `LOADED`, for
+    /// a full-screen ad at the frame its sound starts.
     struct Note: Hashable {
-        var ad: AdReference?
+        var subject: Subject
         var reason: SessionEventReason
         var message: String
     }
@@ -41,7 +52,7 @@ final class LoudnessNormaliser {
         case .off: adTarget = nil
         }
         let decision = LoudnessDecision(measure: measure, target: normalisation == .content ? nil : adTarget)
-        content.soundGain = try gain(decision, measured: measured, source: content.path, ad: nil)
+        content.soundGain = try gain(decision, measured: measured, source: content.path, subject: .content)
     }
 
     /// Sets the gain of an ad's source, measuring it the first time that ad is opened.
@@ -52,9 +63,28 @@ final class LoudnessNormaliser {
         }
         let measured = try LoudnessAnalysis.measure(source: source.path, format: format, truePeak: adTarget != nil)
         let measure = measured.map { LoudnessDecision.measure(loudness: $0.loudness) } ?? .silent
-        let gain = try gain(LoudnessDecision(measure: measure, target: adTarget), measured: measured, source: source.path, ad: ad)
+        let gain = try gain(LoudnessDecision(measure: measure, target: adTarget), measured: measured, source: source.path, subject: .ad(ad))
         gains[ad] = .some(gain)
         source.soundGain = gain
+    }
+
+    /// Sets the gain of a video full-screen ad's source (its sound replaces the covered player's), measuring it
+    /// the first time request `request` covers: it is brought to the ads' target as a linear ad is.
+    /// - Throws: `MediaError` when its sound cannot be read or measured (again on every call for that request).
+    func prepare(_ source: MediaSource, fullScreen request: Int, scene: SceneID, frame: Int64) throws(MediaError) {
+        let known: Result<SoundGain?, MediaError>
+        if let done = fullScreenGains[request] {
+            known = done
+        } else {
+            known = Result { () throws(MediaError) -> SoundGain? in
+                let measured = try LoudnessAnalysis.measure(source: source.path, format: format, truePeak: adTarget != nil)
+                let measure = measured.map { LoudnessDecision.measure(loudness: $0.loudness) } ?? .silent
+                return try gain(LoudnessDecision(measure: measure, target: adTarget), measured: measured, source: source.path,
+                                subject: .fullScreen(request: request, scene: scene, frame: frame))
+            }
+            fullScreenGains[request] = known
+        }
+        source.soundGain = try known.get()
     }
 
     /// The source's gain and limiter, recorded with its notes; `nil` for a source left as it is (0 dB, or silent).
@@ -64,7 +94,7 @@ final class LoudnessNormaliser {
     /// for a source that may be gained: every source but the content in `content` mode (the content when it is
     /// silent, since then no ad has a target either).
     private func gain(_ decision: LoudnessDecision, measured: LoudnessAnalysis.SourceReport?, source path: String,
-                      ad: AdReference?) throws(MediaError) -> SoundGain? {
+                      subject: Subject) throws(MediaError) -> SoundGain? {
         var measured = measured
         if measured != nil, decision.gain != 0, measured?.loudness.truePeak == nil {
             measured = try LoudnessAnalysis.measure(source: path, format: format, truePeak: true)
@@ -74,7 +104,7 @@ final class LoudnessNormaliser {
         let overCeiling = measured?.loudness.truePeak.map { $0 + decision.gain > SoundGain.ceiling } ?? false
         let planned = decision.gain == 0 && !overCeiling ? nil : measured.map { SoundGain(decibels: decision.gain, peaks: $0.peaks) }
         let gain = planned?.isIdentity == true ? nil : planned
-        record(decision, measured: measured, limited: gain?.isLimiting ?? false, source: path, ad: ad)
+        record(decision, measured: measured, limited: gain?.isLimiting ?? false, source: path, subject: subject)
         return gain
     }
 
@@ -89,18 +119,28 @@ final class LoudnessNormaliser {
     }
 
     private func record(_ decision: LoudnessDecision, measured: LoudnessAnalysis.SourceReport?, limited: Bool,
-                        source path: String, ad: AdReference?) {
-        records.append(Timeline.SourceLoudness(
-            source: path, breakIndex: ad?.breakIndex, adIndex: ad?.adIndex, measure: decision.measure,
+                        source path: String, subject: Subject) {
+        var record = Timeline.SourceLoudness(
+            source: path, breakIndex: nil, adIndex: nil, measure: decision.measure,
             integrated: measured?.loudness.integrated, samplePeak: measured?.loudness.samplePeak, truePeak: measured?.loudness.truePeak,
-            target: decision.target, gain: decision.gain, limited: limited))
-        let who = ad.map { "break \($0.breakIndex) ad \($0.adIndex)" } ?? "the content"
+            target: decision.target, gain: decision.gain, limited: limited)
+        let who: String
+        switch subject {
+        case .content: who = "the content"
+        case .ad(let ad):
+            (record.breakIndex, record.adIndex) = (ad.breakIndex, ad.adIndex)
+            who = "break \(ad.breakIndex) ad \(ad.adIndex)"
+        case .fullScreen(let request, let scene, _):
+            record.fullScreen = Timeline.SourceLoudness.FullScreen(request: request, scene: scene.rawValue)
+            who = "the full-screen ad of request \(request) over scene \(scene)"
+        }
+        records.append(record)
         if case .momentary(let value) = decision.measure {
-            notes.append(Note(ad: ad, reason: .loudnessShortSource, message: "\(who) (\(path)): under 3 s of sound, "
+            notes.append(Note(subject: subject, reason: .loudnessShortSource, message: "\(who) (\(path)): under 3 s of sound, "
                 + "measured by its highest momentary loudness, \(LoudnessNormaliser.text(value)) LUFS"))
         }
         if abs(decision.gain) > LoudnessDecision.largeGain {
-            notes.append(Note(ad: ad, reason: .loudnessGainLarge, message: "\(who) (\(path)): gain "
+            notes.append(Note(subject: subject, reason: .loudnessGainLarge, message: "\(who) (\(path)): gain "
                 + "\(LoudnessNormaliser.signed(decision.gain)) dB, from \(LoudnessNormaliser.text(decision.measure.lufs ?? 0)) "
                 + "to \(LoudnessNormaliser.text(decision.target ?? 0)) LUFS"))
         }

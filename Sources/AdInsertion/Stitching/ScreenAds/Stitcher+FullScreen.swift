@@ -37,20 +37,32 @@ extension Stitcher {
                 Timeline.Layer(kind: .fullscreen, scene: scene, rect: rect, source: image.url))
     }
 
-    /// The video full-screen ad covering the player's scene at `decision`'s frame, with the output frame it
-    /// started on: its sound replaces the paused player's.
-    func playerCover(_ decision: FrameDecision) -> (source: MediaSource, start: Int64)? {
+    /// A video full-screen ad over the player's scene: its source, the output frame it started on and the request
+    /// that loaded it. Its sound replaces the paused player's.
+    struct PlayerCover {
+        var source: MediaSource
+        var start: Int64
+        var request: Int
+        var scene: SceneID
+    }
+
+    /// The video full-screen ad covering the player's scene at `decision`'s frame; `nil` when there is none.
+    func playerCover(_ decision: FrameDecision) -> PlayerCover? {
         guard let scene = decision.playerScene, let screenAds,
               let shown = session.screenAds?.presentation(of: scene, at: format.frameRate.time(ofFrame: decision.frame)),
               let video = screenAds.videoSources[shown.request] else { return nil }
-        return (video, format.frameRate.firstFrame(atOrAfter: shown.from))
+        return PlayerCover(source: video, start: format.frameRate.firstFrame(atOrAfter: shown.from), request: shown.request,
+                           scene: scene)
     }
 
-    /// Reads the covering video's sound for output frame `frame` into `audio`: silence where its media fails (the
-    /// picture's failure dismisses it; the sound must not stop the render first).
-    func readCoverAudio(_ cover: (source: MediaSource, start: Int64), frame: Int64, count: Int, into audio: AudioBuffer) {
+    /// Reads the covering video's sound for output frame `frame` into `audio`, brought to the ads' loudness in a
+    /// normalised render (measured once, the first time it covers): silence where its media fails, or its sound
+    /// cannot be measured (the picture's failure dismisses it; the sound must not stop the render first, nor play
+    /// at a loudness the render did not set).
+    func readCoverAudio(_ cover: PlayerCover, frame: Int64, count: Int, into audio: AudioBuffer) {
         let clock = format.sampleClock
         do throws(MediaError) {
+            try normaliser?.prepare(cover.source, fullScreen: cover.request, scene: cover.scene, frame: cover.start)
             _ = try cover.source.readAudio(from: clock.sample(atFrame: frame) - clock.sample(atFrame: cover.start),
                                            count: count, into: audio)
         } catch {
