@@ -190,6 +190,26 @@ extension EndToEnd {
                     "\(failed.standardOutput)")
         }
 
+        /// Content with a channel count other than 1, 2 or 6 (FFmpeg's 2.1 and 7.1 here) renders normalised by
+        /// default, and verify measures its ad; both used to stop at "no BS.1770 channel map".
+        @Test(arguments: [3, 8])
+        func contentOfAnyChannelCountIsNormalised(channels: Int) async throws {
+            let dir = try ScratchDirectory()
+            let made = try await PipctlProcess.run(["testsrc", "-o", dir.path("content.mp4"), "--duration", "4", "--size", "320x180",
+                                                     "--fps", "30", "--channels", "\(channels)", "--id", "c\(channels)", "--tone", "440",
+                                                     "--preset", "ultrafast"])
+            try #require(made.exitStatus == 0, "\(made.standardError)")
+            let result = try await PipctlProcess.run(["render", "--content", dir.path("content.mp4"), "--break", "2=\(try await Self.loudAd)",
+                                                      "-o", dir.path("out.mp4"), "--preset", "ultrafast"])
+            #expect(result.exitStatus == 0, "\(result.standardError)")
+            let timeline = try Self.json(dir.path("out.mp4.timeline.json"))
+            #expect((timeline["output"] as? [String: Any])?["channels"] as? Int == channels)
+            let sources = try #require((timeline["loudness"] as? [String: Any])?["sources"] as? [[String: Any]])
+            #expect(sources.count == 2 && sources.allSatisfy { $0["measured"] is Double }, "\(sources)")
+            let verify = try await PipctlProcess.run(["verify", dir.path("out.mp4")])
+            #expect(verify.exitStatus == 0 && verify.standardOutput.contains("loudness: break 0 ad 0"), "\(verify.standardOutput)")
+        }
+
         /// A number brings the content and the ad to it; a gain over 10 dB (−14 → −26) gets a `LOG` line.
         @Test func aNumberBringsEverySourceToItAndALargeGainIsLogged() async throws {
             let dir = try ScratchDirectory()
