@@ -471,10 +471,13 @@ extension Timeline.Segment {
         layers?.last { $0.kind == .fullscreen && $0.rect.pixelRect.contains(picture.pixelRect) }
     }
 
-    /// The layer drawn over the whole of this segment's picture, if any: the full-screen ad, or a native slider or
-    /// single native ad laid over the player (a feed whose slider covers the video). The player's picture is not
-    /// on screen then, so its stamps or fingerprints are not looked for; the layer is checked instead.
+    /// The layer drawn over the whole of this segment's picture, if any: the full-screen ad, a banner's landing
+    /// screen (`overlay`) over the player's scene, or a native slider or single native ad laid over the player (a
+    /// feed whose slider covers the video). The player's picture is not on screen then, so its stamps or
+    /// fingerprints are not looked for; the layer is checked instead.
     var pictureCover: Timeline.Layer? {
-        fullScreenCover ?? layers?.last { ($0.kind == .slider || $0.kind == .native) && $0.rect.pixelRect.contains(picture.pixelRect) }
+        fullScreenCover ?? layers?.last {
+            [.overlay, .slider, .native].contains($0.kind) && $0.rect.pixelRect.contains(picture.pixelRect)
+        }
     }
 }

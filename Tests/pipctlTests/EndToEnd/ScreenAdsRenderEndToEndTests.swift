@@ -86,6 +86,26 @@ extension EndToEnd {
             #expect(overlay["outStartFrame"] as? Int == 12)
         }
 
+        /// A banner's landing screen covers the player's scene: verify checks the landing screen there, not the
+        /// content's stamps under it (it used to fail such a render: "output frames … show no stamp").
+        @Test func aRenderWithABannersLandingScreenOverThePlayerVerifies() async throws {
+            let dir = try ScratchDirectory()
+            let made = try await PipctlProcess.run(["testsrc", "-o", dir.path("content.mp4"), "--duration", "3", "--size", "320x180",
+                                                     "--fps", "30", "--id", "landing", "--preset", "ultrafast"])
+            try #require(made.exitStatus == 0, "\(made.standardError)")
+            let banner = PipctlProcess.repositoryRoot.appendingPathComponent("media/banner.png").path
+            // The banner is 590x136 px at the bottom of the portrait display (1092 to 1228).
+            let result = try await PipctlProcess.run(["render", "--content", dir.path("content.mp4"), "--device", "iphone-15",
+                                                      "--banner", banner, "--script", "tap 295,1150@1; dismiss main@2",
+                                                      "-o", dir.path("out.mp4"), "--preset", "ultrafast"])
+            try #require(result.exitStatus == 0, "\(result.standardError)")
+            let events = try String(contentsOfFile: dir.path("out.mp4.events.jsonl"), encoding: .utf8)
+            try #require(events.contains("bannerViewWillPresentScreen"), "the tap opened no landing screen")
+            let verify = try await PipctlProcess.run(["verify", dir.path("out.mp4")])
+            #expect(verify.exitStatus == 0, "\(verify.standardOutput)\(verify.standardError)")
+            #expect(verify.standardOutput.contains("OK"), "\(verify.standardOutput)")
+        }
+
         @Test func testModeNeedsADevice() async throws {
             let result = try await PipctlProcess.run(["render", "--content", "x.mp4", "--test-mode"])
             #expect(result.exitStatus == 2 && result.standardError.contains("--test-mode needs --device"))

@@ -44,7 +44,8 @@ extension EndToEnd {
             #expect(abs(Int(after.y(turned.x, turned.y)) - Device.bannerY) <= 2)
             #expect(abs(Int(before.y(unplaced.x, unplaced.y)) - Device.bezelY) <= 2)
 
-            // Rendered without verify: a banner's landing screen covers the player, whose stamps verify then misses.
+            // The taps: one on the bezel, one on the drawn banner (its landing screen then covers the player), one after
+            // the rotation.
             _ = try dir.write(Self.session(script: [
                 "tap \(unplaced.x),\(unplaced.y)@0.3", "tap \(drawn.x),\(drawn.y)@0.5", "dismiss main@0.7", "rotate landscape@1",
                 "tap \(turned.x),\(turned.y)@1.5",
