@@ -26,9 +26,10 @@ public struct ScreenAdEvent: Hashable, Sendable {
         self.event = event
     }
 
-    /// The event log line, at `contentTime` on the content clock, with its scene.
-    public func sessionEvent(contentTime: Double) -> SessionEvent {
-        SessionEvent(type: type, time: time.seconds.doubleValue, contentTime: contentTime, url: url, event: event,
+    /// The event log line, on output frame `frame` (the first at or after its time) and at `contentTime` on the
+    /// content clock, with its scene.
+    public func sessionEvent(frame: Int64, contentTime: Double) -> SessionEvent {
+        SessionEvent(type: type, time: time.seconds.doubleValue, frame: frame, contentTime: contentTime, url: url, event: event,
                      reason: reason, message: message, scene: scene.rawValue)
     }
 }

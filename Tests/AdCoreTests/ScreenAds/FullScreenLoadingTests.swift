@@ -112,10 +112,10 @@ import Testing
     @Test func theEventsAreWrittenWithTheirGoogleMobileAdsNamesAndReadBack() throws {
         let event = ScreenAdEvent(time: MediaTime(seconds: Rational(5, 2)), scene: "side", type: .adDidFailToPresentFullScreenContent,
                                   reason: .adTooLargeForWindow, message: "too large")
-        let line = event.sessionEvent(contentTime: 1.5).jsonLine
-        #expect(line == #"{"type":"ad:didFailToPresentFullScreenContentWithError","time":2.5,"contentTime":1.5,"reason":"adTooLargeForWindow","message":"too large","scene":"side"}"#)
+        let line = event.sessionEvent(frame: 75, contentTime: 1.5).jsonLine
+        #expect(line == #"{"type":"ad:didFailToPresentFullScreenContentWithError","time":2.5,"frame":75,"contentTime":1.5,"reason":"adTooLargeForWindow","message":"too large","scene":"side"}"#)
         let back = try EventLogReader.decode(Data((line + "\n").utf8), path: "events.jsonl")
-        #expect(back == [event.sessionEvent(contentTime: 1.5)])
+        #expect(back == [event.sessionEvent(frame: 75, contentTime: 1.5)])
         #expect(SessionEventType.bannerViewDidFailToReceiveAd.rawValue == "bannerView:didFailToReceiveAdWithError")
     }
 

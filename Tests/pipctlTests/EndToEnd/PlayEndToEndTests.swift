@@ -94,8 +94,10 @@ extension EndToEnd {
             })
         }
 
+        // The speeds leave the test time to answer on a loaded machine: the content plays on in wall time while the
+        // test waits for its turn (at 8x, a test starved for 2.5 s found the content ended before it typed).
         @Test func playsOnATerminalWithAStatusLineAndEventsForPeople() async throws {
-            let terminal = try PseudoTerminal(["play"] + (try await Self.session()) + ["--speed", "8"])
+            let terminal = try PseudoTerminal(["play"] + (try await Self.session()) + ["--speed", "2"])
             try await terminal.waitUntilShown("CONTENT_RESUME_REQUESTED")
             terminal.type("pip on\n")
             try await terminal.waitUntilShown("PiP active")
@@ -120,7 +122,7 @@ extension EndToEnd {
         /// Commands piped in while a person watches the terminal: the help for a wrong one gets its own line, not
         /// the end of the status line.
         @Test func aRefusedCommandIsPrintedOnItsOwnLineNotOnTheStatusLine() async throws {
-            let terminal = try PseudoTerminal(["play", "--content", try await TestClip.long.path, "--speed", "8"],
+            let terminal = try PseudoTerminal(["play", "--content", try await TestClip.long.path, "--speed", "1"],
                                               inputThroughPipe: true)
             try await terminal.waitUntilShown(" content 0:00:0")
             terminal.type("bogus\n")

@@ -101,6 +101,9 @@ extension EndToEnd {
             try #require(result.exitStatus == 0, "\(result.standardError)")
             let events = try String(contentsOfFile: dir.path("out.mp4.events.jsonl"), encoding: .utf8)
             try #require(events.contains("bannerViewWillPresentScreen"), "the tap opened no landing screen")
+            // The screen ad's events carry their output frame, as every other event does.
+            let click = try #require(events.split(separator: "\n").first { $0.contains(#""type":"bannerViewDidRecordClick""#) })
+            #expect(click.contains(#""time":1,"frame":30,"#), "\(click)")
             let verify = try await PipctlProcess.run(["verify", dir.path("out.mp4")])
             #expect(verify.exitStatus == 0, "\(verify.standardOutput)\(verify.standardError)")
             #expect(verify.standardOutput.contains("OK"), "\(verify.standardOutput)")

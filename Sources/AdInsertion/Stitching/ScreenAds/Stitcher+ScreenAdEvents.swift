@@ -16,7 +16,8 @@ extension Stitcher {
             let screen = pendingScreenEvents.first.flatMap { $0.time <= now ? $0 : nil }
             let native = pendingNativeEvents.first.flatMap { $0.time <= now ? $0 : nil }
             if let screen, native.map({ screen.time <= $0.time }) ?? true {
-                return (screen.time, { self.pendingScreenEvents.removeFirst().sessionEvent(contentTime: contentTime) })
+                let frame = format.frameRate.firstFrame(atOrAfter: screen.time)
+                return (screen.time, { self.pendingScreenEvents.removeFirst().sessionEvent(frame: frame, contentTime: contentTime) })
             }
             guard let native else { return nil }
             let frame = format.frameRate.firstFrame(atOrAfter: native.time)
