@@ -118,15 +118,19 @@ extension EndToEnd {
             let result = try await PipctlProcess.run(["render", "--content", scratch.path("content.mp4"), "--break", "7=\(scratch.path("ad.mp4"))",
                                                       "--hls", scratch.path("hls"), "--hls-segment-type", type, "--preset", "ultrafast"])
             try #require(result.exitStatus == 0, "\(result.standardError)")
-            let verify = try await PipctlProcess.run(["verify", scratch.path("hls")], timeout: .seconds(300))
+            // Verify's temporary copy goes into a folder of this test's own (the other case runs at the same time).
+            let temporary = try scratch.subdirectory("tmp")
+            let verify = try await PipctlProcess.run(["verify", scratch.path("hls")], environment: ["TMPDIR": temporary],
+                                                     timeout: .seconds(300))
             #expect(verify.exitStatus == 0, "\(verify.standardOutput)\(verify.standardError)")
             #expect(verify.standardOutput.contains("OK — 480 frames in 3 runs"), "\(verify.standardOutput)")
-            let sources = try await PipctlProcess.run(["verify", scratch.path("hls"), "--sources"], timeout: .seconds(300))
+            let sources = try await PipctlProcess.run(["verify", scratch.path("hls"), "--sources"], environment: ["TMPDIR": temporary],
+                                                      timeout: .seconds(300))
             #expect(sources.exitStatus == 0, "\(sources.standardOutput)\(sources.standardError)")
             #expect(sources.standardOutput.contains("OK — 480 frames in 3 segments match their sources"), "\(sources.standardOutput)")
             #expect(sources.standardOutput.contains("note: HLS: "), "\(sources.standardOutput)")
             // The temporary copy is gone.
-            let left = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("pipctl-verify-") }
+            let left = try FileManager.default.contentsOfDirectory(atPath: temporary)
             #expect(left.isEmpty, "\(left)")
         }
 
