@@ -24,9 +24,9 @@ extension RenderRequest {
         /// Whether an ads document that cannot be loaded fails the request (`RenderRequestError.ads`) instead of
         /// leaving its player with a plan that holds only that error (`Warning.adsNotLoaded`).
         public var strictAds = false
-        /// The output canvas and frame rate, as the request's `size` and `frameRate`: a player's window without a
-        /// device is the output's size, and native placements are evaluated on the output's frames.
+        /// The output canvas, as the request's `size`: without a device, the player's window is the output's size.
         public var size: PixelSize?
+        /// The output frame rate, as the request's `frameRate`: native placements are evaluated on the output's frames.
         public var frameRate: FrameRate?
         /// Where the primary player's content starts; it must be inside the content. `nil`: at its beginning.
         public var contentStart: MediaTime?
