@@ -64,6 +64,21 @@ public struct ScreenSession: Sendable {
         return URL(fileURLWithPath: directory).appendingPathComponent(path).path
     }
 
+    /// Where `player`'s content is: its path resolved against the session's directory.
+    public func contentPath(of player: Player) -> String { resolved(player.content) }
+
+    /// Where `player`'s ads come from: an `http(s)` URL as written, else a path resolved against the session's
+    /// directory; `nil` for a player without ads.
+    public func adSource(of player: Player) -> AdSource? {
+        player.ads.map { text -> AdSource in
+            let lower = text.lowercased()
+            if lower.hasPrefix("http://") || lower.hasPrefix("https://"), let url = URL(string: text) {
+                return .document(url.absoluteString)
+            }
+            return .document(resolved(text))
+        }
+    }
+
     /// The run of the session's banners and full-screen ads, fetched with `settings` before the render; the
     /// screen commands of `script` drive the reloads.
     public func loadAds(script: SessionScript, settings: AdsLoaderSettings,

@@ -67,6 +67,9 @@ public struct RenderRequest: Sendable {
     /// What is done to the sources' loudness (`--loudness`); `nil`: `LoudnessNormalisation.default(plan:)`, bringing
     /// ads to the content's loudness when there are any (a live session, `play`: off).
     public var loudness: LoudnessNormalisation?
+    /// The content's probe, when the request was built from a session or content (`init(session:output:loading:)`):
+    /// the stitcher uses it instead of probing again while it names `contentPath`.
+    var contentInfo: MediaInfo?
 
     /// A scene's player other than the primary one: what it plays (its plan decisioned for its scene's window).
     public struct ScenePlayer: Sendable {

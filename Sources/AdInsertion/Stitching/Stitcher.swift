@@ -96,7 +96,11 @@ public final class Stitcher {
         self.request = request
         let info: MediaInfo
         let content: MediaSource
-        do { info = try MediaProbe.probe(request.contentPath) } catch { throw .content(error) }
+        if let probed = request.contentInfo, probed.path == request.contentPath {
+            info = probed
+        } else {
+            do { info = try MediaProbe.probe(request.contentPath) } catch { throw .content(error) }
+        }
         guard info.bestVideo != nil else { throw .content(.missingStream(path: request.contentPath, kind: .video)) }
         let format = request.outputFormat(content: info, live: mode == .live)
         do { try format.validate() } catch { throw .output(error) }

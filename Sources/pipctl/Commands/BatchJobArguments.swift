@@ -100,7 +100,8 @@ struct BatchJobArguments {
             var session = SessionOptions(parsed)
             session.sessionFile = BatchManifest.resolve(file, in: directory)
             do {
-                inputs += try session.inputFiles().inputs.map(\.path).filter { $0 != session.sessionFile }
+                let screen = try session.screenSession(command: "pipctl")
+                inputs += try session.inputFiles(screen: screen).inputs.map(\.path).filter { $0 != session.sessionFile }
             } catch let error as UsageError {
                 throw fail("session", String(error.message.drop { $0 != ":" }.dropFirst()).trimmingCharacters(in: .whitespaces))
             } catch {

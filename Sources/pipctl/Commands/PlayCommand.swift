@@ -61,9 +61,10 @@ enum PlayCommand: Command {
     static var catchesInterrupts: Bool { true }
 
     static func run(_ options: Options, context: CommandContext) async throws {
-        // A screen option without --device is a usage mistake, reported before any file is looked at.
-        _ = try options.session.screen(command: context.command)
-        var files = try options.session.inputFiles()
+        // A screen option without --device is a usage mistake, reported before any file is looked at. The session
+        // file is read here, once.
+        let screen = try options.session.screenSession(command: context.command)
+        var files = try options.session.inputFiles(screen: screen)
         files.write("--record", options.record)
         if let record = options.record {
             files.write("the timeline", record + ".timeline.json")
@@ -75,7 +76,7 @@ enum PlayCommand: Command {
                     options.commandLog ?? options.record.map { $0 + ".commands.txt" })
         try files.check(command: context.command)
         var live = try await context.interruptible { try await options.session.renderRequest(
-            output: options.record, format: options.format, encoding: options.encoding, timeline: nil,
+            screen: screen, output: options.record, format: options.format, encoding: options.encoding, timeline: nil,
             events: options.events, frameHashes: nil, live: true, context: context) }
         live.writesMedia = options.record != nil
         let commandLogPath = options.commandLog ?? options.record.map { $0 + ".commands.txt" }

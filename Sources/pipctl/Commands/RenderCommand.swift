@@ -94,10 +94,11 @@ enum RenderCommand: Command {
     static var catchesInterrupts: Bool { true }
 
     static func run(_ options: Options, context: CommandContext) async throws {
-        // A screen option without --device is a usage mistake, reported before any file is looked at.
-        _ = try options.session.screen(command: context.command)
+        // A screen option without --device is a usage mistake, reported before any file is looked at. The session
+        // file is read here, once.
+        let screen = try options.session.screenSession(command: context.command)
         let hlsSettings = try options.hls.settings(encoding: options.encoding, command: context.command)
-        var files = try options.session.inputFiles()
+        var files = try options.session.inputFiles(screen: screen)
         if hlsSettings == nil {
             let out = options.session.outputPath(options.output)
             files.write("-o", out)
@@ -112,14 +113,15 @@ enum RenderCommand: Command {
             throw UsageError(command: context.command, message: "--hls: \(error)")
         }
         // Every failure from here on removes the staging directory at once, before the process exits.
-        do { try await render(options, hls: hls, context: context) } catch {
+        do { try await render(options, screen: screen, hls: hls, context: context) } catch {
             hls?.discard()
             throw error
         }
     }
 
-    private static func render(_ options: Options, hls: HLSRender?, context: CommandContext) async throws {
+    private static func render(_ options: Options, screen: ScreenSession?, hls: HLSRender?, context: CommandContext) async throws {
         var prepared = try await context.interruptible { try await options.session.renderRequest(
+            screen: screen,
             // An HLS render's MP4 goes into its staging directory (and the demo makes no out/ for it).
             output: hls?.renderPath ?? options.output,
             format: options.format, encoding: options.encoding, timeline: options.timeline,

@@ -6,24 +6,31 @@ extension SessionOptions {
     func outputPath(_ output: String?) -> String { output ?? (usesDemo ? "out/demo.mp4" : "out.mp4") }
 
     /// The files the session reads (the demo's when it plays the demo), for `CommandFiles.check`: the content, a
-    /// local ads document, the `--break` media, the URL map, a script file and the picture-in-picture background.
-    func inputFiles() throws -> CommandFiles {
-        let inputs = try resolvedInputs()
+    /// local ads document, the `--break` media, the URL map, a script file and the picture-in-picture background;
+    /// with a session file (`screen`, read once by `screenSession(command:)`), each scene's content and ads.
+    func inputFiles(screen: ScreenSession?) throws -> CommandFiles {
         var files = CommandFiles()
-        files.read("--content", inputs.content)
-        switch inputs.ads {
-        case .document(.file(let path)): files.read("--ads", path)
-        case .breaks(let values): for file in values.flatMap(\.quick.files) { files.read("--break", file) }
-        default: break
+        if sessionFile != nil, let session = screen, let player = session.player {
+            files.read("--content", session.contentPath(of: player))
+            files.read("--ads", Self.localDocument(session.adSource(of: player)))
+            files.read("--url-map", urlMap ?? session.urlMap.map(session.resolved))
+        } else {
+            let inputs = try resolvedInputs()
+            files.read("--content", inputs.content)
+            switch inputs.ads {
+            case .document(.file(let path)): files.read("--ads", path)
+            case .breaks(let values): for file in values.flatMap(\.quick.files) { files.read("--break", file) }
+            default: break
+            }
+            files.read("--url-map", inputs.urlMap)
+            if case .file(let path) = inputs.script { files.read("--script", path) }
         }
-        files.read("--url-map", inputs.urlMap)
-        if case .file(let path) = inputs.script { files.read("--script", path) }
         files.read("--pip-background", pictureInPictureBackground)
         files.read("--session", sessionFile)
-        if sessionFile != nil, let session = try screenSession(command: "pipctl") {
+        if sessionFile != nil, let session = screen {
             for player in session.players.dropFirst() {
-                files.read("--session (scene \(player.scene))", session.resolved(player.content))
-                if case .document(.file(let path))? = Self.ads(of: player, in: session) { files.read("--session (scene \(player.scene))", path) }
+                files.read("--session (scene \(player.scene))", session.contentPath(of: player))
+                files.read("--session (scene \(player.scene))", Self.localDocument(session.adSource(of: player)))
             }
         }
         files.read("--banner", banner.flatMap { CreativeSource(argument: $0).localPath })

@@ -4,72 +4,94 @@ import MediaCore
 import VideoPipeline
 
 extension SessionOptions {
-    /// Everything a render (or a recorded play) needs, from the command line: inputs (or the demo's), the ad plan
-    /// loaded for the content's real duration, and the session's settings. A `live` session (`play`) loads its
-    /// native placements as their commands apply, not before.
-    func renderRequest(output: String?, format: FormatOptions, encoding: EncodingOptions, timeline: String?,
-                       events: String?, frameHashes: String?, live: Bool = false,
+    /// Everything a render (or a recorded play) needs, built by the library (`RenderRequest(session:…)` or
+    /// `RenderRequest(content:…)`) from the command's inputs: `screen` (the session file or the device shortcuts, read
+    /// once by `screenSession(command:)`), or the content and ads given (or the demo's). A `live` session (`play`)
+    /// loads its native placements as their commands apply, not before.
+    func renderRequest(screen: ScreenSession?, output: String?, format: FormatOptions, encoding: EncodingOptions,
+                       timeline: String?, events: String?, frameHashes: String?, live: Bool = false,
                        context: CommandContext) async throws -> RenderRequest {
         let command = context.command
         // Refused before anything is fetched: a cache that is not a directory, or that others could change.
         do throws(MediaCacheDirectoryError) { try mediaCacheSettings.checkDirectory() } catch {
             throw UsageError(command: command, message: (mediaCache == nil ? "the media cache: " : "--media-cache: ") + "\(error)")
         }
-        let inputs = try resolvedInputs()
-        // Reported as the render itself reports content it cannot use: `content: PATH: what is wrong`.
-        let info: MediaInfo
-        do { info = try MediaProbe.probe(inputs.content) } catch { throw RenderError.content(error) }
-        guard let video = info.bestVideo else { throw RenderError.content(.missingStream(path: inputs.content, kind: .video)) }
-        let screen = try self.screen(command: command)
         if screen != nil, format.size != nil {
             throw UsageError(command: command, message: "--size: the output of a --device is its display (see --point-scale)")
         }
-        // Ads are requested for the player the render will draw: the output format's size by the one rule, or on
-        // a device the window of the player's scene.
-        let window = screen.flatMap { state in
-            state.layers().first { $0.kind == .content && $0.scene == state.scenes[0].id }?.rect.size
+        var loading = RenderRequest.Loading()
+        try decisioning.apply(to: &loading.fetching, command: command)
+        loading.window = window
+        loading.cuePoints = cuePoints
+        loading.strictAds = strictAds
+        loading.size = format.size
+        loading.frameRate = format.frameRate
+        loading.contentStart = startAt
+        // Beacons that really go out carry the real time, and an ad server must see a fresh [CACHEBUSTING] per
+        // beacon and run; a log-only render stays reproducible.
+        loading.clockOrigin = sendsBeacons ? Date() : SessionConfiguration.defaultClockOrigin
+        loading.cacheBusting = sendsBeacons ? .random : .seeded
+        loading.font = font
+        loading.mode = live ? .live : .batch
+        loading.warn = { warning in
+            switch warning {
+            case .adsNotLoaded(let error):
+                context.warn("--ads: \(error); playing the content without these ads (--strict-ads makes this an error)")
+            case .native(let message):
+                context.warn(message)
+            }
         }
-            ?? OutputFormat.resolve(size: format.size, frameRate: format.frameRate, source: info).size
-        let contentDuration = video.duration ?? info.duration ?? .zero
-        if let startAt, startAt.seconds >= contentDuration.seconds {
-            throw UsageError(command: command, message: "--start-at: \(exactDecimal(startAt.seconds)) is not inside the content "
-                + "(\(inputs.content) is \(exactDecimal(contentDuration.seconds)) s long)")
+        var request: RenderRequest
+        do {
+            if sessionFile != nil, let session = screen {
+                loading.urlMapFile = urlMap
+                request = try await RenderRequest(session: session, output: outputPath(output), loading: loading)
+            } else {
+                let inputs = try resolvedInputs()
+                loading.urlMapFile = inputs.urlMap
+                request = try await RenderRequest(
+                    content: inputs.content, ads: inputs.ads.map(Self.adSource),
+                    script: try SessionOptions.loadScript(inputs.script, command: command), screen: screen,
+                    output: outputPath(output), loading: loading)
+            }
+        } catch let error as RenderRequestError {
+            throw commandError(error, command: command)
         }
-        let plan = try await loadPlan(ads: inputs.ads, urlMap: inputs.urlMap, contentDuration: contentDuration,
-                                      window: window,
-                                      context: context)
-        let outputPath = output ?? (usesDemo ? "out/demo.mp4" : "out.mp4")
         if output == nil, usesDemo {
             try FileManager.default.createDirectory(atPath: "out", withIntermediateDirectories: true)
         }
-        var request = RenderRequest(
-            contentPath: inputs.content, plan: plan, outputPath: outputPath, size: format.size,
-            frameRate: format.frameRate, sampleRate: format.sampleRate, channels: format.channels,
-            encoding: encoding.settings, timelinePath: timeline, eventsPath: events, frameHashPath: frameHashes,
-            ads: adsSettings, pictureInPicture: pictureInPictureSettings,
-            pictureInPictureBackground: pictureInPictureBackground,
-            script: try SessionOptions.loadScript(inputs.script, command: command), contentStart: startAt ?? .zero,
-            // Beacons that really go out carry the real time; a log-only render stays reproducible.
-            clockOrigin: sendsBeacons ? Date() : SessionConfiguration.defaultClockOrigin)
-        // An ad server must see a fresh [CACHEBUSTING] per beacon and run; a log-only render stays reproducible.
-        request.cacheBusting = sendsBeacons ? .random : .seeded
+        request.sampleRate = format.sampleRate
+        request.channels = format.channels
+        request.encoding = encoding.settings
+        request.timelinePath = timeline
+        request.eventsPath = events
+        request.frameHashPath = frameHashes
+        request.ads = adsSettings
+        request.pictureInPicture = pictureInPictureSettings
+        request.pictureInPictureBackground = pictureInPictureBackground
         request.mediaCache = mediaCacheSettings
-        request.screen = screen
-        request.font = font
-        if let session = try screenSession(command: command) {
-            request.players = try await scenePlayers(session, urlMap: inputs.urlMap, fallbackWindow: window, context: context)
-            request.screenAds = try await screenAds(session, script: request.script, urlMap: inputs.urlMap,
-                                                    clockOrigin: request.clockOrigin, command: command)
-            if live {
-                request.liveNative = try liveNative(session, urlMap: inputs.urlMap, command: command)
-            } else {
-                request.nativeAds = try await nativeAds(session, request: request, content: info, urlMap: inputs.urlMap,
-                                                        command: command)
-            }
-            // What the origin policy dropped and the images that could not be fetched: the render goes on without them.
-            for warning in request.nativeAds?.warnings ?? [] { context.warn(warning) }
-        }
         return request
+    }
+
+    /// What the command reports for an input the library could not use: a usage error naming the option, or the
+    /// library's error as it is (exit 1).
+    private func commandError(_ error: RenderRequestError, command: String) -> any Error {
+        func usage(_ message: String) -> UsageError { UsageError(command: command, message: message) }
+        switch error {
+        case .sessionFile, .noPlayer: return usage("--session: \(error)")
+        // Reported as the render itself reports content it cannot use: `content: PATH: what is wrong`.
+        case .content(let error): return RenderError.content(error)
+        case .contentStart(let start, let content, let duration):
+            return usage("--start-at: \(exactDecimal(start.seconds)) is not inside the content "
+                + "(\(content) is \(exactDecimal(duration.seconds)) s long)")
+        case .urlMap(let error): return usage("--url-map: \(error.message)")
+        case .ads(let error): return error
+        case .breaks(let error): return error.isUserError ? usage("--break: \(error.message)") : error
+        case .script(let error): return usage("--script: \(error)")
+        case .screenAds(let error): return usage("\(sessionFile.map { "--session: \($0)" } ?? "--banner"): \(error)")
+        case .font(let error): return usage("--font: \(error)")
+        case .native(let error): return usage("\(error)")
+        }
     }
 
     /// `--media-cache`, `--media-timeout` and `--max-media-bytes`.
@@ -81,4 +103,3 @@ extension SessionOptions {
         return settings
     }
 }
-

@@ -3,7 +3,7 @@ import Foundation
 import MediaCore
 import VideoPipeline
 
-/// Turns `render`/`play` options into what the libraries take: the demo defaults, the ad plan, the settings.
+/// Turns `render`/`play` options into what the libraries take: the demo defaults, the settings.
 extension SessionOptions {
     /// The bundled demo: its files are found in `media/` of the current directory, or of the checkout the tool
     /// was built in (`.build/<config>/pipctl` → `../../media`).
@@ -26,50 +26,12 @@ extension SessionOptions {
         }
     }
 
-    /// The content to play and the script to follow, with the demo's filled in when nothing was given.
+    /// The content, ads, URL map and script given on the command line (without `--session`), with the demo's
+    /// filled in when nothing was given.
     func resolvedInputs() throws -> (content: String, ads: Ads?, urlMap: String?, script: ScriptSource?) {
-        if let session = try sessionInputs(command: "pipctl") { return (session.content, session.ads, session.urlMap, session.script) }
         guard usesDemo else { return (content ?? "", ads, urlMap, script) }
         let demo = try Demo.locate()
         return (demo.content, .document(.file(path: demo.vmap)), urlMap ?? demo.urlMap, script ?? .file(path: demo.script))
-    }
-
-    /// Loads the ad plan for content of `contentDuration`: from the VMAP/VAST document or the `--break` values.
-    ///
-    /// An `--ads` document that cannot be loaded (unreachable, not XML, not VAST/VMAP) leaves a plan without breaks
-    /// whose only entry is that error, so that the content plays and the event log carries the VAST code, with a
-    /// warning on standard error; with `--strict-ads` it fails the command instead.
-    func loadPlan(ads: Ads?, urlMap: String?, contentDuration: MediaDuration, window: PixelSize,
-                  context: CommandContext) async throws -> AdPlan {
-        let command = context.command
-        var settings = AdsLoaderSettings()
-        settings.urlMap = try SessionOptions.loadURLMap(urlMap, command: command)
-        settings.mediaSelection.window = self.window ?? window
-        try decisioning.apply(to: &settings, command: command)
-        let loader = AdsLoader(settings: settings)
-        switch ads {
-        case nil:
-            return .empty
-        case .document(let location):
-            let request = AdsRequest(adTag: location.description, contentDuration: contentDuration, cuePoints: cuePoints)
-            do {
-                return try await loader.loadPlan(request)
-            } catch {
-                if strictAds || error.isUserError || Task.isCancelled { throw error }
-                context.warn("--ads: \(error); playing the content without these ads (--strict-ads makes this an error)")
-                return AdPlan(breaks: [], errors: [error.adError])
-            }
-        case .breaks(let values):
-            let planned = Result { () throws(DecisioningError) in
-                try loader.plan(quickBreaks: values.map(\.quick), contentDuration: contentDuration)
-            }
-            switch planned {
-            case .success(let plan): return plan
-            case .failure(let error) where error.isUserError:
-                throw UsageError(command: command, message: "--break: \(error.message)")
-            case .failure(let error): throw error
-            }
-        }
     }
 
     /// Reads `--url-map FILE`; a file that cannot be read or has a bad line is a usage error naming the line.
@@ -78,6 +40,14 @@ extension SessionOptions {
         switch Result(catching: { () throws(DecisioningError) in try URLMap.load(contentsOfFile: path) }) {
         case .success(let map): return map
         case .failure(let error): throw UsageError(command: command, message: "--url-map: \(error.message)")
+        }
+    }
+
+    /// The library's value of `--ads` or `--break`.
+    static func adSource(_ ads: Ads) -> AdSource {
+        switch ads {
+        case .document(let location): .document(location.description)
+        case .breaks(let values): .breaks(values.map(\.quick))
         }
     }
 

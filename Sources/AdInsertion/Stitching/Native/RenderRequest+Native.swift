@@ -9,15 +9,23 @@ extension RenderRequest {
     /// render will have (the content from `contentStart` and the plan's ads at their expected lengths).
     ///
     /// - Returns: `nil` when the session has no native placement.
-    /// - Throws: `FontError` for a font that cannot be opened, `NativeError.unknownPlacement` for a native command
-    ///   that names no placement.
-    public func loadNativeAds(_ session: ScreenSession, settings: AdsLoaderSettings, content: MediaInfo) async throws -> NativeAds? {
+    /// - Throws: `RenderRequestError.font` for a font that cannot be opened, `.native` (`NativeError.unknownPlacement`)
+    ///   for a native command that names no placement.
+    public func loadNativeAds(_ session: ScreenSession, settings: AdsLoaderSettings,
+                              content: MediaInfo) async throws(RenderRequestError) -> NativeAds? {
         guard !session.nativePlacements.isEmpty else { return nil }
-        let measurer = try FreeTypeTextMeasurer(font: font, scale: session.screen.pointScale)
+        let measurer: FreeTypeTextMeasurer
+        do throws(FontError) { measurer = try FreeTypeTextMeasurer(font: font, scale: session.screen.pointScale) } catch {
+            throw .font(error)
+        }
         let rate = outputFormat(content: content).frameRate
         let contentLength = (content.bestVideo?.duration ?? content.duration ?? .zero).seconds - contentStart.seconds
         let ads = plan.breaks.flatMap(\.ads).compactMap(Stitcher.expectedDuration).reduce(Rational.zero) { $0 + $1.seconds }
         let end = MediaTime(seconds: max(.zero, contentLength) + ads)
-        return try await session.loadNative(script: script, settings: settings, frameRate: rate, end: end, measurer: measurer)
+        do throws(NativeError) {
+            return try await session.loadNative(script: script, settings: settings, frameRate: rate, end: end, measurer: measurer)
+        } catch {
+            throw .native(error)
+        }
     }
 }

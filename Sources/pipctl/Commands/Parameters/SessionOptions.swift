@@ -260,12 +260,4 @@ struct SessionOptions: Hashable, Sendable {
         sessionFile = arguments[Self.session]
         font = arguments[Self.font]
     }
-
-    /// The screen of the session: the `--session` file's, or on `--device` one scene, "main", full screen, with a
-    /// banner when `--banner` is given; `nil` without either.
-    ///
-    /// - Throws: `UsageError` when a screen option is given without `--device`, or the session file is wrong.
-    func screen(command: String) throws(UsageError) -> ScreenState? {
-        try screenSession(command: command)?.screen
-    }
 }
