@@ -64,6 +64,11 @@ enum LayoutInvariants {
                     "inside its window", rect)
         }
         let layers = segment.layers ?? []
+        // Each scene's banner laid out below its content: the content ends where it begins.
+        var belowBanners: [String: PixelRect] = [:]
+        for scene in scenes where scene.banner == .below {
+            belowBanners[scene.id] = layers.first { $0.scene == scene.id && $0.kind == .banner }?.rect.pixelRect
+        }
         for layer in layers {
             let rect = layer.rect.pixelRect
             let name = describe(layer)
@@ -75,7 +80,7 @@ enum LayoutInvariants {
             let window = scene.rect.pixelRect
             // A banner laid out below the content ends the content where it begins (the guide's `VStack`): the
             // player and what scrolls with the content (sliders, cards) are drawn above it, and cut at its top.
-            let banner = scene.banner == .below ? layers.first { $0.scene == scene.id && $0.kind == .banner }?.rect.pixelRect : nil
+            let banner = belowBanners[scene.id]
             let contentBottom = banner.map { min($0.y, window.maxY) } ?? window.maxY
             if let banner, [.content, .ad, .slider, .card, .native].contains(layer.kind) {
                 let drawn = rect.intersection(layer.clip?.pixelRect ?? rect)
