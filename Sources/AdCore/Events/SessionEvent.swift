@@ -36,7 +36,7 @@ public struct SessionEvent: Hashable, Sendable, Codable {
     /// For `AD_PROGRESS`: seconds on the ad's clock.
     public var adTime: Double?
     /// On a device (`--device`): the scene the event happened in; absent otherwise.
-    public var scene: String?
+    public var scene: SceneID?
     /// A native ad's event: its placement, the card's index in the response's `ads` and its ad id (absent for the
     /// block), the load phase, why a load failed, and the placement that showed a left-out duplicate first.
     public var placement: String?
@@ -56,7 +56,7 @@ public struct SessionEvent: Hashable, Sendable, Codable {
     public init(type: SessionEventType, time: Double, frame: Int64? = nil, contentTime: Double, breakIndex: Int? = nil,
                 adIndex: Int? = nil, code: Int? = nil, url: String? = nil, event: TrackingEventName? = nil,
                 reason: SessionEventReason? = nil, message: String? = nil, cueTime: Double? = nil,
-                adTime: Double? = nil, scene: String? = nil) {
+                adTime: Double? = nil, scene: SceneID? = nil) {
         self.type = type
         self.time = time
         self.frame = frame
@@ -98,7 +98,7 @@ public struct SessionEvent: Hashable, Sendable, Codable {
         message = try c.decodeIfPresent(String.self, forKey: .message)
         cueTime = try c.decodeIfPresent(Double.self, forKey: .cueTime)
         adTime = try c.decodeIfPresent(Double.self, forKey: .adTime)
-        scene = try c.decodeIfPresent(String.self, forKey: .scene)
+        scene = try c.decodeIfPresent(String.self, forKey: .scene).map { SceneID($0) }
         placement = try c.decodeIfPresent(String.self, forKey: .placement)
         card = try c.decodeIfPresent(Int.self, forKey: .card)
         adID = try c.decodeIfPresent(String.self, forKey: .adID)
@@ -133,7 +133,7 @@ public struct SessionEvent: Hashable, Sendable, Codable {
         try c.encodeIfPresent(message, forKey: .message)
         try c.encodeIfPresent(cueTime, forKey: .cueTime)
         try c.encodeIfPresent(adTime, forKey: .adTime)
-        try c.encodeIfPresent(scene, forKey: .scene)
+        try c.encodeIfPresent(scene?.rawValue, forKey: .scene)
         try c.encodeIfPresent(placement, forKey: .placement)
         try c.encodeIfPresent(card, forKey: .card)
         try c.encodeIfPresent(adID, forKey: .adID)

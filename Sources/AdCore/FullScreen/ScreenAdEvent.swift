@@ -30,7 +30,7 @@ public struct ScreenAdEvent: Hashable, Sendable {
     /// content clock, with its scene.
     public func sessionEvent(frame: Int64, contentTime: Double) -> SessionEvent {
         SessionEvent(type: type, time: time.seconds.doubleValue, frame: frame, contentTime: contentTime, url: url, event: event,
-                     reason: reason, message: message, scene: scene.rawValue)
+                     reason: reason, message: message, scene: scene)
     }
 }
 

@@ -34,7 +34,7 @@ final class EventRecorder {
             contentTime: contentTime.seconds.doubleValue, breakIndex: breakIndex, adIndex: adIndex,
             code: code?.rawValue, url: url, reason: reason, message: message,
             cueTime: cueFrame.map { rate.time(ofFrame: $0).seconds.doubleValue },
-            adTime: adTime.map { $0.seconds.doubleValue }, scene: scene?.rawValue))
+            adTime: adTime.map { $0.seconds.doubleValue }, scene: scene))
     }
 
     func log(_ message: String, breakIndex: Int? = nil, adIndex: Int? = nil, reason: SessionEventReason? = nil) {
@@ -55,7 +55,7 @@ final class EventRecorder {
                 type: .beacon, time: outputTime.seconds.doubleValue, frame: frame,
                 contentTime: contentTime.seconds.doubleValue, breakIndex: breakIndex, adIndex: adIndex,
                 code: macros.errorCode?.rawValue, url: MacroExpander.expand(template, with: context), event: event,
-                scene: scene?.rawValue))
+                scene: scene))
         }
     }
 

@@ -20,7 +20,7 @@ extension NativeAdEvent {
         case .beacon: .beacon
         }
         var event = SessionEvent(type: type, time: time.seconds.doubleValue, frame: frame, contentTime: contentTime, url: url,
-                                 event: beacon, reason: kind == .refused ? .refused : kind == .videoFailed ? .mediaUnavailable : nil, message: message, scene: scene.rawValue)
+                                 event: beacon, reason: kind == .refused ? .refused : kind == .videoFailed ? .mediaUnavailable : nil, message: message, scene: scene)
         event.placement = placement
         event.card = card
         event.adID = ad

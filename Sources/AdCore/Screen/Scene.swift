@@ -9,6 +9,18 @@ public struct SceneID: Hashable, Sendable, Comparable, CustomStringConvertible, 
     public static func < (a: SceneID, b: SceneID) -> Bool { a.rawValue < b.rawValue }
 }
 
+/// A scene's id is written as its string (a timeline's `scenes[].id` and `layers[].scene`).
+extension SceneID: Codable {
+    public init(from decoder: any Decoder) throws {
+        self.init(try decoder.singleValueContainer().decode(String.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(rawValue)
+    }
+}
+
 /// A scene's activation state, as `UIScene.ActivationState` names them.
 public enum SceneActivationState: String, Hashable, Sendable, CaseIterable, Codable {
     /// On screen and receiving events: the scene the user last touched.

@@ -155,30 +155,37 @@ extension Timeline {
                     // A secondary player's window is read for its stamps, so it lies on the picture; any other
                     // layer may reach past it (a card scrolled half off, a doctored rect verify must report), but
                     // not so far that sizing anything by it could be huge.
-                    if layer.srcStartTick != nil {
+                    if layer.playing != nil {
                         try Timeline.check(layer.rect, path: "\(path).rect", inside: size)
                     } else {
                         try Timeline.check(layer.rect, path: "\(path).rect", near: size)
                     }
-                    if let clip = layer.clip { try Timeline.check(clip, path: "\(path).clip", near: size) }
-                    if let image = layer.image { try Timeline.check(image, path: "\(path).image", near: size) }
-                    if let caster = layer.caster { try Timeline.check(caster, path: "\(path).caster", near: size) }
-                    if let reach = layer.reach, !(0...max(size.width, size.height)).contains(reach) {
-                        throw fail("\(path).reach", "\(reach) is not in 0…\(max(size.width, size.height))")
+                    let card = layer.card
+                    if let clip = card?.clip { try Timeline.check(clip, path: "\(path).clip", near: size) }
+                    if let image = card?.image?.rect { try Timeline.check(image, path: "\(path).image", near: size) }
+                    let limit = max(size.width, size.height)
+                    if let shadow = layer.shadow {
+                        try Timeline.check(Rect(shadow.caster), path: "\(path).caster", near: size)
+                        if !(0...limit).contains(shadow.reach) { throw fail("\(path).reach", "\(shadow.reach) is not in 0…\(limit)") }
                     }
-                    if let radius = layer.radius, !(0...max(size.width, size.height)).contains(radius) {
-                        throw fail("\(path).radius", "\(radius) is not in 0…\(max(size.width, size.height))")
+                    if let radius = card?.radius ?? layer.shadow?.radius, !(0...limit).contains(radius) {
+                        throw fail("\(path).radius", "\(radius) is not in 0…\(limit)")
+                    }
+                    if let radius = card?.image?.radius, !(0...limit).contains(radius) {
+                        throw fail("\(path).imageRadius", "\(radius) is not in 0…\(limit)")
                     }
                 }
-                if let tick = layer.srcStartTick {
+                if let tick = layer.playing?.srcStartTick {
                     // A secondary player's tick advances one per frame from here: it must stay representable.
                     guard tick >= 0, !tick.addingReportingOverflow(segment.frameCount).overflow else {
                         throw fail("\(path).srcStartTick", "\(tick) is negative or too large")
                     }
                 }
-                if let b = layer.breakIndex, b < 0 { throw fail("\(path).break", "\(b) is negative") }
-                if let a = layer.adIndex, a < 0 { throw fail("\(path).ad", "\(a) is negative") }
-                if let i = layer.index, i < 0 { throw fail("\(path).index", "\(i) is negative") }
+                if case .player(let player) = layer, let ad = player.playing?.ad {
+                    if ad.breakIndex < 0 { throw fail("\(path).break", "\(ad.breakIndex) is negative") }
+                    if ad.adIndex < 0 { throw fail("\(path).ad", "\(ad.adIndex) is negative") }
+                }
+                if let i = layer.card?.index, i < 0 { throw fail("\(path).index", "\(i) is negative") }
             }
             if let clock {
                 let span = clock.samples(fromFrame: segment.outStartFrame, toFrame: segment.outEndFrame)

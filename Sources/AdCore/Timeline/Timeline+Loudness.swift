@@ -90,9 +90,9 @@ extension Timeline {
             /// The screen-ad request that loaded it, as the event log numbers them.
             public var request: Int
             /// The scene it covered.
-            public var scene: String
+            public var scene: SceneID
 
-            public init(request: Int, scene: String) {
+            public init(request: Int, scene: SceneID) {
                 self.request = request
                 self.scene = scene
             }

@@ -180,7 +180,7 @@ public struct Timeline: Codable, Hashable, Sendable {
 
     /// A scene on the device's screen during a segment (`--device`).
     public struct Scene: Codable, Hashable, Sendable {
-        public var id: String
+        public var id: SceneID
         /// Its window in output pixels.
         public var rect: Rect
         /// Its safe area in output pixels.
@@ -192,93 +192,12 @@ public struct Timeline: Codable, Hashable, Sendable {
         /// `overlay`. Absent for a scene without a banner, and in timelines written before banners had layouts.
         public var banner: BannerLayout?
 
-        public init(id: String, rect: Rect, safeArea: Rect, state: SceneActivationState, banner: BannerLayout? = nil) {
+        public init(id: SceneID, rect: Rect, safeArea: Rect, state: SceneActivationState, banner: BannerLayout? = nil) {
             self.id = id
             self.rect = rect
             self.safeArea = safeArea
             self.state = state
             self.banner = banner
-        }
-    }
-
-    /// One rectangle drawn during a segment (`--device`), bottom first: whose it is, what it shows and where.
-    public struct Layer: Codable, Hashable, Sendable {
-        public var kind: ScreenLayer.Kind
-        public var scene: String
-        /// Where it is drawn in output pixels (a `content`/`ad` layer: the player's window; the picture itself
-        /// is the segment's `picture`).
-        public var rect: Rect
-        /// The file it shows: the content or ad for `content`, `ad` and `pip`; for `banner` and `fullscreen`
-        /// where its image or video was read from (an absolute path or a URL; in older timelines the request as
-        /// written); for `card` and `native` where its `image` was read from; absent for what is drawn in a colour.
-        public var source: String?
-        /// For a player other than the primary one (whose picture the segment itself describes), what its layer
-        /// shows, so that verify can check it from the pixels: the source's tick at the segment's first frame
-        /// (one more per output frame unless `paused`), whether it is frozen, and the ad's break and index.
-        /// Absent for every other layer, and in timelines written before several scenes had players. A full-screen
-        /// video ad's layer has `srcStartTick` too (its own tick, 0 at the frame it presented on; past its end
-        /// its last frame holds), so that verify can predict its picture; older timelines lack it.
-        public var srcStartTick: Int64?
-        public var paused: Bool?
-        public var breakIndex: Int?
-        public var adIndex: Int?
-        /// For a `card` or `native` layer: the card's index in its response's `ads`, and its ad id (`adid`).
-        /// (`ad` is taken by a player's ad index, so the id is `adId`.)
-        public var index: Int?
-        public var adID: String?
-        /// For a `slider`, `card` or `native` layer, so that verify can check it from the pixels without the layout
-        /// code: its placement's id; for a card, the slider's viewport (`clip`: what of `rect` is drawn), its
-        /// corner `radius` in pixels and its main image's rectangle (`image`, else its icon's; in output pixels,
-        /// uncut), whose bytes were read from `source`; an `image` without `source` is the grey placeholder (not
-        /// loaded, or not fetched). A `slider` layer with `placeholder` is the grey block shown while it loads.
-        /// Absent in timelines written before verify checked native placements.
-        public var placement: String?
-        public var clip: Rect?
-        public var radius: Int?
-        public var image: Rect?
-        /// The corner radius of a card's `image` in pixels (rounded as the guide's icon and media are); absent in
-        /// timelines written before images had rounded corners.
-        public var imageRadius: Int?
-        public var placeholder: Bool?
-        /// For a `shadow` layer (whose `rect` is the part of the display it may darken): the rounded rectangle that
-        /// casts it (`caster`, corners `radius`) and how far beyond it the shadow falls (`reach`), in output pixels,
-        /// so that verify can redraw it. Absent for other layers, and in timelines written before Slide Over had a
-        /// shadow.
-        public var caster: Rect?
-        public var reach: Int?
-
-        enum CodingKeys: String, CodingKey {
-            case kind, scene, rect, source, srcStartTick, paused, breakIndex = "break", adIndex = "ad", index, adID = "adId"
-            case placement, clip, radius, image, imageRadius, placeholder, caster, reach
-        }
-
-        public init(kind: ScreenLayer.Kind, scene: String, rect: Rect, source: String?) {
-            self.kind = kind
-            self.scene = scene
-            self.rect = rect
-            self.source = source
-        }
-
-        /// A `shadow` layer of the screen model: where it darkens, what casts it and how far it reaches.
-        public init(shadow layer: ScreenLayer) {
-            self.init(kind: layer.kind, scene: layer.scene.rawValue, rect: Rect(layer.rect), source: nil)
-            caster = layer.shadow.map { Rect($0.caster) }
-            radius = layer.shadow?.radius
-            reach = layer.shadow?.reach
-        }
-
-        /// What casts a `shadow` layer, as the screen model gave it; `nil` when the layer does not say.
-        public var shadow: ScreenLayer.Shadow? {
-            guard let caster, let radius, let reach else { return nil }
-            return ScreenLayer.Shadow(caster: caster.pixelRect, radius: radius, reach: reach)
-        }
-
-        /// The layer as it is `frames` output frames later, if its player plays on without a break.
-        public func advanced(by frames: Int64) -> Layer {
-            guard let tick = srcStartTick, paused != true else { return self }
-            var later = self
-            later.srcStartTick = tick + frames
-            return later
         }
     }
 

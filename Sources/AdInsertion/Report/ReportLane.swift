@@ -42,7 +42,7 @@ struct ReportLane: Sendable {
                      label: "PiP", style: "pip", attributes: [("pip", "1")])
             }))
         }
-        var sceneIDs: [String] = []
+        var sceneIDs: [SceneID] = []
         for segment in timeline.segments {
             for scene in segment.scenes ?? [] where !sceneIDs.contains(scene.id) { sceneIDs.append(scene.id) }
         }
@@ -51,9 +51,9 @@ struct ReportLane: Sendable {
             let runs = Self.runs(timeline) { segment in
                 segment.scenes?.first { $0.id == id }.map { "\($0.rect.width)x\($0.rect.height) · " + Self.stateName($0.state) }
             }
-            lanes.append(ReportLane(kind: .scene, title: "scene " + id, key: id, spans: runs.map { run in
-                Span(start: run.start, end: run.end, label: id + " · " + run.value, style: "scene",
-                     attributes: [("scene-span", id)])
+            lanes.append(ReportLane(kind: .scene, title: "scene \(id)", key: id.rawValue, spans: runs.map { run in
+                Span(start: run.start, end: run.end, label: "\(id) · " + run.value, style: "scene",
+                     attributes: [("scene-span", id.rawValue)])
             }))
         }
         let drawn = ScreenLayer.Kind.allCases.filter { ![.content, .ad, .pip].contains($0) }
@@ -61,7 +61,7 @@ struct ReportLane: Sendable {
             let runs = Self.runs(timeline) { segment -> String? in
                 let layers = (segment.layers ?? []).filter { $0.kind == kind }
                 guard !layers.isEmpty else { return nil }
-                let scenes = Set(layers.map(\.scene)).sorted().joined(separator: ", ")
+                let scenes = Set(layers.map(\.scene)).sorted().map(\.rawValue).joined(separator: ", ")
                 return layers.count == 1 ? scenes : "\(layers.count) in \(scenes)"
             }
             guard !runs.isEmpty else { continue }

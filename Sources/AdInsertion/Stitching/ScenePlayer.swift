@@ -26,15 +26,11 @@ final class ScenePlayer {
         var held: Bool
 
         /// Its layer in the timeline: the source and tick on screen, whether frozen, and the ad playing.
-        func timelineLayer(kind: ScreenLayer.Kind, scene: SceneID, rect: PixelRect) -> Timeline.Layer {
-            var layer = Timeline.Layer(kind: kind, scene: scene.rawValue, rect: .init(rect), source: source.path)
-            layer.srcStartTick = decision.source.tick
-            layer.paused = decision.isPaused || held
-            if case .ad(let b, let a, _) = decision.source {
-                layer.breakIndex = b
-                layer.adIndex = a
-            }
-            return layer
+        func timelineLayer(kind: Timeline.Layer.Player.Kind, scene: SceneID, rect: PixelRect) -> Timeline.Layer {
+            var ad: AdReference?
+            if case .ad(let b, let a, _) = decision.source { ad = AdReference(b, a) }
+            return .player(.init(kind, .init(scene: scene, rect: rect), source: source.path,
+                                 playing: .init(srcStartTick: decision.source.tick, paused: decision.isPaused || held, ad: ad)))
         }
     }
 

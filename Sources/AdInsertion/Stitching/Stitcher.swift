@@ -400,7 +400,7 @@ public final class Stitcher {
             pip: decision.pip, picture: picture, audioStart: clock.sample(atFrame: n), sourceAudioStart: sourceAudioStart,
             padded: padded, drift: drift, startsAudioRun: startsRun, display: decision.screen?.display,
             scenes: decision.screen?.scenes.map {
-                Timeline.Scene(id: $0.id.rawValue, rect: .init($0.rect), safeArea: .init($0.safeArea), state: $0.state, banner: $0.banner)
+                Timeline.Scene(id: $0.id, rect: .init($0.rect), safeArea: .init($0.safeArea), state: $0.state, banner: $0.banner)
             },
             layers: drawn?.timeline))
         if kind == .content {
@@ -473,20 +473,18 @@ public final class Stitcher {
         // The picture-in-picture window floats over every scene and banner, as the system draws it.
         var floating: (layer: CompositorLayer, timeline: Timeline.Layer, isPrimary: Bool)?
         for layer in screen.layers {
-            let scene = layer.scene.rawValue
+            let area = Timeline.Layer.Area(scene: layer.scene, rect: layer.rect)
             switch layer.kind {
             case .content where layer.scene == playerScene:
                 var player = try playerLayers(picture, in: layer.rect, pip: pip, frame: frame)
                 if let pip {
-                    floating = (player.removeLast(), Timeline.Layer(kind: .pip, scene: scene, rect: .init(pip), source: path), true)
+                    floating = (player.removeLast(), .player(.init(.pip, .init(scene: layer.scene, rect: pip), source: path)), true)
                     drawing.layers += player
-                    drawing.timeline.append(Timeline.Layer(kind: .content, scene: scene, rect: .init(layer.rect),
-                                                           source: request.pictureInPictureBackground))
+                    drawing.timeline.append(.player(.init(.content, area, source: request.pictureInPictureBackground)))
                 } else {
                     drawing.layers += player
                     drawing.player = drawing.layers.count - 1
-                    drawing.timeline.append(Timeline.Layer(kind: kind == .ad ? .ad : .content, scene: scene,
-                                                           rect: .init(layer.rect), source: path))
+                    drawing.timeline.append(.player(.init(kind == .ad ? .ad : .content, area, source: path)))
                 }
             case .content:
                 if let shown = players.first(where: { $0.scene == layer.scene })?.shown {
@@ -495,16 +493,15 @@ public final class Stitcher {
                     var player = try playerLayers(shown.picture, in: layer.rect, pip: pip, frame: frame)
                     if let pip {
                         floating = (player.removeLast(), shown.timelineLayer(kind: .pip, scene: layer.scene, rect: pip), false)
-                        drawing.timeline.append(Timeline.Layer(kind: .content, scene: scene, rect: .init(layer.rect),
-                                                               source: request.pictureInPictureBackground))
+                        drawing.timeline.append(.player(.init(.content, area, source: request.pictureInPictureBackground)))
                     } else {
-                        let kind: ScreenLayer.Kind = if case .ad = shown.decision.source { .ad } else { .content }
+                        let kind: Timeline.Layer.Player.Kind = if case .ad = shown.decision.source { .ad } else { .content }
                         drawing.timeline.append(shown.timelineLayer(kind: kind, scene: layer.scene, rect: layer.rect))
                     }
                     drawing.layers += player
                 } else {
                     drawing.layers.append(.color(.black, in: layer.rect))
-                    drawing.timeline.append(Timeline.Layer(kind: .content, scene: scene, rect: .init(layer.rect), source: nil))
+                    drawing.timeline.append(.player(.init(.content, area, source: nil)))
                 }
             case .banner:
                 // The creative the loader fetched for this scene's current width (nothing when it failed).
@@ -513,22 +510,21 @@ public final class Stitcher {
                     drawing.layers.append(.picture(try loaded.source.picture(atTick: frame % loaded.source.frameCount),
                                                    .fill, in: layer.rect))
                 }
-                drawing.timeline.append(Timeline.Layer(kind: .banner, scene: scene, rect: .init(layer.rect),
-                                                       source: loaded?.url))
+                drawing.timeline.append(.banner(area, source: loaded?.url))
             case .fullscreen:
                 guard let shown = try fullScreenLayers(layer, frame: frame) else { continue }
                 drawing.layers += shown.layers
                 drawing.timeline.append(shown.timeline)
             case .overlay:
                 drawing.layers.append(.color(Stitcher.overlayColor, in: layer.rect))
-                drawing.timeline.append(Timeline.Layer(kind: .overlay, scene: scene, rect: .init(layer.rect), source: nil))
+                drawing.timeline.append(.overlay(area))
             case .shadow:
                 guard let shadow = layer.shadow else { continue }
                 drawing.layers.append(Stitcher.shadowLayer(shadow, drawn: layer.rect))
                 drawing.timeline.append(Timeline.Layer(shadow: layer))
             case .divider, .edge:
                 drawing.layers += Stitcher.chromeLayer(layer.kind, in: layer.rect).map { [$0] } ?? []
-                drawing.timeline.append(Timeline.Layer(kind: layer.kind, scene: scene, rect: .init(layer.rect), source: nil))
+                drawing.timeline.append(layer.kind == .divider ? .divider(area) : .edge(area))
             case .ad, .pip, .slider, .card, .native:
                 // Contributed by the ads manager and the PiP controller through the player, above, and by the
                 // native placements over their scene's content, below.
@@ -599,7 +595,7 @@ public final class Stitcher {
                 // The content is paused under the ad: its position now is the one at that frame.
                 let contentTime = session.status.contentPosition.seconds.doubleValue
                 events.insert(SessionEvent(type: .log, time: time, frame: frame, contentTime: contentTime,
-                                           reason: note.reason, message: note.message, scene: scene.rawValue), at: i)
+                                           reason: note.reason, message: note.message, scene: scene), at: i)
                 continue
             case .ad(let reference): ad = reference
             }

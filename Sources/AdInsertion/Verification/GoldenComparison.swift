@@ -112,7 +112,7 @@ enum GoldenComparison {
     /// What is compared of a layer.
     struct LayerKey: Hashable {
         var kind: ScreenLayer.Kind
-        var scene: String
+        var scene: SceneID
         var rect: Timeline.Rect
         var source: String?
         /// A shadow's caster and reach: where the shadow is cast from, not only where it is drawn.
@@ -197,7 +197,7 @@ enum GoldenComparison {
         var breakIndex: Int?
         var adIndex: Int?
         var event: TrackingEventName?
-        var scene: String?
+        var scene: SceneID?
         var placement: String?
         var card: Int?
         var adID: String?

@@ -65,7 +65,7 @@ enum LayoutInvariants {
         }
         let layers = segment.layers ?? []
         // Each scene's banner laid out below its content: the content ends where it begins.
-        var belowBanners: [String: PixelRect] = [:]
+        var belowBanners: [SceneID: PixelRect] = [:]
         for scene in scenes where scene.banner == .below {
             belowBanners[scene.id] = layers.first { $0.scene == scene.id && $0.kind == .banner }?.rect.pixelRect
         }
@@ -83,14 +83,14 @@ enum LayoutInvariants {
             let banner = belowBanners[scene.id]
             let contentBottom = banner.map { min($0.y, window.maxY) } ?? window.maxY
             if let banner, [.content, .ad, .slider, .card, .native].contains(layer.kind) {
-                let drawn = rect.intersection(layer.clip?.pixelRect ?? rect)
+                let drawn = rect.intersection(layer.card?.clip?.pixelRect ?? rect)
                 require(drawn.width == 0 || drawn.height == 0 || drawn.maxY <= contentBottom, name, drawn,
                         "above its scene's banner, which is laid out below the content,", banner)
             }
             switch layer.kind {
             case .card, .native:
                 // A card scrolled half out keeps its whole rectangle; what is drawn is its part inside the clip.
-                let clip = layer.clip?.pixelRect ?? rect
+                let clip = layer.card?.clip?.pixelRect ?? rect
                 let drawn = rect.intersection(clip)
                 require(window.contains(clip), "the viewport of \(name)", clip, "inside its scene's window", window)
                 if let slider = layers.first(where: { $0.kind == .slider && $0.placement != nil && $0.placement == layer.placement }) {
@@ -155,7 +155,7 @@ enum LayoutInvariants {
         switch layer.kind {
         case .slider: "slider \"\(layer.placement ?? "?")\" of scene \"\(layer.scene)\""
         case .card, .native:
-            "\(layer.kind == .card ? "card" : "native ad") \(layer.index.map(String.init) ?? "?") (\"\(layer.adID ?? "")\") of "
+            "\(layer.kind == .card ? "card" : "native ad") \(layer.card?.index.map(String.init) ?? "?") (\"\(layer.card?.adID ?? "")\") of "
                 + "\(layer.kind == .card ? "slider" : "placement") \"\(layer.placement ?? "?")\""
         default: "\(layer.kind.rawValue) of scene \"\(layer.scene)\""
         }

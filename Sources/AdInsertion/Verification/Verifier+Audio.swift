@@ -78,7 +78,7 @@ extension Verifier {
 
         var boundaries: [VerifyReport.AudioBoundary] = []
         // A full-screen video ad's sound replaces the covered player's: what it plays is not the segment's source.
-        let dubbed = timeline.segments.map { $0.fullScreenCover?.srcStartTick != nil }
+        let dubbed = timeline.segments.map { $0.fullScreenCover?.playing != nil }
         for (i, segment) in timeline.segments.enumerated() {
             let start = clock.sample(atFrame: segment.outStartFrame)
             let end = clock.sample(atFrame: segment.outEndFrame)

@@ -254,7 +254,7 @@ extension Verifier {
         /// layer with `srcStartTick`) its window letterboxed to its source's display aspect, as the compositor
         /// draws it, or the whole window when the source cannot be opened (then nothing of it is judged).
         mutating func picture(of layer: Timeline.Layer, in segment: Timeline.Segment) -> PixelRect {
-            guard layer.srcStartTick != nil, let source = layer.source else { return segment.picture.pixelRect }
+            guard layer.playing != nil, let source = layer.source else { return segment.picture.pixelRect }
             let opened = sources[source] ?? open(source)
             sources[source] = opened
             guard case .success(let media) = opened else { return layer.rect.pixelRect }
@@ -459,7 +459,7 @@ extension Timeline.Layer {
     /// The tick of its source this layer shows at output frame `n` of `segment`: `srcStartTick`, one more per
     /// frame unless `paused`; `nil` when the layer gives none.
     func tick(atFrame n: Int64, of segment: Timeline.Segment) -> Int64? {
-        srcStartTick.map { paused == true ? $0 : $0 + (n - segment.outStartFrame) }
+        playing.map { $0.paused ? $0.srcStartTick : $0.srcStartTick + (n - segment.outStartFrame) }
     }
 }
 

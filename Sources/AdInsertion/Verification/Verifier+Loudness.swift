@@ -145,7 +145,9 @@ extension Verifier {
             if segment.kind == .ad, let b = segment.breakIndex, let a = segment.adIndex {
                 ad = .linear(breakIndex: b, adIndex: a)
             } else if let cover = covers.first(where: { source, fullScreen in
-                (segment.layers ?? []).contains { $0.kind == .fullscreen && $0.scene == fullScreen.scene && $0.source == source && $0.srcStartTick != nil }
+                (segment.layers ?? []).contains {
+                    if case .fullScreen(let area, .video(source, _)) = $0 { area.scene == fullScreen.scene } else { false }
+                }
             }) {
                 ad = .fullScreen(cover.1)
             } else {

@@ -23,8 +23,10 @@ extension Verifier.LayerPainter {
                               into draft: inout Verifier.ScreenDraft) throws(MediaError) {
         let rect = layer.rect.pixelRect
         guard let placement = layer.placement else { return draft.unknown(rect) }
-        if layer.kind == .slider {
-            let loading = layer.placeholder == true
+        let card: Timeline.Layer.Card
+        switch layer {
+        case .slider(_, let slider):
+            let loading = slider.placeholder
             try compositor.fill(rect, with: loading ? Stitcher.nativePlaceholderColor : Stitcher.sliderColor)
             draft.add("\(loading ? "loading placeholder of " : "")slider \"\(placement)\" of scene \"\(layer.scene)\"", rect)
             guard !loading else { return }
@@ -34,28 +36,32 @@ extension Verifier.LayerPainter {
             draft.unknown(PixelRect(x: rect.x + inset, y: rect.y + inset, width: rect.width - 2 * inset,
                                     height: max(0, row - rect.y - inset)))
             return
+        case .card(_, let c), .native(_, let c):
+            card = c
+        default:
+            return draft.unknown(rect)
         }
         let name = layer.kind == .card
-            ? "card \(layer.index.map(String.init) ?? "?") (\"\(layer.adID ?? "")\") of slider \"\(placement)\""
-            : "native ad \(layer.index.map(String.init) ?? "?") (\"\(layer.adID ?? "")\") of placement \"\(placement)\""
-        let clip = layer.clip?.pixelRect ?? rect
+            ? "card \(card.index.map(String.init) ?? "?") (\"\(card.adID ?? "")\") of slider \"\(placement)\""
+            : "native ad \(card.index.map(String.init) ?? "?") (\"\(card.adID ?? "")\") of placement \"\(placement)\""
+        let clip = card.clip?.pixelRect ?? rect
         let visible = rect.intersection(clip)
         // A sliver is drawn as the stitcher draws it, so that its neighbours' edges are judged against it, but is
         // not itself judged.
         let judged = visible.width >= Self.minimumVisibleCard && visible.height >= Self.minimumVisibleCard
         if !judged { draft.skipped.append("\(name): under \(Self.minimumVisibleCard) px visible") }
-        try compositor.draw([CompositorLayer.roundedRect(Stitcher.cardColor, radius: layer.radius ?? 0, in: rect).clipped(to: clip)])
+        try compositor.draw([CompositorLayer.roundedRect(Stitcher.cardColor, radius: card.radius ?? 0, in: rect).clipped(to: clip)])
         if judged { draft.add(name, visible) }
         let inset = Self.nativeInset
         draft.unknown(PixelRect(x: rect.x + inset, y: rect.y + inset, width: rect.width - 2 * inset,
                                 height: rect.height - 2 * inset).intersection(visible))
-        guard let image = layer.image?.pixelRect else { return }
+        guard let image = card.image?.rect.pixelRect else { return }
         let shown = image.intersection(visible)
         guard shown.width > 0, shown.height > 0 else { return }
         let imageName = "image of \(name)"
         // Its corners rounded as the stitcher rounds them (`Stitcher.roundedCorners`), in the card's white.
-        let corners = Stitcher.roundedCorners(of: image, radius: layer.imageRadius ?? 0).clipped(to: clip)
-        guard let source = layer.source else {
+        let corners = Stitcher.roundedCorners(of: image, radius: card.image?.radius ?? 0).clipped(to: clip)
+        guard let source = card.image?.source else {
             // Not loaded yet, or not fetched: the grey placeholder.
             try compositor.draw([CompositorLayer.color(Stitcher.nativePlaceholderColor, in: shown), corners])
             return judged ? draft.add(imageName, shown) : ()

@@ -16,7 +16,7 @@ extension Verifier {
         struct Check {
             var segment: Int
             var layer: Int
-            var scene: String
+            var scene: SceneID
             var kind: ScreenLayer.Kind
             var rect: PixelRect
             var sourceID: String
@@ -26,7 +26,7 @@ extension Verifier {
         var checks: [Int64: [Check]] = [:]
         for (i, segment) in timeline.segments.enumerated() where segment.outStartFrame < frameLimit {
             for (j, layer) in (segment.layers ?? []).enumerated() {
-                guard let start = layer.srcStartTick, let file = layer.source else { continue }
+                guard let start = layer.playing?.srcStartTick, let file = layer.source else { continue }
                 guard layer.rect.width >= minimumReadableWidth else { continue }
                 let source: SourceCatalog.Source
                 let ticks: Int64

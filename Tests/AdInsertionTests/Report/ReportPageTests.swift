@@ -15,10 +15,22 @@ import Testing
                                  sourceAudioStart: 0, audioPadded: 0, audioDrift: 0)
         let rect = Timeline.Rect(PixelRect(x: 0, y: 0, width: 160, height: 180))
         if !scenes.isEmpty {
-            s.scenes = scenes.map { Timeline.Scene(id: $0, rect: rect, safeArea: rect, state: .foregroundActive) }
-            s.layers = layers.map { Timeline.Layer(kind: $0.0, scene: $0.1, rect: rect, source: nil) }
+            s.scenes = scenes.map { Timeline.Scene(id: SceneID($0), rect: rect, safeArea: rect, state: .foregroundActive) }
+            s.layers = layers.map { Self.layer($0.0, Timeline.Layer.Area(scene: SceneID($0.1), rect: rect)) }
         }
         return s
+    }
+
+    /// A layer of `kind` with no creative: what the report draws of it is its kind, scene and frames.
+    static func layer(_ kind: ScreenLayer.Kind, _ area: Timeline.Layer.Area) -> Timeline.Layer {
+        switch kind {
+        case .banner: .banner(area, source: nil)
+        case .card: .card(area, .init(index: nil, adID: nil, placement: nil, clip: nil, radius: nil))
+        case .slider: .slider(area, .init(placement: nil, placeholder: false))
+        case .overlay: .overlay(area)
+        case .fullscreen: .fullScreen(area, .placeholder)
+        default: .player(.init(.content, area, source: nil))
+        }
     }
 
     static func timeline(_ segments: [Timeline.Segment]) -> Timeline {
@@ -87,8 +99,8 @@ import Testing
     @Test func hostileStringsAreEscapedEverywhere() {
         let evil = "<script>alert(1)</script>\"'&\u{1}\u{7F}"
         var segments = Self.sample.segments
-        segments[0].scenes![0].id = evil
-        segments[0].layers![0].scene = evil
+        segments[0].scenes![0].id = SceneID(evil)
+        segments[0].layers![0].scene = SceneID(evil)
         segments[1].source = "/x/\"><img src=x onerror=alert(2)>.mp4"
         var t = Self.timeline(segments)
         t.content.path = evil

@@ -37,12 +37,11 @@ import Testing
     }
 
     @Test func aLayerTheGoldenLacksOrAChangedSourceIsNamed() {
-        let content = Timeline.Layer(kind: .content, scene: "main", rect: Timeline.Rect(PixelRect(x: 0, y: 0, width: 320, height: 180)),
-                                     source: "content.mp4")
-        let banner = Timeline.Layer(kind: .banner, scene: "main", rect: Timeline.Rect(PixelRect(x: 0, y: 130, width: 320, height: 50)),
-                                    source: "banner.png")
-        var other = banner
-        other.source = "other.png"
+        let content = Timeline.Layer.player(.init(.content, .init(scene: "main", rect: PixelRect(x: 0, y: 0, width: 320, height: 180)),
+                                                  source: "content.mp4"))
+        let bannerArea = Timeline.Layer.Area(scene: "main", rect: PixelRect(x: 0, y: 130, width: 320, height: 50))
+        let banner = Timeline.Layer.banner(bannerArea, source: "banner.png")
+        let other = Timeline.Layer.banner(bannerArea, source: "other.png")
         let withBanner = Self.timeline([Self.segment(0, 30, layers: [content]), Self.segment(30, 60, layers: [content, banner])])
         let without = Self.timeline([Self.segment(0, 30, layers: [content]), Self.segment(30, 60, layers: [content])])
         let otherBanner = Self.timeline([Self.segment(0, 30, layers: [content]), Self.segment(30, 60, layers: [content, other])])

@@ -24,33 +24,31 @@ import Testing
                                       placements: [NativePlacement(id: "s", scene: "feed", source: "s.json", top: 233)],
                                       script: script, frameRate: FrameRate(30), end: MediaTime(seconds: 1), measurer: MonospaceTextMeasurer())
         let outcome = await run.run { _ throws(NativeError) in try NativeResponseParser().parse(Data(response.utf8), source: "s.json") }
-        var layers = screen.layers.map { Timeline.Layer(kind: $0.kind, scene: $0.scene.rawValue, rect: .init($0.rect), source: nil) }
+        var layers = screen.layers.map { layer -> Timeline.Layer in
+            let area = Timeline.Layer.Area(scene: layer.scene, rect: layer.rect)
+            return layer.kind == .banner ? .banner(area, source: nil) : .player(.init(.content, area, source: nil))
+        }
+        try #require(screen.layers.map(\.kind) == [.content, .banner])
         for native in outcome.layers(at: MediaTime(seconds: Rational(1, 2))) {
+            let area = Timeline.Layer.Area(scene: "feed", rect: native.rect)
             switch native.kind {
             case .slider:
-                var layer = Timeline.Layer(kind: .slider, scene: "feed", rect: .init(native.rect), source: nil)
-                layer.placement = native.placement
-                layers.append(layer)
+                layers.append(.slider(area, .init(placement: native.placement, placeholder: false)))
             case .card(let index, let ad):
-                var layer = Timeline.Layer(kind: .card, scene: "feed", rect: .init(native.rect), source: nil)
-                layer.placement = native.placement
-                layer.index = index
-                layer.adID = ad
-                layer.clip = .init(native.clip)
-                layers.append(layer)
+                layers.append(.card(area, .init(index: index, adID: ad, placement: native.placement, clip: .init(native.clip), radius: 0)))
             default: break
             }
         }
         // The window 180x100 pixels, 16 pixels inside the safe area's bottom right corner.
         let safe = screen.display.intersection(screen.scenes[0].safeArea)
-        layers.append(Timeline.Layer(kind: .pip, scene: "feed", rect: .init(PixelRect(x: safe.maxX - 196, y: safe.maxY - 116, width: 180, height: 100)),
-                                     source: "content.mp4"))
+        layers.append(.player(.init(.pip, .init(scene: "feed", rect: PixelRect(x: safe.maxX - 196, y: safe.maxY - 116, width: 180, height: 100)),
+                                    source: "content.mp4")))
         var segment = Timeline.Segment(kind: .content, source: "content.mp4", sourceFps: "30/1", breakIndex: nil, adIndex: nil,
                                        outStartFrame: 15, outEndFrame: 30, srcStartTick: 15, srcEndTick: 30, srcStart: 0.5, srcEnd: 1,
                                        paused: false, pip: nil, picture: .init(screen.layers[0].rect), audioStart: 0,
                                        sourceAudioStart: 0, audioPadded: 0, audioDrift: 0)
         segment.display = .init(screen.display)
-        segment.scenes = screen.scenes.map { Timeline.Scene(id: $0.id.rawValue, rect: .init($0.rect), safeArea: .init($0.safeArea), state: $0.state, banner: $0.banner) }
+        segment.scenes = screen.scenes.map { Timeline.Scene(id: $0.id, rect: .init($0.rect), safeArea: .init($0.safeArea), state: $0.state, banner: $0.banner) }
         segment.layers = layers
         let output = Timeline.Output(path: "out.mp4", fps: "30/1", width: canvas.size.width, height: canvas.size.height, frames: 30,
                                      duration: 1, sampleRate: 48000, channels: 2, audioSamples: 48000, profile: "x264", pointScale: "3/2")
@@ -58,7 +56,7 @@ import Testing
     }
 
     static func edit(_ t: inout Timeline, _ kind: ScreenLayer.Kind, index: Int? = nil, _ change: (inout Timeline.Layer) -> Void) {
-        for i in t.segments[0].layers!.indices where t.segments[0].layers![i].kind == kind && (index == nil || t.segments[0].layers![i].index == index) {
+        for i in t.segments[0].layers!.indices where t.segments[0].layers![i].kind == kind && (index == nil || t.segments[0].layers![i].card?.index == index) {
             change(&t.segments[0].layers![i])
         }
     }
@@ -97,12 +95,12 @@ import Testing
             edit(&t, .slider) { $0.rect = moved($0.rect, x: -344) }
             edit(&t, .card) { layer in
                 layer.rect = moved(layer.rect, x: -344)
-                layer.clip = layer.clip.map { moved($0, x: -344) }
+                layer.changeCard { $0.clip = $0.clip.map { moved($0, x: -344) } }
             }
         },
         Mistake(description: "a card's viewport wider than its slider", expected: "frame 15: the viewport of card 1 (\"c1\") of slider \"s\" at x=") { t in
             edit(&t, .card, index: 1) { layer in
-                layer.clip = layer.clip.map { .init(PixelRect(x: $0.x, y: $0.y, width: $0.width + 40, height: $0.height)) }
+                layer.changeCard { $0.clip = $0.clip.map { .init(PixelRect(x: $0.x, y: $0.y, width: $0.width + 40, height: $0.height)) } }
             }
         },
         Mistake(description: "a card cut down by its viewport", expected: "frame 15: card 0 (\"c0\") of slider \"s\" at x=") { t in
@@ -145,9 +143,7 @@ import Testing
     /// and touch its window, not lie inside it.
     static func withDivider(_ t: inout Timeline, x dx: Int) {
         let window = t.segments[0].scenes![0].rect
-        t.segments[0].layers!.append(Timeline.Layer(kind: .divider, scene: "feed",
-                                                    rect: .init(PixelRect(x: window.x + dx, y: window.y, width: 10, height: window.height)),
-                                                    source: nil))
+        t.segments[0].layers!.append(.divider(.init(scene: "feed", rect: PixelRect(x: window.x + dx, y: window.y, width: 10, height: window.height))))
     }
 
     @Test func aDividerBesideItsSceneBreaksNoRule() async throws {

@@ -13,7 +13,7 @@ import Testing
         case hugeSegmentEnd, hugeOutputFrames, zeroSampleRate, otherSampleRate, negativeStart, negativeTick,
              negativePadding, overlapping, outOfOrder, gap, emptySegment, tooManyTicks, pictureOutside,
              absurdFrameRate, zeroFrameRate, otherSourceRate, tickPastTheSource, negativeBreak,
-             negativeLayerTick, layerOutside, bannerFarAway, cardImageFarAway, cardRadiusHuge
+             negativeLayerTick, layerOutside, bannerFarAway, cardImageFarAway, cardRadiusHuge, cardImageRadiusHuge
 
         func apply(to t: inout Timeline) {
             switch self {
@@ -39,21 +39,20 @@ import Testing
             case .negativeBreak: t.segments[2].breakIndex = -1
             case .negativeLayerTick, .layerOutside:
                 // Another scene's player, as a multi-player render writes it.
-                var layer = Timeline.Layer(kind: .content, scene: "right", rect: t.segments[1].picture, source: t.segments[1].source)
-                layer.srcStartTick = self == .negativeLayerTick ? -1 : 0
+                var layer = Timeline.Layer.player(.init(.content, .init(scene: "right", rect: t.segments[1].picture), source: t.segments[1].source,
+                                                        playing: .init(srcStartTick: self == .negativeLayerTick ? -1 : 0, paused: false, ad: nil)))
                 if self == .layerOutside { layer.rect.x = 300 }
                 t.segments[1].layers = [layer]
             case .bannerFarAway:
                 // Any other layer may reach past the picture, but not a picture's size beyond it.
-                t.segments[1].layers = [Timeline.Layer(kind: .banner, scene: "main", rect: .init(PixelRect(x: -400, y: 0, width: 50, height: 20)), source: nil)]
-            case .cardImageFarAway, .cardRadiusHuge:
+                t.segments[1].layers = [.banner(.init(scene: "main", rect: PixelRect(x: -400, y: 0, width: 50, height: 20)), source: nil)]
+            case .cardImageFarAway, .cardRadiusHuge, .cardImageRadiusHuge:
                 // A card's image and corners size what verify draws, so they are bounded like its rect.
-                var card = Timeline.Layer(kind: .card, scene: "main", rect: .init(PixelRect(x: 10, y: 10, width: 100, height: 80)), source: nil)
-                card.placement = "s"
-                card.clip = .init(PixelRect(x: 0, y: 0, width: 320, height: 100))
-                card.image = .init(PixelRect(x: 20, y: 20, width: self == .cardImageFarAway ? 100_000 : 80, height: 40))
-                card.radius = self == .cardRadiusHuge ? 1_000_000 : 12
-                t.segments[1].layers = [card]
+                let image = Timeline.Layer.CardImage(rect: .init(PixelRect(x: 20, y: 20, width: self == .cardImageFarAway ? 100_000 : 80, height: 40)),
+                                                     radius: self == .cardImageRadiusHuge ? 1_000_000 : nil, source: nil)
+                let card = Timeline.Layer.Card(index: nil, adID: nil, placement: "s", clip: .init(PixelRect(x: 0, y: 0, width: 320, height: 100)),
+                                               radius: self == .cardRadiusHuge ? 1_000_000 : 12, image: image)
+                t.segments[1].layers = [.card(.init(scene: "main", rect: PixelRect(x: 10, y: 10, width: 100, height: 80)), card)]
             }
         }
 
@@ -81,6 +80,7 @@ import Testing
             case .bannerFarAway: "segments[1].layers[0].rect: 50x20 at (-400, 0) is not near the 320x180 picture"
             case .cardImageFarAway: "segments[1].layers[0].image: 100000x40 at (20, 20) is not near the 320x180 picture"
             case .cardRadiusHuge: "segments[1].layers[0].radius: 1000000 is not in 0…320"
+            case .cardImageRadiusHuge: "segments[1].layers[0].imageRadius: 1000000 is not in 0…320"
             case .otherSourceRate: "segments[1].sourceFps: 1000/1 is not the frame rate of \(s[1].source), 30/1"
             // Followed by the source's resolved path and its length in ticks.
             case .tickPastTheSource: "segments[4].srcStartTick: 1000000000000 is past the end of "

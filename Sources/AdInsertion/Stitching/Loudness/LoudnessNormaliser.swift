@@ -131,7 +131,7 @@ final class LoudnessNormaliser {
             (record.breakIndex, record.adIndex) = (ad.breakIndex, ad.adIndex)
             who = "break \(ad.breakIndex) ad \(ad.adIndex)"
         case .fullScreen(let request, let scene, _):
-            record.fullScreen = Timeline.SourceLoudness.FullScreen(request: request, scene: scene.rawValue)
+            record.fullScreen = Timeline.SourceLoudness.FullScreen(request: request, scene: scene)
             who = "the full-screen ad of request \(request) over scene \(scene)"
         }
         records.append(record)

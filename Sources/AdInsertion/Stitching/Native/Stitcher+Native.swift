@@ -33,21 +33,14 @@ extension Stitcher {
             switch layer.kind {
             case .slider, .placeholder:
                 own.append(.color(layer.kind == .slider ? Stitcher.sliderColor : Stitcher.nativePlaceholderColor, in: rect))
-                var entry = Timeline.Layer(kind: .slider, scene: scene.rawValue, rect: .init(rect), source: nil)
-                entry.placement = layer.placement
-                if layer.kind == .placeholder { entry.placeholder = true }
-                timeline.append(entry)
+                timeline.append(.slider(.init(scene: scene, rect: rect),
+                                        .init(placement: layer.placement, placeholder: layer.kind == .placeholder)))
             case .card(let index, let ad), .native(let index, let ad):
                 let radius = scale.pixels(template.padding)
                 own.append(.roundedRect(Stitcher.cardColor, radius: radius, in: rect))
-                var entry = Timeline.Layer(kind: layer.kind == .card(index: index, ad: ad) ? .card : .native,
-                                           scene: scene.rawValue, rect: .init(rect), source: nil)
-                entry.index = index
-                entry.adID = ad
-                entry.placement = layer.placement
-                entry.clip = .init(layer.clip)
-                entry.radius = radius
-                timeline.append(entry)
+                let card = Timeline.Layer.Card(index: index, adID: ad, placement: layer.placement, clip: .init(layer.clip), radius: radius)
+                let area = Timeline.Layer.Area(scene: scene, rect: rect)
+                timeline.append(layer.kind == .card(index: index, ad: ad) ? .card(area, card) : .native(area, card))
             case .asset(let slot, let card, let asset, let placeholder):
                 guard let block = outcome.block(ofPlacement: p, at: time) else { continue }
                 let content = asset.map { (card.map { block.ads[$0].assets } ?? block.assets)[$0].content }
@@ -61,11 +54,10 @@ extension Stitcher {
                 if slot == .icon || slot == .media { own.append(Stitcher.roundedCorners(of: rect, radius: imageRadius)) }
                 // The card's main image (else its icon) in its timeline layer, for verify to find the card by.
                 if let card, slot == .media || slot == .icon, case .image(_, let url, _)? = content,
-                   let k = timeline.lastIndex(where: { $0.placement == layer.placement && $0.index == card && $0.clip != nil }),
-                   slot == .media || timeline[k].image == nil {
-                    timeline[k].image = .init(rect)
-                    timeline[k].imageRadius = imageRadius
-                    timeline[k].source = placeholder || native?.image(url) == nil ? nil : native?.ads?.imageSources[url]
+                   let k = timeline.lastIndex(where: { $0.card.map { $0.placement == layer.placement && $0.index == card } ?? false }),
+                   slot == .media || timeline[k].card?.image == nil {
+                    let source = placeholder || native?.image(url) == nil ? nil : native?.ads?.imageSources[url]
+                    timeline[k].changeCard { $0.image = .init(rect: .init(rect), radius: imageRadius, source: source) }
                 }
             }
             layers += own.map { $0.clipped(to: layer.clip) }

@@ -12,10 +12,9 @@ extension Stitcher {
     /// (`ScreenAdPlayback.videoFailed`) rather than stopping the render: this frame shows the paused content, the
     /// next plays it on. Without loaded creatives (`--device` alone) the model's layer is a placeholder colour.
     func fullScreenLayers(_ layer: ScreenLayer, frame: Int64) throws(MediaError) -> (layers: [CompositorLayer], timeline: Timeline.Layer)? {
-        let rect = Timeline.Rect(layer.rect), scene = layer.scene.rawValue
+        let area = Timeline.Layer.Area(scene: layer.scene, rect: layer.rect)
         guard let screenAds else {
-            return ([.color(Stitcher.fullScreenColor, in: layer.rect)],
-                    Timeline.Layer(kind: .fullscreen, scene: scene, rect: rect, source: nil))
+            return ([.color(Stitcher.fullScreenColor, in: layer.rect)], .fullScreen(area, .placeholder))
         }
         let time = format.frameRate.time(ofFrame: frame)
         guard let shown = session.screenAds?.presentation(of: layer.scene, at: time) else { return nil }
@@ -28,13 +27,12 @@ extension Stitcher {
                 session.screenAds?.videoFailed(in: layer.scene, at: time, error: .mediaUnavailable(source: video.path, detail: detail))
                 return nil
             }
-            var shownLayer = Timeline.Layer(kind: .fullscreen, scene: scene, rect: rect, source: video.path)
-            shownLayer.srcStartTick = tick
-            return ([.color(.black, in: layer.rect), .picture(picture, .letterbox, in: layer.rect)], shownLayer)
+            return ([.color(.black, in: layer.rect), .picture(picture, .letterbox, in: layer.rect)],
+                    .fullScreen(area, .video(source: video.path, srcStartTick: tick)))
         }
         guard let image = screenAds.fullScreenImage(request: shown.request) else { return nil }
         return ([.color(.black, in: layer.rect), .picture(try image.source.picture(atTick: frame % image.source.frameCount), .letterbox, in: layer.rect)],
-                Timeline.Layer(kind: .fullscreen, scene: scene, rect: rect, source: image.url))
+                .fullScreen(area, .image(source: image.url)))
     }
 
     /// A video full-screen ad over the player's scene: its source, the output frame it started on and the request

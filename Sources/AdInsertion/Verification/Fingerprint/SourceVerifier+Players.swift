@@ -43,7 +43,7 @@ extension SourceVerifier {
         var furthest: [String: Int64] = [:]
         for segment in timeline.segments where segment.outStartFrame < frameLimit {
             for layer in segment.layers ?? [] {
-                guard layer.kind != .fullscreen, let start = layer.srcStartTick, let file = layer.source,
+                guard case .player(let player) = layer, let playing = player.playing, let file = player.source,
                       layer.rect.width >= 16, layer.rect.height >= 16 else { continue }
                 let path = resolve(file, bases: bases)
                 if aspects[path] == nil {
@@ -54,7 +54,7 @@ extension SourceVerifier {
                 runs.append(Run(name: "scene \(layer.scene)'s player (\(layer.kind.rawValue) layer)", path: path,
                                 first: segment.outStartFrame, last: end - 1))
                 for n in segment.outStartFrame..<end {
-                    let tick = layer.paused == true ? start : start + (n - segment.outStartFrame)
+                    let tick = playing.paused ? playing.srcStartTick : playing.srcStartTick + (n - segment.outStartFrame)
                     checks[n, default: []].append(Check(run: runs.count - 1, picture: picture, path: path, tick: tick))
                     furthest[path] = max(furthest[path] ?? 0, tick)
                 }
