@@ -14,7 +14,7 @@ extension AdsManager {
         if var ad = playing.ad {
             if ad.tick < ad.info.frameCount {
                 fireMilestones(of: &ad, breakIndex: playing.breakIndex, upTo: recorder.rate.time(ofFrame: ad.tick) - .zero)
-                let picture = Picture.ad(breakIndex: playing.breakIndex, adIndex: ad.adIndex, tick: ad.tick)
+                let picture = Picture.ad(AdReference(playing.breakIndex, ad.adIndex), tick: ad.tick)
                 ad.tick += 1
                 current?.ad = ad
                 return picture

@@ -43,7 +43,7 @@ public final class AdsManager {
     /// What the screen shows at the frame being decided.
     enum Picture: Hashable {
         case content
-        case ad(breakIndex: Int, adIndex: Int, tick: Int64)
+        case ad(AdReference, tick: Int64)
         /// The content has ended and a held break waits for picture-in-picture to stop.
         case waiting
         /// The content has ended and nothing is left to play.

@@ -6,13 +6,13 @@ public struct FrameDecision: Hashable, Sendable {
     public enum Source: Hashable, Sendable {
         /// Content tick `tick` (content time `tick/F`).
         case content(tick: Int64)
-        /// Tick `tick` (ad time `tick/F`) of ad `adIndex` of break `breakIndex` of the plan.
-        case ad(breakIndex: Int, adIndex: Int, tick: Int64)
+        /// Tick `tick` (ad time `tick/F`) of an ad of the plan.
+        case ad(AdReference, tick: Int64)
 
         /// The tick shown, of the content or of the ad.
         public var tick: Int64 {
             switch self {
-            case .content(let tick), .ad(_, _, let tick): tick
+            case .content(let tick), .ad(_, let tick): tick
             }
         }
     }

@@ -175,8 +175,8 @@ public final class PlaybackSession {
             case .content:
                 source = .content(tick: recorder.contentTick)
                 recorder.contentTick += 1
-            case .ad(let b, let a, let tick):
-                source = .ad(breakIndex: b, adIndex: a, tick: tick)
+            case .ad(let ad, let tick):
+                source = .ad(ad, tick: tick)
             case .waiting where scriptCanStill({ $0 == .togglePictureInPicture || $0 == .stopPictureInPicture }):
                 source = .content(tick: configuration.contentFrameCount - 1)
                 frozen = true

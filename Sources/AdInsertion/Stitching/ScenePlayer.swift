@@ -28,7 +28,7 @@ final class ScenePlayer {
         /// Its layer in the timeline: the source and tick on screen, whether frozen, and the ad playing.
         func timelineLayer(kind: Timeline.Layer.Player.Kind, scene: SceneID, rect: PixelRect) -> Timeline.Layer {
             var ad: AdReference?
-            if case .ad(let b, let a, _) = decision.source { ad = AdReference(b, a) }
+            if case .ad(let reference, _) = decision.source { ad = reference }
             return .player(.init(kind, .init(scene: scene, rect: rect), source: source.path,
                                  playing: .init(srcStartTick: decision.source.tick, paused: decision.isPaused || held, ad: ad)))
         }
@@ -69,9 +69,9 @@ final class ScenePlayer {
             case .content:
                 source = content
                 media.closeAll()
-            case .ad(let b, let a, _):
-                guard let opened = media.source(AdReference(b, a)) else {
-                    session.adFailed(AdError(.mediaDisplay, "break \(b) ad \(a): its media is not open"))
+            case .ad(let ad, _):
+                guard let opened = media.source(ad) else {
+                    session.adFailed(AdError(.mediaDisplay, "break \(ad.breakIndex) ad \(ad.adIndex): its media is not open"))
                     continue
                 }
                 source = opened
@@ -80,8 +80,8 @@ final class ScenePlayer {
                 shown = Shown(decision: decision, source: source, picture: try source.picture(atTick: decision.source.tick),
                               held: false)
             } catch {
-                guard case .ad(let b, let a, _) = decision.source else { throw .content(error) }
-                media.close(AdReference(b, a))
+                guard case .ad(let ad, _) = decision.source else { throw .content(error) }
+                media.close(ad)
                 session.adFailed(AdError(.mediaDisplay, "\(error)"))
                 continue
             }

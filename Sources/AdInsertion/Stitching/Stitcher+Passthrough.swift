@@ -68,7 +68,7 @@ extension Stitcher {
         if decision.screen == nil, decision.pip == nil, !decision.isPaused {
             switch decision.source {
             case .content(let t): shown = (.content, t)
-            case .ad(let b, let a, let t): if allowCopying(AdReference(b, a), into: &runs) { shown = (.ad(AdReference(b, a)), t) }
+            case .ad(let ad, let t): if allowCopying(ad, into: &runs) { shown = (.ad(ad), t) }
             }
         }
         let flushed = runs.cut(before: shown)

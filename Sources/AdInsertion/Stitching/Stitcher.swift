@@ -310,16 +310,16 @@ public final class Stitcher {
             key = .content
             kind = .content
             tick = t
-        case .ad(let b, let a, let t):
-            key = .ad(AdReference(b, a))
-            guard let s = media.source(AdReference(b, a)) else {
-                throw AdFailure(ad: AdReference(b, a), error: AdError(.mediaDisplay, "break \(b) ad \(a): its media is not open"))
+        case .ad(let ad, let t):
+            key = .ad(ad)
+            guard let s = media.source(ad) else {
+                throw AdFailure(ad: ad, error: AdError(.mediaDisplay, "break \(ad.breakIndex) ad \(ad.adIndex): its media is not open"))
             }
             source = s
             kind = .ad
             tick = t
-            breakIndex = b
-            adIndex = a
+            breakIndex = ad.breakIndex
+            adIndex = ad.adIndex
         }
         let picture: PixelRect
         var drawn: ScreenDrawing?

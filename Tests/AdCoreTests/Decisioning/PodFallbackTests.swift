@@ -148,8 +148,8 @@ import Testing
             "10 AD_BREAK_STARTED b0", "10 STARTED b0 a1", "10 IMPRESSION b0 a1",
         ])
         #expect(run.first(.log)?.message == "ad 'spare' (stand-alone) replaces ad 0 of break 0, which failed: no media for ad bad")
-        #expect(run.decisions[10].source == .ad(breakIndex: 0, adIndex: 1, tick: 0))
-        #expect(run.decisions[20].source == .ad(breakIndex: 0, adIndex: 2, tick: 0))
+        #expect(run.decisions[10].source == .ad(AdReference(0, 1), tick: 0))
+        #expect(run.decisions[20].source == .ad(AdReference(0, 2), tick: 0))
         #expect(session.plan.breaks[0].ads.map { "\($0.ad.id ?? "-") \($0.state.rawValue)" } == ["bad failed", "spare played", "good played"])
         #expect(session.plan.breaks[0].fallbacks.map(\.id) == ["unused"])
     }
@@ -168,8 +168,8 @@ import Testing
         }
         // Frames 0-4 show the failing ad, whose frame 4 cannot be shown: frame 4 is decided again, the fallback's first.
         #expect(run.decisions.map(\.source).prefix(6) == [
-            .ad(breakIndex: 0, adIndex: 0, tick: 0), .ad(breakIndex: 0, adIndex: 0, tick: 1), .ad(breakIndex: 0, adIndex: 0, tick: 2),
-            .ad(breakIndex: 0, adIndex: 0, tick: 3), .ad(breakIndex: 0, adIndex: 0, tick: 4), .ad(breakIndex: 0, adIndex: 1, tick: 0),
+            .ad(AdReference(0, 0), tick: 0), .ad(AdReference(0, 0), tick: 1), .ad(AdReference(0, 0), tick: 2),
+            .ad(AdReference(0, 0), tick: 3), .ad(AdReference(0, 0), tick: 4), .ad(AdReference(0, 1), tick: 0),
         ])
         #expect(session.plan.breaks[0].ads.map(\.state) == [.failed, .played])
         #expect(run.events.filter { $0.reason == .fallback }.map(\.compact) == ["4 LOG b0 a1"])

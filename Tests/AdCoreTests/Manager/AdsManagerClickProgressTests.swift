@@ -23,7 +23,7 @@ import Testing
         #expect(click.url == "https://advertiser.example/landing?x=[CACHEBUSTING]")
         #expect(run.beacons(.clickTracking).map(\.url) == ["https://t.example/c/click1?t=00%3A00%3A01.500",
                                                            "https://t.example/c/click2"])
-        #expect(run.decisions[25].source == .ad(breakIndex: 0, adIndex: 0, tick: 15))
+        #expect(run.decisions[25].source == .ad(AdReference(0, 0), tick: 15))
         #expect(run.frames(of: .complete) == [40])
     }
 

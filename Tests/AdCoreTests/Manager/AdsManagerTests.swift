@@ -18,8 +18,8 @@ import Testing
         let run = runToEnd(session)
         #expect(run.timeline.filter { $0.hasPrefix("30 ") } == ["30 COMMAND", "30 SKIPPED b0 a0", "30 LOADED b0 a1",
                                                                   "30 STARTED b0 a1", "30 IMPRESSION b0 a1"])
-        #expect(run.decisions[29].source == .ad(breakIndex: 0, adIndex: 0, tick: 19))
-        #expect(run.decisions[30].source == .ad(breakIndex: 0, adIndex: 1, tick: 0))
+        #expect(run.decisions[29].source == .ad(AdReference(0, 0), tick: 19))
+        #expect(run.decisions[30].source == .ad(AdReference(0, 1), tick: 0))
         #expect(run.beacons(.skip).map(\.url) == ["https://t.example/s/skip"])
         #expect(run.beacons(.complete).isEmpty && run.beacons(.thirdQuartile).isEmpty)
         #expect(session.plan.breaks[0].ads.map(\.state) == [.skipped, .played])
@@ -66,7 +66,7 @@ import Testing
         #expect(error.code == 401 && error.message == "bad.mp4 does not exist")
         #expect(run.beacons(.error).map(\.url) == ["https://t.example/bad/error?code=401",
                                                     "https://vmap.example/error?c=401"])
-        #expect(run.decisions[0].source == .ad(breakIndex: 0, adIndex: 1, tick: 0))
+        #expect(run.decisions[0].source == .ad(AdReference(0, 1), tick: 0))
         #expect(session.plan.breaks[0].ads.map(\.state) == [.failed, .played])
         #expect(session.plan.breaks[0].ads[0].error?.code == .fileNotFound)
     }
@@ -90,7 +90,7 @@ import Testing
                                           appDelegate: nil)
         var failed = false
         let run = runToEnd(session) { session, decision in
-            if decision.source == .ad(breakIndex: 0, adIndex: 1, tick: 4), !failed {
+            if decision.source == .ad(AdReference(0, 1), tick: 4), !failed {
                 failed = true
                 session.adFailed(AdError(.mediaDisplay, "b.mp4: decoder error at frame 4"))
             }
@@ -98,7 +98,7 @@ import Testing
         let frames = run.decisions.map(\.frame)
         #expect(frames.filter { $0 == 14 }.count == 2, "frame 14 is decided twice")
         let second14 = run.decisions.last { $0.frame == 14 }
-        #expect(second14?.source == .ad(breakIndex: 0, adIndex: 2, tick: 0))
+        #expect(second14?.source == .ad(AdReference(0, 2), tick: 0))
         #expect(run.timeline.filter { $0.hasPrefix("14 ") } == ["14 AD_ERROR b0 a1", "14 LOADED b0 a2",
                                                                   "14 STARTED b0 a2", "14 IMPRESSION b0 a2"])
         #expect(session.plan.breaks[0].ads.map(\.state) == [.played, .failed, .played])

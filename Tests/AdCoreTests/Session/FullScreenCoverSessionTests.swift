@@ -23,9 +23,9 @@ import Testing
     @Test func aCoverOverALinearAdPausesItWithItsPauseAndResumeEventsAndBeacons() throws {
         // The ad starts at frame 20; covered from 2.5 s to 3.5 s: frozen on its tick 4 meanwhile.
         let run = runToEnd(try Self.session(covers: [(25, 35)]))
-        #expect(run.decisions[25] == FrameDecision(frame: 25, source: .ad(breakIndex: 0, adIndex: 0, tick: 4), isPaused: true,
+        #expect(run.decisions[25] == FrameDecision(frame: 25, source: .ad(AdReference(0, 0), tick: 4), isPaused: true,
                                                    screen: run.decisions[25].screen, playerScene: "main"))
-        #expect(run.decisions[35].source == .ad(breakIndex: 0, adIndex: 0, tick: 5))
+        #expect(run.decisions[35].source == .ad(AdReference(0, 0), tick: 5))
         #expect(run.events.filter { $0.type == .pause || $0.type == .resume }.map(\.compact) == ["25 PAUSE b0 a0", "35 RESUME b0 a0"])
         #expect(run.beacons(.pause).map(\.frame) == [25] && run.beacons(.resume).map(\.frame) == [35])
         #expect(run.frames(of: .firstQuartile) == [35])

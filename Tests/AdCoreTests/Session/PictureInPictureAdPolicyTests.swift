@@ -22,7 +22,7 @@ import Testing
             #expect(run.decisions[frame] == FrameDecision(frame: Int64(frame), source: .content(tick: Int64(frame)), pip: Self.window))
         }
         for frame in 20..<30 {
-            #expect(run.decisions[frame] == FrameDecision(frame: Int64(frame), source: .ad(breakIndex: 0, adIndex: 0, tick: Int64(frame - 20)),
+            #expect(run.decisions[frame] == FrameDecision(frame: Int64(frame), source: .ad(AdReference(0, 0), tick: Int64(frame - 20)),
                                                           pip: Self.window))
         }
         #expect(run.decisions[30] == FrameDecision(frame: 30, source: .content(tick: 20), pip: Self.window))

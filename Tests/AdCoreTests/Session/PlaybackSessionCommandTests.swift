@@ -36,8 +36,8 @@ import Testing
     @Test func pausingAnAdFreezesItDelaysItsQuartilesAndFiresPauseAndResume() throws {
         // The ad starts at frame 20; paused after 5 of its frames for 1 s.
         let run = runToEnd(try Self.session(script: "pause@2.5; resume@3.5"))
-        #expect(run.decisions[25] == FrameDecision(frame: 25, source: .ad(breakIndex: 0, adIndex: 0, tick: 4), isPaused: true))
-        #expect(run.decisions[35] == FrameDecision(frame: 35, source: .ad(breakIndex: 0, adIndex: 0, tick: 5)))
+        #expect(run.decisions[25] == FrameDecision(frame: 25, source: .ad(AdReference(0, 0), tick: 4), isPaused: true))
+        #expect(run.decisions[35] == FrameDecision(frame: 35, source: .ad(AdReference(0, 0), tick: 5)))
         #expect(run.events.filter { $0.type == .pause || $0.type == .resume }.map(\.compact)
             == ["25 PAUSE b0 a0", "35 RESUME b0 a0"])
         #expect(run.beacons(.pause).map(\.url) == ["https://t.example/m/pause"])
@@ -99,7 +99,7 @@ import Testing
         let run = runToEnd(try Self.session(script: "pause@1; seek 4@1.2; resume@1.5"))
         #expect(run.decisions[14] == FrameDecision(frame: 14, source: .content(tick: 9), isPaused: true))
         // The mid-roll at 2 s was jumped over: it plays at resume, then the content goes on from 4 s.
-        #expect(run.decisions[15].source == .ad(breakIndex: 0, adIndex: 0, tick: 0))
+        #expect(run.decisions[15].source == .ad(AdReference(0, 0), tick: 0))
         #expect(run.decisions[35].source == .content(tick: 40))
         #expect(run.first(.adBreakReady)?.frame == 12)
     }

@@ -46,16 +46,16 @@ import Testing
                                           appDelegate: nil)
         let run = runToEnd(session)
         let sources = run.decisions.map(\.source)
-        #expect(sources[0] == .ad(breakIndex: 0, adIndex: 0, tick: 0))
-        #expect(sources[9] == .ad(breakIndex: 0, adIndex: 0, tick: 9))
-        #expect(sources[10] == .ad(breakIndex: 0, adIndex: 1, tick: 0))
+        #expect(sources[0] == .ad(AdReference(0, 0), tick: 0))
+        #expect(sources[9] == .ad(AdReference(0, 0), tick: 9))
+        #expect(sources[10] == .ad(AdReference(0, 1), tick: 0))
         #expect(sources[20] == .content(tick: 0))
         #expect(sources[49] == .content(tick: 29))
-        #expect(sources[50] == .ad(breakIndex: 1, adIndex: 0, tick: 0))
-        #expect(sources[69] == .ad(breakIndex: 1, adIndex: 0, tick: 19))
+        #expect(sources[50] == .ad(AdReference(1, 0), tick: 0))
+        #expect(sources[69] == .ad(AdReference(1, 0), tick: 19))
         #expect(sources[70] == .content(tick: 30))
         #expect(sources[99] == .content(tick: 59))
-        #expect(sources[100] == .ad(breakIndex: 2, adIndex: 0, tick: 0))
+        #expect(sources[100] == .ad(AdReference(2, 0), tick: 0))
         #expect(run.contentTicks == Array(0..<60))
         #expect(run.decisions.enumerated().allSatisfy { $0.element.frame == Int64($0.offset) && !$0.element.isPaused && $0.element.pip == nil })
         #expect(session.nextFrame() == nil)
@@ -77,7 +77,7 @@ import Testing
         let session = try PlaybackSession(plan: plan, configuration: testConfiguration(contentSeconds: 2),
                                           media: media, appDelegate: nil)
         let run = runToEnd(session)
-        #expect(run.decisions.first?.source == .ad(breakIndex: 0, adIndex: 0, tick: 0))
+        #expect(run.decisions.first?.source == .ad(AdReference(0, 0), tick: 0))
         #expect(run.contentTicks == Array(0..<20))
         let prerollsOff = try PlaybackSession(
             plan: plan, configuration: testConfiguration(contentSeconds: 2, ads: AdsRenderingSettings(playsPrerolls: false)),
@@ -94,7 +94,7 @@ import Testing
                                           media: FakeAdMedia(rate: tenFPS, seconds: ["m": 1]), appDelegate: nil)
         let run = runToEnd(session)
         #expect(run.decisions[20].source == .content(tick: 20))
-        #expect(run.decisions[21].source == .ad(breakIndex: 0, adIndex: 0, tick: 0))
+        #expect(run.decisions[21].source == .ad(AdReference(0, 0), tick: 0))
         #expect(run.decisions[31].source == .content(tick: 21))
     }
 

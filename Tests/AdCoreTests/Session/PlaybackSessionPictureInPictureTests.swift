@@ -30,7 +30,7 @@ import Testing
         ])
         let started = try #require(run.first(.adBreakStarted))
         #expect(started.cueTime == 2.0 && started.time == 3.0 && started.contentTime == 3.0)
-        #expect(run.decisions[30] == FrameDecision(frame: 30, source: .ad(breakIndex: 0, adIndex: 0, tick: 0)))
+        #expect(run.decisions[30] == FrameDecision(frame: 30, source: .ad(AdReference(0, 0), tick: 0)))
         #expect(run.decisions[40].source == .content(tick: 30))
         #expect(run.contentTicks == Array(0..<60))
         #expect(contentIsContinuous(run))
@@ -51,10 +51,10 @@ import Testing
         // Pod of two 1 s ads at 1 s; the window opens at 1.5 s, in the first ad.
         let session = try Self.midrollSession(cue: seconds(1), script: "pip on@1.5", pod: 2)
         let run = runToEnd(session)
-        #expect(run.decisions[14] == FrameDecision(frame: 14, source: .ad(breakIndex: 0, adIndex: 0, tick: 4)))
+        #expect(run.decisions[14] == FrameDecision(frame: 14, source: .ad(AdReference(0, 0), tick: 4)))
         for frame in 15..<30 {
             #expect(run.decisions[frame].pip == Self.window)
-            #expect(run.decisions[frame].source == .ad(breakIndex: 0, adIndex: frame < 20 ? 0 : 1, tick: Int64(frame % 10)))
+            #expect(run.decisions[frame].source == .ad(AdReference(0, frame < 20 ? 0 : 1), tick: Int64(frame % 10)))
         }
         #expect(run.frames(of: .firstQuartile) == [13, 23])
         #expect(run.frames(of: .midpoint) == [15, 25])
@@ -72,13 +72,13 @@ import Testing
                                                    media: media, appDelegate: nil))
         #expect(refused.first(.pipFailedToStart)?.message == "picture-in-picture is not possible now: nothing is playing")
         #expect(refused.decisions.allSatisfy { $0.pip == nil })
-        #expect(refused.decisions[0].source == .ad(breakIndex: 0, adIndex: 0, tick: 0))
+        #expect(refused.decisions[0].source == .ad(AdReference(0, 0), tick: 0))
 
         // Moved into the window during the pre-roll: the pre-roll (both of its breaks) goes on there.
         let moved = runToEnd(try PlaybackSession(plan: plan, configuration: testConfiguration(contentSeconds: 2, script: "pip on@0.5"),
                                                  media: media, appDelegate: nil))
         #expect(moved.decisions[4].pip == nil && moved.decisions[5].pip == Self.window)
-        #expect(moved.decisions[10] == FrameDecision(frame: 10, source: .ad(breakIndex: 1, adIndex: 0, tick: 0), pip: Self.window))
+        #expect(moved.decisions[10] == FrameDecision(frame: 10, source: .ad(AdReference(1, 0), tick: 0), pip: Self.window))
         #expect(moved.decisions[20] == FrameDecision(frame: 20, source: .content(tick: 0), pip: Self.window))
         #expect(moved.frames(of: .adBreakDeferred).isEmpty)
     }
@@ -96,7 +96,7 @@ import Testing
         #expect(run.frames(of: .adBreakStarted) == [22])
         #expect(run.first(.adBreakStarted)?.cueTime == 2.1)
         #expect(run.decisions[21].source == .content(tick: 21))
-        #expect(run.decisions[22].source == .ad(breakIndex: 0, adIndex: 0, tick: 0))
+        #expect(run.decisions[22].source == .ad(AdReference(0, 0), tick: 0))
         #expect(run.frames(of: .complete) == [32])
         #expect(run.decisions[32].source == .content(tick: 22))
         #expect(run.frames(of: .pipWillStart).count == 20 && run.frames(of: .pipDidStop).count == 20)
@@ -126,7 +126,7 @@ import Testing
         #expect(run.decisions[31].pip == PixelRect(x: 842, y: 468, width: 1066, height: 600))
         #expect(run.frames(of: .adBreakDeferred) == [11])
         #expect(run.frames(of: .adBreakStarted) == [33])
-        #expect(run.decisions[33] == FrameDecision(frame: 33, source: .ad(breakIndex: 0, adIndex: 0, tick: 0)))
+        #expect(run.decisions[33] == FrameDecision(frame: 33, source: .ad(AdReference(0, 0), tick: 0)))
         #expect(contentIsContinuous(run))
     }
 }
@@ -163,7 +163,7 @@ import Testing
         let run = runToEnd(try Self.session(script: "pip on@1; pause@2.5; pip off@2.7; resume@3"))
         #expect(run.decisions[29] == FrameDecision(frame: 29, source: .content(tick: 24), isPaused: true))
         #expect(run.first(.adBreakStarted)?.frame == 30)
-        #expect(run.decisions[30].source == .ad(breakIndex: 0, adIndex: 0, tick: 0))
+        #expect(run.decisions[30].source == .ad(AdReference(0, 0), tick: 0))
     }
 }
 
@@ -191,7 +191,7 @@ import Testing
             #expect(run.decisions[frame] == FrameDecision(frame: Int64(frame), source: .content(tick: 19), isPaused: true,
                                                           pip: PlaybackSessionPictureInPictureTests.window))
         }
-        #expect(run.decisions[30] == FrameDecision(frame: 30, source: .ad(breakIndex: 0, adIndex: 0, tick: 0)))
+        #expect(run.decisions[30] == FrameDecision(frame: 30, source: .ad(AdReference(0, 0), tick: 0)))
         #expect(run.first(.adBreakStarted)?.cueTime == 2.0)
         #expect(run.decisions.count == 40 && run.first(.sessionEnded)?.reason == .contentEnded)
     }
@@ -203,7 +203,7 @@ import Testing
         #expect(session.status.heldBreaks == [0])
         session.submit(.stopPictureInPicture)
         let rest = runToEnd(session)
-        #expect(rest.decisions.first == FrameDecision(frame: 100, source: .ad(breakIndex: 0, adIndex: 0, tick: 0)))
+        #expect(rest.decisions.first == FrameDecision(frame: 100, source: .ad(AdReference(0, 0), tick: 0)))
         #expect(rest.decisions.count == 10 && session.status.showing == .ended)
     }
 }

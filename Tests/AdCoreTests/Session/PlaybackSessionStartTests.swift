@@ -33,7 +33,7 @@ import Testing
         for decision in run.decisions {
             let (key, tick): (String, Int64) = switch decision.source {
             case .content(let tick): ("content", tick)
-            case .ad(let b, _, let tick): ("ad b\(b)", tick)
+            case .ad(let ad, let tick): ("ad b\(ad.breakIndex)", tick)
             }
             if let last = out.last, last.0 == key, last.2 + 1 == tick {
                 out[out.count - 1].2 = tick
