@@ -24,7 +24,7 @@ public enum MediaError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The job was interrupted (SIGINT/SIGTERM) before it finished; nothing was written.
     case interrupted
     /// A file whose packets cannot be copied into the output (passthrough): why not.
-    case cannotCopy(path: String, reason: String)
+    case cannotCopy(path: String, reason: CopyRefusal)
     /// A video stream whose coded size (from its codec parameters, read before any decoder opens) is over the
     /// picture limit its caller set (`PictureLimit`); `detail` gives the stream, its size and the limit.
     case pictureTooLarge(path: String, detail: String)

@@ -62,9 +62,11 @@ struct PassthroughSpliceTests {
         let dir = TemporaryDirectory()
         try FFmpegTool.makeClip(dir.path("c.mp4"), size: "320x240", rate: "30", seconds: 1, audio: false)
         let format = OutputFormat(size: PixelSize(width: 320, height: 180), frameRate: FrameRate(30), sampleRate: 48000, channels: 2)
-        #expect(throws: MediaError.cannotCopy(path: dir.path("c.mp4"), reason: "its pictures are 320x240, the output's 320x180")) {
+        let refusal = CopyRefusal.pictureSize(width: 320, height: 240, output: PixelSize(width: 320, height: 180))
+        #expect(throws: MediaError.cannotCopy(path: dir.path("c.mp4"), reason: refusal)) {
             try MediaWriter(destination: dir.path("o.mp4"), format: format, encoding: EncodingSettings(), passthrough: dir.path("c.mp4"))
         }
+        #expect(MediaError.cannotCopy(path: "c.mp4", reason: refusal).description == "c.mp4: cannot be copied: its pictures are 320x240, the output's 320x180")
         #expect(!FileManager.default.fileExists(atPath: dir.path("o.mp4")))
     }
 

@@ -26,8 +26,47 @@ public enum PassthroughAd: Hashable, Sendable {
     /// Copied where the ad was shown whole (it was coded with the content's parameter sets, at the output's size
     /// and rate).
     case copied
-    /// Encoded, for `reason`.
-    case encoded(reason: String)
+    /// Encoded: its file's packets cannot join the output's track.
+    case encoded(CopyRefusal)
+    /// Encoded: its file could not be opened for copying (it plays, decoded, as any ad).
+    case unreadable(MediaError)
+
+    /// Why it was encoded; `nil` when it was copied.
+    public var reason: String? {
+        switch self {
+        case .copied: nil
+        case .encoded(let refusal): refusal.description
+        case .unreadable(let error): error.description
+        }
+    }
+}
+
+/// Why `--passthrough` copies nothing of a render: the render, or the content's pictures, do not allow it.
+public enum PassthroughRefusal: Hashable, Sendable, CustomStringConvertible {
+    case noVideo
+    case losslessProfile
+    case nothingWritten
+    case frameHash
+    case composedScreen
+    case startOffset
+    case pictureShape
+    case frameRate(content: FrameRate, output: FrameRate)
+    /// The content's pictures cannot be copied as they are.
+    case cannotCopy(CopyRefusal)
+
+    public var description: String {
+        switch self {
+        case .noVideo: "it has no video"
+        case .losslessProfile: "the lossless profile encodes FFV1, not H.264"
+        case .nothingWritten: "nothing is written"
+        case .frameHash: "--framehash needs every picture decoded"
+        case .composedScreen: "a device or session screen composes every frame"
+        case .startOffset: "--start-at moves the content off its own frame grid"
+        case .pictureShape: "its picture's shape differs from the output's"
+        case .frameRate(let content, let output): "its frame rate \(content) is not the output's \(output)"
+        case .cannotCopy(let refusal): refusal.description
+        }
+    }
 }
 
 /// The rule of a passthrough render, frame by frame: a run of frames of one copyable file (the content, or an ad

@@ -8,7 +8,7 @@ extension Stitcher {
     ///
     /// - Throws: `.output` with the reason when passthrough is `on` and cannot be used.
     static func outputStage(_ request: RenderRequest, format: OutputFormat, content info: MediaInfo,
-                            source: MediaSource) throws(RenderError) -> (OutputStage, String?) {
+                            source: MediaSource) throws(RenderError) -> (OutputStage, PassthroughRefusal?) {
         func plain() throws(RenderError) -> OutputStage {
             do {
                 return try OutputStage(destination: request.writesMedia ? request.outputPath : nil, format: format,
@@ -24,27 +24,29 @@ extension Stitcher {
                 return (stage, nil)
             } catch {
                 guard case .cannotCopy(_, let why) = error else { throw .output(error) }
-                reason = why
+                reason = .cannotCopy(why)
             }
         }
-        let refusal = "--passthrough: \(request.contentPath): \(reason!)"
-        guard request.passthrough == .auto else { throw .output(.invalidSetting(name: "--passthrough", value: "on", reason: refusal)) }
+        guard let refusal = reason else { preconditionFailure("a passthrough stage neither made nor refused") }
+        guard request.passthrough == .auto else {
+            throw .output(.invalidSetting(name: "--passthrough", value: "on", reason: "--passthrough: \(request.contentPath): \(refusal)"))
+        }
         return (try plain(), refusal)
     }
 
     /// Why this render cannot copy the content's pictures, or `nil`: passthrough copies a full-screen H.264
     /// content at the output's own size, shape and rate into an MP4, alone on screen.
     private static func passthroughRefusal(_ request: RenderRequest, format: OutputFormat, content info: MediaInfo,
-                                           source: MediaSource) -> String? {
-        guard let video = info.bestVideo else { return "it has no video" }
-        if video.codec != "h264" { return "its video is \(video.codec), not H.264" }
-        if request.encoding.profile != .delivery { return "the lossless profile encodes FFV1, not H.264" }
-        if !request.writesMedia { return "nothing is written" }
-        if request.frameHashPath != nil { return "--framehash needs every picture decoded" }
-        if request.screen != nil || !request.players.isEmpty { return "a device or session screen composes every frame" }
-        if request.contentStart != .zero { return "--start-at moves the content off its own frame grid" }
-        if source.displayAspect != format.size.displayAspect() { return "its picture's shape differs from the output's" }
-        if source.nominalFrameRate != format.frameRate { return "its frame rate \(source.nominalFrameRate) is not the output's \(format.frameRate)" }
+                                           source: MediaSource) -> PassthroughRefusal? {
+        guard let video = info.bestVideo else { return .noVideo }
+        if video.codec != "h264" { return .cannotCopy(.videoCodec(video.codec)) }
+        if request.encoding.profile != .delivery { return .losslessProfile }
+        if !request.writesMedia { return .nothingWritten }
+        if request.frameHashPath != nil { return .frameHash }
+        if request.screen != nil || !request.players.isEmpty { return .composedScreen }
+        if request.contentStart != .zero { return .startOffset }
+        if source.displayAspect != format.size.displayAspect() { return .pictureShape }
+        if source.nominalFrameRate != format.frameRate { return .frameRate(content: source.nominalFrameRate, output: format.frameRate) }
         return nil
     }
 
@@ -115,9 +117,7 @@ extension Stitcher {
             adCopySources[ad] = copy
             passthroughAds[ad] = .copied
         } catch {
-            var reason = "\(error)"
-            if case .cannotCopy(_, let why) = error { reason = why }
-            passthroughAds[ad] = .encoded(reason: reason)
+            if case .cannotCopy(_, let why) = error { passthroughAds[ad] = .encoded(why) } else { passthroughAds[ad] = .unreadable(error) }
         }
         return runs.allows(.ad(ad))
     }

@@ -80,7 +80,7 @@ public final class Stitcher {
     /// Whether the content's loudness notes (`LOG`) were logged.
     private var loggedContentLoudness = false
     /// Why a passthrough render (`.auto`) encodes every frame, or `nil`.
-    private(set) var passthroughRefusal: String?
+    private(set) var passthroughRefusal: PassthroughRefusal?
 
     /// A stretch of consecutive ticks of one source: its audio is read contiguously from `sourceStart`.
     private struct AudioRun {
@@ -258,7 +258,7 @@ public final class Stitcher {
         var result = Timeline(output: output, content: Timeline.Source(
             path: request.contentPath, fps: content.nominalFrameRate.perSecond.fraction, frames: content.frameCount,
             duration: content.videoDuration.seconds.doubleValue), segments: segments)
-        var passthroughSound = content.hasAudio ? stage.audioCopyRefusal.map { PassthroughSound.encoded(reason: $0) } : nil
+        var passthroughSound = content.hasAudio ? stage.audioCopyRefusal.map { PassthroughSound.encoded($0) } : nil
         result.videoRuns = passthroughRuns.map { Timeline.VideoRun.runs(copied: $0.copied, frames: stage.frameCount) }
         result.loudness = normaliser?.timeline
         // Every file is finished under its temporary name first, then all are put in place together: a failure
@@ -682,7 +682,7 @@ public struct RenderResult: Sendable {
     /// Mid-rolls cued after the content's real end, which it never reached (`AD_BREAK_SKIPPED` `contentEnded`).
     public var breaksNotReached: [Int] = []
     /// Why `--passthrough auto` encoded every frame; `nil` when it copied, or was not asked to.
-    public var passthroughRefusal: String?
+    public var passthroughRefusal: PassthroughRefusal?
     /// In passthrough, what became of each ad's pictures (those shown whole, on their own, at least once).
     public var passthroughAds: [AdReference: PassthroughAd] = [:]
     /// In passthrough, what limited the copying of the content (open GOPs).
@@ -697,7 +697,7 @@ public enum PassthroughSound: Hashable, Sendable {
     /// ads', and a few either side of each splice).
     case copied(packets: Int, encoded: Int)
     /// Every packet encoded, and why.
-    case encoded(reason: String)
+    case encoded(CopyRefusal)
 }
 
 /// An input of a render that ended before its declared duration: the content (`ad` is `nil`) or one ad.

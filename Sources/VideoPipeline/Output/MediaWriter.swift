@@ -43,7 +43,7 @@ public final class MediaWriter {
         try splicedAudio?.source(path)
     }
     /// In passthrough, why the content's sound is encoded rather than copied.
-    public let audioCopyRefusal: String?
+    public let audioCopyRefusal: CopyRefusal?
     /// In passthrough, the AAC packets copied from the content and encoded so far.
     public var audioPackets: (copied: Int, encoded: Int)? { splicedAudio.map { ($0.copied, $0.encoded) } }
 
@@ -81,9 +81,9 @@ public final class MediaWriter {
             video = try Encoder.video(in: context, format: format, encoding: encoding)
             spliced = nil
         }
-        var splicedAudio: SplicedAudioTrack?, refusal: String?
+        var splicedAudio: SplicedAudioTrack?, refusal: CopyRefusal?
         if passthrough != nil, !copySound {
-            refusal = "--passthrough-sound encode"
+            refusal = .soundEncodedByRequest
         } else if let passthrough {
             do {
                 splicedAudio = try SplicedAudioTrack(in: context, content: passthrough, format: format, encoding: encoding, reportedAs: destination)

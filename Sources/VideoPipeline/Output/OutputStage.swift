@@ -149,7 +149,7 @@ public final class OutputStage {
     public func soundSource(_ path: String) throws(MediaError) -> AudioPacketSource? {
         try writer?.soundSource(path)
     }
-    public var audioCopyRefusal: String? { writer?.audioCopyRefusal }
+    public var audioCopyRefusal: CopyRefusal? { writer?.audioCopyRefusal }
     /// In passthrough, after `finishWriting`: the AAC packets copied from the content and encoded.
     public var audioPackets: (copied: Int, encoded: Int)? { writer?.audioPackets }
 

@@ -38,17 +38,17 @@ public final class AudioPacketSource: @unchecked Sendable {
     ///   packets are not stamped on its sample clock.
     init(path: String, format: OutputFormat, config: [UInt8], outputPhase: Int64) throws(MediaError) {
         input = try InputFile(path: path)
-        func no(_ why: String) -> MediaError { .cannotCopy(path: path, reason: why) }
-        guard let index = input.bestStream(.audio) else { throw no("it has no sound") }
+        func no(_ why: CopyRefusal) -> MediaError { .cannotCopy(path: path, reason: why) }
+        guard let index = input.bestStream(.audio) else { throw no(.noSound) }
         stream = index
         let par = input.parameters(ofStream: index)
-        guard par.codecID == AV_CODEC_ID_AAC else { throw no("its sound is \(par.codecName), not AAC") }
+        guard par.codecID == AV_CODEC_ID_AAC else { throw no(.soundCodec(par.codecName)) }
         guard par.sampleRate == format.sampleRate, par.channels == format.channels else {
-            throw no("its sound is \(par.sampleRate) Hz with \(par.channels) channels, the output's \(format.sampleRate) Hz with \(format.channels)")
+            throw no(.soundFormat(sampleRate: Int(par.sampleRate), channels: Int(par.channels), outputSampleRate: format.sampleRate, outputChannels: format.channels))
         }
-        guard let theirs = AudioPacketSource.essentials(of: par.extradata) else { throw no("its AAC configuration is not a plain AAC-LC one") }
+        guard let theirs = AudioPacketSource.essentials(of: par.extradata) else { throw no(.notAACLC) }
         guard theirs == AudioPacketSource.essentials(of: config) else {
-            throw no("its AAC configuration (object type, rate, channel configuration) is not the encoder's")
+            throw no(.otherAACConfiguration)
         }
         sampleRate = Int64(format.sampleRate)
         timeBase = input.timeBase(ofStream: index) ?? Rational(1, sampleRate)
@@ -56,9 +56,9 @@ public final class AudioPacketSource: @unchecked Sendable {
         origin = start.rounded
         input.discardAll(except: index)
         packet = try Packet()
-        guard try input.readPacket(ofStream: index, into: packet) else { throw no("its sound has no packets") }
+        guard try input.readPacket(ofStream: index, into: packet) else { throw no(.noSoundPackets) }
         guard let pts = packet.pts, (Rational(pts) * timeBase * Rational(sampleRate)).isInteger else {
-            throw no("its sound's packets are not stamped on its sample clock")
+            throw no(.unstampedSound)
         }
         let position = (Rational(pts) * timeBase * Rational(sampleRate)).numerator - origin
         phase = AudioPacketSource.modulo(position, AudioPacketSource.packetSize)

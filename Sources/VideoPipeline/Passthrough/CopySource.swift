@@ -39,7 +39,7 @@ public final class CopySource: @unchecked Sendable {
         timeBase = input.timeBase(ofStream: index) ?? Rational(1, 90_000)
         rate = format.frameRate
         guard !par.extradata.isEmpty else {
-            throw .cannotCopy(path: path, reason: "its H.264 has no avcC (parameter sets in the stream only)")
+            throw .cannotCopy(path: path, reason: .noAVCC)
         }
         sets = try AVCParameterSets(avcC: par.extradata)
         reorderDepth = Int64(par.videoDelay)
@@ -72,9 +72,9 @@ public final class CopySource: @unchecked Sendable {
 
     /// The display index of a packet stamped `pts`.
     private func displayIndex(_ pts: Int64?) throws(MediaError) -> Int64 {
-        guard let pts else { throw .cannotCopy(path: path, reason: "a video packet has no timestamp") }
+        guard let pts else { throw .cannotCopy(path: path, reason: .unstampedPicture) }
         let index = Rational(pts - firstPTS) * timeBase * rate.perSecond
-        guard index.isInteger else { throw .cannotCopy(path: path, reason: "its pictures are not on the output's frame grid") }
+        guard index.isInteger else { throw .cannotCopy(path: path, reason: .offFrameGrid) }
         return index.numerator
     }
 
@@ -92,7 +92,7 @@ public final class CopySource: @unchecked Sendable {
         let packet = try Packet()
         var samples: [(pts: Int64, key: Bool)] = [], openGOP = 0
         while try input.readPacket(ofStream: stream, into: packet) {
-            guard let pts = packet.pts else { throw .cannotCopy(path: input.path, reason: "a video packet has no timestamp") }
+            guard let pts = packet.pts else { throw .cannotCopy(path: input.path, reason: .unstampedPicture) }
             let key = packet.isKeyframe, idr = key && isIDR(packet)
             if key && !idr { openGOP += 1 }
             samples.append((pts, idr))
@@ -102,12 +102,12 @@ public final class CopySource: @unchecked Sendable {
         var keyframes: [Int64] = [], indices: [Int64] = []
         for sample in samples {
             let index = Rational(sample.pts - first) * timeBase * rate.perSecond
-            guard index.isInteger else { throw .cannotCopy(path: input.path, reason: "its pictures are not on the output's frame grid") }
+            guard index.isInteger else { throw .cannotCopy(path: input.path, reason: .offFrameGrid) }
             indices.append(index.numerator)
             if sample.key { keyframes.append(index.numerator) }
         }
         guard indices.sorted() == Array(0..<Int64(indices.count)) else {
-            throw .cannotCopy(path: input.path, reason: "its pictures are not one per frame of the output (a variable or other frame rate)")
+            throw .cannotCopy(path: input.path, reason: .notOnePerFrame)
         }
         return (keyframes.sorted(), openGOP, Int64(samples.count), first)
     }
@@ -125,13 +125,13 @@ public final class CopySource: @unchecked Sendable {
 
     /// Whether a video of `par` can be copied into an output of `format`; the reason when not.
     static func checkCopyable(_ par: StreamParameters, path: String, format: OutputFormat) throws(MediaError) {
-        func no(_ why: String) -> MediaError { .cannotCopy(path: path, reason: why) }
-        guard par.codecID == AV_CODEC_ID_H264 else { throw no("its video is \(par.codecName), not H.264") }
+        func no(_ why: CopyRefusal) -> MediaError { .cannotCopy(path: path, reason: why) }
+        guard par.codecID == AV_CODEC_ID_H264 else { throw no(.videoCodec(par.codecName)) }
         guard par.pixelFormat == AV_PIX_FMT_YUV420P || par.pixelFormat == AV_PIX_FMT_YUVJ420P else {
-            throw no("its pictures are not 8-bit 4:2:0")
+            throw no(.pixelFormat)
         }
         guard par.width == format.size.width, par.height == format.size.height else {
-            throw no("its pictures are \(par.width)x\(par.height), the output's \(format.size)")
+            throw no(.pictureSize(width: Int(par.width), height: Int(par.height), output: format.size))
         }
     }
 }

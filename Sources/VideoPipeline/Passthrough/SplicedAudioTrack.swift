@@ -67,11 +67,11 @@ final class SplicedAudioTrack {
          reportedAs destination: String) throws(MediaError) {
         let halfPacket = Rational(SplicedAudioTrack.size / 2, Int64(format.sampleRate))
         guard halfPacket < format.frameRate.frameDuration.seconds else {
-            throw .cannotCopy(path: content, reason: "at \(format.frameRate) fps a shift of half an AAC packet would move the sound more than a frame")
+            throw .cannotCopy(path: content, reason: .packetShift(format.frameRate))
         }
         let first = try Encoder.audioCodec(format: format, encoding: encoding, globalHeader: context.wantsGlobalHeader)
         guard first.codecID == AV_CODEC_ID_AAC, first.initialPadding == SplicedAudioTrack.size, first.frameSize == SplicedAudioTrack.size else {
-            throw .cannotCopy(path: content, reason: "the output's sound is not AAC with a one-packet delay")
+            throw .cannotCopy(path: content, reason: .outputSound)
         }
         config = first.extradata
         outputPhase = -Int64(first.initialPadding)

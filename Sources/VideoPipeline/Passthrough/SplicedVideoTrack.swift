@@ -51,7 +51,7 @@ final class SplicedVideoTrack {
         let contentSets = content.sets
         encoderSPSID = (contentSets.sequenceSetIDs.max() ?? 0) + 1
         guard encoderSPSID < 32, (contentSets.pictureSetIDs.max() ?? 0) < 255 else {
-            throw .cannotCopy(path: path, reason: "its parameter set ids leave none free for the re-encoded pictures")
+            throw .cannotCopy(path: path, reason: .parameterSetIDsExhausted)
         }
         packet = try Packet()
         properties = try Packet()
@@ -62,7 +62,7 @@ final class SplicedVideoTrack {
         let encoderSets = try AVCParameterSets(annexB: first.extradata)
         guard Set(encoderSets.sequenceSetIDs).isDisjoint(with: contentSets.sequenceSetIDs),
               Set(encoderSets.pictureSetIDs).isDisjoint(with: contentSets.pictureSetIDs) else {
-            throw .cannotCopy(path: path, reason: "x264's parameter set ids \(encoderSets.sequenceSetIDs) clash with the content's")
+            throw .cannotCopy(path: path, reason: .parameterSetIDsClash(encoderSets.sequenceSetIDs.map { Int($0) }))
         }
         encoder = first
         delay = max(content.reorderDepth, first.reorderDepth)
@@ -79,10 +79,10 @@ final class SplicedVideoTrack {
         let source = try CopySource(path: path, format: format)
         guard source.sets.sequenceSets.allSatisfy(content.sets.sequenceSets.contains),
               source.sets.pictureSets.allSatisfy(content.sets.pictureSets.contains) else {
-            throw .cannotCopy(path: path, reason: "its parameter sets (SPS/PPS) are not the content's")
+            throw .cannotCopy(path: path, reason: .otherParameterSets)
         }
         guard source.reorderDepth <= delay else {
-            throw .cannotCopy(path: path, reason: "it reorders \(source.reorderDepth) pictures, more than the content's \(delay)")
+            throw .cannotCopy(path: path, reason: .reorderDepth(Int(source.reorderDepth), limit: Int(delay)))
         }
         return source
     }

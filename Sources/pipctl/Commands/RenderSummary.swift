@@ -34,11 +34,13 @@ struct RenderSummary {
             }
             notes += result.passthroughNotes.map { "  passthrough: \($0)\n" }
             for (ad, fate) in result.passthroughAds.sorted(by: { $0.key < $1.key }) {
-                guard case .encoded(let reason) = fate else { continue }
+                guard let reason = fate.reason else { continue }
                 notes.append("  passthrough: ad \(ad.adIndex) of break \(ad.breakIndex) encoded: \(reason)\n")
             }
         }
-        if let refusal = result.passthroughRefusal { notes.append("  passthrough not used: \(refusal)\n") }
+        if let refusal = result.passthroughRefusal {
+            notes.append("  passthrough not used: --passthrough: \(result.timeline.content.path): \(refusal)\n")
+        }
         if let hls {
             let type = hls.segments.initSegment == nil ? "mpegts" : "fmp4"
             notes.append("  hls: \(hls.segments.segments.count) \(type) segments, \(hls.breaks.count) break\(hls.breaks.count == 1 ? "" : "s") marked; master: \(hls.directory)/\(HLSRender.masterName)\n")

@@ -99,7 +99,9 @@ struct PassthroughSoundTests {
         request.sampleRate = 44100
         let result = try Stitcher.render(request)
         try StampedMedia.expectGoodRender(result, request)
-        #expect(result.passthroughSound == .encoded(reason: "its sound is 48000 Hz with 2 channels, the output's 44100 Hz with 2"))
+        #expect(result.passthroughSound == .encoded(.soundFormat(sampleRate: 48000, channels: 2, outputSampleRate: 44100, outputChannels: 2)))
+        #expect(result.passthroughSound.map { if case .encoded(let r) = $0 { r.description } else { "" } }
+                == "its sound is 48000 Hz with 2 channels, the output's 44100 Hz with 2")
     }
 
     @Test func soundCanBeEncodedWithEverySampleInItsPlaceWhilePicturesAreCopied() throws {
@@ -114,7 +116,7 @@ struct PassthroughSoundTests {
             try StampedMedia.expectGoodRender(result, request)
             results.append(result)
         }
-        #expect(results[0].passthroughSound == .encoded(reason: "--passthrough-sound encode"))
+        #expect(results[0].passthroughSound == .encoded(.soundEncodedByRequest))
         #expect(results[0].timeline.videoRuns?.contains { $0.mode == .copied } == true)
         // The sound is read where the pictures put it, as in a render encoded throughout.
         #expect(results[0].timeline.segments.map(\.sourceAudioStart) == results[1].timeline.segments.map(\.sourceAudioStart))
