@@ -98,7 +98,7 @@ extension PlaybackSession {
                         let change = ScreenTimeline.Change(time: configuration.frameRate.time(ofFrame: frame),
                                                            command: screenCommand, events: events, state: state)
                         liveScreenChanges.append(change)
-                        screenAds?.screenChanged(change)
+                        screenAdPlayback?.screenChanged(change)
                     }
                     if recordsNativeCommands {
                         nativeCommands.append(AppliedCommand(time: time, command: command, change: ScreenTimeline.Change(

@@ -76,7 +76,7 @@ public final class PlaybackSession {
     var nativeCommands: [AppliedCommand] = []
     /// The banners' and full-screen ads' playback: which full-screen ads cover the player, live ones included
     /// (`nil`: only `configuration.fullScreenPresentations`). Shared by every player of the screen.
-    public var screenAds: ScreenAdPlayback?
+    public var screenAdPlayback: ScreenAdPlayback?
     /// Whether a full-screen ad covered the player at the last frame decided.
     var isCovered = false
     /// The frame at which the current picture-in-picture start or stop was requested.
@@ -256,7 +256,7 @@ public final class PlaybackSession {
     private var fullScreenCover: FullScreenPresentation? {
         guard let scene = configuration.playerScene ?? screen?.scenes[0].id else { return nil }
         let time = configuration.frameRate.time(ofFrame: frame)
-        if let screenAds { return screenAds.presentation(of: scene, at: time) }
+        if let screenAdPlayback { return screenAdPlayback.presentation(of: scene, at: time) }
         return configuration.fullScreenPresentations.last { $0.covers(scene, at: time) }
     }
 

@@ -10,7 +10,7 @@ import VideoPipeline
 /// encodes it, and writes the frame's audio; it records the timeline and passes the session's events on. An ad
 /// whose media fails (missing, unreadable, decode error mid-ad) is reported to the session with its VAST code and
 /// the render goes on. On a screen where other scenes have players too (`request.players`), each is a
-/// `ScenePlayer` stepped after the primary session and drawn in its own scene; the output's audio and length are
+/// `ScenePlayback` stepped after the primary session and drawn in its own scene; the output's audio and length are
 /// the primary's.
 ///
 /// `render(_:control:)` runs a whole batch render. `pipctl play` drives `step()` itself, in real time, submitting
@@ -29,13 +29,13 @@ public final class Stitcher {
     let content: MediaSource
     let media: AdMedia
     /// The other scenes' players (`request.players`), stepped after the primary session at every frame.
-    var players: [ScenePlayer] = []
+    var players: [ScenePlayback] = []
     /// The last output frame the other players were stepped for (a frame decided again after an ad failure
     /// must not move them on twice).
     private var playersFrame: Int64 = -1
     private let background: MediaSource?
     /// The loaded banner creatives (`request.screenAds`), and the screen ad events not yet logged.
-    let screenAds: ScreenAdPictures?
+    let screenAdPictures: ScreenAdPictures?
     var pendingScreenEvents: ArraySlice<ScreenAdEvent> = []
     /// The native placements' images and font (`request.nativeAds`, or in `play` `request.liveNative`), and their
     /// events not yet logged.
@@ -113,7 +113,7 @@ public final class Stitcher {
         do { background = try request.pictureInPictureBackground.map { p throws(MediaError) in try MediaSource(path: p, format: format) } } catch {
             throw .background(error)
         }
-        screenAds = try request.screenAds.map { run throws(RenderError) in
+        screenAdPictures = try request.screenAds.map { run throws(RenderError) in
             try ScreenAdPictures(run: run, format: format, cache: request.mediaCache)
         }
         liveNative = mode == .live ? try Stitcher.liveNative(request, format: format) : nil
@@ -121,7 +121,7 @@ public final class Stitcher {
             : try NativePictures(ads: liveNative == nil ? request.nativeAds : nil, images: request.nativeAds?.images ?? [:], font: request.font,
                                  format: format, threads: request.encoding.threads, cache: request.mediaCache)
         pendingNativeEvents = ArraySlice(liveNative == nil ? native?.events ?? [] : [])
-        liveBanners = mode == .live ? screenAds.flatMap { ads in
+        liveBanners = mode == .live ? screenAdPictures.flatMap { ads in
             ads.run.loader.map { LiveBannerRequests(driver: ads.run.driver, loader: $0) }
         } : nil
         // One download queue for every player's ads, so that Ctrl-C stops all of them at once.
@@ -157,7 +157,7 @@ public final class Stitcher {
             pictureInPicture: request.pictureInPicture, script: request.script, mode: mode,
             clockOrigin: request.clockOrigin, cacheBusting: request.cacheBusting, contentEarlyEnd: content.earlyEnd,
             screen: request.screen)
-        configuration.fullScreenPresentations = screenAds?.run.presentations ?? []
+        configuration.fullScreenPresentations = screenAdPictures?.run.presentations ?? []
         let playerScenes = (request.screen.map { [$0.scenes[0].id] } ?? []) + request.players.map(\.scene)
         do throws(ScriptError) { try request.script.checkScenes(players: playerScenes, screen: request.screen) } catch {
             throw .session("\(error)")
@@ -179,7 +179,7 @@ public final class Stitcher {
             let slot = PictureInPictureSlot()
             session.pictureInPictureSlot = slot
             for player in request.players {
-                players.append(try ScenePlayer(player: player, base: configuration, format: format,
+                players.append(try ScenePlayback(player: player, base: configuration, format: format,
                                                threads: request.encoding.threads, downloads: downloads, slot: slot,
                                                live: mode == .live))
             }
@@ -197,7 +197,7 @@ public final class Stitcher {
         downloads.cancel()
         liveBanners?.cancel()
         liveNative?.cancel()
-        session.screenAds?.cancel()
+        session.screenAdPlayback?.cancel()
     }
 
     /// Also sends every event to `observer` (a beacon sender, a live printer).
@@ -505,7 +505,7 @@ public final class Stitcher {
                 }
             case .banner:
                 // The creative the loader fetched for this scene's current width (nothing when it failed).
-                let loaded = screenAds?.banner(of: layer.scene, at: format.frameRate.time(ofFrame: frame))
+                let loaded = screenAdPictures?.banner(of: layer.scene, at: format.frameRate.time(ofFrame: frame))
                 if let loaded {
                     drawing.layers.append(.picture(try loaded.source.picture(atTick: frame % loaded.source.frameCount),
                                                    .fill, in: layer.rect))

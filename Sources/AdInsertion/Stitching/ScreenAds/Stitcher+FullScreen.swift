@@ -13,24 +13,24 @@ extension Stitcher {
     /// next plays it on. Without loaded creatives (`--device` alone) the model's layer is a placeholder colour.
     func fullScreenLayers(_ layer: ScreenLayer, frame: Int64) throws(MediaError) -> (layers: [CompositorLayer], timeline: Timeline.Layer)? {
         let area = Timeline.Layer.Area(scene: layer.scene, rect: layer.rect)
-        guard let screenAds else {
+        guard let screenAdPictures else {
             return ([.color(Stitcher.fullScreenColor, in: layer.rect)], .fullScreen(area, .placeholder))
         }
         let time = format.frameRate.time(ofFrame: frame)
-        guard let shown = session.screenAds?.presentation(of: layer.scene, at: time) else { return nil }
-        if let video = screenAds.videoSources[shown.request] {
+        guard let shown = session.screenAdPlayback?.presentation(of: layer.scene, at: time) else { return nil }
+        if let video = screenAdPictures.videoSources[shown.request] {
             let tick = frame - format.frameRate.firstFrame(atOrAfter: shown.from)
             let picture: VideoPicture
             do throws(MediaError) { picture = try video.picture(atTick: tick) } catch {
                 let text = "\(error)", prefix = video.path + ": "
                 let detail = text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
-                session.screenAds?.videoFailed(in: layer.scene, at: time, error: .mediaUnavailable(source: video.path, detail: detail))
+                session.screenAdPlayback?.videoFailed(in: layer.scene, at: time, error: .mediaUnavailable(source: video.path, detail: detail))
                 return nil
             }
             return ([.color(.black, in: layer.rect), .picture(picture, .letterbox, in: layer.rect)],
                     .fullScreen(area, .video(source: video.path, srcStartTick: tick)))
         }
-        guard let image = screenAds.fullScreenImage(request: shown.request) else { return nil }
+        guard let image = screenAdPictures.fullScreenImage(request: shown.request) else { return nil }
         return ([.color(.black, in: layer.rect), .picture(try image.source.picture(atTick: frame % image.source.frameCount), .letterbox, in: layer.rect)],
                 .fullScreen(area, .image(source: image.url)))
     }
@@ -46,9 +46,9 @@ extension Stitcher {
 
     /// The video full-screen ad covering the player's scene at `decision`'s frame; `nil` when there is none.
     func playerCover(_ decision: FrameDecision) -> PlayerCover? {
-        guard let scene = decision.playerScene, let screenAds,
-              let shown = session.screenAds?.presentation(of: scene, at: format.frameRate.time(ofFrame: decision.frame)),
-              let video = screenAds.videoSources[shown.request] else { return nil }
+        guard let scene = decision.playerScene, let screenAdPictures,
+              let shown = session.screenAdPlayback?.presentation(of: scene, at: format.frameRate.time(ofFrame: decision.frame)),
+              let video = screenAdPictures.videoSources[shown.request] else { return nil }
         return PlayerCover(source: video, start: format.frameRate.firstFrame(atOrAfter: shown.from), request: shown.request,
                            scene: scene)
     }
@@ -71,9 +71,9 @@ extension Stitcher {
     /// Hands the screen ads' playback to the session and every other player: the full-screen ads that cover
     /// them, script and live alike, come from it.
     func attachScreenAdPlayback() {
-        guard let screenAds else { return }
-        let playback = ScreenAdPlayback(run: screenAds.run)
-        session.screenAds = playback
-        for player in players { player.session.screenAds = playback }
+        guard let screenAdPictures else { return }
+        let playback = ScreenAdPlayback(run: screenAdPictures.run)
+        session.screenAdPlayback = playback
+        for player in players { player.session.screenAdPlayback = playback }
     }
 }

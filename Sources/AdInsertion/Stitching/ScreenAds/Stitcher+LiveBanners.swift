@@ -12,22 +12,22 @@ extension Stitcher {
     func updateLiveBanners(_ decision: FrameDecision) {
         let changes = session.takeLiveScreenChanges()
         let time = format.frameRate.time(ofFrame: decision.frame)
-        if let playback = session.screenAds, let screenAds {
+        if let playback = session.screenAdPlayback, let screenAdPictures {
             for arrival in playback.takeArrivals() {
-                playback.take(arrival, video: screenAds.openLive(arrival), at: time)
+                playback.take(arrival, video: screenAdPictures.openLive(arrival), at: time)
             }
             playback.advance(through: time)
             schedule(playback.takeEvents())
         }
-        guard let liveBanners, let screenAds else { return }
+        guard let liveBanners, let screenAdPictures else { return }
         var events: [ScreenAdEvent] = []
         for arrival in liveBanners.takeArrivals() {
             do throws(ScreenAdError) {
-                try screenAds.showLive(try? arrival.result.get(), in: arrival.scene, from: time)
-                session.screenAds?.bannerShown(try? arrival.result.get(), in: arrival.scene)
+                try screenAdPictures.showLive(try? arrival.result.get(), in: arrival.scene, from: time)
+                session.screenAdPlayback?.bannerShown(try? arrival.result.get(), in: arrival.scene)
                 events += liveBanners.events(of: arrival, at: time)
             } catch {
-                session.screenAds?.bannerShown(nil, in: arrival.scene)
+                session.screenAdPlayback?.bannerShown(nil, in: arrival.scene)
                 events.append(ScreenAdEvent(time: time, scene: arrival.scene, type: .bannerViewDidFailToReceiveAd,
                                             reason: error.reason, message: error.description, url: arrival.request?.url))
             }

@@ -9,7 +9,7 @@ import VideoPipeline
 /// The stitcher steps it once per output frame, after the primary session, and draws its picture in its scene (or
 /// its picture-in-picture window). It is muted (the output's audio is the primary player's), and once its session
 /// has ended it holds its last frame until the primary session ends the render.
-final class ScenePlayer {
+final class ScenePlayback {
     let scene: SceneID
     let session: PlaybackSession
     private let content: MediaSource
