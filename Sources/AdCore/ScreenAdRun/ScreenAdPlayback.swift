@@ -75,12 +75,12 @@ public final class ScreenAdPlayback: Sendable {
 
     /// Dismisses `scene`'s presented video at output time `time` because its media failed part-way (`error`): the
     /// dismiss events carry the error's reason and message, and the content it covered resumes.
-    public func videoFailed(in scene: SceneID, at time: MediaTime, error: ScreenAdError) {
+    func videoFailed(in scene: SceneID, at time: MediaTime, error: ScreenAdError) {
         state.withLock { $0.walk.dismiss(scene, at: time, error: error) }
     }
 
     /// Records a banner creative loaded live by `LiveBannerRequests`, so that a tap on it is a click.
-    public func bannerShown(_ creative: DisplayCreative?, in scene: SceneID) {
+    func bannerShown(_ creative: DisplayCreative?, in scene: SceneID) {
         state.withLock { $0.walk.bannerShown(creative, in: scene) }
     }
 

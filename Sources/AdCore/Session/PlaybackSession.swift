@@ -202,7 +202,7 @@ public final class PlaybackSession {
     /// Reports that the media layer could not show the ad of the last decision (it failed mid-ad): the ad is
     /// marked failed (`AD_ERROR` and its error URLs) and the break moves on. The next `nextFrame()` decides the
     /// same output frame again. Ignored, with a `LOG`, when the last decision did not show an ad.
-    public func adFailed(_ error: AdError) {
+    func adFailed(_ error: AdError) {
         guard !hasEnded, let last = lastDecision, case .ad = last.source, last.frame == frame - 1 else {
             recorder.log("adFailed ignored: the last frame did not show an ad (\(error))")
             return

@@ -71,7 +71,7 @@ final class ScenePlayback {
                 media.closeAll()
             case .ad(let ad, _):
                 guard let opened = media.source(ad) else {
-                    session.adFailed(AdError(.mediaDisplay, "break \(ad.breakIndex) ad \(ad.adIndex): its media is not open"))
+                    session.report(.adFailed(AdError(.mediaDisplay, "break \(ad.breakIndex) ad \(ad.adIndex): its media is not open")))
                     continue
                 }
                 source = opened
@@ -82,7 +82,7 @@ final class ScenePlayback {
             } catch {
                 guard case .ad(let ad, _) = decision.source else { throw .content(error) }
                 media.close(ad)
-                session.adFailed(AdError(.mediaDisplay, "\(error)"))
+                session.report(.adFailed(AdError(.mediaDisplay, "\(error)")))
                 continue
             }
             return

@@ -79,6 +79,9 @@ public final class Stitcher {
     let normaliser: LoudnessNormaliser?
     /// Whether the content's loudness notes (`LOG`) were logged.
     private var loggedContentLoudness = false
+    /// What drawing the current frame found of its media (a full-screen video that failed part-way), reported to the
+    /// session once the picture is drawn and before its sound is chosen: drawing itself changes no ad state.
+    var mediaReports: [MediaReport] = []
     /// Why a passthrough render (`.auto`) encodes every frame, or `nil`.
     private(set) var passthroughRefusal: PassthroughRefusal?
 
@@ -228,7 +231,7 @@ public final class Stitcher {
             } catch let failure as AdFailure {
                 try encodeHeld(before: failure.ad)
                 media.close(failure.ad)
-                session.adFailed(failure.error)
+                session.report(.adFailed(failure.error))
                 continue
             } catch let error as RenderError {
                 throw error
@@ -342,8 +345,11 @@ public final class Stitcher {
             }
             }
         } catch {
+            mediaReports.removeAll()
             throw key.ad.map { AdFailure(ad: $0, error: AdError(.mediaDisplay, "\(error)")) } ?? RenderError.content(error)
         }
+        for report in mediaReports { session.report(report) }
+        mediaReports.removeAll()
 
         // Audio: the frame owns samples [A(n), A(n+1)) of the output; the stage asks for exactly those.
         let n = decision.frame

@@ -163,7 +163,7 @@ import Testing
         let run = runToEnd(session) { session, decision in
             if decision.frame == 4, !failed {
                 failed = true
-                session.adFailed(AdError(.mediaDisplay, "decode error"))
+                session.report(.adFailed(AdError(.mediaDisplay, "decode error")))
             }
         }
         // Frames 0-4 show the failing ad, whose frame 4 cannot be shown: frame 4 is decided again, the fallback's first.

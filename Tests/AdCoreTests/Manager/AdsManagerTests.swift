@@ -92,7 +92,7 @@ import Testing
         let run = runToEnd(session) { session, decision in
             if decision.source == .ad(AdReference(0, 1), tick: 4), !failed {
                 failed = true
-                session.adFailed(AdError(.mediaDisplay, "b.mp4: decoder error at frame 4"))
+                session.report(.adFailed(AdError(.mediaDisplay, "b.mp4: decoder error at frame 4")))
             }
         }
         let frames = run.decisions.map(\.frame)
@@ -110,7 +110,7 @@ import Testing
         let session = try PlaybackSession(plan: .empty, configuration: testConfiguration(contentSeconds: 1),
                                           media: FakeAdMedia(rate: tenFPS, [:]), appDelegate: nil)
         _ = session.nextFrame()
-        session.adFailed(AdError(.mediaDisplay, "oops"))
+        session.report(.adFailed(AdError(.mediaDisplay, "oops")))
         #expect(session.drainEvents().map(\.type) == [.log])
         #expect(session.nextFrame()?.source == .content(tick: 1))
     }

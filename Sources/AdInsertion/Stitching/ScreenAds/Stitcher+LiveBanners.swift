@@ -24,10 +24,10 @@ extension Stitcher {
         for arrival in liveBanners.takeArrivals() {
             do throws(ScreenAdError) {
                 try screenAdPictures.showLive(try? arrival.result.get(), in: arrival.scene, from: time)
-                session.screenAdPlayback?.bannerShown(try? arrival.result.get(), in: arrival.scene)
+                session.report(.bannerShown(try? arrival.result.get(), scene: arrival.scene))
                 events += liveBanners.events(of: arrival, at: time)
             } catch {
-                session.screenAdPlayback?.bannerShown(nil, in: arrival.scene)
+                session.report(.bannerShown(nil, scene: arrival.scene))
                 events.append(ScreenAdEvent(time: time, scene: arrival.scene, type: .bannerViewDidFailToReceiveAd,
                                             reason: error.reason, message: error.description, url: arrival.request?.url))
             }

@@ -1,0 +1,26 @@
+import MediaCore
+
+/// What the renderer found when it fetched a frame's media, reported back to the session that decided the frame
+/// (`PlaybackSession.report(_:)`): the one way a media outcome changes ad state. Drawing itself changes none.
+public enum MediaReport: Sendable {
+    /// The linear ad of the last decision could not be shown (missing, unreadable, a decode error mid-ad): it fails
+    /// with `AD_ERROR` and its error URLs, the break moves on, and the next `nextFrame()` decides the same output
+    /// frame again.
+    case adFailed(AdError)
+    /// The video full-screen ad presented over `scene` failed part-way at output time `time`: it is dismissed with
+    /// the error's reason and message, and the content it covered resumes.
+    case fullScreenVideoFailed(scene: SceneID, at: MediaTime, error: ScreenAdError)
+    /// A banner creative loaded live is on screen in `scene` (`nil`: its load failed), so that a tap on it is a click.
+    case bannerShown(DisplayCreative?, scene: SceneID)
+}
+
+extension PlaybackSession {
+    /// Takes what the renderer found of the media of the frame it was drawing (`MediaReport`).
+    public func report(_ report: MediaReport) {
+        switch report {
+        case .adFailed(let error): adFailed(error)
+        case .fullScreenVideoFailed(let scene, let time, let error): screenAdPlayback?.videoFailed(in: scene, at: time, error: error)
+        case .bannerShown(let creative, let scene): screenAdPlayback?.bannerShown(creative, in: scene)
+        }
+    }
+}
