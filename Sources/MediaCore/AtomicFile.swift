@@ -18,7 +18,8 @@ import Glibc
 ///
 /// `commitAll(_:)` puts several files in place together (a render's MP4, timeline, event log, frame hashes): all
 /// of them, or none, with every previous file restored. Dropped without a commit, the temporary file is removed;
-/// `removeAllPending()` removes every one of the process (a job stopped by a signal), and a later run removes
+/// `removeAllPending()` removes every one of the process (as it exits after a signal: never while other work of
+/// the process may be writing), and a later run removes
 /// those of processes that are gone (`removeStaleTemporaries(in:)`).
 public final class AtomicFile: Sendable {
     /// Why an output file cannot be written; `description` names the destination.

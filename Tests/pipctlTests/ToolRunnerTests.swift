@@ -1,4 +1,5 @@
 import Foundation
+import MediaCore
 import Testing
 @testable import pipctl
 
@@ -59,6 +60,20 @@ private enum ProbeOutcomeCommand: Command {
         let result = await run(["act", "--outcome", "interrupt"], root: testTree)
         #expect(result.status == 130)
         #expect(result.errors == "tool act: interrupted (SIGINT)\n")
+    }
+
+    /// A command stopped by a signal leaves the process's other files alone: removing every pending temporary file is
+    /// the exiting process's step (`Pipctl.main`), not the runner's, or a render running beside it in the same
+    /// process (a library user's, or another test's) would lose its output mid-write.
+    @Test func anInterruptedCommandLeavesOtherWorksTemporaryFilesAlone() async throws {
+        let dir = try ScratchDirectory()
+        let other = try AtomicFile(destination: dir.path("other.mp4"))
+        try other.append(Data("half a render".utf8))
+        let result = await run(["act", "--outcome", "interrupt"], root: testTree)
+        #expect(result.status == 130)
+        #expect(FileManager.default.fileExists(atPath: other.temporaryPath))
+        try other.commit()
+        #expect(try String(contentsOfFile: dir.path("other.mp4"), encoding: .utf8) == "half a render")
     }
 
     @Test func reportsUsageErrorsFoundWhenReadingOptions() async {

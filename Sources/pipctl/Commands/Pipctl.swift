@@ -1,4 +1,5 @@
 import Foundation
+import MediaCore
 import VideoPipeline
 
 /// The pipctl tool: its command tree and its entry point.
@@ -47,6 +48,9 @@ enum Pipctl {
         let runner = ToolRunner(root: tree, output: FileDescriptorSink.standardOutput,
                                 errorOutput: FileDescriptorSink.standardError,
                                 environment: ProcessInfo.processInfo.environment)
-        return await runner.run(arguments)
+        let status = await runner.run(arguments)
+        // Stopped by a signal: the process is about to exit, so every temporary file it still has is removed now.
+        if status > 128 { AtomicFile.removeAllPending() }
+        return status
     }
 }

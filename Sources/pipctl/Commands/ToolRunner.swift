@@ -71,9 +71,10 @@ struct ToolRunner: Sendable {
         }
     }
 
-    /// Reports a command stopped by a signal; temporary files that something still holds are removed now.
+    /// Reports a command stopped by a signal. The temporary files something still holds are the process's to remove
+    /// (`Pipctl.main`), not the runner's: in a process that runs other work beside it (the tests run hundreds at
+    /// once), `AtomicFile.removeAllPending()` would take their files from under them too.
     private func stopped(_ error: Interrupted, command: String) -> Int32 {
-        AtomicFile.removeAllPending()
         errorOutput.write("\(command): \(error)\n")
         return error.exitStatus
     }
