@@ -42,9 +42,10 @@ let package = Package(
         // tracking, sessions and scripts, picture-in-picture and screen layouts. It cannot import VideoPipeline
         // because it does not depend on it, so its tests and fuzzers link no FFmpeg.
         .target(name: "AdCore", dependencies: ["MediaCore", "Networking"]),
-        // The stitcher and the verifier: the ad side that drives VideoPipeline. Re-exports AdCore.
+        // The stitcher and the verifier: the ad side that drives VideoPipeline. Its users import AdCore too, for the
+        // ad side's media-free types (nothing is re-exported).
         .target(name: "AdInsertion", dependencies: ["AdCore", "MediaCore", "VideoPipeline"]),
-        .executableTarget(name: "pipctl", dependencies: ["AdInsertion", "VideoPipeline", "MediaCore", "Batch"]),
+        .executableTarget(name: "pipctl", dependencies: ["AdInsertion", "AdCore", "VideoPipeline", "MediaCore", "Batch"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "MediaCore"]),
         // A real HTTP server on loopback for the tests of every target that talks HTTP.
@@ -54,7 +55,7 @@ let package = Package(
         // The media-free tests link no FFmpeg library (they may run the ffmpeg tool to make an image).
         .testTarget(name: "AdCoreTests", dependencies: ["AdCore", "MediaCore", "Networking", "LoopbackServer"], exclude: ["Fixtures"]),
         .testTarget(name: "AdInsertionTests", dependencies: ["AdInsertion", "AdCore", "MediaCore", "VideoPipeline", "LoopbackServer"]),
-        .testTarget(name: "pipctlTests", dependencies: ["pipctl", "MediaCore", "LoopbackServer"]),
+        .testTarget(name: "pipctlTests", dependencies: ["pipctl", "AdInsertion", "AdCore", "MediaCore", "LoopbackServer"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -66,22 +67,22 @@ if Context.environment["PIPCTL_FUZZ"] == "1" {
     package.targets.append(.target(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"))
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["CFuzzerDriver"], path: "Fuzz/Support"))
     // The parsers' fuzzers link AdCore only (no FFmpeg); `timeline` drives the verifier's continuity check.
-    let library = ["vast": "AdCore", "vmap": "AdCore", "resolver": "AdCore", "timeline": "AdInsertion", "script": "AdCore",
-                   "urlmap": "AdCore", "native": "AdCore", "manifest": "Batch"]
-    for (name, adLibrary) in library.sorted(by: { $0.key < $1.key }) {
-        package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", .target(name: adLibrary), "MediaCore"],
+    let library = ["vast": ["AdCore"], "vmap": ["AdCore"], "resolver": ["AdCore"], "timeline": ["AdInsertion", "AdCore"],
+                   "script": ["AdCore"], "urlmap": ["AdCore"], "native": ["AdCore"], "manifest": ["Batch"]]
+    for (name, libraries) in library.sorted(by: { $0.key < $1.key }) {
+        package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", "MediaCore"] + libraries.map { .target(name: $0) },
                                                  path: "Fuzz/\(name)"))
     }
     // The load-path fuzzers (issue 22) run a session's native placements with the real text measurer, so they link
     // AdInsertion (FreeType) through `FuzzLoadPath`, the path they share.
-    package.targets.append(.target(name: "FuzzLoadPath", dependencies: ["FuzzSupport", "AdInsertion", "MediaCore"], path: "Fuzz/LoadPath"))
+    package.targets.append(.target(name: "FuzzLoadPath", dependencies: ["FuzzSupport", "AdInsertion", "AdCore", "MediaCore"], path: "Fuzz/LoadPath"))
     for name in ["session", "nativeload"] {
-        package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", "FuzzLoadPath", "AdInsertion", "MediaCore"],
+        package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", "FuzzLoadPath", "AdInsertion", "AdCore", "MediaCore"],
                                                  path: "Fuzz/\(name)"))
     }
     // The argument parser lives in the pipctl executable; its sources are compiled again into the fuzz target
     // (through the symlink Fuzz/args/pipctl → Sources/pipctl), without pipctl's `main.swift`.
-    package.targets.append(.executableTarget(name: "fuzz-args", dependencies: ["FuzzSupport", "AdInsertion", "VideoPipeline", "MediaCore", "Batch"],
+    package.targets.append(.executableTarget(name: "fuzz-args", dependencies: ["FuzzSupport", "AdInsertion", "AdCore", "VideoPipeline", "MediaCore", "Batch"],
                                              path: "Fuzz/args", exclude: ["pipctl/main.swift"]))
 }
 

@@ -42,6 +42,24 @@ import Testing
         }
     }
 
+    /// No target re-exports another (`@_exported import`): a file names every module it uses, so what a target
+    /// depends on is what its imports and the package's graph say, not what an import of another target drags in.
+    @Test func noTargetReExportsAnother() throws {
+        let root = Self.sources.deletingLastPathComponent()
+        var checked = 0
+        for folder in ["Sources", "Tests", "Fuzz"] {
+            let base = root.appendingPathComponent(folder)
+            let files = try #require(FileManager.default.enumerator(atPath: base.path)).compactMap { $0 as? String }
+                .filter { $0.hasSuffix(".swift") }
+            for file in files {
+                let text = try String(contentsOf: base.appendingPathComponent(file), encoding: .utf8)
+                #expect(!text.split(separator: "\n").contains { $0.hasPrefix("@_exported") }, "\(folder)/\(file) re-exports a module")
+                checked += 1
+            }
+        }
+        #expect(checked > 300)
+    }
+
     /// The report's page is written without media: only the reader and the contact sheet use VideoPipeline.
     @Test func theReportPageIsWrittenWithoutMedia() throws {
         let files = try Self.imports(under: "AdInsertion/Report")

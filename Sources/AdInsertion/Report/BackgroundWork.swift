@@ -1,3 +1,4 @@
+import AdCore
 import Foundation
 
 /// Work run on a thread of its own (never Swift concurrency's pool: it decodes for seconds), whose result is

@@ -1,3 +1,4 @@
+import AdCore
 import Foundation
 
 /// Where a render's files are, for an MP4 render (`OUT`, `OUT.timeline.json`, `OUT.events.jsonl`) or an HLS render

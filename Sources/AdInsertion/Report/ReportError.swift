@@ -1,3 +1,4 @@
+import AdCore
 import VideoPipeline
 
 /// Why `pipctl report` could not make a report.

@@ -1,3 +1,4 @@
+import AdCore
 import Foundation
 import AdInsertion
 import MediaCore

@@ -1,3 +1,4 @@
+import AdCore
 import Foundation
 import AdInsertion
 /// `pipctl verify`: checks a rendered file frame by frame against its timeline.

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServer
 import Testing
 @testable import AdCore
 import MediaCore

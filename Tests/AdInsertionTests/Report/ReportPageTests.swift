@@ -1,4 +1,5 @@
 @testable import AdInsertion
+import AdCore
 import Foundation
 import MediaCore
 import Testing

@@ -1,4 +1,6 @@
+import AdCore
 import Foundation
+import LoopbackServer
 import MediaCore
 import Testing
 import VideoPipeline

@@ -1,3 +1,4 @@
+import AdCore
 import Foundation
 import MediaCore
 import Testing

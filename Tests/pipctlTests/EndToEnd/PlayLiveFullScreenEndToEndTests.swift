@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServer
 import MediaCore
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServer
 
 /// The `ffmpeg` command-line tool, used to make inputs pipctl cannot make itself (audio-only files, empty video
 /// tracks) and as the independent reader of what pipctl wrote. `scripts/setup --for-tests` installs it; tests that

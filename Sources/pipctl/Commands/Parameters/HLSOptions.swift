@@ -1,3 +1,4 @@
+import AdCore
 import AdInsertion
 import Foundation
 import MediaCore

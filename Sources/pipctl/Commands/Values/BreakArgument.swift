@@ -1,3 +1,4 @@
+import AdCore
 import AdInsertion
 
 /// One `--break TIME=FILE[,FILE…]`: an ad break at a position on the content clock, playing the given ad videos

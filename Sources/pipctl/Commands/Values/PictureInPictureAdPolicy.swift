@@ -1,3 +1,4 @@
+import AdCore
 import AdInsertion
 
 /// What happens to an ad break whose cue is reached while picture-in-picture is active.

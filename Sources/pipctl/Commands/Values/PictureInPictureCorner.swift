@@ -1,3 +1,4 @@
+import AdCore
 import AdInsertion
 
 /// The corner of the output where the picture-in-picture window sits.

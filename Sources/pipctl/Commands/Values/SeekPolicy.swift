@@ -1,3 +1,4 @@
+import AdCore
 import AdInsertion
 
 /// Which ad breaks play when a seek jumps over several.
