@@ -65,7 +65,7 @@ extension Stitcher {
     /// encoded now; the frame's own hold takes effect in `passthroughWritten`, once the frame is in the output (an
     /// ad that fails while its frame is written is replaced at that frame).
     func passthroughStep(_ decision: FrameDecision) throws(RenderError) -> PassthroughFrame {
-        guard var runs = passthroughRuns else { return .drawn }
+        guard var runs = passthrough.runs else { return .drawn }
         var shown: (source: SourceKey, tick: Int64)?
         if decision.screen == nil, decision.pip == nil, !decision.isPaused {
             switch decision.source {
@@ -74,7 +74,7 @@ extension Stitcher {
             }
         }
         let flushed = runs.cut(before: shown)
-        passthroughRuns = runs
+        passthrough.runs = runs
         if let flushed { try encodeHeld(flushed) }
         switch runs.take(frame: decision.frame, shown: shown, encodingFirst: nil) {
         case .hold(_, let copy): return .held(thenCopy: copy, runs: runs)
@@ -86,14 +86,14 @@ extension Stitcher {
     /// copied.
     func passthroughWritten(_ frame: PassthroughFrame, keyframe: Bool) throws(RenderError) {
         guard case .held(let copy, let runs) = frame else { return }
-        passthroughRuns = runs
-        heldKeyframes.append(keyframe)
+        passthrough.runs = runs
+        passthrough.heldKeyframes.append(keyframe)
         if let copy {
             // Copied pictures are keyframes where the file has them, whatever was forced.
-            heldKeyframes.removeFirst(copy.range.count)
+            passthrough.heldKeyframes.removeFirst(copy.range.count)
             let file: CopySource? = switch copy.source {
             case .content: nil
-            case .ad(let ad): adCopySources[ad] ?? { preconditionFailure("ad \(ad) copied after its file was closed") }()
+            case .ad(let ad): passthrough.adCopySources[ad] ?? { preconditionFailure("ad \(ad) copied after its file was closed") }()
             }
             do { try stage.copyVideo(copy.range, from: file) } catch { throw .output(error) }
         }
@@ -101,7 +101,7 @@ extension Stitcher {
 
     /// Before ad `ad` is closed (it failed): the pictures of it still held back are encoded while it is open.
     func encodeHeld(before ad: AdReference) throws(RenderError) {
-        guard passthroughRuns?.pending?.source == .ad(ad), let held = passthroughRuns?.cut(before: nil) else { return }
+        guard passthrough.runs?.pending?.source == .ad(ad), let held = passthrough.runs?.cut(before: nil) else { return }
         try encodeHeld(held)
     }
 
@@ -110,14 +110,14 @@ extension Stitcher {
     /// render's summary.
     private func allowCopying(_ ad: AdReference, into runs: inout PassthroughRuns) -> Bool {
         if runs.allows(.ad(ad)) { return true }
-        guard passthroughAds[ad] == nil, let source = media.source(ad) else { return false }
+        guard passthrough.ads[ad] == nil, let source = media.source(ad) else { return false }
         do throws(MediaError) {
             guard let copy = try stage.copySource(source.path) else { return false }
             runs.allow(.ad(ad), keyframes: copy.keyframes, frames: copy.frames)
-            adCopySources[ad] = copy
-            passthroughAds[ad] = .copied
+            passthrough.adCopySources[ad] = copy
+            passthrough.ads[ad] = .copied
         } catch {
-            if case .cannotCopy(_, let why) = error { passthroughAds[ad] = .encoded(why) } else { passthroughAds[ad] = .unreadable(error) }
+            if case .cannotCopy(_, let why) = error { passthrough.ads[ad] = .encoded(why) } else { passthrough.ads[ad] = .unreadable(error) }
         }
         return runs.allows(.ad(ad))
     }
@@ -125,9 +125,9 @@ extension Stitcher {
     /// When the content resumes and the ads' media are closed: their files too. An ad shown again later (after a
     /// seek back) is encoded.
     func closeCopiedAds() {
-        for ad in adCopySources.keys { passthroughRuns?.forget(.ad(ad)) }
-        adCopySources.removeAll()
-        adSounds.removeAll()
+        for ad in passthrough.adCopySources.keys { passthrough.runs?.forget(.ad(ad)) }
+        passthrough.adCopySources.removeAll()
+        passthrough.adSounds.removeAll()
     }
 
     /// Encodes held-back ticks `ticks`, decoded now.
@@ -142,14 +142,14 @@ extension Stitcher {
                 do { picture = try source.picture(atTick: t) } catch { throw .heldAd(error) }
             }
             // An HLS render forced a keyframe at this frame when it was held back (a segment may start there).
-            let forced = heldKeyframes.isEmpty ? false : heldKeyframes.removeFirst()
+            let forced = passthrough.heldKeyframes.isEmpty ? false : passthrough.heldKeyframes.removeFirst()
             do { try stage.writeDeferredVideo(picture, keyframe: forced) } catch { throw .output(error) }
         }
     }
 
     /// At the end of the render: the run still held back is encoded.
     func finishPassthrough() throws(RenderError) {
-        guard let rest = passthroughRuns?.finish() else { return }
+        guard let rest = passthrough.runs?.finish() else { return }
         try encodeHeld(rest)
     }
 
@@ -161,11 +161,11 @@ extension Stitcher {
         if let gain = source.soundGain, !gain.isIdentity { return nil }
         let path = source.path
         guard let ad = key.ad else { return content }
-        if let opened = adSounds[ad] { return opened }
+        if let opened = passthrough.adSounds[ad] { return opened }
         // An ad whose sound cannot be copied (another codec or format, or unreadable: its own decoder says so) is
         // encoded like any other sound.
         let opened = try? stage.soundSource(path)
-        adSounds[ad] = .some(opened)
+        passthrough.adSounds[ad] = .some(opened)
         return opened
     }
 

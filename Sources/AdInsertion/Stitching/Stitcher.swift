@@ -62,19 +62,8 @@ public final class Stitcher {
     private var breaksNotReached: [Int] = []
     /// An HLS render's forced keyframes (segment cuts); `nil` otherwise.
     private var keyframes: KeyframeSchedule?
-    /// A passthrough render's runs of content held back to be copied; `nil` when every frame is encoded.
-    var passthroughRuns: PassthroughRuns?
-    /// In passthrough, the ads whose pictures are copied, opened for it.
-    var adCopySources: [AdReference: CopySource] = [:]
-    /// In passthrough with the content's sound copied, each ad's sound opened for copying, or `nil` when it is not
-    /// AAC-LC in the output's format (then encoded).
-    var adSounds: [AdReference: AudioPacketSource?] = [:]
-    /// In passthrough, what became of each ad's pictures, decided when it is first shown.
-    var passthroughAds: [AdReference: PassthroughAd] = [:]
-    /// In passthrough, whether each frame held back (in output order) was to be a keyframe, for when it is encoded.
-    var heldKeyframes: [Bool] = []
-    /// In passthrough, what limited the copying of the content.
-    private var passthroughNotes: [String] = []
+    /// A passthrough render's state: what is held back, what is copied, and why not.
+    var passthrough = PassthroughState()
     /// In a normalised render (`--loudness`), each source's measurement and gain; `nil` for `off`.
     let normaliser: LoudnessNormaliser?
     /// Whether the content's loudness notes (`LOG`) were logged.
@@ -82,8 +71,6 @@ public final class Stitcher {
     /// What drawing the current frame found of its media (a full-screen video that failed part-way), reported to the
     /// session once the picture is drawn and before its sound is chosen: drawing itself changes no ad state.
     var mediaReports: [MediaReport] = []
-    /// Why a passthrough render (`.auto`) encodes every frame, or `nil`.
-    private(set) var passthroughRefusal: PassthroughRefusal?
 
     /// A stretch of consecutive ticks of one source: its audio is read contiguously from `sourceStart`.
     private struct AudioRun {
@@ -140,7 +127,7 @@ public final class Stitcher {
             throw .content(error)
         }
         media.normaliser = normaliser
-        (stage, passthroughRefusal) = try Stitcher.outputStage(request, format: format, content: info, source: content)
+        (stage, passthrough.refusal) = try Stitcher.outputStage(request, format: format, content: info, source: content)
         do {
             compositor = try Compositor(size: format.size)
             eventLog = try request.resolvedEventsPath.map { try EventLog(destination: $0) }
@@ -170,9 +157,9 @@ public final class Stitcher {
             throw .session("\(request.contentPath): \(error)")
         }
         timeline = TimelineBuilder(rate: format.frameRate)
-        passthroughRuns = stage.copyable.map { PassthroughRuns(keyframes: $0.keyframes, contentFrames: $0.frames) }
+        passthrough.runs = stage.copyable.map { PassthroughRuns(keyframes: $0.keyframes, contentFrames: $0.frames) }
         if let open = stage.copyable?.openGOPKeyframes, open > 0 {
-            passthroughNotes.append("\(request.contentPath): \(open) of its keyframes are not IDRs (open GOPs), so its pictures are copied only from one IDR to the next")
+            passthrough.notes.append("\(request.contentPath): \(open) of its keyframes are not IDRs (open GOPs), so its pictures are copied only from one IDR to the next")
         }
         keyframes = request.hls.map { KeyframeSchedule(interval: HLSSegmenter.frames(perSegment: $0.segmentDuration, rate: format.frameRate)) }
         estimatedFrames = content.frameCount + request.plan.breaks.flatMap(\.ads).reduce(0) { sum, planned in
@@ -262,7 +249,7 @@ public final class Stitcher {
             path: request.contentPath, fps: content.nominalFrameRate.perSecond.fraction, frames: content.frameCount,
             duration: content.videoDuration.seconds.doubleValue), segments: segments)
         var passthroughSound = content.hasAudio ? stage.audioCopyRefusal.map { PassthroughSound.encoded($0) } : nil
-        result.videoRuns = passthroughRuns.map { Timeline.VideoRun.runs(copied: $0.copied, frames: stage.frameCount) }
+        result.videoRuns = passthrough.runs.map { Timeline.VideoRun.runs(copied: $0.copied, frames: stage.frameCount) }
         result.loudness = normaliser?.timeline
         // Every file is finished under its temporary name first, then all are put in place together: a failure
         // at any point leaves every previous file at its destination exactly as it was.
@@ -285,8 +272,8 @@ public final class Stitcher {
         }
         let earlyEnds = (content.earlyEnd.map { [InputEarlyEnd(ad: nil, earlyEnd: $0)] } ?? []) + media.earlyEnds
         return RenderResult(timeline: result, plan: session.plan, earlyEnds: earlyEnds, breaksNotReached: breaksNotReached,
-                            passthroughRefusal: passthroughRefusal, passthroughAds: passthroughAds,
-                            passthroughNotes: passthroughNotes + gainedSoundNotes, passthroughSound: passthroughSound)
+                            passthroughRefusal: passthrough.refusal, passthroughAds: passthrough.ads,
+                            passthroughNotes: passthrough.notes + gainedSoundNotes, passthroughSound: passthroughSound)
     }
 
     /// Runs a whole batch render.
@@ -326,9 +313,9 @@ public final class Stitcher {
         }
         let picture: PixelRect
         var drawn: ScreenDrawing?
-        let passthrough = try passthroughStep(decision)
+        let hold = try passthroughStep(decision)
         do {
-            if passthrough.isHeld {
+            if hold.isHeld {
                 // Copied later, its picture not even decoded: the content, whole, in the whole frame.
                 picture = PixelRect(size: format.size)
             } else {
@@ -358,7 +345,7 @@ public final class Stitcher {
         var startsRun = false
         var sourceAudioStart: Int64 = 0
         let keyframe = keyframes?.forces(frame: n, breakIndex: breakIndex) ?? false
-        try stage.write(frame: n, picture: passthrough.isHeld ? nil : compositor.picture, keyframe: keyframe,
+        try stage.write(frame: n, picture: hold.isHeld ? nil : compositor.picture, keyframe: keyframe,
                         outputFailure: { RenderError.output($0) as any Error }) {
             (span: OutputStage.SampleSpan, audio: AudioBuffer) throws(any Error) in
             if let cover = playerCover(decision) {
@@ -399,7 +386,7 @@ public final class Stitcher {
             }
         }
         keyframes?.wrote(frame: n, breakIndex: breakIndex, keyframe: keyframe)
-        try passthroughWritten(passthrough, keyframe: keyframe)
+        try passthroughWritten(hold, keyframe: keyframe)
         timeline.add(TimelineBuilder.Frame(
             kind: kind, source: source.path, sourceFps: source.nominalFrameRate.perSecond.fraction,
             breakIndex: breakIndex, adIndex: adIndex, outFrame: n, tick: tick, paused: decision.isPaused,
