@@ -6,6 +6,7 @@ let package = Package(
     products: [
         .executable(name: "pipctl", targets: ["pipctl"]),
         .library(name: "VideoPipeline", targets: ["VideoPipeline"]),
+        .library(name: "AdDecisioning", targets: ["AdDecisioning"]),
         .library(name: "AdCore", targets: ["AdCore"]),
         .library(name: "AdInsertion", targets: ["AdInsertion"]),
     ],
@@ -38,14 +39,17 @@ let package = Package(
         // not -Ounchecked), so a debug build still traps where a release build would.
         .target(name: "VideoPipeline", dependencies: ["CFFmpeg", "CFreeType", "CEBUR128", "MediaCore"],
                 swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
-        // The media-free half of the ad side: VAST/VMAP, decisioning, the plan, the ads manager and its events,
-        // tracking, sessions and scripts, picture-in-picture and screen layouts. It cannot import VideoPipeline
-        // because it does not depend on it, so its tests and fuzzers link no FFmpeg.
-        .target(name: "AdCore", dependencies: ["MediaCore", "Networking"]),
+        // Decisioning: VAST and VMAP documents, wrapper resolution, media selection, `ads inspect` and the ad plan
+        // they make. It knows nothing of playback, sessions or screens, and the compiler keeps it so.
+        .target(name: "AdDecisioning", dependencies: ["MediaCore", "Networking"]),
+        // The rest of the media-free ad side: the ads manager and its events, tracking, sessions and scripts,
+        // picture-in-picture and screen layouts. It cannot import VideoPipeline because it does not depend on it, so
+        // its tests and fuzzers link no FFmpeg.
+        .target(name: "AdCore", dependencies: ["AdDecisioning", "MediaCore", "Networking"]),
         // The stitcher and the verifier: the ad side that drives VideoPipeline. Its users import AdCore too, for the
         // ad side's media-free types (nothing is re-exported).
-        .target(name: "AdInsertion", dependencies: ["AdCore", "MediaCore", "VideoPipeline"]),
-        .executableTarget(name: "pipctl", dependencies: ["AdInsertion", "AdCore", "VideoPipeline", "MediaCore", "Batch"]),
+        .target(name: "AdInsertion", dependencies: ["AdCore", "AdDecisioning", "MediaCore", "VideoPipeline"]),
+        .executableTarget(name: "pipctl", dependencies: ["AdInsertion", "AdCore", "AdDecisioning", "VideoPipeline", "MediaCore", "Batch"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "MediaCore"]),
         // A real HTTP server on loopback for the tests of every target that talks HTTP.
@@ -53,9 +57,9 @@ let package = Package(
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "LoopbackServer"]),
         .testTarget(name: "VideoPipelineTests", dependencies: ["VideoPipeline", "MediaCore"]),
         // The media-free tests link no FFmpeg library (they may run the ffmpeg tool to make an image).
-        .testTarget(name: "AdCoreTests", dependencies: ["AdCore", "MediaCore", "Networking", "LoopbackServer"], exclude: ["Fixtures"]),
-        .testTarget(name: "AdInsertionTests", dependencies: ["AdInsertion", "AdCore", "MediaCore", "VideoPipeline", "LoopbackServer"]),
-        .testTarget(name: "pipctlTests", dependencies: ["pipctl", "AdInsertion", "AdCore", "MediaCore", "LoopbackServer"]),
+        .testTarget(name: "AdCoreTests", dependencies: ["AdCore", "AdDecisioning", "MediaCore", "Networking", "LoopbackServer"], exclude: ["Fixtures"]),
+        .testTarget(name: "AdInsertionTests", dependencies: ["AdInsertion", "AdCore", "AdDecisioning", "MediaCore", "VideoPipeline", "LoopbackServer"]),
+        .testTarget(name: "pipctlTests", dependencies: ["pipctl", "AdInsertion", "AdCore", "AdDecisioning", "MediaCore", "LoopbackServer"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -66,23 +70,26 @@ let package = Package(
 if Context.environment["PIPCTL_FUZZ"] == "1" {
     package.targets.append(.target(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"))
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["CFuzzerDriver"], path: "Fuzz/Support"))
-    // The parsers' fuzzers link AdCore only (no FFmpeg); `timeline` drives the verifier's continuity check.
-    let library = ["vast": ["AdCore"], "vmap": ["AdCore"], "resolver": ["AdCore"], "timeline": ["AdInsertion", "AdCore"],
-                   "script": ["AdCore"], "urlmap": ["AdCore"], "native": ["AdCore"], "manifest": ["Batch"]]
+    // The parsers' fuzzers link no FFmpeg: VAST, VMAP, wrapper resolution and URL maps only AdDecisioning; scripts
+    // and native responses AdCore too. `timeline` drives the verifier's continuity check.
+    let adSide = ["AdCore", "AdDecisioning"]
+    let library = ["vast": ["AdDecisioning"], "vmap": ["AdDecisioning"], "resolver": ["AdDecisioning"],
+                   "urlmap": ["AdDecisioning"], "timeline": ["AdInsertion"] + adSide, "script": adSide, "native": adSide,
+                   "manifest": ["Batch"]]
     for (name, libraries) in library.sorted(by: { $0.key < $1.key }) {
         package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", "MediaCore"] + libraries.map { .target(name: $0) },
                                                  path: "Fuzz/\(name)"))
     }
     // The load-path fuzzers (issue 22) run a session's native placements with the real text measurer, so they link
     // AdInsertion (FreeType) through `FuzzLoadPath`, the path they share.
-    package.targets.append(.target(name: "FuzzLoadPath", dependencies: ["FuzzSupport", "AdInsertion", "AdCore", "MediaCore"], path: "Fuzz/LoadPath"))
+    package.targets.append(.target(name: "FuzzLoadPath", dependencies: ["FuzzSupport", "AdInsertion", "AdCore", "AdDecisioning", "MediaCore"], path: "Fuzz/LoadPath"))
     for name in ["session", "nativeload"] {
-        package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", "FuzzLoadPath", "AdInsertion", "AdCore", "MediaCore"],
+        package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", "FuzzLoadPath", "AdInsertion", "AdCore", "AdDecisioning", "MediaCore"],
                                                  path: "Fuzz/\(name)"))
     }
     // The argument parser lives in the pipctl executable; its sources are compiled again into the fuzz target
     // (through the symlink Fuzz/args/pipctl → Sources/pipctl), without pipctl's `main.swift`.
-    package.targets.append(.executableTarget(name: "fuzz-args", dependencies: ["FuzzSupport", "AdInsertion", "AdCore", "VideoPipeline", "MediaCore", "Batch"],
+    package.targets.append(.executableTarget(name: "fuzz-args", dependencies: ["FuzzSupport", "AdInsertion", "AdCore", "AdDecisioning", "VideoPipeline", "MediaCore", "Batch"],
                                              path: "Fuzz/args", exclude: ["pipctl/main.swift"]))
 }
 

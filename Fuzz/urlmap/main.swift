@@ -1,4 +1,4 @@
-import AdCore
+import AdDecisioning
 import Foundation
 import FuzzSupport
 

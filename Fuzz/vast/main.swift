@@ -1,4 +1,4 @@
-import AdCore
+import AdDecisioning
 import FuzzSupport
 
 /// Fuzz target `vast`: any bytes through the VAST parser must give a document or a `DecisioningError`.

@@ -1,4 +1,4 @@
-import AdCore
+import AdDecisioning
 import FuzzSupport
 
 /// Fuzz target `vmap`: any bytes through the VMAP parser (and the VAST parser, which reads inline `VASTAdData`)

@@ -1,4 +1,5 @@
 import AdCore
+import AdDecisioning
 import AdInsertion
 import Foundation
 import MediaCore

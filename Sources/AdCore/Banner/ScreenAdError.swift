@@ -1,3 +1,4 @@
+import AdDecisioning
 /// Why a banner or full-screen ad could not be loaded or presented: one line naming the request or the scene.
 public enum ScreenAdError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A placement that does not fit the screen (its scene is missing, has no banner, or has two).

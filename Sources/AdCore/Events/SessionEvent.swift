@@ -1,3 +1,4 @@
+import AdDecisioning
 /// One line of the event log (`OUT.events.jsonl`): an ads-manager event, a beacon, a picture-in-picture
 /// message or a command, stamped on the output clock.
 ///
@@ -42,7 +43,7 @@ public struct SessionEvent: Hashable, Sendable, Codable {
     public var placement: String?
     public var card: Int?
     public var adID: String?
-    public var phase: NativeLoadState.Phase?
+    public var phase: NativeLoadPhase?
     public var failure: NativeFailureKind?
     public var otherPlacement: String?
 

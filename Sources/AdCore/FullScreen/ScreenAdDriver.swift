@@ -17,7 +17,7 @@ public struct ScreenAdDriver: Sendable {
     /// Every request the run makes, in order.
     public private(set) var requests: [ScreenAdRequest] = []
     /// The `[TIMESTAMP]` origin and `[CACHEBUSTING]` seed of the beacons, as a session's.
-    public var clockOrigin = SessionConfiguration.defaultClockOrigin
+    public var clockOrigin = BeaconClock.defaultOrigin
     public var seed: UInt64 = 0
 
     /// A driver for `placements` on `timeline`.

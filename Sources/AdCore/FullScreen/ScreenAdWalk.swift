@@ -1,3 +1,4 @@
+import AdDecisioning
 import Foundation
 import MediaCore
 
@@ -59,7 +60,7 @@ struct ScreenAdWalk {
     private var landing = Set<SceneID>()
 
     init(driver: ScreenAdDriver, outcomes: [Int: Result<DisplayCreative, ScreenAdError>] = [:],
-         videos: [Int: FullScreenVideoOutcome] = [:], missingIsFailure: Bool, cacheBusting: SessionConfiguration.CacheBusting = .seeded) {
+         videos: [Int: FullScreenVideoOutcome] = [:], missingIsFailure: Bool, cacheBusting: CacheBusting = .seeded) {
         self.driver = driver
         self.outcomes = outcomes
         self.videos = videos

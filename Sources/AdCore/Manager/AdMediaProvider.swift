@@ -1,3 +1,4 @@
+import AdDecisioning
 import MediaCore
 
 /// Opens ad media for the session: the media layer in `pipctl`, a fake with chosen lengths in tests.

@@ -1,3 +1,4 @@
+import AdDecisioning
 import MediaCore
 
 /// Playing a break: preparing each ad, its events and tracking, completion, skips, pauses and failures.

@@ -1,3 +1,4 @@
+import AdDecisioning
 import MediaCore
 
 /// When breaks become due: cues, seeks, settings and picture-in-picture holds.

@@ -1,3 +1,4 @@
+import AdDecisioning
 import MediaCore
 
 /// Plays an ad plan against the content, frame by frame, as IMA's `IMAAdsManager` does for a player: it decides

@@ -10,10 +10,10 @@ import MediaCore
 /// the same value twice across runs.
 struct BeaconStamps {
     private let originMilliseconds: Int64
-    private let cacheBusting: SessionConfiguration.CacheBusting
+    private let cacheBusting: CacheBusting
     private var state: UInt64
 
-    init(clockOrigin: Date, seed: UInt64, cacheBusting: SessionConfiguration.CacheBusting = .seeded) {
+    init(clockOrigin: Date, seed: UInt64, cacheBusting: CacheBusting = .seeded) {
         originMilliseconds = Int64((clockOrigin.timeIntervalSince1970 * 1000).rounded(.down))
         self.cacheBusting = cacheBusting
         state = seed
@@ -71,4 +71,18 @@ private extension Int64 {
         let (q, r) = quotientAndRemainder(dividingBy: d)
         return r < 0 ? (q - 1, r + d) : (q, r)
     }
+}
+
+/// Where `[CACHEBUSTING]` values come from: reproducible for logs, fresh for beacons really sent.
+public enum CacheBusting: Hashable, Sendable {
+    /// From the session's seed: the same inputs give the same values (and byte-identical event logs).
+    case seeded
+    /// A fresh random eight-digit number per beacon and run, as an ad server expects of beacons it receives.
+    case random
+}
+
+/// The clock `[TIMESTAMP]` values are read from.
+public enum BeaconClock {
+    /// 2000-01-01T00:00:00Z: a fixed default origin so that two runs give the same beacons unless told otherwise.
+    public static let defaultOrigin = Date(timeIntervalSince1970: 946_684_800)
 }

@@ -1,3 +1,4 @@
+import AdDecisioning
 import MediaCore
 
 /// The session's notion of "now" and its event log: every event is stamped here with the output frame and the

@@ -1,3 +1,4 @@
+import AdDecisioning
 import Dispatch
 import Foundation
 import MediaCore

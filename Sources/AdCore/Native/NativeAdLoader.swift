@@ -1,3 +1,4 @@
+import AdDecisioning
 import Foundation
 
 /// Fetches and reads a native response with the limits of every other ad fetch: `AdsLoaderSettings`' first

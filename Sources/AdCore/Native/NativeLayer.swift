@@ -1,3 +1,4 @@
+import AdDecisioning
 import MediaCore
 
 /// One rectangle of a native placement for the drawing side and the timeline, in output pixels.

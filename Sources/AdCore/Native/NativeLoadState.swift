@@ -6,9 +6,7 @@
 /// succeeds starts the count again. A request with other parameters is another `NativeLoadState` (keyed by
 /// its request in `NativeLoadStates`), as an app makes a new ad loader for it.
 public struct NativeLoadState: Hashable, Sendable {
-    public enum Phase: String, Hashable, Sendable, CaseIterable {
-        case idle, loading, loaded, failed
-    }
+    public typealias Phase = NativeLoadPhase
 
     /// Retries after a failure when the placement does not say: 3.
     public static let defaultMaximumRetries = 3
@@ -73,16 +71,6 @@ public struct NativeLoadStates: Hashable, Sendable {
         state.finish(succeeded: succeeded)
         states[request] = state
     }
-}
-
-/// Why a native load failed, as the `onAdFailure` event names it.
-public enum NativeFailureKind: String, Hashable, Sendable, CaseIterable {
-    /// The server answered with an HTTP error, or could not be reached (or the file is missing).
-    case httpError
-    case timeout
-    /// The response is not JSON, not the schema, or too large.
-    case invalidResponse
-    case noFill
 }
 
 extension NativeError {

@@ -1,3 +1,4 @@
+import AdDecisioning
 import MediaCore
 
 /// A native load the run began (a `load slider` it applied) and waits the answer of: `NativeAdLoader.load(_:)` of
@@ -92,16 +93,16 @@ extension NativeScreenRun {
             return events
         }
 
-        /// Queues `command` (a native command or a tap; anything else is ignored), applied at output time `time`
-        /// by the next `begin(frame:)`. A command naming no placement is refused at once with the reason.
-        public mutating func add(_ command: SessionCommand, at time: MediaTime) {
+        /// Queues `input`, applied at output time `time` by the next `begin(frame:)`. A command naming no placement
+        /// is refused at once with the reason.
+        public mutating func add(_ input: Input, at time: MediaTime) {
             do throws(NativeError) {
-                guard let action = try NativeScreenRun.action(command, written: command.description, placements: run.placements) else { return }
-                queue.append((time, action))
+                queue.append((time, try NativeScreenRun.action(input, placements: run.placements)))
             } catch {
-                guard case .unknownPlacement(_, let reason) = error, case .native(let native) = command, let first = run.placements.first else { return }
+                guard case .unknownPlacement(_, let reason) = error, case .native(let native, let written) = input,
+                      let first = run.placements.first else { return }
                 events.append(NativeAdEvent(time: time, placement: native.placement ?? first.id, scene: first.scene,
-                                            kind: .refused, message: "\(command): \(reason)"))
+                                            kind: .refused, message: "\(written): \(reason)"))
             }
         }
 

@@ -27,33 +27,38 @@ public struct NativeScreenRun: Sendable {
         case tap(x: Int, y: Int)
     }
 
-    /// - Parameter canvas: the render's canvas; `nil` for a render's own (`ScreenCanvas(initial:script:live:)` of
-    ///   the screen's initial state and `script`, not live).
+    /// What a run takes of the commands it is given: a native command (with how it was written, for messages) or
+    /// a tap. The script says which of its commands these are (`Script/NativeScreenRun+Script.swift`).
+    public enum Input: Sendable {
+        case native(NativeCommand, written: String)
+        case tap(x: Int, y: Int)
+    }
+
+    /// - Parameter canvas: the render's canvas.
     /// - Throws: `NativeError.unknownPlacement` naming a command whose placement is unknown, or that names none
     ///   on a screen with several placements.
-    public init(screen: ScreenTimeline, placements: [NativePlacement], script: SessionScript, frameRate: FrameRate,
-                end: MediaTime, measurer: any TextMeasurer, canvas: ScreenCanvas? = nil) throws(NativeError) {
+    public init(screen: ScreenTimeline, placements: [NativePlacement], inputs: [(time: MediaTime, input: Input)],
+                frameRate: FrameRate, end: MediaTime, measurer: any TextMeasurer, canvas: ScreenCanvas) throws(NativeError) {
         self.screen = screen
-        self.canvas = canvas ?? ScreenCanvas(initial: screen.initial, script: script, live: false)
+        self.canvas = canvas
         self.placements = placements
         self.frameRate = frameRate
         self.end = end
         self.measurer = measurer
         var commands: [(MediaTime, Action)] = []
-        for timed in script.commands {
-            if let action = try Self.action(timed.command, written: timed.description, placements: placements) { commands.append((timed.time, action)) }
+        for timed in inputs {
+            commands.append((timed.time, try Self.action(timed.input, placements: placements)))
         }
         self.commands = commands
     }
 
-    /// What `command` does to the native placements: a native command on the placement it names, a tap; `nil`
-    /// for any other command. `written` is how the error names it.
+    /// What `input` does to the native placements: a native command on the placement it names, a tap.
     ///
     /// - Throws: `NativeError.unknownPlacement` for a native command whose placement is unknown, or that names none
     ///   on a screen with several placements.
-    static func action(_ command: SessionCommand, written: String, placements: [NativePlacement]) throws(NativeError) -> Action? {
-        switch command {
-        case .native(let native):
+    static func action(_ input: Input, placements: [NativePlacement]) throws(NativeError) -> Action {
+        switch input {
+        case .native(let native, let written):
             let index: Int?
             if let name = native.placement { index = placements.firstIndex { $0.id == name } } else { index = placements.count == 1 ? 0 : nil }
             guard let index else {
@@ -62,10 +67,8 @@ public struct NativeScreenRun: Sendable {
                     ? "name the placement, one of \(names)" : "no native placement is called \"\(native.placement!.excerpt)\" (there are \(names))")
             }
             return .native(native, placement: index)
-        case .screen(.tap(let x, let y)):
+        case .tap(let x, let y):
             return .tap(x: x, y: y)
-        default:
-            return nil
         }
     }
 

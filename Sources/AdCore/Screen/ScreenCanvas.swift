@@ -22,15 +22,6 @@ public struct ScreenCanvas: Hashable, Sendable {
         self.size = size
     }
 
-    /// The canvas for a session starting as `initial` that runs `script` (live sessions may rotate at any time).
-    public init(initial: ScreenState, script: SessionScript, live: Bool) {
-        let rotates = live || script.commands.contains { timed in
-            if case .screen(.rotate) = timed.command { return true }
-            return false
-        }
-        self.init(initial: initial, rotates: rotates)
-    }
-
     /// Where the model's canvas for `state` sits in this one: centred, even offsets.
     public func offset(of state: ScreenState) -> (x: Int, y: Int) {
         let inner = state.canvasSize

@@ -45,14 +45,6 @@ public struct ScreenTimeline: Sendable {
         }
     }
 
-    /// The screen commands of a session script, with their times.
-    public init(initial: ScreenState, script: SessionScript, canvas: ScreenCanvas? = nil) {
-        self.init(initial: initial, commands: script.commands.compactMap { timed in
-            if case .screen(let command) = timed.command { return (timed.time, command) }
-            return nil
-        }, canvas: canvas)
-    }
-
     /// Records a change applied as the render plays (`play`), after every change recorded so far: its state holds
     /// from its time on.
     public mutating func append(_ change: Change) {

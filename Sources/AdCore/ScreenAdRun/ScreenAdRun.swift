@@ -97,7 +97,7 @@ public struct ScreenAdRun: Sendable {
     /// - Throws: `ScreenAdError.placement` when the placements do not fit the screen.
     public static func load(screen: ScreenState, script: SessionScript, banners: [BannerPlacement],
                             fullScreenAds: [FullScreenPlacement] = [], testMode: Bool, loader: ScreenAdLoader,
-                            clockOrigin: Date = SessionConfiguration.defaultClockOrigin) async throws(ScreenAdError) -> ScreenAdRun {
+                            clockOrigin: Date = BeaconClock.defaultOrigin) async throws(ScreenAdError) -> ScreenAdRun {
         var driver = try ScreenAdDriver(timeline: ScreenTimeline(initial: screen, script: script), banners: banners,
                                         fullScreenAds: fullScreenAds, testMode: testMode)
         driver.clockOrigin = clockOrigin

@@ -1,3 +1,4 @@
+import AdDecisioning
 import MediaCore
 
 /// What the renderer found when it fetched a frame's media, reported back to the session that decided the frame

@@ -1,3 +1,4 @@
+import AdDecisioning
 import MediaCore
 
 /// The frame-by-frame engine of a playback: at each output frame it says what the screen shows (content, an ad,

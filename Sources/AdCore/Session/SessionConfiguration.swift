@@ -56,22 +56,11 @@ public struct SessionConfiguration: Hashable, Sendable {
     /// Where `[CACHEBUSTING]` values come from.
     public var cacheBusting: CacheBusting
 
-    /// Where `[CACHEBUSTING]` values come from: reproducible for logs, fresh for beacons really sent.
-    public enum CacheBusting: Hashable, Sendable {
-        /// From `seed`: the same inputs give the same values (and byte-identical event logs).
-        case seeded
-        /// A fresh random eight-digit number per beacon and run, as an ad server expects of beacons it receives.
-        case random
-    }
-
-    /// 2000-01-01T00:00:00Z: a fixed default so that two runs give the same beacons unless told otherwise.
-    public static let defaultClockOrigin = Date(timeIntervalSince1970: 946_684_800)
-
     public init(frameRate: FrameRate, canvas: PixelSize, contentFrameCount: Int64, contentAspect: Rational,
                 contentStart: MediaTime = .zero, ads: AdsRenderingSettings = AdsRenderingSettings(),
                 pictureInPicture: PictureInPictureSettings = PictureInPictureSettings(),
                 script: SessionScript = SessionScript(), mode: Mode = .batch, outputLimit: MediaTime? = nil,
-                clockOrigin: Date = SessionConfiguration.defaultClockOrigin, seed: UInt64 = 0,
+                clockOrigin: Date = BeaconClock.defaultOrigin, seed: UInt64 = 0,
                 cacheBusting: CacheBusting = .seeded, contentEarlyEnd: EarlyEnd? = nil, screen: ScreenState? = nil) {
         self.frameRate = frameRate
         self.screen = screen

@@ -1,3 +1,4 @@
+import AdDecisioning
 import MediaCore
 
 /// Where a session stands between two frames, for a live status line.

@@ -1,3 +1,4 @@
+import AdDecisioning
 import Foundation
 import MediaCore
 
@@ -82,7 +83,7 @@ public struct ScreenSession: Sendable {
     /// The run of the session's banners and full-screen ads, fetched with `settings` before the render; the
     /// screen commands of `script` drive the reloads.
     public func loadAds(script: SessionScript, settings: AdsLoaderSettings,
-                        clockOrigin: Date = SessionConfiguration.defaultClockOrigin) async throws(ScreenAdError) -> ScreenAdRun {
+                        clockOrigin: Date = BeaconClock.defaultOrigin) async throws(ScreenAdError) -> ScreenAdRun {
         try await ScreenAdRun.load(screen: screen, script: script, banners: banners, fullScreenAds: fullScreenAds,
                                    testMode: testMode, loader: ScreenAdLoader(settings: settings, directory: directory),
                                    clockOrigin: clockOrigin)

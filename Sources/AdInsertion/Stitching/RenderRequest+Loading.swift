@@ -1,4 +1,5 @@
 import AdCore
+import AdDecisioning
 import Foundation
 import MediaCore
 import VideoPipeline
@@ -32,9 +33,9 @@ extension RenderRequest {
         public var contentStart: MediaTime?
         /// The wall-clock time of output frame 0, for `[TIMESTAMP]` (banners and full-screen ads are requested with
         /// it); a fixed date keeps event logs reproducible.
-        public var clockOrigin = SessionConfiguration.defaultClockOrigin
+        public var clockOrigin = BeaconClock.defaultOrigin
         /// `.random` when beacons are really sent; `.seeded` keeps event logs reproducible.
-        public var cacheBusting: SessionConfiguration.CacheBusting = .seeded
+        public var cacheBusting: CacheBusting = .seeded
         /// The font file native ads' text is measured and drawn with; DejaVu Sans when `nil`.
         public var font: String?
         /// `.batch` loads and evaluates the native placements before the render (`nativeAds`); `.live` (`play`)

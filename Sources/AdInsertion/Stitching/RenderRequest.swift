@@ -1,4 +1,5 @@
 import AdCore
+import AdDecisioning
 import Foundation
 import MediaCore
 import VideoPipeline
@@ -52,7 +53,7 @@ public struct RenderRequest: Sendable {
     /// The wall-clock time of output frame 0, for `[TIMESTAMP]`; a fixed date keeps event logs reproducible.
     public var clockOrigin: Date
     /// `.random` when beacons are really sent; `.seeded` keeps event logs reproducible.
-    public var cacheBusting: SessionConfiguration.CacheBusting = .seeded
+    public var cacheBusting: CacheBusting = .seeded
     /// Where remote media files are downloaded and how (the default cache directory, 1 GiB, 30 s per file).
     public var mediaCache = MediaCacheSettings(directory: MediaCacheSettings.defaultDirectory())
     /// How many media files download at once, ahead of their breaks: 3.
@@ -90,7 +91,7 @@ public struct RenderRequest: Sendable {
                 frameHashPath: String? = nil, ads: AdsRenderingSettings = AdsRenderingSettings(),
                 pictureInPicture: PictureInPictureSettings = PictureInPictureSettings(),
                 pictureInPictureBackground: String? = nil, script: SessionScript = SessionScript(),
-                contentStart: MediaTime = .zero, clockOrigin: Date = SessionConfiguration.defaultClockOrigin) {
+                contentStart: MediaTime = .zero, clockOrigin: Date = BeaconClock.defaultOrigin) {
         self.contentPath = contentPath
         self.plan = plan
         self.outputPath = outputPath

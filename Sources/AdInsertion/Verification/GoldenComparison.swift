@@ -1,4 +1,5 @@
 import AdCore
+import AdDecisioning
 import Foundation
 
 /// What `verify --expect GOLDEN` compares with the golden (a timeline of an earlier, trusted render).

@@ -30,7 +30,7 @@ extension SessionOptions {
         loading.contentStart = startAt
         // Beacons that really go out carry the real time, and an ad server must see a fresh [CACHEBUSTING] per
         // beacon and run; a log-only render stays reproducible.
-        loading.clockOrigin = sendsBeacons ? Date() : SessionConfiguration.defaultClockOrigin
+        loading.clockOrigin = sendsBeacons ? Date() : BeaconClock.defaultOrigin
         loading.cacheBusting = sendsBeacons ? .random : .seeded
         loading.font = font
         loading.mode = live ? .live : .batch

@@ -1,3 +1,4 @@
+@testable import AdDecisioning
 import Foundation
 import Testing
 @testable import AdCore

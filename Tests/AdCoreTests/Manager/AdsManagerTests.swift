@@ -1,3 +1,4 @@
+@testable import AdDecisioning
 import MediaCore
 import Testing
 @testable import AdCore

@@ -1,3 +1,4 @@
+@testable import AdDecisioning
 import MediaCore
 @testable import AdCore
 

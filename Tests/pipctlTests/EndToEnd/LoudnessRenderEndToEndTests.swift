@@ -1,3 +1,4 @@
+import AdDecisioning
 import Foundation
 import MediaCore
 import Testing

@@ -1,4 +1,5 @@
 import AdCore
+import AdDecisioning
 import Foundation
 import MediaCore
 import VideoPipeline

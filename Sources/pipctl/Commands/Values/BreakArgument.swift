@@ -1,4 +1,5 @@
 import AdCore
+import AdDecisioning
 import AdInsertion
 
 /// One `--break TIME=FILE[,FILE…]`: an ad break at a position on the content clock, playing the given ad videos

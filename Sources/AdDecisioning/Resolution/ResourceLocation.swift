@@ -77,7 +77,7 @@ public enum ResourceLocation: Hashable, Sendable, CustomStringConvertible {
 
     /// The URL scheme of `text` in lower case (`http`), or `nil` for a path. A one-letter "scheme" is taken for a
     /// Windows drive, not a scheme.
-    static func scheme(of text: String) -> String? {
+    package static func scheme(of text: String) -> String? {
         guard let colon = text.firstIndex(of: ":") else { return nil }
         let scheme = text[..<colon]
         guard scheme.count > 1, let first = scheme.first, first.isLetter,

@@ -203,7 +203,7 @@ public struct AdsLoader: Sendable {
     /// `input` with its rendition chosen for `settings.mediaSelection` (its window) and located, the other
     /// renditions that can be located kept as its fallbacks; the error when none can play (403, 901, or 401 when
     /// none can be located). Nothing is fetched. Native video assets choose their media through here too.
-    func selectMedia(of input: LinearAd) -> BreakDraft.Ad {
+    package func selectMedia(of input: LinearAd) -> BreakDraft.Ad {
         let selector = MediaSelector(settings: settings.mediaSelection)
         let creatives = CreativeResolver(urlMap: settings.urlMap)
         var ad = input

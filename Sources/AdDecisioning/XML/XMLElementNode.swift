@@ -85,5 +85,5 @@ final class XMLElementNode {
 
 extension StringProtocol {
     /// The string without leading and trailing white space and line breaks.
-    var trimmingSpaces: String { trimmingCharacters(in: .whitespacesAndNewlines) }
+    package var trimmingSpaces: String { trimmingCharacters(in: .whitespacesAndNewlines) }
 }

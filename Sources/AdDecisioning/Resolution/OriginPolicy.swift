@@ -33,14 +33,14 @@ public struct OriginPolicy: Hashable, Sendable {
     }
 
     /// Why a document at `document` may not load the document (wrapper or ad tag) at `target`; `nil` when it may.
-    func refusal(ofDocument target: ResourceLocation, from document: ResourceLocation) -> String? {
+    package func refusal(ofDocument target: ResourceLocation, from document: ResourceLocation) -> String? {
         guard case .remote(let url) = document, case .file(let path) = target else { return nil }
         return "\(url.absoluteString) was fetched over http(s) and may not reference the local file \(path)"
     }
 
     /// Why the MediaFile `url` (absolute, or a path) of the document at `document` is refused; `nil` when it may
     /// be played.
-    func refusal(ofMedia url: String, from document: ResourceLocation) -> String? {
+    package func refusal(ofMedia url: String, from document: ResourceLocation) -> String? {
         guard document.isRemote else { return nil }
         switch ResourceLocation.scheme(of: url) {
         case "http", "https":
@@ -62,7 +62,7 @@ public struct OriginPolicy: Hashable, Sendable {
 
     /// True when a beacon, click or resource URL of a document at `document` may be kept: any from a local
     /// document, only http(s) from a remote one.
-    func allows(beacon url: String, from document: ResourceLocation) -> Bool {
+    package func allows(beacon url: String, from document: ResourceLocation) -> Bool {
         guard document.isRemote else { return true }
         let scheme = ResourceLocation.scheme(of: url.trimmingSpaces)
         return scheme == "http" || scheme == "https"
@@ -70,7 +70,7 @@ public struct OriginPolicy: Hashable, Sendable {
 
     /// `document` (found at `location`) without the beacon, click and resource URLs its origin does not allow;
     /// each one dropped is a warning naming it.
-    func sanitized(_ document: VASTDocument, at location: ResourceLocation) -> VASTDocument {
+    package func sanitized(_ document: VASTDocument, at location: ResourceLocation) -> VASTDocument {
         guard location.isRemote else { return document }
         var dropped: [String] = []
         func keep(_ urls: [String]) -> [String] {
@@ -132,7 +132,7 @@ public struct OriginPolicy: Hashable, Sendable {
 
     /// The tracking of a VMAP break found at `location`, without the URLs its origin does not allow, and a
     /// warning for each one dropped.
-    func sanitized(_ tracking: [TrackingEvent], of source: String, at location: ResourceLocation) -> ([TrackingEvent], [AdError]) {
+    package func sanitized(_ tracking: [TrackingEvent], of source: String, at location: ResourceLocation) -> ([TrackingEvent], [AdError]) {
         var kept: [TrackingEvent] = []
         var warnings: [AdError] = []
         for event in tracking {

@@ -72,7 +72,7 @@ enum LinearAdAssembler {
 
 extension LinearAd {
     /// `ad 'ID'`, `ad "Title"` or `ad`, for messages.
-    var label: String {
+    package var label: String {
         if let id, !id.isEmpty { return "ad '\(id)'" }
         if let adTitle { return "ad \"\(adTitle)\"" }
         return "ad"

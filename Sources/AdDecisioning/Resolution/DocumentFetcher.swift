@@ -4,9 +4,14 @@ import Networking
 /// Loads ad tags and wrapper responses: through the URL map first, then from disk or over HTTP(S) with a
 /// deadline, never more than the document size limit (checked while the body streams). Over HTTP the fetch
 /// costs no CPU while it waits and stops at once when the calling task is cancelled (`HTTPClient`).
-struct DocumentFetcher: Sendable {
-    var urlMap: URLMap?
-    var maximumBytes: Int
+package struct DocumentFetcher: Sendable {
+    package var urlMap: URLMap?
+    package var maximumBytes: Int
+
+    package init(urlMap: URLMap?, maximumBytes: Int) {
+        self.urlMap = urlMap
+        self.maximumBytes = maximumBytes
+    }
 
     /// `location` after the URL map, and how to name it in messages (`URL (mapped to PATH)`).
     func mapped(_ location: ResourceLocation) -> (target: ResourceLocation, name: String) {
@@ -20,7 +25,7 @@ struct DocumentFetcher: Sendable {
     /// - Throws: `.unreachable` (missing or unreadable file, HTTP status ≥ 400, network failure), `.timedOut`,
     ///   `.documentTooLarge`; each names the location. A URL that the map matches but refuses (it would leave
     ///   its folder) is `.unreachable` and is not fetched over the network either.
-    func fetch(_ location: ResourceLocation, timeout: Duration) async throws(DecisioningError) -> Data {
+    package func fetch(_ location: ResourceLocation, timeout: Duration) async throws(DecisioningError) -> Data {
         do throws(URLMap.Refusal) {
             _ = try urlMap?.apply(to: location)
         } catch {

@@ -2,11 +2,11 @@ import MediaCore
 
 /// A break before it is placed on the content clock: where it asks to play, its resolved ads, and how it merges
 /// and repeats. `AdPlanBuilder` turns drafts into an `AdPlan`.
-struct BreakDraft: Sendable {
+package struct BreakDraft: Sendable {
     /// One ad and, when it cannot be played (no acceptable media, media not found), why.
-    struct Ad: Sendable {
-        var ad: LinearAd
-        var error: AdError?
+    package struct Ad: Sendable {
+        package var ad: LinearAd
+        package var error: AdError?
     }
 
     var offset: BreakOffset
