@@ -69,27 +69,6 @@ public enum PassthroughRefusal: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A passthrough render's state, owned by its stitcher: the runs held back and copied, each ad's file opened for
-/// copying its pictures or sound, what became of each ad, the keyframes forced on held frames, and why the content
-/// is copied less or not at all.
-struct PassthroughState {
-    /// The runs of content held back to be copied; `nil` when every frame is encoded.
-    var runs: PassthroughRuns?
-    /// The ads whose pictures are copied, opened for it.
-    var adCopySources: [AdReference: CopySource] = [:]
-    /// With the content's sound copied, each ad's sound opened for copying, or `nil` when it is not AAC-LC in the
-    /// output's format (then encoded).
-    var adSounds: [AdReference: AudioPacketSource?] = [:]
-    /// What became of each ad's pictures, decided when it is first shown.
-    var ads: [AdReference: PassthroughAd] = [:]
-    /// Whether each frame held back (in output order) was to be a keyframe, for when it is encoded.
-    var heldKeyframes: [Bool] = []
-    /// What limited the copying of the content.
-    var notes: [String] = []
-    /// Why a passthrough render (`.auto`) encodes every frame, or `nil`.
-    var refusal: PassthroughRefusal?
-}
-
 /// The rule of a passthrough render, frame by frame: a run of frames of one copyable file (the content, or an ad
 /// coded like it) shown whole, one after the other from an IDR, is held back (its sound written, its picture not
 /// even decoded) until it reaches the file's next IDR or its end, and then copied; a run cut before that (an ad

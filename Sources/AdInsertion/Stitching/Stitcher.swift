@@ -25,56 +25,25 @@ public final class Stitcher {
     public let estimatedFrames: Int64
     /// The plan's remote media, downloading from the end of `init` on. Cancelling it (Ctrl-C) ends a wait at once
     /// and makes the next `step()` throw `.interrupted`.
-    public let downloads: MediaDownloads
+    public var downloads: MediaDownloads { media.downloads }
 
     let content: MediaSource
     let media: AdMedia
-    /// The other scenes' players (`request.players`), stepped after the primary session at every frame.
-    var players: [ScenePlayback] = []
-    /// The last output frame the other players were stepped for (a frame decided again after an ad failure
-    /// must not move them on twice).
-    private var playersFrame: Int64 = -1
     private let background: MediaSource?
-    /// The loaded banner creatives (`request.screenAds`), and the screen ad events not yet logged.
-    let screenAdPictures: ScreenAdPictures?
-    var pendingScreenEvents: ArraySlice<ScreenAdEvent> = []
-    /// The native placements' images and font (`request.nativeAds`, or in `play` `request.liveNative`), and their
-    /// events not yet logged.
-    let native: NativePictures?
-    var pendingNativeEvents: ArraySlice<NativeAdEvent> = []
-    /// `play`'s native placements, evaluated as the session applies their commands.
-    let liveNative: LiveNativeRun?
-    /// The banner requests live screen commands cause (`play` only).
-    let liveBanners: LiveBannerRequests?
-    private let compositor: Compositor
-    /// The MP4 (absent when `play` records nothing) and the frame hashes, written frame by frame.
-    let stage: OutputStage
-    private let eventLog: EventLog?
-    /// Prepared with the output so that a timeline path that cannot be written stops the render before it starts.
-    private let timelineFile: AtomicFile?
-    private var beaconSinks: [any SessionEventObserver] = []
-    private let clock: SampleClock
-    private var timeline: TimelineBuilder
-    private var audioRun: AudioRun?
-    /// Where each source's audio cursor stopped, to report the correction when it resumes.
-    private var audioEnds: [SourceKey: Int64] = [:]
-    private var finished = false
-    /// Breaks reported never reached because the content ended before their cue, in the order reported.
-    private var breaksNotReached: [Int] = []
-    /// An HLS render's forced keyframes (segment cuts); `nil` otherwise.
-    private var keyframes: KeyframeSchedule?
-    /// A passthrough render's state: what is held back, what is copied, and why not.
-    var passthrough = PassthroughState()
-    /// In a normalised render (`--loudness`), each source's measurement and gain; `nil` for `off`.
-    let normaliser: LoudnessNormaliser?
-    /// Whether the content's loudness notes (`LOG`) were logged.
-    private var loggedContentLoudness = false
+    var players = OtherPlayers()
+    var screenAds: ScreenAdStream
+    var nativeAds: NativeAdStream
+    var output: FrameOutput
+    var records: Records
+    var sound: SoundTrack
+    /// A passthrough render's policy: what is held back, what is copied, and why not.
+    var passthrough: PassthroughPolicy
     /// What drawing the current frame found of its media (a full-screen video that failed part-way), reported to the
     /// session once the picture is drawn and before its sound is chosen: drawing itself changes no ad state.
     var mediaReports: [MediaReport] = []
 
     /// A stretch of consecutive ticks of one source: its audio is read contiguously from `sourceStart`.
-    private struct AudioRun {
+    struct AudioRun {
         var key: SourceKey
         var startFrame: Int64
         var sourceStart: Int64
@@ -96,7 +65,6 @@ public final class Stitcher {
         let format = request.outputFormat(content: info, live: mode == .live)
         do { try format.validate() } catch { throw .output(error) }
         self.format = format
-        clock = format.sampleClock
         do { content = try MediaSource(path: request.contentPath, format: format, threads: request.encoding.threads) } catch {
             throw .content(error)
         }
@@ -104,35 +72,42 @@ public final class Stitcher {
         do { background = try request.pictureInPictureBackground.map { p throws(MediaError) in try MediaSource(path: p, format: format) } } catch {
             throw .background(error)
         }
-        screenAdPictures = try request.screenAds.map { run throws(RenderError) in
+        let screenAdPictures = try request.screenAds.map { run throws(RenderError) in
             try ScreenAdPictures(run: run, format: format, cache: request.mediaCache)
         }
-        liveNative = mode == .live ? try Stitcher.liveNative(request, format: format) : nil
-        native = request.nativeAds == nil && liveNative == nil ? nil
+        screenAds = ScreenAdStream(pictures: screenAdPictures, live: mode == .live ? screenAdPictures.flatMap { ads in
+            ads.run.loader.map { LiveBannerRequests(driver: ads.run.driver, loader: $0) }
+        } : nil)
+        let liveNative = mode == .live ? try Stitcher.liveNative(request, format: format) : nil
+        let native = request.nativeAds == nil && liveNative == nil ? nil
             : try NativePictures(ads: liveNative == nil ? request.nativeAds : nil, images: request.nativeAds?.images ?? [:], font: request.font,
                                  format: format, threads: request.encoding.threads, cache: request.mediaCache)
-        pendingNativeEvents = ArraySlice(liveNative == nil ? native?.events ?? [] : [])
-        liveBanners = mode == .live ? screenAdPictures.flatMap { ads in
-            ads.run.loader.map { LiveBannerRequests(driver: ads.run.driver, loader: $0) }
-        } : nil
+        nativeAds = NativeAdStream(pictures: native, live: liveNative,
+                                   pending: ArraySlice(liveNative == nil ? native?.events ?? [] : []))
         // One download queue for every player's ads, so that Ctrl-C stops all of them at once.
         let cache = MediaCache(settings: request.mediaCache)
-        downloads = MediaDownloads(urls: ([request.plan] + request.players.map(\.plan)).flatMap {
+        let downloads = MediaDownloads(urls: ([request.plan] + request.players.map(\.plan)).flatMap {
             MediaDownloads(plan: $0, cache: cache).urls
         }, cache: cache, concurrency: request.mediaConcurrency)
         media = AdMedia(format: format, threads: request.encoding.threads, downloads: downloads,
                         reportsWaits: mode == .live)
         // `play` normalises only when asked: measuring a source takes a decode of its sound before it can start.
         let normalisation = request.loudness ?? (mode == .live ? .off : .default(plan: request.plan, screenAds: request.screenAds))
+        let normaliser: LoudnessNormaliser?
         do { normaliser = normalisation == .off ? nil : try LoudnessNormaliser(normalisation, content: content, format: format) } catch {
             throw .content(error)
         }
         media.normaliser = normaliser
-        (stage, passthrough.refusal) = try Stitcher.outputStage(request, format: format, content: info, source: content)
+        sound = SoundTrack(clock: format.sampleClock, normaliser: normaliser)
+        let (stage, refusal) = try PassthroughPolicy.outputStage(request, format: format, content: info, source: content)
+        passthrough = PassthroughPolicy(request: request, stage: stage, refusal: refusal, content: content, media: media)
         do {
-            compositor = try Compositor(size: format.size)
-            eventLog = try request.resolvedEventsPath.map { try EventLog(destination: $0) }
-            timelineFile = try request.resolvedTimelinePath.map { try AtomicFile(destination: $0) }
+            output = FrameOutput(compositor: try Compositor(size: format.size), stage: stage, keyframes: request.hls.map {
+                KeyframeSchedule(interval: HLSSegmenter.frames(perSegment: $0.segmentDuration, rate: format.frameRate))
+            })
+            records = Records(timeline: TimelineBuilder(rate: format.frameRate),
+                              timelineFile: try request.resolvedTimelinePath.map { try AtomicFile(destination: $0) },
+                              eventLog: try request.resolvedEventsPath.map { try EventLog(destination: $0) })
         } catch let error as MediaError {
             throw .output(error)
         } catch let error as AtomicFile.Failure {
@@ -148,7 +123,7 @@ public final class Stitcher {
             pictureInPicture: request.pictureInPicture, script: request.script, mode: mode,
             clockOrigin: request.clockOrigin, cacheBusting: request.cacheBusting, contentEarlyEnd: content.earlyEnd,
             screen: request.screen)
-        configuration.fullScreenPresentations = screenAdPictures?.run.presentations ?? []
+        configuration.fullScreenPresentations = screenAds.pictures?.run.presentations ?? []
         let playerScenes = (request.screen.map { [$0.scenes[0].id] } ?? []) + request.players.map(\.scene)
         do throws(ScriptError) { try request.script.checkScenes(players: playerScenes, screen: request.screen) } catch {
             throw .session("\(error)")
@@ -157,12 +132,6 @@ public final class Stitcher {
         do { session = try PlaybackSession(plan: request.plan, configuration: configuration, media: media, appDelegate: appDelegate) } catch {
             throw .session("\(request.contentPath): \(error)")
         }
-        timeline = TimelineBuilder(rate: format.frameRate)
-        passthrough.runs = stage.copyable.map { PassthroughRuns(keyframes: $0.keyframes, contentFrames: $0.frames) }
-        if let open = stage.copyable?.openGOPKeyframes, open > 0 {
-            passthrough.notes.append("\(request.contentPath): \(open) of its keyframes are not IDRs (open GOPs), so its pictures are copied only from one IDR to the next")
-        }
-        keyframes = request.hls.map { KeyframeSchedule(interval: HLSSegmenter.frames(perSegment: $0.segmentDuration, rate: format.frameRate)) }
         estimatedFrames = content.frameCount + request.plan.breaks.flatMap(\.ads).reduce(0) { sum, planned in
             sum + (Stitcher.expectedDuration(of: planned).map { format.frameRate.frameCount(in: $0) } ?? 0)
         }
@@ -170,15 +139,15 @@ public final class Stitcher {
             let slot = PictureInPictureSlot()
             session.pictureInPictureSlot = slot
             for player in request.players {
-                players.append(try ScenePlayback(player: player, base: configuration, format: format,
+                players.all.append(try ScenePlayback(player: player, base: configuration, format: format,
                                                threads: request.encoding.threads, downloads: downloads, slot: slot,
                                                live: mode == .live))
             }
-            let others = players
+            let others = players.all
             session.forwardsLiveCommand = { command in for player in others { player.session.submit(command) } }
         }
         attachScreenAdPlayback()
-        session.recordsNativeCommands = liveNative != nil
+        session.recordsNativeCommands = nativeAds.live != nil
         // Fetch ahead: every break's media starts downloading now, while the content before it plays.
         downloads.start()
     }
@@ -186,16 +155,16 @@ public final class Stitcher {
     /// Downloads still running when the render ends are stopped (what arrived is kept to be resumed).
     deinit {
         downloads.cancel()
-        liveBanners?.cancel()
-        liveNative?.cancel()
+        screenAds.live?.cancel()
+        nativeAds.live?.cancel()
         session.screenAdPlayback?.cancel()
     }
 
     /// Also sends every event to `observer` (a beacon sender, a live printer).
-    public func observe(_ observer: any SessionEventObserver) { beaconSinks.append(observer) }
+    public func observe(_ observer: any SessionEventObserver) { records.observers.append(observer) }
 
     /// The number of output frames written so far.
-    public var frameCount: Int64 { stage.frameCount }
+    public var frameCount: Int64 { output.stage.frameCount }
 
     /// Renders the next output frame. Returns `false` once the session has ended (call `finish()` then).
     public func step() throws(RenderError) -> Bool {
@@ -210,14 +179,14 @@ public final class Stitcher {
             }
             updateLiveBanners(decision)
             updateLiveNative(decision)
-            if decision.frame != playersFrame {
-                playersFrame = decision.frame
-                for player in players { try player.step() }
+            if decision.frame != players.steppedFrame {
+                players.steppedFrame = decision.frame
+                for player in players.all { try player.step() }
             }
             do {
                 try render(decision)
             } catch let failure as AdFailure {
-                try encodeHeld(before: failure.ad)
+                try passthrough.encodeHeld(before: failure.ad)
                 media.close(failure.ad)
                 session.report(.adFailed(failure.error))
                 continue
@@ -235,31 +204,32 @@ public final class Stitcher {
     /// the caller's, such as `play`'s command log): all of them, or none when one fails.
     @discardableResult
     public func finish(alongside: [AtomicFile] = []) throws(RenderError) -> RenderResult {
-        precondition(!finished)
-        finished = true
-        try finishPassthrough()
-        let segments = timeline.finish()
+        precondition(!records.finished)
+        records.finished = true
+        try passthrough.finish()
+        let segments = records.timeline.finish()
+        let stage = output.stage
         let output = Timeline.Output(
             path: request.outputPath, fps: format.frameRate.perSecond.fraction, width: format.size.width,
             height: format.size.height, frames: stage.frameCount,
             duration: format.frameRate.time(ofFrame: stage.frameCount).seconds.doubleValue,
             sampleRate: format.sampleRate, channels: format.channels,
-            audioSamples: clock.sample(atFrame: stage.frameCount), profile: request.encoding.profile.rawValue,
+            audioSamples: sound.clock.sample(atFrame: stage.frameCount), profile: request.encoding.profile.rawValue,
             pointScale: request.screen?.pointScale.description)
         var result = Timeline(output: output, content: Timeline.Source(
             path: request.contentPath, fps: content.nominalFrameRate.perSecond.fraction, frames: content.frameCount,
             duration: content.videoDuration.seconds.doubleValue), segments: segments)
         var passthroughSound = content.hasAudio ? stage.audioCopyRefusal.map { PassthroughSound.encoded($0) } : nil
         result.videoRuns = passthrough.runs.map { Timeline.VideoRun.runs(copied: $0.copied, frames: stage.frameCount) }
-        result.loudness = normaliser?.timeline
+        result.loudness = sound.normaliser?.timeline
         // Every file is finished under its temporary name first, then all are put in place together: a failure
         // at any point leaves every previous file at its destination exactly as it was.
         do {
-            try timelineFile?.write(result.jsonData())
+            try records.timelineFile?.write(result.jsonData())
             var files: [AtomicFile] = []
             files += try stage.finishWriting()
-            if let timelineFile { files.append(timelineFile) }
-            if let eventLog { files.append(try eventLog.finishWriting()) }
+            if let timelineFile = records.timelineFile { files.append(timelineFile) }
+            if let eventLog = records.eventLog { files.append(try eventLog.finishWriting()) }
             try AtomicFile.commitAll(files + alongside)
             if let packets = stage.audioPackets { passthroughSound = .copied(packets: packets.copied, encoded: packets.encoded) }
         } catch let error as MediaError {
@@ -272,9 +242,9 @@ public final class Stitcher {
             throw .output(.outputNotWritable(path: request.outputPath, reason: "\(error)"))
         }
         let earlyEnds = (content.earlyEnd.map { [InputEarlyEnd(ad: nil, earlyEnd: $0)] } ?? []) + media.earlyEnds
-        return RenderResult(timeline: result, plan: session.plan, earlyEnds: earlyEnds, breaksNotReached: breaksNotReached,
+        return RenderResult(timeline: result, plan: session.plan, earlyEnds: earlyEnds, breaksNotReached: records.breaksNotReached,
                             passthroughRefusal: passthrough.refusal, passthroughAds: passthrough.ads,
-                            passthroughNotes: passthrough.notes + gainedSoundNotes, passthroughSound: passthroughSound)
+                            passthroughNotes: passthrough.notes + passthrough.gainedSoundNotes(sound.normaliser), passthroughSound: passthroughSound)
     }
 
     /// Runs a whole batch render.
@@ -314,7 +284,7 @@ public final class Stitcher {
         }
         let picture: PixelRect
         var drawn: ScreenDrawing?
-        let hold = try passthroughStep(decision)
+        let hold = try passthrough.step(decision)
         do {
             if hold.isHeld {
                 // Copied later, its picture not even decoded: the content, whole, in the whole frame.
@@ -324,11 +294,11 @@ public final class Stitcher {
             if let screen = decision.screen, let scene = decision.playerScene {
                 let drawing = try screenLayers(screen, player: frame, from: source.path, kind: kind, scene: scene,
                                                pip: decision.pip, frame: decision.frame)
-                let landed = try compositor.draw(drawing.layers)
+                let landed = try output.compositor.draw(drawing.layers)
                 picture = drawing.player.map { landed[$0] } ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
                 drawn = drawing
             } else {
-                picture = try compositor.draw(playerLayers(frame, in: PixelRect(size: format.size), pip: decision.pip,
+                picture = try output.compositor.draw(playerLayers(frame, in: PixelRect(size: format.size), pip: decision.pip,
                                                            frame: decision.frame)).last!
             }
             }
@@ -345,50 +315,51 @@ public final class Stitcher {
         var drift: Int64 = 0
         var startsRun = false
         var sourceAudioStart: Int64 = 0
-        let keyframe = keyframes?.forces(frame: n, breakIndex: breakIndex) ?? false
-        try stage.write(frame: n, picture: hold.isHeld ? nil : compositor.picture, keyframe: keyframe,
+        let keyframe = output.keyframes?.forces(frame: n, breakIndex: breakIndex) ?? false
+        let clock = sound.clock
+        try output.stage.write(frame: n, picture: hold.isHeld ? nil : output.compositor.picture, keyframe: keyframe,
                         outputFailure: { RenderError.output($0) as any Error }) {
             (span: OutputStage.SampleSpan, audio: AudioBuffer) throws(any Error) in
             if let cover = playerCover(decision) {
                 // A video full-screen ad over the player's scene: the output's sound is the ad's, on its own clock.
-                audioRun = nil
+                sound.run = nil
                 sourceAudioStart = clock.sample(atFrame: tick)
                 readCoverAudio(cover, frame: n, count: span.count, into: audio)
                 return
             }
             if decision.isPaused {
                 audio.fill(count: span.count) { _, _ in 0 }
-                audioRun = nil
+                sound.run = nil
                 sourceAudioStart = clock.sample(atFrame: tick)
                 return
             }
-            if audioRun == nil || audioRun!.key != key || audioRun!.lastTick + 1 != tick {
-                if let run = audioRun { audioEnds[run.key] = run.sourceStart + clock.sample(atFrame: n) - clock.sample(atFrame: run.startFrame) }
+            if sound.run == nil || sound.run!.key != key || sound.run!.lastTick + 1 != tick {
+                if let run = sound.run { sound.ends[run.key] = run.sourceStart + clock.sample(atFrame: n) - clock.sample(atFrame: run.startFrame) }
                 var start = clock.sample(atFrame: tick)
                 // In passthrough, a source whose sound can be copied is read on the output's AAC packet grid.
-                if let sound = copyableSound(key, source: source) { start = sound.grid.sourceStart(output: clock.sample(atFrame: n), nominal: start) }
-                drift = audioEnds[key].map { start - $0 } ?? 0
-                audioRun = AudioRun(key: key, startFrame: n, sourceStart: start, lastTick: tick - 1)
+                if let copyable = passthrough.copyableSound(key, source: source) { start = copyable.grid.sourceStart(output: clock.sample(atFrame: n), nominal: start) }
+                drift = sound.ends[key].map { start - $0 } ?? 0
+                sound.run = AudioRun(key: key, startFrame: n, sourceStart: start, lastTick: tick - 1)
                 startsRun = true
             }
-            audioRun!.lastTick = tick
-            let position = audioRun!.sourceStart + clock.sample(atFrame: n) - clock.sample(atFrame: audioRun!.startFrame)
+            sound.run!.lastTick = tick
+            let position = sound.run!.sourceStart + clock.sample(atFrame: n) - clock.sample(atFrame: sound.run!.startFrame)
             sourceAudioStart = position
             do throws(MediaError) {
                 let real = try source.readAudio(from: position, count: span.count, into: audio)
                 // Silence before the source's start (a run read up to half a packet early, onto the AAC grid) is
                 // not padding: that is only what follows the end of its sound.
                 padded = Int64(span.count - real) - min(Int64(span.count), max(0, -position))
-                if real == span.count, let sound = copyableSound(key, source: source) {
-                    audio.copyableSound = CopyableSound(source: sound, position: position)
+                if real == span.count, let copyable = passthrough.copyableSound(key, source: source) {
+                    audio.copyableSound = CopyableSound(source: copyable, position: position)
                 }
             } catch {
                 throw key.ad.map { AdFailure(ad: $0, error: AdError(.mediaDisplay, "\(error)")) } ?? RenderError.content(error)
             }
         }
-        keyframes?.wrote(frame: n, breakIndex: breakIndex, keyframe: keyframe)
-        try passthroughWritten(hold, keyframe: keyframe)
-        timeline.add(TimelineBuilder.Frame(
+        output.keyframes?.wrote(frame: n, breakIndex: breakIndex, keyframe: keyframe)
+        try passthrough.written(hold, keyframe: keyframe)
+        records.timeline.add(TimelineBuilder.Frame(
             kind: kind, source: source.path, sourceFps: source.nominalFrameRate.perSecond.fraction,
             breakIndex: breakIndex, adIndex: adIndex, outFrame: n, tick: tick, paused: decision.isPaused,
             pip: decision.pip, picture: picture, audioStart: clock.sample(atFrame: n), sourceAudioStart: sourceAudioStart,
@@ -399,7 +370,7 @@ public final class Stitcher {
             layers: drawn?.timeline))
         if kind == .content {
             media.closeAll()
-            closeCopiedAds()
+            passthrough.closeCopiedAds()
         }
     }
 
@@ -481,7 +452,7 @@ public final class Stitcher {
                     drawing.timeline.append(.player(.init(kind == .ad ? .ad : .content, area, source: path)))
                 }
             case .content:
-                if let shown = players.first(where: { $0.scene == layer.scene })?.shown {
+                if let shown = players.all.first(where: { $0.scene == layer.scene })?.shown {
                     // Another scene's player: its picture in its window, or its backdrop and floating window.
                     let pip = shown.decision.pip
                     var player = try playerLayers(shown.picture, in: layer.rect, pip: pip, frame: frame)
@@ -499,7 +470,7 @@ public final class Stitcher {
                 }
             case .banner:
                 // The creative the loader fetched for this scene's current width (nothing when it failed).
-                let loaded = screenAdPictures?.banner(of: layer.scene, at: format.frameRate.time(ofFrame: frame))
+                let loaded = screenAds.pictures?.banner(of: layer.scene, at: format.frameRate.time(ofFrame: frame))
                 if let loaded {
                     drawing.layers.append(.picture(try loaded.source.picture(atTick: frame % loaded.source.frameCount),
                                                    .fill, in: layer.rect))
@@ -541,13 +512,13 @@ public final class Stitcher {
     private func flushEvents() throws(RenderError) {
         // The loudness notes go in first, so that a dropped cache entry's line stays right before its ad's LOADED.
         let primary = Stitcher.insertingMediaNotes(of: media, into: insertingLoudnessNotes(into: session.drainEvents()))
-        breaksNotReached += primary.filter { $0.type == .adBreakSkipped && $0.reason == .contentEnded }.compactMap(\.breakIndex)
-        let events = mergingScreenAdEvents(Stitcher.inFrameOrder(primary, players.map { $0.drainEvents() }))
+        records.breaksNotReached += primary.filter { $0.type == .adBreakSkipped && $0.reason == .contentEnded }.compactMap(\.breakIndex)
+        let events = mergingScreenAdEvents(Stitcher.inFrameOrder(primary, players.all.map { $0.drainEvents() }))
         guard !events.isEmpty else { return }
-        do { for event in events { try eventLog?.append(event) } } catch {
+        do { for event in events { try records.eventLog?.append(event) } } catch {
             throw .output(eventLogError(error))
         }
-        for sink in beaconSinks { sink.session(didRecord: events) }
+        for observer in records.observers { observer.session(didRecord: events) }
     }
 
     /// One time-ordered log from the primary session's events and each other player's: by frame, the primary's
@@ -572,7 +543,7 @@ public final class Stitcher {
     /// Puts the normaliser's `LOG` lines (`loudnessShortSource`, `loudnessGainLarge`): the content's first, at the
     /// render's start; each ad's before its `LOADED`, at the same moment.
     private func insertingLoudnessNotes(into events: [SessionEvent]) -> [SessionEvent] {
-        guard let normaliser else { return events }
+        guard let normaliser = sound.normaliser else { return events }
         let notes = normaliser.takeNotes()
         var events = events
         var atStart: [SessionEvent] = []

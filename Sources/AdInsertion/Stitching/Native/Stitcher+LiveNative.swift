@@ -22,12 +22,12 @@ extension Stitcher {
     /// at this frame (loads begin in the background; answers and images that arrived are taken), and their events
     /// of this frame are scheduled with the others. Nothing here waits.
     func updateLiveNative(_ decision: FrameDecision) {
-        guard let liveNative else { return }
+        guard let liveNative = nativeAds.live else { return }
         let events = liveNative.step(frame: decision.frame, applied: session.takeNativeCommands())
-        native?.add(liveNative.takeImages())
-        pendingNativeEvents.append(contentsOf: events)
+        nativeAds.pictures?.add(liveNative.takeImages())
+        nativeAds.pending.append(contentsOf: events)
     }
 
     /// What `play`'s native fetches warned of since the last call (origin policy drops, images not fetched).
-    public func takeNativeWarnings() -> [String] { liveNative?.takeWarnings() ?? [] }
+    public func takeNativeWarnings() -> [String] { nativeAds.live?.takeWarnings() ?? [] }
 }

@@ -21,7 +21,7 @@ extension Stitcher {
     /// layout gave it; images and videos are cropped into their frames (`nativeVideo`); an image not loaded (or not
     /// fetched) is grey.
     func nativeLayers(of scene: SceneID, frame: Int64) throws(MediaError) -> (layers: [CompositorLayer], timeline: [Timeline.Layer]) {
-        guard let outcome = liveNative?.outcome ?? request.nativeAds?.outcome else { return ([], []) }
+        guard let outcome = nativeAds.live?.outcome ?? request.nativeAds?.outcome else { return ([], []) }
         let time = format.frameRate.time(ofFrame: frame)
         let scale = request.screen?.pointScale ?? PointScale(.one)
         var layers: [CompositorLayer] = [], timeline: [Timeline.Layer] = []
@@ -56,7 +56,7 @@ extension Stitcher {
                 if let card, slot == .media || slot == .icon, case .image(_, let url, _)? = content,
                    let k = timeline.lastIndex(where: { $0.card.map { $0.placement == layer.placement && $0.index == card } ?? false }),
                    slot == .media || timeline[k].card?.image == nil {
-                    let source = placeholder || native?.image(url) == nil ? nil : native?.ads?.imageSources[url]
+                    let source = placeholder || nativeAds.pictures?.image(url) == nil ? nil : nativeAds.pictures?.ads?.imageSources[url]
                     timeline[k].changeCard { $0.image = .init(rect: .init(rect), radius: imageRadius, source: source) }
                 }
             }
@@ -78,7 +78,7 @@ extension Stitcher {
         let text: String
         switch content {
         case .image(_, let url, _)?:
-            guard !placeholder, let source = native?.image(url) else { return [.color(Stitcher.nativePlaceholderColor, in: rect)] }
+            guard !placeholder, let source = nativeAds.pictures?.image(url) else { return [.color(Stitcher.nativePlaceholderColor, in: rect)] }
             return [.picture(try source.picture(atTick: 0), .crop, in: rect)]
         case .title(let value)?, .data(_, let value)?:
             text = value
@@ -96,7 +96,7 @@ extension Stitcher {
         default: (template.rowFontSize, 1)
         }
         let drawn: RenderedText
-        do { drawn = try native!.text(text, pixelSize: scale.pixels(points), width: rect.width, lineLimit: lines) } catch {
+        do { drawn = try nativeAds.pictures!.text(text, pixelSize: scale.pixels(points), width: rect.width, lineLimit: lines) } catch {
             throw .invalidSetting(name: "native \(slot.rawValue) text", value: text, reason: "\(error)")
         }
         guard slot == .callToAction else { return [.text(drawn, Stitcher.nativeTextColor, in: rect)] }

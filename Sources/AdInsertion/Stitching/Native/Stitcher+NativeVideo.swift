@@ -10,7 +10,7 @@ extension Stitcher {
     /// the render goes on.
     func nativeVideo(_ tag: String, placement: String, card: Int, frame: Int64, in rect: PixelRect) -> [CompositorLayer] {
         let placeholder: [CompositorLayer] = [.color(Stitcher.nativePlaceholderColor, in: rect)]
-        guard let native, case .success(let source)? = native.video(of: NativeVideoKey(placement: placement, card: card, tag: tag)) else {
+        guard let native = nativeAds.pictures, case .success(let source)? = native.video(of: NativeVideoKey(placement: placement, card: card, tag: tag)) else {
             return placeholder
         }
         let time = format.frameRate.time(ofFrame: frame)

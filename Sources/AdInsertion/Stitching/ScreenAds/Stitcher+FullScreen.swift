@@ -13,7 +13,7 @@ extension Stitcher {
     /// frame shows the paused content, the next plays it on. Without loaded creatives (`--device` alone) the model's layer is a placeholder colour.
     func fullScreenLayers(_ layer: ScreenLayer, frame: Int64) throws(MediaError) -> (layers: [CompositorLayer], timeline: Timeline.Layer)? {
         let area = Timeline.Layer.Area(scene: layer.scene, rect: layer.rect)
-        guard let screenAdPictures else {
+        guard let screenAdPictures = screenAds.pictures else {
             return ([.color(Stitcher.fullScreenColor, in: layer.rect)], .fullScreen(area, .placeholder))
         }
         let time = format.frameRate.time(ofFrame: frame)
@@ -46,7 +46,7 @@ extension Stitcher {
 
     /// The video full-screen ad covering the player's scene at `decision`'s frame; `nil` when there is none.
     func playerCover(_ decision: FrameDecision) -> PlayerCover? {
-        guard let scene = decision.playerScene, let screenAdPictures,
+        guard let scene = decision.playerScene, let screenAdPictures = screenAds.pictures,
               let shown = session.screenAdPlayback?.presentation(of: scene, at: format.frameRate.time(ofFrame: decision.frame)),
               let video = screenAdPictures.videoSources[shown.request] else { return nil }
         return PlayerCover(source: video, start: format.frameRate.firstFrame(atOrAfter: shown.from), request: shown.request,
@@ -60,7 +60,7 @@ extension Stitcher {
     func readCoverAudio(_ cover: PlayerCover, frame: Int64, count: Int, into audio: AudioBuffer) {
         let clock = format.sampleClock
         do throws(MediaError) {
-            try normaliser?.prepare(cover.source, fullScreen: cover.request, scene: cover.scene, frame: cover.start)
+            try sound.normaliser?.prepare(cover.source, fullScreen: cover.request, scene: cover.scene, frame: cover.start)
             _ = try cover.source.readAudio(from: clock.sample(atFrame: frame) - clock.sample(atFrame: cover.start),
                                            count: count, into: audio)
         } catch {
@@ -71,9 +71,9 @@ extension Stitcher {
     /// Hands the screen ads' playback to the session and every other player: the full-screen ads that cover
     /// them, script and live alike, come from it.
     func attachScreenAdPlayback() {
-        guard let screenAdPictures else { return }
+        guard let screenAdPictures = screenAds.pictures else { return }
         let playback = ScreenAdPlayback(run: screenAdPictures.run)
         session.screenAdPlayback = playback
-        for player in players { player.session.screenAdPlayback = playback }
+        for player in players.all { player.session.screenAdPlayback = playback }
     }
 }

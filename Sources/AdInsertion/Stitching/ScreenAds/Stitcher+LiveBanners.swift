@@ -12,14 +12,14 @@ extension Stitcher {
     func updateLiveBanners(_ decision: FrameDecision) {
         let changes = session.takeLiveScreenChanges()
         let time = format.frameRate.time(ofFrame: decision.frame)
-        if let playback = session.screenAdPlayback, let screenAdPictures {
+        if let playback = session.screenAdPlayback, let screenAdPictures = screenAds.pictures {
             for arrival in playback.takeArrivals() {
                 playback.take(arrival, video: screenAdPictures.openLive(arrival), at: time)
             }
             playback.advance(through: time)
             schedule(playback.takeEvents())
         }
-        guard let liveBanners, let screenAdPictures else { return }
+        guard let liveBanners = screenAds.live, let screenAdPictures = screenAds.pictures else { return }
         var events: [ScreenAdEvent] = []
         for arrival in liveBanners.takeArrivals() {
             do throws(ScreenAdError) {
@@ -39,8 +39,8 @@ extension Stitcher {
     /// Places `events` among the screen ad events not yet logged, each after those of its time or earlier.
     private func schedule(_ events: [ScreenAdEvent]) {
         for event in events {
-            let at = pendingScreenEvents.firstIndex { $0.time > event.time } ?? pendingScreenEvents.endIndex
-            pendingScreenEvents.insert(event, at: at)
+            let at = screenAds.pending.firstIndex { $0.time > event.time } ?? screenAds.pending.endIndex
+            screenAds.pending.insert(event, at: at)
         }
     }
 }

@@ -2,7 +2,42 @@ import AdCore
 import MediaCore
 import VideoPipeline
 
-extension Stitcher {
+/// A passthrough render's policy and its state, owned by its stitcher: frame by frame, which pictures are held back
+/// to be copied and which are drawn, the runs it copies and the partial GOPs it encodes (through the output stage),
+/// each ad's file opened for copying its pictures or sound, what became of each ad, the keyframes forced on held
+/// frames, and why the content is copied less or not at all. In a render that copies nothing every frame is drawn.
+struct PassthroughPolicy {
+    private let stage: OutputStage
+    private let content: MediaSource
+    private let media: AdMedia
+    /// The runs of content held back to be copied; `nil` when every frame is encoded.
+    private(set) var runs: PassthroughRuns?
+    /// The ads whose pictures are copied, opened for it.
+    private var adCopySources: [AdReference: CopySource] = [:]
+    /// With the content's sound copied, each ad's sound opened for copying, or `nil` when it is not AAC-LC in the
+    /// output's format (then encoded).
+    private var adSounds: [AdReference: AudioPacketSource?] = [:]
+    /// What became of each ad's pictures, decided when it is first shown.
+    private(set) var ads: [AdReference: PassthroughAd] = [:]
+    /// Whether each frame held back (in output order) was to be a keyframe, for when it is encoded.
+    private var heldKeyframes: [Bool] = []
+    /// What limited the copying of the content.
+    private(set) var notes: [String] = []
+    /// Why a passthrough render (`.auto`) encodes every frame, or `nil`.
+    let refusal: PassthroughRefusal?
+
+    /// The policy of a render whose output stage `outputStage(_:format:content:source:)` made (with `refusal`).
+    init(request: RenderRequest, stage: OutputStage, refusal: PassthroughRefusal?, content: MediaSource, media: AdMedia) {
+        self.stage = stage
+        self.content = content
+        self.media = media
+        self.refusal = refusal
+        runs = stage.copyable.map { PassthroughRuns(keyframes: $0.keyframes, contentFrames: $0.frames) }
+        if let open = stage.copyable?.openGOPKeyframes, open > 0 {
+            notes.append("\(request.contentPath): \(open) of its keyframes are not IDRs (open GOPs), so its pictures are copied only from one IDR to the next")
+        }
+    }
+
     /// The render's output stage: with `request.passthrough` on or auto and a render that allows it, one that can
     /// copy the content's pictures; with auto and one that does not, an ordinary stage and the reason.
     ///
@@ -16,7 +51,7 @@ extension Stitcher {
             } catch { throw .output(error) }
         }
         guard request.passthrough != .off else { return (try plain(), nil) }
-        var reason = passthroughRefusal(request, format: format, content: info, source: source)
+        var reason = refusal(request, format: format, content: info, source: source)
         if reason == nil {
             do {
                 let stage = try OutputStage(destination: request.outputPath, format: format, encoding: request.encoding,
@@ -36,7 +71,7 @@ extension Stitcher {
 
     /// Why this render cannot copy the content's pictures, or `nil`: passthrough copies a full-screen H.264
     /// content at the output's own size, shape and rate into an MP4, alone on screen.
-    private static func passthroughRefusal(_ request: RenderRequest, format: OutputFormat, content info: MediaInfo,
+    private static func refusal(_ request: RenderRequest, format: OutputFormat, content info: MediaInfo,
                                            source: MediaSource) -> PassthroughRefusal? {
         guard let video = info.bestVideo else { return .noVideo }
         if video.codec != "h264" { return .cannotCopy(.videoCodec(video.codec)) }
@@ -51,7 +86,7 @@ extension Stitcher {
     }
 
     /// What a frame of a passthrough render does with its picture.
-    enum PassthroughFrame {
+    enum Frame {
         /// Drawn and encoded as in any render (after the held-back pictures it ends, if any, were encoded).
         case drawn
         /// Held back, not decoded. Once the frame is written, `runs` is the rule's state, and `thenCopy` is to
@@ -62,10 +97,10 @@ extension Stitcher {
     }
 
     /// The passthrough rule for `decision` (`.drawn` in a render that copies nothing). A run the frame ends is
-    /// encoded now; the frame's own hold takes effect in `passthroughWritten`, once the frame is in the output (an
+    /// encoded now; the frame's own hold takes effect in `written(_:keyframe:)`, once the frame is in the output (an
     /// ad that fails while its frame is written is replaced at that frame).
-    func passthroughStep(_ decision: FrameDecision) throws(RenderError) -> PassthroughFrame {
-        guard var runs = passthrough.runs else { return .drawn }
+    mutating func step(_ decision: FrameDecision) throws(RenderError) -> Frame {
+        guard var runs else { return .drawn }
         var shown: (source: SourceKey, tick: Int64)?
         if decision.screen == nil, decision.pip == nil, !decision.isPaused {
             switch decision.source {
@@ -74,7 +109,7 @@ extension Stitcher {
             }
         }
         let flushed = runs.cut(before: shown)
-        passthrough.runs = runs
+        self.runs = runs
         if let flushed { try encodeHeld(flushed) }
         switch runs.take(frame: decision.frame, shown: shown, encodingFirst: nil) {
         case .hold(_, let copy): return .held(thenCopy: copy, runs: runs)
@@ -84,54 +119,54 @@ extension Stitcher {
 
     /// After a frame was written (as a forced `keyframe` or not): its hold takes effect, and a run it completes is
     /// copied.
-    func passthroughWritten(_ frame: PassthroughFrame, keyframe: Bool) throws(RenderError) {
+    mutating func written(_ frame: Frame, keyframe: Bool) throws(RenderError) {
         guard case .held(let copy, let runs) = frame else { return }
-        passthrough.runs = runs
-        passthrough.heldKeyframes.append(keyframe)
+        self.runs = runs
+        heldKeyframes.append(keyframe)
         if let copy {
             // Copied pictures are keyframes where the file has them, whatever was forced.
-            passthrough.heldKeyframes.removeFirst(copy.range.count)
+            heldKeyframes.removeFirst(copy.range.count)
             let file: CopySource? = switch copy.source {
             case .content: nil
-            case .ad(let ad): passthrough.adCopySources[ad] ?? { preconditionFailure("ad \(ad) copied after its file was closed") }()
+            case .ad(let ad): adCopySources[ad] ?? { preconditionFailure("ad \(ad) copied after its file was closed") }()
             }
             do { try stage.copyVideo(copy.range, from: file) } catch { throw .output(error) }
         }
     }
 
     /// Before ad `ad` is closed (it failed): the pictures of it still held back are encoded while it is open.
-    func encodeHeld(before ad: AdReference) throws(RenderError) {
-        guard passthrough.runs?.pending?.source == .ad(ad), let held = passthrough.runs?.cut(before: nil) else { return }
+    mutating func encodeHeld(before ad: AdReference) throws(RenderError) {
+        guard runs?.pending?.source == .ad(ad), let held = runs?.cut(before: nil) else { return }
         try encodeHeld(held)
     }
 
     /// Whether the pictures of ad `ad` may be copied: decided when it is first shown, from its media file (coded
     /// with the content's parameter sets, at the output's size and rate); the reason when not is kept for the
     /// render's summary.
-    private func allowCopying(_ ad: AdReference, into runs: inout PassthroughRuns) -> Bool {
+    private mutating func allowCopying(_ ad: AdReference, into runs: inout PassthroughRuns) -> Bool {
         if runs.allows(.ad(ad)) { return true }
-        guard passthrough.ads[ad] == nil, let source = media.source(ad) else { return false }
+        guard ads[ad] == nil, let source = media.source(ad) else { return false }
         do throws(MediaError) {
             guard let copy = try stage.copySource(source.path) else { return false }
             runs.allow(.ad(ad), keyframes: copy.keyframes, frames: copy.frames)
-            passthrough.adCopySources[ad] = copy
-            passthrough.ads[ad] = .copied
+            adCopySources[ad] = copy
+            ads[ad] = .copied
         } catch {
-            if case .cannotCopy(_, let why) = error { passthrough.ads[ad] = .encoded(why) } else { passthrough.ads[ad] = .unreadable(error) }
+            if case .cannotCopy(_, let why) = error { ads[ad] = .encoded(why) } else { ads[ad] = .unreadable(error) }
         }
         return runs.allows(.ad(ad))
     }
 
     /// When the content resumes and the ads' media are closed: their files too. An ad shown again later (after a
     /// seek back) is encoded.
-    func closeCopiedAds() {
-        for ad in passthrough.adCopySources.keys { passthrough.runs?.forget(.ad(ad)) }
-        passthrough.adCopySources.removeAll()
-        passthrough.adSounds.removeAll()
+    mutating func closeCopiedAds() {
+        for ad in adCopySources.keys { runs?.forget(.ad(ad)) }
+        adCopySources.removeAll()
+        adSounds.removeAll()
     }
 
     /// Encodes held-back ticks `ticks`, decoded now.
-    func encodeHeld(_ ticks: PassthroughRuns.Ticks) throws(RenderError) {
+    private mutating func encodeHeld(_ ticks: PassthroughRuns.Ticks) throws(RenderError) {
         for t in ticks.range {
             let picture: VideoPicture
             switch ticks.source {
@@ -142,35 +177,35 @@ extension Stitcher {
                 do { picture = try source.picture(atTick: t) } catch { throw .heldAd(error) }
             }
             // An HLS render forced a keyframe at this frame when it was held back (a segment may start there).
-            let forced = passthrough.heldKeyframes.isEmpty ? false : passthrough.heldKeyframes.removeFirst()
+            let forced = heldKeyframes.isEmpty ? false : heldKeyframes.removeFirst()
             do { try stage.writeDeferredVideo(picture, keyframe: forced) } catch { throw .output(error) }
         }
     }
 
     /// At the end of the render: the run still held back is encoded.
-    func finishPassthrough() throws(RenderError) {
-        guard let rest = passthrough.runs?.finish() else { return }
+    mutating func finish() throws(RenderError) {
+        guard let rest = runs?.finish() else { return }
         try encodeHeld(rest)
     }
 
     /// In passthrough with the content's sound copied, the sound of `key` (at `path`) whose AAC packets may be copied:
     /// the content's, or an ad's opened the first time it plays; `nil` when it must be encoded.
-    func copyableSound(_ key: SourceKey, source: MediaSource) -> AudioPacketSource? {
+    mutating func copyableSound(_ key: SourceKey, source: MediaSource) -> AudioPacketSource? {
         guard let content = stage.contentSound else { return nil }
         // A gained sound is not the file's: it is encoded (the render's summary says so, `gainedSoundNotes`).
         if let gain = source.soundGain, !gain.isIdentity { return nil }
         let path = source.path
         guard let ad = key.ad else { return content }
-        if let opened = passthrough.adSounds[ad] { return opened }
+        if let opened = adSounds[ad] { return opened }
         // An ad whose sound cannot be copied (another codec or format, or unreadable: its own decoder says so) is
         // encoded like any other sound.
         let opened = try? stage.soundSource(path)
-        passthrough.adSounds[ad] = .some(opened)
+        adSounds[ad] = .some(opened)
         return opened
     }
 
-    /// In passthrough with sound copied, why the sources whose loudness was changed had their sound encoded.
-    var gainedSoundNotes: [String] {
+    /// In passthrough with sound copied, why the sources whose loudness `normaliser` changed had their sound encoded.
+    func gainedSoundNotes(_ normaliser: LoudnessNormaliser?) -> [String] {
         guard stage.contentSound != nil, let normaliser else { return [] }
         return normaliser.records.compactMap { record in
             guard record.gain != 0 || record.limited else { return nil }
