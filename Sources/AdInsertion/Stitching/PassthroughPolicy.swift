@@ -72,7 +72,7 @@ struct PassthroughPolicy {
     /// Why this render cannot copy the content's pictures, or `nil`: passthrough copies a full-screen H.264
     /// content at the output's own size, shape and rate into an MP4, alone on screen.
     private static func refusal(_ request: RenderRequest, format: OutputFormat, content info: MediaInfo,
-                                           source: MediaSource) -> PassthroughRefusal? {
+                                source: MediaSource) -> PassthroughRefusal? {
         guard let video = info.bestVideo else { return .noVideo }
         if video.codec != "h264" { return .cannotCopy(.videoCodec(video.codec)) }
         if request.encoding.profile != .delivery { return .losslessProfile }
