@@ -116,18 +116,18 @@ public struct ScreenAdDriver: Sendable {
         switch result {
         case .success(let creative):
             var events = [
-                ScreenAdEvent(time: time, scene: scene, type: .bannerViewDidReceiveAd,
+                ScreenAdEvent(time: time, scene: scene, .bannerViewDidReceiveAd,
                               message: "\(request.map { "\($0.size) pt: " } ?? "")\(creative.summary)", url: request?.url),
-                ScreenAdEvent(time: time, scene: scene, type: .bannerViewDidRecordImpression),
+                ScreenAdEvent(time: time, scene: scene, .bannerViewDidRecordImpression),
             ]
             for template in creative.impressions {
                 let context = MacroContext(timestamp: stamps.timestamp(at: time), cacheBuster: stamps.nextCacheBuster())
-                events.append(ScreenAdEvent(time: time, scene: scene, type: .beacon,
-                                            url: MacroExpander.expand(template, with: context), event: .impression))
+                events.append(ScreenAdEvent(time: time, scene: scene, .beacon(
+                    .impression, url: MacroExpander.expand(template, with: context), .session, code: nil)))
             }
             return events
         case .failure(let error):
-            return [ScreenAdEvent(time: time, scene: scene, type: .bannerViewDidFailToReceiveAd, reason: error.reason,
+            return [ScreenAdEvent(time: time, scene: scene, .bannerViewDidFailToReceiveAd, reason: error.reason,
                                   message: error.description, url: request?.url)]
         }
     }

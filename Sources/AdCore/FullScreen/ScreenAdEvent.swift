@@ -8,30 +8,33 @@ public struct ScreenAdEvent: Hashable, Sendable {
     public var time: MediaTime
     /// The scene the ad belongs to.
     public var scene: SceneID
-    public var type: SessionEventType
-    public var reason: SessionEventReason?
-    public var message: String?
-    /// The request as sent (loads), the click-through (clicks) or the beacon URL with its macros expanded.
-    public var url: String?
-    /// For `BEACON`: `impression` or `clickTracking`.
-    public var event: TrackingEventName?
+    /// A delegate message (`.screenAd`), a beacon (impression or click tracking) or a `LOG`.
+    public var kind: SessionEvent.Kind
 
-    public init(time: MediaTime, scene: SceneID, type: SessionEventType, reason: SessionEventReason? = nil,
-                message: String? = nil, url: String? = nil, event: TrackingEventName? = nil) {
+    public init(time: MediaTime, scene: SceneID, _ kind: SessionEvent.Kind) {
         self.time = time
         self.scene = scene
-        self.type = type
-        self.reason = reason
-        self.message = message
-        self.url = url
-        self.event = event
+        self.kind = kind
     }
+
+    /// A delegate message with its details.
+    public init(time: MediaTime, scene: SceneID, _ moment: SessionEvent.ScreenAdMoment, reason: SessionEventReason? = nil,
+                message: String? = nil, url: String? = nil) {
+        self.init(time: time, scene: scene, .screenAd(moment, SessionEvent.ScreenAdDetails(reason: reason, message: message, url: url)))
+    }
+
+    public var type: SessionEventType { kind.type }
+    /// The columns of its line that a screen ad's event can carry, read from its kind.
+    public var reason: SessionEventReason? { line.reason }
+    public var message: String? { line.message }
+    public var url: String? { line.url }
+    public var event: TrackingEventName? { line.event }
+    private var line: SessionEvent { sessionEvent(frame: 0, contentTime: 0) }
 
     /// The event log line, on output frame `frame` (the first at or after its time) and at `contentTime` on the
     /// content clock, with its scene.
     public func sessionEvent(frame: Int64, contentTime: Double) -> SessionEvent {
-        SessionEvent(type: type, time: time.seconds.doubleValue, frame: frame, contentTime: contentTime, url: url, event: event,
-                     reason: reason, message: message, scene: scene)
+        SessionEvent(kind, time: time.seconds.doubleValue, frame: frame, contentTime: contentTime, scene: scene)
     }
 }
 

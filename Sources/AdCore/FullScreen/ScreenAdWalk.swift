@@ -28,7 +28,7 @@ struct ScreenAdWalk {
     struct Pending {
         let time: MediaTime
         let scene: SceneID
-        let type: SessionEventType
+        let type: SessionEvent.ScreenAdMoment
         let tracking: TrackingEventName?
         let creative: DisplayCreative
         var message: String? = nil
@@ -140,7 +140,8 @@ struct ScreenAdWalk {
             do throws(FullScreenAd.Failure) {
                 try FullScreenAd.canPresent(adSize: ready.size, in: window)
             } catch {
-                emit(time, ad.scene, .log, reason: .adTooLargeForWindow, message: "\(ad.label): \(error.description); reloading")
+                events.append(ScreenAdEvent(time: time, scene: ad.scene, .log(.session, reason: .adTooLargeForWindow,
+                                                                 message: "\(ad.label): \(error.description); reloading")))
                 requestFullScreen(ad, on: state, at: time, reason: .adTooLargeForWindow)
             }
         }
@@ -191,16 +192,16 @@ struct ScreenAdWalk {
 
     // MARK: - Steps
 
-    private mutating func emit(_ time: MediaTime, _ scene: SceneID, _ type: SessionEventType, reason: SessionEventReason? = nil,
-                               message: String? = nil, url: String? = nil) {
-        events.append(ScreenAdEvent(time: time, scene: scene, type: type, reason: reason, message: message, url: url))
+    private mutating func emit(_ time: MediaTime, _ scene: SceneID, _ moment: SessionEvent.ScreenAdMoment,
+                               reason: SessionEventReason? = nil, message: String? = nil, url: String? = nil) {
+        events.append(ScreenAdEvent(time: time, scene: scene, moment, reason: reason, message: message, url: url))
     }
 
     private mutating func beacons(_ urls: [String], _ name: TrackingEventName, _ time: MediaTime, _ scene: SceneID) {
         for template in urls {
             let context = MacroContext(timestamp: stamps.timestamp(at: time), cacheBuster: stamps.nextCacheBuster())
-            events.append(ScreenAdEvent(time: time, scene: scene, type: .beacon,
-                                        url: MacroExpander.expand(template, with: context), event: name))
+            events.append(ScreenAdEvent(time: time, scene: scene, .beacon(
+                name, url: MacroExpander.expand(template, with: context), .session, code: nil)))
         }
     }
 
@@ -298,7 +299,7 @@ struct ScreenAdWalk {
         // linear ads' do, unless a dismiss comes first.
         emit(time, scene, .started)
         beacons(creative.trackingURLs(.start), .start, time, scene)
-        let marks: [(Rational, SessionEventType, TrackingEventName)] = [
+        let marks: [(Rational, SessionEvent.ScreenAdMoment, TrackingEventName)] = [
             (Rational(1, 4), .firstQuartile, .firstQuartile), (Rational(1, 2), .midpoint, .midpoint),
             (Rational(3, 4), .thirdQuartile, .thirdQuartile), (Rational(1), .complete, .complete),
         ]

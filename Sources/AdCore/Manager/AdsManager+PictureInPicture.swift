@@ -3,30 +3,30 @@
 extension AdsManager: PictureInPictureDelegate {
     public func pictureInPictureControllerWillStart(_ controller: PictureInPictureController) {
         pictureInPictureHolds = true
-        recorder.emit(.pipWillStart)
+        recorder.emit(.pictureInPicture(.willStart))
     }
 
     public func pictureInPictureControllerDidStart(_ controller: PictureInPictureController) {
-        recorder.emit(.pipDidStart)
+        recorder.emit(.pictureInPicture(.didStart))
     }
 
     public func pictureInPictureController(_ controller: PictureInPictureController,
                                            failedToStartWith error: PictureInPictureError) {
-        recorder.emit(.pipFailedToStart, message: error.description)
+        recorder.emit(.pictureInPicture(.failedToStart(error.description)))
     }
 
     public func pictureInPictureControllerWillStop(_ controller: PictureInPictureController) {
-        recorder.emit(.pipWillStop)
+        recorder.emit(.pictureInPicture(.willStop))
     }
 
     public func pictureInPictureControllerDidStop(_ controller: PictureInPictureController) {
         pictureInPictureHolds = false
-        recorder.emit(.pipDidStop)
+        recorder.emit(.pictureInPicture(.didStop))
     }
 
     public func pictureInPictureController(_ controller: PictureInPictureController,
                                            restoreUserInterfaceWithCompletionHandler completion: @escaping (Bool) -> Void) {
-        recorder.emit(.pipRestoreUserInterface)
+        recorder.emit(.pictureInPicture(.restoreUserInterface))
         completion(true)
     }
 }

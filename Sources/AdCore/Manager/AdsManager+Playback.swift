@@ -56,7 +56,7 @@ extension AdsManager {
             case .success(let prepared):
                 info = prepared
             }
-            recorder.emit(.loaded, breakIndex: b, adIndex: a)
+            recorder.emit(.ad(.loaded, AdReference(b, a)))
             if let fallback = info.fallback {
                 // The ad plays from a fallback rendition: its macros ([ASSETURI]) and the plan name that one.
                 do { try plan.choose(fallback.rendition, breakIndex: b, adIndex: a) } catch {
@@ -64,29 +64,29 @@ extension AdsManager {
                 }
                 for failure in fallback.failures {
                     recorder.log("ad \(a) of break \(b): rendition failed (VAST \(failure.code.rawValue)), trying the next: "
-                                 + failure.message, breakIndex: b, adIndex: a, reason: .renditionFailed)
+                                 + failure.message, about: .ad(AdReference(b, a)), reason: .renditionFailed)
                 }
                 recorder.log("ad \(a) of break \(b) plays its fallback rendition \(fallback.rendition.file.url)",
-                             breakIndex: b, adIndex: a, reason: .renditionFailed)
+                             about: .ad(AdReference(b, a)), reason: .renditionFailed)
             }
             if let early = info.earlyEnd {
-                recorder.log("ad \(a) of break \(b) \(early.description): \(early.path)", breakIndex: b, adIndex: a,
+                recorder.log("ad \(a) of break \(b) \(early.description): \(early.path)", about: .ad(AdReference(b, a)),
                              reason: .endedEarly)
             }
             if !playing.started {
                 current?.started = true
-                recorder.emit(.contentPauseRequested, breakIndex: b)
-                recorder.emit(.adBreakStarted, breakIndex: b,
-                              cueFrame: playing.due.deferred ? playing.due.cueFrame : nil)
+                recorder.emit(.adBreak(.contentPauseRequested, breakIndex: b))
+                recorder.emit(.adBreakStarted(breakIndex: b, cueTime: playing.due.deferred
+                                              ? recorder.seconds(ofFrame: playing.due.cueFrame) : nil))
                 recorder.fire(.breakStart, urls: breakTracking(b, .breakStart), macros: macros(b, nil, nil),
-                              breakIndex: b, adIndex: nil)
+                              about: .adBreak(b))
             }
             let start = macros(b, a, .zero)
-            recorder.emit(.started, breakIndex: b, adIndex: a)
-            recorder.fire(.impression, urls: ad.impressions, macros: start, breakIndex: b, adIndex: a)
-            recorder.emit(.impression, breakIndex: b, adIndex: a)
-            recorder.fire(.creativeView, urls: tracking(ad, .creativeView), macros: start, breakIndex: b, adIndex: a)
-            recorder.fire(.start, urls: tracking(ad, .start), macros: start, breakIndex: b, adIndex: a)
+            recorder.emit(.ad(.started, AdReference(b, a)))
+            recorder.fire(.impression, urls: ad.impressions, macros: start, about: .ad(AdReference(b, a)))
+            recorder.emit(.ad(.impression, AdReference(b, a)))
+            recorder.fire(.creativeView, urls: tracking(ad, .creativeView), macros: start, about: .ad(AdReference(b, a)))
+            recorder.fire(.start, urls: tracking(ad, .start), macros: start, about: .ad(AdReference(b, a)))
             current?.ad = PlayingAd(adIndex: a, info: info, milestones: milestones(of: ad, duration: info.duration))
             return true
         }
@@ -96,9 +96,9 @@ extension AdsManager {
     private func complete(_ ad: inout PlayingAd, breakIndex b: Int) {
         // Offsets the shown frames did not reach (the media ran short of its duration) still belong to the ad.
         fireMilestones(of: &ad, breakIndex: b, upTo: ad.info.duration)
-        recorder.emit(.complete, breakIndex: b, adIndex: ad.adIndex)
+        recorder.emit(.ad(.complete, AdReference(b, ad.adIndex)))
         recorder.fire(.complete, urls: tracking(plan.breaks[b].ads[ad.adIndex].ad, .complete),
-                      macros: macros(b, ad.adIndex, adTime(ad)), breakIndex: b, adIndex: ad.adIndex)
+                      macros: macros(b, ad.adIndex, adTime(ad)), about: .ad(AdReference(b, ad.adIndex)))
         mark(breakIndex: b, adIndex: ad.adIndex, .played)
     }
 
@@ -108,10 +108,9 @@ extension AdsManager {
         current = nil
         slots[b].status = .done
         guard playing.started else { return }
-        recorder.emit(.adBreakEnded, breakIndex: b)
-        recorder.fire(.breakEnd, urls: breakTracking(b, .breakEnd), macros: macros(b, nil, nil), breakIndex: b,
-                      adIndex: nil)
-        recorder.emit(.contentResumeRequested, breakIndex: b)
+        recorder.emit(.adBreak(.ended, breakIndex: b))
+        recorder.fire(.breakEnd, urls: breakTracking(b, .breakEnd), macros: macros(b, nil, nil), about: .adBreak(b))
+        recorder.emit(.adBreak(.contentResumeRequested, breakIndex: b))
     }
 
     /// Reports a failed ad (`AD_ERROR`, its error URLs, the break's VMAP `error` URLs) and marks it failed; the
@@ -122,7 +121,7 @@ extension AdsManager {
         mark(breakIndex: b, adIndex: a, .failed(error))
         if let index = try? plan.insertFallback(breakIndex: b, after: a) {
             recorder.log("\(plan.breaks[b].ads[index].ad.label) (stand-alone) replaces ad \(a) of break \(b), which failed: "
-                + error.message, breakIndex: b, adIndex: index, reason: .fallback)
+                + error.message, about: .ad(AdReference(b, index)), reason: .fallback)
         }
     }
 
@@ -133,12 +132,12 @@ extension AdsManager {
     }
 
     private func report(_ error: AdError, breakIndex b: Int, adIndex a: Int, adTime: MediaDuration?) {
-        recorder.emit(.adError, breakIndex: b, adIndex: a, code: error.code, message: error.message)
+        recorder.emit(.adError(.ad(AdReference(b, a)), code: error.code.rawValue, message: error.message))
         var context = macros(b, a, adTime)
         context.errorCode = error.code
         let urls = plan.breaks[b].ads[a].ad.errorURLs + error.errorURLs.filter { !plan.breaks[b].ads[a].ad.errorURLs.contains($0) }
-        recorder.fire(.error, urls: urls, macros: context, breakIndex: b, adIndex: a)
-        recorder.fire(.error, urls: breakTracking(b, .error), macros: context, breakIndex: b, adIndex: a)
+        recorder.fire(.error, urls: urls, macros: context, about: .ad(AdReference(b, a)))
+        recorder.fire(.error, urls: breakTracking(b, .error), macros: context, about: .ad(AdReference(b, a)))
     }
 
     /// The media layer could not show the ad of the last decision: the ad fails and the break moves on.
@@ -165,8 +164,8 @@ extension AdsManager {
             return "ad \(a) of break \(b) can be skipped from \(skippableFrom) (it is \(ad.info.duration) long); "
                 + "it is at \(position)"
         }
-        recorder.emit(.skipped, breakIndex: b, adIndex: a)
-        recorder.fire(.skip, urls: tracking(linear, .skip), macros: macros(b, a, position), breakIndex: b, adIndex: a)
+        recorder.emit(.ad(.skipped, AdReference(b, a)))
+        recorder.fire(.skip, urls: tracking(linear, .skip), macros: macros(b, a, position), about: .ad(AdReference(b, a)))
         mark(breakIndex: b, adIndex: a, .skipped)
         current?.ad = nil
         return nil
@@ -181,9 +180,8 @@ extension AdsManager {
         }
         let b = playing.breakIndex, a = ad.adIndex
         let linear = plan.breaks[b].ads[a].ad
-        recorder.emit(.click, breakIndex: b, adIndex: a, url: linear.clickThrough)
-        recorder.fire(.clickTracking, urls: linear.clickTracking, macros: macros(b, a, adTime(ad)), breakIndex: b,
-                      adIndex: a)
+        recorder.emit(.click(AdReference(b, a), clickThrough: linear.clickThrough))
+        recorder.fire(.clickTracking, urls: linear.clickTracking, macros: macros(b, a, adTime(ad)), about: .ad(AdReference(b, a)))
         return nil
     }
 
@@ -192,9 +190,9 @@ extension AdsManager {
     func playbackPaused(_ paused: Bool) {
         guard let playing = current, let ad = playing.ad else { return }
         let b = playing.breakIndex, a = ad.adIndex
-        recorder.emit(paused ? .pause : .resume, breakIndex: b, adIndex: a)
+        recorder.emit(.ad(paused ? .pause : .resume, AdReference(b, a)))
         recorder.fire(paused ? .pause : .resume, urls: tracking(plan.breaks[b].ads[a].ad, paused ? .pause : .resume),
-                      macros: macros(b, a, adTime(ad)), breakIndex: b, adIndex: a)
+                      macros: macros(b, a, adTime(ad)), about: .ad(AdReference(b, a)))
     }
 
     // MARK: - Helpers
@@ -206,12 +204,14 @@ extension AdsManager {
     private func fireMilestones(of ad: inout PlayingAd, breakIndex b: Int, upTo time: MediaDuration) {
         while let next = ad.milestones.first, next.offset <= time {
             ad.milestones.removeFirst()
-            if let type = next.type {
-                recorder.emit(type, breakIndex: b, adIndex: ad.adIndex, adTime: type == .adProgress ? next.offset : nil)
+            switch next.report {
+            case .moment(let moment)?: recorder.emit(.ad(moment, AdReference(b, ad.adIndex)))
+            case .progress?: recorder.emit(.adProgress(AdReference(b, ad.adIndex), adTime: next.offset.seconds.doubleValue))
+            case nil: break
             }
             if let vastEvent = next.vastEvent {
-                recorder.fire(vastEvent, urls: next.urls, macros: macros(b, ad.adIndex, adTime(ad)), breakIndex: b,
-                              adIndex: ad.adIndex)
+                recorder.fire(vastEvent, urls: next.urls, macros: macros(b, ad.adIndex, adTime(ad)),
+                              about: .ad(AdReference(b, ad.adIndex)))
             }
         }
     }
@@ -219,21 +219,21 @@ extension AdsManager {
     /// The quartiles of the real duration, then each `progress` offset, then `AD_PROGRESS` at every whole second
     /// below the duration, in time order (in that order at a tie).
     private func milestones(of ad: LinearAd, duration: MediaDuration) -> [Milestone] {
-        let quartiles: [(Rational, SessionEventType, TrackingEventName)] = [
+        let quartiles: [(Rational, SessionEvent.AdMoment, TrackingEventName)] = [
             (Rational(1, 4), .firstQuartile, .firstQuartile), (Rational(1, 2), .midpoint, .midpoint),
             (Rational(3, 4), .thirdQuartile, .thirdQuartile),
         ]
         var all = quartiles.map { fraction, type, event in
-            Milestone(offset: duration * fraction, type: type, vastEvent: event, urls: tracking(ad, event))
+            Milestone(offset: duration * fraction, report: .moment(type), vastEvent: event, urls: tracking(ad, event))
         }
         for event in ad.tracking where event.event == .progress {
             guard let offset = event.offset else { continue }
-            all.append(Milestone(offset: offset.resolved(duration: duration), type: nil, vastEvent: .progress,
+            all.append(Milestone(offset: offset.resolved(duration: duration), report: nil, vastEvent: .progress,
                                  urls: [event.url]))
         }
         var second: Int64 = 1
         while MediaDuration(seconds: Rational(second)) < duration {
-            all.append(Milestone(offset: MediaDuration(seconds: Rational(second)), type: .adProgress, vastEvent: nil,
+            all.append(Milestone(offset: MediaDuration(seconds: Rational(second)), report: .progress, vastEvent: nil,
                                  urls: []))
             second += 1
         }

@@ -58,7 +58,7 @@ extension AdsManager {
             } else {
                 slots[index].status = .passed
                 recorder.log("break \(index) (\(plan.breaks[index].position)) jumped over \(why) is not played "
-                    + "(seek policy \(settings.seekPolicy.rawValue))", breakIndex: index, reason: .seek)
+                    + "(seek policy \(settings.seekPolicy.rawValue))", about: .adBreak(index), reason: .seek)
             }
         }
     }
@@ -73,7 +73,7 @@ extension AdsManager {
             guard let trigger = slots[index].trigger, trigger < startTick else { continue }
             slots[index].status = .passed
             recorder.log("break \(index) (\(plan.breaks[index].position)) is cued before the start position and is not played",
-                         breakIndex: index, reason: .startPosition)
+                         about: .adBreak(index), reason: .startPosition)
         }
     }
 
@@ -85,8 +85,8 @@ extension AdsManager {
             switch breakPolicy {
             case .defer:
                 if !waiting.deferred {
-                    recorder.emit(.adBreakDeferred, breakIndex: waiting.breakIndex, reason: .pipActive,
-                                  cueFrame: waiting.cueFrame)
+                    recorder.emit(.adBreakDeferred(breakIndex: waiting.breakIndex, reason: .pipActive,
+                                                   cueTime: recorder.seconds(ofFrame: waiting.cueFrame)))
                     waiting.deferred = true
                 }
                 kept.append(waiting)
@@ -103,12 +103,12 @@ extension AdsManager {
     func makeDue(_ index: Int) {
         slots[index].status = .due
         due.append(Due(breakIndex: index, cueFrame: recorder.frame))
-        recorder.emit(.adBreakReady, breakIndex: index)
+        recorder.emit(.adBreak(.ready, breakIndex: index))
     }
 
     /// Reports a break that will never start and marks its remaining ads skipped.
     func skipBreak(_ index: Int, reason: SessionEventReason, cueFrame: Int64?) {
-        recorder.emit(.adBreakSkipped, breakIndex: index, reason: reason, cueFrame: cueFrame)
+        recorder.emit(.adBreakSkipped(breakIndex: index, reason: reason, cueTime: cueFrame.map(recorder.seconds(ofFrame:))))
         for adIndex in plan.breaks[index].ads.indices where plan.breaks[index].ads[adIndex].state == .available {
             mark(breakIndex: index, adIndex: adIndex, .skipped)
         }

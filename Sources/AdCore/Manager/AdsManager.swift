@@ -163,10 +163,17 @@ public final class AdsManager {
     /// A moment in an ad at which an event and its tracking URLs fire.
     struct Milestone {
         let offset: MediaDuration
-        let type: SessionEventType?
+        /// The event it reports, if any (a `progress` offset has none).
+        let report: Report?
         /// The tracking event whose `urls` fire; nil for `AD_PROGRESS`, which has no VAST counterpart.
         let vastEvent: TrackingEventName?
         let urls: [String]
+
+        enum Report {
+            case moment(SessionEvent.AdMoment)
+            /// `AD_PROGRESS` at the milestone's offset.
+            case progress
+        }
     }
 
     // MARK: - Driving
@@ -176,11 +183,11 @@ public final class AdsManager {
     /// mid-rolls behind a start position. Called once, at output frame 0.
     func begin(contentStartTick: Int64) {
         for error in plan.errors {
-            recorder.emit(.adError, code: error.code, message: error.message)
-            recorder.fire(.error, urls: error.errorURLs, macros: MacroContext(errorCode: error.code), breakIndex: nil, adIndex: nil)
+            recorder.emit(.adError(.session, code: error.code.rawValue, message: error.message))
+            recorder.fire(.error, urls: error.errorURLs, macros: MacroContext(errorCode: error.code), about: .session)
         }
         for (index, adBreak) in plan.breaks.enumerated() {
-            for note in adBreak.replacements { recorder.log(note.message, breakIndex: index, reason: .fallback) }
+            for note in adBreak.replacements { recorder.log(note.message, about: .adBreak(index), reason: .fallback) }
         }
         for index in slots.indices {
             // A break whose ads all failed while loading still goes through its cue, to report each failure then.

@@ -27,24 +27,22 @@ final class EventRecorder {
     var outputTime: MediaTime { rate.time(ofFrame: frame) }
     var contentTime: MediaTime { rate.time(ofFrame: contentTick) }
 
-    func emit(_ type: SessionEventType, breakIndex: Int? = nil, adIndex: Int? = nil, code: VASTErrorCode? = nil,
-              reason: SessionEventReason? = nil, message: String? = nil, cueFrame: Int64? = nil,
-              url: String? = nil, adTime: MediaDuration? = nil) {
-        pending.append(SessionEvent(
-            type: type, time: outputTime.seconds.doubleValue, frame: frame,
-            contentTime: contentTime.seconds.doubleValue, breakIndex: breakIndex, adIndex: adIndex,
-            code: code?.rawValue, url: url, reason: reason, message: message,
-            cueTime: cueFrame.map { rate.time(ofFrame: $0).seconds.doubleValue },
-            adTime: adTime.map { $0.seconds.doubleValue }, scene: scene))
+    /// Records `kind` now: this frame, this content position, this scene.
+    func emit(_ kind: SessionEvent.Kind) {
+        pending.append(SessionEvent(kind, time: outputTime.seconds.doubleValue, frame: frame,
+                                    contentTime: contentTime.seconds.doubleValue, scene: scene))
     }
 
-    func log(_ message: String, breakIndex: Int? = nil, adIndex: Int? = nil, reason: SessionEventReason? = nil) {
-        emit(.log, breakIndex: breakIndex, adIndex: adIndex, reason: reason, message: message)
+    /// Seconds on the output clock of output frame `frame` (a cue's time).
+    func seconds(ofFrame frame: Int64) -> Double { rate.time(ofFrame: frame).seconds.doubleValue }
+
+    func log(_ message: String, about subject: SessionEvent.Subject = .session, reason: SessionEventReason? = nil) {
+        emit(.log(subject, reason: reason, message: message))
     }
 
     /// Fires each URL template as a `BEACON` line, macros expanded with `macros` plus this moment's content
     /// playhead, the player size, timestamp and a fresh cache buster.
-    func fire(_ event: TrackingEventName, urls: [String], macros: MacroContext, breakIndex: Int?, adIndex: Int?) {
+    func fire(_ event: TrackingEventName, urls: [String], macros: MacroContext, about subject: SessionEvent.Subject) {
         for template in urls {
             var context = macros
             context.contentPlayhead = context.contentPlayhead ?? contentTime
@@ -52,11 +50,8 @@ final class EventRecorder {
             context.playerSize = context.playerSize ?? playerSize
             context.timestamp = stamps.timestamp(at: outputTime)
             context.cacheBuster = stamps.nextCacheBuster()
-            pending.append(SessionEvent(
-                type: .beacon, time: outputTime.seconds.doubleValue, frame: frame,
-                contentTime: contentTime.seconds.doubleValue, breakIndex: breakIndex, adIndex: adIndex,
-                code: macros.errorCode?.rawValue, url: MacroExpander.expand(template, with: context), event: event,
-                scene: scene))
+            emit(.beacon(event, url: MacroExpander.expand(template, with: context), subject,
+                         code: macros.errorCode?.rawValue))
         }
     }
 

@@ -8,25 +8,22 @@ extension NativeAdEvent {
     /// cannot play a `LOG` with reason `mediaUnavailable`; a fired tracker is a `BEACON` (`event` impression,
     /// clickTracking, or a video's start, quartiles and complete), which `--send-beacons` sends.
     public func sessionEvent(frame: Int64, contentTime: Double) -> SessionEvent {
-        let type: SessionEventType = switch kind {
-        case .phase: .onAdLoadPhase
-        case .onAdLoad: .onAdLoad
-        case .onAdFailure: .onAdFailure
-        case .onAdBindingFailure: .onAdBindingFailure
-        case .onAdImpression: .onAdImpression
-        case .onAdClick: .onAdClick
-        case .duplicate: .onAdDuplicate
-        case .refused, .videoFailed: .log
-        case .beacon: .beacon
+        SessionEvent(sessionKind, time: time.seconds.doubleValue, frame: frame, contentTime: contentTime, scene: scene)
+    }
+
+    /// The log's type of the event (a refusal and a failed card video are `LOG`s).
+    public var type: SessionEventType { sessionKind.type }
+    /// Its log line (at output frame 0): what the event says, read as the log would.
+    public var line: SessionEvent { sessionEvent(frame: 0, contentTime: 0) }
+
+    /// What the event is, with what the log line of that kind carries.
+    var sessionKind: SessionEvent.Kind {
+        let subject = SessionEvent.NativeSubject(placement: placement, card: card, adID: ad)
+        return switch kind {
+        case .moment(let moment): .native(moment, subject)
+        case .refused(let why): .log(.native(subject), reason: .refused, message: why)
+        case .videoFailed(let why): .log(.native(subject), reason: .mediaUnavailable, message: why)
+        case .beacon(let name, let url): .beacon(name, url: url, .native(subject), code: nil)
         }
-        var event = SessionEvent(type: type, time: time.seconds.doubleValue, frame: frame, contentTime: contentTime, url: url,
-                                 event: beacon, reason: kind == .refused ? .refused : kind == .videoFailed ? .mediaUnavailable : nil, message: message, scene: scene)
-        event.placement = placement
-        event.card = card
-        event.adID = ad
-        event.phase = phase
-        event.failure = failure
-        event.otherPlacement = otherPlacement
-        return event
     }
 }

@@ -51,19 +51,16 @@ public struct NativeLayer: Hashable, Sendable {
 
 /// One event of a native placement, on the output clock, with the guide's names.
 public struct NativeAdEvent: Hashable, Sendable {
-    public enum Kind: String, Hashable, Sendable, CaseIterable {
-        /// The load phase changed (`phase`).
-        case phase = "onAdLoadPhase"
-        case onAdLoad, onAdFailure, onAdBindingFailure, onAdImpression, onAdClick
-        /// A card left out because another placement of the screen showed the same ad (`otherPlacement`).
-        case duplicate = "onAdDuplicate"
-        /// A command refused (`load` past `maxRetries`, a swipe before the block loaded…), with `message`.
-        case refused
-        /// A tracker URL fired (`beacon` impression or clickTracking; a card's video also start, the quartiles and
-        /// complete), for the beacon ledger.
-        case beacon = "BEACON"
-        /// A card's video cannot play (its VAST or media failed), with `message`: its frame shows the placeholder.
-        case videoFailed
+    public enum Kind: Hashable, Sendable {
+        /// An event of the slider guide (`onAdLoadPhase`, `onAdLoad`, `onAdFailure`, …), with what it carries.
+        case moment(SessionEvent.NativeMoment)
+        /// A command refused (`load` past `maxRetries`, a swipe before the block loaded…), with why.
+        case refused(String)
+        /// A tracker URL fired (impression or clickTracking; a card's video also start, the quartiles and complete),
+        /// for the beacon ledger.
+        case beacon(TrackingEventName, url: String)
+        /// A card's video cannot play (its VAST or media failed), with why: its frame shows the placeholder.
+        case videoFailed(String)
     }
 
     public var time: MediaTime
@@ -73,28 +70,13 @@ public struct NativeAdEvent: Hashable, Sendable {
     /// The card's index in the response's `ads`; `nil` for the block.
     public var card: Int?
     public var ad: String?
-    public var phase: NativeLoadState.Phase?
-    public var failure: NativeFailureKind?
-    public var otherPlacement: String?
-    /// The click's link URL, or the beacon's URL.
-    public var url: String?
-    public var beacon: TrackingEventName?
-    public var message: String?
 
-    public init(time: MediaTime, placement: String, scene: SceneID, kind: Kind, card: Int? = nil, ad: String? = nil,
-                phase: NativeLoadState.Phase? = nil, failure: NativeFailureKind? = nil, otherPlacement: String? = nil,
-                url: String? = nil, beacon: TrackingEventName? = nil, message: String? = nil) {
+    public init(time: MediaTime, placement: String, scene: SceneID, kind: Kind, card: Int? = nil, ad: String? = nil) {
         self.time = time
         self.placement = placement
         self.scene = scene
         self.kind = kind
         self.card = card
         self.ad = ad
-        self.phase = phase
-        self.failure = failure
-        self.otherPlacement = otherPlacement
-        self.url = url
-        self.beacon = beacon
-        self.message = message
     }
 }

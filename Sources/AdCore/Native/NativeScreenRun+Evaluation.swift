@@ -102,7 +102,7 @@ extension NativeScreenRun {
                 guard case .unknownPlacement(_, let reason) = error, case .native(let native, let written) = input,
                       let first = run.placements.first else { return }
                 events.append(NativeAdEvent(time: time, placement: native.placement ?? first.id, scene: first.scene,
-                                            kind: .refused, message: "\(written): \(reason)"))
+                                            kind: .refused("\(written): \(reason)")))
             }
         }
 
@@ -146,17 +146,13 @@ extension NativeScreenRun {
             for p in run.placements.indices { count(p, at: t) }
         }
 
-        func event(_ t: MediaTime, _ p: Int, _ kind: NativeAdEvent.Kind, card: Int? = nil, ad: String? = nil,
-                   message: String? = nil) -> NativeAdEvent {
-            NativeAdEvent(time: t, placement: run.placements[p].id, scene: run.placements[p].scene, kind: kind, card: card, ad: ad,
-                          message: message)
+        func event(_ t: MediaTime, _ p: Int, _ kind: NativeAdEvent.Kind, card: Int? = nil, ad: String? = nil) -> NativeAdEvent {
+            NativeAdEvent(time: t, placement: run.placements[p].id, scene: run.placements[p].scene, kind: kind, card: card, ad: ad)
         }
 
         mutating func phase(_ t: MediaTime, _ p: Int, _ phase: NativeLoadState.Phase) {
             sliders[p].phase = phase
-            var e = event(t, p, .phase)
-            e.phase = phase
-            events.append(e)
+            events.append(event(t, p, .moment(.loadPhase(phase))))
         }
 
         /// Lands the answered loads whose latency has passed by `t`; true when one did.
@@ -180,13 +176,11 @@ extension NativeScreenRun {
                     visibleSince = visibleSince.filter { $0.key[0] != p }
                     videoStarted = videoStarted.filter { $0[0] != p }
                     phase(t, p, .loaded)
-                    events.append(event(t, p, .onAdLoad))
+                    events.append(event(t, p, .moment(.loaded)))
                 case .failure(let error):
                     loads[p].finish(load.request.placement.source, succeeded: false)
                     phase(t, p, .failed)
-                    var failure = event(t, p, .onAdFailure, message: error.description)
-                    failure.failure = error.failureKind
-                    events.append(failure)
+                    events.append(event(t, p, .moment(.failed(error.failureKind, message: error.description))))
                 }
             }
             return landed
@@ -200,9 +194,8 @@ extension NativeScreenRun {
             for (index, ad) in block.ads.enumerated() {
                 let keys = ["ad:\(ad.id)"] + (ad.creativeKey.map { [$0] } ?? [])
                 if let other = keys.compactMap({ shown[$0] }).first(where: { $0 != id }) {
-                    var e = event(t, p, .duplicate, card: index, ad: ad.id, message: "ad \"\(ad.id)\" is left out: placement \"\(other)\" already showed it")
-                    e.otherPlacement = other
-                    events.append(e)
+                    let why = "ad \"\(ad.id)\" is left out: placement \"\(other)\" already showed it"
+                    events.append(event(t, p, .moment(.duplicate(otherPlacement: other, message: why)), card: index, ad: ad.id))
                     continue
                 }
                 for key in keys where shown[key] == nil { shown[key] = id }
@@ -215,7 +208,7 @@ extension NativeScreenRun {
             switch action {
             case .native(let command, let p):
                 let slider = sliders[p], current = self
-                let refuse = { (why: String) in current.event(t, p, .refused, message: "\(command): \(why)") }
+                let refuse = { (why: String) in current.event(t, p, .refused("\(command): \(why)")) }
                 switch command {
                 case .loadSlider:
                     let placement = run.placements[p]
@@ -255,19 +248,14 @@ extension NativeScreenRun {
                     run.layers(of: p, sliders[p], at: t).last { $0.card != nil && $0.contains(x: x, y: y) }.map { (p, $0) }
                 }.first
                 guard let (p, layer) = hit, let (index, adID) = layer.card, let ad = sliders[p].block?.ads[index] else { return }
-                var click = event(t, p, .onAdClick, card: index, ad: adID)
-                click.url = ad.link.url
-                events.append(click)
+                events.append(event(t, p, .moment(.click(link: ad.link.url)), card: index, ad: adID))
                 beacons(ad.link.clickTrackers, .clickTracking, p, card: index, ad: adID, at: t)
             }
         }
 
         mutating func beacons(_ urls: [String], _ name: TrackingEventName, _ p: Int, card: Int, ad: String, at t: MediaTime) {
             for url in urls {
-                var beacon = event(t, p, .beacon, card: card, ad: ad)
-                beacon.url = url
-                beacon.beacon = name
-                events.append(beacon)
+                events.append(event(t, p, .beacon(name, url: url), card: card, ad: ad))
             }
         }
 
@@ -276,17 +264,17 @@ extension NativeScreenRun {
             guard sliders[p].phase == .loaded, let block = sliders[p].block,
                   let all = run.layout(of: p, sliders[p], at: t, bindingOnly: true) else { return }
             if let failure = all.header.bindingFailure(run.placements[p].style == .single ? [] : block.assets) {
-                if blockBindingReported.insert(p).inserted { events.append(event(t, p, .onAdBindingFailure, message: failure)) }
+                if blockBindingReported.insert(p).inserted { events.append(event(t, p, .moment(.bindingFailure(message: failure)))) }
                 return
             }
             for card in all.cards {
                 guard let failure = card.layout.bindingFailure(block.ads[card.index].assets),
                       cardBindingReported.insert([p, card.index]).inserted else { continue }
-                events.append(event(t, p, .onAdBindingFailure, card: card.index, ad: card.ad, message: failure))
+                events.append(event(t, p, .moment(.bindingFailure(message: failure)), card: card.index, ad: card.ad))
             }
             guard let layout = run.layout(of: p, sliders[p], at: t), layout.frame.width > 0 else { return }
             // The block counts as soon as it is bound and on screen; it does not wait for its images.
-            if run.placements[p].style == .slider, blockImpressed.insert(p).inserted { events.append(event(t, p, .onAdImpression)) }
+            if run.placements[p].style == .slider, blockImpressed.insert(p).inserted { events.append(event(t, p, .moment(.impression))) }
             let offset = run.offset(sliders[p], layout, at: t)
             // A card counts only what the viewer can see: inside its scene's content frame, and not under a full-screen
             // ad or a landing screen the scene presents.
@@ -304,7 +292,7 @@ extension NativeScreenRun {
                 visibleSince[key] = since
                 guard (t - since).seconds >= .one else { continue }
                 cardImpressed.insert(key)
-                events.append(event(t, p, .onAdImpression, card: card.index, ad: card.ad))
+                events.append(event(t, p, .moment(.impression), card: card.index, ad: card.ad))
                 beacons(block.ads[card.index].impressionBeacons, .impression, p, card: card.index, ad: card.ad, at: t)
             }
         }

@@ -53,7 +53,7 @@ extension PlaybackSession {
             commandLog.append(TimedCommand(time: time, command: command, scene: target))
             return
         }
-        if logs { recorder.emit(.command, message: command.description + (scene.map { " in \($0)" } ?? "")) }
+        if logs { recorder.emit(.command(command.description + (scene.map { " in \($0)" } ?? ""))) }
         commandLog.append(TimedCommand(time: time, command: command, scene: scene))
         switch command {
         case .togglePictureInPicture:

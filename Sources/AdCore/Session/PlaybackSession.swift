@@ -317,7 +317,7 @@ public final class PlaybackSession {
 
     func end(reason: SessionEventReason, contentEnded: Bool) {
         adsManager.finish(contentEnded: contentEnded)
-        recorder.emit(.sessionEnded, reason: reason)
+        recorder.emit(.sessionEnded(reason))
         hasEnded = true
         pictureInPicture.isPlayerReady = false
         if let scene = recorder.scene { pictureInPictureSlot?.update(scene, holds: false) }

@@ -40,6 +40,8 @@ public enum EventLogReader {
     /// The decoding error in a few words: which field and what was wrong.
     private static func reason(_ error: any Error) -> String {
         switch error {
+        case DecodingError.keyNotFound(let key, let context) where context.debugDescription.hasSuffix(" carries it"):
+            "missing field \"\(key.stringValue)\": \(context.debugDescription)"
         case DecodingError.keyNotFound(let key, _): "missing field \"\(key.stringValue)\""
         case DecodingError.typeMismatch(let type, let context), DecodingError.valueNotFound(let type, let context):
             "field \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" is not a \(type)"

@@ -551,7 +551,7 @@ public final class Stitcher {
             let ad: AdReference
             switch note.subject {
             case .content:
-                atStart.append(SessionEvent(type: .log, time: 0, frame: 0, contentTime: 0, reason: note.reason, message: note.message))
+                atStart.append(SessionEvent(.log(.session, reason: note.reason, message: note.message), time: 0, frame: 0, contentTime: 0))
                 continue
             case .fullScreen(_, let scene, let frame):
                 // At the frame its sound starts, after that frame's own events (the presentation that started it).
@@ -559,20 +559,25 @@ public final class Stitcher {
                 let time = format.frameRate.time(ofFrame: frame).seconds.doubleValue
                 // The content is paused under the ad: its position now is the one at that frame.
                 let contentTime = session.status.contentPosition.seconds.doubleValue
-                events.insert(SessionEvent(type: .log, time: time, frame: frame, contentTime: contentTime,
-                                           reason: note.reason, message: note.message, scene: scene), at: i)
+                events.insert(SessionEvent(.log(.session, reason: note.reason, message: note.message), time: time, frame: frame,
+                                           contentTime: contentTime, scene: scene), at: i)
                 continue
             case .ad(let reference): ad = reference
             }
-            guard let i = events.firstIndex(where: {
-                $0.breakIndex == ad.breakIndex && $0.adIndex == ad.adIndex && ($0.type == .loaded || $0.type == .adError)
-            }) else { continue }
+            guard let i = events.firstIndex(where: { Self.isOpening($0, of: ad) }) else { continue }
             let at = events[i]
-            events.insert(SessionEvent(type: .log, time: at.time, frame: at.frame, contentTime: at.contentTime,
-                                       breakIndex: ad.breakIndex, adIndex: ad.adIndex, reason: note.reason,
-                                       message: note.message, scene: at.scene), at: i)
+            events.insert(SessionEvent(.log(.ad(ad), reason: note.reason, message: note.message), time: at.time,
+                                       frame: at.frame, contentTime: at.contentTime, scene: at.scene), at: i)
         }
         return atStart + events
+    }
+
+    /// Whether `event` is `ad`'s `LOADED` or its `AD_ERROR`: where what happened while opening it is logged.
+    private static func isOpening(_ event: SessionEvent, of ad: AdReference) -> Bool {
+        switch event.kind {
+        case .ad(.loaded, ad), .adError(.ad(ad), _, _): true
+        default: false
+        }
     }
 
     /// Puts a `LOG` line (`mediaCacheEntryDropped`) before the `LOADED` (or `AD_ERROR`) of each ad whose media's
@@ -580,14 +585,11 @@ public final class Stitcher {
     static func insertingCacheDrops(_ drops: [AdMedia.CacheDrop], into events: [SessionEvent]) -> [SessionEvent] {
         var events = events
         for dropped in drops {
-            guard let i = events.firstIndex(where: {
-                $0.breakIndex == dropped.breakIndex && $0.adIndex == dropped.adIndex
-                    && ($0.type == .loaded || $0.type == .adError)
-            }) else { continue }
+            let ad = AdReference(dropped.breakIndex, dropped.adIndex)
+            guard let i = events.firstIndex(where: { isOpening($0, of: ad) }) else { continue }
             let at = events[i]
-            events.insert(SessionEvent(type: .log, time: at.time, frame: at.frame, contentTime: at.contentTime,
-                                       breakIndex: dropped.breakIndex, adIndex: dropped.adIndex,
-                                       reason: .mediaCacheEntryDropped, message: dropped.drop.description, scene: at.scene),
+            events.insert(SessionEvent(.log(.ad(ad), reason: .mediaCacheEntryDropped, message: dropped.drop.description),
+                                       time: at.time, frame: at.frame, contentTime: at.contentTime, scene: at.scene),
                           at: i)
         }
         return events
@@ -598,15 +600,12 @@ public final class Stitcher {
     static func insertingBuffering(_ waits: [AdMedia.Buffering], into events: [SessionEvent]) -> [SessionEvent] {
         var events = events
         for wait in waits {
-            guard let i = events.firstIndex(where: {
-                $0.breakIndex == wait.breakIndex && $0.adIndex == wait.adIndex
-                    && ($0.type == .loaded || $0.type == .adError)
-            }) else { continue }
+            let ad = AdReference(wait.breakIndex, wait.adIndex)
+            guard let i = events.firstIndex(where: { isOpening($0, of: ad) }) else { continue }
             let at = events[i]
-            events.insert(SessionEvent(type: .adBuffering, time: at.time, frame: at.frame,
-                                       contentTime: at.contentTime, breakIndex: wait.breakIndex, adIndex: wait.adIndex,
-                                       url: wait.url.absoluteString,
-                                       message: "waited \(wait.waited.secondsText) for the media download"),
+            events.insert(SessionEvent(.adBuffering(ad, url: wait.url.absoluteString,
+                                                    message: "waited \(wait.waited.secondsText) for the media download"),
+                                       time: at.time, frame: at.frame, contentTime: at.contentTime),
                           at: i)
         }
         return events

@@ -4,27 +4,31 @@ import Testing
 @testable import AdCore
 
 @Suite struct NativeSessionEventTests {
-    /// A native event's line carries its placement, card, ad id, phase and failure, and reads back the same.
-    @Test func aNativeEventLineRoundTrips() throws {
-        var native = NativeAdEvent(time: MediaTime(seconds: 2), placement: "s", scene: "feed", kind: .onAdFailure, card: 1,
-                                   ad: "a1", phase: .failed, failure: .timeout, otherPlacement: "t", message: "slow")
-        native.url = "https://x.example/"
+    /// A native event's line carries its placement, card and ad id, and what its kind carries (a failure its
+    /// failure kind and message, a phase its phase, a duplicate the other placement) and nothing else; it reads back
+    /// the same.
+    @Test func aNativeEventLineCarriesWhatItsKindCarriesAndRoundTrips() throws {
+        var native = NativeAdEvent(time: MediaTime(seconds: 2), placement: "s", scene: "feed",
+                                   kind: .moment(.failed(.timeout, message: "slow")), card: 1, ad: "a1")
         let line = native.sessionEvent(frame: 60, contentTime: 2)
-        #expect(line.type == .onAdFailure && line.frame == 60 && line.scene == "feed")
-        let json = String(decoding: try JSONEncoder().encode(line), as: UTF8.self)
-        for pair in [#""placement":"s""#, #""card":1"#, #""adId":"a1""#, #""phase":"failed""#, #""failure":"timeout""#, #""otherPlacement":"t""#] {
-            #expect(json.contains(pair), "\(json)")
-        }
-        #expect(try JSONDecoder().decode(SessionEvent.self, from: Data(json.utf8)) == line)
+        #expect(line.kind == .native(.failed(.timeout, message: "slow"), SessionEvent.NativeSubject(placement: "s", card: 1, adID: "a1")))
+        #expect(line.jsonLine == #"{"type":"onAdFailure","time":2,"frame":60,"contentTime":2,"message":"slow","scene":"feed","placement":"s","card":1,"adId":"a1","failure":"timeout"}"#)
+        #expect(try JSONDecoder().decode(SessionEvent.self, from: Data(line.jsonLine.utf8)) == line)
+        native.kind = .moment(.loadPhase(.failed))
+        #expect(native.sessionEvent(frame: 60, contentTime: 2).jsonLine.hasSuffix(#""placement":"s","card":1,"adId":"a1","phase":"failed"}"#))
+        native.kind = .moment(.duplicate(otherPlacement: "t", message: "left out"))
+        #expect(native.sessionEvent(frame: 60, contentTime: 2).jsonLine.hasSuffix(#""adId":"a1","otherPlacement":"t"}"#))
     }
 
-    /// A refused native command is a `LOG` with reason `refused`, a tracker a `BEACON`.
+    /// A refused native command is a `LOG` with reason `refused`, a failed card video one with `mediaUnavailable`,
+    /// a tracker a `BEACON`.
     @Test func aRefusalIsALogAndATrackerABeacon() {
-        let refused = NativeAdEvent(time: .zero, placement: "s", scene: "feed", kind: .refused, message: "swipe left: no card")
-        #expect(refused.sessionEvent(frame: 0, contentTime: 0).type == .log)
-        #expect(refused.sessionEvent(frame: 0, contentTime: 0).reason == .refused)
-        let beacon = NativeAdEvent(time: .zero, placement: "s", scene: "feed", kind: .beacon, url: "https://t/", beacon: .impression)
-        #expect(beacon.sessionEvent(frame: 0, contentTime: 0).type == .beacon)
-        #expect(beacon.sessionEvent(frame: 0, contentTime: 0).event == .impression)
+        let refused = NativeAdEvent(time: .zero, placement: "s", scene: "feed", kind: .refused("swipe left: no card"))
+        #expect(refused.line.kind == .log(.native(SessionEvent.NativeSubject(placement: "s")), reason: .refused,
+                                          message: "swipe left: no card"))
+        let video = NativeAdEvent(time: .zero, placement: "s", scene: "feed", kind: .videoFailed("no media"), card: 2, ad: "v")
+        #expect(video.line.type == .log && video.line.reason == .mediaUnavailable && video.line.card == 2)
+        let beacon = NativeAdEvent(time: .zero, placement: "s", scene: "feed", kind: .beacon(.impression, url: "https://t/"))
+        #expect(beacon.line.type == .beacon && beacon.line.event == .impression && beacon.line.url == "https://t/")
     }
 }

@@ -26,8 +26,8 @@ import Testing
                                       script: try SessionScript(parsing: "load slider@0"), frameRate: FrameRate(30),
                                       end: MediaTime(seconds: 1), measurer: MonospaceTextMeasurer())
         let outcome = await run.run { placement throws(NativeError) in try await NativeAdLoader().load(placement.source).block }
-        let failures = outcome.events.filter { $0.kind == .onAdBindingFailure }
+        let failures = outcome.events.filter { $0.type == .onAdBindingFailure }
         #expect(failures.map(\.ad) == ["app-3"])
-        #expect(failures.first?.message == "required asset id 9 (data rating) has no place in a card")
+        #expect(failures.first?.line.message == "required asset id 9 (data rating) has no place in a card")
     }
 }

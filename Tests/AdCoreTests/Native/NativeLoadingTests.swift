@@ -28,9 +28,10 @@ import Testing
     static func phases(_ outcome: NativeScreenRun.Outcome) -> [String] {
         outcome.events.compactMap { e in
             switch e.kind {
-            case .phase: "\(e.phase!)@\(e.time.seconds)"
-            case .onAdFailure: "onAdFailure(\(e.failure!))@\(e.time.seconds)"
-            case .onAdLoad, .refused: "\(e.kind.rawValue)@\(e.time.seconds)"
+            case .moment(.loadPhase(let phase)): "\(phase)@\(e.time.seconds)"
+            case .moment(.failed(let failure?, _)): "onAdFailure(\(failure))@\(e.time.seconds)"
+            case .moment(.loaded): "onAdLoad@\(e.time.seconds)"
+            case .refused: "refused@\(e.time.seconds)"
             default: nil
             }
         }
@@ -53,9 +54,9 @@ import Testing
         }
         #expect(server.requests(for: "/slider").count == 2)
         #expect(Self.phases(outcome) == ["idle@0", "loading@0", "failed@0", "onAdFailure(httpError)@0", "loading@1", "loaded@1", "onAdLoad@1"])
-        let failure = try #require(outcome.events.first { $0.kind == .onAdFailure })
-        #expect(failure.message?.contains("/slider") == true)
-        #expect(failure.message?.contains("503") == true)
+        let failure = try #require(outcome.events.first { $0.type == .onAdFailure })
+        #expect(failure.line.message?.contains("/slider") == true)
+        #expect(failure.line.message?.contains("503") == true)
     }
 
     @Test func pastMaxRetriesALoadIsRefusedWithTheReasonAndNotSent() async throws {
@@ -66,7 +67,7 @@ import Testing
         #expect(server.requests(for: "/slider").count == 2)
         #expect(Self.phases(outcome) == ["idle@0", "loading@0", "failed@0", "onAdFailure(invalidResponse)@0",
                                          "loading@1", "failed@1", "onAdFailure(invalidResponse)@1", "refused@2"])
-        #expect(outcome.events.last { $0.kind == .refused }?.message == "load slider: 2 loads failed; maxRetries 1 allows no more retries")
+        #expect(outcome.events.last { $0.line.reason == .refused }?.line.message == "load slider: 2 loads failed; maxRetries 1 allows no more retries")
     }
 
     @Test func aTimeoutAndNoFillAreTheirOwnFailureKinds() async throws {
@@ -76,9 +77,9 @@ import Testing
         var settings = AdsLoaderSettings()
         settings.firstRequestTimeout = .milliseconds(300)
         let hung = try await Self.run("load slider@0", source: server.baseURL.absoluteString + "/hang", settings: settings)
-        #expect(hung.events.first { $0.kind == .onAdFailure }?.failure == .timeout)
+        #expect(hung.events.first { $0.type == .onAdFailure }?.line.failure == .timeout)
         let empty = try await Self.run("load slider@0", source: server.baseURL.absoluteString + "/empty")
-        #expect(empty.events.first { $0.kind == .onAdFailure }?.failure == .noFill)
+        #expect(empty.events.first { $0.type == .onAdFailure }?.line.failure == .noFill)
         server.stop()
     }
 
@@ -109,9 +110,9 @@ import Testing
         #expect(result.block.ads[0].impressionTrackers.isEmpty)
         #expect(result.warnings.count == 2)
         let outcome = try await Self.run("load slider@0", source: url)
-        let failure = try #require(outcome.events.first { $0.kind == .onAdBindingFailure })
+        let failure = try #require(outcome.events.first { $0.type == .onAdBindingFailure })
         #expect(failure.card == 0)
-        #expect(failure.message?.hasPrefix("required asset id 3 (img main) was dropped: 'file:///etc/passwd' refused: ") == true)
+        #expect(failure.line.message?.hasPrefix("required asset id 3 (img main) was dropped: 'file:///etc/passwd' refused: ") == true)
     }
 
     @Test func aLocalResponseResolvesRelativeImagesAgainstItsFolder() async throws {

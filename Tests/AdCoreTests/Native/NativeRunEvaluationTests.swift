@@ -65,7 +65,7 @@ import Testing
         let batch = try await Self.batch(script, placement: placement, frames: frames)
         let live = try Self.live(script, placement: placement, delay: 3, frames: frames)
         #expect(live.events == batch.events)
-        #expect(batch.events.contains { $0.kind == .onAdClick && $0.card == 1 })
+        #expect(batch.events.contains { $0.type == .onAdClick && $0.card == 1 })
         for frame in stride(from: Int64(0), to: frames, by: 5) {
             #expect(live.layers[Int(frame)] == batch.layers(at: Self.rate.time(ofFrame: frame)), "frame \(frame)")
         }
@@ -74,7 +74,7 @@ import Testing
     @Test func anAnswerLaterThanTheLatencyLandsAtTheFirstFrameAfterItArrivesWithThePlaceholderUntilThen() throws {
         let placement = NativePlacement(id: "feed", scene: "main", source: "feed.json")
         let live = try Self.live(try SessionScript(parsing: "load slider@0.2; load slider@0.3"), placement: placement, delay: 10, frames: 30)
-        let phases = live.events.filter { $0.kind == .phase || $0.kind == .refused }.map { "\($0.phase?.rawValue ?? $0.message!)@\(Self.rate.frame(at: $0.time))" }
+        let phases = live.events.filter { $0.type == .onAdLoadPhase || $0.line.reason == .refused }.map { "\($0.line.phase?.rawValue ?? $0.line.message!)@\(Self.rate.frame(at: $0.time))" }
         // Begun at frame 6, answered before frame 16 begins; the second load finds the first under way.
         #expect(phases == ["idle@0", "loading@6", "load slider: a load is already under way@9", "loaded@16"])
         #expect(live.layers[15].map(\.kind) == [.placeholder])

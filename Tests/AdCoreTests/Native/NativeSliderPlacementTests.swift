@@ -58,11 +58,11 @@ import Testing
         let x = card.rect.x + card.rect.width / 2, y = card.rect.y + card.rect.height / 2
         // The same canvas: the script turns the device later.
         let outcome = try await Self.outcome(script: "load slider@0; tap \(x),\(y)@0.5; rotate landscape@1")
-        #expect(outcome.events.filter { $0.kind == .onAdClick }.map(\.card) == [0])
+        #expect(outcome.events.filter { $0.type == .onAdClick }.map(\.card) == [0])
         // Where the old placement drew it (the canvas offset left out), there is no card.
         let old = x - outcome.run.canvas.offset(of: outcome.run.screen.initial).x
         let missed = try await Self.outcome(script: "load slider@0; tap \(old),\(y)@0.5; rotate landscape@1")
-        #expect(missed.events.filter { $0.kind == .onAdClick }.isEmpty)
+        #expect(missed.events.filter { $0.type == .onAdClick }.isEmpty)
     }
 
     @Test func theSceneWindowCutsASliderThatRunsPastItsBottomInLandscape() async throws {

@@ -28,7 +28,7 @@ import Testing
     static let five = NativeFixtures.slider((0..<5).map { NativeFixtures.card("a\($0)") })
 
     static func impressions(_ outcome: NativeScreenRun.Outcome) -> [(card: Int?, frame: Int64)] {
-        outcome.events.filter { $0.kind == .onAdImpression }.map { ($0.card, rate.frame(at: $0.time)) }
+        outcome.events.filter { $0.type == .onAdImpression }.map { ($0.card, rate.frame(at: $0.time)) }
     }
 
     @Test func aCardCountsOnceAfterOneSecondAtHalfVisibleAcrossSwipes() async throws {
@@ -40,9 +40,9 @@ import Testing
         #expect(found.map(\.card) == [nil, 1, 0])
         #expect(found.map(\.frame) == [0, 48, 125])
         // Each impression fires the card's imptrackers and image-pixel event tracker, at the same time.
-        let beacons = outcome.events.filter { $0.kind == .beacon && $0.card == 1 }
-        #expect(beacons.map(\.url) == ["https://t.example/imp/a1", "https://t.example/ev/a1"])
-        #expect(beacons.allSatisfy { $0.beacon == .impression && Self.rate.frame(at: $0.time) == 48 })
+        let beacons = outcome.events.filter { $0.type == .beacon && $0.card == 1 }
+        #expect(beacons.map { $0.line.url } == ["https://t.example/imp/a1", "https://t.example/ev/a1"])
+        #expect(beacons.allSatisfy { $0.line.event == .impression && Self.rate.frame(at: $0.time) == 48 })
     }
 
     @Test func aCardCoveredByAFullScreenAdOrCutByItsWindowDoesNotCount() async throws {
@@ -82,7 +82,7 @@ import Testing
         // the last position stops at 1656 − 393 = 1263 pt and card 4 sits at 12 + 4 × 328 − 1263 = 61 pt.
         #expect(cardX(3, at: 1) == 18)
         #expect(cardX(4, at: 2) == 2 * Int((Rational(61 * 3, 4)).rounded))
-        #expect(outcome.events.filter { $0.kind == .refused }.map(\.message)
+        #expect(outcome.events.filter { $0.line.reason == .refused }.map { $0.line.message }
                     == ["swipe right: no card further left", "swipe left: no card further right", "scroll 9: the slider shows 5 cards"])
     }
 
@@ -93,7 +93,7 @@ import Testing
             .map { $0.replacingOccurrences(of: #""required":1,"title""#, with: #""title""#) }
         let outcome = try await Self.run("load slider@0", placements: [NativePlacement(id: "feed", scene: "main", source: "z.json", template: template)],
                                          blocks: ["z.json": NativeFixtures.slider(cards)])
-        #expect(!outcome.events.contains { $0.kind == .onAdBindingFailure })
+        #expect(!outcome.events.contains { $0.type == .onAdBindingFailure })
         #expect(Self.impressions(outcome).map(\.card) == [nil])
         #expect(outcome.layers(at: MediaTime(seconds: 2)).contains { $0.kind == .card(index: 0, ad: "z0") && $0.rect.width == 0 })
     }
@@ -101,9 +101,9 @@ import Testing
     @Test func aCardMissingARequiredAssetFailsAloneAndTheNextTakesItsPlace() async throws {
         let cards = [NativeFixtures.card("a0"), NativeFixtures.card("a1", sponsored: ""), NativeFixtures.card("a2")]
         let outcome = try await Self.run("load slider@0; swipe left@2", blocks: ["feed.json": NativeFixtures.slider(cards)])
-        let failures = outcome.events.filter { $0.kind == .onAdBindingFailure }
+        let failures = outcome.events.filter { $0.type == .onAdBindingFailure }
         #expect(failures.map(\.card) == [1])
-        #expect(failures[0].message == "required asset id 4 (data sponsored) is laid out with zero size (0x0 pt)")
+        #expect(failures[0].line.message == "required asset id 4 (data sponsored) is laid out with zero size (0x0 pt)")
         let shown = outcome.layers(at: MediaTime(seconds: 3)).compactMap { if case .card(let i, _) = $0.kind { i } else { nil } }
         #expect(shown == [0, 2])
         #expect(Self.impressions(outcome).map(\.card) == [nil, 0, 2])
@@ -111,7 +111,7 @@ import Testing
 
     @Test func aBlockMissingItsRequiredAssetFailsBindingWithNoImpressionAtAll() async throws {
         let outcome = try await Self.run("load slider@0", blocks: ["feed.json": NativeFixtures.slider([NativeFixtures.card("a0")], blockSponsored: "")])
-        #expect(outcome.events.filter { $0.kind == .onAdBindingFailure }.map(\.card) == [nil])
+        #expect(outcome.events.filter { $0.type == .onAdBindingFailure }.map(\.card) == [nil])
         #expect(Self.impressions(outcome).isEmpty)
         #expect(outcome.layers(at: MediaTime(seconds: 1)).isEmpty)
     }
@@ -123,10 +123,10 @@ import Testing
         let bottom = NativeFixtures.slider([NativeFixtures.card("shared"), NativeFixtures.card("b1", crid: "creative-x"), NativeFixtures.card("b2")])
         let outcome = try await Self.run("load slider top@0; load slider bottom@1", placements: placements,
                                          blocks: ["top.json": top, "bottom.json": bottom])
-        let duplicates = outcome.events.filter { $0.kind == .duplicate }
+        let duplicates = outcome.events.filter { $0.type == .onAdDuplicate }
         // The same ad id, then the same creative under another ad id.
         #expect(duplicates.map(\.ad) == ["shared", "b1"])
-        #expect(duplicates.allSatisfy { $0.placement == "bottom" && $0.otherPlacement == "top" })
+        #expect(duplicates.allSatisfy { $0.placement == "bottom" && $0.line.otherPlacement == "top" })
         let bottomCards = outcome.layers(at: MediaTime(seconds: 2)).filter { $0.placement == "bottom" }
             .compactMap { if case .card(let i, let ad) = $0.kind { "\(i):\(ad)" } else { nil } }
         #expect(bottomCards == ["2:b2"])
@@ -145,12 +145,12 @@ import Testing
         #expect(layers.first?.kind == .native(index: 1, ad: "s1"))
         #expect(layers.filter { $0.card != nil }.count == 1)
         #expect(layers.allSatisfy { if case .asset(_, let card, _, _) = $0.kind { card == 1 } else { $0.card != nil } })
-        #expect(outcome.events.filter { $0.placement == "single" && $0.kind == .duplicate }.map(\.otherPlacement) == ["slider"])
+        #expect(outcome.events.filter { $0.placement == "single" && $0.type == .onAdDuplicate }.map { $0.line.otherPlacement } == ["slider"])
         // Its own impression after one second, no block impression; it does not swipe; a tap clicks it.
         let mine = outcome.events.filter { $0.placement == "single" }
-        #expect(mine.filter { $0.kind == .onAdImpression }.map { "\($0.card.map(String.init) ?? "block")@\($0.time.seconds)" } == ["1@1"])
-        #expect(mine.filter { $0.kind == .refused }.map(\.message) == ["swipe left single: a single native ad does not scroll"])
-        #expect(mine.filter { $0.kind == .onAdClick }.map(\.url) == ["https://shop.example/s1"])
+        #expect(mine.filter { $0.type == .onAdImpression }.map { "\($0.card.map(String.init) ?? "block")@\($0.time.seconds)" } == ["1@1"])
+        #expect(mine.filter { $0.line.reason == .refused }.map { $0.line.message } == ["swipe left single: a single native ad does not scroll"])
+        #expect(mine.filter { $0.type == .onAdClick }.map { $0.line.url } == ["https://shop.example/s1"])
     }
 
     @Test func aTapOnACardFiresItsClickAndClickTrackersAndTheBlockHasNoClick() async throws {
@@ -158,10 +158,10 @@ import Testing
         // block's header line is above it; at 4 s an interstitial covers the scene and takes the tap.
         let outcome = try await Self.run("load slider@0; tap 100,300@1; tap 30,100@2; present interstitial main@3; tap 100,300@4",
                                          blocks: ["feed.json": Self.five])
-        let clicks = outcome.events.filter { $0.kind == .onAdClick }
+        let clicks = outcome.events.filter { $0.type == .onAdClick }
         #expect(clicks.map(\.card) == [0])
-        #expect(clicks.map(\.url) == ["https://shop.example/a0"])
-        #expect(outcome.events.filter { $0.kind == .beacon && $0.beacon == .clickTracking }.map(\.url) == ["https://t.example/click/a0"])
+        #expect(clicks.map { $0.line.url } == ["https://shop.example/a0"])
+        #expect(outcome.events.filter { $0.type == .beacon && $0.line.event == .clickTracking }.map { $0.line.url } == ["https://t.example/click/a0"])
     }
 
     @Test func aRotationLaysTheSliderOutAgainWithoutARequest() async throws {
@@ -180,7 +180,7 @@ import Testing
         // The safe area's width: 393 pt upright, 852 − 2 × 59 = 734 pt on its side, at 3/2 px/pt.
         #expect(portrait.rect.width == 590)
         #expect(landscape.rect.width == 1102)
-        #expect(outcome.events.filter { $0.kind == .onAdLoad }.count == 1)
+        #expect(outcome.events.filter { $0.type == .onAdLoad }.count == 1)
     }
 
     @Test func aPlaceholderShowsWhileLoadingAndImagesWaitForLoadImages() async throws {
@@ -188,7 +188,7 @@ import Testing
                                               latency: MediaDuration(seconds: 1))
         let outcome = try await Self.run("load slider@0; load images@2", placements: [placement], blocks: ["feed.json": Self.five])
         #expect(outcome.layers(at: MediaTime(seconds: Rational(1, 2))).map(\.kind) == [.placeholder])
-        #expect(outcome.events.filter { $0.kind == .phase }.map { "\($0.phase!)@\($0.time.seconds)" } == ["idle@0", "loading@0", "loaded@1"])
+        #expect(outcome.events.filter { $0.type == .onAdLoadPhase }.map { "\($0.line.phase!)@\($0.time.seconds)" } == ["idle@0", "loading@0", "loaded@1"])
         func imagePlaceholders(_ seconds: Int64) -> Int {
             outcome.layers(at: MediaTime(seconds: seconds)).filter {
                 if case .asset(_, _, _, let placeholder) = $0.kind { placeholder } else { false }

@@ -111,7 +111,7 @@ import Testing
     }
 
     @Test func theEventsAreWrittenWithTheirGoogleMobileAdsNamesAndReadBack() throws {
-        let event = ScreenAdEvent(time: MediaTime(seconds: Rational(5, 2)), scene: "side", type: .adDidFailToPresentFullScreenContent,
+        let event = ScreenAdEvent(time: MediaTime(seconds: Rational(5, 2)), scene: "side", .adDidFailToPresentFullScreenContent,
                                   reason: .adTooLargeForWindow, message: "too large")
         let line = event.sessionEvent(frame: 75, contentTime: 1.5).jsonLine
         #expect(line == #"{"type":"ad:didFailToPresentFullScreenContentWithError","time":2.5,"frame":75,"contentTime":1.5,"reason":"adTooLargeForWindow","message":"too large","scene":"side"}"#)

@@ -42,9 +42,9 @@ import Testing
         server.route("/t", Self.pixel)
         let sender = BeaconSender(configuration: Self.quick())
         sender.session(didRecord: [
-            SessionEvent(type: .started, time: 0, contentTime: 0, url: "\(server.baseURL)/t?not-a-beacon"),
-            SessionEvent(type: .beacon, time: 0, contentTime: 0, url: "\(server.baseURL)/t?e=impression", event: .impression),
-            SessionEvent(type: .beacon, time: 0, contentTime: 0, event: .start),
+            SessionEvent(.click(AdReference(0, 0), clickThrough: "\(server.baseURL)/t?not-a-beacon"), time: 0, contentTime: 0),
+            SessionEvent(.beacon(.impression, url: "\(server.baseURL)/t?e=impression", .ad(AdReference(0, 0)), code: nil),
+                         time: 0, contentTime: 0),
         ])
         let summary = await sender.finish(deadline: soon())
         #expect(summary == BeaconSender.Summary(sent: 1))
@@ -114,7 +114,7 @@ import Testing
         let sender = BeaconSender(configuration: Self.quick(), pacing: .realtime(start: start))
         let times = [0.0, 0.4, 0.8]
         sender.session(didRecord: times.map {
-            SessionEvent(type: .beacon, time: $0, contentTime: 0, url: "\(server.baseURL)/t?at=\($0)", event: .progress)
+            SessionEvent(.beacon(.progress, url: "\(server.baseURL)/t?at=\($0)", .session, code: nil), time: $0, contentTime: 0)
         })
         let summary = await sender.finish(grace: .seconds(10))
         #expect(summary == BeaconSender.Summary(sent: 3))
@@ -135,8 +135,8 @@ import Testing
         server.route("/t", Self.pixel)
         let start = ContinuousClock.now
         let sender = BeaconSender(configuration: Self.quick(), pacing: .asap)
-        sender.session(didRecord: [SessionEvent(type: .beacon, time: 30, contentTime: 0, url: "\(server.baseURL)/t",
-                                                event: .complete)])
+        sender.session(didRecord: [SessionEvent(.beacon(.complete, url: "\(server.baseURL)/t", .session, code: nil),
+                                                time: 30, contentTime: 0)])
         let summary = await sender.finish(grace: .seconds(10))
         #expect(summary == BeaconSender.Summary(sent: 1))
         #expect(ContinuousClock.now - start < SanitizerSlack.time(.seconds(15)),

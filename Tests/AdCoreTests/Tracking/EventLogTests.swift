@@ -18,13 +18,12 @@ private struct ScratchDirectory: ~Copyable {
 
 @Suite struct EventLogTests {
     static let events = [
-        SessionEvent(type: .adBreakStarted, time: 0, frame: 0, contentTime: 0, breakIndex: 0),
-        SessionEvent(type: .beacon, time: 12.5, frame: 375, contentTime: 10, breakIndex: 1, adIndex: 0,
-                     url: "https://t.example/a?b=1&c=%20", event: .start),
-        SessionEvent(type: .adError, time: 20.033367, contentTime: 10.000001, breakIndex: 1, adIndex: 1, code: 403,
-                     message: "no media file of type \"video/mp4\"\nsecond line\t\u{1}é"),
-        SessionEvent(type: .adBreakDeferred, time: 31, contentTime: 30, breakIndex: 2, reason: .pipActive,
-                     cueTime: 30.5),
+        SessionEvent(.adBreakStarted(breakIndex: 0, cueTime: nil), time: 0, frame: 0, contentTime: 0),
+        SessionEvent(.beacon(.start, url: "https://t.example/a?b=1&c=%20", .ad(AdReference(1, 0)), code: nil),
+                     time: 12.5, frame: 375, contentTime: 10),
+        SessionEvent(.adError(.ad(AdReference(1, 1)), code: 403, message: "no media file of type \"video/mp4\"\nsecond line\t\u{1}é"),
+                     time: 20.033367, contentTime: 10.000001),
+        SessionEvent(.adBreakDeferred(breakIndex: 2, reason: .pipActive, cueTime: 30.5), time: 31, contentTime: 30),
     ]
 
     func write(_ events: [SessionEvent], to destination: URL) throws {
@@ -73,14 +72,15 @@ private struct ScratchDirectory: ~Copyable {
         let scratch = try ScratchDirectory()
         let log = try EventLog(destination: scratch.url.appendingPathComponent("x.jsonl").path)
         #expect(throws: EventLogError.unencodable(field: "time", reason: "nan is not a finite number")) {
-            try log.append(SessionEvent(type: .log, time: .nan, contentTime: 0))
+            try log.append(SessionEvent(.log(.session, reason: nil, message: "x"), time: .nan, contentTime: 0))
         }
         #expect(log.count == 0)
     }
 
     /// Enough events to fill the write buffer several times.
     static let many = (0..<3000).map {
-        SessionEvent(type: .adProgress, time: Double($0) / 30, frame: Int64($0), contentTime: Double($0) / 30)
+        SessionEvent(.adProgress(AdReference(0, 0), adTime: Double($0) / 30), time: Double($0) / 30, frame: Int64($0),
+                     contentTime: Double($0) / 30)
     }
 
     @Test func leavesNothingAtTheDestinationUntilFinished() throws {
@@ -155,7 +155,7 @@ private struct ScratchDirectory: ~Copyable {
 
     @Test func namesTheFirstMalformedLine() throws {
         let data = Data("""
-            {"type":"LOG","time":1,"contentTime":1}
+            {"type":"LOG","time":1,"contentTime":1,"message":"fine"}
 
             {"type":"LOG","time":"soon","contentTime":1}
             not json

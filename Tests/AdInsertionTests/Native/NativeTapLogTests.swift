@@ -7,16 +7,16 @@ import Testing
 /// native run's `onAdClick` at the same frame names; a tap on nothing at another frame stays as it is.
 @Suite struct NativeTapLogTests {
     static func tap(_ x: Int, _ y: Int, frame: Int64) -> SessionEvent {
-        SessionEvent(type: .log, time: Double(frame) / 30, frame: frame, contentTime: 0, message: "tap at \(x),\(y) on nothing", scene: "feed")
+        SessionEvent(.log(.session, reason: nil, message: "tap at \(x),\(y) on nothing"), time: Double(frame) / 30, frame: frame,
+                     contentTime: 0, scene: "feed")
     }
 
     @Test func aTapOnACardNamesTheCardAndATapOnNothingStaysNothing() {
-        var click = SessionEvent(type: .onAdClick, time: 8, frame: 240, contentTime: 0, url: "https://grip.example/", scene: "feed")
-        click.placement = "feed-slider"
-        click.card = 3
-        click.adID = "shoe-4"
+        let click = SessionEvent(.native(.click(link: "https://grip.example/"),
+                                         SessionEvent.NativeSubject(placement: "feed-slider", card: 3, adID: "shoe-4")),
+                                 time: 8, frame: 240, contentTime: 0, scene: "feed")
         let events = Stitcher.namingTappedCards([Self.tap(5, 5, frame: 100), Self.tap(200, 700, frame: 240), click])
-        #expect(events.map(\.message) == [
+        #expect(events.map { $0.message } == [
             "tap at 5,5 on nothing", #"tap at 200,700 on card 3 ("shoe-4") of placement "feed-slider""#, nil,
         ])
     }

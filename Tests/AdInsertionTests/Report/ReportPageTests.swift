@@ -53,10 +53,10 @@ import Testing
     ])
 
     static let events = [
-        SessionEvent(type: .adBreakStarted, time: 2, frame: 60, contentTime: 2, breakIndex: 0),
-        SessionEvent(type: .started, time: 2, frame: 60, contentTime: 2, breakIndex: 0, adIndex: 0),
-        SessionEvent(type: .started, time: 3, frame: 90, contentTime: 2, breakIndex: 0, adIndex: 1),
-        SessionEvent(type: .log, time: 5, frame: 150, contentTime: 3, message: "a note"),
+        SessionEvent(.adBreakStarted(breakIndex: 0, cueTime: nil), time: 2, frame: 60, contentTime: 2),
+        SessionEvent(.ad(.started, AdReference(0, 0)), time: 2, frame: 60, contentTime: 2),
+        SessionEvent(.ad(.started, AdReference(0, 1)), time: 3, frame: 90, contentTime: 2),
+        SessionEvent(.log(.session, reason: nil, message: "a note"), time: 5, frame: 150, contentTime: 3),
     ]
 
     static func count(_ needle: String, in text: String) -> Int { text.components(separatedBy: needle).count - 1 }
@@ -105,8 +105,11 @@ import Testing
         segments[1].source = "/x/\"><img src=x onerror=alert(2)>.mp4"
         var t = Self.timeline(segments)
         t.content.path = evil
-        let events = [SessionEvent(type: .adError, time: 1, frame: 30, contentTime: 1, breakIndex: 0, adIndex: 0, code: 403,
-                                   url: "javascript:alert(3)\"", message: "</td></tr></table><svg onload=alert(4)>\u{0}")]
+        let events = [
+            SessionEvent(.adError(.ad(AdReference(0, 0)), code: 403, message: "</td></tr></table><svg onload=alert(4)>\u{0}"),
+                         time: 1, frame: 30, contentTime: 1),
+            SessionEvent(.click(AdReference(0, 0), clickThrough: "javascript:alert(3)\""), time: 1, frame: 30, contentTime: 1),
+        ]
         let verdict = RunVerdicts(summary: evil, passed: false, problems: ["output frame 61: " + evil, evil], timeline: t)
         let html = ReportPage(report: RenderReport(title: evil, timeline: t, events: events, verdict: verdict)).html
         #expect(!html.contains("<script>alert"))

@@ -79,10 +79,10 @@ import Testing
     }
 
     @Test func anExtraOrMissingEventIsNamedAndLogLinesAreNotCompared() {
-        let started = SessionEvent(type: .started, time: 0, frame: 0, contentTime: 0, breakIndex: 0, adIndex: 0)
-        let complete = SessionEvent(type: .complete, time: 1, frame: 30, contentTime: 0, breakIndex: 0, adIndex: 0)
-        let log = SessionEvent(type: .log, time: 0.5, frame: 15, contentTime: 0, message: "a warning")
-        let command = SessionEvent(type: .command, time: 1, frame: 30, contentTime: 1, message: "pip off")
+        let started = SessionEvent(.ad(.started, AdReference(0, 0)), time: 0, frame: 0, contentTime: 0)
+        let complete = SessionEvent(.ad(.complete, AdReference(0, 0)), time: 1, frame: 30, contentTime: 0)
+        let log = SessionEvent(.log(.session, reason: nil, message: "a warning"), time: 0.5, frame: 15, contentTime: 0)
+        let command = SessionEvent(.command("pip off"), time: 1, frame: 30, contentTime: 1)
         #expect(GoldenComparison.firstEventDifference([started, log, complete], golden: [started, complete]) == nil)
         #expect(GoldenComparison.firstEventDifference([started, complete], golden: [started])
                 == "event 2: COMPLETE of break 0 ad 0 at output frame 30 is not in the golden (it has 1 events)")

@@ -64,7 +64,7 @@ final class LiveNativeRun {
         evaluation.finish(frame: frame)
         let events = evaluation.takeEvents()
         let outcome = evaluation.outcome
-        for event in events where event.kind == .onAdLoad {
+        for event in events where event.kind == .moment(.loaded) {
             guard let p = outcome.placements.firstIndex(where: { $0.id == event.placement }),
                   let block = outcome.block(ofPlacement: p, at: event.time) else { continue }
             fetchImages(of: block)

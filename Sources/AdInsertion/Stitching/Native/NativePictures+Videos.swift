@@ -58,10 +58,9 @@ extension NativePictures {
             }
             let opened = videos[NativeVideoKey(start)]
             guard let ad = ads.videos[start.vastTag], case .success(let source)? = opened else {
-                var failed = event(.videoFailed, at: start.time)
                 let why = if case .failure(let error)? = opened { error.message } else { ads.videoFailures[start.vastTag] }
-                failed.message = "card video cannot play, its frame shows the placeholder: \(why ?? "not resolved")"
-                video.append(failed)
+                video.append(event(.videoFailed("card video cannot play, its frame shows the placeholder: \(why ?? "not resolved")"),
+                                   at: start.time))
                 continue
             }
             let marks: [(TrackingEventName, Rational)] = [
@@ -73,10 +72,7 @@ extension NativePictures {
                 let urls = (name == .start ? ad.impressions.map { (TrackingEventName.impression, $0) } : [])
                     + ad.tracking.filter { $0.event == name }.map { (name, $0.url) }
                 for (beacon, url) in urls {
-                    var e = event(.beacon, at: time)
-                    e.beacon = beacon
-                    e.url = url
-                    video.append(e)
+                    video.append(event(.beacon(beacon, url: url), at: time))
                 }
             }
         }

@@ -28,7 +28,7 @@ extension Stitcher {
                 events += liveBanners.events(of: arrival, at: time)
             } catch {
                 session.report(.bannerShown(nil, scene: arrival.scene))
-                events.append(ScreenAdEvent(time: time, scene: arrival.scene, type: .bannerViewDidFailToReceiveAd,
+                events.append(ScreenAdEvent(time: time, scene: arrival.scene, .bannerViewDidFailToReceiveAd,
                                             reason: error.reason, message: error.description, url: arrival.request?.url))
             }
         }

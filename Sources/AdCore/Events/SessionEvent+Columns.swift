@@ -1,0 +1,378 @@
+import AdDecisioning
+
+/// The event log's line: one JSON object whose keys are the columns below, in this order, each written only when
+/// the event's kind carries it. The names and spellings are those of the logs written before events were typed,
+/// so that a log is byte for byte what it was.
+struct SessionEventColumns: Codable {
+    var type: SessionEventType
+    var time: Double
+    var frame: Int64?
+    var contentTime: Double
+    var breakIndex: Int?
+    var adIndex: Int?
+    var code: Int?
+    var url: String?
+    var event: TrackingEventName?
+    var reason: SessionEventReason?
+    var message: String?
+    var cueTime: Double?
+    var adTime: Double?
+    var scene: SceneID?
+    var placement: String?
+    var card: Int?
+    var adID: String?
+    var phase: NativeLoadPhase?
+    var failure: NativeFailureKind?
+    var otherPlacement: String?
+
+    enum CodingKeys: String, CodingKey {
+        case type, time, frame, contentTime, breakIndex = "break", adIndex = "ad", code, url, event, reason, message, cueTime
+        case adTime
+        case scene
+        case placement, card, adID = "adId", phase, failure, otherPlacement
+    }
+
+    init(type: SessionEventType, time: Double, frame: Int64?, contentTime: Double, scene: SceneID?) {
+        self.type = type
+        self.time = time
+        self.frame = frame
+        self.contentTime = contentTime
+        self.scene = scene
+    }
+
+    init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let typeName = try c.decode(String.self, forKey: .type)
+        guard let type = SessionEventType(rawValue: typeName) else {
+            throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "unknown event type \"\(typeName)\"")
+        }
+        self.type = type
+        time = try c.decode(Double.self, forKey: .time)
+        frame = try c.decodeIfPresent(Int64.self, forKey: .frame)
+        contentTime = try c.decode(Double.self, forKey: .contentTime)
+        breakIndex = try c.decodeIfPresent(Int.self, forKey: .breakIndex)
+        adIndex = try c.decodeIfPresent(Int.self, forKey: .adIndex)
+        code = try c.decodeIfPresent(Int.self, forKey: .code)
+        url = try c.decodeIfPresent(String.self, forKey: .url)
+        event = try c.decodeIfPresent(String.self, forKey: .event).map(TrackingEventName.init)
+        reason = try Self.decodeName(c, .reason)
+        message = try c.decodeIfPresent(String.self, forKey: .message)
+        cueTime = try c.decodeIfPresent(Double.self, forKey: .cueTime)
+        adTime = try c.decodeIfPresent(Double.self, forKey: .adTime)
+        scene = try c.decodeIfPresent(String.self, forKey: .scene).map { SceneID($0) }
+        placement = try c.decodeIfPresent(String.self, forKey: .placement)
+        card = try c.decodeIfPresent(Int.self, forKey: .card)
+        adID = try c.decodeIfPresent(String.self, forKey: .adID)
+        phase = try Self.decodeName(c, .phase)
+        failure = try Self.decodeName(c, .failure)
+        otherPlacement = try c.decodeIfPresent(String.self, forKey: .otherPlacement)
+    }
+
+    /// An optional name of a closed set, refused (naming the key) when this version does not know it.
+    private static func decodeName<T: RawRepresentable>(_ c: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> T?
+        where T.RawValue == String {
+        guard let name = try c.decodeIfPresent(String.self, forKey: key) else { return nil }
+        guard let value = T(rawValue: name) else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "unknown \(key.stringValue) \"\(name)\"")
+        }
+        return value
+    }
+
+    /// Writes the typed fields as the strings they always were, in `CodingKeys` order (the event log's bytes).
+    func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(type.rawValue, forKey: .type)
+        try c.encode(time, forKey: .time)
+        try c.encodeIfPresent(frame, forKey: .frame)
+        try c.encode(contentTime, forKey: .contentTime)
+        try c.encodeIfPresent(breakIndex, forKey: .breakIndex)
+        try c.encodeIfPresent(adIndex, forKey: .adIndex)
+        try c.encodeIfPresent(code, forKey: .code)
+        try c.encodeIfPresent(url, forKey: .url)
+        try c.encodeIfPresent(event?.rawValue, forKey: .event)
+        try c.encodeIfPresent(reason?.rawValue, forKey: .reason)
+        try c.encodeIfPresent(message, forKey: .message)
+        try c.encodeIfPresent(cueTime, forKey: .cueTime)
+        try c.encodeIfPresent(adTime, forKey: .adTime)
+        try c.encodeIfPresent(scene?.rawValue, forKey: .scene)
+        try c.encodeIfPresent(placement, forKey: .placement)
+        try c.encodeIfPresent(card, forKey: .card)
+        try c.encodeIfPresent(adID, forKey: .adID)
+        try c.encodeIfPresent(phase?.rawValue, forKey: .phase)
+        try c.encodeIfPresent(failure?.rawValue, forKey: .failure)
+        try c.encodeIfPresent(otherPlacement, forKey: .otherPlacement)
+    }
+}
+
+// MARK: - Kind to columns
+
+extension SessionEventColumns {
+    /// The line of `event`: its type and the columns its kind carries.
+    init(_ line: SessionEvent) {
+        self.init(type: line.kind.type, time: line.time, frame: line.frame, contentTime: line.contentTime,
+                  scene: line.scene)
+        switch line.kind {
+        case .ad(_, let ad):
+            set(.ad(ad))
+        case .adProgress(let ad, let adTime):
+            set(.ad(ad))
+            self.adTime = adTime
+        case .click(let ad, let clickThrough):
+            set(.ad(ad))
+            url = clickThrough
+        case .adError(let subject, let code, let message):
+            set(subject)
+            self.code = code
+            self.message = message
+        case .adBuffering(let ad, let url, let message):
+            set(.ad(ad))
+            self.url = url
+            self.message = message
+        case .adBreak(_, let breakIndex), .adBreakStarted(let breakIndex, nil):
+            self.breakIndex = breakIndex
+        case .adBreakStarted(let breakIndex, let cueTime?):
+            self.breakIndex = breakIndex
+            self.cueTime = cueTime
+        case .adBreakDeferred(let breakIndex, let reason, let cueTime):
+            self.breakIndex = breakIndex
+            self.reason = reason
+            self.cueTime = cueTime
+        case .adBreakSkipped(let breakIndex, let reason, let cueTime):
+            self.breakIndex = breakIndex
+            self.reason = reason
+            self.cueTime = cueTime
+        case .allAdsCompleted:
+            break
+        case .pictureInPicture(let message):
+            if case .failedToStart(let why) = message { self.message = why }
+        case .command(let written):
+            message = written
+        case .sessionEnded(let reason):
+            self.reason = reason
+        case .log(let subject, let reason, let message):
+            set(subject)
+            self.reason = reason
+            self.message = message
+        case .beacon(let name, let url, let subject, let code):
+            set(subject)
+            self.code = code
+            self.url = url
+            self.event = name
+        case .screenAd(_, let details):
+            reason = details.reason
+            message = details.message
+            url = details.url
+        case .native(let moment, let subject):
+            set(.native(subject))
+            switch moment {
+            case .loadPhase(let phase): self.phase = phase
+            case .loaded, .impression: break
+            case .failed(let failure, let message):
+                self.failure = failure
+                self.message = message
+            case .bindingFailure(let message): self.message = message
+            case .click(let link): url = link
+            case .duplicate(let otherPlacement, let message):
+                self.message = message
+                self.otherPlacement = otherPlacement
+            }
+        }
+    }
+
+    private mutating func set(_ subject: SessionEvent.Subject) {
+        switch subject {
+        case .session: break
+        case .adBreak(let index): breakIndex = index
+        case .ad(let ad):
+            breakIndex = ad.breakIndex
+            adIndex = ad.adIndex
+        case .native(let native):
+            placement = native.placement
+            card = native.card
+            adID = native.adID
+        }
+    }
+}
+
+extension SessionEvent.Kind {
+    /// The log's `type` of this kind.
+    public var type: SessionEventType {
+        switch self {
+        case .ad(let moment, _): SessionEventType(rawValue: moment.rawValue)!
+        case .adProgress: .adProgress
+        case .click: .click
+        case .adError: .adError
+        case .adBuffering: .adBuffering
+        case .adBreak(let moment, _): SessionEventType(rawValue: moment.rawValue)!
+        case .adBreakStarted: .adBreakStarted
+        case .adBreakDeferred: .adBreakDeferred
+        case .adBreakSkipped: .adBreakSkipped
+        case .allAdsCompleted: .allAdsCompleted
+        case .pictureInPicture(let message):
+            switch message {
+            case .willStart: .pipWillStart
+            case .didStart: .pipDidStart
+            case .failedToStart: .pipFailedToStart
+            case .willStop: .pipWillStop
+            case .didStop: .pipDidStop
+            case .restoreUserInterface: .pipRestoreUserInterface
+            }
+        case .command: .command
+        case .sessionEnded: .sessionEnded
+        case .log: .log
+        case .beacon: .beacon
+        case .screenAd(let moment, _): SessionEventType(rawValue: moment.rawValue)!
+        case .native(let moment, _):
+            switch moment {
+            case .loadPhase: .onAdLoadPhase
+            case .loaded: .onAdLoad
+            case .failed: .onAdFailure
+            case .bindingFailure: .onAdBindingFailure
+            case .impression: .onAdImpression
+            case .click: .onAdClick
+            case .duplicate: .onAdDuplicate
+            }
+        }
+    }
+}
+
+// MARK: - Columns to kind
+
+extension SessionEventColumns {
+    /// The kind a line stands for; a line that lacks what its type carries is refused, naming what is missing.
+    func kind() throws(SessionEventColumnsError) -> SessionEvent.Kind {
+        switch type {
+        case .loaded, .started, .impression, .firstQuartile, .midpoint, .thirdQuartile, .complete, .skipped, .pause,
+             .resume:
+            // A full-screen video ad's playback reuses some of these names, on its scene and without an ad.
+            if breakIndex == nil, adIndex == nil, let moment = SessionEvent.ScreenAdMoment(rawValue: type.rawValue) {
+                return .screenAd(moment, details)
+            }
+            return .ad(SessionEvent.AdMoment(rawValue: type.rawValue)!, try ad())
+        case .adProgress: return .adProgress(try ad(), adTime: try required(adTime, .adTime))
+        case .click: return .click(try ad(), clickThrough: url)
+        case .adError: return .adError(try subject(), code: try required(code, .code), message: try required(message, .message))
+        case .adBuffering:
+            return .adBuffering(try ad(), url: try required(url, .url), message: try required(message, .message))
+        case .adBreakReady, .adBreakEnded, .contentPauseRequested, .contentResumeRequested:
+            if breakIndex == nil, let moment = SessionEvent.ScreenAdMoment(rawValue: type.rawValue) {
+                return .screenAd(moment, details)
+            }
+            return .adBreak(SessionEvent.BreakMoment(rawValue: type.rawValue)!, breakIndex: try required(breakIndex, .breakIndex))
+        case .adBreakStarted: return .adBreakStarted(breakIndex: try required(breakIndex, .breakIndex), cueTime: cueTime)
+        case .adBreakDeferred:
+            return .adBreakDeferred(breakIndex: try required(breakIndex, .breakIndex), reason: try required(reason, .reason),
+                                    cueTime: try required(cueTime, .cueTime))
+        case .adBreakSkipped:
+            return .adBreakSkipped(breakIndex: try required(breakIndex, .breakIndex), reason: try required(reason, .reason),
+                                   cueTime: cueTime)
+        case .allAdsCompleted: return .allAdsCompleted
+        case .pipWillStart: return .pictureInPicture(.willStart)
+        case .pipDidStart: return .pictureInPicture(.didStart)
+        case .pipFailedToStart: return .pictureInPicture(.failedToStart(try required(message, .message)))
+        case .pipWillStop: return .pictureInPicture(.willStop)
+        case .pipDidStop: return .pictureInPicture(.didStop)
+        case .pipRestoreUserInterface: return .pictureInPicture(.restoreUserInterface)
+        case .command: return .command(try required(message, .message))
+        case .sessionEnded: return .sessionEnded(try required(reason, .reason))
+        case .log: return .log(try subject(), reason: reason, message: try required(message, .message))
+        case .beacon:
+            return .beacon(try required(event, .event), url: try required(url, .url), try subject(), code: code)
+        case .bannerViewDidReceiveAd, .bannerViewDidFailToReceiveAd, .bannerViewDidRecordImpression,
+             .bannerViewDidRecordClick, .bannerViewWillPresentScreen, .bannerViewWillDismissScreen,
+             .bannerViewDidDismissScreen, .adDidLoad, .adDidFailToLoad, .adWillPresentFullScreenContent,
+             .adDidFailToPresentFullScreenContent, .adDidRecordImpression, .adDidRecordClick,
+             .adWillDismissFullScreenContent, .adDidDismissFullScreenContent, .userDidEarnReward:
+            return .screenAd(SessionEvent.ScreenAdMoment(rawValue: type.rawValue)!, details)
+        case .onAdLoadPhase: return .native(.loadPhase(try required(phase, .phase)), try native())
+        case .onAdLoad: return .native(.loaded, try native())
+        case .onAdFailure: return .native(.failed(failure, message: try required(message, .message)), try native())
+        case .onAdBindingFailure: return .native(.bindingFailure(message: try required(message, .message)), try native())
+        case .onAdImpression: return .native(.impression, try native())
+        case .onAdClick: return .native(.click(link: url), try native())
+        case .onAdDuplicate:
+            return .native(.duplicate(otherPlacement: try required(otherPlacement, .otherPlacement),
+                                      message: try required(message, .message)), try native())
+        }
+    }
+
+    private var details: SessionEvent.ScreenAdDetails {
+        SessionEvent.ScreenAdDetails(reason: reason, message: message, url: url)
+    }
+
+    private func required<T>(_ value: T?, _ key: CodingKeys) throws(SessionEventColumnsError) -> T {
+        guard let value else { throw SessionEventColumnsError(type: type, missing: key) }
+        return value
+    }
+
+    private func ad() throws(SessionEventColumnsError) -> AdReference {
+        AdReference(try required(breakIndex, .breakIndex), try required(adIndex, .adIndex))
+    }
+
+    private func native() throws(SessionEventColumnsError) -> SessionEvent.NativeSubject {
+        SessionEvent.NativeSubject(placement: try required(placement, .placement), card: card, adID: adID)
+    }
+
+    /// A native card's (`placement`), an ad's (`break` and `ad`), a break's, or the session's.
+    private func subject() throws(SessionEventColumnsError) -> SessionEvent.Subject {
+        if placement != nil { return .native(try native()) }
+        switch (breakIndex, adIndex) {
+        case (let b?, let a?): return .ad(AdReference(b, a))
+        case (let b?, nil): return .adBreak(b)
+        case (nil, nil): return .session
+        case (nil, _?): throw SessionEventColumnsError(type: type, missing: .breakIndex)
+        }
+    }
+}
+
+/// A line whose type needs a column it lacks (`AD_PROGRESS` without `adTime`).
+struct SessionEventColumnsError: Error {
+    let type: SessionEventType
+    let missing: SessionEventColumns.CodingKeys
+}
+
+// MARK: - Codable, and the columns read back
+
+extension SessionEvent: Codable {
+    public init(from decoder: any Decoder) throws {
+        let columns = try SessionEventColumns(from: decoder)
+        do throws(SessionEventColumnsError) {
+            self.init(try columns.kind(), time: columns.time, frame: columns.frame, contentTime: columns.contentTime,
+                      scene: columns.scene)
+        } catch {
+            throw DecodingError.keyNotFound(error.missing, DecodingError.Context(
+                codingPath: [], debugDescription: "\(error.type.rawValue) carries it"))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try SessionEventColumns(self).encode(to: encoder)
+    }
+}
+
+/// The columns of the event's line, read from its kind: for readers that filter a log by what it says (a report,
+/// verify, the tests) rather than by what happened.
+extension SessionEvent {
+    public var type: SessionEventType { kind.type }
+    /// The ad the event concerns, if it concerns one of the plan's.
+    public var ad: AdReference? {
+        let line = SessionEventColumns(self)
+        guard let b = line.breakIndex, let a = line.adIndex else { return nil }
+        return AdReference(b, a)
+    }
+    public var breakIndex: Int? { SessionEventColumns(self).breakIndex }
+    public var adIndex: Int? { SessionEventColumns(self).adIndex }
+    public var code: Int? { SessionEventColumns(self).code }
+    public var url: String? { SessionEventColumns(self).url }
+    public var event: TrackingEventName? { SessionEventColumns(self).event }
+    public var reason: SessionEventReason? { SessionEventColumns(self).reason }
+    public var message: String? { SessionEventColumns(self).message }
+    public var cueTime: Double? { SessionEventColumns(self).cueTime }
+    public var adTime: Double? { SessionEventColumns(self).adTime }
+    public var placement: String? { SessionEventColumns(self).placement }
+    public var card: Int? { SessionEventColumns(self).card }
+    public var adID: String? { SessionEventColumns(self).adID }
+    public var phase: NativeLoadPhase? { SessionEventColumns(self).phase }
+    public var failure: NativeFailureKind? { SessionEventColumns(self).failure }
+    public var otherPlacement: String? { SessionEventColumns(self).otherPlacement }
+}
