@@ -85,10 +85,10 @@ import Testing
                                            ads: [first, second])])
         let run = runToEnd(try PlaybackSession(plan: plan, configuration: testConfiguration(contentSeconds: 2),
                                                media: FakeAdMedia(rate: tenFPS, seconds: ["a": 2, "b": 1]), appDelegate: nil))
-        #expect(run.beacons(.impression).map(\.url) == [
+        #expect(run.beacons(.impression).map(\.columns.url) == [
             "https://t.example/a/imp?n=1&of=2&seq=1&d=4&p=1920%2C1080&ct=1",
             "https://t.example/b/imp?n=2&of=2&seq=2&d=4&p=1920%2C1080&ct=0",
         ])
-        #expect(run.beacons(.breakStart).map(\.url) == ["https://t.example/bs?n=-1&of=2&seq=-1&d=4&p=1920%2C1080&ct=-1"])
+        #expect(run.beacons(.breakStart).map(\.columns.url) == ["https://t.example/bs?n=-1&of=2&seq=-1&d=4&p=1920%2C1080&ct=-1"])
     }
 }

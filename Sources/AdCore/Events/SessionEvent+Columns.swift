@@ -3,29 +3,32 @@ import AdDecisioning
 /// The event log's line: one JSON object whose keys are the columns below, in this order, each written only when
 /// the event's kind carries it. The names and spellings are those of the logs written before events were typed,
 /// so that a log is byte for byte what it was.
-struct SessionEventColumns: Codable {
-    var type: SessionEventType
-    var time: Double
-    var frame: Int64?
-    var contentTime: Double
-    var breakIndex: Int?
-    var adIndex: Int?
-    var code: Int?
-    var url: String?
-    var event: TrackingEventName?
-    var reason: SessionEventReason?
-    var message: String?
-    var cueTime: Double?
-    var adTime: Double?
-    var scene: SceneID?
-    var placement: String?
-    var card: Int?
-    var adID: String?
-    var phase: NativeLoadPhase?
-    var failure: NativeFailureKind?
-    var otherPlacement: String?
+///
+/// Inside the package, a report, verify and the tests read a log's columns through `SessionEvent.columns`; what
+/// the library offers beyond it is the typed `SessionEvent.Kind`.
+package struct SessionEventColumns: Codable {
+    package var type: SessionEventType
+    package var time: Double
+    package var frame: Int64?
+    package var contentTime: Double
+    package var breakIndex: Int?
+    package var adIndex: Int?
+    package var code: Int?
+    package var url: String?
+    package var event: TrackingEventName?
+    package var reason: SessionEventReason?
+    package var message: String?
+    package var cueTime: Double?
+    package var adTime: Double?
+    package var scene: SceneID?
+    package var placement: String?
+    package var card: Int?
+    package var adID: String?
+    package var phase: NativeLoadPhase?
+    package var failure: NativeFailureKind?
+    package var otherPlacement: String?
 
-    enum CodingKeys: String, CodingKey {
+    package enum CodingKeys: String, CodingKey {
         case type, time, frame, contentTime, breakIndex = "break", adIndex = "ad", code, url, event, reason, message, cueTime
         case adTime
         case scene
@@ -40,7 +43,7 @@ struct SessionEventColumns: Codable {
         self.scene = scene
     }
 
-    init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         let typeName = try c.decode(String.self, forKey: .type)
         guard let type = SessionEventType(rawValue: typeName) else {
@@ -79,7 +82,7 @@ struct SessionEventColumns: Codable {
     }
 
     /// Writes the typed fields as the strings they always were, in `CodingKeys` order (the event log's bytes).
-    func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(type.rawValue, forKey: .type)
         try c.encode(time, forKey: .time)
@@ -108,7 +111,7 @@ struct SessionEventColumns: Codable {
 
 extension SessionEventColumns {
     /// The line of `event`: its type and the columns its kind carries.
-    init(_ line: SessionEvent) {
+    package init(_ line: SessionEvent) {
         self.init(type: line.kind.type, time: line.time, frame: line.frame, contentTime: line.contentTime,
                   scene: line.scene)
         switch line.kind {
@@ -350,29 +353,20 @@ extension SessionEvent: Codable {
     }
 }
 
-/// The columns of the event's line, read from its kind: for readers that filter a log by what it says (a report,
-/// verify, the tests) rather than by what happened.
 extension SessionEvent {
+    /// The log's `type` of the event.
     public var type: SessionEventType { kind.type }
-    /// The ad the event concerns, if it concerns one of the plan's.
+
+    /// The ad of the plan the event concerns, if it concerns one.
     public var ad: AdReference? {
-        let line = SessionEventColumns(self)
-        guard let b = line.breakIndex, let a = line.adIndex else { return nil }
-        return AdReference(b, a)
+        switch kind {
+        case .ad(_, let ad), .adProgress(let ad, _), .click(let ad, _), .adBuffering(let ad, _, _),
+             .adError(.ad(let ad), _, _), .log(.ad(let ad), _, _), .beacon(_, _, .ad(let ad), _): ad
+        default: nil
+        }
     }
-    public var breakIndex: Int? { SessionEventColumns(self).breakIndex }
-    public var adIndex: Int? { SessionEventColumns(self).adIndex }
-    public var code: Int? { SessionEventColumns(self).code }
-    public var url: String? { SessionEventColumns(self).url }
-    public var event: TrackingEventName? { SessionEventColumns(self).event }
-    public var reason: SessionEventReason? { SessionEventColumns(self).reason }
-    public var message: String? { SessionEventColumns(self).message }
-    public var cueTime: Double? { SessionEventColumns(self).cueTime }
-    public var adTime: Double? { SessionEventColumns(self).adTime }
-    public var placement: String? { SessionEventColumns(self).placement }
-    public var card: Int? { SessionEventColumns(self).card }
-    public var adID: String? { SessionEventColumns(self).adID }
-    public var phase: NativeLoadPhase? { SessionEventColumns(self).phase }
-    public var failure: NativeFailureKind? { SessionEventColumns(self).failure }
-    public var otherPlacement: String? { SessionEventColumns(self).otherPlacement }
+
+    /// The columns of the event's line, read from its kind: for readers inside the package that look at a log as
+    /// its lines (a report, verify's golden comparison, the tests).
+    package var columns: SessionEventColumns { SessionEventColumns(self) }
 }

@@ -24,12 +24,8 @@ public struct ScreenAdEvent: Hashable, Sendable {
     }
 
     public var type: SessionEventType { kind.type }
-    /// The columns of its line that a screen ad's event can carry, read from its kind.
-    public var reason: SessionEventReason? { line.reason }
-    public var message: String? { line.message }
-    public var url: String? { line.url }
-    public var event: TrackingEventName? { line.event }
-    private var line: SessionEvent { sessionEvent(frame: 0, contentTime: 0) }
+    /// The columns of its line (at output frame 0), read from its kind.
+    package var columns: SessionEventColumns { sessionEvent(frame: 0, contentTime: 0).columns }
 
     /// The event log line, on output frame `frame` (the first at or after its time) and at `contentTime` on the
     /// content clock, with its scene.

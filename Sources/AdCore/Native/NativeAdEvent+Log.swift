@@ -13,8 +13,8 @@ extension NativeAdEvent {
 
     /// The log's type of the event (a refusal and a failed card video are `LOG`s).
     public var type: SessionEventType { sessionKind.type }
-    /// Its log line (at output frame 0): what the event says, read as the log would.
-    public var line: SessionEvent { sessionEvent(frame: 0, contentTime: 0) }
+    /// The columns of its line (at output frame 0), read from its kind.
+    package var columns: SessionEventColumns { sessionEvent(frame: 0, contentTime: 0).columns }
 
     /// What the event is, with what the log line of that kind carries.
     var sessionKind: SessionEvent.Kind {

@@ -27,26 +27,27 @@ enum ReportFormat {
 
     /// An event's fields that are set, in the log's order, as (name, value) pairs.
     static func fields(_ event: SessionEvent) -> [(String, String)] {
+        let line = event.columns
         var out: [(String, String)] = [("type", event.type.rawValue), ("time", String(format: "%.3f", event.time))]
         func add(_ name: String, _ value: CustomStringConvertible?) { if let value { out.append((name, value.description)) } }
         add("frame", event.frame)
         out.append(("contentTime", String(format: "%.3f", event.contentTime)))
-        add("break", event.breakIndex)
-        add("ad", event.adIndex)
-        add("code", event.code)
-        add("event", event.event?.rawValue)
-        add("reason", event.reason?.rawValue)
-        add("message", event.message)
-        add("url", event.url)
-        add("cueTime", event.cueTime)
-        add("adTime", event.adTime)
+        add("break", line.breakIndex)
+        add("ad", line.adIndex)
+        add("code", line.code)
+        add("event", line.event?.rawValue)
+        add("reason", line.reason?.rawValue)
+        add("message", line.message)
+        add("url", line.url)
+        add("cueTime", line.cueTime)
+        add("adTime", line.adTime)
         add("scene", event.scene)
-        add("placement", event.placement)
-        add("card", event.card)
-        add("adId", event.adID)
-        add("phase", event.phase?.rawValue)
-        add("failure", event.failure?.rawValue)
-        add("otherPlacement", event.otherPlacement)
+        add("placement", line.placement)
+        add("card", line.card)
+        add("adId", line.adID)
+        add("phase", line.phase?.rawValue)
+        add("failure", line.failure?.rawValue)
+        add("otherPlacement", line.otherPlacement)
         return out
     }
 

@@ -137,7 +137,7 @@ public struct ReportPage {
                 .map { "<b>\(HTMLText.escape($0.0))</b> \(HTMLText.escape($0.1))" }.joined(separator: " · ")
             html += "<tr id=\"ev-\(i)\" data-type=\"\(HTMLText.escape(event.type.rawValue))\"><td>\(ReportFormat.time(event.time.isFinite ? event.time : 0))</td><td>\(frame)</td>"
             html += "<td class=\"m-\(ReportSVG.eventClass(event.type))\">\(HTMLText.escape(event.type.rawValue))</td>"
-            html += "<td>\(event.breakIndex.map(String.init) ?? "")</td><td>\(event.adIndex.map(String.init) ?? "")</td><td>\(details)</td></tr>\n"
+            html += "<td>\(event.columns.breakIndex.map(String.init) ?? "")</td><td>\(event.columns.adIndex.map(String.init) ?? "")</td><td>\(details)</td></tr>\n"
         }
         return html + "</tbody></table></section>\n"
     }

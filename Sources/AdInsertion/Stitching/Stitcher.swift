@@ -512,7 +512,9 @@ public final class Stitcher {
     private func flushEvents() throws(RenderError) {
         // The loudness notes go in first, so that a dropped cache entry's line stays right before its ad's LOADED.
         let primary = Stitcher.insertingMediaNotes(of: media, into: insertingLoudnessNotes(into: session.drainEvents()))
-        records.breaksNotReached += primary.filter { $0.type == .adBreakSkipped && $0.reason == .contentEnded }.compactMap(\.breakIndex)
+        records.breaksNotReached += primary.compactMap {
+            if case .adBreakSkipped(let b, .contentEnded, _) = $0.kind { b } else { nil }
+        }
         let events = mergingScreenAdEvents(Stitcher.inFrameOrder(primary, players.all.map { $0.drainEvents() }))
         guard !events.isEmpty else { return }
         do { for event in events { try records.eventLog?.append(event) } } catch {

@@ -206,16 +206,17 @@ enum GoldenComparison {
         var command: String?
 
         init(_ event: SessionEvent) {
+            let line = event.columns
             type = event.type
-            command = event.type == .command ? event.message : nil
+            command = if case .command(let written) = event.kind { written } else { nil }
             frame = event.frame
-            breakIndex = event.breakIndex
-            adIndex = event.adIndex
-            self.event = event.event
+            breakIndex = line.breakIndex
+            adIndex = line.adIndex
+            self.event = line.event
             scene = event.scene
-            placement = event.placement
-            card = event.card
-            adID = event.adID
+            placement = line.placement
+            card = line.card
+            adID = line.adID
         }
 
         /// `COMPLETE of break 0 ad 1 at output frame 412`.

@@ -349,7 +349,7 @@ public enum Verifier {
     /// Frames at which the session applied a seek, from the event log beside the output (none if it is absent).
     static func seekFrames(_ eventsPath: String) -> Set<Int64> {
         guard let events = try? EventLog.read(eventsPath) else { return [] }
-        return Set(events.filter { $0.type == .command && ($0.message ?? "").hasPrefix("seek") }.compactMap(\.frame))
+        return Set(events.compactMap { if case .command(let written) = $0.kind, written.hasPrefix("seek") { $0.frame } else { nil } })
     }
 
     static func runs(_ stamps: [FrameStamp?]) -> [VerifyReport.ShownRun] {

@@ -77,12 +77,13 @@ final class LiveDisplay: SessionEventObserver {
     /// `0:12.400  AD_BREAK_STARTED  break 1 ad 0  code 405  pipActive  message`
     static func line(_ event: SessionEvent) -> String {
         var parts = [ProgressLine.clock(event.time) + String(format: ".%03d", Int((event.time * 1000).rounded()) % 1000), event.type.rawValue]
-        if let b = event.breakIndex { parts.append("break \(b)" + (event.adIndex.map { " ad \($0)" } ?? "")) }
-        if let e = event.event { parts.append(e.rawValue) }
-        if let code = event.code { parts.append("code \(code)") }
-        if let reason = event.reason { parts.append(reason.rawValue) }
-        if let message = event.message { parts.append(message) }
-        if let url = event.url { parts.append(url) }
+        let line = event.columns
+        if let b = line.breakIndex { parts.append("break \(b)" + (line.adIndex.map { " ad \($0)" } ?? "")) }
+        if let e = line.event { parts.append(e.rawValue) }
+        if let code = line.code { parts.append("code \(code)") }
+        if let reason = line.reason { parts.append(reason.rawValue) }
+        if let message = line.message { parts.append(message) }
+        if let url = line.url { parts.append(url) }
         return parts.joined(separator: "  ")
     }
 }

@@ -133,9 +133,9 @@ import Testing
         ])
         let run = runToEnd(try PlaybackSession(plan: plan, configuration: testConfiguration(contentSeconds: 2),
                                                media: FakeAdMedia(rate: tenFPS, seconds: ["pre": 1, "s2": 1]), appDelegate: nil))
-        let logs = run.events.filter { $0.reason == .fallback }
+        let logs = run.events.filter { $0.columns.reason == .fallback }
         #expect(logs.map(\.compact) == ["0 LOG b1"])
-        #expect(logs.first?.message == note.message)
+        #expect(logs.first?.columns.message == note.message)
     }
 
     @Test func anAdWhoseMediaFailsWhenTheBreakPlaysIsReplacedByTheBreaksNextFallback() throws {
@@ -149,7 +149,7 @@ import Testing
             "10 AD_BREAK_READY b0", "10 AD_ERROR b0 a0", "10 LOG b0 a1", "10 LOADED b0 a1", "10 CONTENT_PAUSE_REQUESTED b0",
             "10 AD_BREAK_STARTED b0", "10 STARTED b0 a1", "10 IMPRESSION b0 a1",
         ])
-        #expect(run.first(.log)?.message == "ad 'spare' (stand-alone) replaces ad 0 of break 0, which failed: no media for ad bad")
+        #expect(run.first(.log)?.columns.message == "ad 'spare' (stand-alone) replaces ad 0 of break 0, which failed: no media for ad bad")
         #expect(run.decisions[10].source == .ad(AdReference(0, 1), tick: 0))
         #expect(run.decisions[20].source == .ad(AdReference(0, 2), tick: 0))
         #expect(session.plan.breaks[0].ads.map { "\($0.ad.id ?? "-") \($0.state.rawValue)" } == ["bad failed", "spare played", "good played"])
@@ -174,6 +174,6 @@ import Testing
             .ad(AdReference(0, 0), tick: 3), .ad(AdReference(0, 0), tick: 4), .ad(AdReference(0, 1), tick: 0),
         ])
         #expect(session.plan.breaks[0].ads.map(\.state) == [.failed, .played])
-        #expect(run.events.filter { $0.reason == .fallback }.map(\.compact) == ["4 LOG b0 a1"])
+        #expect(run.events.filter { $0.columns.reason == .fallback }.map(\.compact) == ["4 LOG b0 a1"])
     }
 }

@@ -24,11 +24,11 @@ import Testing
     /// a tracker a `BEACON`.
     @Test func aRefusalIsALogAndATrackerABeacon() {
         let refused = NativeAdEvent(time: .zero, placement: "s", scene: "feed", kind: .refused("swipe left: no card"))
-        #expect(refused.line.kind == .log(.native(SessionEvent.NativeSubject(placement: "s")), reason: .refused,
+        #expect(refused.sessionKind == .log(.native(SessionEvent.NativeSubject(placement: "s")), reason: .refused,
                                           message: "swipe left: no card"))
         let video = NativeAdEvent(time: .zero, placement: "s", scene: "feed", kind: .videoFailed("no media"), card: 2, ad: "v")
-        #expect(video.line.type == .log && video.line.reason == .mediaUnavailable && video.line.card == 2)
+        #expect(video.columns.type == .log && video.columns.reason == .mediaUnavailable && video.columns.card == 2)
         let beacon = NativeAdEvent(time: .zero, placement: "s", scene: "feed", kind: .beacon(.impression, url: "https://t/"))
-        #expect(beacon.line.type == .beacon && beacon.line.event == .impression && beacon.line.url == "https://t/")
+        #expect(beacon.columns.type == .beacon && beacon.columns.event == .impression && beacon.columns.url == "https://t/")
     }
 }

@@ -38,34 +38,34 @@ import Testing
 
     @Test func firesEveryImpressionAtTheAdStartThenCreativeViewAndStart() throws {
         let run = try run()
-        let atStart = run.events.filter { $0.frame == 10 }.map { $0.type == .beacon ? "BEACON \($0.event!)" : $0.type.rawValue }
+        let atStart = run.events.filter { $0.frame == 10 }.map { $0.type == .beacon ? "BEACON \($0.columns.event!)" : $0.type.rawValue }
         #expect(atStart == ["AD_BREAK_READY", "LOADED", "CONTENT_PAUSE_REQUESTED", "AD_BREAK_STARTED", "BEACON breakStart",
                             "STARTED", "BEACON impression", "BEACON impression", "IMPRESSION", "BEACON creativeView",
                             "BEACON start"])
-        let impressions = run.beacons(.impression).compactMap(\.url)
+        let impressions = run.beacons(.impression).compactMap(\.columns.url)
         #expect(impressions.count == 2 && impressions[1] == "https://wrapper.example/imp")
         #expect(impressions[0].hasPrefix("https://inline.example/imp?") && impressions[0].count == 35)
     }
 
     @Test func expandsMacrosWithThePlayheadsThePositionTheAssetAndTheClock() throws {
-        let start = try #require(try run().beacons(.start).first?.url)
+        let start = try #require(try run().beacons(.start).first?.columns.url)
         let query = start.split(separator: "?")[1].split(separator: "&").map(String.init)
         #expect(query[0...4] == ["cp=00%3A00%3A01.000", "ap=00%3A00%3A00.000", "bp=2",
                                  "u=https%3A%2F%2Fcdn.example%2Fm.mp4", "t=2000-01-01T00%3A00%3A01.000Z"])
         #expect(query[5].hasPrefix("cb=") && query[5].count == 11 && query[5].dropFirst(3).allSatisfy(\.isNumber))
-        let breakStart = try #require(try run().beacons(.breakStart).first?.url)
+        let breakStart = try #require(try run().beacons(.breakStart).first?.columns.url)
         #expect(breakStart == "https://vmap.example/start?bp=2&cp=00%3A00%3A01.000")
     }
 
     @Test func firesQuartilesAndProgressOffsetsAtTheFirstFrameAtOrAfterThem() throws {
         let run = try run()
         // The ad starts at frame 10: 0.35 s → tick 4, 0.5 s → 5, 1 s → 10, 1.5 s → 15, 90% = 1.8 s → 18.
-        #expect(run.beacons(.progress).map(\.url) == ["https://t.example/p035", "https://t.example/p90"])
+        #expect(run.beacons(.progress).map(\.columns.url) == ["https://t.example/p035", "https://t.example/p90"])
         #expect(run.beacons(.progress).map(\.frame) == [14, 28])
         #expect(run.beacons(.firstQuartile).map(\.frame) == [15])
         #expect(run.beacons(.midpoint).map(\.frame) == [20])
         #expect(run.beacons(.thirdQuartile).map(\.frame) == [25])
-        #expect(run.beacons(.complete).map(\.url) == ["https://t.example/complete?ap=00%3A00%3A02.000"])
+        #expect(run.beacons(.complete).map(\.columns.url) == ["https://t.example/complete?ap=00%3A00%3A02.000"])
         #expect(run.beacons(.complete).map(\.frame) == [30])
         #expect(run.beacons(.breakEnd).map(\.frame) == [30])
     }
@@ -80,7 +80,7 @@ import Testing
         let mine = try run(seed: 7).events
         #expect(other.map(\.type) == mine.map(\.type))
         let differing = zip(mine, other).filter { $0 != $1 }
-        #expect(!differing.isEmpty && differing.allSatisfy { $0.0.url?.contains("cb=") == true || $0.0.url?.hasPrefix("https://inline") == true })
+        #expect(!differing.isEmpty && differing.allSatisfy { $0.0.columns.url?.contains("cb=") == true || $0.0.columns.url?.hasPrefix("https://inline") == true })
     }
 }
 

@@ -21,8 +21,8 @@ import Testing
             "25 COMMAND", "25 CLICK b0 a0", "25 BEACON b0 a0", "25 BEACON b0 a0", "25 MIDPOINT b0 a0",
         ])
         let click = try #require(run.first(.click))
-        #expect(click.url == "https://advertiser.example/landing?x=[CACHEBUSTING]")
-        #expect(run.beacons(.clickTracking).map(\.url) == ["https://t.example/c/click1?t=00%3A00%3A01.500",
+        #expect(click.columns.url == "https://advertiser.example/landing?x=[CACHEBUSTING]")
+        #expect(run.beacons(.clickTracking).map(\.columns.url) == ["https://t.example/c/click1?t=00%3A00%3A01.500",
                                                            "https://t.example/c/click2"])
         #expect(run.decisions[25].source == .ad(AdReference(0, 0), tick: 15))
         #expect(run.frames(of: .complete) == [40])
@@ -31,7 +31,7 @@ import Testing
     @Test func aClickWithoutAnAdOnScreenIsRefused() throws {
         let run = try run(script: "click@0.5; click@4.5")
         #expect(run.frames(of: .click).isEmpty && run.beacons(.clickTracking).isEmpty)
-        #expect(run.events.filter { $0.type == .log }.map { "\($0.frame!) \($0.reason!.rawValue) \($0.message!)" } == [
+        #expect(run.events.filter { $0.type == .log }.map { "\($0.frame!) \($0.columns.reason!.rawValue) \($0.columns.message!)" } == [
             "5 refused click ignored: no ad is on screen", "45 refused click ignored: no ad is on screen",
         ])
     }
@@ -41,7 +41,7 @@ import Testing
         let run = try run(script: "click@1; click@1.1", clickThrough: nil)
         #expect(run.frames(of: .log) == [10])
         let click = try #require(run.first(.click))
-        #expect(click.frame == 11 && click.url == nil)
+        #expect(click.frame == 11 && click.columns.url == nil)
         #expect(run.beacons(.clickTracking).count == 2)
     }
 
@@ -67,7 +67,7 @@ import Testing
     @Test func adProgressFiresAtEveryWholeSecondOfAdTimeBelowTheDuration() throws {
         let run = try run(adSeconds: Rational(3))
         #expect(run.frames(of: .adProgress) == [10, 20])
-        #expect(run.events.filter { $0.type == .adProgress }.map(\.adTime) == [1, 2])
+        #expect(run.events.filter { $0.type == .adProgress }.map(\.columns.adTime) == [1, 2])
         #expect(run.frames(of: .complete) == [30])
     }
 

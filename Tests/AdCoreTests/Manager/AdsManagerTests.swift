@@ -21,7 +21,7 @@ import Testing
                                                                   "30 STARTED b0 a1", "30 IMPRESSION b0 a1"])
         #expect(run.decisions[29].source == .ad(AdReference(0, 0), tick: 19))
         #expect(run.decisions[30].source == .ad(AdReference(0, 1), tick: 0))
-        #expect(run.beacons(.skip).map(\.url) == ["https://t.example/s/skip"])
+        #expect(run.beacons(.skip).map(\.columns.url) == ["https://t.example/s/skip"])
         #expect(run.beacons(.complete).isEmpty && run.beacons(.thirdQuartile).isEmpty)
         #expect(session.plan.breaks[0].ads.map(\.state) == [.skipped, .played])
         #expect(run.contentTicks == Array(0..<30))
@@ -31,7 +31,7 @@ import Testing
         let run = runToEnd(try session(script: "skip@2.9"))
         let log = try #require(run.first(.log))
         #expect(log.frame == 29)
-        #expect(log.message == "skip ignored: ad 0 of break 0 can be skipped from 0:00:02.000 (it is 0:00:04.000 long); it is at 0:00:01.900")
+        #expect(log.columns.message == "skip ignored: ad 0 of break 0 can be skipped from 0:00:02.000 (it is 0:00:04.000 long); it is at 0:00:01.900")
         #expect(run.frames(of: .skipped).isEmpty)
         #expect(run.frames(of: .complete) == [50, 60])
     }
@@ -44,7 +44,7 @@ import Testing
 
     @Test func skipIsRefusedForAnUnskippableAdAndDuringContent() throws {
         let run = runToEnd(try session(script: "skip@0.5; skip@2", skip: nil))
-        #expect(run.events.filter { $0.type == .log }.map(\.message) == [
+        #expect(run.events.filter { $0.type == .log }.map(\.columns.message) == [
             "skip ignored: no ad is playing", "skip ignored: ad 0 of break 0 is not skippable",
         ])
     }
@@ -64,8 +64,8 @@ import Testing
                                                   "0 CONTENT_PAUSE_REQUESTED b0", "0 AD_BREAK_STARTED b0",
                                                   "0 STARTED b0 a1", "0 IMPRESSION b0 a1"])
         let error = try #require(run.first(.adError))
-        #expect(error.code == 401 && error.message == "bad.mp4 does not exist")
-        #expect(run.beacons(.error).map(\.url) == ["https://t.example/bad/error?code=401",
+        #expect(error.columns.code == 401 && error.columns.message == "bad.mp4 does not exist")
+        #expect(run.beacons(.error).map(\.columns.url) == ["https://t.example/bad/error?code=401",
                                                     "https://vmap.example/error?c=401"])
         #expect(run.decisions[0].source == .ad(AdReference(0, 1), tick: 0))
         #expect(session.plan.breaks[0].ads.map(\.state) == [.failed, .played])
@@ -80,7 +80,7 @@ import Testing
                                                media: media, appDelegate: nil))
         #expect(run.timeline == ["10 AD_BREAK_READY b0", "10 AD_ERROR b0 a0", "10 AD_ERROR b0 a1",
                                  "20 ALL_ADS_COMPLETED", "20 SESSION_ENDED"])
-        #expect(run.events.filter { $0.type == .adError }.map(\.code) == [403, 405])
+        #expect(run.events.filter { $0.type == .adError }.map(\.columns.code) == [403, 405])
         #expect(run.contentTicks == Array(0..<20))
     }
 
@@ -120,7 +120,7 @@ import Testing
         let plan = AdPlan(breaks: [], errors: [AdError(.noAdsAfterWrapper, "break 1: no ad in the response")])
         let run = runToEnd(try PlaybackSession(plan: plan, configuration: testConfiguration(contentSeconds: 1),
                                                media: FakeAdMedia(rate: tenFPS, [:]), appDelegate: nil))
-        #expect(run.first(.adError)?.code == 303 && run.first(.adError)?.frame == 0)
+        #expect(run.first(.adError)?.columns.code == 303 && run.first(.adError)?.frame == 0)
     }
 }
 
@@ -134,7 +134,7 @@ import Testing
     static func media() -> FakeAdMedia { FakeAdMedia(rate: tenFPS, seconds: ["m2": 1, "m4": 1, "m6": 1]) }
 
     static func breaksStarted(_ run: SessionRun) -> [Int] {
-        run.events.filter { $0.type == .adBreakStarted }.compactMap(\.breakIndex)
+        run.events.filter { $0.type == .adBreakStarted }.compactMap(\.columns.breakIndex)
     }
 
     @Test(arguments: [
@@ -155,7 +155,7 @@ import Testing
         #expect(run.decisions[Int(resumeFrame)].source == .content(tick: 50))
         #expect(run.contentTicks == Array(0..<10) + Array(50..<100))
         #expect(contentIsContinuous(run, seekFrames: [10]))
-        let passed = run.events.filter { $0.type == .log && $0.reason == .seek }.compactMap(\.breakIndex)
+        let passed = run.events.filter { $0.type == .log && $0.columns.reason == .seek }.compactMap(\.columns.breakIndex)
         #expect(passed == [0, 1].filter { !started.contains($0) })
     }
 
@@ -174,7 +174,7 @@ import Testing
         let run = runToEnd(try PlaybackSession(
             plan: Self.plan, configuration: testConfiguration(contentSeconds: 10, script: "seek 9@2.5"),
             media: Self.media(), appDelegate: nil))
-        #expect(run.first(.log)?.message == "seek 9 ignored: an ad break is playing")
+        #expect(run.first(.log)?.columns.message == "seek 9 ignored: an ad break is playing")
         #expect(Self.breaksStarted(run) == [0, 1, 2])
         #expect(contentIsContinuous(run))
     }
@@ -187,7 +187,7 @@ import Testing
         #expect(Self.breaksStarted(run) == [0, 3])
         #expect(run.decisions[10].source == .content(tick: 50))
         #expect(run.contentTicks.first == 50 && contentIsContinuous(run))
-        #expect(run.events.filter { $0.reason == .startPosition }.map(\.message) == [
+        #expect(run.events.filter { $0.columns.reason == .startPosition }.map(\.columns.message) == [
             "break 1 (midroll@0:00:02.000) is cued before the start position and is not played",
             "break 2 (midroll@0:00:04.000) is cued before the start position and is not played",
         ])
@@ -203,7 +203,7 @@ import Testing
         let run = runToEnd(session)
         #expect(Self.breaksStarted(run) == [3])
         #expect(run.events.filter { $0.type == .adBreakSkipped }.map(\.compact) == ["0 AD_BREAK_SKIPPED b0", "0 AD_BREAK_SKIPPED b1", "0 AD_BREAK_SKIPPED b2"])
-        #expect(run.first(.adBreakSkipped)?.reason == .playAdsAfterTime)
+        #expect(run.first(.adBreakSkipped)?.columns.reason == .playAdsAfterTime)
         #expect(run.decisions[0].source == .content(tick: 40))
         #expect(session.plan.breaks.map { $0.ads[0].state } == [.skipped, .skipped, .skipped, .played])
     }
@@ -221,7 +221,7 @@ import Testing
                                                media: FakeAdMedia(rate: tenFPS, seconds: ["a": 1, "b": 1, "c": 1]),
                                                appDelegate: nil))
         #expect(Self.breaksStarted(run) == started)
-        #expect(run.first(.adBreakSkipped)?.reason == reason)
+        #expect(run.first(.adBreakSkipped)?.columns.reason == reason)
         #expect(run.contentTicks == Array(0..<20))
         #expect(run.last?.type == .sessionEnded)
     }
@@ -242,8 +242,8 @@ extension SessionRun {
         let run = runToEnd(session)
         #expect(run.timeline.filter { $0.hasPrefix("20 ") }.prefix(3) == ["20 COMPLETE b0 a0", "20 AD_ERROR b0 a1", "20 LOADED b0 a2"])
         let error = try #require(run.first(.adError))
-        #expect(error.code == 403 && error.message == "no rendition fits")
-        #expect(run.beacons(.error).map(\.url) == ["https://t.example/norendition/error?code=403", "https://wrapper.example/err?e=403"])
+        #expect(error.columns.code == 403 && error.columns.message == "no rendition fits")
+        #expect(run.beacons(.error).map(\.columns.url) == ["https://t.example/norendition/error?code=403", "https://wrapper.example/err?e=403"])
         #expect(run.frames(of: .adError) == [20])
     }
 
@@ -253,8 +253,8 @@ extension SessionRun {
         let session = try PlaybackSession(plan: plan, configuration: testConfiguration(contentSeconds: 1),
                                           media: FakeAdMedia(rate: tenFPS, seconds: [:]), appDelegate: nil)
         let run = runToEnd(session)
-        #expect(run.first(.adError)?.code == 303)
-        #expect(run.beacons(.error).map(\.url) == ["https://w.example/e?code=303"])
+        #expect(run.first(.adError)?.columns.code == 303)
+        #expect(run.beacons(.error).map(\.columns.url) == ["https://w.example/e?code=303"])
         #expect(run.beacons(.error).map(\.frame) == [0])
     }
 }

@@ -28,6 +28,6 @@ import Testing
         let outcome = await run.run { placement throws(NativeError) in try await NativeAdLoader().load(placement.source).block }
         let failures = outcome.events.filter { $0.type == .onAdBindingFailure }
         #expect(failures.map(\.ad) == ["app-3"])
-        #expect(failures.first?.line.message == "required asset id 9 (data rating) has no place in a card")
+        #expect(failures.first?.columns.message == "required asset id 9 (data rating) has no place in a card")
     }
 }

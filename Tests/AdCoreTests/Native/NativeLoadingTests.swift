@@ -55,8 +55,8 @@ import Testing
         #expect(server.requests(for: "/slider").count == 2)
         #expect(Self.phases(outcome) == ["idle@0", "loading@0", "failed@0", "onAdFailure(httpError)@0", "loading@1", "loaded@1", "onAdLoad@1"])
         let failure = try #require(outcome.events.first { $0.type == .onAdFailure })
-        #expect(failure.line.message?.contains("/slider") == true)
-        #expect(failure.line.message?.contains("503") == true)
+        #expect(failure.columns.message?.contains("/slider") == true)
+        #expect(failure.columns.message?.contains("503") == true)
     }
 
     @Test func pastMaxRetriesALoadIsRefusedWithTheReasonAndNotSent() async throws {
@@ -67,7 +67,7 @@ import Testing
         #expect(server.requests(for: "/slider").count == 2)
         #expect(Self.phases(outcome) == ["idle@0", "loading@0", "failed@0", "onAdFailure(invalidResponse)@0",
                                          "loading@1", "failed@1", "onAdFailure(invalidResponse)@1", "refused@2"])
-        #expect(outcome.events.last { $0.line.reason == .refused }?.line.message == "load slider: 2 loads failed; maxRetries 1 allows no more retries")
+        #expect(outcome.events.last { $0.columns.reason == .refused }?.columns.message == "load slider: 2 loads failed; maxRetries 1 allows no more retries")
     }
 
     @Test func aTimeoutAndNoFillAreTheirOwnFailureKinds() async throws {
@@ -77,9 +77,9 @@ import Testing
         var settings = AdsLoaderSettings()
         settings.firstRequestTimeout = .milliseconds(300)
         let hung = try await Self.run("load slider@0", source: server.baseURL.absoluteString + "/hang", settings: settings)
-        #expect(hung.events.first { $0.type == .onAdFailure }?.line.failure == .timeout)
+        #expect(hung.events.first { $0.type == .onAdFailure }?.columns.failure == .timeout)
         let empty = try await Self.run("load slider@0", source: server.baseURL.absoluteString + "/empty")
-        #expect(empty.events.first { $0.type == .onAdFailure }?.line.failure == .noFill)
+        #expect(empty.events.first { $0.type == .onAdFailure }?.columns.failure == .noFill)
         server.stop()
     }
 
@@ -112,7 +112,7 @@ import Testing
         let outcome = try await Self.run("load slider@0", source: url)
         let failure = try #require(outcome.events.first { $0.type == .onAdBindingFailure })
         #expect(failure.card == 0)
-        #expect(failure.line.message?.hasPrefix("required asset id 3 (img main) was dropped: 'file:///etc/passwd' refused: ") == true)
+        #expect(failure.columns.message?.hasPrefix("required asset id 3 (img main) was dropped: 'file:///etc/passwd' refused: ") == true)
     }
 
     @Test func aLocalResponseResolvesRelativeImagesAgainstItsFolder() async throws {

@@ -41,8 +41,8 @@ import Testing
         #expect(found.map(\.frame) == [0, 48, 125])
         // Each impression fires the card's imptrackers and image-pixel event tracker, at the same time.
         let beacons = outcome.events.filter { $0.type == .beacon && $0.card == 1 }
-        #expect(beacons.map { $0.line.url } == ["https://t.example/imp/a1", "https://t.example/ev/a1"])
-        #expect(beacons.allSatisfy { $0.line.event == .impression && Self.rate.frame(at: $0.time) == 48 })
+        #expect(beacons.map { $0.columns.url } == ["https://t.example/imp/a1", "https://t.example/ev/a1"])
+        #expect(beacons.allSatisfy { $0.columns.event == .impression && Self.rate.frame(at: $0.time) == 48 })
     }
 
     @Test func aCardCoveredByAFullScreenAdOrCutByItsWindowDoesNotCount() async throws {
@@ -82,7 +82,7 @@ import Testing
         // the last position stops at 1656 − 393 = 1263 pt and card 4 sits at 12 + 4 × 328 − 1263 = 61 pt.
         #expect(cardX(3, at: 1) == 18)
         #expect(cardX(4, at: 2) == 2 * Int((Rational(61 * 3, 4)).rounded))
-        #expect(outcome.events.filter { $0.line.reason == .refused }.map { $0.line.message }
+        #expect(outcome.events.filter { $0.columns.reason == .refused }.map { $0.columns.message }
                     == ["swipe right: no card further left", "swipe left: no card further right", "scroll 9: the slider shows 5 cards"])
     }
 
@@ -103,7 +103,7 @@ import Testing
         let outcome = try await Self.run("load slider@0; swipe left@2", blocks: ["feed.json": NativeFixtures.slider(cards)])
         let failures = outcome.events.filter { $0.type == .onAdBindingFailure }
         #expect(failures.map(\.card) == [1])
-        #expect(failures[0].line.message == "required asset id 4 (data sponsored) is laid out with zero size (0x0 pt)")
+        #expect(failures[0].columns.message == "required asset id 4 (data sponsored) is laid out with zero size (0x0 pt)")
         let shown = outcome.layers(at: MediaTime(seconds: 3)).compactMap { if case .card(let i, _) = $0.kind { i } else { nil } }
         #expect(shown == [0, 2])
         #expect(Self.impressions(outcome).map(\.card) == [nil, 0, 2])
@@ -126,7 +126,7 @@ import Testing
         let duplicates = outcome.events.filter { $0.type == .onAdDuplicate }
         // The same ad id, then the same creative under another ad id.
         #expect(duplicates.map(\.ad) == ["shared", "b1"])
-        #expect(duplicates.allSatisfy { $0.placement == "bottom" && $0.line.otherPlacement == "top" })
+        #expect(duplicates.allSatisfy { $0.placement == "bottom" && $0.columns.otherPlacement == "top" })
         let bottomCards = outcome.layers(at: MediaTime(seconds: 2)).filter { $0.placement == "bottom" }
             .compactMap { if case .card(let i, let ad) = $0.kind { "\(i):\(ad)" } else { nil } }
         #expect(bottomCards == ["2:b2"])
@@ -145,12 +145,12 @@ import Testing
         #expect(layers.first?.kind == .native(index: 1, ad: "s1"))
         #expect(layers.filter { $0.card != nil }.count == 1)
         #expect(layers.allSatisfy { if case .asset(_, let card, _, _) = $0.kind { card == 1 } else { $0.card != nil } })
-        #expect(outcome.events.filter { $0.placement == "single" && $0.type == .onAdDuplicate }.map { $0.line.otherPlacement } == ["slider"])
+        #expect(outcome.events.filter { $0.placement == "single" && $0.type == .onAdDuplicate }.map { $0.columns.otherPlacement } == ["slider"])
         // Its own impression after one second, no block impression; it does not swipe; a tap clicks it.
         let mine = outcome.events.filter { $0.placement == "single" }
         #expect(mine.filter { $0.type == .onAdImpression }.map { "\($0.card.map(String.init) ?? "block")@\($0.time.seconds)" } == ["1@1"])
-        #expect(mine.filter { $0.line.reason == .refused }.map { $0.line.message } == ["swipe left single: a single native ad does not scroll"])
-        #expect(mine.filter { $0.type == .onAdClick }.map { $0.line.url } == ["https://shop.example/s1"])
+        #expect(mine.filter { $0.columns.reason == .refused }.map { $0.columns.message } == ["swipe left single: a single native ad does not scroll"])
+        #expect(mine.filter { $0.type == .onAdClick }.map { $0.columns.url } == ["https://shop.example/s1"])
     }
 
     @Test func aTapOnACardFiresItsClickAndClickTrackersAndTheBlockHasNoClick() async throws {
@@ -160,8 +160,8 @@ import Testing
                                          blocks: ["feed.json": Self.five])
         let clicks = outcome.events.filter { $0.type == .onAdClick }
         #expect(clicks.map(\.card) == [0])
-        #expect(clicks.map { $0.line.url } == ["https://shop.example/a0"])
-        #expect(outcome.events.filter { $0.type == .beacon && $0.line.event == .clickTracking }.map { $0.line.url } == ["https://t.example/click/a0"])
+        #expect(clicks.map { $0.columns.url } == ["https://shop.example/a0"])
+        #expect(outcome.events.filter { $0.type == .beacon && $0.columns.event == .clickTracking }.map { $0.columns.url } == ["https://t.example/click/a0"])
     }
 
     @Test func aRotationLaysTheSliderOutAgainWithoutARequest() async throws {
@@ -188,7 +188,7 @@ import Testing
                                               latency: MediaDuration(seconds: 1))
         let outcome = try await Self.run("load slider@0; load images@2", placements: [placement], blocks: ["feed.json": Self.five])
         #expect(outcome.layers(at: MediaTime(seconds: Rational(1, 2))).map(\.kind) == [.placeholder])
-        #expect(outcome.events.filter { $0.type == .onAdLoadPhase }.map { "\($0.line.phase!)@\($0.time.seconds)" } == ["idle@0", "loading@0", "loaded@1"])
+        #expect(outcome.events.filter { $0.type == .onAdLoadPhase }.map { "\($0.columns.phase!)@\($0.time.seconds)" } == ["idle@0", "loading@0", "loaded@1"])
         func imagePlaceholders(_ seconds: Int64) -> Int {
             outcome.layers(at: MediaTime(seconds: seconds)).filter {
                 if case .asset(_, _, _, let placeholder) = $0.kind { placeholder } else { false }

@@ -30,7 +30,7 @@ import Testing
             #expect(Self.types(events, at: second) == [.bannerViewDidReceiveAd, .bannerViewDidRecordImpression])
         }
         // The creative the server answered is the size the request asked for, read from its bytes.
-        let received = events.filter { $0.type == .bannerViewDidReceiveAd }.compactMap(\.message)
+        let received = events.filter { $0.type == .bannerViewDidReceiveAd }.compactMap(\.columns.message)
         #expect(received.map { $0.hasPrefix("734x58 pt: image 734x58 png") } == [false, true, false])
         #expect(received[0].hasPrefix("393x90 pt: image 393x90 png"))
         #expect(events.allSatisfy { $0.scene == "main" })
@@ -77,13 +77,13 @@ import Testing
         #expect(ads.server.requests.map(\.target) == ["/vast?w=393", "/creative/393x90.png"])
         #expect(Self.types(events, at: 0) == [.bannerViewDidReceiveAd, .bannerViewDidRecordImpression, .beacon])
         let impression = try #require(events.first { $0.type == .beacon })
-        #expect(impression.event == .impression)
-        #expect(impression.url == ads.url("/imp?ts=2000-01-01T00%3A00%3A00.000Z"))
+        #expect(impression.columns.event == .impression)
+        #expect(impression.columns.url == ads.url("/imp?ts=2000-01-01T00%3A00%3A00.000Z"))
         #expect(Self.types(events, at: 1) == [.bannerViewDidRecordClick, .beacon, .bannerViewWillPresentScreen])
         let click = events.filter { $0.time == MediaTime(seconds: 1) }
-        #expect(click[0].url == "https://advertiser.example/landing")
-        #expect(click[1].event == .clickTracking)
-        #expect(click[1].url?.hasPrefix(ads.url("/click?cb=")) == true && click[1].url?.count == ads.url("/click?cb=").count + 8)
+        #expect(click[0].columns.url == "https://advertiser.example/landing")
+        #expect(click[1].columns.event == .clickTracking)
+        #expect(click[1].columns.url?.hasPrefix(ads.url("/click?cb=")) == true && click[1].columns.url?.count == ads.url("/click?cb=").count + 8)
         #expect(Self.types(events, at: 2) == [.bannerViewWillDismissScreen, .bannerViewDidDismissScreen])
         // A tap on the content is no click.
         #expect(Self.types(events, at: 3).isEmpty)
@@ -98,8 +98,8 @@ import Testing
                                         setsScene: false)
         let testing = try await ScreenAdDriver(timeline: timeline, banners: [placement], testMode: true).run(with: ScreenAdLoader())
         #expect(testing.map(\.type) == [.bannerViewDidFailToReceiveAd])
-        #expect(testing.first?.reason == .sceneNotSet)
-        #expect(testing.first?.message == "banner in scene \"main\" request: invalid request, the window scene must be set in an app that supports multiple scenes")
+        #expect(testing.first?.columns.reason == .sceneNotSet)
+        #expect(testing.first?.columns.message == "banner in scene \"main\" request: invalid request, the window scene must be set in an app that supports multiple scenes")
         #expect(ads.server.requests.isEmpty)
 
         // In production it is filled for the whole screen's width, not its Split View half.
@@ -126,6 +126,6 @@ import Testing
                                         banners: [BannerPlacement(scene: "main", source: .image(AdRequestTemplate(ads.url("/missing.png"))))])
         let events = await driver.run(with: ScreenAdLoader())
         #expect(events.map(\.type) == [.bannerViewDidFailToReceiveAd])
-        #expect(events.first?.message?.contains("404") == true)
+        #expect(events.first?.columns.message?.contains("404") == true)
     }
 }

@@ -30,8 +30,8 @@ import Testing
         #expect(Self.at(events, 0) == [.adDidLoad])
         #expect(Self.at(events, 2) == [.log, .adDidLoad])
         let tooLarge = events.first { $0.type == .log }
-        #expect(tooLarge?.reason == .adTooLargeForWindow)
-        #expect(tooLarge?.message == "interstitial for scene \"side\": scene \"side\": the ad's content (412x1194 pt) is larger than the window (320x1194 pt); reloading")
+        #expect(tooLarge?.columns.reason == .adTooLargeForWindow)
+        #expect(tooLarge?.columns.message == "interstitial for scene \"side\": scene \"side\": the ad's content (412x1194 pt) is larger than the window (320x1194 pt); reloading")
         #expect(Self.at(events, 3) == [.adWillPresentFullScreenContent, .contentPauseRequested, .adDidRecordImpression])
         #expect(Self.at(events, 5) == [.adWillDismissFullScreenContent, .adDidDismissFullScreenContent, .contentResumeRequested])
         #expect(events.allSatisfy { $0.scene == "side" })
@@ -46,15 +46,15 @@ import Testing
 
         let testing = try await ScreenAdDriver(timeline: timeline, fullScreenAds: [placement], testMode: true).run(with: ScreenAdLoader())
         #expect(testing.map(\.type) == [.adDidFailToLoad, .adDidFailToPresentFullScreenContent])
-        #expect(testing.map(\.reason) == [.sceneNotSet, .adNotLoaded])
-        #expect(testing[0].message == "interstitial for scene \"side\" request: invalid request, the window scene must be set in an app that supports multiple scenes")
+        #expect(testing.map(\.columns.reason) == [.sceneNotSet, .adNotLoaded])
+        #expect(testing[0].columns.message == "interstitial for scene \"side\" request: invalid request, the window scene must be set in an app that supports multiple scenes")
         #expect(ads.server.requests.isEmpty)
 
         let production = try await ScreenAdDriver(timeline: timeline, fullScreenAds: [placement]).run(with: ScreenAdLoader())
         #expect(ads.server.requests.map(\.target) == ["/interstitial/834x1194.png?scene=-1"])
         #expect(production.map(\.type) == [.adDidLoad, .adDidFailToPresentFullScreenContent])
-        #expect(production[1].reason == .adTooLargeForWindow)
-        #expect(production[1].message == "interstitial for scene \"side\": scene \"side\": the ad's content (834x1194 pt) is larger than the window (412x1194 pt)")
+        #expect(production[1].columns.reason == .adTooLargeForWindow)
+        #expect(production[1].columns.message == "interstitial for scene \"side\": scene \"side\": the ad's content (834x1194 pt) is larger than the window (412x1194 pt)")
     }
 
     @Test func aVideoInterstitialFromVASTRecordsItsImpressionAndATapOnItRecordsAClick() async throws {
@@ -78,10 +78,10 @@ import Testing
         let loadedAd = try #require(events.first)
         #expect(loadedAd.type == .adDidLoad)
         // The local file a remote document names is refused; the relative MediaFile resolves against the document.
-        #expect(loadedAd.message == "interstitial 412x1194 pt: video \(ads.url("/ad.mp4"))")
+        #expect(loadedAd.columns.message == "interstitial 412x1194 pt: video \(ads.url("/ad.mp4"))")
         #expect(Self.at(events, 1) == [.adWillPresentFullScreenContent, .contentPauseRequested, .adDidRecordImpression, .beacon])
         #expect(Self.at(events, 2) == [.adDidRecordClick, .beacon])
-        #expect(events.filter { $0.type == .beacon }.map(\.url) == [ads.url("/imp"), ads.url("/click")])
+        #expect(events.filter { $0.type == .beacon }.map(\.columns.url) == [ads.url("/imp"), ads.url("/click")])
         #expect(Self.at(events, 3) == [.adWillDismissFullScreenContent, .adDidDismissFullScreenContent, .contentResumeRequested])
     }
 
@@ -106,8 +106,8 @@ import Testing
         let rotated = try await ScreenAdDriver(timeline: phone, fullScreenAds: [FullScreenPlacement(scene: "main", kind: .appOpen, source: .image(template))])
             .run(with: ScreenAdLoader())
         #expect(Self.at(rotated, 1) == [.log, .adDidLoad])
-        #expect(rotated[1].message == "appOpen for scene \"main\": scene \"main\": the ad's content (393x852 pt) is larger than the window (852x393 pt); reloading")
-        #expect(rotated[2].message?.hasPrefix("appOpen 852x393 pt: image 852x393 png") == true)
+        #expect(rotated[1].columns.message == "appOpen for scene \"main\": scene \"main\": the ad's content (393x852 pt) is larger than the window (852x393 pt); reloading")
+        #expect(rotated[2].columns.message?.hasPrefix("appOpen 852x393 pt: image 852x393 png") == true)
     }
 
     @Test func theEventsAreWrittenWithTheirGoogleMobileAdsNamesAndReadBack() throws {
@@ -134,6 +134,6 @@ import Testing
         #expect(events.map(\.type) == [.adDidLoad, .adWillPresentFullScreenContent, .contentPauseRequested, .adDidRecordImpression,
                                         .adWillDismissFullScreenContent, .adDidDismissFullScreenContent, .contentResumeRequested])
         #expect(events[1].time == MediaTime(seconds: Rational(5, 2)))
-        #expect(events[1].message == "interstitial 412x1194 pt in 504x1194 pt")
+        #expect(events[1].columns.message == "interstitial 412x1194 pt in 504x1194 pt")
     }
 }

@@ -25,7 +25,7 @@ import Testing
 
     /// `type` (and for a beacon, `type:event`) of each event, with its time in seconds.
     static func lines(_ events: [ScreenAdEvent]) -> [String] {
-        events.map { "\($0.time.seconds) \($0.type.rawValue)\($0.event.map { ":\($0.rawValue)" } ?? "")" }
+        events.map { "\($0.time.seconds) \($0.type.rawValue)\($0.columns.event.map { ":\($0.rawValue)" } ?? "")" }
     }
 
     @Test func aVideoPlaysItsQuartilesOnItsOwnClockFromItsPresentAndEndsBeforeTheDismiss() throws {
@@ -42,9 +42,9 @@ import Testing
             "4 THIRD_QUARTILE", "4 BEACON:thirdQuartile", "5 COMPLETE", "5 BEACON:complete",
             "6 adWillDismissFullScreenContent", "6 adDidDismissFullScreenContent", "6 CONTENT_RESUME_REQUESTED",
         ])
-        #expect(events.filter { $0.type == .beacon }.map(\.url) == ["imp", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"]
+        #expect(events.filter { $0.type == .beacon }.map(\.columns.url) == ["imp", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"]
             .map { "https://t.example/\($0)" })
-        #expect(events.first { $0.type == .complete }?.message == "the video ended; it holds its last frame until dismissed")
+        #expect(events.first { $0.type == .complete }?.columns.message == "the video ended; it holds its last frame until dismissed")
         #expect(driver.presentations(outcomes: outcomes, videos: videos)
             == [FullScreenPresentation(scene: "main", from: MediaTime(seconds: 1), until: MediaTime(seconds: 6), request: 0)])
     }
@@ -73,8 +73,8 @@ import Testing
         let videos: [Int: FullScreenVideoOutcome] = [0: .failure(.mediaUnavailable(source: "/ads/interstitial.mp4", detail: "no such file"))]
         let events = driver.events(outcomes: outcomes, videos: videos)
         #expect(Self.lines(events) == ["0 adDidLoad", "1 ad:didFailToPresentFullScreenContentWithError"])
-        #expect(events[1].reason == .mediaUnavailable)
-        #expect(events[1].message == "interstitial for scene \"main\": /ads/interstitial.mp4: no such file")
+        #expect(events[1].columns.reason == .mediaUnavailable)
+        #expect(events[1].columns.message == "interstitial for scene \"main\": /ads/interstitial.mp4: no such file")
         #expect(driver.presentations(outcomes: outcomes, videos: videos).isEmpty)
     }
 }

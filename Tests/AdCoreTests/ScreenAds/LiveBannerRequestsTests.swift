@@ -71,6 +71,6 @@ import Testing
         #expect(arrived.count == 1 && arrived.first?.request == nil)
         let events = live.events(of: try #require(arrived.first), at: MediaTime(seconds: 1))
         #expect(events.map(\.type) == [.bannerViewDidFailToReceiveAd])
-        #expect(events.first?.reason == .sceneNotSet)
+        #expect(events.first?.columns.reason == .sceneNotSet)
     }
 }

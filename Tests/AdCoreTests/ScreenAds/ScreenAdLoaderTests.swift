@@ -69,7 +69,7 @@ import Testing
         let events = try await ScreenAdDriver(timeline: timeline, banners: [BannerPlacement(scene: "main", source: .image(AdRequestTemplate(url)))])
             .run(with: ScreenAdLoader())
         #expect(events.map(\.type) == [.bannerViewDidFailToReceiveAd])
-        #expect(events.first?.message == "\(url): not a PNG, JPEG or GIF image")
+        #expect(events.first?.columns.message == "\(url): not a PNG, JPEG or GIF image")
     }
 
     static func wrapper(_ tag: String, impression: String) -> String {

@@ -16,7 +16,7 @@ import Testing
 
     /// The events as `seconds type`, with their reasons.
     static func lines(_ events: [ScreenAdEvent]) -> [String] {
-        events.map { "\($0.time.seconds) \($0.type.rawValue)\($0.reason.map { " \($0.rawValue)" } ?? "")" }
+        events.map { "\($0.time.seconds) \($0.type.rawValue)\($0.columns.reason.map { " \($0.rawValue)" } ?? "")" }
     }
 
     @Test func liveCommandsGiveTheScriptsEventsWithTheReloadLoggedWhenItArrives() async throws {
@@ -77,6 +77,6 @@ import Testing
         let events = playback.takeEvents().filter { $0.time >= MediaTime(seconds: 2) }
         #expect(Self.lines(events) == ["2 adWillDismissFullScreenContent mediaUnavailable", "2 adDidDismissFullScreenContent mediaUnavailable",
                                        "2 CONTENT_RESUME_REQUESTED"])
-        #expect(events.first?.message == "ad.mp4: decoding failed")
+        #expect(events.first?.columns.message == "ad.mp4: decoding failed")
     }
 }

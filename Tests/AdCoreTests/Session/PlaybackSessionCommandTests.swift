@@ -17,8 +17,8 @@ import Testing
 
     @Test func aScreenCommandIsLoggedAndRefusedWithoutADevice() throws {
         let run = runToEnd(try Self.session(script: "rotate landscape@1"))
-        let refusal = try #require(run.events.first { $0.reason == .refused })
-        #expect(refusal.frame == 10 && refusal.message == "rotate landscape ignored: screen commands need --device")
+        let refusal = try #require(run.events.first { $0.columns.reason == .refused })
+        #expect(refusal.frame == 10 && refusal.columns.message == "rotate landscape ignored: screen commands need --device")
         #expect(run.frames(of: .command) == [10] && contentIsContinuous(run))
     }
 
@@ -41,7 +41,7 @@ import Testing
         #expect(run.decisions[35] == FrameDecision(frame: 35, source: .ad(AdReference(0, 0), tick: 5)))
         #expect(run.events.filter { $0.type == .pause || $0.type == .resume }.map(\.compact)
             == ["25 PAUSE b0 a0", "35 RESUME b0 a0"])
-        #expect(run.beacons(.pause).map(\.url) == ["https://t.example/m/pause"])
+        #expect(run.beacons(.pause).map(\.columns.url) == ["https://t.example/m/pause"])
         #expect(run.beacons(.resume).map(\.frame) == [35])
         #expect(run.frames(of: .firstQuartile) == [35] && run.frames(of: .midpoint) == [40])
         #expect(run.frames(of: .complete) == [50])
@@ -49,7 +49,7 @@ import Testing
 
     @Test func pauseBeforeTheFirstFrameAndResumeWithoutPauseAreRefused() throws {
         let run = runToEnd(try Self.session(script: "pause@0; resume@0.1"))
-        #expect(run.events.filter { $0.type == .log }.map(\.message) == [
+        #expect(run.events.filter { $0.type == .log }.map(\.columns.message) == [
             "pause ignored: nothing is playing yet", "resume ignored: not paused",
         ])
         #expect(run.decisions.allSatisfy { !$0.isPaused })
@@ -59,7 +59,7 @@ import Testing
         let run = runToEnd(try Self.session(script: "pause@1; pip on@3"))
         #expect(run.decisions.count == 10)
         #expect(run.timeline.suffix(2) == ["10 COMMAND", "10 SESSION_ENDED"])
-        #expect(run.first(.sessionEnded)?.reason == .scriptEnded)
+        #expect(run.first(.sessionEnded)?.columns.reason == .scriptEnded)
         #expect(run.frames(of: .allAdsCompleted).isEmpty)
     }
 
@@ -82,7 +82,7 @@ import Testing
         session.submit(.resume)
         let rest = runToEnd(session, maxFrames: 50)
         #expect(rest.decisions.isEmpty, "the pause applies, nothing can resume it, so the session ends there")
-        #expect(rest.first(.sessionEnded)?.reason == .scriptEnded)
+        #expect(rest.first(.sessionEnded)?.columns.reason == .scriptEnded)
     }
 
     @Test func commandsSubmittedFromAnotherTaskApplyAtTheNextFrame() async throws {
@@ -109,16 +109,16 @@ import Testing
         let quit = runToEnd(try Self.session(script: "quit@2.5"))
         #expect(quit.decisions.count == 25)
         #expect(quit.timeline.suffix(2) == ["25 COMMAND", "25 SESSION_ENDED"])
-        #expect(quit.first(.sessionEnded)?.reason == .quit)
+        #expect(quit.first(.sessionEnded)?.columns.reason == .quit)
         let limited = runToEnd(try Self.session(limit: seconds(Rational(33, 10))))
-        #expect(limited.decisions.count == 33 && limited.first(.sessionEnded)?.reason == .outputLimit)
+        #expect(limited.decisions.count == 33 && limited.first(.sessionEnded)?.columns.reason == .outputLimit)
         #expect(limited.frames(of: .complete).isEmpty)
     }
 
     @Test func aSeekPastTheEndEndsTheContentAndASeekAfterTheEndIsRefused() throws {
         let run = runToEnd(try Self.session(script: "seek 99@0.5"))
         #expect(run.frames(of: .adBreakStarted) == [5])
-        #expect(run.decisions.count == 25 && run.first(.sessionEnded)?.reason == .contentEnded)
+        #expect(run.decisions.count == 25 && run.first(.sessionEnded)?.columns.reason == .contentEnded)
     }
 
     @Test func statusDescribesThePositionForALiveLine() throws {

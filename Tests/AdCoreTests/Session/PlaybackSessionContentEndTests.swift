@@ -16,7 +16,7 @@ import Testing
                                           media: media, appDelegate: nil)
         let run = runToEnd(session)
         let skipped = try #require(run.first(.adBreakSkipped))
-        #expect(skipped.breakIndex == 0 && skipped.reason == .contentEnded)
+        #expect(skipped.columns.breakIndex == 0 && skipped.columns.reason == .contentEnded)
         #expect(skipped.frame == 50 && skipped.contentTime == 5)
         #expect(media.requests == ["p"])
         #expect(session.plan.breaks[0].ads[0].state == .skipped)
@@ -44,10 +44,10 @@ import Testing
         let session = try PlaybackSession(plan: AdPlan(breaks: []), configuration: configuration,
                                           media: FakeAdMedia(rate: tenFPS, seconds: [:]), appDelegate: nil)
         let run = runToEnd(session)
-        let logs = run.events.filter { $0.reason == .endedEarly }
+        let logs = run.events.filter { $0.columns.reason == .endedEarly }
         #expect(logs.count == 1)
         #expect(logs.first?.type == .log && logs.first?.frame == 50 && logs.first?.contentTime == 5)
-        #expect(logs.first?.message == "the content ends at 0:00:04.900, before the 0:00:10.000 its container declares: /media/cut.mkv")
+        #expect(logs.first?.columns.message == "the content ends at 0:00:04.900, before the 0:00:10.000 its container declares: /media/cut.mkv")
     }
 
     @Test func anAdThatEndedEarlyIsLoggedAfterItsLoaded() throws {
@@ -64,8 +64,8 @@ import Testing
         let run = runToEnd(session)
         let loaded = try #require(run.events.firstIndex { $0.type == .loaded })
         let log = run.events[loaded + 1]
-        #expect(log.type == .log && log.reason == .endedEarly && log.breakIndex == 0 && log.adIndex == 0)
-        #expect(log.message == "ad 0 of break 0 ends at 0:00:01.000, before the 0:00:03.000 its container declares: /ads/cut.webm")
+        #expect(log.type == .log && log.columns.reason == .endedEarly && log.columns.breakIndex == 0 && log.columns.adIndex == 0)
+        #expect(log.columns.message == "ad 0 of break 0 ends at 0:00:01.000, before the 0:00:03.000 its container declares: /ads/cut.webm")
         #expect(session.plan.breaks[0].ads[0].state == .played)
     }
 }

@@ -66,9 +66,9 @@ import Testing
         let session = try PlaybackSession(plan: Self.plan(), configuration: testConfiguration(), media: Self.media(),
                                           appDelegate: nil)
         let run = runToEnd(session)
-        let midrollStart = try #require(run.events.first { $0.type == .adBreakStarted && $0.breakIndex == 1 })
-        #expect(midrollStart.time == 5.0 && midrollStart.contentTime == 3.0 && midrollStart.cueTime == nil)
-        let resume = try #require(run.events.first { $0.type == .contentResumeRequested && $0.breakIndex == 1 })
+        let midrollStart = try #require(run.events.first { $0.type == .adBreakStarted && $0.columns.breakIndex == 1 })
+        #expect(midrollStart.time == 5.0 && midrollStart.contentTime == 3.0 && midrollStart.columns.cueTime == nil)
+        let resume = try #require(run.events.first { $0.type == .contentResumeRequested && $0.columns.breakIndex == 1 })
         #expect(resume.time == 7.0 && resume.contentTime == 3.0)
     }
 
@@ -84,7 +84,7 @@ import Testing
             plan: plan, configuration: testConfiguration(contentSeconds: 2, ads: AdsRenderingSettings(playsPrerolls: false)),
             media: media, appDelegate: nil)
         let skipped = runToEnd(prerollsOff)
-        #expect(skipped.first(.adBreakSkipped)?.reason == .prerollsOff)
+        #expect(skipped.first(.adBreakSkipped)?.columns.reason == .prerollsOff)
         #expect(skipped.frames(of: .started).isEmpty)
     }
 
@@ -115,7 +115,7 @@ import Testing
         let run = runToEnd(try PlaybackSession(plan: .empty, configuration: testConfiguration(contentSeconds: 1),
                                                media: FakeAdMedia(rate: tenFPS, [:]), appDelegate: nil))
         #expect(run.timeline == ["10 ALL_ADS_COMPLETED", "10 SESSION_ENDED"])
-        #expect(run.first(.sessionEnded)?.reason == .contentEnded)
+        #expect(run.first(.sessionEnded)?.columns.reason == .contentEnded)
         #expect(run.contentTicks == Array(0..<10))
     }
 

@@ -24,13 +24,13 @@ import Testing
             #expect(run.decisions[frame] == FrameDecision(frame: Int64(frame), source: .content(tick: Int64(frame)), pip: Self.window))
         }
         let deferred = try #require(run.first(.adBreakDeferred))
-        #expect(deferred.frame == 20 && deferred.reason == .pipActive && deferred.cueTime == 2.0 && deferred.breakIndex == 0)
+        #expect(deferred.frame == 20 && deferred.columns.reason == .pipActive && deferred.columns.cueTime == 2.0 && deferred.columns.breakIndex == 0)
         #expect(run.timeline.filter { $0.hasPrefix("30 ") } == [
             "30 COMMAND", "30 PIP_RESTORE_USER_INTERFACE", "30 PIP_WILL_STOP", "30 PIP_DID_STOP", "30 LOADED b0 a0",
             "30 CONTENT_PAUSE_REQUESTED b0", "30 AD_BREAK_STARTED b0", "30 STARTED b0 a0", "30 IMPRESSION b0 a0",
         ])
         let started = try #require(run.first(.adBreakStarted))
-        #expect(started.cueTime == 2.0 && started.time == 3.0 && started.contentTime == 3.0)
+        #expect(started.columns.cueTime == 2.0 && started.time == 3.0 && started.contentTime == 3.0)
         #expect(run.decisions[30] == FrameDecision(frame: 30, source: .ad(AdReference(0, 0), tick: 0)))
         #expect(run.decisions[40].source == .content(tick: 30))
         #expect(run.contentTicks == Array(0..<60))
@@ -42,7 +42,7 @@ import Testing
                                               pip: PictureInPictureSettings(breakPolicy: .skip))
         let run = runToEnd(session)
         let skipped = try #require(run.first(.adBreakSkipped))
-        #expect(skipped.frame == 20 && skipped.reason == .pipActive && skipped.cueTime == 2.0)
+        #expect(skipped.frame == 20 && skipped.columns.reason == .pipActive && skipped.columns.cueTime == 2.0)
         #expect(run.frames(of: .adBreakStarted).isEmpty && run.frames(of: .adBreakDeferred).isEmpty)
         #expect(run.decisions.count == 60 && run.contentTicks == Array(0..<60))
         #expect(session.plan.breaks[0].ads[0].state == .skipped)
@@ -71,7 +71,7 @@ import Testing
         let media = FakeAdMedia(rate: tenFPS, seconds: ["p": 1, "z": 1])
         let refused = runToEnd(try PlaybackSession(plan: plan, configuration: testConfiguration(contentSeconds: 2, script: "pip on@0"),
                                                    media: media, appDelegate: nil))
-        #expect(refused.first(.pipFailedToStart)?.message == "picture-in-picture is not possible now: nothing is playing")
+        #expect(refused.first(.pipFailedToStart)?.columns.message == "picture-in-picture is not possible now: nothing is playing")
         #expect(refused.decisions.allSatisfy { $0.pip == nil })
         #expect(refused.decisions[0].source == .ad(AdReference(0, 0), tick: 0))
 
@@ -95,7 +95,7 @@ import Testing
         }
         #expect(run.frames(of: .adBreakDeferred) == [21])
         #expect(run.frames(of: .adBreakStarted) == [22])
-        #expect(run.first(.adBreakStarted)?.cueTime == 2.1)
+        #expect(run.first(.adBreakStarted)?.columns.cueTime == 2.1)
         #expect(run.decisions[21].source == .content(tick: 21))
         #expect(run.decisions[22].source == .ad(AdReference(0, 0), tick: 0))
         #expect(run.frames(of: .complete) == [32])
@@ -109,10 +109,10 @@ import Testing
                                               pip: PictureInPictureSettings(isBackgroundPlaybackEnabled: false))
         let run = runToEnd(session)
         let failure = try #require(run.first(.pipFailedToStart))
-        #expect(failure.frame == 10 && failure.message == "background playback is not enabled")
+        #expect(failure.frame == 10 && failure.columns.message == "background playback is not enabled")
         #expect(run.decisions.allSatisfy { $0.pip == nil })
         #expect(run.frames(of: .adBreakStarted) == [20])
-        #expect(run.events.last { $0.type == .log }?.message == "pip off ignored: picture-in-picture is inactive")
+        #expect(run.events.last { $0.type == .log }?.columns.message == "pip off ignored: picture-in-picture is inactive")
     }
 
     @Test func aTransitionOfSeveralFramesAnimatesTheWindowAndHoldsFromWillStartToDidStop() throws {
@@ -146,7 +146,7 @@ import Testing
         #expect(run.events.filter { $0.type == .adBreakDeferred }.map(\.compact) == ["20 AD_BREAK_DEFERRED b0",
                                                                                        "30 AD_BREAK_DEFERRED b1"])
         let starts = run.events.filter { $0.type == .adBreakStarted }
-        #expect(starts.map(\.frame) == [40, 50] && starts.map(\.cueTime) == [2.0, 3.0])
+        #expect(starts.map(\.frame) == [40, 50] && starts.map(\.columns.cueTime) == [2.0, 3.0])
         #expect(run.decisions[60].source == .content(tick: 40))
         #expect(contentIsContinuous(run))
     }
@@ -155,7 +155,7 @@ import Testing
         let run = runToEnd(try Self.session(script: "pip on@1; seek 3.5@1.5; pip off@2"))
         // Seeking from 1.5 s to 3.5 s jumps both; the last (3 s) is chosen and held from frame 15.
         #expect(run.events.filter { $0.type == .adBreakDeferred }.map(\.compact) == ["15 AD_BREAK_DEFERRED b1"])
-        #expect(run.first(.adBreakStarted)?.frame == 20 && run.first(.adBreakStarted)?.cueTime == 1.5)
+        #expect(run.first(.adBreakStarted)?.frame == 20 && run.first(.adBreakStarted)?.columns.cueTime == 1.5)
         #expect(run.decisions[15].source == .content(tick: 35))
         #expect(run.decisions[30].source == .content(tick: 40))
     }
@@ -181,8 +181,8 @@ import Testing
         #expect(run.decisions.count == 20)
         #expect(run.timeline.suffix(5) == ["20 AD_BREAK_READY b0", "20 AD_BREAK_DEFERRED b0", "20 AD_BREAK_SKIPPED b0",
                                           "20 ALL_ADS_COMPLETED", "20 SESSION_ENDED"])
-        #expect(run.first(.adBreakSkipped)?.reason == .sessionEnded && run.first(.adBreakSkipped)?.cueTime == 2.0)
-        #expect(run.first(.sessionEnded)?.reason == .scriptEnded)
+        #expect(run.first(.adBreakSkipped)?.columns.reason == .sessionEnded && run.first(.adBreakSkipped)?.columns.cueTime == 2.0)
+        #expect(run.first(.sessionEnded)?.columns.reason == .scriptEnded)
         #expect(session.plan.breaks[0].ads[0].state == .skipped)
     }
 
@@ -193,8 +193,8 @@ import Testing
                                                           pip: PlaybackSessionPictureInPictureTests.window))
         }
         #expect(run.decisions[30] == FrameDecision(frame: 30, source: .ad(AdReference(0, 0), tick: 0)))
-        #expect(run.first(.adBreakStarted)?.cueTime == 2.0)
-        #expect(run.decisions.count == 40 && run.first(.sessionEnded)?.reason == .contentEnded)
+        #expect(run.first(.adBreakStarted)?.columns.cueTime == 2.0)
+        #expect(run.decisions.count == 40 && run.first(.sessionEnded)?.columns.reason == .contentEnded)
     }
 
     @Test func aLiveSessionWaitsForTheUserToCloseTheWindow() throws {

@@ -25,7 +25,7 @@ import Testing
     }
 
     static func started(_ run: SessionRun) -> [Int] {
-        run.events.filter { $0.type == .adBreakStarted }.compactMap(\.breakIndex)
+        run.events.filter { $0.type == .adBreakStarted }.compactMap(\.columns.breakIndex)
     }
 
     /// What each output frame shows, as runs: `"ad b0 0-9"`, `"content 50-59"`.
@@ -50,7 +50,7 @@ import Testing
         // Frames 0-9 the pre-roll, 10-19 content 5.0-5.9 s, 20-29 the 6 s mid-roll, 30-69 content 6-9.9 s, 70-79 the post-roll.
         #expect(Self.runs(run) == ["ad b0 0-9", "content 50-59", "ad b3 0-9", "content 60-99", "ad b4 0-9"])
         #expect(Self.started(run) == [0, 3, 4])
-        let passed = run.events.filter { $0.reason == .startPosition }
+        let passed = run.events.filter { $0.columns.reason == .startPosition }
         #expect(passed.map(\.compact) == ["0 LOG b1", "0 LOG b2"])
         #expect(session.plan.breaks.map { $0.ads[0].state } == [.played, .available, .available, .played, .played])
     }
@@ -58,7 +58,7 @@ import Testing
     @Test func aMidrollCuedExactlyAtTheStartPlaysAfterThePrerollBeforeTheFirstContentFrame() throws {
         let (run, _) = try Self.run(start: 4)
         #expect(Self.runs(run) == ["ad b0 0-9", "ad b2 0-9", "content 40-59", "ad b3 0-9", "content 60-99", "ad b4 0-9"])
-        #expect(run.events.filter { $0.reason == .startPosition }.map(\.compact) == ["0 LOG b1"])
+        #expect(run.events.filter { $0.columns.reason == .startPosition }.map(\.compact) == ["0 LOG b1"])
     }
 
     @Test func theSeekPolicyDoesNotBringBackBreaksBehindTheStart() throws {
@@ -79,7 +79,7 @@ import Testing
         // --start-at 5 --play-ads-after 5: IMA's resume idiom, only breaks after 5 s play.
         let (run, session) = try Self.run(start: 5, ads: AdsRenderingSettings(playAdsAfterTime: seconds(5)))
         #expect(Self.runs(run) == ["content 50-59", "ad b3 0-9", "content 60-99", "ad b4 0-9"])
-        #expect(run.events.filter { $0.type == .adBreakSkipped }.map { "\($0.compact) \($0.reason?.rawValue ?? "")" } == [
+        #expect(run.events.filter { $0.type == .adBreakSkipped }.map { "\($0.compact) \($0.columns.reason?.rawValue ?? "")" } == [
             "0 AD_BREAK_SKIPPED b0 playAdsAfterTime", "0 AD_BREAK_SKIPPED b1 playAdsAfterTime",
             "0 AD_BREAK_SKIPPED b2 playAdsAfterTime",
         ])
@@ -90,21 +90,21 @@ import Testing
         // --start-at 3 --play-ads-after 5: no pre-roll, 2 s is behind the start, 4 s is at or before 5 s.
         let (run, _) = try Self.run(start: 3, ads: AdsRenderingSettings(playAdsAfterTime: seconds(5)))
         #expect(Self.runs(run) == ["content 30-59", "ad b3 0-9", "content 60-99", "ad b4 0-9"])
-        #expect(run.events.filter { $0.type == .adBreakSkipped }.compactMap(\.breakIndex) == [0, 1, 2])
+        #expect(run.events.filter { $0.type == .adBreakSkipped }.compactMap(\.columns.breakIndex) == [0, 1, 2])
     }
 
     @Test func playAdsAfterBeforeTheStartSkipsThePrerollOnly() throws {
         // --start-at 5 --play-ads-after 1: the pre-roll (cued at 0) is skipped; 2 s and 4 s are behind the start.
         let (run, _) = try Self.run(start: 5, ads: AdsRenderingSettings(playAdsAfterTime: seconds(1)))
         #expect(Self.runs(run) == ["content 50-59", "ad b3 0-9", "content 60-99", "ad b4 0-9"])
-        #expect(run.events.filter { $0.type == .adBreakSkipped }.compactMap(\.breakIndex) == [0])
-        #expect(run.events.filter { $0.reason == .startPosition }.compactMap(\.breakIndex) == [1, 2])
+        #expect(run.events.filter { $0.type == .adBreakSkipped }.compactMap(\.columns.breakIndex) == [0])
+        #expect(run.events.filter { $0.columns.reason == .startPosition }.compactMap(\.columns.breakIndex) == [1, 2])
     }
 
     @Test func noPrerollWithAStartSkipsThePrerollAndStartsOnTheContent() throws {
         let (run, _) = try Self.run(start: 5, ads: AdsRenderingSettings(playsPrerolls: false))
         #expect(Self.runs(run).first == "content 50-59")
-        #expect(run.first(.adBreakSkipped)?.reason == .prerollsOff)
+        #expect(run.first(.adBreakSkipped)?.columns.reason == .prerollsOff)
     }
 
     @Test func aStartAtOrAfterTheEndIsRefused() throws {

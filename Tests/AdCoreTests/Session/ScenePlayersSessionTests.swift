@@ -46,7 +46,7 @@ import Testing
         #expect(right.decisions.indices.filter { right.decisions[$0].isPaused } == Array(10..<20) + Array(40..<50))
         #expect(left.decisions.allSatisfy { $0.playerScene == "left" } && right.decisions.allSatisfy { $0.playerScene == "right" })
         // Each player logs its own commands with its scene; the screen's command is logged once, by the primary.
-        let commands = { (run: SessionRun) in run.events.filter { $0.type == .command }.compactMap(\.message) }
+        let commands = { (run: SessionRun) in run.events.filter { $0.type == .command }.compactMap(\.columns.message) }
         #expect(commands(left) == ["activate right"])
         #expect(commands(right) == ["pause in right", "resume in right", "pause", "resume"])
         #expect(left.events.allSatisfy { $0.scene == "left" } && right.events.allSatisfy { $0.scene == "right" })
@@ -75,9 +75,9 @@ import Testing
     @Test func onlyOnePlayerIsInPictureInPictureAtATime() throws {
         let runs = Self.run(try Self.sessions("pip on in right@1; pip on in left@2; pip off in right@3; pip on in left@4"))
         let left = runs[0], right = runs[1]
-        let refusal = try #require(left.events.first { $0.reason == .refused })
+        let refusal = try #require(left.events.first { $0.columns.reason == .refused })
         #expect(refusal.frame == 20)
-        #expect(refusal.message == "pip on ignored: the player of scene \"right\" is in picture-in-picture (one window at a time)")
+        #expect(refusal.columns.message == "pip on ignored: the player of scene \"right\" is in picture-in-picture (one window at a time)")
         #expect(right.decisions.indices.filter { right.decisions[$0].pip != nil } == Array(10..<30))
         #expect(left.decisions.indices.filter { left.decisions[$0].pip != nil }.first == 40)
         // The right player's window floats inside its own scene's window.

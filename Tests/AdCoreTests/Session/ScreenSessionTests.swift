@@ -31,13 +31,13 @@ import Testing
             #expect(pip.maxX <= window.maxX - 16 && pip.maxY <= window.maxY - 16 && pip.x > window.x && pip.y > window.y)
         }
         #expect(run.events.allSatisfy { $0.scene == "main" })
-        #expect(run.events.contains { $0.type == .log && $0.message == "scene main will transition to 834x1194" })
+        #expect(run.events.contains { $0.type == .log && $0.columns.message == "scene main will transition to 834x1194" })
     }
 
     @Test func aRefusedScreenCommandSaysWhyAndChangesNothing() throws {
         let run = runToEnd(try Self.session("fold@1"))
-        let refusal = try #require(run.events.first { $0.reason == .refused })
-        #expect(refusal.message == "fold ignored: screen command \"fold\": ipad-11 does not fold")
+        let refusal = try #require(run.events.first { $0.columns.reason == .refused })
+        #expect(refusal.columns.message == "fold ignored: screen command \"fold\": ipad-11 does not fold")
         #expect(Set(run.decisions.compactMap(\.screen?.display)).count == 1)
     }
 

@@ -73,7 +73,7 @@ struct SessionRun {
     func first(_ type: SessionEventType) -> SessionEvent? { events.first { $0.type == type } }
 
     func beacons(_ vastEvent: TrackingEventName) -> [SessionEvent] {
-        events.filter { $0.type == .beacon && $0.event == vastEvent }
+        events.filter { $0.type == .beacon && $0.columns.event == vastEvent }
     }
 
     /// Content ticks in the order they were shown, paused repeats removed.
@@ -88,8 +88,8 @@ struct SessionRun {
 extension SessionEvent {
     var compact: String {
         var text = "\(frame ?? -1) \(type.rawValue)"
-        if let breakIndex { text += " b\(breakIndex)" }
-        if let adIndex { text += " a\(adIndex)" }
+        if let breakIndex = columns.breakIndex { text += " b\(breakIndex)" }
+        if let adIndex = columns.adIndex { text += " a\(adIndex)" }
         return text
     }
 }

@@ -126,7 +126,7 @@ import Testing
             run.events.filter { $0.type == type && $0.scene == scene }.map(\.time.seconds)
         }
         #expect(seconds(.adDidLoad, "side") == [Rational(0), Rational(8)])
-        #expect(run.events.contains { $0.time == MediaTime(seconds: 8) && $0.reason == .adTooLargeForWindow && $0.type == .log })
+        #expect(run.events.contains { $0.time == MediaTime(seconds: 8) && $0.columns.reason == .adTooLargeForWindow && $0.type == .log })
         #expect(seconds(.adWillPresentFullScreenContent, "side") == [Rational(10)])
         #expect(seconds(.adDidDismissFullScreenContent, "side") == [Rational(13)])
         #expect(seconds(.bannerViewDidReceiveAd, "main") == [Rational(0), Rational(8), Rational(16)])

@@ -16,7 +16,7 @@ import Testing
                                          SessionEvent.NativeSubject(placement: "feed-slider", card: 3, adID: "shoe-4")),
                                  time: 8, frame: 240, contentTime: 0, scene: "feed")
         let events = Stitcher.namingTappedCards([Self.tap(5, 5, frame: 100), Self.tap(200, 700, frame: 240), click])
-        #expect(events.map { $0.message } == [
+        #expect(events.map { $0.columns.message } == [
             "tap at 5,5 on nothing", #"tap at 200,700 on card 3 ("shoe-4") of placement "feed-slider""#, nil,
         ])
     }

@@ -62,14 +62,14 @@ import VideoPipeline
 
         let events = try EventLog.read(request.eventsFile)
         let errors = events.filter { $0.type == .adError }
-        #expect(errors.map(\.code) == [kind.code, kind.code])
-        #expect(errors.map(\.breakIndex) == [0, 2])
-        #expect(errors.map(\.adIndex) == [1, 0])
+        #expect(errors.map(\.columns.code) == [kind.code, kind.code])
+        #expect(errors.map(\.columns.breakIndex) == [0, 2])
+        #expect(errors.map(\.columns.adIndex) == [1, 0])
         // Where the render reached each bad ad: after the first ad of break 0, and at break 2's cue (8 s).
         #expect(errors.map(\.frame) == [120, 300])
-        #expect(errors.allSatisfy { $0.message?.contains(bad) == true }, "the message names the file: \(errors.map { $0.message ?? "" })")
+        #expect(errors.allSatisfy { $0.columns.message?.contains(bad) == true }, "the message names the file: \(errors.map { $0.columns.message ?? "" })")
         // A break whose every ad failed never pauses the content.
-        #expect(events.filter { $0.type == .contentPauseRequested }.map(\.breakIndex) == [0, 1])
-        #expect(events.filter { $0.type == .started }.map { [$0.breakIndex, $0.adIndex] } == [[0, 0], [1, 0]])
+        #expect(events.filter { $0.type == .contentPauseRequested }.map(\.columns.breakIndex) == [0, 1])
+        #expect(events.filter { $0.type == .started }.map { [$0.columns.breakIndex, $0.columns.adIndex] } == [[0, 0], [1, 0]])
     }
 }

@@ -48,7 +48,7 @@ import VideoPipeline
         #expect(targets.contains("/complete?c=00%3A00%3A00.000"))
         #expect(server.requests.contains { $0.target.hasPrefix("/imp?cb=") && $0.target.count == "/imp?cb=".count + 8 })
         // The event log holds the same URLs the server received.
-        let logged = try EventLog.read(request.eventsFile).filter { $0.type == .beacon }.compactMap(\.url)
+        let logged = try EventLog.read(request.eventsFile).filter { $0.type == .beacon }.compactMap(\.columns.url)
         #expect(Set(logged.map { String($0.dropFirst(base.count)) }) == targets)
     }
 }

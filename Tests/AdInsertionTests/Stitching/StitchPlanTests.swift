@@ -41,9 +41,9 @@ import VideoPipeline
         let events = try EventLog.read(request.eventsFile)
         // The left-out breaks are reported once, at the start, with their code and no break index.
         let errors = events.filter { $0.type == .adError }
-        #expect(errors.map(\.code) == [200, 200])
+        #expect(errors.map(\.columns.code) == [200, 200])
         #expect(errors.map(\.frame) == [0, 0])
-        #expect(errors.map(\.breakIndex) == [nil, nil])
+        #expect(errors.map(\.columns.breakIndex) == [nil, nil])
         #expect(events.filter { $0.type == .adBreakStarted }.map(\.frame) == [0, 180, 360])
         #expect(events.filter { $0.type == .adBreakEnded }.map(\.frame) == [30, 210, 426])
         #expect(events.filter { $0.type == .allAdsCompleted }.count == 1)
@@ -79,7 +79,7 @@ import VideoPipeline
         let events = try EventLog.read(request.eventsFile)
         #expect(events.filter { $0.type == .contentPauseRequested }.map(\.frame) == [150])
         #expect(events.filter { $0.type == .started }.map(\.frame) == [150, 180, 210])
-        #expect(events.filter { $0.type == .started }.map(\.adIndex) == [0, 1, 2])
+        #expect(events.filter { $0.type == .started }.map(\.columns.adIndex) == [0, 1, 2])
         #expect(events.filter { $0.type == .complete }.map(\.frame) == [180, 210, 240])
         #expect(events.filter { $0.type == .contentResumeRequested }.map(\.frame) == [240])
     }

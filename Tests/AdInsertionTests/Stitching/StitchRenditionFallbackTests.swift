@@ -72,13 +72,13 @@ import VideoPipeline
 
         let events = try EventLog.read(request.eventsFile)
         #expect(!events.contains { $0.type == .adError })
-        let logs = events.filter { $0.reason == .renditionFailed }
+        let logs = events.filter { $0.columns.reason == .renditionFailed }
         #expect(logs.count == 2)
-        #expect(logs.first?.message?.contains("rendition failed (VAST 405)") == true)
-        #expect(logs.first?.message?.contains(broken) == true)
-        #expect(logs.last?.message?.contains("plays its fallback rendition \(media.ad25.path)") == true)
+        #expect(logs.first?.columns.message?.contains("rendition failed (VAST 405)") == true)
+        #expect(logs.first?.columns.message?.contains(broken) == true)
+        #expect(logs.last?.columns.message?.contains("plays its fallback rendition \(media.ad25.path)") == true)
         let loaded = try #require(events.firstIndex { $0.type == .loaded })
-        #expect(events.firstIndex { $0.reason == .renditionFailed }! == loaded + 1, "the fallback is logged right after LOADED")
+        #expect(events.firstIndex { $0.columns.reason == .renditionFailed }! == loaded + 1, "the fallback is logged right after LOADED")
     }
 
     @Test func whenEveryRenditionFailsToOpenTheAdFailsNamingEachOne() async throws {
