@@ -23,6 +23,8 @@ public struct MediaCacheSettings: Hashable, Sendable {
     /// (`--media-cache-shared`). Off, such a directory is refused: whoever can write there can change which ads
     /// play (a file changed in place is caught by its SHA-256, a forged entry is not) and fill the disk.
     public var isShared = false
+    /// How many media files download at once, ahead of their breaks.
+    public var concurrency = 3
 
     public init(directory: String) {
         self.directory = directory

@@ -34,7 +34,7 @@ struct PassthroughPolicy {
         self.refusal = refusal
         runs = stage.copyable.map { PassthroughRuns(keyframes: $0.keyframes, contentFrames: $0.frames) }
         if let open = stage.copyable?.openGOPKeyframes, open > 0 {
-            notes.append("\(request.contentPath): \(open) of its keyframes are not IDRs (open GOPs), so its pictures are copied only from one IDR to the next")
+            notes.append("\(request.content.path): \(open) of its keyframes are not IDRs (open GOPs), so its pictures are copied only from one IDR to the next")
         }
     }
 
@@ -46,16 +46,16 @@ struct PassthroughPolicy {
                             source: MediaSource) throws(RenderError) -> (OutputStage, PassthroughRefusal?) {
         func plain() throws(RenderError) -> OutputStage {
             do {
-                return try OutputStage(destination: request.writesMedia ? request.outputPath : nil, format: format,
-                                       encoding: request.encoding, frameHashPath: request.frameHashPath)
+                return try OutputStage(destination: request.output.writesMedia ? request.output.path : nil, format: format,
+                                       encoding: request.encoding, frameHashPath: request.output.frameHashPath)
             } catch { throw .output(error) }
         }
-        guard request.passthrough != .off else { return (try plain(), nil) }
+        guard request.passthrough.mode != .off else { return (try plain(), nil) }
         var reason = refusal(request, format: format, content: info, source: source)
         if reason == nil {
             do {
-                let stage = try OutputStage(destination: request.outputPath, format: format, encoding: request.encoding,
-                                            passthrough: request.contentPath, copySound: request.passthroughSound == .copy)
+                let stage = try OutputStage(destination: request.output.path, format: format, encoding: request.encoding,
+                                            passthrough: request.content.path, copySound: request.passthrough.sound == .copy)
                 return (stage, nil)
             } catch {
                 guard case .cannotCopy(_, let why) = error else { throw .output(error) }
@@ -63,8 +63,8 @@ struct PassthroughPolicy {
             }
         }
         guard let refusal = reason else { preconditionFailure("a passthrough stage neither made nor refused") }
-        guard request.passthrough == .auto else {
-            throw .output(.invalidSetting(name: "--passthrough", value: "on", reason: "--passthrough: \(request.contentPath): \(refusal)"))
+        guard request.passthrough.mode == .auto else {
+            throw .output(.invalidSetting(name: "--passthrough", value: "on", reason: "--passthrough: \(request.content.path): \(refusal)"))
         }
         return (try plain(), refusal)
     }
@@ -76,10 +76,10 @@ struct PassthroughPolicy {
         guard let video = info.bestVideo else { return .noVideo }
         if video.codec != "h264" { return .cannotCopy(.videoCodec(video.codec)) }
         if request.encoding.profile != .delivery { return .losslessProfile }
-        if !request.writesMedia { return .nothingWritten }
-        if request.frameHashPath != nil { return .frameHash }
-        if request.screen != nil || !request.players.isEmpty { return .composedScreen }
-        if request.contentStart != .zero { return .startOffset }
+        if !request.output.writesMedia { return .nothingWritten }
+        if request.output.frameHashPath != nil { return .frameHash }
+        if request.device.screen != nil || !request.device.players.isEmpty { return .composedScreen }
+        if request.content.start != .zero { return .startOffset }
         if source.displayAspect != format.size.displayAspect() { return .pictureShape }
         if source.nominalFrameRate != format.frameRate { return .frameRate(content: source.nominalFrameRate, output: format.frameRate) }
         return nil

@@ -94,33 +94,33 @@ extension RenderRequest {
         self.init(contentPath: inputs.content, plan: plan, outputPath: output, size: loading.size, frameRate: loading.frameRate,
                   script: script, contentStart: loading.contentStart ?? .zero, clockOrigin: loading.clockOrigin)
         cacheBusting = loading.cacheBusting
-        font = loading.font
-        contentInfo = info
+        device.font = loading.font
+        content.info = info
         guard let session = inputs.screen else { return }
-        screen = session.screen
+        device.screen = session.screen
         for player in inputs.others {
             let path = session.contentPath(of: player)
             let playerInfo = try Self.probe(path)
             let playerWindow = Self.window(of: player.scene, on: session.screen) ?? window
             let playerPlan = try await Self.plan(session.adSource(of: player), duration: Self.duration(of: playerInfo),
                                                  window: loading.window ?? playerWindow, fetching: fetching, loading: loading)
-            players.append(ScenePlayer(scene: player.scene, contentPath: path, plan: playerPlan))
+            device.players.append(ScenePlayer(scene: player.scene, contentPath: path, plan: playerPlan))
         }
         // Requested at the start and whenever the script changes a banner's width or makes a full-screen ad too large.
         if !session.banners.isEmpty || !session.fullScreenAds.isEmpty || session.testMode {
             do throws(ScreenAdError) {
-                screenAds = try await session.loadAds(script: script, settings: fetching, clockOrigin: loading.clockOrigin)
+                device.screenAds = try await session.loadAds(script: script, settings: fetching, clockOrigin: loading.clockOrigin)
             } catch {
                 throw .screenAds(error)
             }
         }
         switch loading.mode {
         case .live:
-            liveNative = session.liveNative(settings: fetching)
+            device.liveNative = session.liveNative(settings: fetching)
         case .batch:
-            nativeAds = try await loadNativeAds(session, settings: fetching, content: info)
+            device.nativeAds = try await loadNativeAds(session, settings: fetching, content: info)
             // What the origin policy dropped and the pictures that could not be fetched: the render goes on without them.
-            for warning in nativeAds?.warnings ?? [] { loading.warn(.native(warning)) }
+            for warning in device.nativeAds?.warnings ?? [] { loading.warn(.native(warning)) }
         }
     }
 

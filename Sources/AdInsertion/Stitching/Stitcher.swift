@@ -56,43 +56,43 @@ public final class Stitcher {
         self.request = request
         let info: MediaInfo
         let content: MediaSource
-        if let probed = request.contentInfo, probed.path == request.contentPath {
+        if let probed = request.content.info, probed.path == request.content.path {
             info = probed
         } else {
-            do { info = try MediaProbe.probe(request.contentPath) } catch { throw .content(error) }
+            do { info = try MediaProbe.probe(request.content.path) } catch { throw .content(error) }
         }
-        guard info.bestVideo != nil else { throw .content(.missingStream(path: request.contentPath, kind: .video)) }
+        guard info.bestVideo != nil else { throw .content(.missingStream(path: request.content.path, kind: .video)) }
         let format = request.outputFormat(content: info, live: mode == .live)
         do { try format.validate() } catch { throw .output(error) }
         self.format = format
-        do { content = try MediaSource(path: request.contentPath, format: format, threads: request.encoding.threads) } catch {
+        do { content = try MediaSource(path: request.content.path, format: format, threads: request.encoding.threads) } catch {
             throw .content(error)
         }
         self.content = content
         do { background = try request.pictureInPictureBackground.map { p throws(MediaError) in try MediaSource(path: p, format: format) } } catch {
             throw .background(error)
         }
-        let screenAdPictures = try request.screenAds.map { run throws(RenderError) in
+        let screenAdPictures = try request.device.screenAds.map { run throws(RenderError) in
             try ScreenAdPictures(run: run, format: format, cache: request.mediaCache)
         }
         screenAds = ScreenAdStream(pictures: screenAdPictures, live: mode == .live ? screenAdPictures.flatMap { ads in
             ads.run.loader.map { LiveBannerRequests(driver: ads.run.driver, loader: $0) }
         } : nil)
         let liveNative = mode == .live ? try Stitcher.liveNative(request, format: format) : nil
-        let native = request.nativeAds == nil && liveNative == nil ? nil
-            : try NativePictures(ads: liveNative == nil ? request.nativeAds : nil, images: request.nativeAds?.images ?? [:], font: request.font,
+        let native = request.device.nativeAds == nil && liveNative == nil ? nil
+            : try NativePictures(ads: liveNative == nil ? request.device.nativeAds : nil, images: request.device.nativeAds?.images ?? [:], font: request.device.font,
                                  format: format, threads: request.encoding.threads, cache: request.mediaCache)
         nativeAds = NativeAdStream(pictures: native, live: liveNative,
                                    pending: ArraySlice(liveNative == nil ? native?.events ?? [] : []))
         // One download queue for every player's ads, so that Ctrl-C stops all of them at once.
         let cache = MediaCache(settings: request.mediaCache)
-        let downloads = MediaDownloads(urls: ([request.plan] + request.players.map(\.plan)).flatMap {
+        let downloads = MediaDownloads(urls: ([request.plan] + request.device.players.map(\.plan)).flatMap {
             MediaDownloads(plan: $0, cache: cache).urls
-        }, cache: cache, concurrency: request.mediaConcurrency)
+        }, cache: cache, concurrency: request.mediaCache.concurrency)
         media = AdMedia(format: format, threads: request.encoding.threads, downloads: downloads,
                         reportsWaits: mode == .live)
         // `play` normalises only when asked: measuring a source takes a decode of its sound before it can start.
-        let normalisation = request.loudness ?? (mode == .live ? .off : .default(plan: request.plan, screenAds: request.screenAds))
+        let normalisation = request.loudness ?? (mode == .live ? .off : .default(plan: request.plan, screenAds: request.device.screenAds))
         let normaliser: LoudnessNormaliser?
         do { normaliser = normalisation == .off ? nil : try LoudnessNormaliser(normalisation, content: content, format: format) } catch {
             throw .content(error)
@@ -102,7 +102,7 @@ public final class Stitcher {
         let (stage, refusal) = try PassthroughPolicy.outputStage(request, format: format, content: info, source: content)
         passthrough = PassthroughPolicy(request: request, stage: stage, refusal: refusal, content: content, media: media)
         do {
-            output = FrameOutput(compositor: try Compositor(size: format.size), stage: stage, keyframes: request.hls.map {
+            output = FrameOutput(compositor: try Compositor(size: format.size), stage: stage, keyframes: request.output.hls.map {
                 KeyframeSchedule(interval: HLSSegmenter.frames(perSegment: $0.segmentDuration, rate: format.frameRate))
             })
             records = Records(timeline: TimelineBuilder(rate: format.frameRate),
@@ -113,32 +113,32 @@ public final class Stitcher {
         } catch let error as AtomicFile.Failure {
             throw .output(.outputNotWritable(path: error.path, reason: error.reason))
         } catch let error as EventLogError {
-            throw .output(Stitcher.eventLogError(error, events: request.resolvedEventsPath ?? request.outputPath))
+            throw .output(Stitcher.eventLogError(error, events: request.resolvedEventsPath ?? request.output.path))
         } catch {
-            throw .output(.outputNotWritable(path: request.resolvedEventsPath ?? request.outputPath, reason: "\(error)"))
+            throw .output(.outputNotWritable(path: request.resolvedEventsPath ?? request.output.path, reason: "\(error)"))
         }
         var configuration = SessionConfiguration(
             frameRate: format.frameRate, canvas: format.size, contentFrameCount: content.frameCount,
-            contentAspect: content.displayAspect, contentStart: request.contentStart, ads: request.ads,
+            contentAspect: content.displayAspect, contentStart: request.content.start, ads: request.ads,
             pictureInPicture: request.pictureInPicture, script: request.script, mode: mode,
             clockOrigin: request.clockOrigin, cacheBusting: request.cacheBusting, contentEarlyEnd: content.earlyEnd,
-            screen: request.screen)
+            screen: request.device.screen)
         configuration.fullScreenPresentations = screenAds.pictures?.run.presentations ?? []
-        let playerScenes = (request.screen.map { [$0.scenes[0].id] } ?? []) + request.players.map(\.scene)
-        do throws(ScriptError) { try request.script.checkScenes(players: playerScenes, screen: request.screen) } catch {
+        let playerScenes = (request.device.screen.map { [$0.scenes[0].id] } ?? []) + request.device.players.map(\.scene)
+        do throws(ScriptError) { try request.script.checkScenes(players: playerScenes, screen: request.device.screen) } catch {
             throw .session("\(error)")
         }
-        if !request.players.isEmpty { configuration.playerScenes = playerScenes }
+        if !request.device.players.isEmpty { configuration.playerScenes = playerScenes }
         do { session = try PlaybackSession(plan: request.plan, configuration: configuration, media: media, appDelegate: appDelegate) } catch {
-            throw .session("\(request.contentPath): \(error)")
+            throw .session("\(request.content.path): \(error)")
         }
         estimatedFrames = content.frameCount + request.plan.breaks.flatMap(\.ads).reduce(0) { sum, planned in
             sum + (Stitcher.expectedDuration(of: planned).map { format.frameRate.frameCount(in: $0) } ?? 0)
         }
-        if !request.players.isEmpty {
+        if !request.device.players.isEmpty {
             let slot = PictureInPictureSlot()
             session.pictureInPictureSlot = slot
-            for player in request.players {
+            for player in request.device.players {
                 players.all.append(try ScenePlayback(player: player, base: configuration, format: format,
                                                threads: request.encoding.threads, downloads: downloads, slot: slot,
                                                live: mode == .live))
@@ -193,7 +193,7 @@ public final class Stitcher {
             } catch let error as RenderError {
                 throw error
             } catch {
-                throw .output(.outputNotWritable(path: request.outputPath, reason: "\(error)"))
+                throw .output(.outputNotWritable(path: request.output.path, reason: "\(error)"))
             }
             try flushEvents()
             return true
@@ -210,14 +210,14 @@ public final class Stitcher {
         let segments = records.timeline.finish()
         let stage = output.stage
         let output = Timeline.Output(
-            path: request.outputPath, fps: format.frameRate.perSecond.fraction, width: format.size.width,
+            path: request.output.path, fps: format.frameRate.perSecond.fraction, width: format.size.width,
             height: format.size.height, frames: stage.frameCount,
             duration: format.frameRate.time(ofFrame: stage.frameCount).seconds.doubleValue,
             sampleRate: format.sampleRate, channels: format.channels,
             audioSamples: sound.clock.sample(atFrame: stage.frameCount), profile: request.encoding.profile.rawValue,
-            pointScale: request.screen?.pointScale.description)
+            pointScale: request.device.screen?.pointScale.description)
         var result = Timeline(output: output, content: Timeline.Source(
-            path: request.contentPath, fps: content.nominalFrameRate.perSecond.fraction, frames: content.frameCount,
+            path: request.content.path, fps: content.nominalFrameRate.perSecond.fraction, frames: content.frameCount,
             duration: content.videoDuration.seconds.doubleValue), segments: segments)
         var passthroughSound = content.hasAudio ? stage.audioCopyRefusal.map { PassthroughSound.encoded($0) } : nil
         result.videoRuns = passthrough.runs.map { Timeline.VideoRun.runs(copied: $0.copied, frames: stage.frameCount) }
@@ -239,7 +239,7 @@ public final class Stitcher {
         } catch let error as EventLogError {
             throw .output(eventLogError(error))
         } catch {
-            throw .output(.outputNotWritable(path: request.outputPath, reason: "\(error)"))
+            throw .output(.outputNotWritable(path: request.output.path, reason: "\(error)"))
         }
         let earlyEnds = (content.earlyEnd.map { [InputEarlyEnd(ad: nil, earlyEnd: $0)] } ?? []) + media.earlyEnds
         return RenderResult(timeline: result, plan: session.plan, earlyEnds: earlyEnds, breaksNotReached: records.breaksNotReached,
@@ -614,7 +614,7 @@ public final class Stitcher {
     }
 
     private func eventLogError(_ error: EventLogError) -> MediaError {
-        Stitcher.eventLogError(error, events: request.resolvedEventsPath ?? request.outputPath)
+        Stitcher.eventLogError(error, events: request.resolvedEventsPath ?? request.output.path)
     }
 
     /// An event log's failure as an output error that names the log once.

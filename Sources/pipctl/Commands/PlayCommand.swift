@@ -79,7 +79,7 @@ enum PlayCommand: Command {
         var live = try await context.interruptible { try await options.session.renderRequest(
             screen: screen, output: options.record, format: options.format, encoding: options.encoding, timeline: nil,
             events: options.events, frameHashes: nil, live: true, context: context) }
-        live.writesMedia = options.record != nil
+        live.output.writesMedia = options.record != nil
         let commandLogPath = options.commandLog ?? options.record.map { $0 + ".commands.txt" }
         // The log is written when the session ends; a destination it cannot have must stop the session before it
         // plays and records, not after.

@@ -130,8 +130,8 @@ enum RenderCommand: Command {
         // [TIMESTAMP] and realtime pacing share one start: the moment the render starts.
         let start = ContinuousClock.now
         if options.session.sendsBeacons { prepared.clockOrigin = Date() }
-        prepared.passthrough = options.passthrough
-        prepared.passthroughSound = options.passthroughSound
+        prepared.passthrough.mode = options.passthrough
+        prepared.passthrough.sound = options.passthroughSound
         prepared.loudness = options.loudness
         let request = hls?.prepare(prepared) ?? prepared
         let beacons = options.session.sendsBeacons

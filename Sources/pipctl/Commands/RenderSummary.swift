@@ -47,7 +47,7 @@ struct RenderSummary {
             notes.append("  hls: \(hls.segments.segments.count) \(type) segments, \(hls.breaks.count) break\(hls.breaks.count == 1 ? "" : "s") marked; master: \(hls.directory)/\(HLSRender.masterName)\n")
         }
         return """
-            \(request.outputPath): \(output.frames) frames (\(ProgressLine.clock(output.duration))) \(output.width)x\(output.height) at \(fps) fps, \(result.timeline.segments.count) segments
+            \(request.output.path): \(output.frames) frames (\(ProgressLine.clock(output.duration))) \(output.width)x\(output.height) at \(fps) fps, \(result.timeline.segments.count) segments
               ads: \(played) played, \(skipped) skipped, \(failed) failed; \(result.plan.errors.count) decisioning errors
             \(notes.joined())  timeline: \(request.resolvedTimelinePath ?? "none")
               events:   \(request.resolvedEventsPath ?? "none")

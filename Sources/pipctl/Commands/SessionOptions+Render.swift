@@ -61,12 +61,12 @@ extension SessionOptions {
         if output == nil, usesDemo {
             try FileManager.default.createDirectory(atPath: "out", withIntermediateDirectories: true)
         }
-        request.sampleRate = format.sampleRate
-        request.channels = format.channels
+        request.format.sampleRate = format.sampleRate
+        request.format.channels = format.channels
         request.encoding = encoding.settings
-        request.timelinePath = timeline
-        request.eventsPath = events
-        request.frameHashPath = frameHashes
+        request.output.timelinePath = timeline
+        request.output.eventsPath = events
+        request.output.frameHashPath = frameHashes
         request.ads = adsSettings
         request.pictureInPicture = pictureInPictureSettings
         request.pictureInPictureBackground = pictureInPictureBackground

@@ -25,7 +25,7 @@ import VideoPipeline
         var results: [RenderResult] = []
         for mode in [PassthroughMode.on, .off] {
             var request = media.request(try media.plan(breaks), output: dir.path + "/out-\(mode.rawValue).mp4")
-            request.passthrough = mode
+            request.passthrough.mode = mode
             // Copying sound as it is: a normalised ad's gained sound is encoded (LoudnessRenderTests says so).
             request.loudness = .off
             let result = try Stitcher.render(request)

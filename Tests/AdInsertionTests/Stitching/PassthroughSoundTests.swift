@@ -97,8 +97,8 @@ struct PassthroughSoundTests {
         let dir = try TemporaryDirectory()
         let media = try StampedMedia.shared
         var request = media.request(try media.plan(["3=ad25.mp4"]), output: dir.path + "/out.mp4")
-        request.passthrough = .on
-        request.sampleRate = 44100
+        request.passthrough.mode = .on
+        request.format.sampleRate = 44100
         let result = try Stitcher.render(request)
         try StampedMedia.expectGoodRender(result, request)
         #expect(result.passthroughSound == .encoded(.soundFormat(sampleRate: 48000, channels: 2, outputSampleRate: 44100, outputChannels: 2)))
@@ -112,8 +112,8 @@ struct PassthroughSoundTests {
         var results: [RenderResult] = []
         for mode in [PassthroughMode.on, .off] {
             var request = media.request(try media.plan(["3=ad25.mp4", "6=ad24.mp4"]), output: dir.path + "/out-\(mode.rawValue).mp4")
-            request.passthrough = mode
-            request.passthroughSound = .encode
+            request.passthrough.mode = mode
+            request.passthrough.sound = .encode
             let result = try Stitcher.render(request)
             try StampedMedia.expectGoodRender(result, request)
             results.append(result)

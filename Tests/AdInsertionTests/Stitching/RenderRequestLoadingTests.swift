@@ -46,15 +46,15 @@ import VideoPipeline
                                         extra: #""urlMap": "ads.urlmap","#)
         let warnings = LockedState<[RenderRequest.Warning]>([])
         let request = try await RenderRequest(sessionFile: file, output: dir.file("out.mp4"), loading: Self.loading(collecting: warnings))
-        #expect(request.contentPath == media.content.path)
-        #expect(request.outputPath == dir.file("out.mp4"))
-        #expect(request.screen?.device.name == "iphone-15")
+        #expect(request.content.path == media.content.path)
+        #expect(request.output.path == dir.file("out.mp4"))
+        #expect(request.device.screen?.device.name == "iphone-15")
         #expect(request.plan.errors.isEmpty, "\(request.plan.errors)")
         #expect(request.plan.breaks.flatMap(\.ads).map { $0.ad.selection?.localPath } == [media.ad24.path])
-        #expect(request.players.isEmpty)
+        #expect(request.device.players.isEmpty)
         #expect(warnings.withLock { $0 }.isEmpty)
         // The stitcher is handed the content's one probe.
-        #expect(request.contentInfo?.path == media.content.path)
+        #expect(request.content.info?.path == media.content.path)
     }
 
     @Test func theCallersURLMapTakesThePlaceOfTheSessions() async throws {
@@ -178,7 +178,7 @@ import VideoPipeline
         #expect(duration.seconds == Rational(10))
         loading.contentStart = MediaTime(seconds: 4)
         let request = try await RenderRequest(sessionFile: file, output: dir.file("out.mp4"), loading: loading)
-        #expect(request.contentStart == MediaTime(seconds: 4))
+        #expect(request.content.start == MediaTime(seconds: 4))
     }
 
     @Test func eachOtherPlayerIsProbedAndPlannedInItsOwnScene() async throws {
@@ -193,9 +193,9 @@ import VideoPipeline
         }
         try dir.write("side.xml", Self.vast(media: media.ad25.path))
         let request = try await RenderRequest(sessionFile: try session(media.content25.path), output: dir.file("out.mp4"))
-        #expect(request.players.map(\.scene) == ["side"])
-        #expect(request.players.map(\.contentPath) == [media.content25.path])
-        #expect(request.players.first?.plan.breaks.flatMap(\.ads).map { $0.ad.selection?.localPath } == [media.ad25.path])
+        #expect(request.device.players.map(\.scene) == ["side"])
+        #expect(request.device.players.map(\.contentPath) == [media.content25.path])
+        #expect(request.device.players.first?.plan.breaks.flatMap(\.ads).map { $0.ad.selection?.localPath } == [media.ad25.path])
         #expect(request.plan.breaks.isEmpty)
 
         let error = await #expect(throws: RenderRequestError.self) {
@@ -220,6 +220,6 @@ import VideoPipeline
         let request = try await RenderRequest(content: media.content.path, ads: .breaks([try QuickBreak(parsing: "2=\(media.ad24.path)")]),
                                               output: dir.file("out.mp4"))
         #expect(request.plan.breaks.count == 1)
-        #expect(request.screen == nil)
+        #expect(request.device.screen == nil)
     }
 }

@@ -27,7 +27,7 @@ import VideoPipeline
 
         let dir = try TemporaryDirectory()
         var request = media.request(plan, output: dir.path + "/out.mp4")
-        request.frameRate = rate
+        request.format.frameRate = rate
         let result = try Stitcher.render(request)
         let report = try StampedMedia.expectGoodRender(result, request)
         let timeline = result.timeline

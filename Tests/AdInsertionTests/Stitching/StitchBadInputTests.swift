@@ -13,14 +13,14 @@ import VideoPipeline
     /// it held before (hidden files included), and returns the error.
     static func failedRender(_ request: RenderRequest, control: JobControl = .none,
                              sourceLocation: SourceLocation = #_sourceLocation) throws -> RenderError {
-        let directory = (request.outputPath as NSString).deletingLastPathComponent
+        let directory = (request.output.path as NSString).deletingLastPathComponent
         let before = try? FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         let error = try #require(throws: RenderError.self, sourceLocation: sourceLocation) {
             try Stitcher.render(request, control: control)
         }
         let after = try? FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         #expect(after == before, "nothing is left in \(directory)", sourceLocation: sourceLocation)
-        for path in [request.outputPath, request.timelineFile, request.eventsFile] {
+        for path in [request.output.path, request.timelineFile, request.eventsFile] {
             #expect(!FileManager.default.fileExists(atPath: path), sourceLocation: sourceLocation)
         }
         #expect(!error.description.contains("\n"), "one line: \(error)", sourceLocation: sourceLocation)
@@ -31,7 +31,7 @@ import VideoPipeline
         let media = try StampedMedia.shared
         let dir = try TemporaryDirectory()
         var request = media.request(try media.plan(["5=ad24.mp4"]), output: dir.path + "/out.mp4")
-        request.contentPath = dir.path + "/nope.mp4"
+        request.content.path = dir.path + "/nope.mp4"
         let error = try Self.failedRender(request)
         #expect(error == .content(.fileNotFound(path: dir.path + "/nope.mp4")))
         #expect(error.description == "content: \(dir.path)/nope.mp4: no such file")
@@ -43,7 +43,7 @@ import VideoPipeline
         var generator = SystemRandomNumberGenerator()
         let noise = try dir.write("noise.mp4", Data((0..<65536).map { _ in UInt8.random(in: 0...255, using: &generator) }))
         var request = media.request(try media.plan(["5=ad24.mp4"]), output: dir.path + "/out.mp4")
-        request.contentPath = noise
+        request.content.path = noise
         let error = try Self.failedRender(request)
         guard case .content(.unreadable(let path, let function, _)) = error else {
             Issue.record("random bytes gave \(error)")
@@ -78,9 +78,9 @@ import VideoPipeline
         var request = media.request(try media.plan(["5=ad24.mp4"]), output: dir.path + "/out.mp4")
         let path = dir.path + "/missing/\(sidecar.rawValue)"
         switch sidecar {
-        case .timeline: request.timelinePath = path
-        case .events: request.eventsPath = path
-        case .frameHashes: request.frameHashPath = path
+        case .timeline: request.output.timelinePath = path
+        case .events: request.output.eventsPath = path
+        case .frameHashes: request.output.frameHashPath = path
         }
         var frames: Int64 = 0
         let error = try Self.failedRender(request, control: JobControl(progress: { done, _ in frames = done }))
@@ -119,12 +119,12 @@ import VideoPipeline
         case .picturesFillIt:
             request = media.request(try media.plan(["5=ad24.mp4"]), output: small + "/out.mkv",
                                     encoding: EncodingSettings(profile: .lossless))
-            failing = request.outputPath
+            failing = request.output.path
             reason = "av_interleaved_write_frame failed: No space left on device"
         case .eventLogOnIt:
             try Self.fill(small + "/filler")
             request = media.request(try media.plan(["pre=ad24.mp4"]), output: dir.path + "/out.mp4")
-            request.eventsPath = small + "/out.mp4.events.jsonl"
+            request.output.eventsPath = small + "/out.mp4.events.jsonl"
             failing = request.eventsFile
             // Foundation's words for ENOSPC.
             reason = "cannot write the output: The operation could not be completed. There isn’t enough space."

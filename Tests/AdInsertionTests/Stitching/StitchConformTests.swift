@@ -76,7 +76,7 @@ import VideoPipeline
         let plan = try media.plan(["5=portrait.mp4"])
         let dir = try TemporaryDirectory()
         var request = media.request(plan, output: dir.path + "/out.mp4")
-        request.size = PixelSize(width: 640, height: 360)
+        request.format.size = PixelSize(width: 640, height: 360)
         let result = try Stitcher.render(request)
         try StampedMedia.expectGoodRender(result, request)
 
@@ -88,7 +88,7 @@ import VideoPipeline
             == [Timeline.Rect(PixelRect(x: 0, y: 0, width: 640, height: 360)), Timeline.Rect(PixelRect(x: 0, y: 0, width: 640, height: 360))])
         // The pixels agree: the stamped picture is found there in the middle of the ad (the locator may trim the
         // one soft column that scaling leaves at each edge).
-        let reader = try FrameReader(path: request.outputPath)
+        let reader = try FrameReader(path: request.output.path)
         var located: (stamp: FrameStamp, picture: PixelRect)?
         while let picture = try reader.next() {
             if reader.index - 1 == ad.outStartFrame + 15 { located = picture.locateStamp(); break }
@@ -110,7 +110,7 @@ import VideoPipeline
 
         #expect(result.timeline.output.sampleRate == 48000)
         #expect(result.timeline.output.channels == 2)
-        let audio = try #require(try MediaProbe.probe(request.outputPath).bestAudio)
+        let audio = try #require(try MediaProbe.probe(request.output.path).bestAudio)
         #expect(audio.sampleRate == 48000)
         #expect(audio.channels == 2)
         // The ad's 1.2 s, 52920 samples at 44.1 kHz, are exactly 57600 at 48 kHz: 36 frames of 1600, none padded.

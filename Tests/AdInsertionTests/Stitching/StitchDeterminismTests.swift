@@ -14,8 +14,8 @@ import VideoPipeline
         let dir = try TemporaryDirectory()
         let plan = try media.plan(["pre=ad25.mp4", "5=ad24.mp4,ad60.mp4", "post=mono.mp4"])
         var request = media.request(plan, output: dir.path + "/out.mkv", encoding: EncodingSettings(profile: .lossless))
-        request.frameHashPath = dir.path + "/out.framemd5"
-        let files = [request.outputPath, request.timelineFile, request.eventsFile, dir.path + "/out.framemd5"]
+        request.output.frameHashPath = dir.path + "/out.framemd5"
+        let files = [request.output.path, request.timelineFile, request.eventsFile, dir.path + "/out.framemd5"]
 
         let first = try Stitcher.render(request)
         // Moved aside so that the second render writes under the very same names (the timeline names its output).

@@ -20,7 +20,7 @@ import VideoPipeline
             let media = try StampedMedia.shared
             var request = media.request(try media.plan(["3=ad60.mp4,ad2997.mp4"]), output: media.directory + "/xcheck.mkv",
                                         encoding: EncodingSettings(profile: .lossless))
-            request.frameHashPath = media.directory + "/xcheck.framemd5"
+            request.output.frameHashPath = media.directory + "/xcheck.framemd5"
             return Render(request: request, result: try Stitcher.render(request))
         })
     }
@@ -34,11 +34,11 @@ import VideoPipeline
         guard StampedMedia.hasFFmpeg else { try Test.cancel("needs \(StampedMedia.ffmpegPath)") }
         let dir = try TemporaryDirectory()
         let (request, result) = (try Render.shared.request, try Render.shared.result)
-        try StampedMedia.ffmpeg(["-i", request.outputPath, "-map", "0:v:0", "-fflags", "+bitexact", "-f", "framemd5",
+        try StampedMedia.ffmpeg(["-i", request.output.path, "-map", "0:v:0", "-fflags", "+bitexact", "-f", "framemd5",
                                  dir.path + "/ffmpeg.framemd5"])
         let theirs = try String(contentsOfFile: dir.path + "/ffmpeg.framemd5", encoding: .utf8)
             .split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("#software") }.joined(separator: "\n")
-        let ours = try String(contentsOfFile: try #require(request.frameHashPath), encoding: .utf8)
+        let ours = try String(contentsOfFile: try #require(request.output.frameHashPath), encoding: .utf8)
         #expect(theirs == ours)
         #expect(ours.split(separator: "\n").filter { !$0.hasPrefix("#") }.count == Int(result.timeline.output.frames))
     }
@@ -64,7 +64,7 @@ import VideoPipeline
         ] as [StampedMedia.Piece])
         for (n, source, index) in Self.frames {
             let still = dir.path + "/frame\(n).mkv"
-            try StampedMedia.ffmpeg(["-i", request.outputPath, "-map", "0:v:0", "-vf", "select=eq(n\\,\(n))",
+            try StampedMedia.ffmpeg(["-i", request.output.path, "-map", "0:v:0", "-vf", "select=eq(n\\,\(n))",
                                      "-fps_mode", "passthrough", "-frames:v", "1", "-c:v", "ffv1", still])
             let reader = try FrameReader(path: still)
             let picture = try #require(try reader.next(), "ffmpeg wrote no frame for output frame \(n)")

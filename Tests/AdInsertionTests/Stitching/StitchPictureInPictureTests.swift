@@ -21,7 +21,7 @@ import VideoPipeline
         let media = try StampedMedia.shared
         var request = media.request(try media.plan(breaks), output: dir.file(lossless ? "out.mkv" : "out.mp4"),
                                     encoding: lossless ? EncodingSettings(profile: .lossless) : StampedMedia.fast)
-        request.size = Self.screen
+        request.format.size = Self.screen
         request.script = try SessionScript(parsing: script)
         request.pictureInPicture = pictureInPicture
         request.pictureInPictureBackground = background
@@ -49,7 +49,7 @@ import VideoPipeline
         #expect(shrinking == [640, 568, 496, 426, 354, 282])
         // The backdrop is red around the window: decode output frame 45 and look at its top-left corner.
         let raw = dir.file("frame45.rgb")
-        try StampedMedia.ffmpeg(["-i", request.outputPath, "-vf", "select=eq(n\\,45)", "-frames:v", "1",
+        try StampedMedia.ffmpeg(["-i", request.output.path, "-vf", "select=eq(n\\,45)", "-frames:v", "1",
                                  "-f", "rawvideo", "-pix_fmt", "rgb24", raw])
         let pixels = [UInt8](try Data(contentsOf: URL(fileURLWithPath: raw)))
         let corner = Array(pixels[(10 * 640 + 10) * 3..<(10 * 640 + 10) * 3 + 3])

@@ -162,7 +162,7 @@ struct StampedMedia: Sendable {
     static func expectGoodRender(_ result: RenderResult, _ request: RenderRequest,
                                  sourceLocation: SourceLocation = #_sourceLocation) throws -> VerifyReport {
         let timeline = result.timeline
-        let report = try Verifier.verify(.init(outputPath: request.outputPath))
+        let report = try Verifier.verify(.init(outputPath: request.output.path))
         #expect(report.passed, "\(report.text)", sourceLocation: sourceLocation)
         #expect(report.problems.isEmpty, sourceLocation: sourceLocation)
         #expect(report.frames == timeline.output.frames, sourceLocation: sourceLocation)
@@ -216,13 +216,13 @@ extension FrameRate {
 extension RenderRequest {
     /// `OUT.timeline.json`, or the path given: every render of these tests writes media, so it has a timeline.
     var timelineFile: String {
-        guard let path = resolvedTimelinePath else { preconditionFailure("\(outputPath): a render without media has no timeline") }
+        guard let path = resolvedTimelinePath else { preconditionFailure("\(output.path): a render without media has no timeline") }
         return path
     }
 
     /// `OUT.events.jsonl`, or the path given.
     var eventsFile: String {
-        guard let path = resolvedEventsPath else { preconditionFailure("\(outputPath): a render without media has no event log") }
+        guard let path = resolvedEventsPath else { preconditionFailure("\(output.path): a render without media has no event log") }
         return path
     }
 }

@@ -98,7 +98,7 @@ import Testing
         hostile.apply(to: &timeline)
         let path = try dir.write("hostile.timeline.json", try timeline.jsonData())
         let failure = try #require(throws: Verifier.Failure.self) {
-            try Verifier.verify(.init(outputPath: renders.good.outputPath, timelinePath: path))
+            try Verifier.verify(.init(outputPath: renders.good.output.path, timelinePath: path))
         }
         guard case .timeline(path, _) = failure else {
             Issue.record("gave \(failure)")
@@ -130,7 +130,7 @@ import Testing
         let path = try dir.write("many.timeline.json", try timeline.jsonData())
         let cpuBefore = ProcessCPU.seconds()
         let failure = try #require(throws: Verifier.Failure.self) {
-            try Verifier.verify(.init(outputPath: renders.good.outputPath, timelinePath: path))
+            try Verifier.verify(.init(outputPath: renders.good.output.path, timelinePath: path))
         }
         let cpu = ProcessCPU.seconds() - cpuBefore
         #expect(failure.description == "\(path): segments: 60000 segments are more than the output's 390 frames")
@@ -155,7 +155,7 @@ import Testing
         }
         golden.output.frames = 60_000
         let path = try dir.write("golden.timeline.json", try golden.jsonData())
-        let report = try Verifier.verify(.init(outputPath: renders.good.outputPath, goldenPath: path))
+        let report = try Verifier.verify(.init(outputPath: renders.good.output.path, goldenPath: path))
         #expect(!report.passed)
         #expect(report.problems.contains("the output has 390 frames, expected 60000"), "\(report.problems)")
     }
@@ -189,7 +189,7 @@ import Testing
         #expect(edited != text)
         let path = try dir.write("e15.timeline.json", edited)
         let failure = try #require(throws: Verifier.Failure.self) {
-            try Verifier.verify(.init(outputPath: renders.good.outputPath, timelinePath: path))
+            try Verifier.verify(.init(outputPath: renders.good.output.path, timelinePath: path))
         }
         #expect(failure.description == "\(path): output.frames: 1000000000000000 is more than the output's 390 frames")
     }

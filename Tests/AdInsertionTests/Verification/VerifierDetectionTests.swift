@@ -99,9 +99,9 @@ import VideoPipeline
 
     @Test func theTwoRendersPassAndTheGoodOneIsWhatTheOtherTestsEdit() throws {
         let renders = try Renders.shared
-        let report = try Verifier.verify(.init(outputPath: renders.good.outputPath))
+        let report = try Verifier.verify(.init(outputPath: renders.good.output.path))
         #expect(report.passed, "\(report.text)")
-        let moved = try Verifier.verify(.init(outputPath: renders.moved.outputPath))
+        let moved = try Verifier.verify(.init(outputPath: renders.moved.output.path))
         #expect(moved.passed, "\(moved.text)")
         #expect(StampedMedia.pieces(renders.goodTimeline) == [
             StampedMedia.Piece("ad25.mp4", 0, 0, out: 0..<30, ticks: 0..<30),
@@ -119,7 +119,7 @@ import VideoPipeline
         var timeline = renders.goodTimeline
         edit.apply(to: &timeline)
         let edited = try dir.write("edited.timeline.json", try timeline.jsonData())
-        let report = try Verifier.verify(.init(outputPath: renders.good.outputPath, timelinePath: edited))
+        let report = try Verifier.verify(.init(outputPath: renders.good.output.path, timelinePath: edited))
         #expect(!report.passed)
         #expect(Array(report.problems.prefix(2)) == edit.sentences, "all problems: \(report.problems)")
         if edit == .adsSwapped {
@@ -130,7 +130,7 @@ import VideoPipeline
 
     @Test func aBreakMovedFromTheGoldenTimelineIsReportedAgainstIt() throws {
         let renders = try Renders.shared
-        let report = try Verifier.verify(.init(outputPath: renders.good.outputPath,
+        let report = try Verifier.verify(.init(outputPath: renders.good.output.path,
                                                goldenPath: renders.moved.timelineFile))
         #expect(!report.passed)
         // The pod started twelve frames early; where the golden's begins, the output is twelve frames into it.
@@ -148,7 +148,7 @@ import VideoPipeline
         let dir = try TemporaryDirectory()
         // The moved plan rendered under the good render's name, beside the good render's timeline.
         let output = dir.path + "/good.mp4"
-        try FileManager.default.copyItem(atPath: renders.moved.outputPath, toPath: output)
+        try FileManager.default.copyItem(atPath: renders.moved.output.path, toPath: output)
         try FileManager.default.copyItem(atPath: renders.good.timelineFile, toPath: output + ".timeline.json")
         let report = try Verifier.verify(.init(outputPath: output))
         #expect(!report.passed)
@@ -166,7 +166,7 @@ import VideoPipeline
         let dir = try TemporaryDirectory()
         return try withExtendedLifetime(dir) {
             let output = dir.path + "/changed.mp4"
-            try StampedMedia.ffmpeg(["-i", renders.good.outputPath] + arguments + [output])
+            try StampedMedia.ffmpeg(["-i", renders.good.output.path] + arguments + [output])
             return try Verifier.verify(.init(outputPath: output, timelinePath: renders.good.timelineFile))
         }
     }

@@ -21,7 +21,7 @@ import VideoPipeline
         let dir = try TemporaryDirectory()
         let missing = dir.path + "/none.timeline.json"
         let failure = try #require(throws: Verifier.Failure.self) {
-            try Verifier.verify(.init(outputPath: renders.good.outputPath, timelinePath: missing))
+            try Verifier.verify(.init(outputPath: renders.good.output.path, timelinePath: missing))
         }
         guard case .timeline(missing, "no such file") = failure else {
             Issue.record("gave \(failure)")
@@ -35,7 +35,7 @@ import VideoPipeline
         let dir = try TemporaryDirectory()
         let garbage = try dir.write("garbage.timeline.json", #"{"version": 1, "segments": "none"}"#)
         let failure = try #require(throws: Verifier.Failure.self) {
-            try Verifier.verify(.init(outputPath: renders.good.outputPath, timelinePath: garbage))
+            try Verifier.verify(.init(outputPath: renders.good.output.path, timelinePath: garbage))
         }
         #expect(failure.description == "\(garbage): not a pipctl timeline: output: missing")
     }
@@ -51,7 +51,7 @@ import VideoPipeline
         timeline.segments[2].source = plain
         let edited = try dir.write("edited.timeline.json", try timeline.jsonData())
         let failure = try #require(throws: Verifier.Failure.self) {
-            try Verifier.verify(.init(outputPath: renders.good.outputPath, timelinePath: edited))
+            try Verifier.verify(.init(outputPath: renders.good.output.path, timelinePath: edited))
         }
         guard case .unstampedSource(plain) = failure else {
             Issue.record("gave \(failure)")
@@ -68,7 +68,7 @@ import VideoPipeline
         golden.output.height = 360
         golden.output.fps = "25/1"
         let path = try dir.write("golden.timeline.json", try golden.jsonData())
-        let report = try Verifier.verify(.init(outputPath: renders.good.outputPath, goldenPath: path))
+        let report = try Verifier.verify(.init(outputPath: renders.good.output.path, goldenPath: path))
         #expect(!report.passed)
         #expect(report.problems.first == "the output is 320x180 at 30/1 fps, expected 640x360 at 25/1 fps", "all problems: \(report.problems)")
     }

@@ -91,19 +91,19 @@ public final class HLSRender: @unchecked Sendable {
     /// `request` writing its MP4, timeline and event log into the staging directory.
     public func prepare(_ request: RenderRequest) -> RenderRequest {
         var request = request
-        request.hls = settings
-        request.outputPath = renderPath
-        request.timelinePath = staging + "/" + Self.timelineName
-        request.eventsPath = staging + "/" + Self.eventsName
+        request.output.hls = settings
+        request.output.path = renderPath
+        request.output.timelinePath = staging + "/" + Self.timelineName
+        request.output.eventsPath = staging + "/" + Self.eventsName
         return request
     }
 
     /// `request` as the user sees it once in place: the media playlist, the timeline and the event log in `DIR`.
     public func placed(_ request: RenderRequest) -> RenderRequest {
         var request = request
-        request.outputPath = settings.directory + "/" + Self.mediaName
-        request.timelinePath = settings.directory + "/" + Self.timelineName
-        request.eventsPath = settings.directory + "/" + Self.eventsName
+        request.output.path = settings.directory + "/" + Self.mediaName
+        request.output.timelinePath = settings.directory + "/" + Self.timelineName
+        request.output.eventsPath = settings.directory + "/" + Self.eventsName
         return request
     }
 
@@ -127,7 +127,7 @@ public final class HLSRender: @unchecked Sendable {
         let breaks = HLSRender.breaks(of: timeline, plan: request.plan)
         let files: HLSSegmentFiles
         do {
-            files = try HLSSegmenter.segment(request.outputPath, into: staging, type: settings.segmentType, rate: rate,
+            files = try HLSSegmenter.segment(request.output.path, into: staging, type: settings.segmentType, rate: rate,
                                              target: HLSSegmenter.frames(perSegment: settings.segmentDuration, rate: rate),
                                              cuts: HLSRender.cuts(of: timeline))
         } catch { throw .output(error) }
@@ -143,9 +143,9 @@ public final class HLSRender: @unchecked Sendable {
                                        resolution: PixelSize(width: timeline.output.width, height: timeline.output.height),
                                        frameRate: rate)
         var finalTimeline = timeline
-        finalTimeline.output.path = placed(request).outputPath
+        finalTimeline.output.path = placed(request).output.path
         do {
-            try FileManager.default.removeItem(atPath: request.outputPath)
+            try FileManager.default.removeItem(atPath: request.output.path)
             try Data(media.text.utf8).write(to: URL(fileURLWithPath: staging + "/" + Self.mediaName))
             try Data(master.text.utf8).write(to: URL(fileURLWithPath: staging + "/" + Self.masterName))
             try finalTimeline.jsonData().write(to: URL(fileURLWithPath: staging + "/" + Self.timelineName))

@@ -16,11 +16,11 @@ extension RenderRequest {
                               content: MediaInfo) async throws(RenderRequestError) -> NativeAds? {
         guard !session.nativePlacements.isEmpty else { return nil }
         let measurer: FreeTypeTextMeasurer
-        do throws(FontError) { measurer = try FreeTypeTextMeasurer(font: font, scale: session.screen.pointScale) } catch {
+        do throws(FontError) { measurer = try FreeTypeTextMeasurer(font: device.font, scale: session.screen.pointScale) } catch {
             throw .font(error)
         }
         let rate = outputFormat(content: content).frameRate
-        let contentLength = (content.bestVideo?.duration ?? content.duration ?? .zero).seconds - contentStart.seconds
+        let contentLength = (content.bestVideo?.duration ?? content.duration ?? .zero).seconds - self.content.start.seconds
         let ads = plan.breaks.flatMap(\.ads).compactMap(Stitcher.expectedDuration).reduce(Rational.zero) { $0 + $1.seconds }
         let end = MediaTime(seconds: max(.zero, contentLength) + ads)
         do throws(NativeError) {

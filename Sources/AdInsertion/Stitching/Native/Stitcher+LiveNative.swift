@@ -7,9 +7,9 @@ extension Stitcher {
     ///
     /// - Throws: `RenderError.session` for a font that cannot be opened.
     static func liveNative(_ request: RenderRequest, format: OutputFormat) throws(RenderError) -> LiveNativeRun? {
-        guard let native = request.liveNative, let screen = request.screen else { return nil }
+        guard let native = request.device.liveNative, let screen = request.device.screen else { return nil }
         do {
-            let measurer = try FreeTypeTextMeasurer(font: request.font, scale: screen.pointScale)
+            let measurer = try FreeTypeTextMeasurer(font: request.device.font, scale: screen.pointScale)
             return try LiveNativeRun(native, screen: screen, frameRate: format.frameRate, measurer: measurer)
         } catch let error as FontError {
             throw .session("--font: \(error)")

@@ -21,9 +21,9 @@ extension Stitcher {
     /// layout gave it; images and videos are cropped into their frames (`nativeVideo`); an image not loaded (or not
     /// fetched) is grey.
     func nativeLayers(of scene: SceneID, frame: Int64) throws(MediaError) -> (layers: [CompositorLayer], timeline: [Timeline.Layer]) {
-        guard let outcome = nativeAds.live?.outcome ?? request.nativeAds?.outcome else { return ([], []) }
+        guard let outcome = nativeAds.live?.outcome ?? request.device.nativeAds?.outcome else { return ([], []) }
         let time = format.frameRate.time(ofFrame: frame)
-        let scale = request.screen?.pointScale ?? PointScale(.one)
+        let scale = request.device.screen?.pointScale ?? PointScale(.one)
         var layers: [CompositorLayer] = [], timeline: [Timeline.Layer] = []
         for layer in outcome.layers(at: time) where layer.scene == scene {
             guard let p = outcome.placements.firstIndex(where: { $0.id == layer.placement }) else { continue }
