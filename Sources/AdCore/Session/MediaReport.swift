@@ -8,8 +8,9 @@ public enum MediaReport: Sendable {
     /// with `AD_ERROR` and its error URLs, the break moves on, and the next `nextFrame()` decides the same output
     /// frame again.
     case adFailed(AdError)
-    /// The video full-screen ad presented over `scene` failed part-way at output time `time`: it is dismissed with
-    /// the error's reason and message, and the content it covered resumes.
+    /// The video full-screen ad presented over `scene` failed part-way at output time `time` (the last decision's
+    /// frame): it is dismissed with the error's reason and message, and the next `nextFrame()` decides the same
+    /// output frame again, where the content it covered plays on.
     case fullScreenVideoFailed(scene: SceneID, at: MediaTime, error: ScreenAdError)
     /// A banner creative loaded live is on screen in `scene` (`nil`: its load failed), so that a tap on it is a click.
     case bannerShown(DisplayCreative?, scene: SceneID)
@@ -20,7 +21,9 @@ extension PlaybackSession {
     public func report(_ report: MediaReport) {
         switch report {
         case .adFailed(let error): adFailed(error)
-        case .fullScreenVideoFailed(let scene, let time, let error): screenAdPlayback?.videoFailed(in: scene, at: time, error: error)
+        case .fullScreenVideoFailed(let scene, let time, let error):
+            screenAdPlayback?.videoFailed(in: scene, at: time, error: error)
+            decideLastFrameAgain()
         case .bannerShown(let creative, let scene): screenAdPlayback?.bannerShown(creative, in: scene)
         }
     }

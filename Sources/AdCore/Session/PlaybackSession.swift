@@ -210,6 +210,13 @@ public final class PlaybackSession {
         }
         recorder.frame = last.frame
         guard adsManager.failPlayingAd(error) else { return }
+        decideLastFrameAgain()
+    }
+
+    /// Makes the next `nextFrame()` decide the last decision's output frame again, after what the renderer reported
+    /// of its media changed what it shows.
+    func decideLastFrameAgain() {
+        guard let last = lastDecision, last.frame == frame - 1 else { return }
         frame = last.frame
         lastDecision = decisionBeforeLast
         decisionBeforeLast = nil

@@ -39,7 +39,7 @@ public final class Stitcher {
     /// A passthrough render's policy: what is held back, what is copied, and why not.
     var passthrough: PassthroughPolicy
     /// What drawing the current frame found of its media (a full-screen video that failed part-way), reported to the
-    /// session once the picture is drawn and before its sound is chosen: drawing itself changes no ad state.
+    /// session once the picture is drawn, which then decides the frame again: drawing itself changes no ad state.
     var mediaReports: [MediaReport] = []
 
     /// A stretch of consecutive ticks of one source: its audio is read contiguously from `sourceStart`.
@@ -190,6 +190,8 @@ public final class Stitcher {
                 media.close(failure.ad)
                 session.report(.adFailed(failure.error))
                 continue
+            } catch is FramePlanChanged {
+                continue
             } catch let error as RenderError {
                 throw error
             } catch {
@@ -306,8 +308,12 @@ public final class Stitcher {
             mediaReports.removeAll()
             throw key.ad.map { AdFailure(ad: $0, error: AdError(.mediaDisplay, "\(error)")) } ?? RenderError.content(error)
         }
-        for report in mediaReports { session.report(report) }
-        mediaReports.removeAll()
+        if !mediaReports.isEmpty {
+            // The session decides this frame again without what failed; nothing of it was written.
+            for report in mediaReports { session.report(report) }
+            mediaReports.removeAll()
+            throw FramePlanChanged()
+        }
 
         // Audio: the frame owns samples [A(n), A(n+1)) of the output; the stage asks for exactly those.
         let n = decision.frame
@@ -677,6 +683,9 @@ struct AdFailure: Error {
     var ad: AdReference
     var error: AdError
 }
+
+/// The frame being drawn was reported back to the session (`MediaReport`), which decides it again.
+struct FramePlanChanged: Error {}
 
 /// Whose audio and pictures a frame reads: the content or one ad of the plan.
 enum SourceKey: Hashable {

@@ -4,7 +4,8 @@ import Testing
 
 extension EndToEnd {
     /// A video interstitial whose media fails to decode part-way does not stop the render: it is dismissed at the
-    /// frame it failed on, with reason `mediaUnavailable`, and the content it covered plays on.
+    /// frame it failed on, with reason `mediaUnavailable`, and that frame is decided again: it already shows the
+    /// content it covered playing on.
     @Suite(.enabled(if: FFmpegCommand.isAvailable, "needs the ffmpeg tool")) struct FullScreenVideoFailureTests {
         typealias Video = FullScreenVideoTests
 
@@ -29,9 +30,11 @@ extension EndToEnd {
             #expect(!lines.contains { $0.contains("COMPLETE") }, "what it had not reached never fires")
             #expect(lines.filter { $0.contains("Dismiss") }.count == 2, "the script's dismiss finds nothing to dismiss")
 
-            // The timeline: no full-screen layer and the content playing on from the frame after the failure.
+            // The timeline: no full-screen layer and the content playing on from the frame of the failure itself.
             let frame = Int((failedAt * 30).rounded())
-            for segment in render.segments where segment["outStartFrame"] as? Int ?? 0 > frame {
+            let after = render.segments.filter { ($0["outEndFrame"] as? Int ?? 0) > frame }
+            #expect(after.first?["outStartFrame"] as? Int ?? .max <= frame, "a segment holds the frame of the failure")
+            for segment in after {
                 #expect(!((segment["layers"] as? [[String: Any]])?.contains { $0["kind"] as? String == "fullscreen" } ?? false))
                 #expect(segment["paused"] as? Bool == false)
             }
@@ -40,10 +43,10 @@ extension EndToEnd {
             // The pixels: after the failure the window of "left" shows the yellow content, decoded by ffmpeg.
             let window = try render.layer("content", segment: render.segments.count - 1)
             let content = try DecodedPicture(file: dir.path("content.mp4"), size: PixelSize(width: 320, height: 180), frame: 0)
-            let after = try render.picture(frame: frame + 2)
-            DeviceRenderTests.expectFlat(after, PixelRect(x: window.x + window.width / 4, y: window.y + window.height / 2 - 4,
+            let atFailure = try render.picture(frame: frame)
+            DeviceRenderTests.expectFlat(atFailure, PixelRect(x: window.x + window.width / 4, y: window.y + window.height / 2 - 4,
                                                           width: window.width / 2, height: 8),
-                                         Int(content.y(160, 90)), "the content in the window after the failure")
+                                         Int(content.y(160, 90)), "the content in the window at the frame of the failure")
         }
     }
 }

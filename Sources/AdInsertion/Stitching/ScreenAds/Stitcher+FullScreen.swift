@@ -9,8 +9,8 @@ extension Stitcher {
     /// An image is fitted over black; a video plays from its first frame at the frame it presented on (tick 0 then,
     /// on its own clock, by the frame-rate rule) and holds its last frame once it has ended, until the dismiss.
     /// A video whose media fails part-way (a truncated file) is not drawn, and the failure is kept in `mediaReports`
-    /// for the frame to report (it is dismissed at this frame with the error) rather than stopping the render: this
-    /// frame shows the paused content, the next plays it on. Without loaded creatives (`--device` alone) the model's layer is a placeholder colour.
+    /// for the frame to report rather than stopping the render: it is dismissed at this frame with the error, and
+    /// the session decides this frame again, which shows the content playing on. Without loaded creatives (`--device` alone) the model's layer is a placeholder colour.
     func fullScreenLayers(_ layer: ScreenLayer, frame: Int64) throws(MediaError) -> (layers: [CompositorLayer], timeline: Timeline.Layer)? {
         let area = Timeline.Layer.Area(scene: layer.scene, rect: layer.rect)
         guard let screenAdPictures = screenAds.pictures else {
