@@ -14,19 +14,19 @@ extension PlaybackSession {
     /// The native and screen commands applied since the last call (the script's and the typed ones), in order,
     /// when `recordsNativeCommands`: what `play`'s native placements follow frame by frame.
     public func takeNativeCommands() -> [AppliedCommand] {
-        defer { nativeCommands.removeAll() }
-        return nativeCommands
+        defer { commands.native.removeAll() }
+        return commands.native
     }
 
     /// Applies the script commands due at this frame, then the submitted ones, each logged as `COMMAND` and
     /// recorded in `commandLog` at this frame's exact time.
     func applyDueCommands() {
         let rate = configuration.frameRate
-        while let next = scriptCommands.first, rate.firstFrame(atOrAfter: next.time) <= frame, !hasEnded {
-            scriptCommands.removeFirst()
+        while let next = commands.script.first, rate.firstFrame(atOrAfter: next.time) <= position.frame, !position.hasEnded {
+            commands.script.removeFirst()
             apply(next.command, scene: next.scene)
         }
-        for command in inbox.takeAll() where !hasEnded {
+        for command in inbox.takeAll() where !position.hasEnded {
             forwardsLiveCommand?(command)
             apply(command, scene: nil, live: true)
         }
@@ -40,14 +40,14 @@ extension PlaybackSession {
         guard command.isPlayerCommand else { return (true, configuration.logsScreen, nil) }
         let players = configuration.playerScenes
         guard let mine = recorder.scene, let first = players.first else { return (true, true, nil) }
-        let active = screen.map(\.activeScene).flatMap { players.contains($0) ? $0 : nil }
+        let active = device.screen.map(\.activeScene).flatMap { players.contains($0) ? $0 : nil }
         let target = scene ?? active ?? first
         return (target == mine, target == mine, target)
     }
 
     private func apply(_ command: SessionCommand, scene: SceneID?, live: Bool = false) {
         let (applies, logs, target) = route(command, scene: scene)
-        let time = configuration.frameRate.time(ofFrame: frame)
+        let time = configuration.frameRate.time(ofFrame: position.frame)
         guard applies else {
             // Another player's command: the log names its player, so that it replays to the same frames.
             commandLog.append(TimedCommand(time: time, command: command, scene: target))
@@ -65,15 +65,15 @@ extension PlaybackSession {
         case .seek(let target):
             seek(to: target, command)
         case .pause:
-            if isPaused { return refuse(command, "already paused") }
-            guard lastDecision != nil else { return refuse(command, "nothing is playing yet") }
-            isPaused = true
+            if position.isPaused { return refuse(command, "already paused") }
+            guard position.lastDecision != nil else { return refuse(command, "nothing is playing yet") }
+            position.isPaused = true
             // Under a full-screen ad the linear ad is already paused.
-            if !isCovered { adsManager.playbackPaused(true) }
+            if !device.isCovered { adsManager.playbackPaused(true) }
         case .resume:
-            guard isPaused else { return refuse(command, "not paused") }
-            isPaused = false
-            if !isCovered { adsManager.playbackPaused(false) }
+            guard position.isPaused else { return refuse(command, "not paused") }
+            position.isPaused = false
+            if !device.isCovered { adsManager.playbackPaused(false) }
         case .skip:
             if let refusal = adsManager.skip() { refuse(command, refusal) }
         case .click:
@@ -83,25 +83,25 @@ extension PlaybackSession {
         case .native:
             // A render evaluates its native placements before it starts (`NativeScreenRun`); `play` follows the
             // commands as they apply.
-            if logs, recordsNativeCommands { nativeCommands.append(AppliedCommand(time: time, command: command, change: nil)) }
+            if logs, recordsNativeCommands { commands.native.append(AppliedCommand(time: time, command: command, change: nil)) }
         case .screen(let screenCommand):
             // Without a device there is no screen to change; say so rather than pretend.
-            guard var state = screen else { return refuse(command, "screen commands need --device") }
+            guard var state = device.screen else { return refuse(command, "screen commands need --device") }
             do {
-                let events = try state.apply(screenCommand, canvas: screenCanvas)
-                screen = state
+                let events = try state.apply(screenCommand, canvas: device.screenCanvas)
+                device.screen = state
                 if logs {
                     for event in events { recorder.log(event.logText) }
                     // Live changes drive the live banner requests; the primary's session, which logs the screen,
                     // keeps them for the stitcher.
                     if live {
-                        let change = ScreenTimeline.Change(time: configuration.frameRate.time(ofFrame: frame),
+                        let change = ScreenTimeline.Change(time: configuration.frameRate.time(ofFrame: position.frame),
                                                            command: screenCommand, events: events, state: state)
-                        liveScreenChanges.append(change)
+                        device.liveScreenChanges.append(change)
                         screenAdPlayback?.screenChanged(change)
                     }
                     if recordsNativeCommands {
-                        nativeCommands.append(AppliedCommand(time: time, command: command, change: ScreenTimeline.Change(
+                        commands.native.append(AppliedCommand(time: time, command: command, change: ScreenTimeline.Change(
                             time: time, command: screenCommand, events: events, state: state)))
                     }
                 }
@@ -109,7 +109,7 @@ extension PlaybackSession {
             } catch {
                 if logs { refuse(command, "\(error)") }
                 // A refused tap still lands on what is drawn there, as in a render's native run.
-                if logs, recordsNativeCommands { nativeCommands.append(AppliedCommand(time: time, command: command, change: nil)) }
+                if logs, recordsNativeCommands { commands.native.append(AppliedCommand(time: time, command: command, change: nil)) }
             }
         }
     }
@@ -117,12 +117,12 @@ extension PlaybackSession {
     /// After a screen change the player's window follows its scene (a rotation, a fold, a resize), and the
     /// picture-in-picture window is laid out again inside it, as an app lays out after `viewWillTransition`.
     private func screenChanged() {
-        let window = PlaybackSession.playerWindow(screen: screen, canvas: screenCanvas, size: configuration.canvas,
+        let window = PlaybackSession.playerWindow(screen: device.screen, canvas: device.screenCanvas, size: configuration.canvas,
                                                   scene: configuration.playerScene)
-        playerWindow = window
+        device.playerWindow = window
         // Laid out again even when the window stays: a rotation may move the safe area inside the same window.
         if window != nil {
-            layout = PlaybackSession.pictureInPictureLayout(window: window, screen: screen, canvas: screenCanvas,
+            layout = PlaybackSession.pictureInPictureLayout(window: window, screen: device.screen, canvas: device.screenCanvas,
                                                             configuration: configuration)
         }
     }
@@ -133,7 +133,7 @@ extension PlaybackSession {
         if let owner = pictureInPictureSlot?.owner, owner != recorder.scene {
             return refuse(command, "the player of scene \"\(owner)\" is in picture-in-picture (one window at a time)")
         }
-        if pictureInPicture.state == .inactive { transitionStart = frame }
+        if pictureInPicture.state == .inactive { transitionStart = position.frame }
         pictureInPicture.startPictureInPicture()
         finishTransitionIfDue()
         claimPictureInPictureSlot()
@@ -143,7 +143,7 @@ extension PlaybackSession {
         guard pictureInPicture.state == .active else {
             return refuse(command, "picture-in-picture is \(pictureInPicture.state.rawValue)")
         }
-        transitionStart = frame
+        transitionStart = position.frame
         pictureInPicture.stopPictureInPicture()
         finishTransitionIfDue()
     }

@@ -7,8 +7,8 @@ extension PlaybackSession {
     /// linear ad, so the ad's pause and resume trackers fire. A player already paused by the user is not paused
     /// again, and the user's `resume` resumes it only once the cover has gone.
     func coverChanged(_ covered: Bool) {
-        guard covered != isCovered else { return }
-        isCovered = covered
-        if !isPaused { adsManager.playbackPaused(covered) }
+        guard covered != device.isCovered else { return }
+        device.isCovered = covered
+        if !position.isPaused { adsManager.playbackPaused(covered) }
     }
 }

@@ -49,39 +49,68 @@ public final class PlaybackSession {
     public var forwardsLiveCommand: ((SessionCommand) -> Void)?
     /// Every command applied (or refused) so far, at the exact time of the frame it applied at: formatted, it
     /// replays this session with `render --script`.
-    public internal(set) var commandLog = SessionScript()
+    public internal(set) var commandLog: SessionScript {
+        get { commands.log }
+        set { commands.log = newValue }
+    }
 
     let recorder: EventRecorder
     /// The picture-in-picture layout inside the player's window (the canvas without a device).
     var layout: PictureInPictureLayout
-    /// The device's screen as it is now (`--device`); changed by screen commands.
-    var screen: ScreenState?
-    let screenCanvas: ScreenCanvas?
-    /// Where the player draws: the canvas, or its scene's window on a device (`nil` while the scene is off screen).
-    var playerWindow: PixelRect?
-    private let contentStartTick: Int64
-    private let limitFrame: Int64?
-    /// The next output frame to decide.
-    private(set) var frame: Int64 = 0
-    private var hasBegun = false
-    private(set) var hasEnded = false
-    var isPaused = false
-    private(set) var lastDecision: FrameDecision?
-    private var decisionBeforeLast: FrameDecision?
-    var scriptCommands: ArraySlice<TimedCommand>
-    /// The screen changes of live commands not yet taken: the requests they cause are not in the script's run.
-    var liveScreenChanges: [ScreenTimeline.Change] = []
+    /// The device's screen and the player's place on it.
+    var device: Device
+    /// Where the session is in its output.
+    var position: Position
+    /// The commands still to come from the script, and those applied.
+    var commands: Commands
     /// Whether the session keeps the native and screen commands it applies for `takeNativeCommands()` (`play`
     /// with native placements).
-    public var recordsNativeCommands = false
-    var nativeCommands: [AppliedCommand] = []
+    public var recordsNativeCommands: Bool {
+        get { commands.recordsNative }
+        set { commands.recordsNative = newValue }
+    }
     /// The banners' and full-screen ads' playback: which full-screen ads cover the player, live ones included
     /// (`nil`: only `configuration.fullScreenPresentations`). Shared by every player of the screen.
     public var screenAdPlayback: ScreenAdPlayback?
-    /// Whether a full-screen ad covered the player at the last frame decided.
-    var isCovered = false
     /// The frame at which the current picture-in-picture start or stop was requested.
     var transitionStart: Int64 = 0
+
+    /// The device's screen (`--device`) and the player's place on it.
+    struct Device {
+        /// The screen as it is now; changed by screen commands. `nil` without a device.
+        var screen: ScreenState?
+        let screenCanvas: ScreenCanvas?
+        /// Where the player draws: the canvas, or its scene's window on a device (`nil` while the scene is off screen).
+        var playerWindow: PixelRect?
+        /// The screen changes of live commands not yet taken: the requests they cause are not in the script's run.
+        var liveScreenChanges: [ScreenTimeline.Change] = []
+        /// Whether a full-screen ad covered the player at the last frame decided.
+        var isCovered = false
+    }
+
+    /// The script's commands not yet applied, and what was applied.
+    struct Commands {
+        var script: ArraySlice<TimedCommand>
+        /// Every command applied (or refused), at its frame's exact time (`commandLog`).
+        var log = SessionScript()
+        var recordsNative = false
+        /// The native and screen commands applied, kept while `recordsNative` (`takeNativeCommands()`).
+        var native: [AppliedCommand] = []
+    }
+
+    /// Where the session is in its output: the next frame to decide, the last two decisions, and whether it has
+    /// begun, ended or is paused.
+    struct Position {
+        let contentStartTick: Int64
+        let limitFrame: Int64?
+        /// The next output frame to decide.
+        var frame: Int64 = 0
+        var hasBegun = false
+        var hasEnded = false
+        var isPaused = false
+        var lastDecision: FrameDecision?
+        var decisionBeforeLast: FrameDecision?
+    }
 
     /// Creates a session at output frame 0.
     ///
@@ -100,24 +129,22 @@ public final class PlaybackSession {
             throw .startOutsideContent(start: configuration.contentStart, contentDuration: configuration.contentDuration)
         }
         self.configuration = configuration
-        contentStartTick = startTick
-        limitFrame = configuration.outputLimit.map(rate.firstFrame(atOrAfter:))
-        scriptCommands = configuration.script.commands[...]
+        position = Position(contentStartTick: startTick, limitFrame: configuration.outputLimit.map(rate.firstFrame(atOrAfter:)))
+        commands = Commands(script: configuration.script.commands[...])
         var screen = configuration.screen
         _ = screen?.loadBanners()
-        self.screen = screen
-        screenCanvas = screen.map {
+        let canvas = screen.map {
             ScreenCanvas(initial: $0, script: configuration.script, live: configuration.mode == .live)
         }
-        let window = PlaybackSession.playerWindow(screen: screen, canvas: screenCanvas, size: configuration.canvas,
+        let window = PlaybackSession.playerWindow(screen: screen, canvas: canvas, size: configuration.canvas,
                                                   scene: configuration.playerScene)
-        playerWindow = window
+        device = Device(screen: screen, screenCanvas: canvas, playerWindow: window)
         recorder = EventRecorder(rate: rate, contentTick: startTick,
                                  stamps: BeaconStamps(clockOrigin: configuration.clockOrigin, seed: configuration.seed,
                                                       cacheBusting: configuration.cacheBusting),
                                  playerSize: window?.size ?? configuration.canvas)
         recorder.scene = screen.map { configuration.playerScene ?? $0.scenes[0].id }
-        layout = PlaybackSession.pictureInPictureLayout(window: window, screen: screen, canvas: screenCanvas,
+        layout = PlaybackSession.pictureInPictureLayout(window: window, screen: screen, canvas: canvas,
                                                         configuration: configuration)
         adsManager = AdsManager(plan: plan, settings: configuration.ads,
                                 breakPolicy: configuration.pictureInPicture.breakPolicy,
@@ -137,25 +164,25 @@ public final class PlaybackSession {
 
     /// Decides the next output frame; `nil` once the session has ended.
     public func nextFrame() -> FrameDecision? {
-        guard !hasEnded else { return nil }
-        recorder.frame = frame
-        if !hasBegun {
-            hasBegun = true
-            adsManager.begin(contentStartTick: contentStartTick)
+        guard !position.hasEnded else { return nil }
+        recorder.frame = position.frame
+        if !position.hasBegun {
+            position.hasBegun = true
+            adsManager.begin(contentStartTick: position.contentStartTick)
         }
-        if let limitFrame, frame >= limitFrame {
+        if let limitFrame = position.limitFrame, position.frame >= limitFrame {
             end(reason: .outputLimit, contentEnded: false)
             return nil
         }
         applyDueCommands()
-        guard !hasEnded else { return nil }
+        guard !position.hasEnded else { return nil }
         finishTransitionIfDue()
 
         let source: FrameDecision.Source
         var frozen = false
         let cover = fullScreenCover
         coverChanged(cover != nil)
-        if let cover, let last = lastDecision {
+        if let cover, let last = position.lastDecision {
             // A full-screen ad covers the player: its content (or linear ad) is paused under it until the dismiss.
             guard cover.until != nil || scriptCanStill({ $0 == .screen(.dismiss(cover.scene)) }) else {
                 end(reason: .scriptEnded, contentEnded: contentHasEnded)
@@ -163,7 +190,7 @@ public final class PlaybackSession {
             }
             source = last.source
             frozen = true
-        } else if isPaused, let last = lastDecision {
+        } else if position.isPaused, let last = position.lastDecision {
             if scriptCanStill({ $0 == .resume }) {
                 source = last.source
                 frozen = true
@@ -189,12 +216,12 @@ public final class PlaybackSession {
                 return nil
             }
         }
-        let decision = FrameDecision(frame: frame, source: source, isPaused: frozen, pip: pictureInPictureRect,
-                                     screen: screen.flatMap { state in screenCanvas?.frame(of: state) },
+        let decision = FrameDecision(frame: position.frame, source: source, isPaused: frozen, pip: pictureInPictureRect,
+                                     screen: device.screen.flatMap { state in device.screenCanvas?.frame(of: state) },
                                      playerScene: recorder.scene)
-        decisionBeforeLast = lastDecision
-        lastDecision = decision
-        frame += 1
+        position.decisionBeforeLast = position.lastDecision
+        position.lastDecision = decision
+        position.frame += 1
         pictureInPicture.isPlayerReady = true
         claimPictureInPictureSlot()
         return decision
@@ -204,7 +231,7 @@ public final class PlaybackSession {
     /// marked failed (`AD_ERROR` and its error URLs) and the break moves on. The next `nextFrame()` decides the
     /// same output frame again. Ignored, with a `LOG`, when the last decision did not show an ad.
     func adFailed(_ error: AdError) {
-        guard !hasEnded, let last = lastDecision, case .ad = last.source, last.frame == frame - 1 else {
+        guard !position.hasEnded, let last = position.lastDecision, case .ad = last.source, last.frame == position.frame - 1 else {
             recorder.log("adFailed ignored: the last frame did not show an ad (\(error))")
             return
         }
@@ -216,10 +243,10 @@ public final class PlaybackSession {
     /// Makes the next `nextFrame()` decide the last decision's output frame again, after what the renderer reported
     /// of its media changed what it shows.
     func decideLastFrameAgain() {
-        guard let last = lastDecision, last.frame == frame - 1 else { return }
-        frame = last.frame
-        lastDecision = decisionBeforeLast
-        decisionBeforeLast = nil
+        guard let last = position.lastDecision, last.frame == position.frame - 1 else { return }
+        position.frame = last.frame
+        position.lastDecision = position.decisionBeforeLast
+        position.decisionBeforeLast = nil
     }
 
     /// Queues a live command; it applies at the next frame (the same as `inbox.submit(_:)`).
@@ -230,8 +257,8 @@ public final class PlaybackSession {
     /// The screen changes live commands (`submit(_:)`) made since the last call, in order, each at its frame's time:
     /// what `play` must request anew, since the banner requests known before the render follow only the script.
     public func takeLiveScreenChanges() -> [ScreenTimeline.Change] {
-        defer { liveScreenChanges.removeAll() }
-        return liveScreenChanges
+        defer { device.liveScreenChanges.removeAll() }
+        return device.liveScreenChanges
     }
 
     /// The events recorded since the last call, in order.
@@ -240,20 +267,20 @@ public final class PlaybackSession {
     /// Where the session stands, for a status line.
     public var status: SessionStatus {
         let showing: SessionStatus.Showing
-        if hasEnded {
+        if position.hasEnded {
             showing = .ended
-        } else if let playing = adsManager.playingAd, case .ad = lastDecision?.source {
+        } else if let playing = adsManager.playingAd, case .ad = position.lastDecision?.source {
             showing = .ad(breakIndex: playing.breakIndex, adIndex: playing.adIndex, tick: playing.tick - 1,
                           frameCount: playing.info.frameCount)
-        } else if case .content(let tick)? = lastDecision?.source {
+        } else if case .content(let tick)? = position.lastDecision?.source {
             showing = .content(tick: tick)
         } else {
             showing = .nothing
         }
         let rate = configuration.frameRate
         return SessionStatus(
-            frame: frame, outputTime: rate.time(ofFrame: frame), contentPosition: recorder.contentTime,
-            showing: showing, isPaused: isPaused, pictureInPicture: pictureInPicture.state,
+            frame: position.frame, outputTime: rate.time(ofFrame: position.frame), contentPosition: recorder.contentTime,
+            showing: showing, isPaused: position.isPaused, pictureInPicture: pictureInPicture.state,
             nextBreak: adsManager.nextBreak.map { .init(index: $0, position: plan.breaks[$0].position) },
             heldBreaks: adsManager.heldBreaks)
     }
@@ -262,8 +289,8 @@ public final class PlaybackSession {
 
     /// The full-screen ad presented over the player's scene at the frame being decided, if any.
     private var fullScreenCover: FullScreenPresentation? {
-        guard let scene = configuration.playerScene ?? screen?.scenes[0].id else { return nil }
-        let time = configuration.frameRate.time(ofFrame: frame)
+        guard let scene = configuration.playerScene ?? device.screen?.scenes[0].id else { return nil }
+        let time = configuration.frameRate.time(ofFrame: position.frame)
         if let screenAdPlayback { return screenAdPlayback.presentation(of: scene, at: time) }
         return configuration.fullScreenPresentations.last { $0.covers(scene, at: time) }
     }
@@ -271,7 +298,7 @@ public final class PlaybackSession {
     /// Whether a command that `matches` may still come: always in a live session; in a batch session only if the
     /// rest of the script has one, so that a render never waits for what cannot happen.
     private func scriptCanStill(_ matches: (SessionCommand) -> Bool) -> Bool {
-        (configuration.mode == .live && !inbox.isClosedAndEmpty) || scriptCommands.contains { matches($0.command) && ($0.scene == nil || $0.scene == recorder.scene) }
+        (configuration.mode == .live && !inbox.isClosedAndEmpty) || commands.script.contains { matches($0.command) && ($0.scene == nil || $0.scene == recorder.scene) }
     }
 
     /// Every content tick was shown and no break is playing.
@@ -281,10 +308,10 @@ public final class PlaybackSession {
 
     /// The picture-in-picture window in canvas pixels: the layout's, moved into the player's window.
     private var pictureInPictureRect: PixelRect? {
-        guard let rect = layout.rect(state: pictureInPicture.state, transitionStart: transitionStart, frame: frame) else {
+        guard let rect = layout.rect(state: pictureInPicture.state, transitionStart: transitionStart, frame: position.frame) else {
             return nil
         }
-        guard screen != nil, let window = playerWindow else { return rect }
+        guard device.screen != nil, let window = device.playerWindow else { return rect }
         return PixelRect(x: window.x + rect.x, y: window.y + rect.y, width: rect.width, height: rect.height)
     }
 
@@ -318,14 +345,14 @@ public final class PlaybackSession {
     func finishTransitionIfDue() {
         let state = pictureInPicture.state
         guard state == .starting || state == .stopping,
-              frame - transitionStart >= configuration.pictureInPicture.transitionFrames else { return }
+              position.frame - transitionStart >= configuration.pictureInPicture.transitionFrames else { return }
         pictureInPicture.finishTransition()
     }
 
     func end(reason: SessionEventReason, contentEnded: Bool) {
         adsManager.finish(contentEnded: contentEnded)
         recorder.emit(.sessionEnded(reason))
-        hasEnded = true
+        position.hasEnded = true
         pictureInPicture.isPlayerReady = false
         if let scene = recorder.scene { pictureInPictureSlot?.update(scene, holds: false) }
     }
