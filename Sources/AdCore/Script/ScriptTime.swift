@@ -6,22 +6,44 @@ import MediaCore
 /// A time is seconds (`12`, `20.5`), a clock time (`1:02:03.250`) or a fraction of seconds (`1001/300`); the
 /// fraction form exists so that any rational time, such as a frame start at 30000/1001 fps, can be written back
 /// without loss.
+///
+/// Every form is held below 10^15 s (`limit`, some 31 million years): seconds read at most 15 whole digits, and a
+/// fraction or a clock time beyond them could not be written back as a decimal that reads again (found by
+/// `scripts/fuzz script`: `pip on@02000000000000000000/00020` formatted as `pip on@100000000000000000`).
 enum ScriptTime {
-    /// Parses a non-negative time; `nil` for anything else.
+    /// The first time no script can write.
+    static let limit = Rational(1_000_000_000_000_000)
+
+    /// Parses a non-negative time below `limit`; `nil` for anything else.
     static func parse(_ text: String) -> MediaTime? {
         let text = text.trimmingCharacters(in: .whitespaces)
+        let time: MediaTime?
         if text.contains("/") {
-            guard let value = Rational(parsing: text), value >= .zero else { return nil }
-            return MediaTime(seconds: value)
+            time = Rational(parsing: text).map { MediaTime(seconds: $0) }
+        } else {
+            time = MediaTime(parsing: text)
         }
-        return MediaTime(parsing: text)
+        guard let time, time.seconds >= .zero, time.seconds < limit else { return nil }
+        return time
     }
 
-    /// Writes `time` exactly: a decimal when it has a finite one, otherwise a fraction.
+    /// Writes `time` (below `limit`) exactly: a decimal when it has a finite one that `parse` reads back, otherwise
+    /// a fraction.
     static func formatExactly(_ time: MediaTime) -> String {
         let value = time.seconds
-        if let digits = terminatingDigits(of: value.denominator) { return decimal(value, digits: digits) }
-        return value.description
+        if let digits = terminatingDigits(of: value.denominator), let text = decimal(exactly: value, digits: digits) {
+            return text
+        }
+        return "\(value.numerator)/\(value.denominator)"
+    }
+
+    /// `value` with `digits` fraction digits (its denominator divides 10^digits), or `nil` when its digits as one
+    /// integer do not fit in 64 bits, the most a decimal time reads.
+    private static func decimal(exactly value: Rational, digits: Int) -> String? {
+        var scale: Int128 = 1
+        for _ in 0..<digits { scale *= 10 }
+        guard let scaled = Int64(exactly: Int128(value.numerator) * (scale / Int128(value.denominator))) else { return nil }
+        return decimal(Rational(scaled, Int64(scale)), digits: digits)
     }
 
     /// Writes the shortest decimal that a command at `time` maps to the same frame with: any value in

@@ -108,6 +108,21 @@ import Testing
         #expect(try SessionScript(parsing: text) == script)
     }
 
+    /// Every form of time stops below 10^15 s, the most whole digits seconds read, so that what parses is written
+    /// back in a form that reads again (`scripts/fuzz script` found a fraction written as 18 digits).
+    @Test(arguments: ["pip on@02000000000000000000/00020", "pip on@1000000000000000/1", "pip on@1000000000000000",
+                      "pip on@277777777778:00:00", "seek 2000000000000000/2@1"])
+    func aTimeFromTenToTheFifteenSecondsOnIsRefusedInEveryForm(text: String) {
+        #expect(throws: ScriptError.self) { try SessionScript(parsing: text) }
+    }
+
+    @Test(arguments: ["pip on@999999999999999", "pip on@999999999999999/4096", "pip on@277777777777:46:39.5",
+                      "seek 999999999999999/7@1", "pip on@0.000244140625"])
+    func aTimeJustBelowTheLimitIsWrittenBackInAFormThatReadsAgain(text: String) throws {
+        let script = try SessionScript(parsing: text)
+        #expect(try SessionScript(parsing: script.formatted()) == script, "\(script.formatted())")
+    }
+
     @Test func writesDecimalsWhenTheyAreExactAndFractionsOtherwise() {
         let script = SessionScript([
             TimedCommand(time: seconds(Rational(41, 2)), command: .seek(seconds(Rational(1001, 30)))),
