@@ -131,9 +131,9 @@ extension SessionEventColumns {
             set(.ad(ad))
             self.url = url
             self.message = message
-        case .adBreak(_, let breakIndex), .adBreakStarted(let breakIndex, nil):
+        case .adBreak(_, let breakIndex):
             self.breakIndex = breakIndex
-        case .adBreakStarted(let breakIndex, let cueTime?):
+        case .adBreakStarted(let breakIndex, let cueTime):
             self.breakIndex = breakIndex
             self.cueTime = cueTime
         case .adBreakDeferred(let breakIndex, let reason, let cueTime):
@@ -328,10 +328,12 @@ extension SessionEventColumns {
     }
 }
 
-/// A line whose type needs a column it lacks (`AD_PROGRESS` without `adTime`).
-struct SessionEventColumnsError: Error {
+/// A line whose type needs a column it lacks (`AD_PROGRESS` without `adTime`); `EventLogReader` names the line.
+struct SessionEventColumnsError: Error, CustomStringConvertible {
     let type: SessionEventType
     let missing: SessionEventColumns.CodingKeys
+
+    var description: String { "missing field \"\(missing.stringValue)\": \(type.rawValue) carries it" }
 }
 
 // MARK: - Codable, and the columns read back
@@ -339,13 +341,8 @@ struct SessionEventColumnsError: Error {
 extension SessionEvent: Codable {
     public init(from decoder: any Decoder) throws {
         let columns = try SessionEventColumns(from: decoder)
-        do throws(SessionEventColumnsError) {
-            self.init(try columns.kind(), time: columns.time, frame: columns.frame, contentTime: columns.contentTime,
-                      scene: columns.scene)
-        } catch {
-            throw DecodingError.keyNotFound(error.missing, DecodingError.Context(
-                codingPath: [], debugDescription: "\(error.type.rawValue) carries it"))
-        }
+        self.init(try columns.kind(), time: columns.time, frame: columns.frame, contentTime: columns.contentTime,
+                  scene: columns.scene)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -356,15 +353,6 @@ extension SessionEvent: Codable {
 extension SessionEvent {
     /// The log's `type` of the event.
     public var type: SessionEventType { kind.type }
-
-    /// The ad of the plan the event concerns, if it concerns one.
-    public var ad: AdReference? {
-        switch kind {
-        case .ad(_, let ad), .adProgress(let ad, _), .click(let ad, _), .adBuffering(let ad, _, _),
-             .adError(.ad(let ad), _, _), .log(.ad(let ad), _, _), .beacon(_, _, .ad(let ad), _): ad
-        default: nil
-        }
-    }
 
     /// The columns of the event's line, read from its kind: for readers inside the package that look at a log as
     /// its lines (a report, verify's golden comparison, the tests).

@@ -43,7 +43,7 @@ enum ScriptTime {
         var scale: Int128 = 1
         for _ in 0..<digits { scale *= 10 }
         guard let scaled = Int64(exactly: Int128(value.numerator) * (scale / Int128(value.denominator))) else { return nil }
-        return decimal(Rational(scaled, Int64(scale)), digits: digits)
+        return text(scaled: scaled, digits: digits)
     }
 
     /// Writes the shortest decimal that a command at `time` maps to the same frame with: any value in
@@ -78,9 +78,14 @@ enum ScriptTime {
     private static func decimal(_ value: Rational, digits: Int) -> String {
         var scale: Int64 = 1
         for _ in 0..<digits { scale *= 10 }
-        let scaled = (value * Rational(scale)).floor
+        return text(scaled: (value * Rational(scale)).floor, digits: digits)
+    }
+
+    /// `scaled` / 10^digits written with exactly `digits` fraction digits.
+    private static func text(scaled: Int64, digits: Int) -> String {
         guard digits > 0 else { return String(scaled) }
-        let fraction = String(scaled % scale)
-        return "\(scaled / scale)." + String(repeating: "0", count: digits - fraction.count) + fraction
+        let text = String(scaled)
+        let padded = String(repeating: "0", count: max(0, digits + 1 - text.count)) + text
+        return "\(padded.dropLast(digits)).\(padded.suffix(digits))"
     }
 }

@@ -40,8 +40,7 @@ public enum EventLogReader {
     /// The decoding error in a few words: which field and what was wrong.
     private static func reason(_ error: any Error) -> String {
         switch error {
-        case DecodingError.keyNotFound(let key, let context) where context.debugDescription.hasSuffix(" carries it"):
-            "missing field \"\(key.stringValue)\": \(context.debugDescription)"
+        case let missing as SessionEventColumnsError: missing.description
         case DecodingError.keyNotFound(let key, _): "missing field \"\(key.stringValue)\""
         case DecodingError.typeMismatch(let type, let context), DecodingError.valueNotFound(let type, let context):
             "field \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" is not a \(type)"
