@@ -47,6 +47,15 @@ public struct DisplayCreative: Hashable, Sendable {
         tracking.filter { $0.event == event }.map(\.url)
     }
 
+    /// Where its picture is really read from, for the timeline's `source`: the absolute path of a local file, or the
+    /// URL of a remote one (a VAST's image, not the VAST), so that verify reads the same bytes again without guessing
+    /// what a relative request was relative to.
+    public var origin: String {
+        switch content {
+        case .image(let location, _, _), .video(let location, _): location.description
+        }
+    }
+
     /// `image 786x180 png`, `video http://…/ad.mp4`, for the load event's message.
     public var summary: String {
         switch content {

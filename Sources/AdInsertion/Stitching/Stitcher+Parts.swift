@@ -12,20 +12,18 @@ extension Stitcher {
         var steppedFrame: Int64 = -1
     }
 
-    /// The screen's banners and full-screen ads: their loaded creatives (`request.screenAds`), the banner requests
-    /// live screen commands cause (`play` only), and their events not yet logged.
+    /// The screen's banners and full-screen ads: their loaded creatives (`request.screenAds`) and the banner requests
+    /// live screen commands cause (`play` only). Their events wait in the director (`Director.schedule`).
     struct ScreenAdStream {
         let pictures: ScreenAdPictures?
         let live: LiveBannerRequests?
-        var pending: ArraySlice<ScreenAdEvent> = []
     }
 
     /// The native placements: their images and font (`request.nativeAds`, or in `play` `request.liveNative`),
-    /// `play`'s run evaluated as the session applies their commands, and their events not yet logged.
+    /// and `play`'s run evaluated as the session applies their commands. Their events wait in the director.
     struct NativeAdStream {
         let pictures: NativePictures?
         let live: LiveNativeRun?
-        var pending: ArraySlice<NativeAdEvent> = []
     }
 
     /// Where the frames go: the compositor that draws them, the stage that encodes (or copies) and writes them (the

@@ -19,7 +19,10 @@ import VideoPipeline
 public final class Stitcher {
     public let request: RenderRequest
     public let format: OutputFormat
-    public let session: PlaybackSession
+    /// Decides every frame: the primary session, the other players' and the screen ads' playback.
+    public let director: Director
+    /// The primary player's session (`director.session`): `play` submits its live commands here.
+    public var session: PlaybackSession { director.session }
     /// Frames expected in all (content plus the declared length of every ad), for progress; the real count can
     /// differ when ads fail or their media differs from what the ad server declared.
     public let estimatedFrames: Int64
@@ -29,7 +32,7 @@ public final class Stitcher {
 
     let content: MediaSource
     let media: AdMedia
-    private let background: MediaSource?
+    let background: MediaSource?
     var players = OtherPlayers()
     var screenAds: ScreenAdStream
     var nativeAds: NativeAdStream
@@ -82,8 +85,7 @@ public final class Stitcher {
         let native = request.device.nativeAds == nil && liveNative == nil ? nil
             : try NativePictures(ads: liveNative == nil ? request.device.nativeAds : nil, images: request.device.nativeAds?.images ?? [:], font: request.device.font,
                                  format: format, threads: request.encoding.threads, cache: request.mediaCache)
-        nativeAds = NativeAdStream(pictures: native, live: liveNative,
-                                   pending: ArraySlice(liveNative == nil ? native?.events ?? [] : []))
+        nativeAds = NativeAdStream(pictures: native, live: liveNative)
         // One download queue for every player's ads, so that Ctrl-C stops all of them at once.
         let cache = MediaCache(settings: request.mediaCache)
         let downloads = MediaDownloads(urls: ([request.plan] + request.device.players.map(\.plan)).flatMap {
@@ -117,37 +119,38 @@ public final class Stitcher {
         } catch {
             throw .output(.outputNotWritable(path: request.resolvedEventsPath ?? request.output.path, reason: "\(error)"))
         }
-        var configuration = SessionConfiguration(
+        let configuration = SessionConfiguration(
             frameRate: format.frameRate, canvas: format.size, contentFrameCount: content.frameCount,
             contentAspect: content.displayAspect, contentStart: request.content.start, ads: request.ads,
             pictureInPicture: request.pictureInPicture, script: request.script, mode: mode,
             clockOrigin: request.clockOrigin, cacheBusting: request.cacheBusting, contentEarlyEnd: content.earlyEnd,
             screen: request.device.screen)
-        configuration.fullScreenPresentations = screenAds.pictures?.run.presentations ?? []
         let playerScenes = (request.device.screen.map { [$0.scenes[0].id] } ?? []) + request.device.players.map(\.scene)
         do throws(ScriptError) { try request.script.checkScenes(players: playerScenes, screen: request.device.screen) } catch {
             throw .session("\(error)")
         }
-        if !request.device.players.isEmpty { configuration.playerScenes = playerScenes }
-        do { session = try PlaybackSession(plan: request.plan, configuration: configuration, media: media, appDelegate: appDelegate) } catch {
-            throw .session("\(request.content.path): \(error)")
+        for player in request.device.players {
+            players.all.append(try ScenePlayback(player: player, format: format, threads: request.encoding.threads,
+                                                 downloads: downloads, live: mode == .live))
+        }
+        let others = zip(request.device.players, players.all).map { player, playback in
+            Director.PlayerSetup(scene: player.scene, plan: player.plan, content: playback.directorContent, media: playback.media)
+        }
+        let planner = FramePlanner(canvas: format.size, frameRate: format.frameRate, background: request.pictureInPictureBackground,
+                                   screenAdCreatives: screenAds.pictures != nil, pointScale: request.device.screen?.pointScale)
+        do {
+            director = try Director(plan: request.plan, configuration: configuration, media: media, appDelegate: appDelegate,
+                                    others: others, screenAds: screenAds.pictures?.run, planner: planner)
+        } catch {
+            let path = error.scene.flatMap { scene in request.device.players.first { $0.scene == scene }?.contentPath } ?? request.content.path
+            throw .session("\(path): \(error.error)")
         }
         estimatedFrames = content.frameCount + request.plan.breaks.flatMap(\.ads).reduce(0) { sum, planned in
             sum + (Stitcher.expectedDuration(of: planned).map { format.frameRate.frameCount(in: $0) } ?? 0)
         }
-        if !request.device.players.isEmpty {
-            let slot = PictureInPictureSlot()
-            session.pictureInPictureSlot = slot
-            for player in request.device.players {
-                players.all.append(try ScenePlayback(player: player, base: configuration, format: format,
-                                               threads: request.encoding.threads, downloads: downloads, slot: slot,
-                                               live: mode == .live))
-            }
-            let others = players.all
-            session.forwardsLiveCommand = { command in for player in others { player.session.submit(command) } }
-        }
-        attachScreenAdPlayback()
         session.recordsNativeCommands = nativeAds.live != nil
+        // A render's native events are known before it starts; `play`'s come as it plays (`updateLiveNative`).
+        if liveNative == nil { director.schedule(native: native?.events ?? []) }
         // Fetch ahead: every break's media starts downloading now, while the content before it plays.
         downloads.start()
     }
@@ -157,7 +160,7 @@ public final class Stitcher {
         downloads.cancel()
         screenAds.live?.cancel()
         nativeAds.live?.cancel()
-        session.screenAdPlayback?.cancel()
+        director.screenAds?.cancel()
     }
 
     /// Also sends every event to `observer` (a beacon sender, a live printer).
@@ -169,7 +172,7 @@ public final class Stitcher {
     /// Renders the next output frame. Returns `false` once the session has ended (call `finish()` then).
     public func step() throws(RenderError) -> Bool {
         while true {
-            let next = session.nextFrame()
+            let next = director.nextFrame()
             // The downloads were cancelled (Ctrl-C), perhaps while this very frame waited for an ad's media: stop
             // before that ad's AD_ERROR and error beacons go out; the ad did not fail, the run was stopped.
             if downloads.isCancelled { throw .interrupted }
@@ -181,14 +184,14 @@ public final class Stitcher {
             updateLiveNative(decision)
             if decision.frame != players.steppedFrame {
                 players.steppedFrame = decision.frame
-                for player in players.all { try player.step() }
+                for player in players.all { try player.step(director) }
             }
             do {
                 try render(decision)
             } catch let failure as AdFailure {
                 try passthrough.encodeHeld(before: failure.ad)
                 media.close(failure.ad)
-                session.report(.adFailed(failure.error))
+                director.report(.adFailed(failure.error))
                 continue
             } catch is FramePlanChanged {
                 continue
@@ -284,25 +287,16 @@ public final class Stitcher {
             breakIndex = ad.breakIndex
             adIndex = ad.adIndex
         }
+        let plan = plan(decision, source: source)
         let picture: PixelRect
-        var drawn: ScreenDrawing?
         let hold = try passthrough.step(decision)
         do {
             if hold.isHeld {
                 // Copied later, its picture not even decoded: the content, whole, in the whole frame.
                 picture = PixelRect(size: format.size)
             } else {
-            let frame = try source.picture(atTick: tick)
-            if let screen = decision.screen, let scene = decision.playerScene {
-                let drawing = try screenLayers(screen, player: frame, from: source.path, kind: kind, scene: scene,
-                                               pip: decision.pip, frame: decision.frame)
-                let landed = try output.compositor.draw(drawing.layers)
-                picture = drawing.player.map { landed[$0] } ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
-                drawn = drawing
-            } else {
-                picture = try output.compositor.draw(playerLayers(frame, in: PixelRect(size: format.size), pip: decision.pip,
-                                                           frame: decision.frame)).last!
-            }
+                let landed = try output.compositor.draw(resolve(plan, primary: try source.picture(atTick: tick)))
+                picture = plan.playerLayer.map { landed[$0] } ?? PixelRect(x: 0, y: 0, width: 0, height: 0)
             }
         } catch {
             mediaReports.removeAll()
@@ -310,7 +304,7 @@ public final class Stitcher {
         }
         if !mediaReports.isEmpty {
             // The session decides this frame again without what failed; nothing of it was written.
-            for report in mediaReports { session.report(report) }
+            for report in mediaReports { director.report(report) }
             mediaReports.removeAll()
             throw FramePlanChanged()
         }
@@ -326,14 +320,14 @@ public final class Stitcher {
         try output.stage.write(frame: n, picture: hold.isHeld ? nil : output.compositor.picture, keyframe: keyframe,
                         outputFailure: { RenderError.output($0) as any Error }) {
             (span: OutputStage.SampleSpan, audio: AudioBuffer) throws(any Error) in
-            if let cover = playerCover(decision) {
+            if case .fullScreenVideo(let request, let scene, let start) = plan.audio, let video = screenAds.pictures?.videoSources[request] {
                 // A video full-screen ad over the player's scene: the output's sound is the ad's, on its own clock.
                 sound.run = nil
                 sourceAudioStart = clock.sample(atFrame: tick)
-                readCoverAudio(cover, frame: n, count: span.count, into: audio)
+                readCoverAudio(video, request: request, scene: scene, start: start, frame: n, count: span.count, into: audio)
                 return
             }
-            if decision.isPaused {
+            if plan.audio == .silence {
                 audio.fill(count: span.count) { _, _ in 0 }
                 sound.run = nil
                 sourceAudioStart = clock.sample(atFrame: tick)
@@ -373,29 +367,11 @@ public final class Stitcher {
             scenes: decision.screen?.scenes.map {
                 Timeline.Scene(id: $0.id, rect: .init($0.rect), safeArea: .init($0.safeArea), state: $0.state, banner: $0.banner)
             },
-            layers: drawn?.timeline))
+            layers: hold.isHeld ? nil : plan.timeline))
         if kind == .content {
             media.closeAll()
             passthrough.closeCopiedAds()
         }
-    }
-
-    /// The player's layers in `window`: its picture letterboxed, or, in picture-in-picture, the background (or
-    /// the slate) over the window and the picture letterboxed in the floating one. The picture is the last layer.
-    private func playerLayers(_ picture: VideoPicture, in window: PixelRect, pip: PixelRect?,
-                              frame: Int64) throws(MediaError) -> [CompositorLayer] {
-        guard let pip else { return [.picture(picture, .letterbox, in: window)] }
-        var backdrop = CompositorLayer.color(.slate, in: window)
-        if let background { backdrop = .picture(try background.picture(atTick: frame % background.frameCount), .fill, in: window) }
-        return [backdrop, .picture(picture, .letterbox, in: pip)]
-    }
-
-    /// What a device frame draws and what the timeline says of it.
-    private struct ScreenDrawing {
-        var layers: [CompositorLayer]
-        /// The index in `layers` of the player's picture; `nil` when its scene is off screen.
-        var player: Int?
-        var timeline: [Timeline.Layer]
     }
 
     /// A placeholder for a presented full-screen ad without loaded creatives (`--device` alone): a plain colour, so
@@ -413,133 +389,29 @@ public final class Stitcher {
     /// subtle as iPadOS's.
     static let slideOverShadowOpacity: UInt8 = 77
 
-    /// A Slide Over window's soft shadow, cast by `shadow.caster` and drawn only in `drawn` (its part on the
-    /// display); the painter of `verify` draws it with the same layer.
-    static func shadowLayer(_ shadow: ScreenLayer.Shadow, drawn: PixelRect) -> CompositorLayer {
-        CompositorLayer.shadow(of: shadow.caster, radius: shadow.radius, reach: shadow.reach, .black,
-                               opacity: slideOverShadowOpacity).clipped(to: drawn)
-    }
-
-    /// How the system's chrome between scenes is drawn: Split View's divider a dark bar, a Slide Over window's
-    /// edge a grey rim with rounded ends (the painter of `verify` draws them with the same layers).
-    static func chromeLayer(_ kind: ScreenLayer.Kind, in rect: PixelRect) -> CompositorLayer? {
-        switch kind {
-        case .divider: .color(dividerColor, in: rect)
-        case .edge: .roundedRect(slideOverEdgeColor, radius: rect.width / 2, in: rect)
-        default: nil
-        }
-    }
-
-    /// Turns the screen model's layers into the compositor's, bottom first: the bezel over the canvas, the
-    /// display black, then each scene's layers (and the system's divider or edge, `chromeLayer`). The player's scene shows the
-    /// player (the content or the ad, or the picture-in-picture backdrop and window); another scene's content is
-    /// black (it has no player yet); a banner is its loaded creative stretched over its rectangle (an anchored
-    /// adaptive banner is requested at its slot's size, so its creative fills it); full-screen ads and landing
-    /// screens are plain placeholders.
-    private func screenLayers(_ screen: ScreenFrame, player picture: VideoPicture, from path: String,
-                              kind: Timeline.Segment.Kind, scene playerScene: SceneID, pip: PixelRect?,
-                              frame: Int64) throws(MediaError) -> ScreenDrawing {
-        var drawing = ScreenDrawing(layers: [.color(.bezel, in: PixelRect(size: format.size)), .color(.black, in: screen.display)],
-                                    player: nil, timeline: [])
-        // The picture-in-picture window floats over every scene and banner, as the system draws it.
-        var floating: (layer: CompositorLayer, timeline: Timeline.Layer, isPrimary: Bool)?
-        for layer in screen.layers {
-            let area = Timeline.Layer.Area(scene: layer.scene, rect: layer.rect)
-            switch layer.kind {
-            case .content where layer.scene == playerScene:
-                var player = try playerLayers(picture, in: layer.rect, pip: pip, frame: frame)
-                if let pip {
-                    floating = (player.removeLast(), .player(.init(.pip, .init(scene: layer.scene, rect: pip), source: path)), true)
-                    drawing.layers += player
-                    drawing.timeline.append(.player(.init(.content, area, source: request.pictureInPictureBackground)))
-                } else {
-                    drawing.layers += player
-                    drawing.player = drawing.layers.count - 1
-                    drawing.timeline.append(.player(.init(kind == .ad ? .ad : .content, area, source: path)))
-                }
-            case .content:
-                if let shown = players.all.first(where: { $0.scene == layer.scene })?.shown {
-                    // Another scene's player: its picture in its window, or its backdrop and floating window.
-                    let pip = shown.decision.pip
-                    var player = try playerLayers(shown.picture, in: layer.rect, pip: pip, frame: frame)
-                    if let pip {
-                        floating = (player.removeLast(), shown.timelineLayer(kind: .pip, scene: layer.scene, rect: pip), false)
-                        drawing.timeline.append(.player(.init(.content, area, source: request.pictureInPictureBackground)))
-                    } else {
-                        let kind: Timeline.Layer.Player.Kind = if case .ad = shown.decision.source { .ad } else { .content }
-                        drawing.timeline.append(shown.timelineLayer(kind: kind, scene: layer.scene, rect: layer.rect))
-                    }
-                    drawing.layers += player
-                } else {
-                    drawing.layers.append(.color(.black, in: layer.rect))
-                    drawing.timeline.append(.player(.init(.content, area, source: nil)))
-                }
-            case .banner:
-                // The creative the loader fetched for this scene's current width (nothing when it failed).
-                let loaded = screenAds.pictures?.banner(of: layer.scene, at: format.frameRate.time(ofFrame: frame))
-                if let loaded {
-                    drawing.layers.append(.picture(try loaded.source.picture(atTick: frame % loaded.source.frameCount),
-                                                   .fill, in: layer.rect))
-                }
-                drawing.timeline.append(.banner(area, source: loaded?.url))
-            case .fullscreen:
-                guard let shown = try fullScreenLayers(layer, frame: frame) else { continue }
-                drawing.layers += shown.layers
-                drawing.timeline.append(shown.timeline)
-            case .overlay:
-                drawing.layers.append(.color(Stitcher.overlayColor, in: layer.rect))
-                drawing.timeline.append(.overlay(area))
-            case .shadow:
-                guard let shadow = layer.shadow else { continue }
-                drawing.layers.append(Stitcher.shadowLayer(shadow, drawn: layer.rect))
-                drawing.timeline.append(Timeline.Layer(shadow: layer))
-            case .divider, .edge:
-                drawing.layers += Stitcher.chromeLayer(layer.kind, in: layer.rect).map { [$0] } ?? []
-                drawing.timeline.append(layer.kind == .divider ? .divider(area) : .edge(area))
-            case .ad, .pip, .slider, .card, .native:
-                // Contributed by the ads manager and the PiP controller through the player, above, and by the
-                // native placements over their scene's content, below.
-                continue
-            }
-            if layer.kind == .content {
-                let native = try nativeLayers(of: layer.scene, frame: frame)
-                drawing.layers += native.layers
-                drawing.timeline += native.timeline
-            }
-        }
-        if let floating {
-            drawing.layers.append(floating.layer)
-            if floating.isPrimary { drawing.player = drawing.layers.count - 1 }
-            drawing.timeline.append(floating.timeline)
-        }
-        return drawing
+    /// A Slide Over window's soft shadow, cast by `caster` (corners rounded to `radius`, reaching `reach` pixels) and
+    /// drawn only in `drawn` (its part on the display); the painter of `verify` draws it with the same layer.
+    static func shadowLayer(caster: PixelRect, radius: Int, reach: Int, drawn: PixelRect) -> CompositorLayer {
+        CompositorLayer.shadow(of: caster, radius: radius, reach: reach, .black, opacity: slideOverShadowOpacity).clipped(to: drawn)
     }
 
     private func flushEvents() throws(RenderError) {
-        // The loudness notes go in first, so that a dropped cache entry's line stays right before its ad's LOADED.
-        let primary = Stitcher.insertingMediaNotes(of: media, into: insertingLoudnessNotes(into: session.drainEvents()))
-        records.breaksNotReached += primary.compactMap {
-            if case .adBreakSkipped(let b, .contentEnded, _) = $0.kind { b } else { nil }
+        let events = director.drainEvents(written: frameCount) { scene, events in
+            guard let scene, let player = players.all.first(where: { $0.scene == scene }) else {
+                // The loudness notes go in first, so that a dropped cache entry's line stays right before its ad's LOADED.
+                let primary = Stitcher.insertingMediaNotes(of: media, into: insertingLoudnessNotes(into: events))
+                records.breaksNotReached += primary.compactMap {
+                    if case .adBreakSkipped(let b, .contentEnded, _) = $0.kind { b } else { nil }
+                }
+                return primary
+            }
+            return Stitcher.insertingMediaNotes(of: player.media, into: events)
         }
-        let events = mergingScreenAdEvents(Stitcher.inFrameOrder(primary, players.all.map { $0.drainEvents() }))
         guard !events.isEmpty else { return }
         do { for event in events { try records.eventLog?.append(event) } } catch {
             throw .output(eventLogError(error))
         }
         for observer in records.observers { observer.session(didRecord: events) }
-    }
-
-    /// One time-ordered log from the primary session's events and each other player's: by frame, the primary's
-    /// first at the same frame, then the players' in scene order, each keeping its own order.
-    static func inFrameOrder(_ primary: [SessionEvent], _ others: [[SessionEvent]]) -> [SessionEvent] {
-        guard others.contains(where: { !$0.isEmpty }) else { return primary }
-        let all = ([primary] + others).enumerated().flatMap { player, events in
-            events.enumerated().map { (player: player, index: $0.offset, event: $0.element) }
-        }
-        return all.sorted {
-            let (a, b) = ($0.event.frame ?? -1, $1.event.frame ?? -1)
-            return a != b ? a < b : ($0.player, $0.index) < ($1.player, $1.index)
-        }.map(\.event)
     }
 
     /// The session's events with what `media` noted since the last call put before the ads it concerns: its

@@ -237,12 +237,12 @@ extension Verifier {
                         draft.unknown(rect)
                         continue
                     }
-                    try compositor.draw([Stitcher.shadowLayer(shadow, drawn: rect)])
+                    try compositor.draw([Stitcher.shadowLayer(caster: shadow.caster, radius: shadow.radius, reach: shadow.reach, drawn: rect)])
                     draft.skipped.append("\(name): a soft shadow is redrawn under the layers it darkens, not judged alone "
                                          + "(its darkening is about the tolerance of a block's mean)")
                 case .divider, .edge:
                     // The system's chrome between scenes, drawn as the stitcher draws it.
-                    if let chrome = Stitcher.chromeLayer(layer.kind, in: rect) { try compositor.draw([chrome]) }
+                    if let chrome = FramePlanner.chrome(layer.kind, in: rect, scene: layer.scene).flatMap(Stitcher.painted) { try compositor.draw([chrome]) }
                     draft.add(name, rect)
                 }
             }

@@ -25,7 +25,7 @@ extension Stitcher {
         guard let liveNative = nativeAds.live else { return }
         let events = liveNative.step(frame: decision.frame, applied: session.takeNativeCommands())
         nativeAds.pictures?.add(liveNative.takeImages())
-        nativeAds.pending.append(contentsOf: events)
+        director.schedule(native: events)
     }
 
     /// What `play`'s native fetches warned of since the last call (origin policy drops, images not fetched).

@@ -142,7 +142,7 @@ final class ScreenAdPictures {
         }
         do {
             let source = try Self.openImage(data, header: header, from: location, as: "live\(live.count)", in: directory, format: format)
-            live.append((time, scene, source, Self.origin(of: creative)))
+            live.append((time, scene, source, creative.origin))
         } catch {
             live.append((time, scene, nil, nil))
             throw error
@@ -160,7 +160,7 @@ final class ScreenAdPictures {
         case .image(let location, let header, let data):
             if let source = try? Self.openImage(data, header: header, from: location, as: "fullscreen-live\(index)",
                                                 in: directory, format: format) {
-                liveImages[index] = (source, Self.origin(of: creative))
+                liveImages[index] = (source, creative.origin)
             }
             return nil
         case .video:
@@ -171,21 +171,12 @@ final class ScreenAdPictures {
     }
 
 
-    /// Where `creative`'s picture was really read from, for the timeline's `source`: the absolute path of a local
-    /// file, or the URL of a remote one (a VAST's image, not the VAST), so that verify reads the same bytes again
-    /// without guessing what a relative request was relative to.
-    static func origin(of creative: DisplayCreative) -> String {
-        switch creative.content {
-        case .image(let location, _, _), .video(let location, _): location.description
-        }
-    }
-
     /// The image request `request` loaded for a full-screen ad, with where it was read from; `nil` for a video or none.
     func fullScreenImage(request: Int) -> (source: MediaSource, url: String)? {
         if let live = liveImages[request] { return live }
         guard let index = run.fullScreenChanges.firstIndex(where: { $0.request == request }),
               let source = fullScreenSources[index], let creative = run.fullScreenChanges[index].creative else { return nil }
-        return (source, Self.origin(of: creative))
+        return (source, creative.origin)
     }
 
     deinit { try? FileManager.default.removeItem(at: directory) }
@@ -200,6 +191,6 @@ final class ScreenAdPictures {
         }
         guard let index = run.bannerChanges.lastIndex(where: { $0.scene == scene && $0.time <= time }),
               let source = sources[index], let creative = run.bannerChanges[index].creative else { return nil }
-        return (source, Self.origin(of: creative))
+        return (source, creative.origin)
     }
 }

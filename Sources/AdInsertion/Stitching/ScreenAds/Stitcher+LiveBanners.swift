@@ -12,35 +12,27 @@ extension Stitcher {
     func updateLiveBanners(_ decision: FrameDecision) {
         let changes = session.takeLiveScreenChanges()
         let time = format.frameRate.time(ofFrame: decision.frame)
-        if let playback = session.screenAdPlayback, let screenAdPictures = screenAds.pictures {
+        if let playback = director.screenAds, let screenAdPictures = screenAds.pictures {
             for arrival in playback.takeArrivals() {
                 playback.take(arrival, video: screenAdPictures.openLive(arrival), at: time)
             }
             playback.advance(through: time)
-            schedule(playback.takeEvents())
+            director.schedule(playback.takeEvents())
         }
         guard let liveBanners = screenAds.live, let screenAdPictures = screenAds.pictures else { return }
         var events: [ScreenAdEvent] = []
         for arrival in liveBanners.takeArrivals() {
             do throws(ScreenAdError) {
                 try screenAdPictures.showLive(try? arrival.result.get(), in: arrival.scene, from: time)
-                session.report(.bannerShown(try? arrival.result.get(), scene: arrival.scene))
+                director.report(.bannerShown(try? arrival.result.get(), scene: arrival.scene))
                 events += liveBanners.events(of: arrival, at: time)
             } catch {
-                session.report(.bannerShown(nil, scene: arrival.scene))
+                director.report(.bannerShown(nil, scene: arrival.scene))
                 events.append(ScreenAdEvent(time: time, scene: arrival.scene, .bannerViewDidFailToReceiveAd,
                                             reason: error.reason, message: error.description, url: arrival.request?.url))
             }
         }
         for change in changes { liveBanners.screenChanged(change) }
-        schedule(events)
-    }
-
-    /// Places `events` among the screen ad events not yet logged, each after those of its time or earlier.
-    private func schedule(_ events: [ScreenAdEvent]) {
-        for event in events {
-            let at = screenAds.pending.firstIndex { $0.time > event.time } ?? screenAds.pending.endIndex
-            screenAds.pending.insert(event, at: at)
-        }
+        director.schedule(events)
     }
 }

@@ -1,7 +1,6 @@
-import AdCore
 import Foundation
 import Testing
-@testable import AdInsertion
+@testable import AdCore
 
 /// A tap that clicked a card is logged as the card's: the screen model's "on nothing" is replaced by the card the
 /// native run's `onAdClick` at the same frame names; a tap on nothing at another frame stays as it is.
@@ -15,7 +14,7 @@ import Testing
         let click = SessionEvent(.native(.click(link: "https://grip.example/"),
                                          SessionEvent.NativeSubject(placement: "feed-slider", card: 3, adID: "shoe-4")),
                                  time: 8, frame: 240, contentTime: 0, scene: "feed")
-        let events = Stitcher.namingTappedCards([Self.tap(5, 5, frame: 100), Self.tap(200, 700, frame: 240), click])
+        let events = Director.namingTappedCards([Self.tap(5, 5, frame: 100), Self.tap(200, 700, frame: 240), click])
         #expect(events.map { $0.columns.message } == [
             "tap at 5,5 on nothing", #"tap at 200,700 on card 3 ("shoe-4") of placement "feed-slider""#, nil,
         ])
