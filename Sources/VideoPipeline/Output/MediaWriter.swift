@@ -45,7 +45,7 @@ public final class MediaWriter {
     /// In passthrough, why the content's sound is encoded rather than copied.
     public let audioCopyRefusal: CopyRefusal?
     /// In passthrough, the AAC packets copied from the content and encoded so far.
-    public var audioPackets: (copied: Int, encoded: Int)? { splicedAudio.map { ($0.copied, $0.encoded) } }
+    public var audioPackets: (copied: Int, encoded: Int)? { splicedAudio.map { ($0.packets.copied, $0.packets.encoded) } }
 
     /// Creates the temporary output and opens the encoders.
     ///
