@@ -154,9 +154,10 @@ private enum ProbeOutcomeCommand: Command {
         #expect(!options.session.usesDemo)
         guard case .breaks(let breaks) = options.session.ads else { throw UsageError(command: "test", message: "ads") }
         #expect(breaks.map(\.quick.files) == [["a.mp4"], ["b.mp4"]])
-        #expect(options.session.playsPreroll && !options.session.playsMidrolls && options.session.playsPostroll)
-        #expect(!options.session.backgroundPlaybackEnabled && options.session.sendsBeacons)
-        #expect(options.session.pictureInPictureCorner == .topLeft)
+        let breakKinds = options.session.adBreaks
+        #expect(breakKinds.playsPreroll && !breakKinds.playsMidrolls && breakKinds.playsPostroll)
+        #expect(!options.session.pictureInPicture.backgroundPlaybackEnabled && options.session.sendsBeacons)
+        #expect(options.session.pictureInPicture.corner == .topLeft)
         #expect(options.speed.description == "2")
     }
 }

@@ -34,45 +34,81 @@ struct ScreenAdWalk {
         var message: String? = nil
     }
 
+    /// What the fetches answered: each request's creative or failure, by number, and the video ads' lengths.
+    struct Answers {
+        var outcomes: [Int: Result<DisplayCreative, ScreenAdError>]
+        var videos: [Int: FullScreenVideoOutcome]
+        /// Whether a request without an outcome failed to fetch; otherwise its outcome is not known yet.
+        let missingIsFailure: Bool
+
+        /// The outcome of `request`: its answer, a failed fetch (`missingIsFailure`), or `nil` (not known yet).
+        func outcome(_ request: ScreenAdRequest) -> Result<DisplayCreative, ScreenAdError>? {
+            if let known = outcomes[request.index] { return known }
+            return missingIsFailure ? .failure(.fetch(.unreachable(source: request.url, reason: "not fetched"))) : nil
+        }
+    }
+
+    /// How requests are numbered: requests already numbered elsewhere (the batch run's, in a live session) keep
+    /// their number when an equal request is made again, so that its outcome and its opened creative are found;
+    /// any other is numbered from `nextIndex`.
+    struct Numbering {
+        var known: [ScreenAdRequest] = []
+        var nextIndex = 0
+        /// The known requests already matched: each is matched once, in order.
+        fileprivate var usedKnown = Set<Int>()
+
+        /// The number of `request`: a known request's, else the next free one.
+        fileprivate mutating func index(of request: ScreenAdRequest) -> Int {
+            let index = known.first { !usedKnown.contains($0.index) && $0.isSame(as: request) }?.index ?? {
+                defer { nextIndex += 1 }
+                return nextIndex
+            }()
+            usedKnown.insert(index)
+            return index
+        }
+    }
+
+    /// The banners: the creative each scene's banner shows, and the scenes whose banner's landing screen is open.
+    struct Banners {
+        var creatives: [SceneID: DisplayCreative] = [:]
+        /// The scenes whose loaded banner's landing screen is open (a tap on a banner that failed opens nothing of
+        /// the ad's, so it has no present/dismiss events).
+        fileprivate var landing = Set<SceneID>()
+    }
+
+    /// The full-screen ads by scene: loaded and waiting to present, presented, and those dismissed, with the
+    /// presented videos' events still to come.
+    struct FullScreen {
+        var loaded: [SceneID: Loaded] = [:]
+        var presented: [SceneID: Presented] = [:]
+        fileprivate var closed: [FullScreenPresentation] = []
+        fileprivate var pending: [Pending] = []
+    }
+
     let driver: ScreenAdDriver
-    var outcomes: [Int: Result<DisplayCreative, ScreenAdError>]
-    var videos: [Int: FullScreenVideoOutcome]
-    let missingIsFailure: Bool
-    /// Requests already numbered elsewhere (the batch run's, in a live session): an equal request takes its
-    /// number, so that its outcome and its opened creative are found; any other is numbered from `nextIndex`.
-    var known: [ScreenAdRequest] = []
-    var nextIndex = 0
-    /// The known requests already matched: each is matched once, in order.
-    private var usedKnown = Set<Int>()
+    var answers: Answers
+    var numbering = Numbering()
     /// Whether a banner's new width is requested here; a live session's `LiveBannerRequests` does it instead.
     var requestsBanners = true
 
     private(set) var events: [ScreenAdEvent] = []
     private(set) var requests: [ScreenAdRequest] = []
     var stamps: BeaconStamps
-    private(set) var bannerCreatives: [SceneID: DisplayCreative] = [:]
-    private(set) var loaded: [SceneID: Loaded] = [:]
-    private(set) var presented: [SceneID: Presented] = [:]
-    private var closed: [FullScreenPresentation] = []
-    private var pending: [Pending] = []
-    /// The scenes whose loaded banner's landing screen is open (a tap on a banner that failed opens nothing of
-    /// the ad's, so it has no present/dismiss events).
-    private var landing = Set<SceneID>()
+    private(set) var banners = Banners()
+    private(set) var fullScreen = FullScreen()
 
     init(driver: ScreenAdDriver, outcomes: [Int: Result<DisplayCreative, ScreenAdError>] = [:],
          videos: [Int: FullScreenVideoOutcome] = [:], missingIsFailure: Bool, cacheBusting: CacheBusting = .seeded) {
         self.driver = driver
-        self.outcomes = outcomes
-        self.videos = videos
-        self.missingIsFailure = missingIsFailure
+        answers = Answers(outcomes: outcomes, videos: videos, missingIsFailure: missingIsFailure)
         stamps = BeaconStamps(clockOrigin: driver.clockOrigin, seed: driver.seed, cacheBusting: cacheBusting)
     }
 
     /// The full-screen ads that presented, in time order: those dismissed, then those still on screen.
     var presentations: [FullScreenPresentation] {
-        let open = presented.sorted { $0.value.from < $1.value.from }
+        let open = fullScreen.presented.sorted { $0.value.from < $1.value.from }
             .map { FullScreenPresentation(scene: $0.key, from: $0.value.from, until: nil, request: $0.value.request) }
-        return (closed + open).sorted { $0.from < $1.from }
+        return (fullScreen.closed + open).sorted { $0.from < $1.from }
     }
 
     /// The whole timeline: the first loads, every change, then the videos' events still due.
@@ -109,21 +145,21 @@ struct ScreenAdWalk {
                     requestBanner(banner, size: size, on: state, at: time)
                 }
             case .tapped(_, _, let layer?):
-                if layer.kind == .banner, let creative = bannerCreatives[layer.scene] {
+                if layer.kind == .banner, let creative = banners.creatives[layer.scene] {
                     emit(time, layer.scene, .bannerViewDidRecordClick, url: creative.clickThrough)
                     beacons(creative.clickTracking, .clickTracking, time, layer.scene)
-                } else if layer.kind == .fullscreen, let creative = presented[layer.scene]?.creative {
+                } else if layer.kind == .fullscreen, let creative = fullScreen.presented[layer.scene]?.creative {
                     emit(time, layer.scene, .adDidRecordClick, url: creative.clickThrough)
                     beacons(creative.clickTracking, .clickTracking, time, layer.scene)
                 }
             case .tapped(_, _, nil):
                 break
             case .presented(let scene, .bannerLanding):
-                guard bannerCreatives[scene] != nil else { break }
-                landing.insert(scene)
+                guard banners.creatives[scene] != nil else { break }
+                banners.landing.insert(scene)
                 emit(time, scene, .bannerViewWillPresentScreen)
             case .dismissed(let scene, .bannerLanding):
-                guard landing.remove(scene) != nil else { break }
+                guard banners.landing.remove(scene) != nil else { break }
                 emit(time, scene, .bannerViewWillDismissScreen)
                 emit(time, scene, .bannerViewDidDismissScreen)
             case .presented(let scene, .interstitial):
@@ -136,7 +172,7 @@ struct ScreenAdWalk {
         // After a resize, rotation or fold the app checks every loaded full-screen ad again, and reloads one
         // that no longer fits its window for the new size.
         for ad in driver.fullScreenAds {
-            guard let ready = loaded[ad.scene], let window = state.layout(of: ad.scene) else { continue }
+            guard let ready = fullScreen.loaded[ad.scene], let window = state.layout(of: ad.scene) else { continue }
             do throws(FullScreenAd.Failure) {
                 try FullScreenAd.canPresent(adSize: ready.size, in: window)
             } catch {
@@ -149,9 +185,9 @@ struct ScreenAdWalk {
 
     /// Logs the presented videos' events due by `time` (all of them when `nil`), in time order.
     mutating func flushPending(through time: MediaTime?) {
-        pending.sort { $0.time < $1.time }
-        while let next = pending.first, time.map({ next.time <= $0 }) ?? true {
-            pending.removeFirst()
+        fullScreen.pending.sort { $0.time < $1.time }
+        while let next = fullScreen.pending.first, time.map({ next.time <= $0 }) ?? true {
+            fullScreen.pending.removeFirst()
             emit(next.time, next.scene, next.type, message: next.message)
             if let name = next.tracking { beacons(next.creative.trackingURLs(name), name, next.time, next.scene) }
         }
@@ -160,9 +196,9 @@ struct ScreenAdWalk {
     /// Closes `scene`'s presented ad at `time` (its dismiss, or its video failing part-way, with `error`): what its
     /// video had not reached never fires.
     mutating func dismiss(_ scene: SceneID, at time: MediaTime, error: ScreenAdError? = nil) {
-        guard let shown = presented.removeValue(forKey: scene) else { return }
-        pending.removeAll { $0.scene == scene }
-        closed.append(FullScreenPresentation(scene: scene, from: shown.from, until: time, request: shown.request))
+        guard let shown = fullScreen.presented.removeValue(forKey: scene) else { return }
+        fullScreen.pending.removeAll { $0.scene == scene }
+        fullScreen.closed.append(FullScreenPresentation(scene: scene, from: shown.from, until: time, request: shown.request))
         emit(time, scene, .adWillDismissFullScreenContent, reason: error?.reason, message: error?.description)
         emit(time, scene, .adDidDismissFullScreenContent, reason: error?.reason)
         emit(time, scene, .contentResumeRequested)
@@ -174,20 +210,20 @@ struct ScreenAdWalk {
                                    result: Result<DisplayCreative, ScreenAdError>?, at time: MediaTime) {
         switch result {
         case .success(let creative)?:
-            loaded[ad.scene] = Loaded(size: request.size, creative: creative, request: request.index)
+            fullScreen.loaded[ad.scene] = Loaded(size: request.size, creative: creative, request: request.index)
             emit(time, ad.scene, .adDidLoad, reason: request.reason,
                  message: "\(ad.kind.rawValue) \(request.size) pt: \(creative.summary)", url: request.url)
         case .failure(let error)?:
-            loaded[ad.scene] = Loaded(size: request.size, creative: nil, request: request.index)
+            fullScreen.loaded[ad.scene] = Loaded(size: request.size, creative: nil, request: request.index)
             emit(time, ad.scene, .adDidFailToLoad, reason: error.reason, message: error.description, url: request.url)
         case nil:
-            loaded[ad.scene] = Loaded(size: request.size, creative: nil, request: request.index)
+            fullScreen.loaded[ad.scene] = Loaded(size: request.size, creative: nil, request: request.index)
         }
     }
 
     /// Records that `scene`'s banner shows `creative` (`nil`: none), loaded outside the walk.
     mutating func bannerShown(_ creative: DisplayCreative?, in scene: SceneID) {
-        bannerCreatives[scene] = creative
+        banners.creatives[scene] = creative
     }
 
     // MARK: - Steps
@@ -207,19 +243,9 @@ struct ScreenAdWalk {
 
     /// `request` with its number: a known request's, else the next free one.
     private mutating func numbered(_ request: ScreenAdRequest) -> ScreenAdRequest {
-        let index = known.first { !usedKnown.contains($0.index) && $0.isSame(as: request) }?.index ?? {
-            defer { nextIndex += 1 }
-            return nextIndex
-        }()
-        usedKnown.insert(index)
-        let numbered = request.numbered(index)
+        let numbered = request.numbered(numbering.index(of: request))
         requests.append(numbered)
         return numbered
-    }
-
-    private func outcome(_ request: ScreenAdRequest) -> Result<DisplayCreative, ScreenAdError>? {
-        if let known = outcomes[request.index] { return known }
-        return missingIsFailure ? .failure(.fetch(.unreachable(source: request.url, reason: "not fetched"))) : nil
     }
 
     /// A banner's request for `size` on `state`: its own scene's, or (not set, production) the whole screen's.
@@ -229,12 +255,12 @@ struct ScreenAdWalk {
         case .success(let made):
             request = numbered(made)
         case .failure(let failure):
-            bannerCreatives[banner.scene] = nil
+            banners.creatives[banner.scene] = nil
             events += ScreenAdDriver.bannerEvents(banner.scene, at: time, request: nil, result: .failure(failure), stamps: &stamps)
             return
         }
-        guard let result = outcome(request) else { return }
-        bannerCreatives[banner.scene] = try? result.get()
+        guard let result = answers.outcome(request) else { return }
+        banners.creatives[banner.scene] = try? result.get()
         events += ScreenAdDriver.bannerEvents(banner.scene, at: time, request: request, result: result, stamps: &stamps)
     }
 
@@ -245,7 +271,7 @@ struct ScreenAdWalk {
         do throws(FullScreenAd.Failure) {
             fill = try FullScreenAd.fill(.init(kind: ad.kind, scene: ad.setsScene ? ad.scene : nil), on: state, testMode: driver.testMode)
         } catch {
-            loaded[ad.scene] = nil
+            fullScreen.loaded[ad.scene] = nil
             let failure: ScreenAdError = error.reason == .sceneNotSet
                 ? .sceneNotSet(placement: ad.label) : .sceneNotOnScreen(placement: ad.label, scene: ad.scene)
             emit(time, ad.scene, .adDidFailToLoad, reason: failure.reason, message: failure.description)
@@ -255,11 +281,11 @@ struct ScreenAdWalk {
                                                size: fill.contentSize, source: ad.source,
                                                url: ad.source.template.expanded(size: fill.contentSize, scale: state.pointScale, scene: fill.scene),
                                                reason: reason))
-        fullScreenLoaded(ad, request: request, result: outcome(request), at: time)
+        fullScreenLoaded(ad, request: request, result: answers.outcome(request), at: time)
     }
 
     private mutating func present(_ scene: SceneID, on state: ScreenState, at time: MediaTime) {
-        guard let ad = driver.fullScreenAds.first(where: { $0.scene == scene }), let ready = loaded[scene],
+        guard let ad = driver.fullScreenAds.first(where: { $0.scene == scene }), let ready = fullScreen.loaded[scene],
               let creative = ready.creative else {
             emit(time, scene, .adDidFailToPresentFullScreenContent, reason: .adNotLoaded,
                  message: "scene \"\(scene)\": no full-screen ad is loaded")
@@ -278,7 +304,7 @@ struct ScreenAdWalk {
             return
         }
         var length: MediaDuration?
-        if case .video = creative.content, let video = videos[ready.request] {
+        if case .video = creative.content, let video = answers.videos[ready.request] {
             switch video {
             case .success(let duration): length = duration
             case .failure(let error):
@@ -288,8 +314,8 @@ struct ScreenAdWalk {
             }
         }
         // A full-screen ad is shown once: presenting uses it up.
-        loaded[scene] = nil
-        presented[scene] = Presented(creative: creative, from: time, request: ready.request)
+        fullScreen.loaded[scene] = nil
+        fullScreen.presented[scene] = Presented(creative: creative, from: time, request: ready.request)
         emit(time, scene, .adWillPresentFullScreenContent, message: "\(ad.kind.rawValue) \(ready.size) pt in \(window.frame.size) pt")
         emit(time, scene, .contentPauseRequested)
         emit(time, scene, .adDidRecordImpression)
@@ -304,11 +330,11 @@ struct ScreenAdWalk {
             (Rational(3, 4), .thirdQuartile, .thirdQuartile), (Rational(1), .complete, .complete),
         ]
         for (share, type, name) in marks {
-            pending.append(Pending(time: time + length * share, scene: scene, type: type, tracking: name, creative: creative,
+            fullScreen.pending.append(Pending(time: time + length * share, scene: scene, type: type, tracking: name, creative: creative,
                                    message: type == .complete ? "the video ended; it holds its last frame until dismissed" : nil))
         }
         if ad.kind == .rewarded {
-            pending.append(Pending(time: time + length, scene: scene, type: .userDidEarnReward, tracking: nil, creative: creative))
+            fullScreen.pending.append(Pending(time: time + length, scene: scene, type: .userDidEarnReward, tracking: nil, creative: creative))
         }
     }
 }

@@ -47,24 +47,48 @@ extension NativeScreenRun {
         var snapshots: [(time: MediaTime, sliders: [SliderState])] = []
         /// The commands not applied yet, in time order: the script's, then those added live.
         var queue: ArraySlice<(time: MediaTime, command: Action)>
-        /// Each placement's load phases and retries (`maxRetries`), by request.
-        var loads: [NativeLoadStates]
-        /// Loads begun and not landed, in the order begun; `result` once answered.
-        var pendingLoads: [PendingLoad] = []
-        var requested: [NativeLoadRequest] = []
-        var nextRequest = 0
+        var loads: Loads
         /// Whether the frame being evaluated changed a placement's state (a snapshot is taken at its end).
         var changed = false
         /// Which placement first showed each ad id and creative (`ad:ID`, `crid:ID`, `media:URL`).
         var shown: [String: String] = [:]
-        /// Placements whose block impression or binding failure was counted; cards as [placement, index].
-        var blockImpressed = Set<Int>(), blockBindingReported = Set<Int>()
-        var cardImpressed = Set<[Int]>(), cardBindingReported = Set<[Int]>()
-        /// Since when each card has been at least half visible without a break.
-        var visibleSince: [[Int]: MediaTime] = [:]
-        /// The videos started, and the cards ([placement, index]) whose video has started since their block loaded.
+        var counted = Counted()
+        /// The videos started.
         var videoStarts: [NativeVideoStart] = []
-        var videoStarted = Set<[Int]>()
+
+        /// The placements' loads: where each stands, those waiting to land, those the frame being evaluated began,
+        /// and the next request's id.
+        struct Loads: Sendable {
+            /// Each placement's load phases and retries (`maxRetries`), by request.
+            var states: [NativeLoadStates]
+            /// Loads begun and not landed, in the order begun; `result` once answered.
+            var pending: [PendingLoad] = []
+            /// The loads begun by the commands of the frame being evaluated (`begin(frame:)` returns them).
+            var requested: [NativeLoadRequest] = []
+            var nextRequest = 0
+        }
+
+        /// What is counted once per block a placement loaded, forgotten when its next block lands: impressions
+        /// and binding failures reported, how long each card has been visible, and the cards whose video started.
+        struct Counted: Sendable {
+            /// Placements whose block impression or binding failure was counted; cards as [placement, index].
+            var blockImpressed = Set<Int>(), blockBindingReported = Set<Int>()
+            var cardImpressed = Set<[Int]>(), cardBindingReported = Set<[Int]>()
+            /// Since when each card has been at least half visible without a break.
+            var visibleSince: [[Int]: MediaTime] = [:]
+            /// The cards ([placement, index]) whose video has started since their block loaded.
+            var videoStarted = Set<[Int]>()
+
+            /// Forgets what was counted of placement `p`'s block and its cards: a new block landed.
+            mutating func forget(placement p: Int) {
+                blockImpressed.remove(p)
+                blockBindingReported.remove(p)
+                cardImpressed = cardImpressed.filter { $0[0] != p }
+                cardBindingReported = cardBindingReported.filter { $0[0] != p }
+                visibleSince = visibleSince.filter { $0.key[0] != p }
+                videoStarted = videoStarted.filter { $0[0] != p }
+            }
+        }
 
         struct PendingLoad: Sendable {
             let request: NativeLoadRequest
@@ -80,7 +104,7 @@ extension NativeScreenRun {
             self.run = run
             self.keepsHistory = keepsHistory
             queue = run.commands[...]
-            loads = run.placements.map { NativeLoadStates(maximumRetries: $0.maximumRetries) }
+            loads = Loads(states: run.placements.map { NativeLoadStates(maximumRetries: $0.maximumRetries) })
             sliders = run.placements.map { SliderState(imagesLoaded: $0.loadImages) }
         }
 
@@ -124,14 +148,14 @@ extension NativeScreenRun {
                 apply(next.command, at: t)
                 changed = true
             }
-            defer { requested.removeAll() }
-            return requested
+            defer { loads.requested.removeAll() }
+            return loads.requested
         }
 
         /// The answer to `request`: it lands when it is due.
         public mutating func answer(_ request: NativeLoadRequest, _ result: Result<NativeBlock, NativeError>) {
-            guard let i = pendingLoads.firstIndex(where: { $0.request == request }) else { return }
-            pendingLoads[i].result = result
+            guard let i = loads.pending.firstIndex(where: { $0.request == request }) else { return }
+            loads.pending[i].result = result
         }
 
         /// Ends output frame `frame`: a load answered in it that is due lands (so a load without latency shows at
@@ -158,27 +182,22 @@ extension NativeScreenRun {
         /// Lands the answered loads whose latency has passed by `t`; true when one did.
         mutating func land(at t: MediaTime) -> Bool {
             var landed = false
-            while let i = pendingLoads.firstIndex(where: { $0.due <= t && $0.result != nil }) {
-                let load = pendingLoads.remove(at: i)
+            while let i = loads.pending.firstIndex(where: { $0.due <= t && $0.result != nil }) {
+                let load = loads.pending.remove(at: i)
                 let p = load.index
                 landed = true
                 switch load.result! {
                 case .success(let block):
-                    loads[p].finish(load.request.placement.source, succeeded: true)
+                    loads.states[p].finish(load.request.placement.source, succeeded: true)
                     sliders[p].block = block
                     sliders[p].indices = withoutDuplicates(block, placement: p, at: t)
                     sliders[p].position = 0
                     sliders[p].animation = nil
-                    blockImpressed.remove(p)
-                    blockBindingReported.remove(p)
-                    cardImpressed = cardImpressed.filter { $0[0] != p }
-                    cardBindingReported = cardBindingReported.filter { $0[0] != p }
-                    visibleSince = visibleSince.filter { $0.key[0] != p }
-                    videoStarted = videoStarted.filter { $0[0] != p }
+                    counted.forget(placement: p)
                     phase(t, p, .loaded)
                     events.append(event(t, p, .moment(.loaded)))
                 case .failure(let error):
-                    loads[p].finish(load.request.placement.source, succeeded: false)
+                    loads.states[p].finish(load.request.placement.source, succeeded: false)
                     phase(t, p, .failed)
                     events.append(event(t, p, .moment(.failed(error.failureKind, message: error.description))))
                 }
@@ -212,15 +231,15 @@ extension NativeScreenRun {
                 switch command {
                 case .loadSlider:
                     let placement = run.placements[p]
-                    do throws(NativeError) { try loads[p].begin(placement.source, placement: placement.id) } catch {
+                    do throws(NativeError) { try loads.states[p].begin(placement.source, placement: placement.id) } catch {
                         guard case .loadRefused(_, let reason) = error else { return }
                         return events.append(refuse(reason))
                     }
                     phase(t, p, .loading)
-                    let request = NativeLoadRequest(id: nextRequest, placement: placement)
-                    nextRequest += 1
-                    pendingLoads.append(PendingLoad(request: request, index: p, due: t + placement.latency))
-                    requested.append(request)
+                    let request = NativeLoadRequest(id: loads.nextRequest, placement: placement)
+                    loads.nextRequest += 1
+                    loads.pending.append(PendingLoad(request: request, index: p, due: t + placement.latency))
+                    loads.requested.append(request)
                 case .loadImages:
                     if slider.imagesLoaded { return events.append(refuse("images are loaded already")) }
                     sliders[p].imagesLoaded = true
@@ -264,17 +283,17 @@ extension NativeScreenRun {
             guard sliders[p].phase == .loaded, let block = sliders[p].block,
                   let all = run.layout(of: p, sliders[p], at: t, bindingOnly: true) else { return }
             if let failure = all.header.bindingFailure(run.placements[p].style == .single ? [] : block.assets) {
-                if blockBindingReported.insert(p).inserted { events.append(event(t, p, .moment(.bindingFailure(message: failure)))) }
+                if counted.blockBindingReported.insert(p).inserted { events.append(event(t, p, .moment(.bindingFailure(message: failure)))) }
                 return
             }
             for card in all.cards {
                 guard let failure = card.layout.bindingFailure(block.ads[card.index].assets),
-                      cardBindingReported.insert([p, card.index]).inserted else { continue }
+                      counted.cardBindingReported.insert([p, card.index]).inserted else { continue }
                 events.append(event(t, p, .moment(.bindingFailure(message: failure)), card: card.index, ad: card.ad))
             }
             guard let layout = run.layout(of: p, sliders[p], at: t), layout.frame.width > 0 else { return }
             // The block counts as soon as it is bound and on screen; it does not wait for its images.
-            if run.placements[p].style == .slider, blockImpressed.insert(p).inserted { events.append(event(t, p, .moment(.impression))) }
+            if run.placements[p].style == .slider, counted.blockImpressed.insert(p).inserted { events.append(event(t, p, .moment(.impression))) }
             let offset = run.offset(sliders[p], layout, at: t)
             // A card counts only what the viewer can see: inside its scene's content frame, and not under a full-screen
             // ad or a landing screen the scene presents.
@@ -282,16 +301,16 @@ extension NativeScreenRun {
             let placement = run.placements[p]
             let window = screen.scene(placement.scene)?.presentation == nil ? screen.layout(of: placement.scene).map(screen.contentFrame(of:)) : nil
             startVideos(p, layout, offset: offset, window: window, at: t)
-            for (row, card) in layout.cards.enumerated() where !cardImpressed.contains([p, card.index]) {
+            for (row, card) in layout.cards.enumerated() where !counted.cardImpressed.contains([p, card.index]) {
                 let key = [p, card.index]
                 guard let window, layout.visibleFraction(row, offset: offset, within: window) * Rational(2) >= .one else {
-                    visibleSince[key] = nil
+                    counted.visibleSince[key] = nil
                     continue
                 }
-                let since = visibleSince[key] ?? t
-                visibleSince[key] = since
+                let since = counted.visibleSince[key] ?? t
+                counted.visibleSince[key] = since
                 guard (t - since).seconds >= .one else { continue }
-                cardImpressed.insert(key)
+                counted.cardImpressed.insert(key)
                 events.append(event(t, p, .moment(.impression), card: card.index, ad: card.ad))
                 beacons(block.ads[card.index].impressionBeacons, .impression, p, card: card.index, ad: card.ad, at: t)
             }

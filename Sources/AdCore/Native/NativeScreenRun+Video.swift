@@ -21,11 +21,11 @@ extension NativeScreenRun.Evaluation {
     /// Starts the video of each card of placement `p` whose media frame is at least half visible at `t`.
     mutating func startVideos(_ p: Int, _ layout: NativeSliderLayout, offset: Rational, window: PointRect?, at t: MediaTime) {
         guard let window, let block = sliders[p].block else { return }
-        for (row, card) in layout.cards.enumerated() where !videoStarted.contains([p, card.index]) {
+        for (row, card) in layout.cards.enumerated() where !counted.videoStarted.contains([p, card.index]) {
             guard let media = card.layout.frames.first(where: { $0.slot == .media }), let asset = media.asset,
                   case .video(let tag) = block.ads[card.index].assets[asset].content,
                   layout.visibleFraction(row, of: media.rect, offset: offset, within: window) * Rational(2) >= .one else { continue }
-            videoStarted.insert([p, card.index])
+            counted.videoStarted.insert([p, card.index])
             let placement = run.placements[p]
             videoStarts.append(NativeVideoStart(time: t, placement: placement.id, scene: placement.scene, card: card.index,
                                                 ad: card.ad, vastTag: tag))

@@ -38,8 +38,8 @@ public final class ScreenAdPlayback: Sendable {
     public init(run: ScreenAdRun) {
         loader = run.loader
         var walk = ScreenAdWalk(driver: run.driver, outcomes: run.outcomes, videos: run.videos, missingIsFailure: false)
-        walk.known = run.requests
-        walk.nextIndex = run.requests.count
+        walk.numbering.known = run.requests
+        walk.numbering.nextIndex = run.requests.count
         walk.begin()
         state = LockedState(State(walk: walk, script: run.driver.timeline.changes[...], seenRequests: walk.requests.count))
     }
@@ -97,10 +97,10 @@ public final class ScreenAdPlayback: Sendable {
     public func take(_ arrival: Arrival, video: FullScreenVideoOutcome?, at time: MediaTime) {
         state.withLock { state in
             let index = arrival.request.index
-            state.walk.outcomes[index] = arrival.result
-            if let video { state.walk.videos[index] = video }
+            state.walk.answers.outcomes[index] = arrival.result
+            if let video { state.walk.answers.videos[index] = video }
             guard case .fullScreen(let scene) = arrival.request.placement,
-                  state.walk.loaded[scene]?.request == index,
+                  state.walk.fullScreen.loaded[scene]?.request == index,
                   let ad = state.walk.driver.fullScreenAds.first(where: { $0.scene == scene }) else { return }
             state.walk.fullScreenLoaded(ad, request: arrival.request, result: arrival.result, at: time)
         }
@@ -142,7 +142,7 @@ public final class ScreenAdPlayback: Sendable {
         let made = state.walk.requests[state.seenRequests...]
         state.seenRequests = state.walk.requests.count
         guard let loader, !state.cancelled else { return }
-        for request in made where state.walk.outcomes[request.index] == nil {
+        for request in made where state.walk.answers.outcomes[request.index] == nil {
             guard case .fullScreen = request.placement else { continue }
             state.running.removeValue(forKey: request.placement)?.cancel()
             state.running[request.placement] = Task { [self] in

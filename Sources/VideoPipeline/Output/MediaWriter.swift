@@ -12,40 +12,57 @@ public final class MediaWriter {
     public let format: OutputFormat
     public let encoding: EncodingSettings
 
-    private let output: AtomicFile
-    private let context: OutputContext
-    /// The video encoder, or in passthrough the track of copied and encoded runs.
-    private let video: Encoder?
-    private let spliced: SplicedVideoTrack?
-    /// The audio encoder, or in passthrough (when the content's sound can be copied) the track of copied and
-    /// encoded packets.
-    private let audio: Encoder?
-    private let splicedAudio: SplicedAudioTrack?
-    private let packet: Packet
-    private let fifo: AudioFIFO
-    private let audioFrame: Frame
-    private let audioFrameSize: Int
-    private var videoFrames: Int64 = 0
-    private var audioSamples: Int64 = 0
-    private var finished = false
+    /// The file being written and its muxer.
+    private var file: File
+    private var video: Video
+    private var audio: Audio
+
+    /// The file being written: under its temporary name until it is put in place, the muxer writing it, the packet
+    /// the encoders drain through, and whether its trailer is written.
+    private struct File {
+        let output: AtomicFile
+        let context: OutputContext
+        let packet: Packet
+        var finished = false
+    }
+
+    /// The video track: the encoder, or in passthrough the track of copied and encoded runs, and the frames written.
+    private struct Video {
+        let encoder: Encoder?
+        let spliced: SplicedVideoTrack?
+        var frames: Int64 = 0
+    }
+
+    /// The audio track: the encoder, or in passthrough (when the content's sound can be copied) the track of copied
+    /// and encoded packets; the samples waiting for the encoder (`fifo`, taken `frameSize` at a time into `frame`;
+    /// `staging` converts them for PCM) and the samples encoded or passed to the spliced track.
+    private struct Audio {
+        let encoder: Encoder?
+        let spliced: SplicedAudioTrack?
+        let fifo: AudioFIFO
+        let frame: Frame
+        let frameSize: Int
+        var samples: Int64 = 0
+        var staging: AudioBuffer?
+    }
 
     /// Video frames written so far.
-    public var frameCount: Int64 { videoFrames }
+    public var frameCount: Int64 { video.frames }
     /// Audio samples written so far.
-    public var sampleCount: Int64 { audioSamples + Int64(fifo.count) }
+    public var sampleCount: Int64 { audio.samples + Int64(audio.fifo.count) }
     /// In passthrough, the content's sound, whose packets are copied; `nil` when it is encoded (`audioCopyRefusal`
     /// says why).
-    public var contentSound: AudioPacketSource? { splicedAudio?.content }
+    public var contentSound: AudioPacketSource? { audio.spliced?.content }
 
     /// In passthrough with the content's sound copied, `path` (an ad) opened for its packets to be copied too.
     /// - Throws: `.cannotCopy` with the reason when its sound is not AAC-LC in the output's format.
     public func soundSource(_ path: String) throws(MediaError) -> AudioPacketSource? {
-        try splicedAudio?.source(path)
+        try audio.spliced?.source(path)
     }
     /// In passthrough, why the content's sound is encoded rather than copied.
     public let audioCopyRefusal: CopyRefusal?
     /// In passthrough, the AAC packets copied from the content and encoded so far.
-    public var audioPackets: (copied: Int, encoded: Int)? { splicedAudio.map { ($0.copied, $0.encoded) } }
+    public var audioPackets: (copied: Int, encoded: Int)? { audio.spliced.map { ($0.packets.copied, $0.packets.encoded) } }
 
     /// Creates the temporary output and opens the encoders.
     ///
@@ -66,20 +83,19 @@ public final class MediaWriter {
         self.format = format
         self.encoding = encoding
         let containerName = try MediaWriter.container(for: destination, profile: encoding.profile)
-        output = try AtomicFile.forMedia(destination)
+        let output = try AtomicFile.forMedia(destination)
 
         // Each FFmpeg object is owned by its wrapper from allocation, so a failure anywhere below frees each once.
-        context = try OutputContext(container: containerName, filename: output.temporaryPath)
-        packet = try Packet()
+        let context = try OutputContext(container: containerName, filename: output.temporaryPath)
+        file = File(output: output, context: context, packet: try Packet())
         if let passthrough {
             guard containerName == "mp4" || containerName == "mov" else {
                 throw .invalidSetting(name: "passthrough", value: destination, reason: "copies H.264 into MP4 only: name the output .mp4")
             }
-            spliced = try SplicedVideoTrack(in: context, content: passthrough, format: format, encoding: encoding, reportedAs: destination)
-            video = nil
+            video = Video(encoder: nil, spliced: try SplicedVideoTrack(in: context, content: passthrough, format: format,
+                                                                       encoding: encoding, reportedAs: destination))
         } else {
-            video = try Encoder.video(in: context, format: format, encoding: encoding)
-            spliced = nil
+            video = Video(encoder: try Encoder.video(in: context, format: format, encoding: encoding), spliced: nil)
         }
         var splicedAudio: SplicedAudioTrack?, refusal: CopyRefusal?
         if passthrough != nil, !copySound {
@@ -91,12 +107,13 @@ public final class MediaWriter {
                 refusal = reason
             }
         }
-        self.splicedAudio = splicedAudio
         audioCopyRefusal = refusal
-        audio = splicedAudio == nil ? try Encoder.audio(in: context, format: format, encoding: encoding) : nil
-        audioFrameSize = audio?.frameSize ?? 1024
-        fifo = try AudioFIFO(format: AV_SAMPLE_FMT_FLTP, channels: format.channels, capacity: audioFrameSize * 4, path: destination)
-        audioFrame = try Frame()
+        let encoder = splicedAudio == nil ? try Encoder.audio(in: context, format: format, encoding: encoding) : nil
+        let frameSize = encoder?.frameSize ?? 1024
+        audio = Audio(encoder: encoder, spliced: splicedAudio,
+                      fifo: try AudioFIFO(format: AV_SAMPLE_FMT_FLTP, channels: format.channels, capacity: frameSize * 4,
+                                          path: destination),
+                      frame: try Frame(), frameSize: frameSize)
         try openFile()
     }
 
@@ -114,10 +131,10 @@ public final class MediaWriter {
     }
 
     private func openFile() throws(MediaError) {
-        try context.openIO(output.temporaryPath, reportedAs: destination)
+        try file.context.openIO(file.output.temporaryPath, reportedAs: destination)
         let options = FFmpegOptions()
         if encoding.profile == .delivery { try options.set("movflags", "+faststart") }
-        try context.writeHeader(options: options, reportedAs: destination)
+        try file.context.writeHeader(options: options, reportedAs: destination)
     }
 
     /// Encodes the compositor's canvas as the next video frame.
@@ -129,41 +146,42 @@ public final class MediaWriter {
     /// forced to be one, so that the stream can be cut there (HLS segments).
     public func writeVideo(_ picture: VideoPicture, keyframe: Bool = false) throws(MediaError) {
         precondition(picture.size == format.size && picture.frame.pixelFormat == AV_PIX_FMT_YUV420P)
-        videoFrames += 1
-        guard let video else { return try spliced!.encode(picture, keyframe: keyframe) }
-        try video.send(picture.frame, pts: videoFrames - 1, keyframe: keyframe, path: destination)
-        try drain(video)
+        video.frames += 1
+        guard let encoder = video.encoder else { return try video.spliced!.encode(picture, keyframe: keyframe) }
+        try encoder.send(picture.frame, pts: video.frames - 1, keyframe: keyframe, path: destination)
+        try drain(encoder)
     }
 
     /// The passthrough file's IDR pictures (where a copied run may start or end) and its picture count; `nil`
     /// without passthrough.
-    public var copyable: CopySource? { spliced?.content }
+    public var copyable: CopySource? { video.spliced?.content }
 
     /// Opens `path` (an ad) to be copied like the passthrough file; `nil` without passthrough.
     /// - Throws: `.cannotCopy` with the reason when its pictures cannot be copied into this output as they are.
     public func copySource(_ path: String) throws(MediaError) -> CopySource? {
-        try spliced?.copySource(path)
+        try video.spliced?.copySource(path)
     }
 
     /// Copies the pictures `range` of `source` (the passthrough file when `nil`) as the next video frames (`range`
     /// starts at an IDR and ends at one or at the file's end, `copyable`).
     public func copyVideo(_ range: Range<Int64>, from source: CopySource? = nil) throws(MediaError) {
-        try spliced!.copy(range, from: source)
-        videoFrames += Int64(range.count)
+        try video.spliced!.copy(range, from: source)
+        video.frames += Int64(range.count)
     }
 
     /// Appends the samples of `buffer` (planar float in the output format) to the audio track.
     public func writeAudio(_ buffer: AudioBuffer) throws(MediaError) {
         precondition(buffer.channels == format.channels && buffer.sampleRate == format.sampleRate)
         guard buffer.count > 0 else { return }
-        if let splicedAudio {
-            try splicedAudio.write(buffer)
-            audioSamples += Int64(buffer.count)
+        if let spliced = audio.spliced {
+            try spliced.write(buffer)
+            audio.samples += Int64(buffer.count)
             return
         }
+        let fifo = audio.fifo
         _ = try buffer.withPlanes { planes throws(MediaError) in try fifo.write(planes, count: buffer.count) }
-        while fifo.count >= audioFrameSize {
-            try encodeAudio(count: audioFrameSize)
+        while fifo.count >= audio.frameSize {
+            try encodeAudio(count: audio.frameSize)
         }
     }
 
@@ -175,46 +193,47 @@ public final class MediaWriter {
     /// Flushes the encoders and writes the trailer, leaving the file under its temporary name: the caller puts it
     /// in place with its other outputs (`AtomicFile.commitAll`), so that they all appear or none does.
     public func finishWriting() throws(MediaError) -> AtomicFile {
-        precondition(!finished)
-        let rest = fifo.count
+        precondition(!file.finished)
+        let rest = audio.fifo.count
         if rest > 0 { try encodeAudio(count: rest) }
-        if let video {
-            try video.send(nil, pts: 0, path: destination)
-            try drain(video)
+        if let encoder = video.encoder {
+            try encoder.send(nil, pts: 0, path: destination)
+            try drain(encoder)
         }
-        try spliced?.finish()
-        try splicedAudio?.finish()
-        if let audio {
-            try audio.send(nil, pts: 0, path: destination)
-            try drain(audio)
+        try video.spliced?.finish()
+        try audio.spliced?.finish()
+        if let encoder = audio.encoder {
+            try encoder.send(nil, pts: 0, path: destination)
+            try drain(encoder)
         }
-        try context.writeTrailer(reportedAs: destination)
-        finished = true
-        try context.closeIO(reportedAs: destination)
-        return output
+        try file.context.writeTrailer(reportedAs: destination)
+        file.finished = true
+        try file.context.closeIO(reportedAs: destination)
+        return file.output
     }
 
     /// Pops `count` samples from the FIFO and encodes them as one audio frame.
     private func encodeAudio(count: Int) throws(MediaError) {
-        guard let audio else { return }
-        let frame = audioFrame
-        try audio.prepareAudio(frame, count: count)
-        if audio.takesPlanarFloat {
-            try fifo.read(into: frame, count: count)
+        guard let encoder = audio.encoder else { return }
+        let frame = audio.frame
+        try encoder.prepareAudio(frame, count: count)
+        if encoder.takesPlanarFloat {
+            try audio.fifo.read(into: frame, count: count)
         } else {
             try readInterleavedS16(into: frame, count: count)
         }
-        try audio.send(frame, pts: audioSamples, path: destination)
-        audioSamples += Int64(count)
-        try drain(audio)
+        try encoder.send(frame, pts: audio.samples, path: destination)
+        audio.samples += Int64(count)
+        try drain(encoder)
     }
 
     /// PCM wants interleaved 16-bit: read planar floats, round and clamp.
     private func readInterleavedS16(into frame: Frame, count: Int) throws(MediaError) {
-        if staging == nil || staging!.capacity < count {
-            staging = try AudioBuffer(channels: format.channels, sampleRate: format.sampleRate, capacity: max(count, audioFrameSize))
+        if audio.staging == nil || audio.staging!.capacity < count {
+            audio.staging = try AudioBuffer(channels: format.channels, sampleRate: format.sampleRate,
+                                            capacity: max(count, audio.frameSize))
         }
-        let staging = staging!
+        let staging = audio.staging!, fifo = audio.fifo
         _ = try staging.withPlanes { planes throws(MediaError) in try fifo.read(planes, count: count) }
         let out = UnsafeMutableRawPointer(frame.dataPointer(0)!).assumingMemoryBound(to: Int16.self)
         let channels = format.channels
@@ -227,10 +246,8 @@ public final class MediaWriter {
         }
     }
 
-    private var staging: AudioBuffer?
-
     /// Takes every packet the encoder has ready and writes it.
     private func drain(_ encoder: Encoder) throws(MediaError) {
-        try encoder.drain(into: context, using: packet, path: destination)
+        try encoder.drain(into: file.context, using: file.packet, path: destination)
     }
 }

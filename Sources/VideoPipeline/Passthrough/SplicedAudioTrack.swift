@@ -22,43 +22,74 @@ import MediaCore
 /// `AudioCopyGrid` tells the render where to read each run from. Every sample of the track is otherwise where
 /// the render put it, so copying changes the bytes, not the sound's place.
 final class SplicedAudioTrack {
-    let stream: MuxerStream
+    /// Where the track's packets go and how its encoded ones are made.
+    private let output: Output
     /// The content's packets; `source(_:)` opens an ad's.
     let content: AudioPacketSource
+    /// What a copied file's sound must match.
+    private let bitstream: Bitstream
     /// Packets copied and encoded so far.
-    private(set) var copied = 0
-    private(set) var encoded = 0
+    private(set) var packets = PacketCounts()
 
     private static let size = AudioPacketSource.packetSize
     /// Samples a fresh encoder is given before its first kept packet: it starts on silence, which it takes for an
     /// attack and answers with short windows; two packets later it is back to the long ones the copied packet
     /// before expects.
     private static let warmUp = 2 * size
-    private let destination: String
-    private let format: OutputFormat
-    private let encoding: EncodingSettings
-    private let context: OutputContext
-    /// The encoder's `AudioSpecificConfig` and where its packets start (modulo the packet size): what a copied
-    /// file's sound must match.
-    private let config: [UInt8]
-    private let outputPhase: Int64
-    /// The encoder of the current encoded run; `unused` is the one opened for the track's parameters.
-    private var encoder: CodecContext?
-    private var unused: CodecContext?
-    /// The output's samples not yet given to an encoder, from output sample `pcmStart`.
-    private let pcm: AudioFIFO
-    private var pcmStart: Int64 = 0
-    private var received: Int64 = 0
+    /// The output's samples as they arrive.
+    private var samples: Samples
     /// Runs of a file's sound in the output, oldest first: output sample `s` of `[start, end)` is the file's source
     /// position `s − offset`.
     private var runs: [(start: Int64, end: Int64, offset: Int64, source: AudioPacketSource)] = []
     /// The stamp of the next packet to copy or encode.
     private var next: Int64 = -size
-    /// The current encoder has been given the output's samples up to here; it writes packets stamped from `keepFrom`.
-    private var fed: Int64 = 0
-    private var keepFrom: Int64 = 0
+    /// The run of encoded packets being written, if any.
+    private var encodedRun: EncodedRun
     private let frame: Frame
     private let packet: Packet
+
+    /// The output the track is part of: its muxer and stream, the name it is reported as, and the format and
+    /// encoding settings the encoded runs are made with.
+    private struct Output {
+        let context: OutputContext
+        let stream: MuxerStream
+        let destination: String
+        let format: OutputFormat
+        let encoding: EncodingSettings
+    }
+
+    /// The encoder's `AudioSpecificConfig` and where its packets start (modulo the packet size): what a copied
+    /// file's sound must match.
+    private struct Bitstream {
+        let config: [UInt8]
+        let outputPhase: Int64
+    }
+
+    /// How many packets the track holds of each kind.
+    struct PacketCounts {
+        /// Copied from a file.
+        var copied = 0
+        /// Encoded from the output's samples.
+        var encoded = 0
+    }
+
+    /// The output's samples: how many arrived, and those not yet given to an encoder (in `pcm`, from output sample
+    /// `start`).
+    private struct Samples {
+        let pcm: AudioFIFO
+        var start: Int64 = 0
+        var received: Int64 = 0
+    }
+
+    /// The current encoded run: its encoder (`nil` between runs; `unused` is the one opened for the track's
+    /// parameters, which the run at the file's start takes), how far it was fed and the first stamp it keeps.
+    private struct EncodedRun {
+        var encoder: CodecContext?
+        var unused: CodecContext?
+        /// The encoder has been given the output's samples up to here; it writes packets stamped from `keepFrom`.
+        var fed: Int64 = 0
+        var keepFrom: Int64 = 0
+    }
 
     /// Adds an AAC track to `context` (before its header is written) that copies the sound of `content`.
     /// - Throws: `.cannotCopy` with the reason when its packets cannot join the track: not AAC-LC with the output's
@@ -73,18 +104,16 @@ final class SplicedAudioTrack {
         guard first.codecID == AV_CODEC_ID_AAC, first.initialPadding == SplicedAudioTrack.size, first.frameSize == SplicedAudioTrack.size else {
             throw .cannotCopy(path: content, reason: .outputSound)
         }
-        config = first.extradata
-        outputPhase = -Int64(first.initialPadding)
-        self.content = try AudioPacketSource(path: content, format: format, config: config, outputPhase: outputPhase)
-        self.destination = destination
-        self.format = format
-        self.encoding = encoding
-        self.context = context
-        unused = first
-        pcm = try AudioFIFO(format: AV_SAMPLE_FMT_FLTP, channels: format.channels, capacity: 8192, path: destination)
+        bitstream = Bitstream(config: first.extradata, outputPhase: -Int64(first.initialPadding))
+        self.content = try AudioPacketSource(path: content, format: format, config: bitstream.config,
+                                             outputPhase: bitstream.outputPhase)
+        encodedRun = EncodedRun(unused: first)
+        samples = Samples(pcm: try AudioFIFO(format: AV_SAMPLE_FMT_FLTP, channels: format.channels, capacity: 8192,
+                                             path: destination))
         frame = try Frame()
         packet = try Packet()
-        stream = try context.newStream()
+        let stream = try context.newStream()
+        output = Output(context: context, stream: stream, destination: destination, format: format, encoding: encoding)
         try stream.setParameters(from: first)
         stream.setTiming(timeBase: first.timeBase)
     }
@@ -92,13 +121,14 @@ final class SplicedAudioTrack {
     /// Opens `path` (an ad) for its packets to be copied like the content's.
     /// - Throws: `.cannotCopy` with the reason when its sound is not AAC-LC in the output's format.
     func source(_ path: String) throws(MediaError) -> AudioPacketSource {
-        try AudioPacketSource(path: path, format: format, config: config, outputPhase: outputPhase)
+        try AudioPacketSource(path: path, format: output.format, config: bitstream.config, outputPhase: bitstream.outputPhase)
     }
 
     /// Appends the samples of `buffer` and writes every packet they settle.
     func write(_ buffer: AudioBuffer) throws(MediaError) {
         guard buffer.count > 0 else { return }
-        _ = try buffer.withPlanes { planes throws(MediaError) in try pcm.write(planes, count: buffer.count) }
+        _ = try buffer.withPlanes { planes throws(MediaError) in try samples.pcm.write(planes, count: buffer.count) }
+        let received = samples.received
         if let sound = buffer.copyableSound {
             let offset = received - sound.position
             if let last = runs.last, last.end == received, last.offset == offset, last.source === sound.source {
@@ -107,26 +137,26 @@ final class SplicedAudioTrack {
                 runs.append((received, received + Int64(buffer.count), offset, sound.source))
             }
         }
-        received += Int64(buffer.count)
+        samples.received += Int64(buffer.count)
         // A packet is settled once its block and the next have arrived.
-        while next + 3 * SplicedAudioTrack.size <= received { try settle(next) }
+        while next + 3 * SplicedAudioTrack.size <= samples.received { try settle(next) }
     }
 
     /// Writes the packets left, encoding the sound past the last one copied.
     func finish() throws(MediaError) {
-        while next < received { try settle(next) }
-        if encoder != nil { try endRun(at: .max) }
+        while next < samples.received { try settle(next) }
+        if encodedRun.encoder != nil { try endRun(at: .max) }
     }
 
     /// Copies or encodes packet `p`.
     private func settle(_ p: Int64) throws(MediaError) {
         let size = SplicedAudioTrack.size
         if let content = try copyable(p) {
-            if encoder != nil { try endRun(at: p) }
+            if encodedRun.encoder != nil { try endRun(at: p) }
             try writeCopied(content, at: p)
         } else {
-            if encoder == nil { try startRun(at: p) }
-            try feed(to: min(p + size, received))
+            if encodedRun.encoder == nil { try startRun(at: p) }
+            try feed(to: min(p + size, samples.received))
         }
         // The next run starts no earlier than the next packet, less its warm-up.
         try dropSamples(before: p + size - SplicedAudioTrack.warmUp)
@@ -140,7 +170,7 @@ final class SplicedAudioTrack {
         // the encoded packets either side of a copied stretch then hold only that file's sound, so the encoder
         // chooses long windows, or a start window before a change, as the copied packets next to them expect.
         let from = max(p - size, 0), to = p + 3 * size
-        guard to <= received else { return nil }
+        guard to <= samples.received else { return nil }
         runs.removeAll { $0.end < p }
         guard let run = runs.first(where: { $0.start <= from && $0.end >= to }) else { return nil }
         return try run.source.packet(at: p - run.offset)
@@ -148,29 +178,31 @@ final class SplicedAudioTrack {
 
     /// Opens an encoder for a run whose first packet is `p`.
     private func startRun(at p: Int64) throws(MediaError) {
-        if p < 0, let unused {
-            encoder = unused
-            keepFrom = .min
+        if p < 0, let unused = encodedRun.unused {
+            encodedRun.encoder = unused
+            encodedRun.keepFrom = .min
         } else {
-            encoder = try Encoder.audioCodec(format: format, encoding: encoding, globalHeader: context.wantsGlobalHeader)
-            keepFrom = p
+            encodedRun.encoder = try Encoder.audioCodec(format: output.format, encoding: output.encoding,
+                                                        globalHeader: output.context.wantsGlobalHeader)
+            encodedRun.keepFrom = p
         }
-        unused = nil
+        encodedRun.unused = nil
         let start = max(p - (p < 0 ? 0 : SplicedAudioTrack.warmUp), 0)
-        precondition(start >= pcmStart, "an encoded run starts at \(start), before the samples kept from \(pcmStart)")
-        fed = start
+        precondition(start >= samples.start, "an encoded run starts at \(start), before the samples kept from \(samples.start)")
+        encodedRun.fed = start
     }
 
     /// Gives the current encoder the output's samples up to `end`, a packet at a time.
     private func feed(to end: Int64) throws(MediaError) {
-        guard let encoder else { return }
-        while fed < end {
+        guard let encoder = encodedRun.encoder else { return }
+        while encodedRun.fed < end {
+            let fed = encodedRun.fed
             let count = Int(min(SplicedAudioTrack.size, end - fed))
             try encoder.prepareAudio(frame, count: count)
-            try pcm.peek(into: frame, count: count, offset: Int(fed - pcmStart))
+            try samples.pcm.peek(into: frame, count: count, offset: Int(fed - samples.start))
             frame.presentationTime = fed
-            try encoder.send(frame, path: destination)
-            fed += Int64(count)
+            try encoder.send(frame, path: output.destination)
+            encodedRun.fed += Int64(count)
             try drain(before: .max)
         }
     }
@@ -178,40 +210,42 @@ final class SplicedAudioTrack {
     /// Ends the encoded run before packet `end`: feeds the samples its last packet overlaps, flushes, and writes
     /// the packets stamped before `end`.
     private func endRun(at end: Int64) throws(MediaError) {
-        guard let encoder else { return }
+        guard let encoder = encodedRun.encoder else { return }
         // The last packet's block reaches a packet past it, and the encoder looks one further to choose its window.
         if end != .max { try feed(to: end + 2 * SplicedAudioTrack.size) }
-        try encoder.send(nil, path: destination)
+        try encoder.send(nil, path: output.destination)
         try drain(before: end)
-        self.encoder = nil
+        encodedRun.encoder = nil
     }
 
     /// Writes the packets the encoder has ready that are stamped in `[keepFrom, end)`.
     private func drain(before end: Int64) throws(MediaError) {
-        guard let encoder else { return }
-        try encoder.receivePackets(into: packet, path: destination) { packet throws(MediaError) in
+        guard let encoder = encodedRun.encoder else { return }
+        let keepFrom = encodedRun.keepFrom
+        try encoder.receivePackets(into: packet, path: output.destination) { packet throws(MediaError) in
             guard let pts = packet.pts, pts >= keepFrom, pts < end else { return }
-            encoded += 1
+            packets.encoded += 1
             try write(packet)
         }
     }
 
     private func writeCopied(_ content: Packet, at p: Int64) throws(MediaError) {
         content.stamp(pts: p, dts: p, duration: SplicedAudioTrack.size)
-        copied += 1
+        packets.copied += 1
         try write(content)
     }
 
     /// Writes `packet`, stamped on the output's sample clock, to the track.
     private func write(_ packet: Packet) throws(MediaError) {
-        try context.write(packet, to: stream, from: Rational(1, Int64(format.sampleRate)), path: destination)
+        try output.context.write(packet, to: output.stream, from: Rational(1, Int64(output.format.sampleRate)),
+                                 path: output.destination)
     }
 
     /// Forgets the samples before `sample`: no encoded run will start before it.
     private func dropSamples(before sample: Int64) throws(MediaError) {
-        let n = min(sample, received) - pcmStart
+        let n = min(sample, samples.received) - samples.start
         guard n > 0 else { return }
-        try pcm.drain(Int(n))
-        pcmStart += n
+        try samples.pcm.drain(Int(n))
+        samples.start += n
     }
 }

@@ -14,7 +14,7 @@ extension SessionOptions {
         if sessionFile != nil, let session = screen, let player = session.player {
             files.read("--content", session.contentPath(of: player))
             files.read("--ads", Self.localDocument(session.adSource(of: player)))
-            files.read("--url-map", urlMap ?? session.urlMap.map(session.resolved))
+            files.read("--url-map", adRequest.urlMap ?? session.urlMap.map(session.resolved))
         } else {
             let inputs = try resolvedInputs()
             files.read("--content", inputs.content)
@@ -26,7 +26,7 @@ extension SessionOptions {
             files.read("--url-map", inputs.urlMap)
             if case .file(let path) = inputs.script { files.read("--script", path) }
         }
-        files.read("--pip-background", pictureInPictureBackground)
+        files.read("--pip-background", pictureInPicture.background)
         files.read("--session", sessionFile)
         if sessionFile != nil, let session = screen {
             for player in session.players.dropFirst() {
@@ -34,7 +34,7 @@ extension SessionOptions {
                 files.read("--session (scene \(player.scene))", Self.localDocument(session.adSource(of: player)))
             }
         }
-        files.read("--banner", banner.flatMap { CreativeSource(argument: $0).localPath })
+        files.read("--banner", shortcuts.banner.flatMap { CreativeSource(argument: $0).localPath })
         return files
     }
 }

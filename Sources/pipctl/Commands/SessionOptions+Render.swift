@@ -14,17 +14,17 @@ extension SessionOptions {
                        context: CommandContext) async throws -> RenderRequest {
         let command = context.command
         // Refused before anything is fetched: a cache that is not a directory, or that others could change.
-        do throws(MediaCacheDirectoryError) { try mediaCacheSettings.checkDirectory() } catch {
-            throw UsageError(command: command, message: (mediaCache == nil ? "the media cache: " : "--media-cache: ") + "\(error)")
+        do throws(MediaCacheDirectoryError) { try remoteMedia.settings.checkDirectory() } catch {
+            throw UsageError(command: command, message: (remoteMedia.cache == nil ? "the media cache: " : "--media-cache: ") + "\(error)")
         }
         if screen != nil, format.size != nil {
             throw UsageError(command: command, message: "--size: the output of a --device is its display (see --point-scale)")
         }
         var loading = RenderRequest.Loading()
-        try decisioning.apply(to: &loading.fetching, command: command)
-        loading.window = window
-        loading.cuePoints = cuePoints
-        loading.strictAds = strictAds
+        try adRequest.decisioning.apply(to: &loading.fetching, command: command)
+        loading.window = adRequest.window
+        loading.cuePoints = adRequest.cuePoints
+        loading.strictAds = adRequest.strictAds
         loading.size = format.size
         loading.frameRate = format.frameRate
         loading.contentStart = startAt
@@ -45,7 +45,7 @@ extension SessionOptions {
         var request: RenderRequest
         do {
             if sessionFile != nil, let session = screen {
-                loading.urlMapFile = urlMap
+                loading.urlMapFile = adRequest.urlMap
                 request = try await RenderRequest(session: session, output: outputPath(output), loading: loading)
             } else {
                 let inputs = try resolvedInputs()
@@ -67,10 +67,10 @@ extension SessionOptions {
         request.output.timelinePath = timeline
         request.output.eventsPath = events
         request.output.frameHashPath = frameHashes
-        request.ads = adsSettings
-        request.pictureInPicture = pictureInPictureSettings
-        request.pictureInPictureBackground = pictureInPictureBackground
-        request.mediaCache = mediaCacheSettings
+        request.ads = adBreaks.settings
+        request.pictureInPicture = pictureInPicture.settings
+        request.pictureInPictureBackground = pictureInPicture.background
+        request.mediaCache = remoteMedia.settings
         return request
     }
 
@@ -94,13 +94,15 @@ extension SessionOptions {
         case .native(let error): return usage("\(error)")
         }
     }
+}
 
-    /// `--media-cache`, `--media-timeout` and `--max-media-bytes`.
-    var mediaCacheSettings: MediaCacheSettings {
-        var settings = MediaCacheSettings(directory: mediaCache ?? MediaCacheSettings.defaultDirectory())
-        settings.timeout = mediaTimeout.duration
-        settings.maximumBytes = Int64(maximumMediaBytes)
-        settings.isShared = mediaCacheShared
+extension SessionOptions.RemoteMedia {
+    /// `--media-cache`, `--media-cache-shared`, `--media-timeout` and `--max-media-bytes`.
+    var settings: MediaCacheSettings {
+        var settings = MediaCacheSettings(directory: cache ?? MediaCacheSettings.defaultDirectory())
+        settings.timeout = timeout.duration
+        settings.maximumBytes = Int64(maximumBytes)
+        settings.isShared = cacheShared
         return settings
     }
 }

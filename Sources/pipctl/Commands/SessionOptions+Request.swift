@@ -31,9 +31,9 @@ extension SessionOptions {
     /// The content, ads, URL map and script given on the command line (without `--session`), with the demo's
     /// filled in when nothing was given.
     func resolvedInputs() throws -> (content: String, ads: Ads?, urlMap: String?, script: ScriptSource?) {
-        guard usesDemo else { return (content ?? "", ads, urlMap, script) }
+        guard usesDemo else { return (content ?? "", ads, adRequest.urlMap, script) }
         let demo = try Demo.locate()
-        return (demo.content, .document(.file(path: demo.vmap)), urlMap ?? demo.urlMap, script ?? .file(path: demo.script))
+        return (demo.content, .document(.file(path: demo.vmap)), adRequest.urlMap ?? demo.urlMap, script ?? .file(path: demo.script))
     }
 
     /// Reads `--url-map FILE`; a file that cannot be read or has a bad line is a usage error naming the line.
@@ -51,19 +51,6 @@ extension SessionOptions {
         case .document(let location): .document(location.description)
         case .breaks(let values): .breaks(values.map(\.quick))
         }
-    }
-
-    /// The session's settings for ads and picture-in-picture.
-    var adsSettings: AdsRenderingSettings {
-        AdsRenderingSettings(playAdsAfterTime: playAdsAfter, seekPolicy: seekPolicy.library, playsPrerolls: playsPreroll,
-                             playsMidrolls: playsMidrolls, playsPostrolls: playsPostroll)
-    }
-
-    var pictureInPictureSettings: PictureInPictureSettings {
-        PictureInPictureSettings(isBackgroundPlaybackEnabled: backgroundPlaybackEnabled,
-                                 widthFraction: pictureInPictureSize, corner: pictureInPictureCorner.library,
-                                 margin: pictureInPictureMargin, transitionFrames: Int64(pictureInPictureTransition),
-                                 breakPolicy: pictureInPictureAdPolicy.library)
     }
 
     /// Reads the script text (inline or `@FILE`) and parses it.
@@ -86,5 +73,22 @@ extension SessionOptions {
         do { return try SessionScript(parsing: text) } catch {
             throw UsageError(command: command, message: "--script: \(error)")
         }
+    }
+}
+
+extension SessionOptions.AdBreaks {
+    /// The session's settings for ads.
+    var settings: AdsRenderingSettings {
+        AdsRenderingSettings(playAdsAfterTime: playAdsAfter, seekPolicy: seekPolicy.library, playsPrerolls: playsPreroll,
+                             playsMidrolls: playsMidrolls, playsPostrolls: playsPostroll)
+    }
+}
+
+extension SessionOptions.PictureInPicture {
+    /// The session's settings for picture-in-picture.
+    var settings: PictureInPictureSettings {
+        PictureInPictureSettings(isBackgroundPlaybackEnabled: backgroundPlaybackEnabled, widthFraction: size,
+                                 corner: corner.library, margin: margin, transitionFrames: Int64(transition),
+                                 breakPolicy: adPolicy.library)
     }
 }

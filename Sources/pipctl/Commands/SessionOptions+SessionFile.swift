@@ -15,8 +15,9 @@ extension SessionOptions {
         if let sessionFile {
             let given: [(Bool, String)] = [
                 (content != nil, "--content"), (ads != nil, "--ads/--break"), (script != nil, "--script"),
-                (device != nil, "--device"), (orientation != nil, "--orientation"), (pointScale != nil, "--point-scale"),
-                (banner != nil, "--banner"), (testMode, "--test-mode"),
+                (shortcuts.device != nil, "--device"), (shortcuts.orientation != nil, "--orientation"),
+                (shortcuts.pointScale != nil, "--point-scale"), (shortcuts.banner != nil, "--banner"),
+                (shortcuts.testMode, "--test-mode"),
             ]
             if let name = given.first(where: \.0)?.1 {
                 throw UsageError(command: command, message: "\(name): the --session file says this; give one or the other")
@@ -25,14 +26,15 @@ extension SessionOptions {
                 throw UsageError(command: command, message: "--session: \(error)")
             }
         }
-        guard let device else {
-            for (given, name) in [(orientation != nil, "--orientation"), (pointScale != nil, "--point-scale"),
-                                  (banner != nil, "--banner"), (testMode, "--test-mode")] where given {
+        guard let device = shortcuts.device else {
+            for (given, name) in [(shortcuts.orientation != nil, "--orientation"), (shortcuts.pointScale != nil, "--point-scale"),
+                                  (shortcuts.banner != nil, "--banner"), (shortcuts.testMode, "--test-mode")] where given {
                 throw UsageError(command: command, message: "\(name) needs --device")
             }
             return nil
         }
-        return .oneScene(device: device, orientation: orientation, pointScale: pointScale, banner: banner, testMode: testMode)
+        return .oneScene(device: device, orientation: shortcuts.orientation, pointScale: shortcuts.pointScale,
+                         banner: shortcuts.banner, testMode: shortcuts.testMode)
     }
 
     /// The local file of an ads document, for the files check; `nil` for a URL or quick breaks.

@@ -16,55 +16,126 @@ struct SessionOptions: Hashable, Sendable {
     var content: String?
     /// Nil when neither `--ads` nor `--break` is given.
     var ads: Ads?
-    /// The player's view, as the ad request reports it; nil for the output size.
-    var window: PixelSize?
-    var urlMap: String?
     var script: ScriptSource?
-    var pictureInPictureAdPolicy: PictureInPictureAdPolicy
-    /// The window's width as a fraction of the output width.
-    var pictureInPictureSize: Rational
-    var pictureInPictureCorner: PictureInPictureCorner
-    var pictureInPictureMargin: Int
-    var pictureInPictureBackground: String?
-    /// Frames the move into and out of the window takes.
-    var pictureInPictureTransition: Int
-    var backgroundPlaybackEnabled: Bool
-    var seekPolicy: SeekPolicy
-    /// Breaks cued at or before this content time do not play.
-    var playAdsAfter: MediaTime?
-    /// Where the content starts; nil for its beginning.
-    var startAt: MediaTime?
-    /// The content's cue points, for VMAP `#n` offsets.
-    var cuePoints: [MediaTime]
-    var playsPreroll: Bool
-    var playsMidrolls: Bool
-    var playsPostroll: Bool
-    var sendsBeacons: Bool
-    /// How ad responses are loaded: wrapper limits and deadlines.
-    var decisioning: DecisioningOptions
-    /// Fail the command when the `--ads` document cannot be loaded, instead of playing the content without ads.
-    var strictAds: Bool
-    /// Nil for the default cache directory.
-    var mediaCache: String?
-    /// `--media-cache-shared`: use a cache directory that other users can write to.
-    var mediaCacheShared: Bool
-    var mediaTimeout: MediaDuration
-    var maximumMediaBytes: Int
-    /// The device the player runs on; nil for a player that fills the output (as before devices).
-    var device: Device?
-    /// Nil for the device's natural orientation.
-    var orientation: Orientation?
-    /// Nil for `PointScale.default(for:)`.
-    var pointScale: PointScale?
-    /// The anchored adaptive banner of the player's scene: an image or a VAST document, a path or a URL.
-    var banner: String?
-    /// `--test-mode`: requests behave as with Google Mobile Ads test ads (a multi-scene app's request must set its
-    /// scene).
-    var testMode: Bool
     /// `--session FILE`: the device, scenes, player, placements and script from a session file.
     var sessionFile: String?
+    /// Where the content starts; nil for its beginning.
+    var startAt: MediaTime?
+    var sendsBeacons: Bool
     /// `--font FILE`: the font of native ads' text; nil for the default (DejaVu Sans).
     var font: String?
+    var adRequest: AdRequest
+    var adBreaks: AdBreaks
+    var pictureInPicture: PictureInPicture
+    var remoteMedia: RemoteMedia
+    var shortcuts: ScreenShortcuts
+
+    /// How ads are requested (`adRequestParameters`): what the request reports, how URLs resolve, how responses
+    /// are loaded and whether a document that cannot be loaded fails the command.
+    struct AdRequest: Hashable, Sendable {
+        /// The player's view, as the ad request reports it; nil for the output size.
+        var window: PixelSize?
+        var urlMap: String?
+        /// The content's cue points, for VMAP `#n` offsets.
+        var cuePoints: [MediaTime]
+        /// How ad responses are loaded: wrapper limits and deadlines.
+        var decisioning: DecisioningOptions
+        /// Fail the command when the `--ads` document cannot be loaded, instead of playing the content without ads.
+        var strictAds: Bool
+
+        init(_ arguments: ParsedArguments) {
+            window = arguments[SessionOptions.window]
+            urlMap = arguments[SessionOptions.urlMap]
+            cuePoints = arguments[SessionOptions.cuePoints] ?? []
+            decisioning = DecisioningOptions(arguments)
+            strictAds = arguments[SessionOptions.strictAds]
+        }
+    }
+
+    /// Which of the plan's ad breaks play (`settings`): the kinds played, those cued too early left out, and the
+    /// ones a seek jumps over.
+    struct AdBreaks: Hashable, Sendable {
+        var seekPolicy: SeekPolicy
+        /// Breaks cued at or before this content time do not play.
+        var playAdsAfter: MediaTime?
+        var playsPreroll: Bool
+        var playsMidrolls: Bool
+        var playsPostroll: Bool
+
+        init(_ arguments: ParsedArguments) {
+            seekPolicy = arguments[SessionOptions.seekPolicy]
+            playAdsAfter = arguments[SessionOptions.playAdsAfter]
+            playsPreroll = !arguments[SessionOptions.noPreroll]
+            playsMidrolls = !arguments[SessionOptions.noMidroll]
+            playsPostroll = !arguments[SessionOptions.noPostroll]
+        }
+    }
+
+    /// The picture-in-picture window (`settings`): its place, size and moves, what happens to breaks while it is
+    /// active, and what is drawn around it.
+    struct PictureInPicture: Hashable, Sendable {
+        var adPolicy: PictureInPictureAdPolicy
+        /// The window's width as a fraction of the output width.
+        var size: Rational
+        var corner: PictureInPictureCorner
+        var margin: Int
+        var background: String?
+        /// Frames the move into and out of the window takes.
+        var transition: Int
+        var backgroundPlaybackEnabled: Bool
+
+        init(_ arguments: ParsedArguments) {
+            adPolicy = arguments[SessionOptions.pipAdPolicy]
+            size = arguments[SessionOptions.pipSize]
+            corner = arguments[SessionOptions.pipCorner]
+            margin = arguments[SessionOptions.pipMargin]
+            background = arguments[SessionOptions.pipBackground]
+            transition = arguments[SessionOptions.pipTransition]
+            backgroundPlaybackEnabled = !arguments[SessionOptions.noBackgroundPlayback]
+        }
+    }
+
+    /// How remote ad media is downloaded and kept (`mediaParameters`, `settings`): the cache and the limits of one
+    /// download.
+    struct RemoteMedia: Hashable, Sendable {
+        /// Nil for the default cache directory.
+        var cache: String?
+        /// `--media-cache-shared`: use a cache directory that other users can write to.
+        var cacheShared: Bool
+        var timeout: MediaDuration
+        var maximumBytes: Int
+
+        init(_ arguments: ParsedArguments) {
+            cache = arguments[SessionOptions.mediaCache]
+            cacheShared = arguments[SessionOptions.mediaCacheShared]
+            timeout = arguments[SessionOptions.mediaTimeout]
+            maximumBytes = arguments[SessionOptions.maxMediaBytes]
+        }
+    }
+
+    /// The one-scene screen given on the command line instead of a session file: the device and how it is held,
+    /// the scene's banner and test mode (`ScreenSession.oneScene`).
+    struct ScreenShortcuts: Hashable, Sendable {
+        /// The device the player runs on; nil for a player that fills the output (as before devices).
+        var device: Device?
+        /// Nil for the device's natural orientation.
+        var orientation: Orientation?
+        /// Nil for `PointScale.default(for:)`.
+        var pointScale: PointScale?
+        /// The anchored adaptive banner of the player's scene: an image or a VAST document, a path or a URL.
+        var banner: String?
+        /// `--test-mode`: requests behave as with Google Mobile Ads test ads (a multi-scene app's request must set
+        /// its scene).
+        var testMode: Bool
+
+        init(_ arguments: ParsedArguments) {
+            device = arguments[SessionOptions.device]
+            orientation = arguments[SessionOptions.orientation]
+            pointScale = arguments[SessionOptions.pointScale]
+            banner = arguments[SessionOptions.banner]
+            testMode = arguments[SessionOptions.testMode]
+        }
+    }
 
     /// True when no content and no ads were given: the session is the bundled demo.
     var usesDemo: Bool { content == nil && ads == nil && sessionFile == nil }
@@ -229,36 +300,15 @@ struct SessionOptions: Hashable, Sendable {
         content = arguments[Self.content]
         let breaks = arguments[Self.breaks]
         ads = arguments[Self.ads].map(Ads.document) ?? (breaks.isEmpty ? nil : .breaks(breaks))
-        window = arguments[Self.window]
-        urlMap = arguments[Self.urlMap]
         script = arguments[Self.script]
-        pictureInPictureAdPolicy = arguments[Self.pipAdPolicy]
-        pictureInPictureSize = arguments[Self.pipSize]
-        pictureInPictureCorner = arguments[Self.pipCorner]
-        pictureInPictureMargin = arguments[Self.pipMargin]
-        pictureInPictureBackground = arguments[Self.pipBackground]
-        pictureInPictureTransition = arguments[Self.pipTransition]
-        backgroundPlaybackEnabled = !arguments[Self.noBackgroundPlayback]
-        seekPolicy = arguments[Self.seekPolicy]
-        playAdsAfter = arguments[Self.playAdsAfter]
-        startAt = arguments[Self.startAt]
-        cuePoints = arguments[Self.cuePoints] ?? []
-        playsPreroll = !arguments[Self.noPreroll]
-        playsMidrolls = !arguments[Self.noMidroll]
-        playsPostroll = !arguments[Self.noPostroll]
-        sendsBeacons = arguments[Self.sendBeacons]
-        decisioning = DecisioningOptions(arguments)
-        strictAds = arguments[Self.strictAds]
-        mediaCache = arguments[Self.mediaCache]
-        mediaCacheShared = arguments[Self.mediaCacheShared]
-        mediaTimeout = arguments[Self.mediaTimeout]
-        maximumMediaBytes = arguments[Self.maxMediaBytes]
-        device = arguments[Self.device]
-        orientation = arguments[Self.orientation]
-        pointScale = arguments[Self.pointScale]
-        banner = arguments[Self.banner]
-        testMode = arguments[Self.testMode]
         sessionFile = arguments[Self.session]
+        startAt = arguments[Self.startAt]
+        sendsBeacons = arguments[Self.sendBeacons]
         font = arguments[Self.font]
+        adRequest = AdRequest(arguments)
+        adBreaks = AdBreaks(arguments)
+        pictureInPicture = PictureInPicture(arguments)
+        remoteMedia = RemoteMedia(arguments)
+        shortcuts = ScreenShortcuts(arguments)
     }
 }
