@@ -2,8 +2,8 @@ import AdDecisioning
 import MediaCore
 
 /// Decides what a screen shows, frame by frame, without media: it owns every player's session (the primary one and
-/// each other scene's), the screen ads' playback they share, the one picture-in-picture window, and the planner
-/// that turns their decisions into a `FramePlan`.
+/// each other scene's), the one screen they share (`DeviceScreen`), the screen ads' playback, the one
+/// picture-in-picture window, and the planner that turns their decisions into a `FramePlan`.
 ///
 /// The renderer (AdInsertion's `Stitcher`) asks it for the primary player's next frame, steps the other players
 /// once per output frame, opens what their decisions name, asks for the frame's plan and draws it. What it finds of
@@ -50,27 +50,15 @@ public final class Director {
     public struct PlayerSetup {
         public var scene: SceneID
         public var plan: AdPlan
-        public var content: Content
+        /// Its content (starting at its beginning).
+        public var content: SessionConfiguration.Content
         public var media: any AdMediaProvider
 
-        public init(scene: SceneID, plan: AdPlan, content: Content, media: any AdMediaProvider) {
+        public init(scene: SceneID, plan: AdPlan, content: SessionConfiguration.Content, media: any AdMediaProvider) {
             self.scene = scene
             self.plan = plan
             self.content = content
             self.media = media
-        }
-    }
-
-    /// What a session must know of its content: its frames, display aspect and early end.
-    public struct Content: Sendable {
-        public var frameCount: Int64
-        public var aspect: Rational
-        public var earlyEnd: EarlyEnd?
-
-        public init(frameCount: Int64, aspect: Rational, earlyEnd: EarlyEnd?) {
-            self.frameCount = frameCount
-            self.aspect = aspect
-            self.earlyEnd = earlyEnd
         }
     }
 
@@ -84,24 +72,22 @@ public final class Director {
                 appDelegate: (any PictureInPictureDelegate)?, others: [PlayerSetup] = [], screenAds: ScreenAdRun?,
                 planner: FramePlanner) throws(DirectorError) {
         var configuration = configuration
-        configuration.fullScreenPresentations = screenAds?.presentations ?? []
-        let primaryScene = configuration.screen.map { [$0.scenes[0].id] } ?? []
-        if !others.isEmpty { configuration.playerScenes = primaryScene + others.map(\.scene) }
+        configuration.device.fullScreenPresentations = screenAds?.presentations ?? []
+        let primaryScene = configuration.device.screen.map { [$0.scenes[0].id] } ?? []
+        if !others.isEmpty { configuration.device.playerScenes = primaryScene + others.map(\.scene) }
         do { session = try PlaybackSession(plan: plan, configuration: configuration, media: media, appDelegate: appDelegate) } catch {
             throw DirectorError(scene: nil, error: error)
         }
         var players: [SceneSession] = []
         for player in others {
             var moved = configuration
-            moved.contentFrameCount = player.content.frameCount
-            moved.contentAspect = player.content.aspect
-            moved.contentEarlyEnd = player.content.earlyEnd
-            moved.contentStart = .zero
-            moved.playerScene = player.scene
-            moved.logsScreen = false
+            moved.content = player.content
+            moved.device.playerScene = player.scene
+            moved.device.logsScreen = false
             do {
-                players.append(SceneSession(scene: player.scene, session: try PlaybackSession(plan: player.plan, configuration: moved,
-                                                                                             media: player.media, appDelegate: nil)))
+                let session = try PlaybackSession(plan: player.plan, configuration: moved, media: player.media, appDelegate: nil,
+                                                  screen: session.device.shared)
+                players.append(SceneSession(scene: player.scene, session: session))
             } catch {
                 throw DirectorError(scene: player.scene, error: error)
             }
@@ -119,6 +105,9 @@ public final class Director {
         self.screenAds = screenAds.map { ScreenAdPlayback(run: $0) }
         for session in [session] + players.map(\.session) { session.screenAdPlayback = self.screenAds }
     }
+
+    /// The device's one screen, every player's (`nil` without a device).
+    public var screen: DeviceScreen? { session.device.shared }
 
     /// The primary player's next frame; `nil` once its session has ended (the render ends).
     public func nextFrame() -> FrameDecision? { session.nextFrame() }

@@ -73,8 +73,10 @@ public final class LiveBannerRequests: Sendable {
                     result = .failure(error)
                 }
                 // A cancelled request was replaced by a newer one (or the session ended): its answer is dropped.
-                guard !Task.isCancelled else { return }
+                // Checked under the lock, where a newer request cancels it and takes its place: checked before it, a
+                // request replaced in between would add its stale answer and forget the newer request still running.
                 self.state.withLock { state in
+                    guard !Task.isCancelled else { return }
                     state.arrived.append(Arrival(scene: scene, request: request, result: result))
                     state.running.removeValue(forKey: scene)
                 }

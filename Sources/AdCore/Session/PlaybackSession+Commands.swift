@@ -37,8 +37,8 @@ extension PlaybackSession {
     /// With several players, a player command goes to the player of its scene, else of the `foregroundActive`
     /// scene, else to the first; screen commands and `quit` go to every player and are logged by the primary only.
     func route(_ command: SessionCommand, scene: SceneID?) -> (applies: Bool, logs: Bool, target: SceneID?) {
-        guard command.isPlayerCommand else { return (true, configuration.logsScreen, nil) }
-        let players = configuration.playerScenes
+        guard command.isPlayerCommand else { return (true, configuration.device.logsScreen, nil) }
+        let players = configuration.device.playerScenes
         guard let mine = recorder.scene, let first = players.first else { return (true, true, nil) }
         let active = device.screen.map(\.activeScene).flatMap { players.contains($0) ? $0 : nil }
         let target = scene ?? active ?? first
@@ -86,30 +86,32 @@ extension PlaybackSession {
             if logs, recordsNativeCommands { commands.native.append(AppliedCommand(time: time, command: command, change: nil)) }
         case .screen(let screenCommand):
             // Without a device there is no screen to change; say so rather than pretend.
-            guard var state = device.screen else { return refuse(command, "screen commands need --device") }
+            guard let shared = device.shared else { return refuse(command, "screen commands need --device") }
+            // The screen is the device's, shared with the other players: the session that logs it changes it, and
+            // the others, deciding the same frame after it, follow the change.
+            guard logs else { return screenChanged() }
+            var state = shared.state
             do {
-                let events = try state.apply(screenCommand, canvas: device.screenCanvas)
-                device.screen = state
-                if logs {
-                    for event in events { recorder.log(event.logText) }
-                    // Live changes drive the live banner requests; the primary's session, which logs the screen,
-                    // keeps them for the stitcher.
-                    if live {
-                        let change = ScreenTimeline.Change(time: configuration.frameRate.time(ofFrame: position.frame),
-                                                           command: screenCommand, events: events, state: state)
-                        device.liveScreenChanges.append(change)
-                        screenAdPlayback?.screenChanged(change)
-                    }
-                    if recordsNativeCommands {
-                        commands.native.append(AppliedCommand(time: time, command: command, change: ScreenTimeline.Change(
-                            time: time, command: screenCommand, events: events, state: state)))
-                    }
+                let events = try state.apply(screenCommand, canvas: shared.canvas)
+                shared.state = state
+                for event in events { recorder.log(event.logText) }
+                // Live changes drive the live banner requests; the primary's session, which logs the screen,
+                // keeps them for the stitcher.
+                if live {
+                    let change = ScreenTimeline.Change(time: configuration.frameRate.time(ofFrame: position.frame),
+                                                       command: screenCommand, events: events, state: state)
+                    device.liveScreenChanges.append(change)
+                    screenAdPlayback?.screenChanged(change)
+                }
+                if recordsNativeCommands {
+                    commands.native.append(AppliedCommand(time: time, command: command, change: ScreenTimeline.Change(
+                        time: time, command: screenCommand, events: events, state: state)))
                 }
                 screenChanged()
             } catch {
-                if logs { refuse(command, "\(error)") }
+                refuse(command, "\(error)")
                 // A refused tap still lands on what is drawn there, as in a render's native run.
-                if logs, recordsNativeCommands { commands.native.append(AppliedCommand(time: time, command: command, change: nil)) }
+                if recordsNativeCommands { commands.native.append(AppliedCommand(time: time, command: command, change: nil)) }
             }
         }
     }
@@ -118,7 +120,7 @@ extension PlaybackSession {
     /// picture-in-picture window is laid out again inside it, as an app lays out after `viewWillTransition`.
     private func screenChanged() {
         let window = PlaybackSession.playerWindow(screen: device.screen, canvas: device.screenCanvas, size: configuration.canvas,
-                                                  scene: configuration.playerScene)
+                                                  scene: configuration.device.playerScene)
         device.playerWindow = window
         // Laid out again even when the window stays: a rotation may move the safe area inside the same window.
         if window != nil {
@@ -152,7 +154,7 @@ extension PlaybackSession {
         if adsManager.isPlayingBreak { return refuse(command, "an ad break is playing") }
         if contentHasEnded { return refuse(command, "the content has ended") }
         let from = recorder.contentTick
-        let to = min(configuration.frameRate.firstFrame(atOrAfter: target), configuration.contentFrameCount)
+        let to = min(configuration.frameRate.firstFrame(atOrAfter: target), configuration.content.frameCount)
         recorder.contentTick = to
         adsManager.jump(from: from, to: to, why: "by a seek")
     }

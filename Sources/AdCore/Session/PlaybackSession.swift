@@ -77,15 +77,18 @@ public final class PlaybackSession {
 
     /// The device's screen (`--device`) and the player's place on it.
     struct Device {
-        /// The screen as it is now; changed by screen commands. `nil` without a device.
-        var screen: ScreenState?
-        let screenCanvas: ScreenCanvas?
+        /// The screen (shared with the screen's other players); `nil` without a device.
+        let shared: DeviceScreen?
         /// Where the player draws: the canvas, or its scene's window on a device (`nil` while the scene is off screen).
         var playerWindow: PixelRect?
         /// The screen changes of live commands not yet taken: the requests they cause are not in the script's run.
         var liveScreenChanges: [ScreenTimeline.Change] = []
         /// Whether a full-screen ad covered the player at the last frame decided.
         var isCovered = false
+
+        /// The screen as it is now; changed by screen commands. `nil` without a device.
+        var screen: ScreenState? { shared?.state }
+        var screenCanvas: ScreenCanvas? { shared?.canvas }
     }
 
     /// The script's commands not yet applied, and what was applied.
@@ -115,41 +118,42 @@ public final class PlaybackSession {
     /// Creates a session at output frame 0.
     ///
     /// - Parameters:
+    ///   - screen: the device's screen when other players share it (the director's); else the session makes its own
+    ///     from `configuration.device.screen`.
     ///   - media: opens each ad just before it starts; held strongly.
     ///   - appDelegate: receives every picture-in-picture message first; held weakly.
     /// - Throws: `SessionError` for content without frames, a non-positive aspect, or a start position outside
     ///   the content.
     public init(plan: AdPlan, configuration: SessionConfiguration, media: any AdMediaProvider,
-                appDelegate: (any PictureInPictureDelegate)?) throws(SessionError) {
+                appDelegate: (any PictureInPictureDelegate)?, screen shared: DeviceScreen? = nil) throws(SessionError) {
         let rate = configuration.frameRate
-        guard configuration.contentFrameCount > 0 else { throw .emptyContent(frameCount: configuration.contentFrameCount) }
-        guard configuration.contentAspect > .zero else { throw .invalidContentAspect(configuration.contentAspect) }
-        let startTick = rate.firstFrame(atOrAfter: configuration.contentStart)
-        guard configuration.contentStart >= .zero, startTick < configuration.contentFrameCount else {
-            throw .startOutsideContent(start: configuration.contentStart, contentDuration: configuration.contentDuration)
+        guard configuration.content.frameCount > 0 else { throw .emptyContent(frameCount: configuration.content.frameCount) }
+        guard configuration.content.aspect > .zero else { throw .invalidContentAspect(configuration.content.aspect) }
+        let startTick = rate.firstFrame(atOrAfter: configuration.content.start)
+        guard configuration.content.start >= .zero, startTick < configuration.content.frameCount else {
+            throw .startOutsideContent(start: configuration.content.start, contentDuration: configuration.contentDuration)
         }
         self.configuration = configuration
         position = Position(contentStartTick: startTick, limitFrame: configuration.outputLimit.map(rate.firstFrame(atOrAfter:)))
         commands = Commands(script: configuration.script.commands[...])
-        var screen = configuration.screen
-        _ = screen?.loadBanners()
-        let canvas = screen.map {
-            ScreenCanvas(initial: $0, script: configuration.script, live: configuration.mode == .live)
+        let shared = shared ?? configuration.device.screen.map {
+            DeviceScreen(initial: $0, script: configuration.script, live: configuration.mode == .live)
         }
+        let screen = shared?.state, canvas = shared?.canvas
         let window = PlaybackSession.playerWindow(screen: screen, canvas: canvas, size: configuration.canvas,
-                                                  scene: configuration.playerScene)
-        device = Device(screen: screen, screenCanvas: canvas, playerWindow: window)
+                                                  scene: configuration.device.playerScene)
+        device = Device(shared: shared, playerWindow: window)
         recorder = EventRecorder(rate: rate, contentTick: startTick,
-                                 stamps: BeaconStamps(clockOrigin: configuration.clockOrigin, seed: configuration.seed,
-                                                      cacheBusting: configuration.cacheBusting),
+                                 stamps: BeaconStamps(clockOrigin: configuration.beacons.clockOrigin, seed: configuration.beacons.seed,
+                                                      cacheBusting: configuration.beacons.cacheBusting),
                                  playerSize: window?.size ?? configuration.canvas)
-        recorder.scene = screen.map { configuration.playerScene ?? $0.scenes[0].id }
+        recorder.scene = screen.map { configuration.device.playerScene ?? $0.scenes[0].id }
         layout = PlaybackSession.pictureInPictureLayout(window: window, screen: screen, canvas: canvas,
                                                         configuration: configuration)
         adsManager = AdsManager(plan: plan, settings: configuration.ads,
                                 breakPolicy: configuration.pictureInPicture.breakPolicy,
-                                contentFrameCount: configuration.contentFrameCount,
-                                contentEarlyEnd: configuration.contentEarlyEnd, recorder: recorder, media: media)
+                                contentFrameCount: configuration.content.frameCount,
+                                contentEarlyEnd: configuration.content.earlyEnd, recorder: recorder, media: media)
         pictureInPicture = PictureInPictureController(
             isSupported: configuration.pictureInPicture.isSupported,
             backgroundPlaybackEnabled: configuration.pictureInPicture.isBackgroundPlaybackEnabled)
@@ -206,7 +210,7 @@ public final class PlaybackSession {
             case .ad(let ad, let tick):
                 source = .ad(ad, tick: tick)
             case .waiting where scriptCanStill({ $0 == .togglePictureInPicture || $0 == .stopPictureInPicture }):
-                source = .content(tick: configuration.contentFrameCount - 1)
+                source = .content(tick: configuration.content.frameCount - 1)
                 frozen = true
             case .waiting:
                 end(reason: .scriptEnded, contentEnded: true)
@@ -217,7 +221,7 @@ public final class PlaybackSession {
             }
         }
         let decision = FrameDecision(frame: position.frame, source: source, isPaused: frozen, pip: pictureInPictureRect,
-                                     screen: device.screen.flatMap { state in device.screenCanvas?.frame(of: state) },
+                                     screen: device.shared?.frame,
                                      playerScene: recorder.scene)
         position.decisionBeforeLast = position.lastDecision
         position.lastDecision = decision
@@ -289,10 +293,10 @@ public final class PlaybackSession {
 
     /// The full-screen ad presented over the player's scene at the frame being decided, if any.
     private var fullScreenCover: FullScreenPresentation? {
-        guard let scene = configuration.playerScene ?? device.screen?.scenes[0].id else { return nil }
+        guard let scene = configuration.device.playerScene ?? device.screen?.scenes[0].id else { return nil }
         let time = configuration.frameRate.time(ofFrame: position.frame)
         if let screenAdPlayback { return screenAdPlayback.presentation(of: scene, at: time) }
-        return configuration.fullScreenPresentations.last { $0.covers(scene, at: time) }
+        return configuration.device.fullScreenPresentations.last { $0.covers(scene, at: time) }
     }
 
     /// Whether a command that `matches` may still come: always in a live session; in a batch session only if the
@@ -303,7 +307,7 @@ public final class PlaybackSession {
 
     /// Every content tick was shown and no break is playing.
     var contentHasEnded: Bool {
-        recorder.contentTick >= configuration.contentFrameCount && !adsManager.isPlayingBreak
+        recorder.contentTick >= configuration.content.frameCount && !adsManager.isPlayingBreak
     }
 
     /// The picture-in-picture window in canvas pixels: the layout's, moved into the player's window.
@@ -329,10 +333,10 @@ public final class PlaybackSession {
         let size = window?.size ?? configuration.canvas
         var bounds = PixelRect(size: size)
         if let window, let screen, let canvas,
-           let allowed = canvas.frame(of: screen).pictureInPictureBounds(of: configuration.playerScene ?? screen.scenes[0].id) {
+           let allowed = canvas.frame(of: screen).pictureInPictureBounds(of: configuration.device.playerScene ?? screen.scenes[0].id) {
             bounds = PixelRect(x: allowed.x - window.x, y: allowed.y - window.y, width: allowed.width, height: allowed.height)
         }
-        return PictureInPictureLayout(canvas: size, bounds: bounds, contentAspect: configuration.contentAspect,
+        return PictureInPictureLayout(canvas: size, bounds: bounds, contentAspect: configuration.content.aspect,
                                       settings: configuration.pictureInPicture)
     }
 

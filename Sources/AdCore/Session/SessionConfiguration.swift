@@ -19,42 +19,65 @@ public struct SessionConfiguration: Hashable, Sendable {
     public var frameRate: FrameRate
     /// The output canvas; on a device, `ScreenCanvas`'s size.
     public var canvas: PixelSize
-    /// The device and its scenes (`--device`), the player being in the first scene; `nil` for a player that
-    /// fills the canvas.
-    public var screen: ScreenState?
-    /// The full-screen ads that present on that screen (`ScreenAdRun.presentations`): while one covers the
-    /// player's scene, its content is paused under it.
-    public var fullScreenPresentations: [FullScreenPresentation] = []
-    /// The scene this session's player plays in on a device; `nil` for the screen's first scene.
-    public var playerScene: SceneID?
-    /// Every scene with a player, the primary first, when the screen has more than one player: a player command
-    /// without a scene goes to the player of the `foregroundActive` scene, else to the first; empty for one player
-    /// (every command is this session's).
-    public var playerScenes: [SceneID] = []
-    /// Whether this session logs the screen's commands and changes: the primary player's does, the others apply
-    /// them silently, so that the event log has each once.
-    public var logsScreen = true
-    /// Content ticks `0..<contentFrameCount` exist.
-    public var contentFrameCount: Int64
-    /// Set when the content's frames stop before the duration its container declares (`contentFrameCount`
-    /// counts the frames it really has); reported as a `LOG` (`endedEarly`) where the content ends.
-    public var contentEarlyEnd: EarlyEnd?
-    /// The content's display aspect (width / height): the shape of the picture-in-picture window.
-    public var contentAspect: Rational
-    /// Where the content starts; reached at the first tick at or after it.
-    public var contentStart: MediaTime
+    public var content: Content
+    /// The screen the player is on, and its place there.
+    public var device = Device()
     public var ads: AdsRenderingSettings
     public var pictureInPicture: PictureInPictureSettings
     public var script: SessionScript
     public var mode: Mode
     /// The session ends at the first output frame at or after this output time, whatever plays.
     public var outputLimit: MediaTime?
-    /// `[TIMESTAMP]` is this date plus the output time.
-    public var clockOrigin: Date
-    /// Seeds the `[CACHEBUSTING]` generator.
-    public var seed: UInt64
-    /// Where `[CACHEBUSTING]` values come from.
-    public var cacheBusting: CacheBusting
+    public var beacons: Beacons
+
+    /// What a session knows of its content: its frames, display aspect, early end and where it starts.
+    public struct Content: Hashable, Sendable {
+        /// Content ticks `0..<frameCount` exist.
+        public var frameCount: Int64
+        /// The content's display aspect (width / height): the shape of the picture-in-picture window.
+        public var aspect: Rational
+        /// Set when the content's frames stop before the duration its container declares (`frameCount` counts the
+        /// frames it really has); reported as a `LOG` (`endedEarly`) where the content ends.
+        public var earlyEnd: EarlyEnd?
+        /// Where the content starts; reached at the first tick at or after it.
+        public var start: MediaTime
+
+        public init(frameCount: Int64, aspect: Rational, earlyEnd: EarlyEnd? = nil, start: MediaTime = .zero) {
+            self.frameCount = frameCount
+            self.aspect = aspect
+            self.earlyEnd = earlyEnd
+            self.start = start
+        }
+    }
+
+    /// The device's screen and the player's place on it.
+    public struct Device: Hashable, Sendable {
+        /// The device and its scenes (`--device`), the player being in the first scene; `nil` for a player that
+        /// fills the canvas.
+        public var screen: ScreenState?
+        /// The full-screen ads that present on that screen (`ScreenAdRun.presentations`): while one covers the
+        /// player's scene, its content is paused under it.
+        public var fullScreenPresentations: [FullScreenPresentation] = []
+        /// The scene this session's player plays in on a device; `nil` for the screen's first scene.
+        public var playerScene: SceneID?
+        /// Every scene with a player, the primary first, when the screen has more than one player: a player command
+        /// without a scene goes to the player of the `foregroundActive` scene, else to the first; empty for one player
+        /// (every command is this session's).
+        public var playerScenes: [SceneID] = []
+        /// Whether this session logs the screen's commands and changes: the primary player's does, the others apply
+        /// them silently, so that the event log has each once.
+        public var logsScreen = true
+    }
+
+    /// What makes beacons reproducible: the clock their `[TIMESTAMP]` starts from and where `[CACHEBUSTING]` values
+    /// come from.
+    public struct Beacons: Hashable, Sendable {
+        /// `[TIMESTAMP]` is this date plus the output time.
+        public var clockOrigin: Date
+        /// Seeds the `[CACHEBUSTING]` generator.
+        public var seed: UInt64
+        public var cacheBusting: CacheBusting
+    }
 
     public init(frameRate: FrameRate, canvas: PixelSize, contentFrameCount: Int64, contentAspect: Rational,
                 contentStart: MediaTime = .zero, ads: AdsRenderingSettings = AdsRenderingSettings(),
@@ -63,22 +86,17 @@ public struct SessionConfiguration: Hashable, Sendable {
                 clockOrigin: Date = BeaconClock.defaultOrigin, seed: UInt64 = 0,
                 cacheBusting: CacheBusting = .seeded, contentEarlyEnd: EarlyEnd? = nil, screen: ScreenState? = nil) {
         self.frameRate = frameRate
-        self.screen = screen
-        self.contentEarlyEnd = contentEarlyEnd
         self.canvas = canvas
-        self.contentFrameCount = contentFrameCount
-        self.contentAspect = contentAspect
-        self.contentStart = contentStart
+        content = Content(frameCount: contentFrameCount, aspect: contentAspect, earlyEnd: contentEarlyEnd, start: contentStart)
+        device.screen = screen
         self.ads = ads
         self.pictureInPicture = pictureInPicture
         self.script = script
         self.mode = mode
         self.outputLimit = outputLimit
-        self.clockOrigin = clockOrigin
-        self.seed = seed
-        self.cacheBusting = cacheBusting
+        beacons = Beacons(clockOrigin: clockOrigin, seed: seed, cacheBusting: cacheBusting)
     }
 
     /// The content's length on its own clock.
-    public var contentDuration: MediaDuration { frameRate.time(ofFrame: contentFrameCount) - .zero }
+    public var contentDuration: MediaDuration { frameRate.time(ofFrame: content.frameCount) - .zero }
 }

@@ -33,9 +33,9 @@ final class ScenePlayback {
         media = AdMedia(format: format, threads: threads, downloads: downloads, reportsWaits: live)
     }
 
-    /// What its session must know of its content.
-    var directorContent: Director.Content {
-        Director.Content(frameCount: content.frameCount, aspect: content.displayAspect, earlyEnd: content.earlyEnd)
+    /// What its session must know of its content, played from its start.
+    var sessionContent: SessionConfiguration.Content {
+        SessionConfiguration.Content(frameCount: content.frameCount, aspect: content.displayAspect, earlyEnd: content.earlyEnd)
     }
 
     /// Decides (through `director`) and fetches this player's next frame; an ad whose media fails is reported, and

@@ -134,7 +134,7 @@ public final class Stitcher {
                                                  downloads: downloads, live: mode == .live))
         }
         let others = zip(request.device.players, players.all).map { player, playback in
-            Director.PlayerSetup(scene: player.scene, plan: player.plan, content: playback.directorContent, media: playback.media)
+            Director.PlayerSetup(scene: player.scene, plan: player.plan, content: playback.sessionContent, media: playback.media)
         }
         let planner = FramePlanner(canvas: format.size, frameRate: format.frameRate, background: request.pictureInPictureBackground,
                                    screenAdCreatives: screenAds.pictures != nil, pointScale: request.device.screen?.pointScale)
@@ -267,26 +267,19 @@ public final class Stitcher {
     private func render(_ decision: FrameDecision) throws {
         let source: MediaSource
         let key: SourceKey
-        let kind: Timeline.Segment.Kind
-        let tick: Int64
-        var breakIndex: Int?, adIndex: Int?
+        let tick = decision.source.tick
         switch decision.source {
-        case .content(let t):
+        case .content:
             source = content
             key = .content
-            kind = .content
-            tick = t
-        case .ad(let ad, let t):
+        case .ad(let ad, _):
             key = .ad(ad)
             guard let s = media.source(ad) else {
                 throw AdFailure(ad: ad, error: AdError(.mediaDisplay, "break \(ad.breakIndex) ad \(ad.adIndex): its media is not open"))
             }
             source = s
-            kind = .ad
-            tick = t
-            breakIndex = ad.breakIndex
-            adIndex = ad.adIndex
         }
+        let breakIndex = key.ad?.breakIndex
         let plan = plan(decision, source: source)
         let picture: PixelRect
         let hold = try passthrough.step(decision)
@@ -360,15 +353,16 @@ public final class Stitcher {
         output.keyframes?.wrote(frame: n, breakIndex: breakIndex, keyframe: keyframe)
         try passthrough.written(hold, keyframe: keyframe)
         records.timeline.add(TimelineBuilder.Frame(
-            kind: kind, source: source.path, sourceFps: source.nominalFrameRate.perSecond.fraction,
-            breakIndex: breakIndex, adIndex: adIndex, outFrame: n, tick: tick, paused: decision.isPaused,
-            pip: decision.pip, picture: picture, audioStart: clock.sample(atFrame: n), sourceAudioStart: sourceAudioStart,
-            padded: padded, drift: drift, startsAudioRun: startsRun, display: decision.screen?.display,
-            scenes: decision.screen?.scenes.map {
-                Timeline.Scene(id: $0.id, rect: .init($0.rect), safeArea: .init($0.safeArea), state: $0.state, banner: $0.banner)
-            },
-            layers: hold.isHeld ? nil : plan.timeline))
-        if kind == .content {
+            outFrame: n,
+            shown: .init(kind: key.ad == nil ? .content : .ad, source: source.path, sourceFps: source.nominalFrameRate.perSecond.fraction,
+                         ad: key.ad, tick: tick, paused: decision.isPaused, pip: decision.pip, picture: picture),
+            audio: .init(start: clock.sample(atFrame: n), sourceStart: sourceAudioStart, padded: padded, drift: drift, startsRun: startsRun),
+            screen: decision.screen.map { screen in
+                .init(display: screen.display, scenes: screen.scenes.map {
+                    Timeline.Scene(id: $0.id, rect: .init($0.rect), safeArea: .init($0.safeArea), state: $0.state, banner: $0.banner)
+                }, layers: hold.isHeld ? nil : plan.timeline)
+            }))
+        if key.ad == nil {
             media.closeAll()
             passthrough.closeCopiedAds()
         }

@@ -65,20 +65,26 @@ import Testing
         #expect(cards > 300 && banners == 300, "\(cards) cards, \(banners) banners")
     }
 
-    @Test func thePlayersPictureIsLetterboxedInItsWindowAndItsSoundIsTheContentsUntilPaused() throws {
-        let canvas = PixelSize(width: 640, height: 360)
-        let planner = FramePlanner(canvas: canvas, frameRate: Self.rate, background: nil, screenAdCreatives: false, pointScale: nil)
-        let director = try Director(plan: .empty, configuration: SessionConfiguration(
-            frameRate: Self.rate, canvas: canvas, contentFrameCount: 90, contentAspect: Rational(16, 9),
-            script: try SessionScript(parsing: "pip on@1; pause@2; resume@2.5")), media: FakeAdMedia(rate: Self.rate, seconds: [:]),
+    static let canvas = PixelSize(width: 640, height: 360)
+
+    /// A player without a device on a 640x360 canvas: 3 s of 16:9 content, no ads, `script`.
+    static func player(script: String) throws -> Director {
+        let planner = FramePlanner(canvas: canvas, frameRate: rate, background: nil, screenAdCreatives: false, pointScale: nil)
+        return try Director(plan: .empty, configuration: SessionConfiguration(
+            frameRate: rate, canvas: canvas, contentFrameCount: 90, contentAspect: Rational(16, 9),
+            script: try SessionScript(parsing: script)), media: FakeAdMedia(rate: rate, seconds: [:]),
             appDelegate: nil, screenAds: nil, planner: planner)
+    }
+
+    @Test func thePlayersPictureIsLetterboxedInItsWindowAndItsSoundIsTheContentsUntilPaused() throws {
+        let director = try Self.player(script: "pip on@1; pause@2; resume@2.5")
         var plans: [FramePlan] = []
         while let decision = director.nextFrame(), plans.count < 75 {
             plans.append(director.plan(decision, source: "content.mp4", sources: [:], native: nil, catalog: FetchedCreatives(screenAds: nil, native: nil)))
         }
         try #require(plans.count == 75)
         // Full screen: the picture alone over the canvas, the content's sound at its tick.
-        #expect(plans[0].layers == [PlannedLayer(.picture(.player(nil, .content(tick: 0)), .letterbox), in: PixelRect(size: canvas), scene: nil)])
+        #expect(plans[0].layers == [PlannedLayer(.picture(.player(nil, .content(tick: 0)), .letterbox), in: PixelRect(size: Self.canvas), scene: nil)])
         #expect(plans[0].playerLayer == 0 && plans[0].audio == .player(.content(tick: 0)) && plans[0].timeline == nil)
         // In picture-in-picture: the slate under the floating window, which is the player's picture (the last layer).
         let pip = plans[45]
@@ -86,19 +92,14 @@ import Testing
         if case .picture(.player(nil, .content(let tick)), .letterbox, nil) = pip.layers[1].content { #expect(tick == 45) } else {
             Issue.record("\(pip.layers[1])")
         }
-        #expect(pip.layers[1].rect.width < canvas.width && PixelRect(size: canvas).contains(pip.layers[1].rect))
+        #expect(pip.layers[1].rect.width < Self.canvas.width && PixelRect(size: Self.canvas).contains(pip.layers[1].rect))
         // Paused from 2 s to 2.5 s: silence, the picture frozen.
         #expect(plans[70].audio == .silence)
         #expect(plans[70].layers == plans[61].layers)
     }
 
     @Test func aScreenAdEventJoinsTheLogOnceTheOutputReachesItsTimeAfterTheSessionsEventsOfThatMoment() throws {
-        let canvas = PixelSize(width: 640, height: 360)
-        let planner = FramePlanner(canvas: canvas, frameRate: Self.rate, background: nil, screenAdCreatives: false, pointScale: nil)
-        let director = try Director(plan: .empty, configuration: SessionConfiguration(
-            frameRate: Self.rate, canvas: canvas, contentFrameCount: 90, contentAspect: Rational(16, 9),
-            script: try SessionScript(parsing: "pause@0.5; resume@1")), media: FakeAdMedia(rate: Self.rate, seconds: [:]),
-            appDelegate: nil, screenAds: nil, planner: planner)
+        let director = try Self.player(script: "pause@0.5; resume@1")
         director.schedule([ScreenAdEvent(time: MediaTime(seconds: Rational(1, 2)), scene: "main", .bannerViewDidReceiveAd)])
         var logged: [SessionEvent] = []
         for written in Int64(1)...20 {
@@ -114,5 +115,33 @@ import Testing
         let pause = try #require(logged.firstIndex { if case .command = $0.kind { true } else { false } })
         #expect(pause < index && logged[pause].frame == 15)
         #expect(logged.map(\.time) == logged.map(\.time).sorted())
+    }
+
+    @Test func everyPlayerOfTheScreenSeesTheOneScreenTheCommandsChange() throws {
+        // Two players in Split View on an iPad that turns to portrait at 1 s: one screen, changed once.
+        var configuration = try testConfiguration(script: "rotate portrait@1; split 1/3@2")
+        let screen = ScreenState(device: .iPad11, orientation: .landscape, scenes: [.init(id: "left"), .init(id: "right")],
+                                 arrangement: .split(leading: "left", trailing: "right", .half))
+        configuration.device.screen = screen
+        configuration.canvas = ScreenCanvas(initial: screen, script: configuration.script, live: false).size
+        let planner = FramePlanner(canvas: configuration.canvas, frameRate: tenFPS, background: nil, screenAdCreatives: false,
+                                   pointScale: screen.pointScale)
+        let right = Director.PlayerSetup(scene: "right", plan: .empty, content: .init(frameCount: 60, aspect: Rational(16, 9)),
+                                         media: FakeAdMedia(rate: tenFPS, seconds: [:]))
+        let director = try Director(plan: .empty, configuration: configuration, media: FakeAdMedia(rate: tenFPS, seconds: [:]),
+                                    appDelegate: nil, others: [right], screenAds: nil, planner: planner)
+        let shared = try #require(director.screen)
+        #expect(director.players[0].session.device.shared === shared)
+        var windows: Set<PixelRect> = []
+        for _ in 0..<30 {
+            let primary = try #require(director.nextFrame())
+            let other = try #require(director.players[0].nextFrame())
+            // Each player's frame shows the same screen, the one the director holds.
+            #expect(other.screen == primary.screen && primary.screen == shared.frame)
+            windows.insert(try #require(other.screen?.window(of: "right")))
+        }
+        // Landscape half, portrait half, then split at a third: the other player's window followed each change.
+        #expect(windows.count == 3, "\(windows)")
+        #expect(shared.state.orientation == .portrait)
     }
 }

@@ -31,7 +31,7 @@ import Testing
 
     func run(seed: UInt64 = 0) throws -> SessionRun {
         var configuration = try testConfiguration(contentSeconds: 3)
-        configuration.seed = seed
+        configuration.beacons.seed = seed
         return runToEnd(try PlaybackSession(plan: Self.plan(), configuration: configuration,
                                             media: FakeAdMedia(rate: tenFPS, seconds: ["m": 2]), appDelegate: nil))
     }

@@ -11,9 +11,9 @@ import Testing
     static func session(_ script: String = "", covers: [(from: Int64, until: Int64)]) throws -> PlaybackSession {
         var configuration = try testConfiguration(script: script)
         let screen = ScreenState(device: .iPad11, orientation: .landscape, scenes: [.init(id: "main")])
-        configuration.screen = screen
+        configuration.device.screen = screen
         configuration.canvas = ScreenCanvas(initial: screen, script: configuration.script, live: false).size
-        configuration.fullScreenPresentations = covers.map {
+        configuration.device.fullScreenPresentations = covers.map {
             FullScreenPresentation(scene: "main", from: seconds(Rational($0.from, 10)), until: seconds(Rational($0.until, 10)), request: 0)
         }
         return try PlaybackSession(

@@ -145,8 +145,8 @@ import Testing
         ])
         let media = FakeAdMedia(rate: tenFPS, seconds: ["p": 1, "m": 2, "n": 2, "q": 1])
         var configuration = try testConfiguration(script: script, mode: mode)
-        configuration.seed = 99
-        configuration.clockOrigin = Date(timeIntervalSince1970: 1_700_000_000)
+        configuration.beacons.seed = 99
+        configuration.beacons.clockOrigin = Date(timeIntervalSince1970: 1_700_000_000)
         return try PlaybackSession(plan: plan, configuration: configuration, media: media, appDelegate: nil)
     }
 

@@ -39,7 +39,7 @@ import Testing
 
     @Test func aContentThatEndedEarlyIsLoggedWhereItEnds() throws {
         var configuration = try testConfiguration(contentSeconds: 5)
-        configuration.contentEarlyEnd = EarlyEnd(path: "/media/cut.mkv", end: MediaDuration(seconds: Rational(49, 10)),
+        configuration.content.earlyEnd = EarlyEnd(path: "/media/cut.mkv", end: MediaDuration(seconds: Rational(49, 10)),
                                                  declared: MediaDuration(seconds: 10))
         let session = try PlaybackSession(plan: AdPlan(breaks: []), configuration: configuration,
                                           media: FakeAdMedia(rate: tenFPS, seconds: [:]), appDelegate: nil)

@@ -6,21 +6,23 @@ import Testing
 /// Two players on one iPad in Split View, each its own session: commands reach the player of their scene (or of
 /// the active scene), the screen's commands are logged once, and one picture-in-picture window is shared.
 @Suite struct ScenePlayersSessionTests {
-    /// A session for `left` (the primary) and one for `right`, sharing one picture-in-picture slot.
+    /// A session for `left` (the primary) and one for `right`, sharing the device's screen and one picture-in-picture
+    /// slot, as the director makes them.
     static func sessions(_ script: String, mode: SessionConfiguration.Mode = .batch) throws -> [PlaybackSession] {
         var configuration = try testConfiguration(script: script, mode: mode)
         let screen = ScreenState(device: .iPad11, orientation: .landscape, scenes: [.init(id: "left"), .init(id: "right")],
                                  arrangement: .split(leading: "left", trailing: "right", .half))
-        configuration.screen = screen
+        configuration.device.screen = screen
         configuration.canvas = ScreenCanvas(initial: screen, script: configuration.script, live: false).size
-        configuration.playerScenes = ["left", "right"]
+        configuration.device.playerScenes = ["left", "right"]
         let slot = PictureInPictureSlot()
+        let shared = DeviceScreen(initial: screen, script: configuration.script, live: mode == .live)
         return try ["left", "right"].map { (scene: SceneID) in
             var own = configuration
-            own.playerScene = scene
-            own.logsScreen = scene == "left"
+            own.device.playerScene = scene
+            own.device.logsScreen = scene == "left"
             let session = try PlaybackSession(plan: AdPlan(breaks: []), configuration: own,
-                                              media: FakeAdMedia(rate: tenFPS, seconds: [:]), appDelegate: nil)
+                                              media: FakeAdMedia(rate: tenFPS, seconds: [:]), appDelegate: nil, screen: shared)
             session.pictureInPictureSlot = slot
             return session
         }

@@ -10,7 +10,7 @@ import Testing
                         orientation: Orientation = .landscape) throws -> PlaybackSession {
         var configuration = try testConfiguration(script: script)
         let screen = ScreenState(device: device, orientation: orientation, scenes: [.init(id: "main", hasBanner: true)])
-        configuration.screen = screen
+        configuration.device.screen = screen
         configuration.canvas = ScreenCanvas(initial: screen, script: configuration.script, live: false).size
         return try PlaybackSession(plan: AdPlan(breaks: []), configuration: configuration,
                                    media: FakeAdMedia(rate: tenFPS, seconds: [:]), appDelegate: nil)
