@@ -7,7 +7,7 @@ import MediaCore
 ///
 /// It lets the media-free side plan a whole render frame by frame, without FFmpeg: the planning tests, and any
 /// tool that wants a render's layout before its media.
-public final class FetchedCreatives: FrameMediaCatalog {
+public struct FetchedCreatives: FrameMediaCatalog {
     public let screenAds: ScreenAdRun?
     public let native: NativeAds?
 

@@ -6,7 +6,7 @@ import MediaCore
 /// Which banner or full-screen ad is on screen is decided by the screen ads' rules (`ScreenAdRun`,
 /// `ScreenAdPlayback`); whether its creative could be opened is what the renderer found before the render (or, in
 /// `play`, when it arrived).
-public protocol FrameMediaCatalog: AnyObject {
+public protocol FrameMediaCatalog {
     /// Where the banner creative `scene` shows at output time `time` was read from; `nil` when it shows none (none
     /// loaded, or it could not be opened).
     func bannerSource(of scene: SceneID, at time: MediaTime) -> String?

@@ -2,30 +2,39 @@ import AdCore
 import MediaCore
 import VideoPipeline
 
-// The renderer's side of a `FramePlan`: what it has opened, as the planner asks it, and the plan's layers resolved
-// into the compositor's.
-extension Stitcher: FrameMediaCatalog {
-    public func bannerSource(of scene: SceneID, at time: MediaTime) -> String? {
-        screenAds.pictures?.banner(of: scene, at: time)?.url
+/// What a render opened of its screen ads and native placements, as the planner asks it (`FrameMediaCatalog`): a
+/// creative counts only if it opened.
+struct OpenedCreatives: FrameMediaCatalog {
+    let screenAds: ScreenAdPictures?
+    let native: NativePictures?
+
+    func bannerSource(of scene: SceneID, at time: MediaTime) -> String? {
+        screenAds?.banner(of: scene, at: time)?.url
     }
 
-    public func fullScreenCreative(request: Int) -> LoadedFullScreen? {
-        guard let pictures = screenAds.pictures else { return nil }
-        if let video = pictures.videoSources[request] { return .video(source: video.path) }
-        return pictures.fullScreenImage(request: request).map { .image(source: $0.url) }
+    func fullScreenCreative(request: Int) -> LoadedFullScreen? {
+        guard let screenAds else { return nil }
+        if let video = screenAds.videoSources[request] { return .video(source: video.path) }
+        return screenAds.fullScreenImage(request: request).map { .image(source: $0.url) }
     }
 
-    public func nativeImage(_ url: String) -> LoadedImage? {
-        guard let pictures = nativeAds.pictures, pictures.image(url) != nil else { return nil }
-        return LoadedImage(source: pictures.ads?.imageSources[url])
+    func nativeImage(_ url: String) -> LoadedImage? {
+        guard let native, native.image(url) != nil else { return nil }
+        return LoadedImage(source: native.ads?.imageSources[url])
     }
+}
+
+// The renderer's side of a `FramePlan`: the plan of a frame, and its layers resolved into the compositor's.
+extension Stitcher {
+    /// What the screen ads and native placements opened, as the planner asks it.
+    var creatives: OpenedCreatives { OpenedCreatives(screenAds: screenAds.pictures, native: nativeAds.pictures) }
 
     /// The plan of `decision`'s frame, whose primary player shows `source`.
     func plan(_ decision: FrameDecision, source: MediaSource) -> FramePlan {
         var sources: [SceneID: String] = [:]
         for player in players.all { sources[player.scene] = player.shown?.source.path }
         return director.plan(decision, source: source.path, sources: sources,
-                             native: nativeAds.live?.outcome ?? request.device.nativeAds?.outcome, catalog: self)
+                             native: nativeAds.live?.outcome ?? request.device.nativeAds?.outcome, catalog: creatives)
     }
 
     /// `plan`'s layers as the compositor draws them, `primary` being the primary player's picture. A full-screen
