@@ -134,7 +134,7 @@ extension SerialDecisioningTests {
                 #expect(ads.isEmpty, "\(file)")
                 #expect(!result.plan.errors.isEmpty, "\(file)")
             } else if name.contains("vpaid") && !name.contains("separation") {
-                #expect(ads.map(\.error?.code) == [.vpaid], "\(file)")
+                #expect(ads.map { $0.error?.code } == [.vpaid], "\(file)")
             } else {
                 #expect(!ads.isEmpty, "\(file): \(result.plan.errors)")
                 for ad in ads {

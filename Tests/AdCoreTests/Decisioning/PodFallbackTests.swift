@@ -95,7 +95,7 @@ import Testing
         let result = try await AdsLoader().load(AdsRequest(adTag: path))
         let ads = try #require(result.plan.breaks.first).ads
         #expect(ads.map { "\($0.ad.id ?? "-") \($0.state.rawValue)" } == ["p1 failed", "s2 available", "p2 available"])
-        #expect(ads.map(\.error?.code) == [.fileNotFound, nil, nil])
+        #expect(ads.map { $0.error?.code } == [.fileNotFound, nil, nil])
         #expect(ads[1].ad.localMediaPath == dir.path + "/there.mp4")
         // s1 was tried first; its media is missing too, so its failure is a plan error (its error URLs fire).
         #expect(result.plan.errors.map(\.code) == [.fileNotFound])

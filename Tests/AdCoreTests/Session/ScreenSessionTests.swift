@@ -38,7 +38,7 @@ import Testing
         let run = runToEnd(try Self.session("fold@1"))
         let refusal = try #require(run.events.first { $0.columns.reason == .refused })
         #expect(refusal.columns.message == "fold ignored: screen command \"fold\": ipad-11 does not fold")
-        #expect(Set(run.decisions.compactMap(\.screen?.display)).count == 1)
+        #expect(Set(run.decisions.compactMap { $0.screen?.display }).count == 1)
     }
 
     @Test func withoutADeviceNothingNamesAScene() throws {
