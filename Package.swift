@@ -7,7 +7,8 @@ let package = Package(
         .executable(name: "pipctl", targets: ["pipctl"]),
         .library(name: "VideoPipeline", targets: ["VideoPipeline"]),
         .library(name: "AdDecisioning", targets: ["AdDecisioning"]),
-        .library(name: "AdCore", targets: ["AdCore"]),
+        .library(name: "AdPlayback", targets: ["AdPlayback"]),
+        .library(name: "AdScreen", targets: ["AdScreen"]),
         .library(name: "AdInsertion", targets: ["AdInsertion"]),
     ],
     targets: [
@@ -42,14 +43,17 @@ let package = Package(
         // Decisioning: VAST and VMAP documents, wrapper resolution, media selection, `ads inspect` and the ad plan
         // they make. It knows nothing of playback, sessions or screens, and the compiler keeps it so.
         .target(name: "AdDecisioning", dependencies: ["MediaCore", "Networking"]),
-        // The rest of the media-free ad side: the ads manager and its events, tracking, sessions and scripts,
-        // picture-in-picture and screen layouts. It cannot import VideoPipeline because it does not depend on it, so
-        // its tests and fuzzers link no FFmpeg.
-        .target(name: "AdCore", dependencies: ["AdDecisioning", "MediaCore", "Networking"]),
-        // The stitcher and the verifier: the ad side that drives VideoPipeline. Its users import AdCore too, for the
+        // Ad playback, media-free: the ads manager and its events, tracking, the session that decides each frame,
+        // picture-in-picture, the timeline and the markers, and the script language. It sees the device's screen only
+        // as pixels (`ScreenFrame`) and through `PlayerScreen`, which AdScreen implements, and the compiler keeps it so.
+        .target(name: "AdPlayback", dependencies: ["AdDecisioning", "MediaCore", "Networking"]),
+        // The device screen, media-free: the screen model and its commands, banners, full-screen and native ads, session
+        // files, and the director that runs every player's session on one screen and plans each frame.
+        .target(name: "AdScreen", dependencies: ["AdPlayback", "AdDecisioning", "MediaCore", "Networking"]),
+        // The stitcher and the verifier: the ad side that drives VideoPipeline. Its users import AdPlayback and AdScreen too, for the
         // ad side's media-free types (nothing is re-exported).
-        .target(name: "AdInsertion", dependencies: ["AdCore", "AdDecisioning", "MediaCore", "VideoPipeline"]),
-        .executableTarget(name: "pipctl", dependencies: ["AdInsertion", "AdCore", "AdDecisioning", "VideoPipeline", "MediaCore", "Batch"]),
+        .target(name: "AdInsertion", dependencies: ["AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "VideoPipeline"]),
+        .executableTarget(name: "pipctl", dependencies: ["AdInsertion", "AdPlayback", "AdScreen", "AdDecisioning", "VideoPipeline", "MediaCore", "Batch"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "MediaCore"]),
         // A real HTTP server on loopback for the tests of every target that talks HTTP.
@@ -57,9 +61,9 @@ let package = Package(
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "LoopbackServer"]),
         .testTarget(name: "VideoPipelineTests", dependencies: ["VideoPipeline", "MediaCore"]),
         // The media-free tests link no FFmpeg library (they may run the ffmpeg tool to make an image).
-        .testTarget(name: "AdCoreTests", dependencies: ["AdCore", "AdDecisioning", "MediaCore", "Networking", "LoopbackServer"], exclude: ["Fixtures"]),
-        .testTarget(name: "AdInsertionTests", dependencies: ["AdInsertion", "AdCore", "AdDecisioning", "MediaCore", "VideoPipeline", "LoopbackServer"]),
-        .testTarget(name: "pipctlTests", dependencies: ["pipctl", "AdInsertion", "AdCore", "AdDecisioning", "MediaCore", "LoopbackServer"]),
+        .testTarget(name: "AdSideTests", dependencies: ["AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "Networking", "LoopbackServer"], exclude: ["Fixtures"]),
+        .testTarget(name: "AdInsertionTests", dependencies: ["AdInsertion", "AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "VideoPipeline", "LoopbackServer"]),
+        .testTarget(name: "pipctlTests", dependencies: ["pipctl", "AdInsertion", "AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "LoopbackServer"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -71,8 +75,8 @@ if Context.environment["PIPCTL_FUZZ"] == "1" {
     package.targets.append(.target(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"))
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["CFuzzerDriver"], path: "Fuzz/Support"))
     // The parsers' fuzzers link no FFmpeg: VAST, VMAP, wrapper resolution and URL maps only AdDecisioning; scripts
-    // and native responses AdCore too. `timeline` drives the verifier's continuity check.
-    let adSide = ["AdCore", "AdDecisioning"]
+    // and native responses AdPlayback and AdScreen too. `timeline` drives the verifier's continuity check.
+    let adSide = ["AdPlayback", "AdScreen", "AdDecisioning"]
     let library = ["vast": ["AdDecisioning"], "vmap": ["AdDecisioning"], "resolver": ["AdDecisioning"],
                    "urlmap": ["AdDecisioning"], "timeline": ["AdInsertion"] + adSide, "script": adSide, "native": adSide,
                    "manifest": ["Batch"]]
@@ -82,14 +86,14 @@ if Context.environment["PIPCTL_FUZZ"] == "1" {
     }
     // The load-path fuzzers (issue 22) run a session's native placements with the real text measurer, so they link
     // AdInsertion (FreeType) through `FuzzLoadPath`, the path they share.
-    package.targets.append(.target(name: "FuzzLoadPath", dependencies: ["FuzzSupport", "AdInsertion", "AdCore", "AdDecisioning", "MediaCore"], path: "Fuzz/LoadPath"))
+    package.targets.append(.target(name: "FuzzLoadPath", dependencies: ["FuzzSupport", "AdInsertion", "AdPlayback", "AdScreen", "AdDecisioning", "MediaCore"], path: "Fuzz/LoadPath"))
     for name in ["session", "nativeload"] {
-        package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", "FuzzLoadPath", "AdInsertion", "AdCore", "AdDecisioning", "MediaCore"],
+        package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", "FuzzLoadPath", "AdInsertion", "AdPlayback", "AdScreen", "AdDecisioning", "MediaCore"],
                                                  path: "Fuzz/\(name)"))
     }
     // The argument parser lives in the pipctl executable; its sources are compiled again into the fuzz target
     // (through the symlink Fuzz/args/pipctl → Sources/pipctl), without pipctl's `main.swift`.
-    package.targets.append(.executableTarget(name: "fuzz-args", dependencies: ["FuzzSupport", "AdInsertion", "AdCore", "AdDecisioning", "VideoPipeline", "MediaCore", "Batch"],
+    package.targets.append(.executableTarget(name: "fuzz-args", dependencies: ["FuzzSupport", "AdInsertion", "AdPlayback", "AdScreen", "AdDecisioning", "VideoPipeline", "MediaCore", "Batch"],
                                              path: "Fuzz/args", exclude: ["pipctl/main.swift"]))
 }
 

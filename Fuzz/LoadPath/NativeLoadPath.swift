@@ -1,4 +1,5 @@
-import AdCore
+import AdPlayback
+import AdScreen
 import AdInsertion
 import FuzzSupport
 import Foundation
@@ -18,7 +19,7 @@ public enum NativeLoadPath {
     /// refuses (a bad script, an unknown scene or placement, a font FreeType cannot open) ends the run early.
     public static func run(_ session: ScreenSession, block: NativeBlock) {
         guard let script = try? SessionScript(parsing: session.script ?? "") else { return }
-        guard (try? script.checkScenes(players: session.players.map(\.scene), screen: session.screen)) != nil else { return }
+        guard (try? script.checkScenes(players: session.players.map(\.scene), scenes: session.screen.scenes.map(\.id))) != nil else { return }
         let canvas = ScreenCanvas(initial: session.screen, script: script, live: false).size
         precondition(SessionFileLimits.canvasSides.contains(canvas.width) && SessionFileLimits.canvasSides.contains(canvas.height),
                      "a session file was accepted with a canvas of \(canvas)")

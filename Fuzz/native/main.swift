@@ -1,4 +1,5 @@
-import AdCore
+import AdPlayback
+import AdScreen
 import FuzzSupport
 
 /// Fuzz target `native`: any bytes through the native response reader must give a block within its limits or a

@@ -1,4 +1,5 @@
-import AdCore
+import AdPlayback
+import AdScreen
 import FuzzSupport
 
 /// Fuzz target `script`: any text as a `--script` must parse or give a `ScriptError`, and what parses must come

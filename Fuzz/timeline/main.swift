@@ -1,5 +1,6 @@
 @testable import AdInsertion
-import AdCore
+import AdPlayback
+import AdScreen
 import Foundation
 import FuzzSupport
 import MediaCore

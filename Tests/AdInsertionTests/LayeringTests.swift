@@ -1,13 +1,15 @@
 import Foundation
 import Testing
 
-/// What the package's target graph cannot say about the ad side's imports.
+/// What the package's target graph cannot say about the imports.
 ///
-/// AdDecisioning (VAST, VMAP, resolution, the plan) cannot import AdCore, and AdCore (the ads manager, sessions,
-/// screens) cannot import VideoPipeline or CFFmpeg: neither depends on them, and the compiler refuses the import.
-/// What the graph allows but the design does not is checked here:
-/// AdInsertion reaches CFFmpeg through VideoPipeline, yet only VideoPipeline may touch it; and AdCore may use
-/// Networking, yet the screen model is pure geometry and rules.
+/// The graph keeps the ad side's lines: AdDecisioning (VAST, VMAP, resolution, the plan) cannot import AdPlayback,
+/// AdPlayback (the ads manager, sessions, picture-in-picture, the timeline) cannot import AdScreen (the screen model,
+/// screen and native ads, session files, the director), and none of them can import VideoPipeline: a target that
+/// imports another of the package without depending on it is a compile error (`scripts/test` builds with
+/// `--explicit-target-dependency-import-check error`). What that check does not cover, system libraries, and what
+/// the graph allows but the design does not, is checked here: AdInsertion reaches CFFmpeg through VideoPipeline, yet
+/// only VideoPipeline may touch it; and AdScreen may use Networking, yet the screen model is pure geometry and rules.
 @Suite struct LayeringTests {
     static let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../Sources").standardized
@@ -34,12 +36,13 @@ import Testing
         }
     }
 
-    /// The screen model is pure geometry and rules: not even the network.
+    /// The screen model is pure geometry and rules: not even the network (it names the script's commands and
+    /// the pixels a session sees, from AdPlayback).
     @Test func theScreenModelImportsOnlyFoundationAndMediaCore() throws {
-        let files = try Self.imports(under: "AdCore/Screen")
+        let files = try Self.imports(under: "AdScreen/Screen")
         #expect(files.count >= 10)
         for (file, modules) in files {
-            #expect(Set(modules).isSubset(of: ["Foundation", "MediaCore"]), "Screen/\(file) imports \(modules)")
+            #expect(Set(modules).isSubset(of: ["AdPlayback", "Foundation", "MediaCore"]), "Screen/\(file) imports \(modules)")
         }
     }
 
@@ -61,72 +64,13 @@ import Testing
         #expect(checked > 300)
     }
 
-    /// AdCore's folders depend on each other one way (a folder uses the types another declares; nothing leads back):
-    /// the lines along which it can split into targets, kept until the compiler keeps them. A cycle is named.
-    @Test func adCoresFoldersDependOnEachOtherWithoutACycle() throws {
-        let root = Self.sources.appendingPathComponent("AdCore")
-        let files = try #require(FileManager.default.enumerator(atPath: root.path)).compactMap { $0 as? String }
-            .filter { $0.hasSuffix(".swift") }
-        let declaration = try Regex(#"^(?:@\w+ +)*(?:(?:public|package|internal|fileprivate|private|final|indirect) +)*(?:struct|enum|class|protocol|typealias|actor) +([A-Z]\w*)"#)
-            .anchorsMatchLineEndings()
-        let literal = try Regex(#""(?:[^"\\]|\\.)*""#)
-        var texts: [(folder: String, code: String)] = []
-        var owner: [String: String] = [:]
-        for file in files {
-            let folder = String(file.split(separator: "/")[0])
-            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
-            for match in text.matches(of: declaration) {
-                if let name = match.output[1].substring { owner[String(name)] = owner[String(name)] ?? folder }
-            }
-            // Comments and string literals name types without using them.
-            let code = text.split(separator: "\n").map { line in
-                String(line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-                    .replacing(literal, with: "\"\"")
-            }.joined(separator: "\n")
-            texts.append((folder, code))
-        }
-        #expect(Set(owner.values).count >= 10)
-        var uses: [String: Set<String>] = [:]
-        let identifier = try Regex(#"\b[A-Z]\w*\b"#).wordBoundaryKind(.simple) // `A.B` is one word by Unicode's rules
-        for (folder, code) in texts {
-            for match in code.matches(of: identifier) {
-                if let other = owner[String(code[match.range])], other != folder { uses[folder, default: []].insert(other) }
-            }
-        }
-        // Depth-first search with an explicit stack: a folder met again while still on the path closes a cycle.
-        var state: [String: Bool] = [:] // false: on the path; true: done
-        for start in uses.keys.sorted() where state[start] == nil {
-            var path = [start]
-            var pending = [uses[start, default: []].sorted()]
-            state[start] = false
-            while let last = pending.indices.last {
-                guard let next = pending[last].popLast() else {
-                    state[path.removeLast()] = true
-                    pending.removeLast()
-                    continue
-                }
-                switch state[next] {
-                case false?:
-                    let cycle = path[path.firstIndex(of: next)!...] + [next]
-                    Issue.record("AdCore's folders form a cycle: \(cycle.joined(separator: " → "))")
-                    return
-                case true?: continue
-                case nil:
-                    state[next] = false
-                    path.append(next)
-                    pending.append(uses[next, default: []].sorted())
-                }
-            }
-        }
-    }
-
     /// The report's page is written without media: only the reader and the contact sheet use VideoPipeline.
     @Test func theReportPageIsWrittenWithoutMedia() throws {
         let files = try Self.imports(under: "AdInsertion/Report")
         let media: Set = ["RenderReportReader.swift", "ContactSheet.swift", "SheetText.swift", "ReportError.swift"]
         #expect(files.count >= 10)
         for (file, modules) in files where !media.contains(file) {
-            #expect(Set(modules).isSubset(of: ["AdCore", "AdDecisioning", "Foundation", "MediaCore"]), "Report/\(file) imports \(modules)")
+            #expect(Set(modules).isSubset(of: ["AdDecisioning", "AdPlayback", "AdScreen", "Foundation", "MediaCore"]), "Report/\(file) imports \(modules)")
         }
     }
 }

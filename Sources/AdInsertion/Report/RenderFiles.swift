@@ -1,4 +1,5 @@
-import AdCore
+import AdPlayback
+import AdScreen
 import Foundation
 
 /// Where a render's files are, for an MP4 render (`OUT`, `OUT.timeline.json`, `OUT.events.jsonl`) or an HLS render

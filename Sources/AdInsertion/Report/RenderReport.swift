@@ -1,5 +1,6 @@
 import Foundation
-import AdCore
+import AdPlayback
+import AdScreen
 import MediaCore
 
 /// Everything `pipctl report` shows of one render, gathered and checked: the timeline, its events, thumbnails of

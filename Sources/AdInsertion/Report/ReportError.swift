@@ -1,4 +1,5 @@
-import AdCore
+import AdPlayback
+import AdScreen
 import VideoPipeline
 
 /// Why `pipctl report` could not make a report.

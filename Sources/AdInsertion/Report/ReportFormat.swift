@@ -1,4 +1,5 @@
-import AdCore
+import AdPlayback
+import AdScreen
 import Foundation
 
 /// How a report writes times, loudness and an event's fields, the same on the page and on the contact sheet.

@@ -1,4 +1,5 @@
-import AdCore
+import AdPlayback
+import AdScreen
 
 /// One row of a report's time strip: what shows over which output frames.
 ///

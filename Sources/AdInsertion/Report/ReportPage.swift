@@ -1,4 +1,5 @@
-import AdCore
+import AdPlayback
+import AdScreen
 import Foundation
 
 /// Writes a report as one self-contained HTML page: inline CSS, inline SVG (`ReportSVG`), thumbnails as `data:`

@@ -1,4 +1,5 @@
-import AdCore
+import AdPlayback
+import AdScreen
 import Foundation
 
 /// The one place a report's SVG is written: the time strip (`strip`) and the loudness plot (`loudness`).

@@ -1,4 +1,5 @@
-import AdCore
+import AdPlayback
+import AdScreen
 import AdDecisioning
 import Foundation
 import MediaCore
@@ -123,10 +124,9 @@ public final class Stitcher {
             frameRate: format.frameRate, canvas: format.size, contentFrameCount: content.frameCount,
             contentAspect: content.displayAspect, contentStart: request.content.start, ads: request.ads,
             pictureInPicture: request.pictureInPicture, script: request.script, mode: mode,
-            clockOrigin: request.clockOrigin, cacheBusting: request.cacheBusting, contentEarlyEnd: content.earlyEnd,
-            screen: request.device.screen)
+            clockOrigin: request.clockOrigin, cacheBusting: request.cacheBusting, contentEarlyEnd: content.earlyEnd)
         let playerScenes = (request.device.screen.map { [$0.scenes[0].id] } ?? []) + request.device.players.map(\.scene)
-        do throws(ScriptError) { try request.script.checkScenes(players: playerScenes, screen: request.device.screen) } catch {
+        do throws(ScriptError) { try request.script.checkScenes(players: playerScenes, scenes: request.device.screen?.scenes.map(\.id) ?? []) } catch {
             throw .session("\(error)")
         }
         for player in request.device.players {
@@ -140,7 +140,7 @@ public final class Stitcher {
                                    screenAdCreatives: screenAds.pictures != nil, pointScale: request.device.screen?.pointScale)
         do {
             director = try Director(plan: request.plan, configuration: configuration, media: media, appDelegate: appDelegate,
-                                    others: others, screenAds: screenAds.pictures?.run, planner: planner)
+                                    others: others, screen: request.device.screen, screenAds: screenAds.pictures?.run, planner: planner)
         } catch {
             let path = error.scene.flatMap { scene in request.device.players.first { $0.scene == scene }?.contentPath } ?? request.content.path
             throw .session("\(path): \(error.error)")
@@ -148,7 +148,7 @@ public final class Stitcher {
         estimatedFrames = content.frameCount + request.plan.breaks.flatMap(\.ads).reduce(0) { sum, planned in
             sum + (Stitcher.expectedDuration(of: planned).map { format.frameRate.frameCount(in: $0) } ?? 0)
         }
-        session.recordsNativeCommands = nativeAds.live != nil
+        director.screen?.recordsNativeCommands = nativeAds.live != nil
         // A render's native events are known before it starts; `play`'s come as it plays (`updateLiveNative`).
         if liveNative == nil { director.schedule(native: native?.events ?? []) }
         // Fetch ahead: every break's media starts downloading now, while the content before it plays.

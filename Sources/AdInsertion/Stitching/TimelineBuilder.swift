@@ -1,4 +1,5 @@
-import AdCore
+import AdPlayback
+import AdScreen
 import MediaCore
 
 /// Gathers frame decisions into timeline segments: a new segment starts wherever the source, the continuity of

@@ -1,4 +1,5 @@
-import AdCore
+import AdPlayback
+import AdScreen
 import MediaCore
 
 /// The rules every device render's screen obeys, checked on each segment of its timeline: the display lies inside

@@ -1,4 +1,5 @@
-import AdCore
+import AdPlayback
+import AdScreen
 import Foundation
 import AdInsertion
 /// `pipctl verify`: checks a rendered file frame by frame against its timeline.

@@ -3,7 +3,8 @@ import Foundation
 import MediaCore
 import Testing
 @testable import AdInsertion
-@testable import AdCore
+@testable import AdPlayback
+@testable import AdScreen
 import VideoPipeline
 
 /// The gain rule of a normalised render and the timeline's loudness records, without media.

@@ -1,4 +1,5 @@
-import AdCore
+import AdPlayback
+import AdScreen
 import Foundation
 import LoopbackServer
 import MediaCore

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The `ffmpeg` command-line tool that tests make their media with, shared so that a test target linking no
-/// FFmpeg library (AdCoreTests) makes media the same way as the stitcher's tests.
+/// FFmpeg library (AdSideTests) makes media the same way as the stitcher's tests.
 public enum FFmpegCommandLine {
     /// A failed run: the arguments and what ffmpeg printed.
     public struct Failure: Error, CustomStringConvertible {

@@ -6,7 +6,7 @@ extension EndToEnd {
     /// errors of both.
     @Suite struct StartAndCuePointsTests {
         static let positions = PipctlProcess.repositoryRoot
-            .appendingPathComponent("Tests/AdCoreTests/Fixtures/VMAP/positions.xml").path
+            .appendingPathComponent("Tests/AdSideTests/Fixtures/VMAP/positions.xml").path
 
         static func jsonLines(_ text: String) throws -> [[String: Any]] {
             try text.split(separator: "\n").map {
@@ -124,7 +124,7 @@ extension EndToEnd {
         }
     
         @Test func inspectTextShowsRenditionsTrackingCompanionsAndOverlays() async throws {
-            let fixture = PipctlProcess.repositoryRoot.appendingPathComponent("Tests/AdCoreTests/Fixtures/VAST/inline-linear.xml").path
+            let fixture = PipctlProcess.repositoryRoot.appendingPathComponent("Tests/AdSideTests/Fixtures/VAST/inline-linear.xml").path
             let result = try await PipctlProcess.run(["ads", "inspect", fixture])
             #expect(result.exitStatus == 0, "\(result.standardError)")
             let lines = result.standardOutput.split(separator: "\n").map(String.init)

@@ -1,8 +1,9 @@
-import AdCore
+import AdPlayback
+import AdScreen
 import MediaCore
 import VideoPipeline
 
-/// AdCore's `TextMeasurer` answered by VideoPipeline's `TextRasterizer` at the render's point scale, so that
+/// AdScreen's `TextMeasurer` answered by VideoPipeline's `TextRasterizer` at the render's point scale, so that
 /// native cards are laid out with the very line breaks and advances they are drawn with.
 ///
 /// A size in points is measured at `pixels(size)` pixels per em and a width of `pixels(width)` pixels, as the

@@ -1,4 +1,5 @@
-import AdCore
+import AdPlayback
+import AdScreen
 import Foundation
 import MediaCore
 
@@ -48,7 +49,7 @@ final class LiveNativeRun {
     /// landed. A frame evaluated already only queues `applied` for the next one.
     ///
     /// - Returns: the frame's events.
-    func step(frame: Int64, applied: [PlaybackSession.AppliedCommand]) -> [NativeAdEvent] {
+    func step(frame: Int64, applied: [DeviceScreen.AppliedCommand]) -> [NativeAdEvent] {
         for command in applied {
             if let change = command.change { evaluation.screenChanged(change) }
             evaluation.add(command.command, at: command.time)

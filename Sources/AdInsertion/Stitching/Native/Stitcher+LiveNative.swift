@@ -1,4 +1,5 @@
-import AdCore
+import AdPlayback
+import AdScreen
 import MediaCore
 import VideoPipeline
 
@@ -23,7 +24,7 @@ extension Stitcher {
     /// of this frame are scheduled with the others. Nothing here waits.
     func updateLiveNative(_ decision: FrameDecision) {
         guard let liveNative = nativeAds.live else { return }
-        let events = liveNative.step(frame: decision.frame, applied: session.takeNativeCommands())
+        let events = liveNative.step(frame: decision.frame, applied: director.screen?.takeNativeCommands() ?? [])
         nativeAds.pictures?.add(liveNative.takeImages())
         director.schedule(native: events)
     }

@@ -1,4 +1,5 @@
-import AdCore
+import AdPlayback
+import AdScreen
 import MediaCore
 
 extension Stitcher {
@@ -10,7 +11,7 @@ extension Stitcher {
     /// Nothing here waits: a request still running leaves the ad as it was, and its answer is taken before a
     /// later frame.
     func updateLiveBanners(_ decision: FrameDecision) {
-        let changes = session.takeLiveScreenChanges()
+        let changes = director.screen?.takeLiveScreenChanges() ?? []
         let time = format.frameRate.time(ofFrame: decision.frame)
         if let playback = director.screenAds, let screenAdPictures = screenAds.pictures {
             for arrival in playback.takeArrivals() {

@@ -1,4 +1,5 @@
-import AdCore
+import AdPlayback
+import AdScreen
 import AdInsertion
 import Foundation
 import MediaCore

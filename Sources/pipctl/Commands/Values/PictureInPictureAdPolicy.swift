@@ -1,4 +1,5 @@
-import AdCore
+import AdPlayback
+import AdScreen
 import AdInsertion
 
 /// What happens to an ad break whose cue is reached while picture-in-picture is active.

@@ -1,4 +1,5 @@
-import AdCore
+import AdPlayback
+import AdScreen
 import AdInsertion
 
 /// The corner of the output where the picture-in-picture window sits.

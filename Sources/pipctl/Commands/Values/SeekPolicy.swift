@@ -1,4 +1,5 @@
-import AdCore
+import AdPlayback
+import AdScreen
 import AdInsertion
 
 /// Which ad breaks play when a seek jumps over several.

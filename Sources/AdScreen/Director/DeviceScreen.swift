@@ -1,0 +1,94 @@
+import AdPlayback
+import MediaCore
+
+/// The device's one screen, shared by every player's session on it (`PlayerScreen`): the state screen commands
+/// change, the fixed canvas it is drawn in, and the full-screen ads that cover its scenes.
+///
+/// The session that logs the screen (`SessionConfiguration.Device.logsScreen`: the primary player's) applies the
+/// screen commands to it; the other players' sessions, which decide the same frame after it, only follow the change
+/// (their window and picture-in-picture layout). So the screen cannot differ from one player to another.
+public final class DeviceScreen: PlayerScreen {
+    /// The screen as it is now.
+    public internal(set) var state: ScreenState
+    public let canvas: ScreenCanvas
+    /// The full-screen ads known before the session starts (`ScreenAdRun.presentations`): while one covers a
+    /// player's scene, that player is paused under it. Unused once `ads` is set.
+    public let presentations: [FullScreenPresentation]
+    /// The banners' and full-screen ads' playback, live ones included; shared by every player of the screen.
+    public var ads: ScreenAdPlayback?
+    /// Whether the screen keeps the native and screen commands applied to it for `takeNativeCommands()` (`play`
+    /// with native placements).
+    public var recordsNativeCommands = false
+    private var nativeCommands: [AppliedCommand] = []
+    /// The screen changes of live commands not yet taken: the requests they cause are not in the script's run.
+    private var liveChanges: [ScreenTimeline.Change] = []
+
+    /// A command applied to the screen that the native placements follow: a native command or a screen command,
+    /// at its frame's time, with the change a screen command made (`nil` when the screen refused it).
+    public struct AppliedCommand: Sendable {
+        public let time: MediaTime
+        public let command: SessionCommand
+        public let change: ScreenTimeline.Change?
+    }
+
+    /// The screen of a session starting as `initial` (its banners loaded), drawn in the canvas `script` can reach
+    /// (both orientations when it rotates, or when `live`).
+    public init(initial: ScreenState, script: SessionScript, live: Bool, presentations: [FullScreenPresentation] = []) {
+        var state = initial
+        _ = state.loadBanners()
+        self.state = state
+        canvas = ScreenCanvas(initial: state, script: script, live: live)
+        self.presentations = presentations
+    }
+
+    /// The screen now, in output pixels.
+    public var frame: ScreenFrame { canvas.frame(of: state) }
+    public var activeScene: SceneID { state.activeScene }
+    public var firstScene: SceneID { state.scenes[0].id }
+
+    public func apply(_ command: ScreenCommand, at time: MediaTime, live: Bool) throws(ScreenRefusal) -> [String] {
+        var next = state
+        let events: [ScreenEvent]
+        do {
+            events = try next.apply(command, canvas: canvas)
+        } catch {
+            // A refused tap still lands on what is drawn there, as in a render's native run.
+            if recordsNativeCommands { nativeCommands.append(AppliedCommand(time: time, command: .screen(command), change: nil)) }
+            throw ScreenRefusal("\(error)")
+        }
+        state = next
+        let change = ScreenTimeline.Change(time: time, command: command, events: events, state: next)
+        // Live changes drive the live banner requests.
+        if live {
+            liveChanges.append(change)
+            ads?.screenChanged(change)
+        }
+        if recordsNativeCommands { nativeCommands.append(AppliedCommand(time: time, command: .screen(command), change: change)) }
+        return events.map(\.logText)
+    }
+
+    public func applied(_ command: NativeCommand, at time: MediaTime) {
+        // A render evaluates its native placements before it starts (`NativeScreenRun`); `play` follows the
+        // commands as they apply.
+        if recordsNativeCommands { nativeCommands.append(AppliedCommand(time: time, command: .native(command), change: nil)) }
+    }
+
+    public func cover(of scene: SceneID, at time: MediaTime) -> FullScreenCover? {
+        let presentation = if let ads { ads.presentation(of: scene, at: time) } else { presentations.last { $0.covers(scene, at: time) } }
+        return presentation.map { FullScreenCover(scene: $0.scene, endsByItself: $0.until != nil) }
+    }
+
+    /// The native and screen commands applied since the last call, in order, when `recordsNativeCommands`: what
+    /// `play`'s native placements follow frame by frame.
+    public func takeNativeCommands() -> [AppliedCommand] {
+        defer { nativeCommands.removeAll() }
+        return nativeCommands
+    }
+
+    /// The screen changes live commands made since the last call, in order, each at its frame's time: the live
+    /// banner requests they cause.
+    public func takeLiveScreenChanges() -> [ScreenTimeline.Change] {
+        defer { liveChanges.removeAll() }
+        return liveChanges
+    }
+}

@@ -1,0 +1,96 @@
+import AdPlayback
+import MediaCore
+
+extension Director {
+    /// The screen ads' and the native placements' events not yet logged, each queue in time order: they are known
+    /// ahead (a render's) or arrive as `play` plays, and join the log as the output reaches their time.
+    struct PendingEvents {
+        var screenAds: ArraySlice<ScreenAdEvent> = []
+        var native: ArraySlice<NativeAdEvent> = []
+    }
+
+    /// Places `events` among the screen ad events not yet logged, each after those of its time or earlier.
+    public func schedule(_ events: [ScreenAdEvent]) {
+        for event in events {
+            let at = pending.screenAds.firstIndex { $0.time > event.time } ?? pending.screenAds.endIndex
+            pending.screenAds.insert(event, at: at)
+        }
+    }
+
+    /// Adds native placements' events, later than those already scheduled, in time order.
+    public func schedule(native events: [NativeAdEvent]) {
+        pending.native.append(contentsOf: events)
+    }
+
+    /// Every session's events since the last call, in one time-ordered log, with the screen ads' and the native
+    /// placements' events due by the last frame written (`written` frames so far) placed among them by time.
+    ///
+    /// The sessions' events are merged by frame, the primary's first at the same frame, then the other players' in
+    /// scene order, each keeping its own order; `notes` adds to a player's events (`nil`: the primary's) what its
+    /// media noted (the renderer's waits and dropped cache entries, loudness notes) before the merge. A screen ad or
+    /// native event goes after the sessions' events of the same moment (such as the screen command that caused a
+    /// reload), with the content time of that moment; a tap that clicked a card is then logged as the card's.
+    public func drainEvents(written: Int64, notes: (SceneID?, [SessionEvent]) -> [SessionEvent] = { $1 }) -> [SessionEvent] {
+        let sessions = Self.inFrameOrder(notes(nil, session.drainEvents()), players.map { notes($0.scene, $0.session.drainEvents()) })
+        guard !pending.screenAds.isEmpty || !pending.native.isEmpty, written > 0 else { return sessions }
+        let rate = planner.frameRate
+        let now = rate.time(ofFrame: written - 1)
+        let contentTime = session.status.contentPosition.seconds.doubleValue
+        var merged: [SessionEvent] = []
+        // The next due event of the two queues, the screen's first at the same moment.
+        func next() -> (time: MediaTime, take: () -> SessionEvent)? {
+            let screen = pending.screenAds.first.flatMap { $0.time <= now ? $0 : nil }
+            let native = pending.native.first.flatMap { $0.time <= now ? $0 : nil }
+            if let screen, native.map({ screen.time <= $0.time }) ?? true {
+                let frame = rate.firstFrame(atOrAfter: screen.time)
+                return (screen.time, { self.pending.screenAds.removeFirst().sessionEvent(frame: frame, contentTime: contentTime) })
+            }
+            guard let native else { return nil }
+            let frame = rate.firstFrame(atOrAfter: native.time)
+            return (native.time, { self.pending.native.removeFirst().sessionEvent(frame: frame, contentTime: contentTime) })
+        }
+        func takeDue(before limit: Double?) {
+            while let due = next(), limit.map({ due.time.seconds.doubleValue < $0 }) ?? true {
+                merged.append(due.take())
+            }
+        }
+        for event in sessions {
+            takeDue(before: event.time)
+            merged.append(event)
+        }
+        takeDue(before: nil)
+        return Self.namingTappedCards(merged)
+    }
+
+    /// One time-ordered log from the primary session's events and each other player's (`drainEvents`).
+    static func inFrameOrder(_ primary: [SessionEvent], _ others: [[SessionEvent]]) -> [SessionEvent] {
+        guard others.contains(where: { !$0.isEmpty }) else { return primary }
+        let all = ([primary] + others).enumerated().flatMap { player, events in
+            events.enumerated().map { (player: player, index: $0.offset, event: $0.element) }
+        }
+        return all.sorted {
+            let (a, b) = ($0.event.frame ?? -1, $1.event.frame ?? -1)
+            return a != b ? a < b : ($0.player, $0.index) < ($1.player, $1.index)
+        }.map(\.event)
+    }
+
+    /// `events` with each tap that clicked a native card logged as the card's: the screen model knows no cards,
+    /// so it logs such a tap as "tap at X,Y on nothing"; the `onAdClick` at the same frame says which card it hit,
+    /// and the `LOG` line names it instead ("tap at X,Y on card 3 ("shoe-4") of placement "feed-slider"").
+    static func namingTappedCards(_ events: [SessionEvent]) -> [SessionEvent] {
+        var events = events
+        var clicks: [(frame: Int64?, card: SessionEvent.NativeSubject)] = events.compactMap {
+            if case .native(.click, let card) = $0.kind { ($0.frame, card) } else { nil }
+        }
+        guard !clicks.isEmpty else { return events }
+        for i in events.indices {
+            guard case .log(let subject, let reason, let message) = events[i].kind, message.hasPrefix("tap at "),
+                  message.hasSuffix(" on nothing"),
+                  let k = clicks.firstIndex(where: { $0.frame == events[i].frame }) else { continue }
+            let card = clicks.remove(at: k).card
+            events[i].kind = .log(subject, reason: reason, message: String(message.dropLast("nothing".count))
+                + "card \(card.card.map(String.init) ?? "?") (\"\(card.adID ?? "")\") of placement \"\(card.placement)\"")
+        }
+        return events
+    }
+}

@@ -1,0 +1,18 @@
+import AdDecisioning
+import AdPlayback
+import MediaCore
+
+/// What the renderer found when it fetched a frame's media, reported back to the session that decided the frame
+/// (`Director.report(_:player:)`): the one way a media outcome changes ad state. Drawing itself changes none.
+public enum MediaReport: Sendable {
+    /// The linear ad of the last decision could not be shown (missing, unreadable, a decode error mid-ad): it fails
+    /// with `AD_ERROR` and its error URLs, the break moves on, and the next `nextFrame()` decides the same output
+    /// frame again.
+    case adFailed(AdError)
+    /// The video full-screen ad presented over `scene` failed part-way at output time `time` (the last decision's
+    /// frame): it is dismissed with the error's reason and message, and the next `nextFrame()` decides the same
+    /// output frame again, where the content it covered plays on.
+    case fullScreenVideoFailed(scene: SceneID, at: MediaTime, error: ScreenAdError)
+    /// A banner creative loaded live is on screen in `scene` (`nil`: its load failed), so that a tap on it is a click.
+    case bannerShown(DisplayCreative?, scene: SceneID)
+}

@@ -1,0 +1,83 @@
+import Foundation
+import LoopbackServer
+import MediaCore
+import Testing
+@testable import AdPlayback
+@testable import AdScreen
+
+/// The screen ads of a render as it plays (`ScreenAdPlayback`): live screen commands walk the driver's rules, so a
+/// live present, tap and dismiss give the events the script gives; a reload they cause is fetched in the
+/// background; a video that fails part-way is dismissed with its error.
+@Suite struct ScreenAdPlaybackTests {
+    typealias Loading = FullScreenLoadingTests
+
+    static func placement(_ ads: SizedCreativeServer) -> FullScreenPlacement {
+        FullScreenPlacement(scene: "side", source: .image(AdRequestTemplate(ads.url("/interstitial/[WIDTH]x[HEIGHT].png"))))
+    }
+
+    /// The events as `seconds type`, with their reasons.
+    static func lines(_ events: [ScreenAdEvent]) -> [String] {
+        events.map { "\($0.time.seconds) \($0.type.rawValue)\($0.columns.reason.map { " \($0.rawValue)" } ?? "")" }
+    }
+
+    @Test func liveCommandsGiveTheScriptsEventsWithTheReloadLoggedWhenItArrives() async throws {
+        let ads = try SizedCreativeServer()
+        try ads.serveImage("interstitial", PointSize(width: 412, height: 1194))
+        let reloaded = try ads.serveImage("interstitial", PointSize(width: 320, height: 1194), color: "green")
+        let script: [(Int64, ScreenCommand)] = [(2, .split(.oneThird)), (3, .presentInterstitial("side")), (4, .tap(x: 100, y: 600)),
+                                                (5, .dismiss("side"))]
+        let batch = try await ScreenAdDriver(timeline: Loading.ipad(script), fullScreenAds: [Self.placement(ads)]).run(with: ScreenAdLoader())
+
+        // The same commands typed live: the run knows only the first load.
+        let run = await ScreenAdRun.load(try ScreenAdDriver(timeline: Loading.ipad([]), fullScreenAds: [Self.placement(ads)]),
+                                         with: ScreenAdLoader())
+        let playback = ScreenAdPlayback(run: run)
+        var state = run.driver.timeline.initial
+        // The reload's answer is held until the test has seen it still loading.
+        let gate = LoopbackHTTPServer.Gate()
+        var held = LoopbackHTTPServer.Response.file(URL(fileURLWithPath: reloaded), contentType: "image/png")
+        held.gate = gate
+        ads.server.route("/interstitial/320x1194.png", held)
+        playback.advance(through: MediaTime(seconds: 2))
+        playback.screenChanged(try LiveBannerRequestsTests.change(&state, .split(.oneThird), at: 2))
+        #expect(playback.isLoading, "fetched in the background: the call returned before the answer")
+        gate.open()
+        // The 60 s only keeps a broken run from hanging: the released load ends long before on any machine.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while playback.isLoading && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(!playback.isLoading, "the reload ended once its answer was let through")
+        let arrivals = playback.takeArrivals()
+        #expect(arrivals.map(\.request.reason) == [.adTooLargeForWindow])
+        for arrival in arrivals { playback.take(arrival, video: nil, at: MediaTime(seconds: Rational(5, 2))) }
+        for (seconds, command) in script.dropFirst() {
+            playback.advance(through: MediaTime(seconds: seconds))
+            playback.screenChanged(try LiveBannerRequestsTests.change(&state, command, at: seconds))
+        }
+        #expect(playback.presentation(of: "side", at: MediaTime(seconds: 4)) == FullScreenPresentation(
+            scene: "side", from: MediaTime(seconds: 3), until: MediaTime(seconds: 5), request: 1))
+        #expect(playback.presentation(of: "side", at: MediaTime(seconds: 5)) == nil)
+
+        let live = Self.lines(playback.takeEvents())
+        #expect(ads.requestedSizes("interstitial") == ["412x1194", "320x1194", "412x1194", "320x1194"])
+        // Only the reload's answer moves: logged when it arrived (2.5 s), not at its request (2 s).
+        #expect(live == Self.lines(batch).map { $0.hasPrefix("2 adDidLoad") ? "5/2" + $0.dropFirst(1) : $0 })
+        #expect(live.contains("4 adDidRecordClick"))
+    }
+
+    @Test func aPresentedVideoThatFailsIsDismissedWithItsErrorAndItsLaterEventsNeverFire() async throws {
+        let ads = try SizedCreativeServer()
+        try ads.serveImage("interstitial", PointSize(width: 412, height: 1194))
+        let run = await ScreenAdRun.load(try ScreenAdDriver(timeline: Loading.ipad([(1, .presentInterstitial("side")), (4, .dismiss("side"))]),
+                                                            fullScreenAds: [Self.placement(ads)]), with: ScreenAdLoader())
+        let playback = ScreenAdPlayback(run: run)
+        playback.advance(through: MediaTime(seconds: 1))
+        #expect(playback.presentation(of: "side", at: MediaTime(seconds: 2))?.from == MediaTime(seconds: 1))
+        playback.videoFailed(in: "side", at: MediaTime(seconds: 2), error: .mediaUnavailable(source: "ad.mp4", detail: "decoding failed"))
+        #expect(playback.presentation(of: "side", at: MediaTime(seconds: 2)) == nil)
+        #expect(playback.presentation(of: "side", at: MediaTime(seconds: 5)) == nil)
+        let events = playback.takeEvents().filter { $0.time >= MediaTime(seconds: 2) }
+        #expect(Self.lines(events) == ["2 adWillDismissFullScreenContent mediaUnavailable", "2 adDidDismissFullScreenContent mediaUnavailable",
+                                       "2 CONTENT_RESUME_REQUESTED"])
+        #expect(events.first?.columns.message == "ad.mp4: decoding failed")
+    }
+}
