@@ -13,20 +13,6 @@ extension Stitcher {
         var steppedFrame: Int64 = -1
     }
 
-    /// The screen's banners and full-screen ads: their loaded creatives (`request.screenAds`) and the banner requests
-    /// live screen commands cause (`play` only). Their events wait in the director (`Director.schedule`).
-    struct ScreenAdStream {
-        let pictures: ScreenAdPictures?
-        let live: LiveBannerRequests?
-    }
-
-    /// The native placements: their images and font (`request.nativeAds`, or in `play` `request.liveNative`),
-    /// and `play`'s run evaluated as the session applies their commands. Their events wait in the director.
-    struct NativeAdStream {
-        let pictures: NativePictures?
-        let live: LiveNativeRun?
-    }
-
     /// Where the frames go: the compositor that draws them, the stage that encodes (or copies) and writes them (the
     /// MP4, absent when `play` records nothing, and the frame hashes), and an HLS render's forced keyframes
     /// (segment cuts; `nil` otherwise).

@@ -3,39 +3,14 @@ import AdScreen
 import MediaCore
 import VideoPipeline
 
-/// What a render opened of its screen ads and native placements, as the planner asks it (`FrameMediaCatalog`): a
-/// creative counts only if it opened.
-struct OpenedCreatives: FrameMediaCatalog {
-    let screenAds: ScreenAdPictures?
-    let native: NativePictures?
-
-    func bannerSource(of scene: SceneID, at time: MediaTime) -> String? {
-        screenAds?.banner(of: scene, at: time)?.url
-    }
-
-    func fullScreenCreative(request: Int) -> LoadedFullScreen? {
-        guard let screenAds else { return nil }
-        if let video = screenAds.videoSources[request] { return .video(source: video.path) }
-        return screenAds.fullScreenImage(request: request).map { .image(source: $0.url) }
-    }
-
-    func nativeImage(_ url: String) -> LoadedImage? {
-        guard let native, native.image(url) != nil else { return nil }
-        return LoadedImage(source: native.ads?.imageSources[url])
-    }
-}
-
 // The renderer's side of a `FramePlan`: the plan of a frame, and its layers resolved into the compositor's.
 extension Stitcher {
-    /// What the screen ads and native placements opened, as the planner asks it.
-    var creatives: OpenedCreatives { OpenedCreatives(screenAds: screenAds.pictures, native: nativeAds.pictures) }
-
     /// The plan of `decision`'s frame, whose primary player shows `source`.
     func plan(_ decision: FrameDecision, source: MediaSource) -> FramePlan {
         var sources: [SceneID: String] = [:]
         for player in players.all { sources[player.scene] = player.shown?.source.path }
         return director.plan(decision, source: source.path, sources: sources,
-                             native: nativeAds.live?.outcome ?? request.device.nativeAds?.outcome, catalog: creatives)
+                             native: liveNative?.outcome ?? request.device.nativeAds?.outcome, catalog: library)
     }
 
     /// `plan`'s layers as the compositor draws them, `primary` being the primary player's picture. A full-screen
@@ -55,7 +30,7 @@ extension Stitcher {
                 continue
             case .text(let text):
                 let drawn: RenderedText
-                do { drawn = try nativeAds.pictures!.text(text.text, pixelSize: text.pixelSize, width: rect.width, lineLimit: text.lineLimit) } catch {
+                do { drawn = try library.native!.text(text.text, pixelSize: text.pixelSize, width: rect.width, lineLimit: text.lineLimit) } catch {
                     throw .invalidSetting(name: "native \(text.slot) text", value: text.text, reason: "\(error)")
                 }
                 content = .mask(drawn.mask, Stitcher.color(text.paint))
@@ -65,7 +40,20 @@ extension Stitcher {
                                      width: size.width, height: size.height)
                 }
             case .picture(let reference, let fit, let placeholder):
-                switch try picture(reference, frame: plan.frame, scene: planned.scene, primary: primary) {
+                let found: VideoPicture?
+                if case .player(let scene, _) = reference {
+                    // The primary player's scene is not among the other players'.
+                    if let scene, let other = players.all.first(where: { $0.scene == scene }) { found = other.shown?.picture } else { found = primary }
+                } else {
+                    switch try library.picture(reference, frame: plan.frame, scene: planned.scene) {
+                    case .picture(let picture): found = picture
+                    case .missing: found = nil
+                    case .failed(let report):
+                        mediaReports.append(report)
+                        found = nil
+                    }
+                }
+                switch found {
                 case let picture?: content = .picture(picture, Stitcher.fit(fit))
                 case nil:
                     guard let placeholder else { continue }
@@ -91,45 +79,6 @@ extension Stitcher {
         }
         layer.clip = planned.clip
         return layer
-    }
-
-    /// The picture `reference` names; `nil` for a card's video that cannot play (its placeholder is drawn) and for a
-    /// full-screen video that failed part-way (reported in `mediaReports`).
-    private func picture(_ reference: MediaReference, frame: Int64, scene: SceneID?,
-                         primary: VideoPicture) throws(MediaError) -> VideoPicture? {
-        let time = format.frameRate.time(ofFrame: frame)
-        switch reference {
-        case .player(let scene, _):
-            // The primary player's scene is not among the other players'.
-            guard let scene, let other = players.all.first(where: { $0.scene == scene }) else { return primary }
-            return other.shown?.picture
-        case .pictureInPictureBackground(let frame):
-            guard let background else { return nil }
-            return try background.picture(atTick: frame % background.frameCount)
-        case .banner(let scene, let frame):
-            guard let loaded = screenAds.pictures?.banner(of: scene, at: format.frameRate.time(ofFrame: frame)) else { return nil }
-            return try loaded.source.picture(atTick: frame % loaded.source.frameCount)
-        case .fullScreenImage(let request, let frame):
-            guard let image = screenAds.pictures?.fullScreenImage(request: request) else { return nil }
-            return try image.source.picture(atTick: frame % image.source.frameCount)
-        case .fullScreenVideo(let request, let tick):
-            guard let video = screenAds.pictures?.videoSources[request] else { return nil }
-            do throws(MediaError) { return try video.picture(atTick: tick) } catch {
-                let text = "\(error)", prefix = video.path + ": "
-                let detail = text.hasPrefix(prefix) ? String(text.dropFirst(prefix.count)) : text
-                if let scene {
-                    mediaReports.append(.fullScreenVideoFailed(scene: scene, at: time, error: .mediaUnavailable(source: video.path, detail: detail)))
-                }
-                return nil
-            }
-        case .nativeImage(let url):
-            return try nativeAds.pictures?.image(url)?.picture(atTick: 0)
-        case .nativeVideo(let placement, let card, let tag, let tick):
-            guard case .success(let source)? = nativeAds.pictures?.video(of: NativeVideoKey(placement: placement, card: card, tag: tag)) else {
-                return nil
-            }
-            return try? source.picture(atTick: tick)
-        }
     }
 
     static func fit(_ fit: PlannedLayer.Fit) -> CompositorLayer.Fit {

@@ -29,14 +29,16 @@ public final class Stitcher {
     public let estimatedFrames: Int64
     /// The plan's remote media, downloading from the end of `init` on. Cancelling it (Ctrl-C) ends a wait at once
     /// and makes the next `step()` throw `.interrupted`.
-    public var downloads: MediaDownloads { media.downloads }
+    public var downloads: MediaDownloads { library.ads.downloads }
 
     let content: MediaSource
-    let media: AdMedia
-    let background: MediaSource?
+    /// Every picture source besides the players: the ads' media, the backdrop, the screen ads' and native pictures.
+    let library: MediaLibrary
     var players = OtherPlayers()
-    var screenAds: ScreenAdStream
-    var nativeAds: NativeAdStream
+    /// The banner requests live screen commands cause (`play` only); their events wait in the director.
+    let liveBanners: LiveBannerRequests?
+    /// `play`'s native run, evaluated as the screen applies its commands (`request.liveNative`).
+    let liveNative: LiveNativeRun?
     var output: FrameOutput
     var records: Records
     var sound: SoundTrack
@@ -73,34 +75,35 @@ public final class Stitcher {
             throw .content(error)
         }
         self.content = content
+        let background: MediaSource?
         do { background = try request.pictureInPictureBackground.map { p throws(MediaError) in try MediaSource(path: p, format: format) } } catch {
             throw .background(error)
         }
         let screenAdPictures = try request.device.screenAds.map { run throws(RenderError) in
             try ScreenAdPictures(run: run, format: format, cache: request.mediaCache)
         }
-        screenAds = ScreenAdStream(pictures: screenAdPictures, live: mode == .live ? screenAdPictures.flatMap { ads in
+        liveBanners = mode == .live ? screenAdPictures.flatMap { ads in
             ads.run.loader.map { LiveBannerRequests(driver: ads.run.driver, loader: $0) }
-        } : nil)
+        } : nil
         let liveNative = mode == .live ? try Stitcher.liveNative(request, format: format) : nil
+        self.liveNative = liveNative
         let native = request.device.nativeAds == nil && liveNative == nil ? nil
             : try NativePictures(ads: liveNative == nil ? request.device.nativeAds : nil, images: request.device.nativeAds?.images ?? [:], font: request.device.font,
                                  format: format, threads: request.encoding.threads, cache: request.mediaCache)
-        nativeAds = NativeAdStream(pictures: native, live: liveNative)
         // One download queue for every player's ads, so that Ctrl-C stops all of them at once.
         let cache = MediaCache(settings: request.mediaCache)
         let downloads = MediaDownloads(urls: ([request.plan] + request.device.players.map(\.plan)).flatMap {
             MediaDownloads(plan: $0, cache: cache).urls
         }, cache: cache, concurrency: request.mediaCache.concurrency)
-        media = AdMedia(format: format, threads: request.encoding.threads, downloads: downloads,
-                        reportsWaits: mode == .live)
+        let media = AdMedia(format: format, threads: request.encoding.threads, downloads: downloads, reportsWaits: mode == .live)
+        library = MediaLibrary(ads: media, background: background, screenAds: screenAdPictures, native: native, rate: format.frameRate)
         // `play` normalises only when asked: measuring a source takes a decode of its sound before it can start.
         let normalisation = request.loudness ?? (mode == .live ? .off : .default(plan: request.plan, screenAds: request.device.screenAds))
         let normaliser: LoudnessNormaliser?
         do { normaliser = normalisation == .off ? nil : try LoudnessNormaliser(normalisation, content: content, format: format) } catch {
             throw .content(error)
         }
-        media.normaliser = normaliser
+        library.ads.normaliser = normaliser
         sound = SoundTrack(clock: format.sampleClock, normaliser: normaliser)
         let (stage, refusal) = try PassthroughPolicy.outputStage(request, format: format, content: info, source: content)
         passthrough = PassthroughPolicy(request: request, stage: stage, refusal: refusal, content: content, media: media)
@@ -137,10 +140,10 @@ public final class Stitcher {
             Director.PlayerSetup(scene: player.scene, plan: player.plan, content: playback.sessionContent, media: playback.media)
         }
         let planner = FramePlanner(canvas: format.size, frameRate: format.frameRate, background: request.pictureInPictureBackground,
-                                   screenAdCreatives: screenAds.pictures != nil, pointScale: request.device.screen?.pointScale)
+                                   screenAdCreatives: library.screenAds != nil, pointScale: request.device.screen?.pointScale)
         do {
             director = try Director(plan: request.plan, configuration: configuration, media: media, appDelegate: appDelegate,
-                                    others: others, screen: request.device.screen, screenAds: screenAds.pictures?.run, planner: planner)
+                                    others: others, screen: request.device.screen, screenAds: library.screenAds?.run, planner: planner)
         } catch {
             let path = error.scene.flatMap { scene in request.device.players.first { $0.scene == scene }?.contentPath } ?? request.content.path
             throw .session("\(path): \(error.error)")
@@ -148,7 +151,7 @@ public final class Stitcher {
         estimatedFrames = content.frameCount + request.plan.breaks.flatMap(\.ads).reduce(0) { sum, planned in
             sum + (Stitcher.expectedDuration(of: planned).map { format.frameRate.frameCount(in: $0) } ?? 0)
         }
-        director.screen?.recordsNativeCommands = nativeAds.live != nil
+        director.screen?.recordsNativeCommands = liveNative != nil
         // A render's native events are known before it starts; `play`'s come as it plays (`updateLiveNative`).
         if liveNative == nil { director.schedule(native: native?.events ?? []) }
         // Fetch ahead: every break's media starts downloading now, while the content before it plays.
@@ -158,8 +161,8 @@ public final class Stitcher {
     /// Downloads still running when the render ends are stopped (what arrived is kept to be resumed).
     deinit {
         downloads.cancel()
-        screenAds.live?.cancel()
-        nativeAds.live?.cancel()
+        liveBanners?.cancel()
+        liveNative?.cancel()
         director.screenAds?.cancel()
     }
 
@@ -190,7 +193,7 @@ public final class Stitcher {
                 try render(decision)
             } catch let failure as AdFailure {
                 try passthrough.encodeHeld(before: failure.ad)
-                media.close(failure.ad)
+                library.ads.close(failure.ad)
                 director.report(.adFailed(failure.error))
                 continue
             } catch is FramePlanChanged {
@@ -246,7 +249,7 @@ public final class Stitcher {
         } catch {
             throw .output(.outputNotWritable(path: request.output.path, reason: "\(error)"))
         }
-        let earlyEnds = (content.earlyEnd.map { [InputEarlyEnd(ad: nil, earlyEnd: $0)] } ?? []) + media.earlyEnds
+        let earlyEnds = (content.earlyEnd.map { [InputEarlyEnd(ad: nil, earlyEnd: $0)] } ?? []) + library.ads.earlyEnds
         return RenderResult(timeline: result, plan: session.plan, earlyEnds: earlyEnds, breaksNotReached: records.breaksNotReached,
                             passthroughRefusal: passthrough.refusal, passthroughAds: passthrough.ads,
                             passthroughNotes: passthrough.notes + passthrough.gainedSoundNotes(sound.normaliser), passthroughSound: passthroughSound)
@@ -274,7 +277,7 @@ public final class Stitcher {
             key = .content
         case .ad(let ad, _):
             key = .ad(ad)
-            guard let s = media.source(ad) else {
+            guard let s = library.ads.source(ad) else {
                 throw AdFailure(ad: ad, error: AdError(.mediaDisplay, "break \(ad.breakIndex) ad \(ad.adIndex): its media is not open"))
             }
             source = s
@@ -313,7 +316,7 @@ public final class Stitcher {
         try output.stage.write(frame: n, picture: hold.isHeld ? nil : output.compositor.picture, keyframe: keyframe,
                         outputFailure: { RenderError.output($0) as any Error }) {
             (span: OutputStage.SampleSpan, audio: AudioBuffer) throws(any Error) in
-            if case .fullScreenVideo(let request, let scene, let start) = plan.audio, let video = screenAds.pictures?.videoSources[request] {
+            if case .fullScreenVideo(let request, let scene, let start) = plan.audio, let video = library.screenAds?.videoSources[request] {
                 // A video full-screen ad over the player's scene: the output's sound is the ad's, on its own clock.
                 sound.run = nil
                 sourceAudioStart = clock.sample(atFrame: tick)
@@ -363,7 +366,7 @@ public final class Stitcher {
                 }, layers: hold.isHeld ? nil : plan.timeline)
             }))
         if key.ad == nil {
-            media.closeAll()
+            library.ads.closeAll()
             passthrough.closeCopiedAds()
         }
     }
@@ -393,7 +396,7 @@ public final class Stitcher {
         let events = director.drainEvents(written: frameCount) { scene, events in
             guard let scene, let player = players.all.first(where: { $0.scene == scene }) else {
                 // The loudness notes go in first, so that a dropped cache entry's line stays right before its ad's LOADED.
-                let primary = Stitcher.insertingMediaNotes(of: media, into: insertingLoudnessNotes(into: events))
+                let primary = Stitcher.insertingMediaNotes(of: library.ads, into: insertingLoudnessNotes(into: events))
                 records.breaksNotReached += primary.compactMap {
                     if case .adBreakSkipped(let b, .contentEnded, _) = $0.kind { b } else { nil }
                 }

@@ -23,12 +23,12 @@ extension Stitcher {
     /// at this frame (loads begin in the background; answers and images that arrived are taken), and their events
     /// of this frame are scheduled with the others. Nothing here waits.
     func updateLiveNative(_ decision: FrameDecision) {
-        guard let liveNative = nativeAds.live else { return }
+        guard let liveNative = liveNative else { return }
         let events = liveNative.step(frame: decision.frame, applied: director.screen?.takeNativeCommands() ?? [])
-        nativeAds.pictures?.add(liveNative.takeImages())
+        library.native?.add(liveNative.takeImages())
         director.schedule(native: events)
     }
 
     /// What `play`'s native fetches warned of since the last call (origin policy drops, images not fetched).
-    public func takeNativeWarnings() -> [String] { nativeAds.live?.takeWarnings() ?? [] }
+    public func takeNativeWarnings() -> [String] { liveNative?.takeWarnings() ?? [] }
 }

@@ -13,14 +13,14 @@ extension Stitcher {
     func updateLiveBanners(_ decision: FrameDecision) {
         let changes = director.screen?.takeLiveScreenChanges() ?? []
         let time = format.frameRate.time(ofFrame: decision.frame)
-        if let playback = director.screenAds, let screenAdPictures = screenAds.pictures {
+        if let playback = director.screenAds, let screenAdPictures = library.screenAds {
             for arrival in playback.takeArrivals() {
                 playback.take(arrival, video: screenAdPictures.openLive(arrival), at: time)
             }
             playback.advance(through: time)
             director.schedule(playback.takeEvents())
         }
-        guard let liveBanners = screenAds.live, let screenAdPictures = screenAds.pictures else { return }
+        guard let liveBanners = liveBanners, let screenAdPictures = library.screenAds else { return }
         var events: [ScreenAdEvent] = []
         for arrival in liveBanners.takeArrivals() {
             do throws(ScreenAdError) {
