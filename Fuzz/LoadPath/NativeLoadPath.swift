@@ -1,8 +1,8 @@
+import AdInsertion
 import AdPlayback
 import AdScreen
-import AdInsertion
-import FuzzSupport
 import Foundation
+import FuzzSupport
 import MediaCore
 
 /// The load path of a device session after its file is read, shared by the `session` and `nativeload` fuzz

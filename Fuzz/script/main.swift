@@ -1,5 +1,4 @@
 import AdPlayback
-import AdScreen
 import FuzzSupport
 
 /// Fuzz target `script`: any text as a `--script` must parse or give a `ScriptError`, and what parses must come

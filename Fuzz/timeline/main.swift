@@ -1,6 +1,5 @@
 @testable import AdInsertion
 import AdPlayback
-import AdScreen
 import Foundation
 import FuzzSupport
 import MediaCore

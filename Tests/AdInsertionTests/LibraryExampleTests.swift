@@ -1,11 +1,9 @@
-import AdPlayback
-import AdScreen
+@testable import AdInsertion
 import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
 @testable import VideoPipeline
-@testable import AdInsertion
 
 /// The README's "Using the library" program renders `media/slider.session.json` through the library as
 /// `pipctl render --session media/slider.session.json` does.

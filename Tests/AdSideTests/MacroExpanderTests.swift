@@ -1,9 +1,8 @@
 @testable import AdDecisioning
+@testable import AdPlayback
 import Foundation
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 @Suite struct MacroExpanderTests {
     let context = MacroContext(errorCode: .noSupportedMedia, contentPlayhead: MediaTime(seconds: Rational(3_723_456, 1000)),

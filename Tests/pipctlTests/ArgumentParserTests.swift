@@ -1,7 +1,7 @@
-import AdPlayback
-import AdScreen
 import AdDecisioning
 import AdInsertion
+import AdPlayback
+import AdScreen
 import Foundation
 import MediaCore
 import Testing

@@ -1,5 +1,3 @@
-import AdPlayback
-import AdScreen
 import Foundation
 
 /// Work run on a thread of its own (never Swift concurrency's pool: it decodes for seconds), whose result is

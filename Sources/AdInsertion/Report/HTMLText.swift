@@ -1,5 +1,3 @@
-import AdPlayback
-import AdScreen
 /// Text made safe for an HTML page: in element content and in double- or single-quoted attribute values.
 ///
 /// Everything a report shows comes from files it does not trust (a timeline's ids, an event's message or URL), so

@@ -1,5 +1,3 @@
-import AdPlayback
-import AdScreen
 import Foundation
 
 /// Where a render's files are, for an MP4 render (`OUT`, `OUT.timeline.json`, `OUT.events.jsonl`) or an HLS render

@@ -1,6 +1,5 @@
-import Foundation
 import AdPlayback
-import AdScreen
+import Foundation
 import MediaCore
 
 /// Everything `pipctl report` shows of one render, gathered and checked: the timeline, its events, thumbnails of

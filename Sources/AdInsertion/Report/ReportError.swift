@@ -1,5 +1,3 @@
-import AdPlayback
-import AdScreen
 import VideoPipeline
 
 /// Why `pipctl report` could not make a report.

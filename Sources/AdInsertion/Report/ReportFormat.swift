@@ -1,5 +1,4 @@
 import AdPlayback
-import AdScreen
 import Foundation
 
 /// How a report writes times, loudness and an event's fields, the same on the page and on the contact sheet.

@@ -1,5 +1,4 @@
 import AdPlayback
-import AdScreen
 import Foundation
 
 /// The one place a report's SVG is written: the time strip (`strip`) and the loudness plot (`loudness`).

@@ -1,5 +1,4 @@
 import AdPlayback
-import AdScreen
 
 /// Verify's verdict on each run (segment) of a render: the problems `Verifier` found, each given to the segments
 /// whose frames it names (`output frame N`, `output frames A–B`); a problem that names no frame (the sound is

@@ -1,5 +1,4 @@
 import AdPlayback
-import AdScreen
 
 /// Which output frames a report shows as thumbnails: the first and last frame of every segment (a run of one
 /// source in one place; a change of the screen's layout starts a new segment, so each screen change is a first

@@ -1,5 +1,3 @@
-import AdPlayback
-import AdScreen
 import MediaCore
 import VideoPipeline
 

@@ -1,6 +1,6 @@
+import AdDecisioning
 import AdPlayback
 import AdScreen
-import AdDecisioning
 import Foundation
 import MediaCore
 import VideoPipeline
@@ -39,10 +39,10 @@ final class ScenePlayback {
         SessionConfiguration.Content(frameCount: content.frameCount, aspect: content.displayAspect, earlyEnd: content.earlyEnd)
     }
 
-    /// Decides (through `director`) and fetches this player's next frame; an ad whose media fails is reported, and
-    /// its session moves on, as the primary's does.
-    func step(_ director: Director) throws(RenderError) {
-        guard let player = director.players.first(where: { $0.scene == scene }) else { return }
+    /// Decides (through `player`, its session in `director`) and fetches this player's next frame; an ad whose media
+    /// fails is reported, and its session moves on, as the primary's does.
+    func step(_ player: Director.SceneSession, of director: Director) throws(RenderError) {
+        precondition(player.scene == scene, "a scene's media steps with its own session")
         while true {
             guard let decision = player.nextFrame() else { return }
             let source: MediaSource

@@ -1,5 +1,4 @@
 import AdPlayback
-import AdScreen
 import MediaCore
 import VideoPipeline
 

@@ -1,6 +1,6 @@
+import AdDecisioning
 import AdPlayback
 import AdScreen
-import AdDecisioning
 import Foundation
 import MediaCore
 import VideoPipeline
@@ -187,7 +187,8 @@ public final class Stitcher {
             updateLiveNative(decision)
             if decision.frame != players.steppedFrame {
                 players.steppedFrame = decision.frame
-                for player in players.all { try player.step(director) }
+                // Made in the same order as the director's sessions (`Director.PlayerSetup`).
+                for (player, session) in zip(players.all, director.players) { try player.step(session, of: director) }
             }
             do {
                 try render(decision)
@@ -307,51 +308,12 @@ public final class Stitcher {
 
         // Audio: the frame owns samples [A(n), A(n+1)) of the output; the stage asks for exactly those.
         let n = decision.frame
-        var padded: Int64 = 0
-        var drift: Int64 = 0
-        var startsRun = false
-        var sourceAudioStart: Int64 = 0
+        var read = FrameSound()
         let keyframe = output.keyframes?.forces(frame: n, breakIndex: breakIndex) ?? false
-        let clock = sound.clock
         try output.stage.write(frame: n, picture: hold.isHeld ? nil : output.compositor.picture, keyframe: keyframe,
-                        outputFailure: { RenderError.output($0) as any Error }) {
+                               outputFailure: { RenderError.output($0) as any Error }) {
             (span: OutputStage.SampleSpan, audio: AudioBuffer) throws(any Error) in
-            if case .fullScreenVideo(let request, let scene, let start) = plan.audio, let video = library.screenAds?.videoSources[request] {
-                // A video full-screen ad over the player's scene: the output's sound is the ad's, on its own clock.
-                sound.run = nil
-                sourceAudioStart = clock.sample(atFrame: tick)
-                readCoverAudio(video, request: request, scene: scene, start: start, frame: n, count: span.count, into: audio)
-                return
-            }
-            if plan.audio == .silence {
-                audio.fill(count: span.count) { _, _ in 0 }
-                sound.run = nil
-                sourceAudioStart = clock.sample(atFrame: tick)
-                return
-            }
-            if sound.run == nil || sound.run!.key != key || sound.run!.lastTick + 1 != tick {
-                if let run = sound.run { sound.ends[run.key] = run.sourceStart + clock.sample(atFrame: n) - clock.sample(atFrame: run.startFrame) }
-                var start = clock.sample(atFrame: tick)
-                // In passthrough, a source whose sound can be copied is read on the output's AAC packet grid.
-                if let copyable = passthrough.copyableSound(key, source: source) { start = copyable.grid.sourceStart(output: clock.sample(atFrame: n), nominal: start) }
-                drift = sound.ends[key].map { start - $0 } ?? 0
-                sound.run = AudioRun(key: key, startFrame: n, sourceStart: start, lastTick: tick - 1)
-                startsRun = true
-            }
-            sound.run!.lastTick = tick
-            let position = sound.run!.sourceStart + clock.sample(atFrame: n) - clock.sample(atFrame: sound.run!.startFrame)
-            sourceAudioStart = position
-            do throws(MediaError) {
-                let real = try source.readAudio(from: position, count: span.count, into: audio)
-                // Silence before the source's start (a run read up to half a packet early, onto the AAC grid) is
-                // not padding: that is only what follows the end of its sound.
-                padded = Int64(span.count - real) - min(Int64(span.count), max(0, -position))
-                if real == span.count, let copyable = passthrough.copyableSound(key, source: source) {
-                    audio.copyableSound = CopyableSound(source: copyable, position: position)
-                }
-            } catch {
-                throw key.ad.map { AdFailure(ad: $0, error: AdError(.mediaDisplay, "\(error)")) } ?? RenderError.content(error)
-            }
+            try readSound(of: plan, frame: n, source: source, key: key, tick: tick, span: span, into: audio, read: &read)
         }
         output.keyframes?.wrote(frame: n, breakIndex: breakIndex, keyframe: keyframe)
         try passthrough.written(hold, keyframe: keyframe)
@@ -359,7 +321,8 @@ public final class Stitcher {
             outFrame: n,
             shown: .init(kind: key.ad == nil ? .content : .ad, source: source.path, sourceFps: source.nominalFrameRate.perSecond.fraction,
                          ad: key.ad, tick: tick, paused: decision.isPaused, pip: decision.pip, picture: picture),
-            audio: .init(start: clock.sample(atFrame: n), sourceStart: sourceAudioStart, padded: padded, drift: drift, startsRun: startsRun),
+            audio: .init(start: sound.clock.sample(atFrame: n), sourceStart: read.sourceStart, padded: read.padded, drift: read.drift,
+                         startsRun: read.startsRun),
             screen: decision.screen.map { screen in
                 .init(display: screen.display, scenes: screen.scenes.map {
                     Timeline.Scene(id: $0.id, rect: .init($0.rect), safeArea: .init($0.safeArea), state: $0.state, banner: $0.banner)

@@ -1,6 +1,6 @@
+import AdDecisioning
 import AdPlayback
 import AdScreen
-import AdDecisioning
 import Foundation
 
 /// What `verify --expect GOLDEN` compares with the golden (a timeline of an earlier, trusted render).

@@ -1,5 +1,3 @@
-import AdPlayback
-import AdScreen
 /// What `pipctl verify` found of a device render's screen layers (banners, full-screen ads, landing screens,
 /// scenes without a player, the display and the bezel), checked from the pixels of sampled frames.
 public struct LayerReport: Codable, Hashable, Sendable {

@@ -1,5 +1,3 @@
-import AdPlayback
-import AdScreen
 /// What `pipctl verify` found: what the output really shows, and every way it differs from what was promised.
 public struct VerifyReport: Codable, Hashable, Sendable {
     /// True when every check held.

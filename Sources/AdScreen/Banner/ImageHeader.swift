@@ -1,4 +1,3 @@
-import AdPlayback
 import Foundation
 import MediaCore
 

@@ -1,5 +1,4 @@
 import AdDecisioning
-import AdPlayback
 import Foundation
 import MediaCore
 

@@ -1,4 +1,3 @@
-import AdPlayback
 import MediaCore
 
 /// Why a session file cannot be used: one line naming the file and the JSON path of the value

@@ -1,4 +1,3 @@
-import AdPlayback
 
 /// A place in a native card template: what the guide's card shows, top to bottom.
 ///

@@ -1,4 +1,3 @@
-import AdPlayback
 
 /// Which assets a native card lays out, and the numbers of its layout: the guide's card by default, or a
 /// template from a session file that leaves slots out or changes a line limit.

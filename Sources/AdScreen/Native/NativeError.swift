@@ -1,5 +1,4 @@
 import AdDecisioning
-import AdPlayback
 import MediaCore
 
 /// Why a native ad or slider could not be read, loaded or laid out: one line naming the document, the JSON path

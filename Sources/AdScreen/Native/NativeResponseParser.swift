@@ -1,6 +1,6 @@
 import AdPlayback
-import MediaCore
 import Foundation
+import MediaCore
 
 /// Reads OpenRTB Native 1.2 responses and pipctl's slider block (docs/NATIVE.md, docs/native.schema.json).
 ///

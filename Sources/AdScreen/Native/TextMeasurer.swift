@@ -1,4 +1,3 @@
-import AdPlayback
 import MediaCore
 
 /// How much room a string needs: the one thing the layout must ask the text renderer, so the drawing side can

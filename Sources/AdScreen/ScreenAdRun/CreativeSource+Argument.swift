@@ -1,4 +1,3 @@
-import AdPlayback
 
 extension CreativeSource {
     /// The source a command-line value names: `vast:` then a URL or path, or a URL or path whose name ends in

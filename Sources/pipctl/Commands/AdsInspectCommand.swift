@@ -1,7 +1,6 @@
-import AdPlayback
-import AdScreen
 import AdDecisioning
 import AdInsertion
+import AdPlayback
 import MediaCore
 
 /// `pipctl ads inspect`: loads an ad response the way a render would and reports what it found.

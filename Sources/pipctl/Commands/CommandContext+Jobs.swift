@@ -1,6 +1,5 @@
-import AdPlayback
-import AdScreen
 import AdInsertion
+import AdPlayback
 import MediaCore
 import VideoPipeline
 

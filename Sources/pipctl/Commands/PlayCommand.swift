@@ -1,7 +1,6 @@
-import AdPlayback
-import AdScreen
-import Foundation
 import AdInsertion
+import AdPlayback
+import Foundation
 import MediaCore
 
 /// `pipctl play`: runs a session in real time, printing events and taking commands from standard input.

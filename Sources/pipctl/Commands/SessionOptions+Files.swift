@@ -1,6 +1,5 @@
-import AdPlayback
-import AdScreen
 import AdInsertion
+import AdScreen
 import Foundation
 
 extension SessionOptions {

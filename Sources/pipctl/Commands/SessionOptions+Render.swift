@@ -1,6 +1,6 @@
+import AdInsertion
 import AdPlayback
 import AdScreen
-import AdInsertion
 import Foundation
 import MediaCore
 import VideoPipeline

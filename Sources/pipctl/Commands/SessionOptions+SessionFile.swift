@@ -1,7 +1,6 @@
-import AdPlayback
-import AdScreen
 import AdDecisioning
 import AdInsertion
+import AdScreen
 import Foundation
 import MediaCore
 

@@ -1,7 +1,7 @@
+import AdInsertion
 import AdPlayback
 import AdScreen
 import Foundation
-import AdInsertion
 /// `pipctl verify`: checks a rendered file frame by frame against its timeline.
 enum VerifyCommand: Command {
     struct Options: CommandOptions {

@@ -1,9 +1,8 @@
-import AdPlayback
-import AdScreen
 import AdInsertion
+import AdPlayback
 import Foundation
-import Synchronization
 import MediaCore
+import Synchronization
 
 /// Reads `pipctl play`'s commands from standard input, one per line, on a thread of its own, and hands them to
 /// the session's inbox; the session applies each at its next frame.

@@ -1,9 +1,8 @@
+@testable import AdInsertion
 import AdPlayback
-import AdScreen
 import Foundation
 import MediaCore
 import Testing
-@testable import AdInsertion
 import VideoPipeline
 
 @Suite(.enabled(if: FileManager.default.fileExists(atPath: FontFace.defaultPath), "needs fonts-dejavu-core"))

@@ -1,10 +1,9 @@
 @testable import AdDecisioning
+@testable import AdInsertion
+@testable import AdPlayback
 import Foundation
 import MediaCore
 import Testing
-@testable import AdInsertion
-@testable import AdPlayback
-@testable import AdScreen
 import VideoPipeline
 
 /// The gain rule of a normalised render and the timeline's loudness records, without media.

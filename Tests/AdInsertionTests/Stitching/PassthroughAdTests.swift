@@ -1,3 +1,4 @@
+@testable import AdInsertion
 import AdPlayback
 import AdScreen
 import Foundation
@@ -5,7 +6,6 @@ import LoopbackServer
 import MediaCore
 import Testing
 import VideoPipeline
-@testable import AdInsertion
 
 /// Passthrough with ads coded like the content (`pipctl testsrc` clips at the content's size and rate share its
 /// x264 parameter sets): what they show is what a render encoded throughout shows, ad failures and fallbacks

@@ -1,7 +1,6 @@
-import AdPlayback
-import AdScreen
-import Testing
 @testable import AdInsertion
+import AdPlayback
+import Testing
 
 /// The passthrough rule on its own: which frames are held back and copied, and which held-back ticks are encoded
 /// when a run is cut, for content with IDRs every 60 ticks and 200 ticks in all, and ads of 45 ticks with IDRs at

@@ -1,11 +1,9 @@
-import AdPlayback
-import AdScreen
+@testable import AdInsertion
 import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
 import VideoPipeline
-@testable import AdInsertion
 
 /// Passthrough copies AAC packets too, the content's and those of ads with sound in the output's format: ffmpeg
 /// demuxes each source's own packets from the output away from the splices; the sound it decodes is the content's

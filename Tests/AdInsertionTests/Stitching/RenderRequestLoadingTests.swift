@@ -1,12 +1,11 @@
-import AdPlayback
-import AdScreen
 import AdDecisioning
+@testable import AdInsertion
+import AdScreen
 import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
 import VideoPipeline
-@testable import AdInsertion
 
 /// The library builds a render request from a session file (or content and its ads): one parse, one probe per
 /// player, the ads loaded, and every input that cannot be used named by a typed error; an ads document that cannot be

@@ -1,11 +1,10 @@
+@testable import AdInsertion
 import AdPlayback
-import AdScreen
 import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
 import VideoPipeline
-@testable import AdInsertion
 
 /// An ad whose media cannot play never stops a render: the event log says why with the VAST code, the plan marks
 /// the ad failed, and the rest of the plan plays, in place.

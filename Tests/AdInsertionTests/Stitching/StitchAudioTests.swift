@@ -1,11 +1,9 @@
-import AdPlayback
-import AdScreen
+@testable import AdInsertion
 import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
 import VideoPipeline
-@testable import AdInsertion
 
 /// Audio never accumulates rounding: output frame `n` owns samples `[A(n), A(n+1))` and every segment reads its
 /// source from exactly `S(srcStartTick)`, so however many splices a render has, each is corrected by at most one

@@ -1,11 +1,9 @@
-import AdPlayback
-import AdScreen
+@testable import AdInsertion
 import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
 import VideoPipeline
-@testable import AdInsertion
 
 /// A render that cannot be done says why in one line naming the file, and leaves nothing behind: no output, no
 /// timeline, no event log, no temporary file.

@@ -1,12 +1,11 @@
-import AdPlayback
-import AdScreen
 import AdDecisioning
+@testable import AdInsertion
+import AdPlayback
 import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
 import VideoPipeline
-@testable import AdInsertion
 
 /// `--send-beacons`: a render's tracking URLs really reach an ad server (a real HTTP server on loopback), with
 /// their macros filled in, while the render runs.

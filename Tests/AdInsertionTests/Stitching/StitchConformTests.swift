@@ -1,11 +1,10 @@
+@testable import AdInsertion
 import AdPlayback
-import AdScreen
 import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
 import VideoPipeline
-@testable import AdInsertion
 
 /// Ads that differ from the content (frame rate, shape, sound) are conformed to the output, which takes the
 /// content's format: the frame-rate rule picks their frames, their pictures keep their shape, their sound is

@@ -1,11 +1,10 @@
+@testable import AdInsertion
 import AdPlayback
-import AdScreen
 import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
 import VideoPipeline
-@testable import AdInsertion
 
 /// The same request renders the same bytes: the timeline, the event log and every picture (nothing reads a
 /// clock or a random source), so golden files can guard frame timings in CI.

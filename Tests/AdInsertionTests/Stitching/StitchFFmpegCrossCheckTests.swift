@@ -1,11 +1,9 @@
-import AdPlayback
-import AdScreen
+@testable import AdInsertion
 import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
 import VideoPipeline
-@testable import AdInsertion
 
 /// The `ffmpeg` command-line tool, an independent decoder, sees in a lossless render what we say we wrote: the
 /// same picture hashes, and at chosen output frames the source frames the timeline promises.

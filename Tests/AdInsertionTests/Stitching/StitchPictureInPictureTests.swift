@@ -1,11 +1,10 @@
+@testable import AdInsertion
 import AdPlayback
-import AdScreen
 import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
 import VideoPipeline
-@testable import AdInsertion
 
 /// Picture-in-picture through the whole pipeline: what the session decides is what the pixels show, read back
 /// by the verifier inside the window. One render proves it; the rules themselves (breaks held while the window is

@@ -1,11 +1,10 @@
+@testable import AdInsertion
 import AdPlayback
-import AdScreen
 import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
 import VideoPipeline
-@testable import AdInsertion
 
 /// Plans made from `--break` values, rendered: where each break lands on the output, what the event log says,
 /// and that the verifier reads back from the pixels what the timeline promises.

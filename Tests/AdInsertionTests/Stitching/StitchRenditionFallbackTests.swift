@@ -1,12 +1,11 @@
-import AdPlayback
-import AdScreen
 import AdDecisioning
+@testable import AdInsertion
+import AdPlayback
 import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
 import VideoPipeline
-@testable import AdInsertion
 
 /// An ad whose best rendition cannot be used plays its next acceptable one: missing at decision time (chosen no
 /// more), or failing to open when the render reaches it (a `LOG` `renditionFailed` per failure, no `AD_ERROR`).

@@ -1,12 +1,12 @@
+import AdDecisioning
+@testable import AdInsertion
 import AdPlayback
 import AdScreen
-import AdDecisioning
 import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
 import VideoPipeline
-@testable import AdInsertion
 
 /// Stamped test sources made by `TestSourceGenerator` once (`TestFixtures`) and copied once per test process into a
 /// temporary directory removed at exit, and what the stitching and verification tests check on every render.

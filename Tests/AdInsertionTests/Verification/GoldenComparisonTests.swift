@@ -1,9 +1,8 @@
+@testable import AdInsertion
 import AdPlayback
-import AdScreen
 import Foundation
 import MediaCore
 import Testing
-@testable import AdInsertion
 
 /// The golden comparisons that need no media: windows, layers or events that one side has and the other lacks,
 /// each named in words. (Edited copies of real renders are in `EndToEnd.GoldenVerifyTests`.)

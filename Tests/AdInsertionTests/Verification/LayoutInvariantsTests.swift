@@ -1,9 +1,9 @@
+@testable import AdInsertion
 import AdPlayback
 import AdScreen
 import Foundation
 import MediaCore
 import Testing
-@testable import AdInsertion
 
 /// The layout rules `verify` checks on every device render's timeline (`LayoutInvariants`), each shown catching a
 /// deliberately wrong layout: a timeline made from the screen model and the native run's own layers (which obeys

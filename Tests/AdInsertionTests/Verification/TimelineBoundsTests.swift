@@ -1,10 +1,10 @@
+@testable import AdInsertion
 import AdPlayback
 import AdScreen
 import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
-@testable import AdInsertion
 
 /// A hostile or broken timeline is refused by `verify` in one line naming its JSON path, before any number of it
 /// sizes an allocation or a loop: every number is bounded by the output it describes (the good render: 390

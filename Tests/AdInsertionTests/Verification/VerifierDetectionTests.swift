@@ -1,11 +1,10 @@
+@testable import AdInsertion
 import AdPlayback
-import AdScreen
 import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
 import VideoPipeline
-@testable import AdInsertion
 
 /// The verifier catches what it must, and says it in words: a timeline that moved a boundary, dropped a content
 /// frame or swapped two ads; an output whose break sits elsewhere than a golden timeline's; an output that is not

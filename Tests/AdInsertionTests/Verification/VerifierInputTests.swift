@@ -1,3 +1,4 @@
+@testable import AdInsertion
 import AdPlayback
 import AdScreen
 import Foundation
@@ -5,7 +6,6 @@ import LoopbackServer
 import MediaCore
 import Testing
 import VideoPipeline
-@testable import AdInsertion
 
 /// When verification cannot run at all (no timeline, not a timeline, a source without stamps) it says so in one
 /// line naming the file, instead of reporting problems; a golden made for another format is a problem in words.

@@ -2,8 +2,6 @@
 import Foundation
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// Placing VMAP breaks on the content clock, through the real loader on real fixture files.
 @Suite struct AdPlanBuilderTests {

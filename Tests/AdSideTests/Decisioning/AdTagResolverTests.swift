@@ -3,8 +3,6 @@ import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// Wrapper resolution, pods and buffets, on files (the HTTP cases are in `LoopbackResolutionTests`).
 @Suite struct AdTagResolverTests {

@@ -3,8 +3,6 @@ import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// The `ads inspect` report, as JSON and as text, and the success/failure split the command line relies on.
 @Suite struct AdsInspectorTests {

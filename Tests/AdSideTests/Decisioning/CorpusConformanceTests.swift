@@ -3,8 +3,6 @@ import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 extension SerialDecisioningTests {
     /// The shared corpus of real responses (`<repo>/../shared/corpus`); skipped when this checkout has none.

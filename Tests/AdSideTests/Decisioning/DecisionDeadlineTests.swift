@@ -3,8 +3,6 @@ import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 extension SerialDecisioningTests {
     /// VMAP breaks resolve at the same time under one decision deadline, and a cancelled load stops at once,

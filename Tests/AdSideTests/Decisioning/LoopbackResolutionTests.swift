@@ -1,10 +1,9 @@
 @testable import AdDecisioning
+@testable import AdPlayback
 import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 extension SerialDecisioningTests {
     /// Wrapper chains, timeouts, loops, limits and media downloads against a real HTTP server on 127.0.0.1.

@@ -2,8 +2,6 @@
 import Foundation
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// A rendition named `id` (also its URL's file name).
 private func rendition(_ id: String, _ w: Int?, _ h: Int?, bitrate: Int? = nil, type: String? = "video/mp4",

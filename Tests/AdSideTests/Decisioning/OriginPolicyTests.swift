@@ -2,8 +2,6 @@
 import Foundation
 import LoopbackServer
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 extension SerialDecisioningTests {
     /// Documents fetched over http(s) cannot reach the user's files: wrappers, media and beacons, on loopback.

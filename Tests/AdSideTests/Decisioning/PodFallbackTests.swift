@@ -1,10 +1,9 @@
 @testable import AdDecisioning
+@testable import AdPlayback
 import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// Stand-alone ads of a pod response as fallbacks for pod ads that cannot play (VAST 3 §2.3.5, VAST 4.x "Ad Pods
 /// and Stand-Alone Ads"), at resolution, at media selection, and kept in the plan for the ads manager.

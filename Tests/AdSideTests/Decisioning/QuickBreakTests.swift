@@ -3,8 +3,6 @@ import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// `--break TIME=FILE[,FILE…]`, the quick form for users without an ad server.
 @Suite struct QuickBreakTests {

@@ -1,8 +1,6 @@
 @testable import AdDecisioning
 import Foundation
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// References resolved by RFC 3986 §5, checked against the RFC's own examples (§5.4, base `http://a/b/c/d;p?q`),
 /// and what the same rules make of references in local documents.

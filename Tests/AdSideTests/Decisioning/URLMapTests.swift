@@ -2,8 +2,6 @@
 import Foundation
 import LoopbackServer
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 @Suite struct URLMapTests {
     @Test func mapsPrefixesRelativeToTheMapFileLongestFirst() throws {

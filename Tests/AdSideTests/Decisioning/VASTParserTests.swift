@@ -2,8 +2,6 @@
 import Foundation
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 @Suite struct VASTParserTests {
     @Test func parsesInlineLinearAdWithEveryPiece() throws {

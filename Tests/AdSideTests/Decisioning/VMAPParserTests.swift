@@ -2,8 +2,6 @@
 import Foundation
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 @Suite struct VMAPParserTests {
     func vmap(_ name: String) throws -> VMAPDocument {

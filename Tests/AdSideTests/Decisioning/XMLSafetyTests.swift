@@ -2,8 +2,6 @@
 import Foundation
 import LoopbackServer
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 extension SerialDecisioningTests {
     /// Hostile and huge input: refused or parsed in bounded time, with a clear error.

@@ -1,9 +1,9 @@
 import AdDecisioning
+@testable import AdPlayback
+@testable import AdScreen
 import Foundation
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// Frames planned without media (issue 24): the director decides every frame of a session and the planner places
 /// each layer on the canvas; nothing here links FFmpeg. The creatives are what the loaders fetched

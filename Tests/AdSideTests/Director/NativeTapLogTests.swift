@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 @testable import AdPlayback
 @testable import AdScreen
+import Foundation
+import Testing
 
 /// A tap that clicked a card is logged as the card's: the screen model's "on nothing" is replaced by the card the
 /// native run's `onAdClick` at the same frame names; a tap on nothing at another frame stays as it is.

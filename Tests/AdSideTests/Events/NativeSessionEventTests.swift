@@ -1,8 +1,8 @@
+@testable import AdPlayback
+@testable import AdScreen
 import Foundation
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 @Suite struct NativeSessionEventTests {
     /// A native event's line carries its placement, card and ad id, and what its kind carries (a failure its

@@ -1,8 +1,8 @@
 @testable import AdDecisioning
-import Foundation
-import Testing
 @testable import AdPlayback
 @testable import AdScreen
+import Foundation
+import Testing
 
 @Suite struct SessionEventVocabularyTests {
     @Test func typedFieldsWriteTheSameJSONTheStringsDid() throws {

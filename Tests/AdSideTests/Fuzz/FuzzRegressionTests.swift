@@ -1,8 +1,7 @@
 @testable import AdDecisioning
+@testable import AdPlayback
 import Foundation
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// What the fuzzers found (`scripts/fuzz`, issue 9), replayed through the library on every test run.
 ///

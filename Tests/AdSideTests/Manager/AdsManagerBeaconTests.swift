@@ -1,9 +1,8 @@
 @testable import AdDecisioning
+@testable import AdPlayback
 import Foundation
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 @Suite struct AdsManagerBeaconTests {
     static let macros = "cp=[CONTENTPLAYHEAD]&ap=[ADPLAYHEAD]&bp=[BREAKPOSITION]&u=[ASSETURI]&t=[TIMESTAMP]&cb=[CACHEBUSTING]"

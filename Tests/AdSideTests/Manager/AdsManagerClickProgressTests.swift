@@ -1,8 +1,7 @@
 @testable import AdDecisioning
+@testable import AdPlayback
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 @Suite struct AdsManagerClickTests {
     /// A 3 s mid-roll at 1 s (output frames 10–39 at 10 fps) with a ClickThrough and two ClickTracking URLs.

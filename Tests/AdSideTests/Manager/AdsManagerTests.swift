@@ -1,8 +1,7 @@
 @testable import AdDecisioning
+@testable import AdPlayback
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 @Suite struct AdsManagerSkipTests {
     /// A 4 s mid-roll at 1 s, skippable after 2 s, followed by a 1 s ad in the same pod.

@@ -1,8 +1,7 @@
+@testable import AdPlayback
 import Foundation
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// The media playlist `render --hls` writes: segments, exact durations, and each break's markers where it starts and
 /// where the content returns; and the reader `verify` uses, which takes the written text back to the same values.

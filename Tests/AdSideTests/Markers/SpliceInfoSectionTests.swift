@@ -1,6 +1,5 @@
-import Testing
 @testable import AdPlayback
-@testable import AdScreen
+import Testing
 
 /// SCTE-35 cue messages read from real ones (published by encoders, SSAI services and the standard's examples) and
 /// written back to the same bytes: the reader, the writer and the CRC are checked against messages pipctl did not make.

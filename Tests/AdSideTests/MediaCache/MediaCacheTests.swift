@@ -1,8 +1,8 @@
+@testable import AdPlayback
+@testable import AdScreen
 import Foundation
 import LoopbackServer
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// The media cache against a real HTTP server on 127.0.0.1: whole files under their content hash, reuse across
 /// runs, revalidation, the VAST codes of failures, resuming a transfer that broke off, the size bound, redirects

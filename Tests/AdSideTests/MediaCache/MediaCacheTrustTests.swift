@@ -1,9 +1,8 @@
+@testable import AdPlayback
 import Foundation
 import LoopbackServer
-import Testing
-@testable import AdPlayback
-@testable import AdScreen
 import MediaCore
+import Testing
 #if canImport(Glibc)
 import Glibc
 #endif

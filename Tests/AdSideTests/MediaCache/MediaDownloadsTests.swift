@@ -1,10 +1,10 @@
 @testable import AdDecisioning
-import Foundation
-import LoopbackServer
-import Testing
 @testable import AdPlayback
 @testable import AdScreen
+import Foundation
+import LoopbackServer
 import MediaCore
+import Testing
 
 /// Fetching a plan's media ahead: in order, a bounded number at a time, the needed one first, and a cancel that
 /// ends a blocked wait at once.

@@ -1,8 +1,8 @@
+@testable import AdPlayback
+@testable import AdScreen
 import Foundation
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// `media/slider.response.json`, the block the bundled slider session shows: five cards, one of which requires an
 /// asset the guide's card has no place for.

@@ -1,8 +1,8 @@
+@testable import AdPlayback
+@testable import AdScreen
 import Foundation
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// The card template laid out with a monospace measurer (3/5 em per character), every number derived by hand.
 @Suite struct NativeCardLayoutTests {

@@ -1,7 +1,6 @@
+@testable import AdScreen
 import Foundation
 import MediaCore
-@testable import AdPlayback
-@testable import AdScreen
 
 /// Small slider responses written by hand for the native tests.
 enum NativeFixtures {

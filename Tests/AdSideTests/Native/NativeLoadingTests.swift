@@ -1,10 +1,10 @@
 @testable import AdDecisioning
+@testable import AdPlayback
+@testable import AdScreen
 import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// Loading a slider from a loopback ad server: phases as events, failure kinds, bounded retries, the origin rule.
 @Suite struct NativeLoadingTests {

@@ -1,7 +1,7 @@
-import Foundation
-import Testing
 @testable import AdPlayback
 @testable import AdScreen
+import Foundation
+import Testing
 
 /// OpenRTB Native 1.2 responses and slider blocks read into typed values, and bad ones refused by JSON path.
 @Suite struct NativeResponseParserTests {

@@ -1,8 +1,8 @@
+@testable import AdPlayback
+@testable import AdScreen
 import Foundation
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// `NativeScreenRun.Evaluation` driven as `play` drives it (commands added at the frame they apply, screen changes
 /// recorded as they happen, answers given when they arrive) follows the rules of the batch run exactly.

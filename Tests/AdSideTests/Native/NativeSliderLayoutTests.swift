@@ -1,8 +1,8 @@
+@testable import AdPlayback
+@testable import AdScreen
 import Foundation
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// The slider's geometry in points, derived by hand for five default cards in a 393 pt wide slider.
 @Suite struct NativeSliderLayoutTests {

@@ -1,8 +1,8 @@
+@testable import AdPlayback
+@testable import AdScreen
 import Foundation
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// The slider is placed on the render's canvas as every other screen layer is (`ScreenCanvas.place`): in a
 /// rotating render the canvas is wider than the portrait display, and the slider's cards lie inside the display

@@ -1,8 +1,8 @@
+@testable import AdPlayback
+@testable import AdScreen
 import Foundation
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// A slider over a render: impressions at 50% for one second across swipes, binding failures, duplicates across
 /// placements, taps and relayout, from a script and a given response (no network).

@@ -1,9 +1,8 @@
+@testable import AdScreen
 import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// A card's video asset: its VAST resolved at load time (renditions chosen for the card's media frame, fallbacks,
 /// the origin rule) and the frame it starts playing on (autoplay once half its media frame is visible).

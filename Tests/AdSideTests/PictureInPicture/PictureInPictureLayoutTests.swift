@@ -1,7 +1,6 @@
+@testable import AdPlayback
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 @Suite struct PictureInPictureLayoutTests {
     static let screen = PixelSize(width: 1920, height: 1080)

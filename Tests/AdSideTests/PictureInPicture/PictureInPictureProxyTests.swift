@@ -1,7 +1,6 @@
+@testable import AdPlayback
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// An app delegate that writes down every message with its arguments.
 final class RecordingPictureInPictureDelegate: PictureInPictureDelegate {

@@ -1,7 +1,7 @@
-import MediaCore
-import Testing
 @testable import AdPlayback
 @testable import AdScreen
+import MediaCore
+import Testing
 
 /// Banner sizes worked out by hand: width = the scene's safe-area width, height = max(50, min(90, ⌊15% × screen
 /// height⌋)), bottom edge on the safe area's bottom.

@@ -1,8 +1,8 @@
+@testable import AdPlayback
+@testable import AdScreen
 import Foundation
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// A banner `below` the content ends the content's frame where the banner begins, as the Google Mobile Ads SwiftUI
 /// example's `VStack` does; `overlay` keeps the content's whole window under the banner.

@@ -1,7 +1,7 @@
-import MediaCore
-import Testing
 @testable import AdPlayback
 @testable import AdScreen
+import MediaCore
+import Testing
 
 @Suite struct DeviceTests {
     @Test func profilesCarryThePublishedSizesScalesAndInsets() throws {

@@ -1,7 +1,7 @@
-import MediaCore
-import Testing
 @testable import AdPlayback
 @testable import AdScreen
+import MediaCore
+import Testing
 
 @Suite struct FullScreenAdTests {
     /// An iPad in landscape with the interstitial's scene leading a Split View 1/2: 592x834 pt (HIG).

@@ -1,7 +1,7 @@
-import MediaCore
-import Testing
 @testable import AdPlayback
 @testable import AdScreen
+import MediaCore
+import Testing
 
 /// Expected frames are worked out here from Apple's published numbers (iPad Pro 11": 834x1194 pt; Split View
 /// divider 10 pt; narrow scene 375 pt on a display ≥ 1024 pt wide, else 320; Slide Over 320 pt), not by the code.

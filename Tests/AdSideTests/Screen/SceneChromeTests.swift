@@ -1,7 +1,7 @@
-import MediaCore
-import Testing
 @testable import AdPlayback
 @testable import AdScreen
+import MediaCore
+import Testing
 
 /// The system's chrome between scenes: Split View's divider and a Slide Over window's edge are layers of the
 /// screen, where the arrangement leaves them, and taps pass through them.

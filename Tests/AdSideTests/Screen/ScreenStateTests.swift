@@ -1,7 +1,7 @@
-import MediaCore
-import Testing
 @testable import AdPlayback
 @testable import AdScreen
+import MediaCore
+import Testing
 
 @Suite struct ScreenStateTests {
     @Test func foldingShowsTheOuterDisplayInsideTheInnerCanvasAndUnfoldingComesBack() throws {

@@ -1,7 +1,7 @@
-import MediaCore
-import Testing
 @testable import AdPlayback
 @testable import AdScreen
+import MediaCore
+import Testing
 
 /// A tap is in output pixels and lands on the layer drawn there: on a canvas that holds both orientations (a
 /// script that rotates) the state's layers are placed in its middle (`ScreenCanvas.frame(of:)`), and so are taps.

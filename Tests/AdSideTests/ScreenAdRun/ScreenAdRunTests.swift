@@ -1,8 +1,8 @@
+@testable import AdPlayback
+@testable import AdScreen
 import Foundation
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// What a render draws in a banner's slot over time (`ScreenAdRun`), from creatives a loopback server answered.
 @Suite struct ScreenAdRunTests {

@@ -1,8 +1,8 @@
+@testable import AdPlayback
+@testable import AdScreen
 import Foundation
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// Anchored adaptive banners loaded from a loopback ad server over a screen's timeline (`ScreenAdDriver`).
 @Suite struct BannerLoadingTests {

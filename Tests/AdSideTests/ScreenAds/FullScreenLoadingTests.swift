@@ -1,9 +1,9 @@
 @testable import AdDecisioning
+@testable import AdPlayback
+@testable import AdScreen
 import Foundation
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// Full-screen ads loaded for their scene, checked before they present and reloaded when they no longer fit.
 @Suite struct FullScreenLoadingTests {

@@ -1,9 +1,9 @@
 @testable import AdDecisioning
+@testable import AdPlayback
+@testable import AdScreen
 import Foundation
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// A video full-screen ad's events once the render has opened its media: start, quartiles and end on the video's
 /// own clock from its present, cut short by a dismiss; a video that cannot be opened fails to present.

@@ -1,9 +1,9 @@
+@testable import AdPlayback
+@testable import AdScreen
 import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// The banner requests of live screen changes (`pipctl play`): by the driver's rule, fetched in the background,
 /// a newer request for a banner replacing one still running.

@@ -1,10 +1,9 @@
 @testable import AdDecisioning
+@testable import AdScreen
 import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// Pictures have a size budget (`PictureLimit.creatives`): an image creative's header, and a VAST MediaFile's
 /// width and height, are checked before anything decodes them.

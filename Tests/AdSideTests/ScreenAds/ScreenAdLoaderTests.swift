@@ -1,10 +1,10 @@
 @testable import AdDecisioning
+@testable import AdPlayback
+@testable import AdScreen
 import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// The creative fetch: request macros, image headers, and hostile responses refused like any other fetch.
 @Suite struct ScreenAdLoaderTests {

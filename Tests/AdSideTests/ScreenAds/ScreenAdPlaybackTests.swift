@@ -1,9 +1,9 @@
+@testable import AdPlayback
+@testable import AdScreen
 import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// The screen ads of a render as it plays (`ScreenAdPlayback`): live screen commands walk the driver's rules, so a
 /// live present, tap and dismiss give the events the script gives; a reload they cause is fetched in the

@@ -1,8 +1,7 @@
+@testable import AdPlayback
 import Foundation
 import LoopbackServer
 import MediaCore
-@testable import AdPlayback
-@testable import AdScreen
 
 /// A loopback ad server that answers `/PREFIX/WxH.png` with an ffmpeg-made PNG of exactly WxH pixels, so that a
 /// request whose `[WIDTH]`/`[HEIGHT]` were expanded gets a creative of the size it asked for, and that counts the

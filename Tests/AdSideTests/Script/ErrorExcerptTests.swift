@@ -1,9 +1,9 @@
 @testable import AdDecisioning
+@testable import AdPlayback
+@testable import AdScreen
 import Foundation
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// Every error that quotes a user's value quotes at most `excerptLimit` characters of it, so one bad value in a
 /// huge input gives one short line (issue 22: a 50 MB script printed a 52 MB error).

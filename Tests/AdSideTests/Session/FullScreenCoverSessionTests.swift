@@ -1,8 +1,8 @@
 @testable import AdDecisioning
-import MediaCore
-import Testing
 @testable import AdPlayback
 @testable import AdScreen
+import MediaCore
+import Testing
 
 /// A full-screen ad presented over a player that plays a linear ad pauses that ad, with its `PAUSE` and `RESUME`
 /// events and beacons, as `pause`/`resume` do.

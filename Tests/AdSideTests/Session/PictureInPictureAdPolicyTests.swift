@@ -1,8 +1,7 @@
 @testable import AdDecisioning
+@testable import AdPlayback
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// `play`: a break cued while picture-in-picture is active starts at its cue and plays inside the window, with the
 /// events and beacons of any break.

@@ -1,8 +1,8 @@
 @testable import AdDecisioning
-import MediaCore
-import Testing
 @testable import AdPlayback
 @testable import AdScreen
+import MediaCore
+import Testing
 
 /// On a device the floating window stays inside its scene's safe area (clear of the island and the home
 /// indicator) and off the scene's banner.

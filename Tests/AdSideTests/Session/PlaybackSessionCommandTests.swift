@@ -1,9 +1,8 @@
 @testable import AdDecisioning
+@testable import AdPlayback
 import Foundation
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 @Suite struct PlaybackSessionCommandTests {
     /// A 2 s mid-roll at 2 s with pause/resume tracking, 6 s of content.

@@ -1,8 +1,7 @@
 @testable import AdDecisioning
+@testable import AdPlayback
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// What the session says when the content ends before a break's cue: a content cut short (an early end) and a
 /// cue past the content's length are reported, never silently dropped.

@@ -1,8 +1,7 @@
 @testable import AdDecisioning
+@testable import AdPlayback
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 @Suite struct PlaybackSessionOrderTests {
     /// Pre-roll pod of two 1 s ads, a 2 s mid-roll at 3 s, a 1 s post-roll; 6 s of content at 10 fps.

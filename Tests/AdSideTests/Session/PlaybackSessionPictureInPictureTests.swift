@@ -1,8 +1,7 @@
 @testable import AdDecisioning
+@testable import AdPlayback
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 @Suite struct PlaybackSessionPictureInPictureTests {
     static let window = PixelRect(x: 1264, y: 704, width: 640, height: 360)

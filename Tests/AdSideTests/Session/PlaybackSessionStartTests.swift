@@ -1,8 +1,7 @@
 @testable import AdDecisioning
+@testable import AdPlayback
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// `contentStart` (`--start-at`): where the content starts, which breaks play around it, and how it combines with
 /// `playAdsAfterTime` (`--play-ads-after`) and the seek policy. 10 fps, 10 s of content, 1 s ads.

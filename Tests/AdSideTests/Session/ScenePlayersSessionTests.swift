@@ -1,8 +1,8 @@
 @testable import AdDecisioning
-import MediaCore
-import Testing
 @testable import AdPlayback
 @testable import AdScreen
+import MediaCore
+import Testing
 
 /// Two players on one iPad in Split View, each its own session: commands reach the player of their scene (or of
 /// the active scene), the screen's commands are logged once, and one picture-in-picture window is shared.

@@ -1,8 +1,8 @@
 @testable import AdDecisioning
-import MediaCore
-import Testing
 @testable import AdPlayback
 @testable import AdScreen
+import MediaCore
+import Testing
 
 /// A session on a device: the player is drawn in its scene's window, screen commands apply and every event names
 /// the scene.

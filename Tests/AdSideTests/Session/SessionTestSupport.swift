@@ -1,7 +1,6 @@
 @testable import AdDecisioning
-import MediaCore
 @testable import AdPlayback
-@testable import AdScreen
+import MediaCore
 
 /// A fake ad-duration provider: each ad (by `LinearAd.id`) has a chosen length in seconds or a VAST error, as
 /// the issue allows for this pure logic. It records every request.

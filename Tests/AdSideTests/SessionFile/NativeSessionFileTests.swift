@@ -1,8 +1,7 @@
+@testable import AdScreen
 import Foundation
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 @Suite struct NativeSessionFileTests {
     static func session(_ native: String) throws -> ScreenSession {

@@ -1,9 +1,9 @@
 @testable import AdDecisioning
+@testable import AdPlayback
+@testable import AdScreen
 import Foundation
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// Reading a session file into a `ScreenSession`: the screen, placements and player it gives, and errors that
 /// name the JSON path of the value.

@@ -1,8 +1,7 @@
+@testable import AdScreen
 import Foundation
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// A session file over one of its documented limits (`SessionFileLimits`) is refused with one line naming the
 /// file, the JSON path and the limit, before anything is sized by it (issue 22).

@@ -1,8 +1,8 @@
+@testable import AdPlayback
+@testable import AdScreen
 import Foundation
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// A timeline's layers are an enum of kinds, each with its own fields: written with the keys and values the timeline
 /// always had, read back to the same case, and a layer with a field of another kind (or half of a group of fields)

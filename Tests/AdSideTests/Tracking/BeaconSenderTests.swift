@@ -1,9 +1,8 @@
+@testable import AdPlayback
 import Foundation
 import LoopbackServer
 import MediaCore
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 @Suite struct BeaconSenderTests {
     static let pixel = LoopbackHTTPServer.Response(status: 200, contentType: "image/gif", body: Data("GIF89a".utf8))

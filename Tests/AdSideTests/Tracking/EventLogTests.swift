@@ -1,7 +1,6 @@
+@testable import AdPlayback
 import Foundation
 import Testing
-@testable import AdPlayback
-@testable import AdScreen
 
 /// A fresh directory for one test, removed afterwards.
 private struct ScratchDirectory: ~Copyable {

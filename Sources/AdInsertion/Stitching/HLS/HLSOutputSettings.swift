@@ -1,5 +1,3 @@
-import AdPlayback
-import AdScreen
 import Foundation
 import MediaCore
 import VideoPipeline

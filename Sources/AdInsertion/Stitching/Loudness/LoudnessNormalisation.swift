@@ -1,6 +1,6 @@
+import AdDecisioning
 import AdPlayback
 import AdScreen
-import AdDecisioning
 import MediaCore
 import VideoPipeline
 

@@ -1,6 +1,5 @@
-import AdPlayback
-import AdScreen
 import AdDecisioning
+import AdScreen
 import Foundation
 import MediaCore
 import VideoPipeline

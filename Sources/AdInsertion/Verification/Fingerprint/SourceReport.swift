@@ -1,5 +1,3 @@
-import AdPlayback
-import AdScreen
 import Foundation
 
 /// What `pipctl verify --sources` found by comparing the output's pictures and sound with the timeline's sources.

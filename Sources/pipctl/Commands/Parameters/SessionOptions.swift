@@ -1,6 +1,6 @@
+import AdInsertion
 import AdPlayback
 import AdScreen
-import AdInsertion
 import MediaCore
 
 /// The inputs and behaviour of a playback session with ads and picture-in-picture, shared by `render` and `play`.

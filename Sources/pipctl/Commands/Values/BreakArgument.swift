@@ -1,5 +1,3 @@
-import AdPlayback
-import AdScreen
 import AdDecisioning
 import AdInsertion
 

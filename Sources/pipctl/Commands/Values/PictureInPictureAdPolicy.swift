@@ -1,6 +1,5 @@
-import AdPlayback
-import AdScreen
 import AdInsertion
+import AdPlayback
 
 /// What happens to an ad break whose cue is reached while picture-in-picture is active.
 enum PictureInPictureAdPolicy: String, CaseIterable, Sendable {

@@ -1,6 +1,5 @@
-import AdPlayback
-import AdScreen
 import AdInsertion
+import AdPlayback
 
 /// The corner of the output where the picture-in-picture window sits.
 enum PictureInPictureCorner: String, CaseIterable, Sendable {

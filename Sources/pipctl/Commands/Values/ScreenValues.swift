@@ -1,6 +1,6 @@
+import AdInsertion
 import AdPlayback
 import AdScreen
-import AdInsertion
 import MediaCore
 
 extension ArgumentValue where Value == Device {

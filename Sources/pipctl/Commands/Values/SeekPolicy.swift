@@ -1,6 +1,5 @@
-import AdPlayback
-import AdScreen
 import AdInsertion
+import AdPlayback
 
 /// Which ad breaks play when a seek jumps over several.
 enum SeekPolicy: String, CaseIterable, Sendable {

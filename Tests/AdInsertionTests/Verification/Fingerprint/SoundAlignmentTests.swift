@@ -1,8 +1,6 @@
-import AdPlayback
-import AdScreen
+@testable import AdInsertion
 import Foundation
 import Testing
-@testable import AdInsertion
 
 /// The cross-correlation `verify --sources` aligns sound with: it finds the lag of a noise exactly, and refuses to
 /// guess on a pure tone (every period alike) or on silence.

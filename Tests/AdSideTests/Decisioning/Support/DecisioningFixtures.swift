@@ -1,7 +1,5 @@
 @testable import AdDecisioning
 import Foundation
-@testable import AdPlayback
-@testable import AdScreen
 
 /// Paths of the decisioning fixtures (`Tests/AdSideTests/Fixtures`) and of the shared conformance corpus
 /// (`<repo root>/../shared/corpus`), both found from this file's own path.

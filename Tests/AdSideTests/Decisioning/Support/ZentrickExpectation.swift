@@ -1,8 +1,6 @@
 @testable import AdDecisioning
 import Foundation
 import MediaCore
-@testable import AdPlayback
-@testable import AdScreen
 
 /// The subset of a parsed VAST document that conformance with zentrick/iab-vast-parser's expected results checks:
 /// ad count and kind, ids, impressions, wrapper tags, and per linear creative its duration, skip offset, media
