@@ -83,6 +83,6 @@ final class MediaLibrary: FrameMediaCatalog {
 
     func nativeImage(_ url: String) -> LoadedImage? {
         guard let native, native.image(url) != nil else { return nil }
-        return LoadedImage(source: native.ads?.imageSources[url])
+        return LoadedImage(source: native.origin(of: url))
     }
 }

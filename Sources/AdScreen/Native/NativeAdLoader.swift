@@ -22,6 +22,12 @@ public struct NativeAdLoader: Sendable {
         self.parser = parser
     }
 
+    /// Where an image or a response at `url` is read from (relative paths from `directory`), as the timeline names a
+    /// source; `nil` for what is no location.
+    public func origin(of url: String) -> String? {
+        ResourceLocation(userInput: url, relativeTo: directory)?.description
+    }
+
     /// What a load gives: the block, where it was read from (the base of an inline VAST's relative URLs and the
     /// origin its policy judges), and what the origin policy dropped from it.
     public struct NativeLoadResult: Hashable, Sendable {

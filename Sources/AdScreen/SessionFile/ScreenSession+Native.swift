@@ -99,7 +99,7 @@ extension ScreenSession {
         }
         let (images, failures) = (fetched.images, fetched.failures)
         let sources = images.keys.reduce(into: [String: String]()) { sources, url in
-            sources[url] = ResourceLocation(userInput: url, relativeTo: directory)?.description
+            sources[url] = loader.origin(of: url)
         }
         var videos: [String: LinearAd] = [:], videoFailures: [String: String] = [:]
         for (result, placement) in loads {

@@ -10,6 +10,7 @@ extension EndToEnd {
     /// `render` gives the same events at the same frames.
     @Suite(.enabled(if: FFmpegCommand.isAvailable, "needs the ffmpeg tool")) struct PlayLiveNativeTests {
         typealias Device = DeviceRenderTests
+        typealias Layers = LayerVerifyTests
 
         /// The slider's events (placement "s") in what `play` printed so far, one JSON object each.
         static func printed(_ text: String) -> [[String: Any]] {
@@ -117,6 +118,25 @@ extension EndToEnd {
             try #require(replay.exitStatus == 0, "\(replay.standardError)")
             let replayed = try Device.Render(reading: output, in: dir).events.filter { $0["placement"] as? String == "s" }
             #expect(replayed.map { Self.line($0) } == native.map { Self.line($0) })
+        }
+
+        /// `play` of the bundled rotating slider session (its own script, no typed command): the images it fetched as
+        /// they arrived are named in its recording's timeline, where they were read from, as a render names them, so
+        /// the recording verifies; before, a card's image had no source there and verify expected the grey placeholder.
+        @Test func aPlayRecordingNamesEachCardImagesSourceAndVerifies() async throws {
+            let dir = try ScratchDirectory()
+            let recording = dir.path("rec.mp4")
+            let media = PipctlProcess.repositoryRoot.appendingPathComponent("media")
+            let play = try await PipctlProcess.run(["play", "--session", media.appendingPathComponent("rotating-slider.session.json").path,
+                                                    "--record", recording, "--speed", "4"])
+            try #require(play.exitStatus == 0, "\(play.standardError)")
+            let live = try Device.Render(reading: recording, in: dir)
+            let images = live.segments.flatMap { $0["layers"] as? [[String: Any]] ?? [] }.filter { $0["kind"] as? String == "card" }
+            #expect(!images.isEmpty)
+            let named = Set(images.compactMap { $0["source"] as? String })
+            #expect(named.contains(media.appendingPathComponent("native-card-1.png").path), "\(named)")
+            let (verified, _) = try await Layers.verify(recording, sources: false)
+            #expect(verified.exitStatus == 0, "\(verified.standardOutput)\(verified.standardError)")
         }
 
         @Test func aFailedLoadTypedLiveIsRetriedByTheNextAndALoadUnderWayOrOfAnUnknownPlacementIsRefused() async throws {

@@ -44,6 +44,9 @@ final class LiveNativeRun {
     /// The layers and blocks of the last frame evaluated.
     var outcome: NativeScreenRun.Outcome { evaluation.outcome }
 
+    /// Where the image at `url` was read from, as a render's timeline names it.
+    func origin(of url: String) -> String? { loader.origin(of: url) }
+
     /// Evaluates output frame `frame`: `applied` (the commands the session applied at this frame, with their screen
     /// changes) and the answers that arrived; starts the loads they begin and the image fetches of the blocks that
     /// landed. A frame evaluated already only queues `applied` for the next one.

@@ -15,8 +15,11 @@ final class NativePictures {
     let format: OutputFormat
     /// The opened image of each URL; an image that does not decode is absent (its frame shows the placeholder).
     private var sources: [String: MediaSource] = [:]
-    /// The render's loaded placements (videos, where images were read from); `nil` in `play`.
+    /// The render's loaded placements (videos); `nil` in `play`.
     let ads: NativeAds?
+    /// Where each image was read from (a render's `NativeAds.imageSources`, or in `play` each as it arrives): the
+    /// timeline's source of a card's image, which `verify` draws from.
+    private var origins: [String: String]
     /// Each card's video, or why it cannot play (its frame shows the placeholder); see `video(of:)`.
     var videos: [NativeVideoKey: Result<MediaSource, AdError>] = [:]
     /// What opens the videos (`nil` without any) and the downloads of their remote renditions, begun at once.
@@ -38,6 +41,7 @@ final class NativePictures {
     init(ads: NativeAds?, images: [String: Data], font: String?, format: OutputFormat, threads: Int,
          cache: MediaCacheSettings) throws(RenderError) {
         self.ads = ads
+        origins = ads?.imageSources ?? [:]
         self.format = format
         (videoMedia, videoDownloads) = Self.videoMedia(ads?.videos ?? [:], format: format, threads: threads, cache: cache)
         do throws(FontError) {
@@ -49,13 +53,15 @@ final class NativePictures {
         do { try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true) } catch {
             throw .output(.outputNotWritable(path: directory.path, reason: "\(error)"))
         }
-        add(images)
+        add(images, origins: [:])
         // Every video that starts is opened before the render: its length places its quartiles.
         for start in ads?.outcome.videoStarts ?? [] { _ = video(of: NativeVideoKey(start)) }
     }
 
-    /// Opens `images` (bytes by URL), in URL order; one that does not decode is left out.
-    func add(_ images: [String: Data]) {
+    /// Opens `images` (bytes by URL), in URL order, each read from its `origins` entry; one that does not decode is
+    /// left out.
+    func add(_ images: [String: Data], origins: [String: String]) {
+        self.origins.merge(origins) { first, _ in first }
         for (url, data) in images.sorted(by: { $0.key < $1.key }) where sources[url] == nil {
             guard let header = ImageHeader(data), let location = ResourceLocation(userInput: url, relativeTo: directory.path) else { continue }
             sources[url] = try? ScreenAdPictures.openImage(data, header: header, from: location, as: "image\(written)",
@@ -71,6 +77,9 @@ final class NativePictures {
 
     /// The decoded image at `url`, if it was fetched and decodes.
     func image(_ url: String) -> MediaSource? { sources[url] }
+
+    /// Where the image at `url` was read from.
+    func origin(of url: String) -> String? { origins[url] }
 
     /// `text` drawn at `pixelSize` within `width` pixels in at most `lineLimit` lines.
     func text(_ text: String, pixelSize: Int, width: Int, lineLimit: Int) throws(FontError) -> RenderedText {

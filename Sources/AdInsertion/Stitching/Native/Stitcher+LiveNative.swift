@@ -24,7 +24,8 @@ extension Stitcher {
     func updateLiveNative(_ decision: FrameDecision) {
         guard let liveNative = liveNative else { return }
         let events = liveNative.step(frame: decision.frame, applied: director.screen?.takeNativeCommands() ?? [])
-        library.native?.add(liveNative.takeImages())
+        let images = liveNative.takeImages()
+        library.native?.add(images, origins: images.keys.reduce(into: [:]) { origins, url in origins[url] = liveNative.origin(of: url) })
         director.schedule(native: events)
     }
 
