@@ -4,6 +4,7 @@ import VideoPipeline
 
 /// How `pipctl probe` shows a `MediaInfo`: one line per stream for people, or JSON.
 struct ProbeReport: Encodable {
+    /// One stream, written flat in the JSON (its picture's and its sound's fields beside the rest), as ffprobe does.
     struct Stream: Encodable {
         var index: Int
         var kind: String
@@ -12,25 +13,53 @@ struct ProbeReport: Encodable {
         var duration: Double?
         var bitRate: Int64?
         var frameCount: Int64?
-        var width: Int?
-        var height: Int?
-        /// The sample aspect ratio by the display-geometry rule: the container's when it states one.
-        var sampleAspectRatio: String?
-        var containerSampleAspectRatio: String?
-        var bitstreamSampleAspectRatio: String?
-        var displayAspectRatio: String?
-        /// Counterclockwise degrees the display matrix turns the picture (ffprobe's `rotation`).
-        var rotation: Int?
-        var mirrored: Bool?
-        /// The picture's size on screen, in square pixels, turned.
-        var displayWidth: Int?
-        var displayHeight: Int?
-        var frameRate: String?
-        var pixelFormat: String?
-        var sampleRate: Int?
-        var channels: Int?
-        var channelLayout: String?
-        var sampleFormat: String?
+        /// A video stream's picture (every field `nil` for sound).
+        var picture: Picture
+        /// An audio stream's sound (every field `nil` for a picture).
+        var sound: Sound
+
+        struct Picture: Encodable {
+            var width: Int?
+            var height: Int?
+            /// The sample aspect ratio by the display-geometry rule: the container's when it states one.
+            var sampleAspectRatio: String?
+            var containerSampleAspectRatio: String?
+            var bitstreamSampleAspectRatio: String?
+            var displayAspectRatio: String?
+            /// Counterclockwise degrees the display matrix turns the picture (ffprobe's `rotation`).
+            var rotation: Int?
+            var mirrored: Bool?
+            /// The picture's size on screen, in square pixels, turned.
+            var displayWidth: Int?
+            var displayHeight: Int?
+            var frameRate: String?
+            var pixelFormat: String?
+        }
+
+        struct Sound: Encodable {
+            var sampleRate: Int?
+            var channels: Int?
+            var channelLayout: String?
+            var sampleFormat: String?
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case index, kind, codec, timeBase, duration, bitRate, frameCount
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(index, forKey: .index)
+            try container.encode(kind, forKey: .kind)
+            try container.encode(codec, forKey: .codec)
+            try container.encode(timeBase, forKey: .timeBase)
+            try container.encodeIfPresent(duration, forKey: .duration)
+            try container.encodeIfPresent(bitRate, forKey: .bitRate)
+            try container.encodeIfPresent(frameCount, forKey: .frameCount)
+            // The groups' keys go into the same object.
+            try picture.encode(to: encoder)
+            try sound.encode(to: encoder)
+        }
     }
 
     /// `probe --loudness`: the sound's loudness, rounded to a tenth as meters show it.
@@ -78,14 +107,16 @@ struct ProbeReport: Encodable {
         streams = info.streams.map { s in
             Stream(index: s.index, kind: s.kind.rawValue, codec: s.codec, timeBase: s.timeBase.description,
                    duration: s.duration?.seconds.doubleValue, bitRate: s.bitRate, frameCount: s.frameCount,
-                   width: s.size?.width, height: s.size?.height, sampleAspectRatio: s.sampleAspectRatio?.fraction,
-                   containerSampleAspectRatio: s.geometry?.containerSampleAspect?.fraction,
-                   bitstreamSampleAspectRatio: s.geometry?.bitstreamSampleAspect?.fraction,
-                   displayAspectRatio: s.displayAspect?.fraction, rotation: s.geometry?.orientation.rotation,
-                   mirrored: s.geometry?.orientation.mirrored,
-                   displayWidth: s.geometry?.displaySize.width, displayHeight: s.geometry?.displaySize.height, frameRate: s.frameRate?.perSecond.fraction,
-                   pixelFormat: s.pixelFormat, sampleRate: s.sampleRate, channels: s.channels,
-                   channelLayout: s.channelLayout, sampleFormat: s.sampleFormat)
+                   picture: Stream.Picture(
+                       width: s.size?.width, height: s.size?.height, sampleAspectRatio: s.sampleAspectRatio?.fraction,
+                       containerSampleAspectRatio: s.geometry?.containerSampleAspect?.fraction,
+                       bitstreamSampleAspectRatio: s.geometry?.bitstreamSampleAspect?.fraction,
+                       displayAspectRatio: s.displayAspect?.fraction, rotation: s.geometry?.orientation.rotation,
+                       mirrored: s.geometry?.orientation.mirrored, displayWidth: s.geometry?.displaySize.width,
+                       displayHeight: s.geometry?.displaySize.height, frameRate: s.frameRate?.perSecond.fraction,
+                       pixelFormat: s.pixelFormat),
+                   sound: Stream.Sound(sampleRate: s.sampleRate, channels: s.channels, channelLayout: s.channelLayout,
+                                       sampleFormat: s.sampleFormat))
         }
     }
 
@@ -99,30 +130,31 @@ struct ProbeReport: Encodable {
         var lines = ["\(path): \(container)" + (duration.map { ", \(String(format: "%.3f", $0)) s" } ?? "")
                      + (bitRate.map { ", \($0 / 1000) kbit/s" } ?? "")]
         for s in streams {
+            let p = s.picture, a = s.sound
             var parts = ["  #\(s.index) \(s.kind): \(s.codec)"]
-            if let w = s.width, let h = s.height {
+            if let w = p.width, let h = p.height {
                 parts.append("\(w)x\(h)")
-                if let sar = s.sampleAspectRatio, sar != "1/1" || (s.containerSampleAspectRatio != nil && s.bitstreamSampleAspectRatio != nil
-                                                                      && s.containerSampleAspectRatio != s.bitstreamSampleAspectRatio) {
+                if let sar = p.sampleAspectRatio, sar != "1/1" || (p.containerSampleAspectRatio != nil && p.bitstreamSampleAspectRatio != nil
+                                                                      && p.containerSampleAspectRatio != p.bitstreamSampleAspectRatio) {
                     // Where the ratio comes from, and the one it overrides, when the two disagree.
                     var source = ""
-                    if let container = s.containerSampleAspectRatio {
-                        source = s.bitstreamSampleAspectRatio.map { $0 == container ? "" : " (container; bitstream \($0))" } ?? " (container)"
-                    } else if s.bitstreamSampleAspectRatio != nil {
+                    if let container = p.containerSampleAspectRatio {
+                        source = p.bitstreamSampleAspectRatio.map { $0 == container ? "" : " (container; bitstream \($0))" } ?? " (container)"
+                    } else if p.bitstreamSampleAspectRatio != nil {
                         source = " (bitstream)"
                     }
                     parts.append("SAR \(sar)\(source)")
                 }
-                if let dar = s.displayAspectRatio { parts.append("DAR \(dar)") }
-                if let rotation = s.rotation, rotation != 0 { parts.append("rotated \(rotation)° counterclockwise") }
-                if s.mirrored == true { parts.append("mirrored") }
-                if let dw = s.displayWidth, let dh = s.displayHeight, dw != w || dh != h { parts.append("shown \(dw)x\(dh)") }
+                if let dar = p.displayAspectRatio { parts.append("DAR \(dar)") }
+                if let rotation = p.rotation, rotation != 0 { parts.append("rotated \(rotation)° counterclockwise") }
+                if p.mirrored == true { parts.append("mirrored") }
+                if let dw = p.displayWidth, let dh = p.displayHeight, dw != w || dh != h { parts.append("shown \(dw)x\(dh)") }
             }
-            if let rate = s.frameRate { parts.append("\(rate) fps") }
-            if let format = s.pixelFormat { parts.append(format) }
-            if let rate = s.sampleRate { parts.append("\(rate) Hz") }
-            if let layout = s.channelLayout { parts.append(layout) }
-            if let format = s.sampleFormat { parts.append(format) }
+            if let rate = p.frameRate { parts.append("\(rate) fps") }
+            if let format = p.pixelFormat { parts.append(format) }
+            if let rate = a.sampleRate { parts.append("\(rate) Hz") }
+            if let layout = a.channelLayout { parts.append(layout) }
+            if let format = a.sampleFormat { parts.append(format) }
             if let count = s.frameCount { parts.append("\(count) \(s.kind == "video" ? "frames" : "packets")") }
             if let d = s.duration { parts.append(String(format: "%.3f s", d)) }
             parts.append("time base \(s.timeBase)")
