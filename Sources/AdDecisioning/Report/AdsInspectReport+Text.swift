@@ -89,11 +89,11 @@ extension AdsInspectReport {
         sections.append(("wrappers", ad.wrappers.enumerated().map { i, w in
             ["\(i + 1).", w.adSystem ?? "-", w.tagURI, w.source.map { "in \($0)" } ?? ""]
         }))
-        sections.append(("impressions", ad.impressionURLs.map { [$0] }))
-        sections.append(("tracking", eventRows(ad.trackingURLs)))
-        if let click = ad.clickThrough { sections.append(("click-through", [[click]])) }
-        sections.append(("click tracking", ad.clickTrackingURLs.map { [$0] }))
-        sections.append(("error URLs", ad.errorURLTemplates.map { [$0] }))
+        sections.append(("impressions", ad.beacons.impressionURLs.map { [$0] }))
+        sections.append(("tracking", eventRows(ad.beacons.trackingURLs)))
+        if let click = ad.beacons.clickThrough { sections.append(("click-through", [[click]])) }
+        sections.append(("click tracking", ad.beacons.clickTrackingURLs.map { [$0] }))
+        sections.append(("error URLs", ad.beacons.errorURLTemplates.map { [$0] }))
         for c in ad.companions {
             var rows: [[String]] = [["id", c.id ?? "-"], ["size", size(c.width, c.height)]]
             if let slot = c.adSlotId { rows.append(["slot", slot]) }

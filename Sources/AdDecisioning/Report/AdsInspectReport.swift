@@ -100,18 +100,47 @@ public struct AdsInspectReport: Codable, Hashable, Sendable {
         @NullEncoded public var mediaFile: Media?
         public var candidates: [Candidate]
         public var wrappers: [Wrapper]
-        public var impressions: Int
-        public var tracking: Int
-        public var trackingEvents: [String: Int]
-        @NullEncoded public var clickThrough: String?
-        public var clickTracking: Int
-        public var errorURLs: Int
-        public var impressionURLs: [String]
-        public var trackingURLs: [String: [String]]
-        public var clickTrackingURLs: [String]
-        public var errorURLTemplates: [String]
+        /// Its beacons, written flat beside the rest.
+        public var beacons: Beacons
         public var companions: [Companion]
         public var nonLinears: [NonLinear]
+
+        /// An ad's beacons: how many of each kind, and their URLs.
+        public struct Beacons: Codable, Hashable, Sendable {
+            public var impressions: Int
+            public var tracking: Int
+            public var trackingEvents: [String: Int]
+            @NullEncoded public var clickThrough: String?
+            public var clickTracking: Int
+            public var errorURLs: Int
+            public var impressionURLs: [String]
+            public var trackingURLs: [String: [String]]
+            public var clickTrackingURLs: [String]
+            public var errorURLTemplates: [String]
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case id, sequence, adSystem, title, duration, skipOffset, state, error, mediaFile, candidates, wrappers, companions, nonLinears
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(_id, forKey: .id)
+            try container.encode(_sequence, forKey: .sequence)
+            try container.encode(_adSystem, forKey: .adSystem)
+            try container.encode(_title, forKey: .title)
+            try container.encode(_duration, forKey: .duration)
+            try container.encode(_skipOffset, forKey: .skipOffset)
+            try container.encode(state, forKey: .state)
+            try container.encode(_error, forKey: .error)
+            try container.encode(_mediaFile, forKey: .mediaFile)
+            try container.encode(candidates, forKey: .candidates)
+            try container.encode(wrappers, forKey: .wrappers)
+            try container.encode(companions, forKey: .companions)
+            try container.encode(nonLinears, forKey: .nonLinears)
+            // The beacons' keys go into the same object.
+            try beacons.encode(to: encoder)
+        }
     }
 
     /// The chosen rendition.
@@ -179,11 +208,12 @@ public struct AdsInspectReport: Codable, Hashable, Sendable {
                                 bitrate: $0.file.bitrate, accepted: $0.accepted, reason: $0.reason)
                   },
                   wrappers: ad.wrappers.map { Wrapper(adSystem: $0.adSystem, tagURI: $0.tagURI, source: $0.source) },
-                  impressions: ad.impressions.count, tracking: ad.tracking.count,
-                  trackingEvents: Dictionary(ad.tracking.map { ($0.event.rawValue, 1) }, uniquingKeysWith: +),
-                  clickThrough: ad.clickThrough, clickTracking: ad.clickTracking.count, errorURLs: ad.errorURLs.count,
-                  impressionURLs: ad.impressions, trackingURLs: urlsByEvent(ad.tracking), clickTrackingURLs: ad.clickTracking,
-                  errorURLTemplates: ad.errorURLs,
+                  beacons: Ad.Beacons(
+                      impressions: ad.impressions.count, tracking: ad.tracking.count,
+                      trackingEvents: Dictionary(ad.tracking.map { ($0.event.rawValue, 1) }, uniquingKeysWith: +),
+                      clickThrough: ad.clickThrough, clickTracking: ad.clickTracking.count, errorURLs: ad.errorURLs.count,
+                      impressionURLs: ad.impressions, trackingURLs: urlsByEvent(ad.tracking), clickTrackingURLs: ad.clickTracking,
+                      errorURLTemplates: ad.errorURLs),
                   companions: ad.companions.map {
                       Companion(id: $0.id, width: $0.size?.width, height: $0.size?.height, adSlotId: $0.adSlotId,
                                 resources: $0.resources.map(resourceText), clickThrough: $0.clickThrough,
@@ -243,5 +273,25 @@ public struct AdsInspectReport: Codable, Hashable, Sendable {
         // Every value here is a string, number, boolean or null: encoding cannot fail.
         let data = (try? encoder.encode(self)) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}
+
+extension AdsInspectReport.Ad {
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        _id = try container.decode(NullEncoded<String>.self, forKey: .id)
+        _sequence = try container.decode(NullEncoded<Int>.self, forKey: .sequence)
+        _adSystem = try container.decode(NullEncoded<String>.self, forKey: .adSystem)
+        _title = try container.decode(NullEncoded<String>.self, forKey: .title)
+        _duration = try container.decode(NullEncoded<Double>.self, forKey: .duration)
+        _skipOffset = try container.decode(NullEncoded<String>.self, forKey: .skipOffset)
+        state = try container.decode(String.self, forKey: .state)
+        _error = try container.decode(NullEncoded<AdsInspectReport.Issue>.self, forKey: .error)
+        _mediaFile = try container.decode(NullEncoded<AdsInspectReport.Media>.self, forKey: .mediaFile)
+        candidates = try container.decode([AdsInspectReport.Candidate].self, forKey: .candidates)
+        wrappers = try container.decode([AdsInspectReport.Wrapper].self, forKey: .wrappers)
+        companions = try container.decode([AdsInspectReport.Companion].self, forKey: .companions)
+        nonLinears = try container.decode([AdsInspectReport.NonLinear].self, forKey: .nonLinears)
+        beacons = try Beacons(from: decoder)
     }
 }

@@ -69,7 +69,7 @@ import Testing
         let ad = try #require(report.breaks.first?.ads.first)
         #expect(ad.wrappers.map(\.adSystem) == ["outer-server", "middle-server"])
         #expect(ad.wrappers.map(\.tagURI) == ["wrapper-middle.xml", "inline-linear.xml"])
-        #expect(ad.impressions == 4)
+        #expect(ad.beacons.impressions == 4)
         // No cache directory and no URL map: the remote media stays remote.
         #expect(ad.mediaFile?.url == "https://cdn.example/ads/low.mp4")
         #expect(ad.mediaFile?.localPath == nil)
