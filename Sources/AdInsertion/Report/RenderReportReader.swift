@@ -129,7 +129,7 @@ public enum RenderReportReader {
     /// sample to the next segment's.
     static func measureLoudness(_ media: String, timeline: Timeline, control: JobControl) throws(ReportError) -> RenderReport.LoudnessTrack {
         let rate = Int64(timeline.output.sampleRate)
-        let starts = timeline.segments.map(\.audioStart)
+        let starts = timeline.segments.map(\.sound.start)
         let spans = starts.indices.map { i -> Range<MediaTime> in
             let start = max(0, starts[i])
             let end = max(start, i + 1 < starts.count ? starts[i + 1] : timeline.output.audioSamples)

@@ -35,7 +35,7 @@ struct ReportLane: Sendable {
     static func lanes(of timeline: Timeline) -> [ReportLane] {
         var lanes = [program(timeline)]
         let pip = Self.merged(timeline.segments.map { segment in
-            segment.pip != nil || segment.layers?.contains { $0.kind == .pip } == true
+            segment.pip != nil || segment.screen.layers?.contains { $0.kind == .pip } == true
         })
         if !pip.isEmpty {
             lanes.append(ReportLane(kind: .pip, title: "picture in picture", key: nil, spans: pip.map { range in
@@ -45,12 +45,12 @@ struct ReportLane: Sendable {
         }
         var sceneIDs: [SceneID] = []
         for segment in timeline.segments {
-            for scene in segment.scenes ?? [] where !sceneIDs.contains(scene.id) { sceneIDs.append(scene.id) }
+            for scene in segment.screen.scenes ?? [] where !sceneIDs.contains(scene.id) { sceneIDs.append(scene.id) }
         }
         for id in sceneIDs {
             // A new span where the scene's window or state changes (a split resized, the device turned).
             let runs = Self.runs(timeline) { segment in
-                segment.scenes?.first { $0.id == id }.map { "\($0.rect.width)x\($0.rect.height) · " + Self.stateName($0.state) }
+                segment.screen.scenes?.first { $0.id == id }.map { "\($0.rect.width)x\($0.rect.height) · " + Self.stateName($0.state) }
             }
             lanes.append(ReportLane(kind: .scene, title: "scene \(id)", key: id.rawValue, spans: runs.map { run in
                 Span(start: run.start, end: run.end, label: "\(id) · " + run.value, style: "scene",
@@ -60,7 +60,7 @@ struct ReportLane: Sendable {
         let drawn = ScreenLayer.Kind.allCases.filter { ![.content, .ad, .pip].contains($0) }
         for kind in drawn {
             let runs = Self.runs(timeline) { segment -> String? in
-                let layers = (segment.layers ?? []).filter { $0.kind == kind }
+                let layers = (segment.screen.layers ?? []).filter { $0.kind == kind }
                 guard !layers.isEmpty else { return nil }
                 let scenes = Set(layers.map(\.scene)).sorted().map(\.rawValue).joined(separator: ", ")
                 return layers.count == 1 ? scenes : "\(layers.count) in \(scenes)"

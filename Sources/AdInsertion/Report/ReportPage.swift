@@ -91,7 +91,7 @@ public struct ReportPage {
             html += "<td>\(segment.outStartFrame)–\(segment.outEndFrame - 1)</td>"
             html += "<td>\(ReportFormat.time(Double(segment.outStartFrame) * seconds))–\(ReportFormat.time(Double(segment.outEndFrame) * seconds))</td>"
             html += "<td class=\"source\" title=\"\(HTMLText.escape(segment.source))\">\(HTMLText.escape(URL(fileURLWithPath: segment.source).lastPathComponent))</td>"
-            let window = segment.pip.map { "PiP \($0.width)x\($0.height) at \($0.x),\($0.y)" } ?? (segment.scenes.map { "\($0.count) scene\($0.count == 1 ? "" : "s")" } ?? "full screen")
+            let window = segment.pip.map { "PiP \($0.width)x\($0.height) at \($0.x),\($0.y)" } ?? (segment.screen.scenes.map { "\($0.count) scene\($0.count == 1 ? "" : "s")" } ?? "full screen")
             html += "<td>\(HTMLText.escape(window))</td>"
             for frame in [segment.outStartFrame, segment.outEndFrame - 1] {
                 if let picture = pictures[frame] {

@@ -57,7 +57,7 @@ struct TimelineBuilder {
             current.outEndFrame = f.outFrame + 1
             if !shown.paused { current.srcEndTick = shown.tick + 1 }
             current.srcEnd = seconds(current.srcEndTick)
-            current.audioPadded += f.audio.padded
+            current.sound.padded += f.audio.padded
             open = current
         } else {
             close()
@@ -68,9 +68,9 @@ struct TimelineBuilder {
                 srcEndTick: end, srcStart: seconds(shown.tick), srcEnd: seconds(end), paused: shown.paused,
                 pip: shown.pip.map(Timeline.Rect.init), picture: Timeline.Rect(shown.picture), audioStart: f.audio.start,
                 sourceAudioStart: f.audio.sourceStart, audioPadded: f.audio.padded, audioDrift: f.audio.startsRun ? f.audio.drift : 0)
-            open?.display = f.screen.map { Timeline.Rect($0.display) }
-            open?.scenes = f.screen?.scenes
-            open?.layers = f.screen?.layers
+            open?.screen.display = f.screen.map { Timeline.Rect($0.display) }
+            open?.screen.scenes = f.screen?.scenes
+            open?.screen.layers = f.screen?.layers
         }
         lastTick = shown.tick
     }
@@ -80,9 +80,9 @@ struct TimelineBuilder {
         guard s.kind == shown.kind, s.source == shown.source, s.breakIndex == shown.ad?.breakIndex, s.adIndex == shown.ad?.adIndex,
               s.paused == shown.paused, s.pip == shown.pip.map(Timeline.Rect.init), s.picture == Timeline.Rect(shown.picture),
               s.outEndFrame == f.outFrame, !f.audio.startsRun || shown.paused,
-              s.display == f.screen.map({ Timeline.Rect($0.display) }), s.scenes == f.screen?.scenes,
+              s.screen.display == f.screen.map({ Timeline.Rect($0.display) }), s.screen.scenes == f.screen?.scenes,
               // Another player's layer continues when its tick moved on by the frames since the segment began.
-              s.layers?.map({ $0.advanced(by: f.outFrame - s.outStartFrame) }) == f.screen?.layers else { return false }
+              s.screen.layers?.map({ $0.advanced(by: f.outFrame - s.outStartFrame) }) == f.screen?.layers else { return false }
         return shown.paused ? shown.tick == s.srcStartTick : shown.tick == lastTick + 1
     }
 

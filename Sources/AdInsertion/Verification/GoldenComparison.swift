@@ -143,7 +143,7 @@ enum GoldenComparison {
     static func layerRuns(_ timeline: Timeline) -> [LayerRun] {
         var runs: [LayerRun] = []
         for segment in timeline.segments {
-            let layers = (segment.layers ?? []).map(LayerKey.init)
+            let layers = (segment.screen.layers ?? []).map(LayerKey.init)
             if let last = runs.last, last.end == segment.outStartFrame, last.layers == layers {
                 runs[runs.count - 1].end = segment.outEndFrame
             } else {

@@ -49,7 +49,7 @@ enum LayoutInvariants {
 
     /// The rules broken by one segment's display, scenes and layers.
     static func violations(in segment: Timeline.Segment, canvas: PixelRect, scale: PointScale?) -> [Violation] {
-        guard let display = segment.display?.pixelRect else { return [] }
+        guard let display = segment.screen.display?.pixelRect else { return [] }
         let frame = segment.outStartFrame
         var found: [Violation] = []
         func require(_ inside: Bool, _ layer: String, _ rect: PixelRect, _ rule: String, _ bound: PixelRect) {
@@ -57,14 +57,14 @@ enum LayoutInvariants {
         }
         require(canvas.contains(display), "the display", display, "inside the canvas", canvas)
         let safeDisplay = safeArea(ofDisplay: display, scale: scale)
-        let scenes = segment.scenes ?? []
+        let scenes = segment.screen.scenes ?? []
         for scene in scenes {
             let rect = scene.rect.pixelRect
             require(display.contains(rect), "scene \"\(scene.id)\"", rect, "inside the display", display)
             require(rect.contains(scene.safeArea.pixelRect), "the safe area of scene \"\(scene.id)\"", scene.safeArea.pixelRect,
                     "inside its window", rect)
         }
-        let layers = segment.layers ?? []
+        let layers = segment.screen.layers ?? []
         // Each scene's banner laid out below its content: the content ends where it begins.
         var belowBanners: [SceneID: PixelRect] = [:]
         for scene in scenes where scene.banner == .below {

@@ -72,7 +72,7 @@ extension Verifier {
         func audible(_ k: Int) -> Int64 {
             let segment = timeline.segments[k]
             let length = clock.sample(atFrame: segment.outEndFrame) - clock.sample(atFrame: segment.outStartFrame)
-            return sounds[k] == .silence ? length : max(0, length - segment.audioPadded)
+            return sounds[k] == .silence ? length : max(0, length - segment.sound.padded)
         }
         // Silence after a tone shorter than this is not looked for: a splice's correction is at most a sample or two.
         let millisecond = Int64(max(1, format.sampleRate / 1000))
@@ -90,7 +90,7 @@ extension Verifier {
             // The boundary with the previous segment, when the sound changes there.
             if i > 0, !dubbed[i - 1] {
                 let previous = timeline.segments[i - 1]
-                let padded = sounds[i - 1] != .silence && previous.audioPadded >= millisecond
+                let padded = sounds[i - 1] != .silence && previous.sound.padded >= millisecond
                 let before = padded ? Sound.silence : sounds[i - 1]
                 if before == sounds[i] {
                     if case .tone(let hz) = before, ids[i - 1] != ids[i] {
@@ -99,7 +99,7 @@ extension Verifier {
                 } else {
                     // The window reaches back only into the sound `before` (the padding's silence, or the previous
                     // segment's audible part) and forward only into this segment's own sound.
-                    let lead = Int(min(Int64(2 * perFrame), padded ? previous.audioPadded : audible(i - 1)))
+                    let lead = Int(min(Int64(2 * perFrame), padded ? previous.sound.padded : audible(i - 1)))
                     let trail = Int(min(Int64(2 * perFrame), audible(i)))
                     let window = try read(start - Int64(lead), lead + trail)
                     let found = changePoint(window[..<(lead + trail)], from: before, to: sounds[i], analyzer: analyzer)
@@ -116,7 +116,7 @@ extension Verifier {
                 }
             }
             // The middle of the segment (before any padding) must sound like its source.
-            let audible = end - start - (sounds[i] == .silence ? 0 : segment.audioPadded)
+            let audible = end - start - (sounds[i] == .silence ? 0 : segment.sound.padded)
             guard audible >= Int64(3 * perFrame) else { continue }
             let length = Int(min(Int64(format.sampleRate / 2), audible / 2))
             let samples = try read(start + (audible - Int64(length)) / 2, length)

@@ -32,7 +32,7 @@ extension Verifier {
                             problems: inout [String]) throws(Failure) -> LayerReport {
         problems += LayoutInvariants.violations(in: timeline).map { $0.description }
         var samples: [Int64: Int] = [:]
-        for (i, segment) in timeline.segments.enumerated() where !(segment.layers ?? []).isEmpty {
+        for (i, segment) in timeline.segments.enumerated() where !(segment.screen.layers ?? []).isEmpty {
             let last = min(segment.outEndFrame, frameLimit) - 1
             guard last >= segment.outStartFrame else { continue }
             for n in [segment.outStartFrame, (segment.outStartFrame + last) / 2, last] { samples[n] = i }
@@ -173,11 +173,11 @@ extension Verifier {
             var draft = ScreenDraft()
             try compositor.fill(canvas, with: .bezel)
             draft.add("bezel", canvas)
-            if let display = segment.display?.pixelRect {
+            if let display = segment.screen.display?.pixelRect {
                 try compositor.fill(display, with: .black)
                 draft.add("display", display)
             }
-            let layers = segment.layers ?? []
+            let layers = segment.screen.layers ?? []
             for layer in layers {
                 let rect = layer.rect.pixelRect
                 let name = "\(layer.kind.rawValue) of scene \"\(layer.scene)\""
@@ -469,7 +469,7 @@ extension Timeline.Segment {
     /// the player's picture is not on screen then (its tick is held under it), and a video ad's sound replaces its
     /// sound, so the ad's layer is checked instead of the player.
     var fullScreenCover: Timeline.Layer? {
-        layers?.last { $0.kind == .fullscreen && $0.rect.pixelRect.contains(picture.pixelRect) }
+        screen.layers?.last { $0.kind == .fullscreen && $0.rect.pixelRect.contains(picture.pixelRect) }
     }
 
     /// The layer drawn over the whole of this segment's picture, if any: the full-screen ad, a banner's landing
@@ -477,7 +477,7 @@ extension Timeline.Segment {
     /// feed whose slider covers the video). The player's picture is not on screen then, so its stamps or
     /// fingerprints are not looked for; the layer is checked instead.
     var pictureCover: Timeline.Layer? {
-        fullScreenCover ?? layers?.last {
+        fullScreenCover ?? screen.layers?.last {
             [.overlay, .slider, .native].contains($0.kind) && $0.rect.pixelRect.contains(picture.pixelRect)
         }
     }

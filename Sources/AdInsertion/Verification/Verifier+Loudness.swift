@@ -146,7 +146,7 @@ extension Verifier {
             if segment.kind == .ad, let b = segment.breakIndex, let a = segment.adIndex {
                 ad = .linear(breakIndex: b, adIndex: a)
             } else if let cover = covers.first(where: { source, fullScreen in
-                (segment.layers ?? []).contains {
+                (segment.screen.layers ?? []).contains {
                     if case .fullScreen(let area, .video(source, _)) = $0 { area.scene == fullScreen.scene } else { false }
                 }
             }) {

@@ -26,7 +26,7 @@ extension Verifier {
         // What each output frame must show in each other player's window.
         var checks: [Int64: [Check]] = [:]
         for (i, segment) in timeline.segments.enumerated() where segment.outStartFrame < frameLimit {
-            for (j, layer) in (segment.layers ?? []).enumerated() {
+            for (j, layer) in (segment.screen.layers ?? []).enumerated() {
                 guard let start = layer.playing?.srcStartTick, let file = layer.source else { continue }
                 guard layer.rect.width >= minimumReadableWidth else { continue }
                 let source: SourceCatalog.Source

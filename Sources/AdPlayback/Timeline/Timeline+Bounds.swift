@@ -149,7 +149,7 @@ extension Timeline {
                 try Timeline.check(segment.picture, path: "\(at).picture", inside: size)
                 if let pip = segment.pip { try Timeline.check(pip, path: "\(at).pip", inside: size) }
             }
-            for (j, layer) in (segment.layers ?? []).enumerated() {
+            for (j, layer) in (segment.screen.layers ?? []).enumerated() {
                 let path = "\(at).layers[\(j)]"
                 if let size {
                     // A secondary player's window is read for its stamps, so it lies on the picture; any other
@@ -189,12 +189,12 @@ extension Timeline {
             }
             if let clock {
                 let span = clock.samples(fromFrame: segment.outStartFrame, toFrame: segment.outEndFrame)
-                guard segment.audioPadded >= 0, segment.audioPadded <= span else {
-                    throw fail("\(at).audioPadded", "\(segment.audioPadded) is not within the segment's \(span) samples")
+                guard segment.sound.padded >= 0, segment.sound.padded <= span else {
+                    throw fail("\(at).audioPadded", "\(segment.sound.padded) is not within the segment's \(span) samples")
                 }
                 let end = clock.sample(atFrame: segment.outEndFrame)
-                guard segment.audioStart >= 0, segment.audioStart <= end else {
-                    throw fail("\(at).audioStart", "\(segment.audioStart) is not within the output's first \(end) samples")
+                guard segment.sound.start >= 0, segment.sound.start <= end else {
+                    throw fail("\(at).audioStart", "\(segment.sound.start) is not within the output's first \(end) samples")
                 }
             }
         }

@@ -230,21 +230,46 @@ public struct Timeline: Codable, Hashable, Sendable {
         public var pip: Rect?
         /// Where the source's picture itself landed (inside the window, letterboxed).
         public var picture: Rect
-        /// The output audio sample at which the segment starts.
-        public var audioStart: Int64
-        /// The source sample its audio was read from at the start.
-        public var sourceAudioStart: Int64
-        /// Silence added because the source's audio ran out (or there was none), in samples.
-        public var audioPadded: Int64
-        /// The splice's correction: samples of the source skipped (positive) or repeated as silence (negative)
-        /// to put the source's audio exactly where its video is. Never accumulates: each segment starts exactly
-        /// at its own position.
-        public var audioDrift: Int64
+        /// Its sound (`audioStart`, `sourceAudioStart`, `audioPadded`, `audioDrift` in the file).
+        public var sound: Sound
+        /// On a device, what the screen showed (`display`, `scenes`, `layers` in the file).
+        public var screen: Screen
+
+        /// A segment's sound: where it starts in the output and in its source, and what was added or corrected.
+        public struct Sound: Hashable, Sendable {
+            /// The output audio sample at which the segment starts.
+            public var start: Int64
+            /// The source sample its audio was read from at the start.
+            public var sourceStart: Int64
+            /// Silence added because the source's audio ran out (or there was none), in samples.
+            public var padded: Int64
+            /// The splice's correction: samples of the source skipped (positive) or repeated as silence (negative)
+            /// to put the source's audio exactly where its video is. Never accumulates: each segment starts exactly
+            /// at its own position.
+            public var drift: Int64
+
+            public init(start: Int64, sourceStart: Int64, padded: Int64, drift: Int64) {
+                self.start = start
+                self.sourceStart = sourceStart
+                self.padded = padded
+                self.drift = drift
+            }
+        }
+
         /// On a device: the active display in output pixels, the scenes on screen and every layer drawn, bottom
-        /// first; absent without a device. A layout change starts a new segment.
-        public var display: Rect?
-        public var scenes: [Scene]?
-        public var layers: [Layer]?
+        /// first; each absent without a device (the layers also in a passthrough run, whose pictures are copied).
+        /// A layout change starts a new segment.
+        public struct Screen: Hashable, Sendable {
+            public var display: Rect?
+            public var scenes: [Scene]?
+            public var layers: [Layer]?
+
+            public init(display: Rect? = nil, scenes: [Scene]? = nil, layers: [Layer]? = nil) {
+                self.display = display
+                self.scenes = scenes
+                self.layers = layers
+            }
+        }
 
         enum CodingKeys: String, CodingKey {
             case kind, source, sourceFps, breakIndex = "break", adIndex = "ad", outStartFrame, outEndFrame, srcStartTick,
@@ -270,10 +295,8 @@ public struct Timeline: Codable, Hashable, Sendable {
             self.paused = paused
             self.pip = pip
             self.picture = picture
-            self.audioStart = audioStart
-            self.sourceAudioStart = sourceAudioStart
-            self.audioPadded = audioPadded
-            self.audioDrift = audioDrift
+            sound = Sound(start: audioStart, sourceStart: sourceAudioStart, padded: audioPadded, drift: audioDrift)
+            screen = Screen()
         }
 
         public var frameCount: Int64 { outEndFrame - outStartFrame }
@@ -294,13 +317,13 @@ public struct Timeline: Codable, Hashable, Sendable {
             paused = try c.decode(Bool.self, forKey: .paused)
             pip = try c.decodeIfPresent(Rect.self, forKey: .pip)
             picture = try c.decode(Rect.self, forKey: .picture)
-            audioStart = try c.wholeNumber(Int64.self, forKey: .audioStart)
-            sourceAudioStart = try c.wholeNumber(Int64.self, forKey: .sourceAudioStart)
-            audioPadded = try c.wholeNumber(Int64.self, forKey: .audioPadded)
-            audioDrift = try c.wholeNumber(Int64.self, forKey: .audioDrift)
-            display = try c.decodeIfPresent(Rect.self, forKey: .display)
-            scenes = try c.decodeIfPresent([Scene].self, forKey: .scenes)
-            layers = try c.decodeIfPresent([Layer].self, forKey: .layers)
+            sound = Sound(start: try c.wholeNumber(Int64.self, forKey: .audioStart),
+                          sourceStart: try c.wholeNumber(Int64.self, forKey: .sourceAudioStart),
+                          padded: try c.wholeNumber(Int64.self, forKey: .audioPadded),
+                          drift: try c.wholeNumber(Int64.self, forKey: .audioDrift))
+            screen = Screen(display: try c.decodeIfPresent(Rect.self, forKey: .display),
+                            scenes: try c.decodeIfPresent([Scene].self, forKey: .scenes),
+                            layers: try c.decodeIfPresent([Layer].self, forKey: .layers))
         }
 
         // Segments of the JSON always carry `break`, `ad` and `pip`, null when they do not apply.
@@ -320,13 +343,13 @@ public struct Timeline: Codable, Hashable, Sendable {
             try c.encode(paused, forKey: .paused)
             try c.encode(pip, forKey: .pip)
             try c.encode(picture, forKey: .picture)
-            try c.encode(audioStart, forKey: .audioStart)
-            try c.encode(sourceAudioStart, forKey: .sourceAudioStart)
-            try c.encode(audioPadded, forKey: .audioPadded)
-            try c.encode(audioDrift, forKey: .audioDrift)
-            try c.encodeIfPresent(display, forKey: .display)
-            try c.encodeIfPresent(scenes, forKey: .scenes)
-            try c.encodeIfPresent(layers, forKey: .layers)
+            try c.encode(sound.start, forKey: .audioStart)
+            try c.encode(sound.sourceStart, forKey: .sourceAudioStart)
+            try c.encode(sound.padded, forKey: .audioPadded)
+            try c.encode(sound.drift, forKey: .audioDrift)
+            try c.encodeIfPresent(screen.display, forKey: .display)
+            try c.encodeIfPresent(screen.scenes, forKey: .scenes)
+            try c.encodeIfPresent(screen.layers, forKey: .layers)
         }
     }
 }

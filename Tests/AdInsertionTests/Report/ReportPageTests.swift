@@ -17,8 +17,8 @@ import Testing
                                  sourceAudioStart: 0, audioPadded: 0, audioDrift: 0)
         let rect = Timeline.Rect(PixelRect(x: 0, y: 0, width: 160, height: 180))
         if !scenes.isEmpty {
-            s.scenes = scenes.map { Timeline.Scene(id: SceneID($0), rect: rect, safeArea: rect, state: .foregroundActive) }
-            s.layers = layers.map { Self.layer($0.0, Timeline.Layer.Area(scene: SceneID($0.1), rect: rect)) }
+            s.screen.scenes = scenes.map { Timeline.Scene(id: SceneID($0), rect: rect, safeArea: rect, state: .foregroundActive) }
+            s.screen.layers = layers.map { Self.layer($0.0, Timeline.Layer.Area(scene: SceneID($0.1), rect: rect)) }
         }
         return s
     }
@@ -101,8 +101,8 @@ import Testing
     @Test func hostileStringsAreEscapedEverywhere() {
         let evil = "<script>alert(1)</script>\"'&\u{1}\u{7F}"
         var segments = Self.sample.segments
-        segments[0].scenes![0].id = SceneID(evil)
-        segments[0].layers![0].scene = SceneID(evil)
+        segments[0].screen.scenes![0].id = SceneID(evil)
+        segments[0].screen.layers![0].scene = SceneID(evil)
         segments[1].source = "/x/\"><img src=x onerror=alert(2)>.mp4"
         var t = Self.timeline(segments)
         t.content.path = evil

@@ -33,8 +33,8 @@ struct PassthroughSoundTests {
         let sound = try decodedSound(output)
         let clock = try #require(FrameRate(parsing: result.timeline.output.fps)).sampleClock(result.timeline.output.sampleRate)
         return result.timeline.segments.filter { $0.kind == .content }.map { segment in
-            let start = Int(segment.audioStart), source = Int(segment.sourceAudioStart)
-            let count = Int(clock.sample(atFrame: segment.outEndFrame) - segment.audioStart)
+            let start = Int(segment.sound.start), source = Int(segment.sound.sourceStart)
+            let count = Int(clock.sample(atFrame: segment.outEndFrame) - segment.sound.start)
             var whole: Float = 0, inside: Float = 0
             for i in 0..<count where start + i < sound.count && source + i < content.count {
                 let d = abs(sound[start + i] - content[source + i])
@@ -66,9 +66,9 @@ struct PassthroughSoundTests {
         var compared = 0
         for segment in copied.timeline.segments {
             let source = try Self.audioPackets(segment.source)
-            let shift = segment.audioStart - segment.sourceAudioStart, end = clock.sample(atFrame: segment.outEndFrame)
+            let shift = segment.sound.start - segment.sound.sourceStart, end = clock.sample(atFrame: segment.outEndFrame)
             let isMono = segment.source.hasSuffix("/mono.mp4")
-            for (pts, md5) in output where pts >= segment.audioStart + 4096 && pts + 4096 <= end {
+            for (pts, md5) in output where pts >= segment.sound.start + 4096 && pts + 4096 <= end {
                 if isMono {
                     #expect(source[pts - shift] != md5, "output packet \(pts) copied from the mono ad")
                 } else {
@@ -120,7 +120,7 @@ struct PassthroughSoundTests {
         #expect(results[0].passthroughSound == .encoded(.soundEncodedByRequest))
         #expect(results[0].timeline.videoRuns?.contains { $0.mode == .copied } == true)
         // The sound is read where the pictures put it, as in a render encoded throughout.
-        #expect(results[0].timeline.segments.map(\.sourceAudioStart) == results[1].timeline.segments.map(\.sourceAudioStart))
+        #expect(results[0].timeline.segments.map(\.sound.sourceStart) == results[1].timeline.segments.map(\.sound.sourceStart))
     }
 
     @Test func aRunIsReadOnTheOutputsPacketGridWithinHalfAPacket() {

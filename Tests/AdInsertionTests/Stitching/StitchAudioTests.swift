@@ -42,22 +42,22 @@ import VideoPipeline
             adFramesBefore += segment.frameCount
         }
         for segment in timeline.segments {
-            #expect(segment.audioStart == clock.sample(atFrame: segment.outStartFrame))
-            #expect(abs(segment.audioDrift) <= 1, "segment at \(segment.outStartFrame) corrected by \(segment.audioDrift)")
+            #expect(segment.sound.start == clock.sample(atFrame: segment.outStartFrame))
+            #expect(abs(segment.sound.drift) <= 1, "segment at \(segment.outStartFrame) corrected by \(segment.sound.drift)")
             switch segment.kind {
-            case .content: #expect(segment.sourceAudioStart == clock.sample(atFrame: segment.srcStartTick))
-            case .ad: #expect(segment.sourceAudioStart == 0)
+            case .content: #expect(segment.sound.sourceStart == clock.sample(atFrame: segment.srcStartTick))
+            case .ad: #expect(segment.sound.sourceStart == 0)
             }
         }
         #expect(timeline.output.audioSamples == clock.sample(atFrame: timeline.output.frames))
         // Inside the content nothing is silent, not even where a correction steps back (`audioDrift` −1: the sample
         // is read again); only the end may be padded, where the content's sound runs out.
         for segment in timeline.segments.dropLast() where segment.kind == .content {
-            #expect(segment.audioPadded == 0, "content at \(segment.outStartFrame)")
+            #expect(segment.sound.padded == 0, "content at \(segment.outStartFrame)")
         }
         if rate != FrameRate(30) {
             // Out of phase, the splices do need their one-sample corrections: this render exercises them.
-            #expect(timeline.segments.contains { $0.audioDrift != 0 })
+            #expect(timeline.segments.contains { $0.sound.drift != 0 })
         }
         // The verifier hears every splice, each within one frame of its video.
         #expect(report.audioBoundaries.count == 20)

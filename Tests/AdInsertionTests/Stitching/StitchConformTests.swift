@@ -66,7 +66,7 @@ import VideoPipeline
             #expect(run?.outEndFrame == segment.outEndFrame, "the pixels show \(id) over its whole segment")
             #expect(run?.firstIndex == 0)
             return AdOnScreen(id: id, sourceFps: segment.sourceFps, outStart: segment.outStartFrame,
-                              frames: segment.frameCount, lastIndex: run?.lastIndex ?? -1, padded: segment.audioPadded)
+                              frames: segment.frameCount, lastIndex: run?.lastIndex ?? -1, padded: segment.sound.padded)
         }
         #expect(onScreen == ads)
     }
@@ -116,9 +116,9 @@ import VideoPipeline
         // The ad's 1.2 s, 52920 samples at 44.1 kHz, are exactly 57600 at 48 kHz: 36 frames of 1600, none padded.
         let ad = try #require(StampedMedia.adSegments(result.timeline).first)
         #expect(ad.frameCount == 36)
-        #expect(ad.audioStart == 150 * 1600)
-        #expect(ad.sourceAudioStart == 0)
-        #expect(ad.audioPadded == 0)
+        #expect(ad.sound.start == 150 * 1600)
+        #expect(ad.sound.sourceStart == 0)
+        #expect(ad.sound.padded == 0)
         // The verifier heard the ad's tone start and stop at its video boundaries.
         #expect(report.audioBoundaries.map(\.frame) == [150, 186])
     }

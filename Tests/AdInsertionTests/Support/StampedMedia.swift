@@ -179,7 +179,7 @@ struct StampedMedia: Sendable {
         }
         for segment in timeline.segments {
             #expect(segment.outEndFrame > segment.outStartFrame, sourceLocation: sourceLocation)
-            #expect(segment.audioStart == clock.sample(atFrame: segment.outStartFrame), sourceLocation: sourceLocation)
+            #expect(segment.sound.start == clock.sample(atFrame: segment.outStartFrame), sourceLocation: sourceLocation)
         }
         #expect(timeline.output.audioSamples == clock.sample(atFrame: timeline.output.frames), sourceLocation: sourceLocation)
         #expect(contentTicks(timeline) == Array(0..<timeline.content.frames),

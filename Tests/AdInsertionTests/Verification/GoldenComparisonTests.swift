@@ -13,7 +13,7 @@ import Testing
                                  srcEnd: 0, paused: false, pip: pip.map(Timeline.Rect.init),
                                  picture: Timeline.Rect(PixelRect(x: 0, y: 0, width: 320, height: 180)), audioStart: 0,
                                  sourceAudioStart: 0, audioPadded: 0, audioDrift: 0)
-        s.layers = layers
+        s.screen.layers = layers
         return s
     }
 

@@ -49,17 +49,17 @@ import Testing
                                        outStartFrame: 15, outEndFrame: 30, srcStartTick: 15, srcEndTick: 30, srcStart: 0.5, srcEnd: 1,
                                        paused: false, pip: nil, picture: .init(screen.layers[0].rect), audioStart: 0,
                                        sourceAudioStart: 0, audioPadded: 0, audioDrift: 0)
-        segment.display = .init(screen.display)
-        segment.scenes = screen.scenes.map { Timeline.Scene(id: $0.id, rect: .init($0.rect), safeArea: .init($0.safeArea), state: $0.state, banner: $0.banner) }
-        segment.layers = layers
+        segment.screen.display = .init(screen.display)
+        segment.screen.scenes = screen.scenes.map { Timeline.Scene(id: $0.id, rect: .init($0.rect), safeArea: .init($0.safeArea), state: $0.state, banner: $0.banner) }
+        segment.screen.layers = layers
         let output = Timeline.Output(path: "out.mp4", fps: "30/1", width: canvas.size.width, height: canvas.size.height, frames: 30,
                                      duration: 1, sampleRate: 48000, channels: 2, audioSamples: 48000, profile: "x264", pointScale: "3/2")
         return Timeline(output: output, content: Timeline.Source(path: "content.mp4", fps: "30/1", frames: 30, duration: 1), segments: [segment])
     }
 
     static func edit(_ t: inout Timeline, _ kind: ScreenLayer.Kind, index: Int? = nil, _ change: (inout Timeline.Layer) -> Void) {
-        for i in t.segments[0].layers!.indices where t.segments[0].layers![i].kind == kind && (index == nil || t.segments[0].layers![i].card?.index == index) {
-            change(&t.segments[0].layers![i])
+        for i in t.segments[0].screen.layers!.indices where t.segments[0].screen.layers![i].kind == kind && (index == nil || t.segments[0].screen.layers![i].card?.index == index) {
+            change(&t.segments[0].screen.layers![i])
         }
     }
 
@@ -69,9 +69,9 @@ import Testing
 
     @Test func theModelsOwnLayoutBreaksNoRule() async throws {
         let timeline = try await Self.timeline()
-        let kinds = Set(timeline.segments[0].layers!.map(\.kind))
+        let kinds = Set(timeline.segments[0].screen.layers!.map(\.kind))
         try #require(kinds.isSuperset(of: [.content, .banner, .slider, .card, .pip]), "\(kinds)")
-        #expect(timeline.segments[0].display!.x > 0)
+        #expect(timeline.segments[0].screen.display!.x > 0)
         #expect(LayoutInvariants.violations(in: timeline).map(\.description) == [])
     }
 
@@ -84,10 +84,10 @@ import Testing
 
     static let mistakes: [Mistake] = [
         Mistake(description: "the display past the canvas's right edge", expected: "frame 15: the display at x=700,") { t in
-            t.segments[0].display = .init(PixelRect(x: 700, y: 0, width: 590, height: 1278))
+            t.segments[0].screen.display = .init(PixelRect(x: 700, y: 0, width: 590, height: 1278))
         },
         Mistake(description: "the scene moved off the display", expected: "frame 15: scene \"feed\" at x=300,") { t in
-            t.segments[0].scenes![0].rect = moved(t.segments[0].scenes![0].rect, x: -44)
+            t.segments[0].screen.scenes![0].rect = moved(t.segments[0].screen.scenes![0].rect, x: -44)
         },
         Mistake(description: "the player at the canvas's left edge", expected: "frame 15: content of scene \"feed\" at x=0,") { t in
             edit(&t, .content) { $0.rect = moved($0.rect, x: -344) }
@@ -115,8 +115,8 @@ import Testing
         Mistake(description: "the banner on the display's bottom, over the home indicator", expected: "frame 15: banner of scene \"feed\" at x=") { t in
             let shift = 50 // the home indicator's 34 pt, to the display's bottom edge at 3/2
             edit(&t, .banner) { $0.rect = moved($0.rect, y: shift) }
-            let safe = t.segments[0].scenes![0].safeArea
-            t.segments[0].scenes![0].safeArea = .init(PixelRect(x: safe.x, y: safe.y, width: safe.width, height: safe.height + shift))
+            let safe = t.segments[0].screen.scenes![0].safeArea
+            t.segments[0].screen.scenes![0].safeArea = .init(PixelRect(x: safe.x, y: safe.y, width: safe.width, height: safe.height + shift))
         },
         // A banner laid out below the content ends it: a player that keeps the whole window runs under the banner.
         Mistake(description: "the player under a banner laid out below the content", expected: "frame 15: content of scene \"feed\" at x=") { t in
@@ -127,8 +127,8 @@ import Testing
     /// The scene's banner laid out as `layout`, and its player's window as tall as the scene's window (as `overlay`
     /// keeps it), under the banner.
     static func playerToTheWindowsBottom(_ t: inout Timeline, banner layout: BannerLayout) {
-        t.segments[0].scenes![0].banner = layout
-        let window = t.segments[0].scenes![0].rect
+        t.segments[0].screen.scenes![0].banner = layout
+        let window = t.segments[0].screen.scenes![0].rect
         edit(&t, .content) { $0.rect = .init(PixelRect(x: $0.rect.x, y: $0.rect.y, width: $0.rect.width, height: window.y + window.height - $0.rect.y)) }
     }
 
@@ -144,8 +144,8 @@ import Testing
     /// A Split View divider lies in the gap before its scene, outside the scene's window: it must lie in the display
     /// and touch its window, not lie inside it.
     static func withDivider(_ t: inout Timeline, x dx: Int) {
-        let window = t.segments[0].scenes![0].rect
-        t.segments[0].layers!.append(.divider(.init(scene: "feed", rect: PixelRect(x: window.x + dx, y: window.y, width: 10, height: window.height))))
+        let window = t.segments[0].screen.scenes![0].rect
+        t.segments[0].screen.layers!.append(.divider(.init(scene: "feed", rect: PixelRect(x: window.x + dx, y: window.y, width: 10, height: window.height))))
     }
 
     @Test func aDividerBesideItsSceneBreaksNoRule() async throws {
@@ -165,11 +165,11 @@ import Testing
     /// A Slide Over window's shadow, cast by a rectangle `dx` pixels right of the scene's window, drawn over the
     /// window's rectangle widened by `spill` on its left, cut to the display.
     static func withShadow(_ t: inout Timeline, casterX dx: Int, spill: Int = 0) {
-        let window = t.segments[0].scenes![0].rect.pixelRect, display = t.segments[0].display!.pixelRect
+        let window = t.segments[0].screen.scenes![0].rect.pixelRect, display = t.segments[0].screen.display!.pixelRect
         let caster = PixelRect(x: window.x + dx, y: window.y, width: window.width, height: window.height)
         let shadow = ScreenLayer.Shadow(caster: caster, radius: 4, reach: 24)
         let drawn = PixelRect(x: window.x - spill, y: window.y, width: window.width + spill, height: window.height).intersection(display)
-        t.segments[0].layers!.append(Timeline.Layer(shadow: ScreenLayer(scene: "feed", kind: .shadow, rect: drawn, shadow: shadow)))
+        t.segments[0].screen.layers!.append(Timeline.Layer(shadow: ScreenLayer(scene: "feed", kind: .shadow, rect: drawn, shadow: shadow)))
     }
 
     @Test func aShadowAroundItsScenesWindowBreaksNoRule() async throws {
@@ -185,8 +185,8 @@ import Testing
         #expect(found.contains { $0.hasPrefix("frame 15: the caster of shadow of scene \"feed\" at x=") && $0.contains("is not around its scene's window") },
                 "\(found)")
         var far = try await Self.timeline()
-        let window = far.segments[0].scenes![0].rect.pixelRect
-        far.segments[0].scenes![0].rect = .init(PixelRect(x: window.x + 60, y: window.y, width: window.width - 60, height: window.height))
+        let window = far.segments[0].screen.scenes![0].rect.pixelRect
+        far.segments[0].screen.scenes![0].rect = .init(PixelRect(x: window.x + 60, y: window.y, width: window.width - 60, height: window.height))
         Self.withShadow(&far, casterX: 0, spill: 30)
         let beyond = LayoutInvariants.violations(in: far).map(\.description)
         #expect(beyond.contains { $0.hasPrefix("frame 15: shadow of scene \"feed\" at x=") && $0.contains("is not within 24 px of its caster") },

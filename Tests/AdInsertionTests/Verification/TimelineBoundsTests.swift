@@ -25,7 +25,7 @@ import Testing
             case .otherSampleRate: t.output.sampleRate = 44100
             case .negativeStart: t.segments[0].outStartFrame = -5
             case .negativeTick: t.segments[1].srcStartTick = -1
-            case .negativePadding: t.segments[1].audioPadded = -1
+            case .negativePadding: t.segments[1].sound.padded = -1
             case .overlapping: t.segments[2].outStartFrame -= 1
             case .outOfOrder: t.segments.swapAt(1, 2)
             case .gap: t.segments[3].outStartFrame += 1
@@ -44,17 +44,17 @@ import Testing
                 var layer = Timeline.Layer.player(.init(.content, .init(scene: "right", rect: t.segments[1].picture), source: t.segments[1].source,
                                                         playing: .init(srcStartTick: self == .negativeLayerTick ? -1 : 0, paused: false, ad: nil)))
                 if self == .layerOutside { layer.rect.x = 300 }
-                t.segments[1].layers = [layer]
+                t.segments[1].screen.layers = [layer]
             case .bannerFarAway:
                 // Any other layer may reach past the picture, but not a picture's size beyond it.
-                t.segments[1].layers = [.banner(.init(scene: "main", rect: PixelRect(x: -400, y: 0, width: 50, height: 20)), source: nil)]
+                t.segments[1].screen.layers = [.banner(.init(scene: "main", rect: PixelRect(x: -400, y: 0, width: 50, height: 20)), source: nil)]
             case .cardImageFarAway, .cardRadiusHuge, .cardImageRadiusHuge:
                 // A card's image and corners size what verify draws, so they are bounded like its rect.
                 let image = Timeline.Layer.CardImage(rect: .init(PixelRect(x: 20, y: 20, width: self == .cardImageFarAway ? 100_000 : 80, height: 40)),
                                                      radius: self == .cardImageRadiusHuge ? 1_000_000 : nil, source: nil)
                 let card = Timeline.Layer.Card(index: nil, adID: nil, placement: "s", clip: .init(PixelRect(x: 0, y: 0, width: 320, height: 100)),
                                                radius: self == .cardRadiusHuge ? 1_000_000 : 12, image: image)
-                t.segments[1].layers = [.card(.init(scene: "main", rect: PixelRect(x: 10, y: 10, width: 100, height: 80)), card)]
+                t.segments[1].screen.layers = [.card(.init(scene: "main", rect: PixelRect(x: 10, y: 10, width: 100, height: 80)), card)]
             }
         }
 

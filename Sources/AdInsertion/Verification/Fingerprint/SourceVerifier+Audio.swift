@@ -56,7 +56,7 @@ extension SourceVerifier {
             }
             guard media.hasAudio else { continue }
             let start = clock.sample(atFrame: segment.outStartFrame)
-            let audible = clock.sample(atFrame: segment.outEndFrame) - start - segment.audioPadded
+            let audible = clock.sample(atFrame: segment.outEndFrame) - start - segment.sound.padded
             let length = min(window, audible)
             // Too short a window to align (a segment of a frame or two at a low rate).
             guard length * 1000 >= Int64(format.sampleRate) * 40 else { continue }
@@ -64,7 +64,7 @@ extension SourceVerifier {
             if audible >= 2 * window { places.append((.end, audible - length)) }
             for (place, offset) in places {
                 let x = try read(output, from: start + offset, count: length)
-                let y = try read(media, from: segment.sourceAudioStart + offset - reach, count: length + 2 * reach)
+                let y = try read(media, from: segment.sound.sourceStart + offset - reach, count: length + 2 * reach)
                 let splice = place == .start ? segment.outStartFrame : segment.outEndFrame
                 let where_ = "\(place == .start ? "after" : "before") output frame \(splice) (\(SourceVerifier.clock(splice, rate: rate)))"
                 guard let aligned = correlate(x, y, reach: Int(reach) / factor) else {

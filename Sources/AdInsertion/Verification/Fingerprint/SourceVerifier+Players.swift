@@ -43,7 +43,7 @@ extension SourceVerifier {
         var runs: [Run] = []
         var furthest: [String: Int64] = [:]
         for segment in timeline.segments where segment.outStartFrame < frameLimit {
-            for layer in segment.layers ?? [] {
+            for layer in segment.screen.layers ?? [] {
                 guard case .player(let player) = layer, let playing = player.playing, let file = player.source,
                       layer.rect.width >= 16, layer.rect.height >= 16 else { continue }
                 let path = resolve(file, bases: bases)
