@@ -74,12 +74,12 @@ import Testing
         var first = testAd("a")
         first.sequence = 1
         first.declaredDuration = MediaDuration(seconds: 2)
-        first.impressions = ["https://t.example/a/imp" + macros]
-        first.clickThrough = "https://advertiser.example/"
+        first.beacons.impressions = ["https://t.example/a/imp" + macros]
+        first.beacons.clickThrough = "https://advertiser.example/"
         var second = testAd("b")
         second.sequence = 2
         second.declaredDuration = MediaDuration(seconds: Rational(3, 2))
-        second.impressions = ["https://t.example/b/imp" + macros]
+        second.beacons.impressions = ["https://t.example/b/imp" + macros]
         let plan = AdPlan(breaks: [AdBreak(position: .midroll(seconds(1)),
                                            tracking: [TrackingEvent(event: .breakStart, url: "https://t.example/bs" + macros)],
                                            ads: [first, second])])

@@ -196,14 +196,8 @@ public struct LinearAd: Hashable, Sendable {
     public var mediaFiles: [MediaFile]
     /// Filled by media file selection.
     public var selection: MediaSelection?
-    /// Impression URL templates, inline and wrappers', all fired together when the ad starts.
-    public var impressions: [String]
-    /// Error URL templates, inline and wrappers', fired with `[ERRORCODE]` when the ad fails.
-    public var errorURLs: [String]
-    /// Tracking events of the creative and of every wrapper.
-    public var tracking: [TrackingEvent]
-    public var clickThrough: String?
-    public var clickTracking: [String]
+    /// Its beacons, inline and wrappers' merged.
+    public var beacons: Beacons
     /// The wrapper chain that led here, outermost first; empty for an inline response.
     public var wrappers: [WrapperHop]
     /// The inline ad's companion ads (shown beside the player; listed, not drawn).
@@ -227,14 +221,32 @@ public struct LinearAd: Hashable, Sendable {
         self.skipOffset = skipOffset
         self.mediaFiles = mediaFiles
         self.selection = selection
-        self.impressions = impressions
-        self.errorURLs = errorURLs
-        self.tracking = tracking
-        self.clickThrough = clickThrough
-        self.clickTracking = clickTracking
+        beacons = Beacons(impressions: impressions, errorURLs: errorURLs, tracking: tracking, clickThrough: clickThrough,
+                          clickTracking: clickTracking)
         self.wrappers = wrappers
         self.companions = companions
         self.nonLinearAds = nonLinearAds
+    }
+
+    /// The URLs an ad's playback fires, inline and wrappers' merged, and where a click goes.
+    public struct Beacons: Hashable, Sendable {
+        /// Impression URL templates, all fired together when the ad starts.
+        public var impressions: [String]
+        /// Error URL templates, fired with `[ERRORCODE]` when the ad fails.
+        public var errorURLs: [String]
+        /// Tracking events of the creative and of every wrapper.
+        public var tracking: [TrackingEvent]
+        public var clickThrough: String?
+        public var clickTracking: [String]
+
+        public init(impressions: [String] = [], errorURLs: [String] = [], tracking: [TrackingEvent] = [],
+                    clickThrough: String? = nil, clickTracking: [String] = []) {
+            self.impressions = impressions
+            self.errorURLs = errorURLs
+            self.tracking = tracking
+            self.clickThrough = clickThrough
+            self.clickTracking = clickTracking
+        }
     }
 
     /// The local file to play: the resolved path of the chosen rendition.

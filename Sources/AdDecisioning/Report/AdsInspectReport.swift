@@ -209,11 +209,11 @@ public struct AdsInspectReport: Codable, Hashable, Sendable {
                   },
                   wrappers: ad.wrappers.map { Wrapper(adSystem: $0.adSystem, tagURI: $0.tagURI, source: $0.source) },
                   beacons: Ad.Beacons(
-                      impressions: ad.impressions.count, tracking: ad.tracking.count,
-                      trackingEvents: Dictionary(ad.tracking.map { ($0.event.rawValue, 1) }, uniquingKeysWith: +),
-                      clickThrough: ad.clickThrough, clickTracking: ad.clickTracking.count, errorURLs: ad.errorURLs.count,
-                      impressionURLs: ad.impressions, trackingURLs: urlsByEvent(ad.tracking), clickTrackingURLs: ad.clickTracking,
-                      errorURLTemplates: ad.errorURLs),
+                      impressions: ad.beacons.impressions.count, tracking: ad.beacons.tracking.count,
+                      trackingEvents: Dictionary(ad.beacons.tracking.map { ($0.event.rawValue, 1) }, uniquingKeysWith: +),
+                      clickThrough: ad.beacons.clickThrough, clickTracking: ad.beacons.clickTracking.count, errorURLs: ad.beacons.errorURLs.count,
+                      impressionURLs: ad.beacons.impressions, trackingURLs: urlsByEvent(ad.beacons.tracking), clickTrackingURLs: ad.beacons.clickTracking,
+                      errorURLTemplates: ad.beacons.errorURLs),
                   companions: ad.companions.map {
                       Companion(id: $0.id, width: $0.size?.width, height: $0.size?.height, adSlotId: $0.adSlotId,
                                 resources: $0.resources.map(resourceText), clickThrough: $0.clickThrough,

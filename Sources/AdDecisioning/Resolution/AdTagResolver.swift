@@ -213,7 +213,7 @@ public struct AdTagResolver: Sendable {
     /// Why no rendition of `ad` can be chosen, or `nil` when one can.
     func unplayable(_ ad: LinearAd) -> AdError? {
         let (_, failure) = MediaSelector(settings: settings.mediaSelection).select(ad.mediaFiles)
-        return failure.map { AdError($0.code, "\(ad.label): \($0.reason)", errorURLs: ad.errorURLs) }
+        return failure.map { AdError($0.code, "\(ad.label): \($0.reason)", errorURLs: ad.beacons.errorURLs) }
     }
 
     /// The next unused stand-alone ad that can play, in the place of the pod ad `name` that failed with `failure`;

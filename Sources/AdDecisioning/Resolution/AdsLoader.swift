@@ -208,7 +208,7 @@ public struct AdsLoader: Sendable {
         let creatives = CreativeResolver(urlMap: settings.urlMap)
         var ad = input
         var (selection, failure) = selector.select(ad.mediaFiles)
-        var error = failure.map { AdError($0.code, "\(ad.label): \($0.reason)", errorURLs: ad.errorURLs) }
+        var error = failure.map { AdError($0.code, "\(ad.label): \($0.reason)", errorURLs: ad.beacons.errorURLs) }
         // Every acceptable rendition, best first, that can be located; the best that can plays, the others
         // stay as its fallbacks. One that cannot (a missing or mapped-away file) says why in `ads inspect`.
         var located: [MediaSelection.Rendition] = []
@@ -232,7 +232,7 @@ public struct AdsLoader: Sendable {
             selection.remoteURL = best.remoteURL
             selection.fallbacks = Array(located.dropFirst())
         } else if let e = firstFailure {
-            error = AdError(e.code, "\(ad.label): \(e.message)", errorURLs: ad.errorURLs)
+            error = AdError(e.code, "\(ad.label): \(e.message)", errorURLs: ad.beacons.errorURLs)
         }
         ad.selection = selection
         return .init(ad: ad, error: error)

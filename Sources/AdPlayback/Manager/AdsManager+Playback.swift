@@ -83,7 +83,7 @@ extension AdsManager {
             }
             let start = macros(b, a, .zero)
             recorder.emit(.ad(.started, AdReference(b, a)))
-            recorder.fire(.impression, urls: ad.impressions, macros: start, about: .ad(AdReference(b, a)))
+            recorder.fire(.impression, urls: ad.beacons.impressions, macros: start, about: .ad(AdReference(b, a)))
             recorder.emit(.ad(.impression, AdReference(b, a)))
             recorder.fire(.creativeView, urls: tracking(ad, .creativeView), macros: start, about: .ad(AdReference(b, a)))
             recorder.fire(.start, urls: tracking(ad, .start), macros: start, about: .ad(AdReference(b, a)))
@@ -135,7 +135,7 @@ extension AdsManager {
         recorder.emit(.adError(.ad(AdReference(b, a)), code: error.code.rawValue, message: error.message))
         var context = macros(b, a, adTime)
         context.errorCode = error.code
-        let urls = plan.breaks[b].ads[a].ad.errorURLs + error.errorURLs.filter { !plan.breaks[b].ads[a].ad.errorURLs.contains($0) }
+        let urls = plan.breaks[b].ads[a].ad.beacons.errorURLs + error.errorURLs.filter { !plan.breaks[b].ads[a].ad.beacons.errorURLs.contains($0) }
         recorder.fire(.error, urls: urls, macros: context, about: .ad(AdReference(b, a)))
         recorder.fire(.error, urls: breakTracking(b, .error), macros: context, about: .ad(AdReference(b, a)))
     }
@@ -180,8 +180,8 @@ extension AdsManager {
         }
         let b = playing.breakIndex, a = ad.adIndex
         let linear = plan.breaks[b].ads[a].ad
-        recorder.emit(.click(AdReference(b, a), clickThrough: linear.clickThrough))
-        recorder.fire(.clickTracking, urls: linear.clickTracking, macros: macros(b, a, adTime(ad)), about: .ad(AdReference(b, a)))
+        recorder.emit(.click(AdReference(b, a), clickThrough: linear.beacons.clickThrough))
+        recorder.fire(.clickTracking, urls: linear.beacons.clickTracking, macros: macros(b, a, adTime(ad)), about: .ad(AdReference(b, a)))
         return nil
     }
 
@@ -226,7 +226,7 @@ extension AdsManager {
         var all = quartiles.map { fraction, type, event in
             Milestone(offset: duration * fraction, report: .moment(type), vastEvent: event, urls: tracking(ad, event))
         }
-        for event in ad.tracking where event.event == .progress {
+        for event in ad.beacons.tracking where event.event == .progress {
             guard let offset = event.offset else { continue }
             all.append(Milestone(offset: offset.resolved(duration: duration), report: nil, vastEvent: .progress,
                                  urls: [event.url]))
@@ -243,7 +243,7 @@ extension AdsManager {
     }
 
     private func tracking(_ ad: LinearAd, _ event: TrackingEventName) -> [String] {
-        ad.tracking.filter { $0.event == event }.map(\.url)
+        ad.beacons.tracking.filter { $0.event == event }.map(\.url)
     }
 
     private func breakTracking(_ b: Int, _ event: TrackingEventName) -> [String] {
@@ -266,7 +266,7 @@ extension AdsManager {
         return MacroContext(adPlayhead: adTime.map { .zero + $0 }, breakPosition: position,
                             assetURI: ad?.selection?.chosen?.url, adCount: a.map { $0 + 1 }, breakAdCount: ads.count,
                             breakDuration: breakDuration, podSequence: ad?.sequence,
-                            universalAdIds: ad?.universalAdIds, clickable: ad.map { $0.clickThrough != nil },
+                            universalAdIds: ad?.universalAdIds, clickable: ad.map { $0.beacons.clickThrough != nil },
                             skippable: ad.map { $0.skipOffset != nil })
     }
 }

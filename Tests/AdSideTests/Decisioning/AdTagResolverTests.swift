@@ -19,16 +19,16 @@ import Testing
         #expect(r.ads.count == 1)
         #expect(ad.id == "inline-1")
         #expect(ad.sequence == 1)  // the outer wrapper's place in its pod
-        #expect(ad.impressions == ["https://track.example/outer-impression", "https://track.example/middle-impression",
+        #expect(ad.beacons.impressions == ["https://track.example/outer-impression", "https://track.example/middle-impression",
                                    "https://track.example/impression?ad=inline-1",
                                    "https://track.example/impression2?ad=inline-1&cb=[CACHEBUSTING]"])
-        #expect(ad.errorURLs == ["https://track.example/outer-error?c=[ERRORCODE]", "https://track.example/middle-error?c=[ERRORCODE]",
+        #expect(ad.beacons.errorURLs == ["https://track.example/outer-error?c=[ERRORCODE]", "https://track.example/middle-error?c=[ERRORCODE]",
                                  "https://track.example/error?code=[ERRORCODE]"])
-        #expect(ad.tracking.prefix(3).map(\.url) == ["https://track.example/outer-start", "https://track.example/outer-complete",
+        #expect(ad.beacons.tracking.prefix(3).map(\.url) == ["https://track.example/outer-start", "https://track.example/outer-complete",
                                                      "https://track.example/middle-q1"])
-        #expect(ad.tracking.count == 3 + 9)
-        #expect(ad.clickTracking == ["https://track.example/outer-click", "https://track.example/click1", "https://track.example/click2"])
-        #expect(ad.clickThrough == "https://advertiser.example/landing")
+        #expect(ad.beacons.tracking.count == 3 + 9)
+        #expect(ad.beacons.clickTracking == ["https://track.example/outer-click", "https://track.example/click1", "https://track.example/click2"])
+        #expect(ad.beacons.clickThrough == "https://advertiser.example/landing")
         #expect(ad.wrappers.map(\.adSystem) == ["outer-server", "middle-server"])
         #expect(ad.wrappers.map(\.tagURI) == ["wrapper-middle.xml", "inline-linear.xml"])
         #expect(ad.wrappers[0].source == DecisioningFixtures.path("VAST/wrapper-outer.xml"))
@@ -89,7 +89,7 @@ import Testing
         #expect(one.warnings.map(\.message).contains { $0.contains("does not allow multiple ads; only ad 'solo' (line 11) is used, 2 other ad(s) ignored") })
         let all = try await resolve(multiple)
         #expect(all.ads.map(\.id) == ["p1", "p2"])
-        #expect(all.ads.allSatisfy { $0.impressions.first == "https://track.example/w-impression" })
+        #expect(all.ads.allSatisfy { $0.beacons.impressions.first == "https://track.example/w-impression" })
     }
 
     @Test func refusesAWrapperBelowOneThatForbidsThem() async throws {

@@ -174,10 +174,10 @@ extension SerialDecisioningTests {
 
         @Test func mergesTheVastClientWrapperChain() async throws {
             let ad = try #require(try await Self.load("vast-client-js/spec/samples/wrapper-a.xml").plan.breaks.first?.ads.first?.ad)
-            #expect(ad.impressions == ["http://example.com/wrapperA-impression", "http://example.com/wrapperB-impression1",
+            #expect(ad.beacons.impressions == ["http://example.com/wrapperA-impression", "http://example.com/wrapperB-impression1",
                                        "http://example.com/wrapperB-impression2", "http://example.com/impression1"])
             #expect(ad.wrappers.map(\.tagURI) == ["wrapper-b.xml", "sample.xml"])
-            #expect(ad.errorURLs.prefix(2) == ["http://example.com/wrapperA-error", "http://example.com/wrapperB-error"])
+            #expect(ad.beacons.errorURLs.prefix(2) == ["http://example.com/wrapperA-error", "http://example.com/wrapperB-error"])
         }
 
         @Test(arguments: [("vast-client-js/spec/samples/invalid-xmlfile.xml", VASTErrorCode.xmlParsing),

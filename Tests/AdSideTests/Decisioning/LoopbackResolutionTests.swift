@@ -28,11 +28,11 @@ extension SerialDecisioningTests {
             #expect(result.plan.errors.isEmpty)
             let ad = try #require(result.plan.breaks.first?.ads.first?.ad)
             #expect(ad.id == "final")
-            #expect(ad.impressions == ["https://track.example/top-impression", "https://track.example/middle-impression",
+            #expect(ad.beacons.impressions == ["https://track.example/top-impression", "https://track.example/middle-impression",
                                        "https://track.example/final-impression"])
-            #expect(ad.tracking.map(\.url) == ["https://track.example/top-complete", "https://track.example/middle-complete",
+            #expect(ad.beacons.tracking.map(\.url) == ["https://track.example/top-complete", "https://track.example/middle-complete",
                                                "https://track.example/final-start"])
-            #expect(ad.clickTracking == ["https://track.example/top-click", "https://track.example/middle-click"])
+            #expect(ad.beacons.clickTracking == ["https://track.example/top-click", "https://track.example/middle-click"])
             #expect(ad.wrappers.map(\.source) == ["\(base)/ads/top.xml", "\(base)/ads/middle.xml?cb=1"])
             // Decisioning never downloads media: the remote rendition is chosen and left for the render to fetch.
             #expect(ad.selection?.chosen?.url == "\(base)/media/ad.mp4")

@@ -143,9 +143,9 @@ extension SerialDecisioningTests {
             server.route("/vast.xml", .xml(VASTText.document(ad)))
             let result = try await AdsLoader(settings: Self.settings()).load(AdsRequest(adTag: "\(base)/vast.xml"))
             let planned = try #require(result.plan.breaks.first?.ads.first)
-            #expect(planned.ad.impressions.isEmpty)
-            #expect(planned.ad.errorURLs == ["https://track.example/e"])
-            #expect(planned.ad.tracking.map(\.url) == ["https://track.example/beacons-start"])
+            #expect(planned.ad.beacons.impressions.isEmpty)
+            #expect(planned.ad.beacons.errorURLs == ["https://track.example/e"])
+            #expect(planned.ad.beacons.tracking.map(\.url) == ["https://track.example/beacons-start"])
             let dropped = result.warnings.map(\.message).filter { $0.contains("dropped: a document fetched over http(s)") }
             #expect(dropped.count == 3, "\(result.warnings)")
             #expect(dropped.contains("\(base)/vast.xml: 'file:///tmp/impression' dropped: a document fetched over http(s) may only use http(s) URLs for tracking, clicks and resources"))

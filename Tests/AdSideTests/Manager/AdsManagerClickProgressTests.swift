@@ -7,8 +7,8 @@ import Testing
     /// A 3 s mid-roll at 1 s (output frames 10–39 at 10 fps) with a ClickThrough and two ClickTracking URLs.
     func run(script: String, clickThrough: String? = "https://advertiser.example/landing?x=[CACHEBUSTING]") throws -> SessionRun {
         var ad = testAd("c")
-        ad.clickThrough = clickThrough
-        ad.clickTracking = ["https://t.example/c/click1?t=[ADPLAYHEAD]", "https://t.example/c/click2"]
+        ad.beacons.clickThrough = clickThrough
+        ad.beacons.clickTracking = ["https://t.example/c/click1?t=[ADPLAYHEAD]", "https://t.example/c/click2"]
         let plan = AdPlan(breaks: [AdBreak(position: .midroll(seconds(1)), ads: [ad])])
         return runToEnd(try PlaybackSession(plan: plan, configuration: testConfiguration(contentSeconds: 2, script: script),
                                             media: FakeAdMedia(rate: tenFPS, seconds: ["c": 3]), appDelegate: nil))

@@ -50,8 +50,8 @@ import Testing
         #expect(selection.remoteURL?.absoluteString == base + "/fit.mp4")
         #expect(selection.fallbacks.map { $0.remoteURL?.absoluteString } == [base + "/big.mp4", base + "/small.mp4"])
         #expect(selection.candidates.last?.accepted == false)
-        #expect(ad.impressions == ["https://t.example/impression"])
-        #expect(ad.tracking.map(\.event) == [.start, .firstQuartile, .midpoint, .thirdQuartile, .complete])
+        #expect(ad.beacons.impressions == ["https://t.example/impression"])
+        #expect(ad.beacons.tracking.map(\.event) == [.start, .firstQuartile, .midpoint, .thirdQuartile, .complete])
         #expect(server.requests.map(\.target) == ["/slider", "/vast.xml"], "the media itself is not fetched at load time")
     }
 

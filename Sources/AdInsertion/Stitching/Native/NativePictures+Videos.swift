@@ -70,8 +70,8 @@ extension NativePictures {
             ]
             for (name, fraction) in marks {
                 let time = start.time + source.videoDuration * fraction
-                let urls = (name == .start ? ad.impressions.map { (TrackingEventName.impression, $0) } : [])
-                    + ad.tracking.filter { $0.event == name }.map { (name, $0.url) }
+                let urls = (name == .start ? ad.beacons.impressions.map { (TrackingEventName.impression, $0) } : [])
+                    + ad.beacons.tracking.filter { $0.event == name }.map { (name, $0.url) }
                 for (beacon, url) in urls {
                     video.append(event(.beacon(beacon, url: url), at: time))
                 }
