@@ -42,12 +42,12 @@ enum ReportFormat {
         add("cueTime", line.cueTime)
         add("adTime", line.adTime)
         add("scene", event.scene)
-        add("placement", line.placement)
-        add("card", line.card)
-        add("adId", line.adID)
-        add("phase", line.phase?.rawValue)
-        add("failure", line.failure?.rawValue)
-        add("otherPlacement", line.otherPlacement)
+        add("placement", line.native.placement)
+        add("card", line.native.card)
+        add("adId", line.native.adID)
+        add("phase", line.native.phase?.rawValue)
+        add("failure", line.native.failure?.rawValue)
+        add("otherPlacement", line.native.otherPlacement)
         return out
     }
 

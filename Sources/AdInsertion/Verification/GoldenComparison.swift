@@ -215,9 +215,9 @@ enum GoldenComparison {
             adIndex = line.adIndex
             self.event = line.event
             scene = event.scene
-            placement = line.placement
-            card = line.card
-            adID = line.adID
+            placement = line.native.placement
+            card = line.native.card
+            adID = line.native.adID
         }
 
         /// `COMPLETE of break 0 ad 1 at output frame 412`.

@@ -21,12 +21,19 @@ package struct SessionEventColumns: Codable {
     package var cueTime: Double?
     package var adTime: Double?
     package var scene: SceneID?
-    package var placement: String?
-    package var card: Int?
-    package var adID: String?
-    package var phase: NativeLoadPhase?
-    package var failure: NativeFailureKind?
-    package var otherPlacement: String?
+    /// A native placement's columns, the line's last ones.
+    package var native = Native()
+
+    /// The columns of a native placement's event: which placement, card and ad, its load phase or failure, and the
+    /// placement an ad was already shown in.
+    package struct Native {
+        package var placement: String?
+        package var card: Int?
+        package var adID: String?
+        package var phase: NativeLoadPhase?
+        package var failure: NativeFailureKind?
+        package var otherPlacement: String?
+    }
 
     package enum CodingKeys: String, CodingKey {
         case type, time, frame, contentTime, breakIndex = "break", adIndex = "ad", code, url, event, reason, message, cueTime
@@ -63,12 +70,12 @@ package struct SessionEventColumns: Codable {
         cueTime = try c.decodeIfPresent(Double.self, forKey: .cueTime)
         adTime = try c.decodeIfPresent(Double.self, forKey: .adTime)
         scene = try c.decodeIfPresent(String.self, forKey: .scene).map { SceneID($0) }
-        placement = try c.decodeIfPresent(String.self, forKey: .placement)
-        card = try c.decodeIfPresent(Int.self, forKey: .card)
-        adID = try c.decodeIfPresent(String.self, forKey: .adID)
-        phase = try Self.decodeName(c, .phase)
-        failure = try Self.decodeName(c, .failure)
-        otherPlacement = try c.decodeIfPresent(String.self, forKey: .otherPlacement)
+        native.placement = try c.decodeIfPresent(String.self, forKey: .placement)
+        native.card = try c.decodeIfPresent(Int.self, forKey: .card)
+        native.adID = try c.decodeIfPresent(String.self, forKey: .adID)
+        native.phase = try Self.decodeName(c, .phase)
+        native.failure = try Self.decodeName(c, .failure)
+        native.otherPlacement = try c.decodeIfPresent(String.self, forKey: .otherPlacement)
     }
 
     /// An optional name of a closed set, refused (naming the key) when this version does not know it.
@@ -98,12 +105,12 @@ package struct SessionEventColumns: Codable {
         try c.encodeIfPresent(cueTime, forKey: .cueTime)
         try c.encodeIfPresent(adTime, forKey: .adTime)
         try c.encodeIfPresent(scene?.rawValue, forKey: .scene)
-        try c.encodeIfPresent(placement, forKey: .placement)
-        try c.encodeIfPresent(card, forKey: .card)
-        try c.encodeIfPresent(adID, forKey: .adID)
-        try c.encodeIfPresent(phase?.rawValue, forKey: .phase)
-        try c.encodeIfPresent(failure?.rawValue, forKey: .failure)
-        try c.encodeIfPresent(otherPlacement, forKey: .otherPlacement)
+        try c.encodeIfPresent(native.placement, forKey: .placement)
+        try c.encodeIfPresent(native.card, forKey: .card)
+        try c.encodeIfPresent(native.adID, forKey: .adID)
+        try c.encodeIfPresent(native.phase?.rawValue, forKey: .phase)
+        try c.encodeIfPresent(native.failure?.rawValue, forKey: .failure)
+        try c.encodeIfPresent(native.otherPlacement, forKey: .otherPlacement)
     }
 }
 
@@ -168,16 +175,16 @@ extension SessionEventColumns {
         case .native(let moment, let subject):
             set(.native(subject))
             switch moment {
-            case .loadPhase(let phase): self.phase = phase
+            case .loadPhase(let phase): self.native.phase = phase
             case .loaded, .impression: break
             case .failed(let failure, let message):
-                self.failure = failure
+                self.native.failure = failure
                 self.message = message
             case .bindingFailure(let message): self.message = message
             case .click(let link): url = link
             case .duplicate(let otherPlacement, let message):
                 self.message = message
-                self.otherPlacement = otherPlacement
+                self.native.otherPlacement = otherPlacement
             }
         }
     }
@@ -190,9 +197,9 @@ extension SessionEventColumns {
             breakIndex = ad.breakIndex
             adIndex = ad.adIndex
         case .native(let native):
-            placement = native.placement
-            card = native.card
-            adID = native.adID
+            self.native.placement = native.placement
+            self.native.card = native.card
+            self.native.adID = native.adID
         }
     }
 }
@@ -287,15 +294,15 @@ extension SessionEventColumns {
              .adDidFailToPresentFullScreenContent, .adDidRecordImpression, .adDidRecordClick,
              .adWillDismissFullScreenContent, .adDidDismissFullScreenContent, .userDidEarnReward:
             return .screenAd(SessionEvent.ScreenAdMoment(rawValue: type.rawValue)!, details)
-        case .onAdLoadPhase: return .native(.loadPhase(try required(phase, .phase)), try native())
-        case .onAdLoad: return .native(.loaded, try native())
-        case .onAdFailure: return .native(.failed(failure, message: try required(message, .message)), try native())
-        case .onAdBindingFailure: return .native(.bindingFailure(message: try required(message, .message)), try native())
-        case .onAdImpression: return .native(.impression, try native())
-        case .onAdClick: return .native(.click(link: url), try native())
+        case .onAdLoadPhase: return .native(.loadPhase(try required(native.phase, .phase)), try nativeSubject())
+        case .onAdLoad: return .native(.loaded, try nativeSubject())
+        case .onAdFailure: return .native(.failed(native.failure, message: try required(message, .message)), try nativeSubject())
+        case .onAdBindingFailure: return .native(.bindingFailure(message: try required(message, .message)), try nativeSubject())
+        case .onAdImpression: return .native(.impression, try nativeSubject())
+        case .onAdClick: return .native(.click(link: url), try nativeSubject())
         case .onAdDuplicate:
-            return .native(.duplicate(otherPlacement: try required(otherPlacement, .otherPlacement),
-                                      message: try required(message, .message)), try native())
+            return .native(.duplicate(otherPlacement: try required(native.otherPlacement, .otherPlacement),
+                                      message: try required(message, .message)), try nativeSubject())
         }
     }
 
@@ -312,13 +319,13 @@ extension SessionEventColumns {
         AdReference(try required(breakIndex, .breakIndex), try required(adIndex, .adIndex))
     }
 
-    private func native() throws(SessionEventColumnsError) -> SessionEvent.NativeSubject {
-        SessionEvent.NativeSubject(placement: try required(placement, .placement), card: card, adID: adID)
+    private func nativeSubject() throws(SessionEventColumnsError) -> SessionEvent.NativeSubject {
+        SessionEvent.NativeSubject(placement: try required(native.placement, .placement), card: native.card, adID: native.adID)
     }
 
     /// A native card's (`placement`), an ad's (`break` and `ad`), a break's, or the session's.
     private func subject() throws(SessionEventColumnsError) -> SessionEvent.Subject {
-        if placement != nil { return .native(try native()) }
+        if native.placement != nil { return .native(try nativeSubject()) }
         switch (breakIndex, adIndex) {
         case (let b?, let a?): return .ad(AdReference(b, a))
         case (let b?, nil): return .adBreak(b)

@@ -28,7 +28,7 @@ import Testing
         #expect(refused.sessionKind == .log(.native(SessionEvent.NativeSubject(placement: "s")), reason: .refused,
                                           message: "swipe left: no card"))
         let video = NativeAdEvent(time: .zero, placement: "s", scene: "feed", kind: .videoFailed("no media"), card: 2, ad: "v")
-        #expect(video.columns.type == .log && video.columns.reason == .mediaUnavailable && video.columns.card == 2)
+        #expect(video.columns.type == .log && video.columns.reason == .mediaUnavailable && video.columns.native.card == 2)
         let beacon = NativeAdEvent(time: .zero, placement: "s", scene: "feed", kind: .beacon(.impression, url: "https://t/"))
         #expect(beacon.columns.type == .beacon && beacon.columns.event == .impression && beacon.columns.url == "https://t/")
     }

@@ -78,9 +78,9 @@ import Testing
         var settings = AdsLoaderSettings()
         settings.firstRequestTimeout = .milliseconds(300)
         let hung = try await Self.run("load slider@0", source: server.baseURL.absoluteString + "/hang", settings: settings)
-        #expect(hung.events.first { $0.type == .onAdFailure }?.columns.failure == .timeout)
+        #expect(hung.events.first { $0.type == .onAdFailure }?.columns.native.failure == .timeout)
         let empty = try await Self.run("load slider@0", source: server.baseURL.absoluteString + "/empty")
-        #expect(empty.events.first { $0.type == .onAdFailure }?.columns.failure == .noFill)
+        #expect(empty.events.first { $0.type == .onAdFailure }?.columns.native.failure == .noFill)
         server.stop()
     }
 

@@ -75,7 +75,7 @@ import Testing
     @Test func anAnswerLaterThanTheLatencyLandsAtTheFirstFrameAfterItArrivesWithThePlaceholderUntilThen() throws {
         let placement = NativePlacement(id: "feed", scene: "main", source: "feed.json")
         let live = try Self.live(try SessionScript(parsing: "load slider@0.2; load slider@0.3"), placement: placement, delay: 10, frames: 30)
-        let phases = live.events.filter { $0.type == .onAdLoadPhase || $0.columns.reason == .refused }.map { "\($0.columns.phase?.rawValue ?? $0.columns.message!)@\(Self.rate.frame(at: $0.time))" }
+        let phases = live.events.filter { $0.type == .onAdLoadPhase || $0.columns.reason == .refused }.map { "\($0.columns.native.phase?.rawValue ?? $0.columns.message!)@\(Self.rate.frame(at: $0.time))" }
         // Begun at frame 6, answered before frame 16 begins; the second load finds the first under way.
         #expect(phases == ["idle@0", "loading@6", "load slider: a load is already under way@9", "loaded@16"])
         #expect(live.layers[15].map(\.kind) == [.placeholder])

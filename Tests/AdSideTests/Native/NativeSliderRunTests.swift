@@ -127,7 +127,7 @@ import Testing
         let duplicates = outcome.events.filter { $0.type == .onAdDuplicate }
         // The same ad id, then the same creative under another ad id.
         #expect(duplicates.map(\.ad) == ["shared", "b1"])
-        #expect(duplicates.allSatisfy { $0.placement == "bottom" && $0.columns.otherPlacement == "top" })
+        #expect(duplicates.allSatisfy { $0.placement == "bottom" && $0.columns.native.otherPlacement == "top" })
         let bottomCards = outcome.layers(at: MediaTime(seconds: 2)).filter { $0.placement == "bottom" }
             .compactMap { if case .card(let i, let ad) = $0.kind { "\(i):\(ad)" } else { nil } }
         #expect(bottomCards == ["2:b2"])
@@ -146,7 +146,7 @@ import Testing
         #expect(layers.first?.kind == .native(index: 1, ad: "s1"))
         #expect(layers.filter { $0.card != nil }.count == 1)
         #expect(layers.allSatisfy { if case .asset(_, let card, _, _) = $0.kind { card == 1 } else { $0.card != nil } })
-        #expect(outcome.events.filter { $0.placement == "single" && $0.type == .onAdDuplicate }.map { $0.columns.otherPlacement } == ["slider"])
+        #expect(outcome.events.filter { $0.placement == "single" && $0.type == .onAdDuplicate }.map { $0.columns.native.otherPlacement } == ["slider"])
         // Its own impression after one second, no block impression; it does not swipe; a tap clicks it.
         let mine = outcome.events.filter { $0.placement == "single" }
         #expect(mine.filter { $0.type == .onAdImpression }.map { "\($0.card.map(String.init) ?? "block")@\($0.time.seconds)" } == ["1@1"])
@@ -189,7 +189,7 @@ import Testing
                                               latency: MediaDuration(seconds: 1))
         let outcome = try await Self.run("load slider@0; load images@2", placements: [placement], blocks: ["feed.json": Self.five])
         #expect(outcome.layers(at: MediaTime(seconds: Rational(1, 2))).map(\.kind) == [.placeholder])
-        #expect(outcome.events.filter { $0.type == .onAdLoadPhase }.map { "\($0.columns.phase!)@\($0.time.seconds)" } == ["idle@0", "loading@0", "loaded@1"])
+        #expect(outcome.events.filter { $0.type == .onAdLoadPhase }.map { "\($0.columns.native.phase!)@\($0.time.seconds)" } == ["idle@0", "loading@0", "loaded@1"])
         func imagePlaceholders(_ seconds: Int64) -> Int {
             outcome.layers(at: MediaTime(seconds: seconds)).filter {
                 if case .asset(_, _, _, let placeholder) = $0.kind { placeholder } else { false }

@@ -50,7 +50,8 @@ extension EndToEnd {
                                                         placement: #", "latencyMs": 500"#)
             Self.serve(dir, on: server)
             let recording = dir.path("rec.mkv")
-            let play = try PipctlProcess(["play", "--session", session, "--record", recording, "--profile", "lossless"],
+            // At half speed the 12 s session outlasts the typed commands on a busy machine too (it ends at `quit`).
+            let play = try PipctlProcess(["play", "--session", session, "--record", recording, "--profile", "lossless", "--speed", "0.5"],
                                          keepsInputOpen: true)
             try await Self.waitFor(play, "the idle phase") { $0["phase"] as? String == "idle" }
             #expect(server.requests.isEmpty, "nothing loads before load slider")
@@ -147,7 +148,9 @@ extension EndToEnd {
                                                         source: server.baseURL.absoluteString + "/slider.json",
                                                         placement: #", "latencyMs": 300, "maxRetries": 1"#)
             server.route("/slider.json", LoopbackHTTPServer.Response(status: 503, contentType: "text/plain", body: Data("busy".utf8)))
-            let play = try PipctlProcess(["play", "--session", session, "--events", dir.path("events.jsonl")], keepsInputOpen: true)
+            // At half speed the 12 s session outlasts the typed commands on a busy machine too (it ends at `quit`).
+            let play = try PipctlProcess(["play", "--session", session, "--events", dir.path("events.jsonl"), "--speed", "0.5"],
+                                         keepsInputOpen: true)
             try await Self.waitFor(play, "the idle phase") { $0["phase"] as? String == "idle" }
             // A placement the session does not have is refused; the next two lines apply at the same frame: the
             // second finds the first under way.
