@@ -87,8 +87,8 @@ public final class BatchRunner: Sendable {
     /// Runs `items`, calling `finished` (from worker threads, one call at a time) as each ends; returns the results
     /// in the order of `items`.
     public func run(_ items: [WorkItem], finished: @escaping @Sendable (Report) -> Void) -> [BatchSummary.JobResult] {
+        // One lock for the results and the reports: `finished` is called one call at a time, under it.
         let results = LockedState([BatchSummary.JobResult?](repeating: nil, count: items.count))
-        let reporting = LockedState(())
         let group = DispatchGroup()
         for _ in 0..<min(concurrency, max(1, items.count)) {
             group.enter()
@@ -96,8 +96,10 @@ public final class BatchRunner: Sendable {
                 defer { group.leave() }
                 while let index = takeNext(count: items.count) {
                     let report = runOne(items[index], slot: index)
-                    results.withLock { $0[index] = report.result }
-                    reporting.withLock { _ in finished(report) }
+                    results.withLock { results in
+                        results[index] = report.result
+                        finished(report)
+                    }
                 }
             }
             thread.start()
