@@ -5,11 +5,11 @@ import MediaCore
 import Testing
 @testable import VideoPipeline
 
-/// The README's "Using the library" program renders `media/slider.session.json` through the library as
+/// docs/LIBRARY.md's program renders `media/slider.session.json` through the library as
 /// `pipctl render --session media/slider.session.json` does.
 ///
-/// The test runs the README's statements themselves (its two paths being `sessionFile` and `output`, so that the
-/// render goes into a scratch directory) and checks that the README still shows exactly them; the timeline and the
+/// The test runs the document's statements themselves (its two paths being `sessionFile` and `output`, so that the
+/// render goes into a scratch directory) and checks that docs/LIBRARY.md still shows exactly them; the timeline and the
 /// event log must be those `scripts/golden` recorded for the `slider` case, which `pipctl render` writes.
 @Suite struct LibraryExampleTests {
     /// The checkout: this file is `Tests/AdInsertionTests/LibraryExampleTests.swift`.
@@ -17,9 +17,9 @@ import Testing
         .deletingLastPathComponent().path
 
     @Test func theReadmeProgramRendersTheSliderSessionAsPipctlDoes() async throws {
-        let readme = try String(contentsOfFile: Self.root + "/README.md", encoding: .utf8)
+        let readme = try String(contentsOfFile: Self.root + "/docs/LIBRARY.md", encoding: .utf8)
         let program = try #require(Self.swiftBlocks(in: readme).first { $0.contains("RenderRequest(sessionFile:") },
-                                   "the README shows the program")
+                                   "docs/LIBRARY.md shows the program")
         #expect(program.hasPrefix("import AdInsertion\n\n@main struct "), "\(program)")
         let statements = Self.statements(ofMain: program)
         #expect(statements.count == 3, "\(statements)")
@@ -27,7 +27,7 @@ import Testing
         for statement in statements {
             let here = statement.replacingOccurrences(of: #""media/slider.session.json""#, with: "sessionFile")
                 .replacingOccurrences(of: #""out/slider.mp4""#, with: "output")
-            #expect(source.contains("\n        " + here + "\n"), "the test runs the README's \(statement)")
+            #expect(source.contains("\n        " + here + "\n"), "the test runs the document's \(statement)")
         }
 
         let scratch = try TemporaryDirectory()

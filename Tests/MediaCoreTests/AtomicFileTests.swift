@@ -37,7 +37,7 @@ func fileType(_ path: String) -> mode_t? {
     return info.st_mode & S_IFMT
 }
 
-/// `AtomicFile`'s rules for where bytes go and when they appear (README, "Files").
+/// `AtomicFile`'s rules for where bytes go and when they appear (docs/FILES.md).
 @Suite struct AtomicFileTests {
     @Test func commitAllReplacesEveryPreviousFile() throws {
         let dir = try Scratch()

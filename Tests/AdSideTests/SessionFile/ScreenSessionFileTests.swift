@@ -112,7 +112,7 @@ import Testing
     }
 }
 
-/// The bundled `media/multiwindow.session.json` does what the README says: the side scene's interstitial is reloaded
+/// The bundled `media/multiwindow.session.json` does what docs/RENDERING.md says: the side scene's interstitial is reloaded
 /// when Split View 1/3 makes it too large, then presented and dismissed; the banner is reloaded on each new width.
 @Suite struct MultiwindowSessionTests {
     @Test func theInterstitialIsReloadedAfterTheSplitThenPresentedAndTheBannerFollowsTheWidth() async throws {

@@ -81,7 +81,7 @@ import Testing
     @Test func theDefaultToneOfAnIdIsItsFNV1aHashModuloSixteenTones() {
         #expect(TestTone.defaultFrequencies == [450, 600, 750, 900, 1050, 1200, 1350, 1500, 1650, 1800, 1950, 2100,
                                                 2250, 2400, 2550, 2700])
-        // The README's examples: FNV-1a of "content" is 0x90bec3c2 (≡ 2 mod 16), of "main" 0xea90e208 (≡ 8).
+        // docs/RENDERING.md's examples: FNV-1a of "content" is 0x90bec3c2 (≡ 2 mod 16), of "main" 0xea90e208 (≡ 8).
         #expect(TestTone.defaultFrequency(forSourceID: "content") == 750)
         #expect(TestTone.defaultFrequency(forSourceID: "main") == 1650)
         #expect(TestTone.defaultFrequency(forSourceID: "main") == TestTone.defaultFrequency(forSourceID: "main"))

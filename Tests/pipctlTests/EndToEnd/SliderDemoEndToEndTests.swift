@@ -3,7 +3,7 @@ import MediaCore
 import Testing
 
 extension EndToEnd {
-    /// The README's slider demo: `media/slider.session.json` renders as the README says, with the feed's player above
+    /// docs/RENDERING.md's slider demo: `media/slider.session.json` renders as docs/RENDERING.md says, with the feed's player above
     /// the slider, and the render verifies against its stamps and against its sources.
     @Suite(.enabled(if: FFmpegCommand.isAvailable, "needs the ffmpeg tool")) struct SliderDemoTests {
         @Test func theBundledSliderSessionRendersItsEventsAndVerifies() async throws {

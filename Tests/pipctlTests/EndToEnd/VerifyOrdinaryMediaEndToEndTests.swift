@@ -75,7 +75,7 @@ extension EndToEnd {
             return best.frequency
         }
 
-        /// The README's mapping: FNV-1a of the id's UTF-8 bytes, modulo 16 tones from 450 Hz in steps of 150 Hz.
+        /// docs/RENDERING.md's mapping: FNV-1a of the id's UTF-8 bytes, modulo 16 tones from 450 Hz in steps of 150 Hz.
         static func documentedDefaultTone(_ id: String) -> Int {
             let hash = id.utf8.reduce(2_166_136_261 as UInt32) { ($0 ^ UInt32($1)) &* 16_777_619 }
             return 450 + 150 * Int(hash % 16)
