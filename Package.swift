@@ -49,7 +49,7 @@ let package = Package(
         .target(name: "AdPlayback", dependencies: ["AdDecisioning", "MediaCore", "Networking"]),
         // The device screen, media-free: the screen model and its commands, banners, full-screen and native ads, session
         // files, and the director that runs every player's session on one screen and plans each frame.
-        .target(name: "AdScreen", dependencies: ["AdPlayback", "AdDecisioning", "MediaCore", "Networking"]),
+        .target(name: "AdScreen", dependencies: ["AdPlayback", "AdDecisioning", "MediaCore"]),
         // The stitcher and the verifier: the ad side that drives VideoPipeline. Its users import AdPlayback and AdScreen too, for the
         // ad side's media-free types (nothing is re-exported).
         .target(name: "AdInsertion", dependencies: ["AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "VideoPipeline"]),

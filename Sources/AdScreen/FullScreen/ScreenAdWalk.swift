@@ -6,7 +6,7 @@ import MediaCore
 /// The rules of `ScreenAdDriver`, one screen change at a time: the requests a change causes and the events its
 /// taps, presents and dismisses give, with the loaded and presented ads in between.
 ///
-/// A batch run walks the whole timeline at once (`run()`); a live session (`LiveScreenAds`) walks the same way,
+/// A batch run walks the whole timeline at once (`run()`); a live session (`ScreenAdPlayback`) walks the same way,
 /// change by change as the user types them, so that a live `present`, `dismiss` or `tap` gives the events the same
 /// command gives in a script. A request's outcome is looked up in `outcomes`; a missing one is a failed fetch
 /// (`missingIsFailure`) or not known yet (the requests are being collected, or a live fetch is still running).
