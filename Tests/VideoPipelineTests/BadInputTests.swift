@@ -17,7 +17,7 @@ struct BadInputTests {
         switch kind {
         case .missing: break
         case .directory: try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-        case .empty: FileManager.default.createFile(atPath: path, contents: Data())
+        case .empty: _ = FileManager.default.createFile(atPath: path, contents: Data())
         case .randomBytes:
             var generator = SystemRandomNumberGenerator()
             _ = FileManager.default.createFile(atPath: path, contents: Data((0..<100_000).map { _ in UInt8.random(in: 0...255, using: &generator) }))

@@ -23,7 +23,7 @@ extension Compositor {
                              in: layer.rect, clip: clip)
         case .picture(let picture, .letterbox):
             let target = layer.rect.fitting(aspect: picture.geometry.displayAspect)
-            try drawClipped(.color(.black, in: layer.rect), to: clip)
+            _ = try drawClipped(.color(.black, in: layer.rect), to: clip)
             return try drawClipped(.picture(picture, .fill, in: target), to: clip)
         case .picture(let picture, let fit):
             guard picture.geometry.orientation == .upright else { return PixelRect(x: visible.x, y: visible.y, width: 0, height: 0) }

@@ -92,7 +92,7 @@ final class AudioTrack {
             if dropped == nil || dropped!.capacity < d {
                 dropped = try AudioBuffer(channels: channels, sampleRate: sampleRate, capacity: max(d, 8192))
             }
-            try dropped!.withPlanes { planes throws(MediaError) in try fifo.read(planes, count: d) }
+            _ = try dropped!.withPlanes { planes throws(MediaError) in try fifo.read(planes, count: d) }
             try remember(dropped!, from: 0, count: d)
             fifoStart += Int64(d)
             left -= d
@@ -105,7 +105,7 @@ final class AudioTrack {
     private func remember(_ buffer: AudioBuffer, from offset: Int, count: Int) throws(MediaError) {
         guard count > 0 else { return }
         let kept = min(count, AudioTrack.historyLength)
-        try buffer.withPlanes(offset: offset + count - kept) { planes throws(MediaError) in try history.write(planes, count: kept) }
+        _ = try buffer.withPlanes(offset: offset + count - kept) { planes throws(MediaError) in try history.write(planes, count: kept) }
         let excess = history.count - AudioTrack.historyLength
         if excess > 0 { try history.drain(excess) }
     }
@@ -160,7 +160,7 @@ final class AudioTrack {
             let m = min(left, chunk)
             try scratch.withUnsafeMutableBufferPointer { buf throws(MediaError) in
                 var pointers = [UnsafeMutableRawPointer?](repeating: UnsafeMutableRawPointer(buf.baseAddress!), count: channels)
-                try pointers.withUnsafeMutableBufferPointer { p throws(MediaError) in try fifo.write(p.baseAddress!, count: m) }
+                _ = try pointers.withUnsafeMutableBufferPointer { p throws(MediaError) in try fifo.write(p.baseAddress!, count: m) }
             }
             left -= m
         }
@@ -182,7 +182,7 @@ final class AudioTrack {
         let skip = min(pendingDrop, produced)
         pendingDrop -= skip
         guard skip < produced else { return }
-        try out.withPlanes(offset: skip) { planes throws(MediaError) in try fifo.write(planes, count: produced - skip) }
+        _ = try out.withPlanes(offset: skip) { planes throws(MediaError) in try fifo.write(planes, count: produced - skip) }
     }
 
     /// Reused resampler output, grown when a frame needs more room.

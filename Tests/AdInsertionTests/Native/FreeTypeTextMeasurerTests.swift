@@ -29,7 +29,7 @@ struct FreeTypeTextMeasurerTests {
     func aLabelLaidOutAtItsMeasuredWidthIsDrawnWholeAtAnyPosition(scale text: String) throws {
         let scale = try #require(PointScale(parsing: text))
         let measurer = try FreeTypeTextMeasurer(font: nil, scale: scale)
-        let rasterizer = try TextRasterizer(font: try FontFace.defaultFont())
+        let rasterizer = TextRasterizer(font: try FontFace.defaultFont())
         for label in ["12+", "0+", "18+", "ЧайДом", "chaidom.example"] {
             let width = Int(measurer.width(of: label, fontSize: 12).ceiling)
             for x in 0..<16 {

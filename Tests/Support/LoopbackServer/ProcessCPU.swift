@@ -46,7 +46,7 @@ public enum ProcessThreads {
         defer { fclose(file) }
         var buffer = [CChar](repeating: 0, count: 1024)
         guard fgets(&buffer, Int32(buffer.count), file) != nil else { return 0 }
-        let stat = String(cString: buffer)
+        let stat = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         guard let close = stat.lastIndex(of: ")") else { return 0 }
         // After "pid (comm) ": the state is field 3; utime and stime, in clock ticks, fields 14 and 15.
         let fields = stat[stat.index(after: close)...].split(separator: " ")

@@ -40,8 +40,8 @@ extension EndToEnd {
         /// Runs Chromium headless on `page` with `arguments`, waiting for it to end; its standard output and error.
         static func chromium(_ arguments: [String], page: String, in dir: ScratchDirectory) async throws -> (output: String, errors: String) {
             let out = dir.path("chromium.stdout"), err = dir.path("chromium.stderr")
-            FileManager.default.createFile(atPath: out, contents: nil)
-            FileManager.default.createFile(atPath: err, contents: nil)
+            _ = FileManager.default.createFile(atPath: out, contents: nil)
+            _ = FileManager.default.createFile(atPath: err, contents: nil)
             let browser = Process()
             browser.executableURL = URL(fileURLWithPath: chromium)
             browser.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(dir.path("profile"))",
