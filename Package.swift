@@ -75,10 +75,11 @@ if Context.environment["PIPCTL_FUZZ"] == "1" {
     package.targets.append(.target(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"))
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["CFuzzerDriver"], path: "Fuzz/Support"))
     // The parsers' fuzzers link no FFmpeg: VAST, VMAP, wrapper resolution and URL maps only AdDecisioning; scripts
-    // and native responses AdPlayback and AdScreen too. `timeline` drives the verifier's continuity check.
+    // and native responses AdPlayback and AdScreen too. `timeline` drives the verifier's continuity check, `report` the
+    // report's readers and page (no media).
     let adSide = ["AdPlayback", "AdScreen", "AdDecisioning"]
     let library = ["vast": ["AdDecisioning"], "vmap": ["AdDecisioning"], "resolver": ["AdDecisioning"],
-                   "urlmap": ["AdDecisioning"], "timeline": ["AdInsertion"] + adSide, "script": adSide, "native": adSide,
+                   "urlmap": ["AdDecisioning"], "timeline": ["AdInsertion"] + adSide, "report": ["AdInsertion"] + adSide, "script": adSide, "native": adSide,
                    "manifest": ["Batch"]]
     for (name, libraries) in library.sorted(by: { $0.key < $1.key }) {
         package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", "MediaCore"] + libraries.map { .target(name: $0) },

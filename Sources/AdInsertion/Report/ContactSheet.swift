@@ -28,7 +28,7 @@ public struct ContactSheet {
     public init(report: RenderReport, thumbnails: [Thumbnail]) {
         self.report = report
         self.thumbnails = thumbnails
-        lanes = ReportLane.lanes(of: report.timeline)
+        lanes = report.lanes
     }
 
     var tileWidth: Int { ThumbnailPlan.width }
@@ -45,13 +45,15 @@ public struct ContactSheet {
 
     /// The PNG file's bytes.
     /// - Throws: `ReportError.media` when the font cannot be loaded or FFmpeg fails to draw or encode.
-    public func png() throws(ReportError) -> Data {
+    public func png(isCancelled: () -> Bool = { false }) throws(ReportError) -> Data {
         do {
             let canvas = try Compositor(size: size)
             let text = try SheetText()
             try canvas.draw([.color(Self.background, in: PixelRect(size: size))])
             try canvas.draw(try header(text))
-            try canvas.draw(try strip(text, top: Self.headerHeight))
+            guard !isCancelled() else { throw MediaError.interrupted }
+            try canvas.draw(try strip(text, top: Self.headerHeight, isCancelled: isCancelled))
+            guard !isCancelled() else { throw MediaError.interrupted }
             try canvas.draw(try tiles(text, top: Self.headerHeight + stripHeight + Self.margin))
             return Data(try canvas.pngData())
         } catch let error as MediaError {
@@ -83,7 +85,7 @@ public struct ContactSheet {
         return Self.gutter + Int(Double(plot) * Double(max(0, min(frame, frames))) / Double(frames))
     }
 
-    private func strip(_ text: SheetText, top: Int) throws -> [CompositorLayer] {
+    private func strip(_ text: SheetText, top: Int, isCancelled: () -> Bool) throws -> [CompositorLayer] {
         var layers: [CompositorLayer] = []
         let plot = Self.width - Self.gutter - Self.margin
         let step = ReportSVG.niceStep(report.duration / 10)
@@ -98,6 +100,7 @@ public struct ContactSheet {
         }
         var y = top + Self.axisHeight
         for lane in lanes {
+            guard !isCancelled() else { throw MediaError.interrupted }
             layers.append(try text.layer(ReportSVG.clipped(lane.title, to: 26), size: 13, color: Self.ink, x: Self.margin, y: y + 4,
                                          width: Self.gutter - Self.margin - 8))
             layers.append(.color(Self.laneBackground, in: PixelRect(x: Self.gutter, y: y, width: plot, height: Self.laneHeight)))

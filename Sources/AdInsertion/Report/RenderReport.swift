@@ -45,16 +45,35 @@ public struct RenderReport: Sendable {
     public var thumbnails: [Picture]
     public var loudness: LoudnessTrack?
     public var verdict: RunVerdicts?
+    /// The time strip's lanes, built once from the timeline (`ReportLane.layout`) for the page and the sheet.
+    let layout: ReportLane.Layout
 
     public init(title: String, timeline: Timeline, events: [SessionEvent], thumbnails: [Picture] = [],
                 loudness: LoudnessTrack? = nil, verdict: RunVerdicts? = nil) {
+        self.init(title: title, timeline: timeline, events: events, thumbnails: thumbnails, loudness: loudness, verdict: verdict,
+                  layout: (try? ReportLane.layout(of: timeline, isCancelled: { false })) ?? .init(lanes: [], scenes: 0))
+    }
+
+    /// A report whose lanes are built here, stopping with `ReportError.interrupted` when `isCancelled` says.
+    init(title: String, timeline: Timeline, events: [SessionEvent], thumbnails: [Picture] = [], loudness: LoudnessTrack? = nil,
+         verdict: RunVerdicts? = nil, isCancelled: () -> Bool) throws(ReportError) {
+        self.init(title: title, timeline: timeline, events: events, thumbnails: thumbnails, loudness: loudness, verdict: verdict,
+                  layout: try ReportLane.layout(of: timeline, isCancelled: isCancelled))
+    }
+
+    private init(title: String, timeline: Timeline, events: [SessionEvent], thumbnails: [Picture], loudness: LoudnessTrack?,
+                 verdict: RunVerdicts?, layout: ReportLane.Layout) {
         self.title = title
         self.timeline = timeline
         self.events = events
         self.thumbnails = thumbnails
         self.loudness = loudness
         self.verdict = verdict
+        self.layout = layout
     }
+
+    /// The strip's lanes.
+    var lanes: [ReportLane] { layout.lanes }
 
     /// Seconds per output frame (the timeline's rate, checked by `checkBounds` before a report is gathered).
     var secondsPerFrame: Double {

@@ -8,6 +8,9 @@ public enum ReportError: Error, CustomStringConvertible {
     /// The render's media could not be decoded or measured, or a picture could not be encoded.
     case media(MediaError)
 
+    /// The user stopped the report (SIGINT, SIGTERM): what the media steps throw too.
+    static var interrupted: ReportError { .media(.interrupted) }
+
     public var description: String {
         switch self {
         case .input(let path, let reason): "\(path): \(reason)"

@@ -30,48 +30,96 @@ struct ReportLane: Sendable {
     var key: String?
     var spans: [Span]
 
-    /// The lanes of `timeline`, top to bottom: program, picture in picture (when any), each scene in order of first
-    /// appearance, then each kind of screen layer in the order of `ScreenLayer.Kind` (players and PiP aside).
+    /// The most scene lanes a strip draws (documented in docs/REPORT.md): a device shows a few scenes at once, and
+    /// past a few dozen lanes the strip is unreadable; the page says how many more scenes there were.
+    static let maximumSceneLanes = 24
+    /// How many segments are walked between two looks at the interrupt flag.
+    static let cancelCheckInterval = 1024
+
+    /// The lanes of `timeline` and how many distinct scenes it has (of which at most `maximumSceneLanes` are
+    /// lanes), in time linear in the timeline's segments, scenes and layers.
+    struct Layout: Sendable {
+        var lanes: [ReportLane]
+        var scenes: Int
+        var omittedScenes: Int { max(0, scenes - lanes.filter { $0.kind == .scene }.count) }
+    }
+
+    /// The lanes of `timeline` (see `layout`), without a way to stop.
     static func lanes(of timeline: Timeline) -> [ReportLane] {
-        var lanes = [program(timeline)]
-        let pip = Self.merged(timeline.segments.map { segment in
-            segment.pip != nil || segment.screen.layers?.contains { $0.kind == .pip } == true
-        })
+        (try? layout(of: timeline, isCancelled: { false }))?.lanes ?? []
+    }
+
+    /// The lanes of `timeline`, top to bottom: program, picture in picture (when any), each scene in order of first
+    /// appearance (the first `maximumSceneLanes`), then each kind of screen layer in the order of
+    /// `ScreenLayer.Kind` (players and PiP aside).
+    /// - Throws: `ReportError.interrupted` when `isCancelled` says so (looked at every `cancelCheckInterval` segments).
+    static func layout(of timeline: Timeline, isCancelled: () -> Bool) throws(ReportError) -> Layout {
+        let segments = timeline.segments
+        func check(_ i: Int) throws(ReportError) {
+            if i % cancelCheckInterval == 0, isCancelled() { throw .interrupted }
+        }
+        var lanes = [try program(timeline, check)]
+        var pipFlags: [Bool] = []
+        pipFlags.reserveCapacity(segments.count)
+        for (i, segment) in segments.enumerated() {
+            try check(i)
+            pipFlags.append(segment.pip != nil || segment.screen.layers?.contains { $0.kind == .pip } == true)
+        }
+        let pip = Self.merged(pipFlags)
         if !pip.isEmpty {
             lanes.append(ReportLane(kind: .pip, title: "picture in picture", key: nil, spans: pip.map { range in
-                Span(start: timeline.segments[range.lowerBound].outStartFrame, end: timeline.segments[range.upperBound - 1].outEndFrame,
+                Span(start: segments[range.lowerBound].outStartFrame, end: segments[range.upperBound - 1].outEndFrame,
                      label: "PiP", style: "pip", attributes: [("pip", "1")])
             }))
         }
-        var sceneIDs: [SceneID] = []
-        for segment in timeline.segments {
-            for scene in segment.screen.scenes ?? [] where !sceneIDs.contains(scene.id) { sceneIDs.append(scene.id) }
-        }
-        for id in sceneIDs {
-            // A new span where the scene's window or state changes (a split resized, the device turned).
-            let runs = Self.runs(timeline) { segment in
-                segment.screen.scenes?.first { $0.id == id }.map { "\($0.rect.width)x\($0.rect.height) · " + Self.stateName($0.state) }
+        // One pass: each scene's runs (a new span where its window or state changes: a split resized, the device
+        // turned), a scene found by its id in a dictionary.
+        var sceneIDs: [SceneID] = [], sceneLane: [SceneID: Int] = [:], allScenes: Set<SceneID> = []
+        var sceneRuns: [[Run]] = [], lastSegment: [Int] = []
+        for (i, segment) in segments.enumerated() {
+            try check(i)
+            for scene in segment.screen.scenes ?? [] {
+                allScenes.insert(scene.id)
+                var lane = sceneLane[scene.id]
+                if lane == nil, sceneIDs.count < maximumSceneLanes {
+                    lane = sceneIDs.count
+                    sceneLane[scene.id] = sceneIDs.count
+                    sceneIDs.append(scene.id)
+                    sceneRuns.append([])
+                    lastSegment.append(-1)
+                }
+                guard let lane, lastSegment[lane] != i else { continue }
+                lastSegment[lane] = i
+                Self.extend(&sceneRuns[lane], segment, "\(scene.rect.width)x\(scene.rect.height) · " + Self.stateName(scene.state))
             }
-            lanes.append(ReportLane(kind: .scene, title: "scene \(id)", key: id.rawValue, spans: runs.map { run in
-                Span(start: run.start, end: run.end, label: "\(id) · " + run.value, style: "scene",
-                     attributes: [("scene-span", id.rawValue)])
+        }
+        for (id, runs) in zip(sceneIDs, sceneRuns) {
+            let shown = ReportFormat.value(id.rawValue)
+            lanes.append(ReportLane(kind: .scene, title: "scene \(shown)", key: shown, spans: runs.map { run in
+                Span(start: run.start, end: run.end, label: "\(shown) · " + run.value, style: "scene",
+                     attributes: [("scene-span", shown)])
             }))
         }
         let drawn = ScreenLayer.Kind.allCases.filter { ![.content, .ad, .pip].contains($0) }
-        for kind in drawn {
-            let runs = Self.runs(timeline) { segment -> String? in
-                let layers = (segment.screen.layers ?? []).filter { $0.kind == kind }
-                guard !layers.isEmpty else { return nil }
-                let scenes = Set(layers.map(\.scene)).sorted().map(\.rawValue).joined(separator: ", ")
-                return layers.count == 1 ? scenes : "\(layers.count) in \(scenes)"
+        var layerRuns: [ScreenLayer.Kind: [Run]] = [:]
+        for (i, segment) in segments.enumerated() {
+            try check(i)
+            var byKind: [ScreenLayer.Kind: [SceneID]] = [:]
+            for layer in segment.screen.layers ?? [] where drawn.contains(layer.kind) { byKind[layer.kind, default: []].append(layer.scene) }
+            for (kind, scenes) in byKind {
+                let names = Set(scenes).sorted().map { ReportFormat.value($0.rawValue) }
+                let listed = names.prefix(4).joined(separator: ", ") + (names.count > 4 ? ", …" : "")
+                Self.extend(&layerRuns[kind, default: []], segment, scenes.count == 1 ? listed : "\(scenes.count) in \(listed)")
             }
-            guard !runs.isEmpty else { continue }
+        }
+        for kind in drawn {
+            guard let runs = layerRuns[kind], !runs.isEmpty else { continue }
             lanes.append(ReportLane(kind: .layer, title: Self.layerTitle(kind), key: kind.rawValue, spans: runs.map { run in
                 Span(start: run.start, end: run.end, label: run.value, style: kind.rawValue,
                      attributes: [("layer-span", kind.rawValue)])
             }))
         }
-        return lanes
+        return Layout(lanes: lanes, scenes: allScenes.count)
     }
 
     static func stateName(_ state: SceneActivationState) -> String {
@@ -98,13 +146,16 @@ struct ReportLane: Sendable {
     }
 
     /// One span per segment: content, or the ad with its break and index.
-    private static func program(_ timeline: Timeline) -> ReportLane {
-        let spans = timeline.segments.enumerated().map { (i, segment) in
+    private static func program(_ timeline: Timeline, _ check: (Int) throws(ReportError) -> Void) throws(ReportError) -> ReportLane {
+        var spans: [Span] = []
+        spans.reserveCapacity(timeline.segments.count)
+        for (i, segment) in timeline.segments.enumerated() {
+            try check(i)
             var attributes = [("segment", "\(i)"), ("kind", segment.kind.rawValue)]
             if let b = segment.breakIndex { attributes.append(("break", "\(b)")) }
             if let a = segment.adIndex { attributes.append(("ad", "\(a)")) }
-            return Span(start: segment.outStartFrame, end: segment.outEndFrame, label: label(segment),
-                        style: segment.kind.rawValue, attributes: attributes)
+            spans.append(Span(start: segment.outStartFrame, end: segment.outEndFrame, label: label(segment),
+                              style: segment.kind.rawValue, attributes: attributes))
         }
         return ReportLane(kind: .program, title: "content / ads", key: nil, spans: spans)
     }
@@ -129,17 +180,20 @@ struct ReportLane: Sendable {
         return ranges
     }
 
-    /// Runs of consecutive segments (touching in frames) for which `value` is the same non-nil string.
-    private static func runs(_ timeline: Timeline, _ value: (Timeline.Segment) -> String?) -> [(start: Int64, end: Int64, value: String)] {
-        var runs: [(start: Int64, end: Int64, value: String)] = []
-        for segment in timeline.segments {
-            guard let v = value(segment) else { continue }
-            if let last = runs.last, last.value == v, last.end == segment.outStartFrame {
-                runs[runs.count - 1].end = segment.outEndFrame
-            } else {
-                runs.append((segment.outStartFrame, segment.outEndFrame, v))
-            }
+    /// Frames `[start, end)` over which a lane shows the same words.
+    struct Run: Sendable {
+        var start: Int64
+        var end: Int64
+        var value: String
+    }
+
+    /// `runs` with `segment` showing `value`: the last run made longer when it shows the same and touches it in
+    /// frames, else a new run.
+    private static func extend(_ runs: inout [Run], _ segment: Timeline.Segment, _ value: String) {
+        if let last = runs.last, last.value == value, last.end == segment.outStartFrame {
+            runs[runs.count - 1].end = segment.outEndFrame
+        } else {
+            runs.append(Run(start: segment.outStartFrame, end: segment.outEndFrame, value: value))
         }
-        return runs
     }
 }

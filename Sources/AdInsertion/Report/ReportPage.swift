@@ -19,8 +19,18 @@ public struct ReportPage {
     /// The page's bytes (UTF-8).
     public var data: Data { Data(html.utf8) }
 
-    public var html: String {
-        let svg = ReportSVG(report: report)
+    /// The page's bytes, stopping with `ReportError.interrupted` when `isCancelled` says (looked at in every loop
+    /// over the timeline's segments or the events).
+    public func data(isCancelled: @escaping () -> Bool) throws(ReportError) -> Data {
+        Data(try html(isCancelled: isCancelled).utf8)
+    }
+
+    public var html: String { (try? html(isCancelled: { false })) ?? "" }
+
+    func html(isCancelled: @escaping () -> Bool) throws(ReportError) -> String {
+        func check() throws(ReportError) { if isCancelled() { throw .interrupted } }
+        var svg = ReportSVG(report: report)
+        svg.isCancelled = isCancelled
         var page = "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
         page += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         // No network at all, even by accident: a page that only ever uses what it carries.
@@ -30,9 +40,10 @@ public struct ReportPage {
         page += "<script>\(Self.errorScript)</script>\n</head>\n<body data-ready=\"0\" data-errors=\"0\">\n"
         page += header
         page += "<section id=\"strip\"><h2>Time strip</h2>\n" + svg.strip + legend + "</section>\n"
-        page += runs
+        try check()
+        page += try runs(isCancelled)
         if report.loudness != nil { page += "<section id=\"loudness\"><h2>Loudness</h2>\n\(loudnessSummary)" + svg.loudness + "</section>\n" }
-        page += events
+        page += try events(isCancelled)
         page += "<pre id=\"js-errors\" hidden></pre>\n"
         page += "<script>\(Self.script)</script>\n</body></html>\n"
         return page
@@ -44,23 +55,25 @@ public struct ReportPage {
         let t = report.timeline, out = t.output
         let ads = t.segments.filter { $0.kind == .ad }
         let breaks = Set(ads.compactMap(\.breakIndex)).count
-        let lanes = ReportLane.lanes(of: t)
+        let lanes = report.lanes
         let pip = lanes.first { $0.kind == .pip }?.spans.count ?? 0
-        let scenes = lanes.filter { $0.kind == .scene }.count
+        let scenes = report.layout.scenes, omitted = report.layout.omittedScenes
         var html = "<header><h1>pipctl report</h1><p class=\"path\">\(HTMLText.escape(report.title))</p>\n<dl class=\"facts\">"
         let facts: [(String, String)] = [
             ("length", "\(ReportFormat.time(report.duration)) · \(out.frames) frames at \(out.fps) fps"),
             ("picture", "\(out.width)x\(out.height), \(out.profile)"),
             ("sound", "\(out.sampleRate) Hz, \(out.channels) channel\(out.channels == 1 ? "" : "s")"),
-            ("content", t.content.path),
+            ("content", ReportFormat.value(t.content.path)),
             ("runs", "\(t.segments.count) segments: \(t.segments.count - ads.count) content, \(ads.count) ad in \(breaks) break\(breaks == 1 ? "" : "s")"),
-            ("screen", "\(pip) picture-in-picture span\(pip == 1 ? "" : "s"), \(scenes) scene\(scenes == 1 ? "" : "s")"),
+            ("screen", "\(pip) picture-in-picture span\(pip == 1 ? "" : "s"), \(scenes) scene\(scenes == 1 ? "" : "s")"
+                + (omitted > 0 ? " (the first \(ReportLane.maximumSceneLanes) drawn as lanes, \(omitted) more not drawn)" : "")),
             ("events", "\(report.events.count)"),
         ]
         for (name, value) in facts { html += "<dt>\(name)</dt><dd>\(HTMLText.escape(value))</dd>" }
         html += "</dl>\n"
         if let verdict = report.verdict {
-            html += "<p class=\"verdict \(verdict.passed ? "ok" : "bad")\" data-verdict=\"\(verdict.passed ? "passed" : "failed")\">\(HTMLText.escape(verdict.summary))</p>\n"
+            let (style, word) = verdict.notChecked != nil ? ("unchecked", "not-checked") : verdict.passed ? ("ok", "passed") : ("bad", "failed")
+            html += "<p class=\"verdict \(style)\" data-verdict=\"\(word)\">\(HTMLText.escape(verdict.summary))</p>\n"
             if !verdict.general.isEmpty {
                 html += "<ul class=\"problems\">" + verdict.general.prefix(50).map { "<li>\(HTMLText.escape($0))</li>" }.joined() + "</ul>\n"
             }
@@ -71,13 +84,13 @@ public struct ReportPage {
     private var legend: String {
         let styles = [("content", "content"), ("ad", "ad"), ("pip", "picture in picture"), ("scene", "scene")]
             + ScreenLayer.Kind.allCases.filter { ![.content, .ad, .pip].contains($0) }.map { ($0.rawValue, ReportLane.layerTitle($0)) }
-        let used = Set(ReportLane.lanes(of: report.timeline).flatMap { $0.spans.map(\.style) })
+        let used = Set(report.lanes.flatMap { $0.spans.map(\.style) })
         return "<p class=\"legend\">" + styles.filter { used.contains($0.0) }.map {
             "<span><i class=\"s-\($0.0)\"></i>\(HTMLText.escape($0.1))</span>"
         }.joined() + "<span><i class=\"m\"></i>event (hover for details, click for its row)</span></p>\n"
     }
 
-    private var runs: String {
+    private func runs(_ isCancelled: () -> Bool) throws(ReportError) -> String {
         let t = report.timeline
         let pictures = Dictionary(report.thumbnails.map { ($0.frame, $0) }, uniquingKeysWith: { a, _ in a })
         let seconds = report.secondsPerFrame
@@ -87,10 +100,12 @@ public struct ReportPage {
         html += report.verdict == nil ? "" : "<th>verify</th>"
         html += "</tr></thead><tbody>\n"
         for (i, segment) in t.segments.enumerated() {
+            if i % ReportLane.cancelCheckInterval == 0, isCancelled() { throw .interrupted }
             html += "<tr data-run-kind=\"\(segment.kind.rawValue)\" class=\"r-\(segment.kind.rawValue)\"><td>\(i)</td><td>\(HTMLText.escape(ReportLane.label(segment)))</td>"
             html += "<td>\(segment.outStartFrame)–\(segment.outEndFrame - 1)</td>"
             html += "<td>\(ReportFormat.time(Double(segment.outStartFrame) * seconds))–\(ReportFormat.time(Double(segment.outEndFrame) * seconds))</td>"
-            html += "<td class=\"source\" title=\"\(HTMLText.escape(segment.source))\">\(HTMLText.escape(URL(fileURLWithPath: segment.source).lastPathComponent))</td>"
+            let source = ReportFormat.value(segment.source)
+            html += "<td class=\"source\" title=\"\(HTMLText.escape(source))\">\(HTMLText.escape(ReportFormat.value(URL(fileURLWithPath: segment.source).lastPathComponent)))</td>"
             let window = segment.pip.map { "PiP \($0.width)x\($0.height) at \($0.x),\($0.y)" } ?? (segment.screen.scenes.map { "\($0.count) scene\($0.count == 1 ? "" : "s")" } ?? "full screen")
             html += "<td>\(HTMLText.escape(window))</td>"
             for frame in [segment.outStartFrame, segment.outEndFrame - 1] {
@@ -105,7 +120,9 @@ public struct ReportPage {
             }
             if let verdict = report.verdict {
                 let problems = i < verdict.segments.count ? verdict.segments[i] : []
-                if problems.isEmpty {
+                if verdict.notChecked != nil {
+                    html += "<td class=\"unchecked\" data-run-verdict=\"not-checked\" title=\"\(HTMLText.escape(verdict.summary))\">not checked</td>"
+                } else if problems.isEmpty {
                     html += "<td class=\"ok\" data-run-verdict=\"\(verdict.passed || verdict.general.isEmpty ? "ok" : "ok-run")\">OK</td>"
                 } else {
                     html += "<td class=\"bad\" data-run-verdict=\"failed\"><details><summary>\(problems.count) problem\(problems.count == 1 ? "" : "s")</summary><ul>"
@@ -122,7 +139,7 @@ public struct ReportPage {
         return "<p class=\"note\">Measured from the output by ITU-R BS.1770-4 with EBU R128 gating (libebur128): integrated \(ReportFormat.loudness(track.integrated)) over the whole render.</p>\n"
     }
 
-    private var events: String {
+    private func events(_ isCancelled: () -> Bool) throws(ReportError) -> String {
         var counts: [String: Int] = [:]
         for event in report.events { counts[event.type.rawValue, default: 0] += 1 }
         var html = "<section id=\"events\"><h2>Events</h2>\n<p><label>type <select id=\"event-type\"><option value=\"\">all (\(report.events.count))</option>"
@@ -133,6 +150,7 @@ public struct ReportPage {
         html += "<table class=\"events\"><thead><tr><th>time</th><th>frame</th><th>type</th><th>break</th><th>ad</th><th>details</th></tr></thead><tbody>\n"
         let seconds = report.secondsPerFrame
         for (i, event) in report.events.enumerated() {
+            if i % ReportLane.cancelCheckInterval == 0, isCancelled() { throw .interrupted }
             let frame = ReportFormat.frame(of: event, secondsPerFrame: seconds)
             let details = ReportFormat.fields(event).filter { !["type", "time", "frame", "break", "ad"].contains($0.0) }
                 .map { "<b>\(HTMLText.escape($0.0))</b> \(HTMLText.escape($0.1))" }.joined(separator: " · ")
@@ -151,7 +169,7 @@ public struct ReportPage {
     h1{font-size:22px;margin:0}h2{font-size:17px;margin:22px 0 8px;border-bottom:1px solid #d8dde3;padding-bottom:4px}
     .path{font-family:monospace;color:#445;margin:2px 0 8px;word-break:break-all}
     .facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:0}.facts dt{color:#667}.facts dd{margin:0}
-    .verdict{padding:6px 10px;border-radius:4px;font-weight:600}.verdict.ok{background:#e3f4e5;color:#1f6b2a}.verdict.bad{background:#fbe4e4;color:#9b1c1c}
+    .verdict{padding:6px 10px;border-radius:4px;font-weight:600}.verdict.ok{background:#e3f4e5;color:#1f6b2a}.verdict.bad{background:#fbe4e4;color:#9b1c1c}.verdict.unchecked{background:#eef1f4;color:#445}
     svg{display:block;background:#fff;border:1px solid #d8dde3;border-radius:4px}
     svg text{font:11px system-ui,"DejaVu Sans",sans-serif;fill:#1d232b}.span text{fill:#fff;pointer-events:none}
     .lane-bg{fill:#eef1f4}.grid{stroke:#e2e6ea;stroke-width:1}.lane-title{fill:#445}
@@ -167,7 +185,7 @@ public struct ReportPage {
     table{border-collapse:collapse;width:100%;background:#fff;font-size:13px}th,td{border-bottom:1px solid #e5e8ec;padding:3px 6px;text-align:left;vertical-align:middle}
     th{background:#eef1f4;position:sticky;top:0}.runs tr.r-ad td:nth-child(2){color:#b85a1c;font-weight:600}
     .thumb{display:block;border-radius:3px;width:auto;height:auto;max-width:160px;max-height:96px}.none{color:#99a}.source{font-family:monospace;font-size:12px}
-    td.ok{color:#1f6b2a;font-weight:600}td.bad{color:#9b1c1c}.note{color:#556;font-size:12px}
+    td.ok{color:#1f6b2a;font-weight:600}td.bad{color:#9b1c1c}td.unchecked{color:#667;font-style:italic}.note{color:#556;font-size:12px}
     .short-term{fill:none;stroke:#1d232b;stroke-width:1.2}.integrated{stroke-width:4;stroke-linecap:butt}.integrated.s-content{stroke:var(--content)}.integrated.s-ad{stroke:var(--ad)}
     .target{stroke:#2e7d32;stroke-dasharray:6 4}
     .events td:nth-child(6){word-break:break-all;font-size:12px}.events tr.hit{background:#fff3c4}

@@ -20,10 +20,13 @@ struct ReportSVG {
 
     let report: RenderReport
     let lanes: [ReportLane]
+    /// Looked at in the loops over spans and events: once it says stop, the rest is left out (the page, which
+    /// looks at it too, then throws).
+    var isCancelled: () -> Bool = { false }
 
     init(report: RenderReport) {
         self.report = report
-        lanes = ReportLane.lanes(of: report.timeline)
+        lanes = report.lanes
     }
 
     var plotWidth: Double { Self.width - Self.gutter - Self.rightMargin }
@@ -42,6 +45,7 @@ struct ReportSVG {
         svg += axis(height: height)
         var y = Self.axisHeight
         for lane in lanes {
+            if isCancelled() { break }
             svg += laneGroup(lane, y: y)
             y += Self.laneHeight + Self.laneGap
         }
@@ -93,6 +97,7 @@ struct ReportSVG {
         svg += "<text class=\"lane-title\" x=\"\(n(Self.gutter - 8))\" y=\"\(n(y + Self.laneHeight * 0.68))\" text-anchor=\"end\">events</text>"
         svg += "<rect class=\"lane-bg\" x=\"\(n(Self.gutter))\" y=\"\(n(y))\" width=\"\(n(plotWidth))\" height=\"\(n(Self.laneHeight))\"/>"
         for (i, event) in report.events.enumerated() {
+            if i % ReportLane.cancelCheckInterval == 0, isCancelled() { break }
             let frame = ReportFormat.frame(of: event, secondsPerFrame: report.secondsPerFrame)
             let tip = ReportFormat.fields(event).map { "\($0.0): \($0.1)" }.joined(separator: "\n")
             svg += "<line class=\"mark m-\(Self.eventClass(event.type))\" data-event=\"\(HTMLText.escape(event.type.rawValue))\" data-row=\"\(i)\" x1=\"\(n(x(frame)))\" x2=\"\(n(x(frame)))\" y1=\"\(n(y + 2))\" y2=\"\(n(y + Self.laneHeight - 2))\"><title>\(HTMLText.escape(tip))</title></line>"
@@ -156,7 +161,8 @@ struct ReportSVG {
 
     static func number(_ value: Double) -> String {
         guard value.isFinite else { return "0" }
-        let r = (value * 100).rounded() / 100
+        // Coordinates are within the view box; anything else is pinned well inside Int64 rather than trapping.
+        let r = (max(-1e12, min(1e12, value)) * 100).rounded() / 100
         return r == r.rounded() ? String(Int64(r)) : String(format: "%.2f", r)
     }
 

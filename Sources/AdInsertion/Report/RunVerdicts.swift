@@ -11,6 +11,9 @@ public struct RunVerdicts: Hashable, Sendable {
     public var segments: [[String]]
     /// Problems that name no frame.
     public var general: [String]
+    /// Why verify could not check the render (its sources carry no stamps, its output cannot be read), when it
+    /// could not: then no run is OK or failed, each is "not checked".
+    public var notChecked: String?
 
     public init(summary: String, passed: Bool, problems: [String], timeline: Timeline) {
         self.summary = summary
@@ -25,6 +28,15 @@ public struct RunVerdicts: Hashable, Sendable {
             if hit.isEmpty { general.append(problem) }
             for i in hit { segments[i].append(problem) }
         }
+    }
+
+    /// A verify that could not run, for the reason given: every run "not checked".
+    public init(notChecked reason: String, timeline: Timeline) {
+        summary = "verify could not check this render: " + reason
+        passed = false
+        segments = Array(repeating: [], count: timeline.segments.count)
+        general = []
+        notChecked = reason
     }
 
     /// Verify's report of the render, per run.

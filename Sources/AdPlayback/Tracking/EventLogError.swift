@@ -12,6 +12,9 @@ public enum EventLogError: Error, Hashable, Sendable, CustomStringConvertible {
     case cannotRead(path: String, reason: String)
     /// A line of the log is not a valid event (lines count from 1).
     case malformedLine(path: String, line: Int, reason: String)
+    /// The log passes a limit of `EventLogReader.Limits` (its bytes, its lines, one line's bytes), found while it
+    /// was read, before the rest was.
+    case tooLarge(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -21,6 +24,7 @@ public enum EventLogError: Error, Hashable, Sendable, CustomStringConvertible {
         case .closed(let path): "the event log \(path) is already finished or discarded"
         case .cannotRead(let path, let reason): "cannot read \(path): \(reason)"
         case .malformedLine(let path, let line, let reason): "\(path), line \(line): \(reason)"
+        case .tooLarge(let path, let reason): "\(path): \(reason)"
         }
     }
 }

@@ -38,7 +38,7 @@ public enum EventLogReader {
     }
 
     /// The decoding error in a few words: which field and what was wrong.
-    private static func reason(_ error: any Error) -> String {
+    static func reason(_ error: any Error) -> String {
         switch error {
         case let missing as SessionEventColumnsError: missing.description
         case DecodingError.keyNotFound(let key, _): "missing field \"\(key.stringValue)\""

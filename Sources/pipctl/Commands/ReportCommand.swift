@@ -70,10 +70,10 @@ enum ReportCommand: Command {
         do {
             result = try await runBlocking { () throws -> (html: Data, png: Data?, sheet: PixelSize?) in
                 let gathered = try RenderReportReader.read(files, verify: verify, control: JobControl(isCancelled: { interrupt.isSet }))
-                let html = ReportPage(report: gathered.report).data
+                let html = try ReportPage(report: gathered.report).data(isCancelled: { interrupt.isSet })
                 guard options.png != nil else { return (html, nil, nil) }
                 let sheet = ContactSheet(report: gathered.report, thumbnails: gathered.thumbnails)
-                return (html, try sheet.png(), sheet.size)
+                return (html, try sheet.png(isCancelled: { interrupt.isSet }), sheet.size)
             }
         } catch let error as ReportError {
             if case .media(.interrupted) = error { try context.rethrowing(error, interrupted: true) }

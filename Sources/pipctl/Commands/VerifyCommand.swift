@@ -60,25 +60,37 @@ enum VerifyCommand: Command {
             + "frame of its video boundary. On a device render, every banner, full-screen ad, landing screen, "
             + "scene without a player, the display and the bezel are checked at their timeline rectangles on "
             + "each segment's first, middle and last frames. Exits 0 when all holds, 1 with the problems in words "
-            + "otherwise, 3 when a layer's source cannot be read to check it. The "
+            + "otherwise, 2 when the timeline is missing, malformed or out of bounds (one line naming it), 3 when a "
+            + "layer's source cannot be read to check it. The "
             + "sources must be stamped clips made by 'pipctl testsrc', unless --sources is given: then any content "
             + "and ads are compared with the source files themselves.",
         parameters: [output, timeline, expect, expectOnly, json, sources])
 
     static func run(_ options: Options, context: CommandContext) async throws {
         let playlist = HLSVerifier.mediaPlaylist(for: options.output)
-        if options.sources { return try runAgainstSources(options, playlist: playlist, context: context) }
-        let report = try playlist.map { p throws(Verifier.Failure) in
-            try HLSVerifier.verify(playlist: p, timelinePath: options.timeline, goldenPath: options.expected,
-                                   goldenScope: options.goldenScope)
-        } ?? Verifier.verify(.init(outputPath: options.output, timelinePath: options.timeline, goldenPath: options.expected,
-                                   goldenScope: options.goldenScope))
+        if options.sources { return try badTimelineIsUsage { try runAgainstSources(options, playlist: playlist, context: context) } }
+        let report = try badTimelineIsUsage {
+            try playlist.map { p throws(Verifier.Failure) in
+                try HLSVerifier.verify(playlist: p, timelinePath: options.timeline, goldenPath: options.expected,
+                                       goldenScope: options.goldenScope)
+            } ?? Verifier.verify(.init(outputPath: options.output, timelinePath: options.timeline, goldenPath: options.expected,
+                                       goldenScope: options.goldenScope))
+        }
         try write(report, text: report.text, json: options.json, context: context)
         if !report.passed {
             throw CommandFailure("\(options.output): \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"); first: \(report.problems.first ?? "")")
         }
         if report.notVerifiable {
             throw CommandFailure("\(options.output): not verifiable: \(report.layers.notVerifiable[0])", exitStatus: 3)
+        }
+    }
+
+    /// A timeline (or golden) that is missing, malformed or out of bounds is bad input: one line, exit 2, as
+    /// `pipctl report` says it. Every other failure keeps its own status.
+    static func badTimelineIsUsage<T>(_ work: () throws -> T) throws -> T {
+        do { return try work() } catch let failure as Verifier.Failure {
+            if case .timeline = failure { throw CommandFailure(failure.description, exitStatus: 2) }
+            throw failure
         }
     }
 

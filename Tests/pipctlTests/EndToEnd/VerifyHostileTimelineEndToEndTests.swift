@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 extension EndToEnd {
-    /// `pipctl verify` handed a crafted timeline: one line naming the file and the JSON path, exit 1, at once; never
-    /// a trap, an allocation the size of a number in the file, or minutes of work.
+    /// `pipctl verify` handed a crafted timeline: one line naming the file and the JSON path, exit 2 (bad input, as
+    /// `pipctl report` says it), at once; never a trap, an allocation the size of a number in the file, or minutes of work.
     @Suite struct VerifyHostileTimelineTests {
         /// How a test breaks the reference render's timeline (segments end at 60, 120, 180, 210, 330, 360).
         enum Crafted: String, CaseIterable, Sendable {
@@ -51,7 +51,7 @@ extension EndToEnd {
         }
 
         @Test(arguments: Crafted.allCases)
-        func aCraftedTimelineIsOneLineNamingItsJSONPathAndExit1(_ crafted: Crafted) async throws {
+        func aCraftedTimelineIsOneLineNamingItsJSONPathAndExit2(_ crafted: Crafted) async throws {
             let dir = try ScratchDirectory()
             let output = try await RenderVerifyTests.reference + "/out.mp4"
             var timeline = try #require(try JSONSerialization.jsonObject(
@@ -62,7 +62,7 @@ extension EndToEnd {
             let edited = try dir.write(text, to: "crafted.json")
 
             let result = try await PipctlProcess.run(["verify", output, "--timeline", edited])
-            #expect(result.exitStatus == 1)
+            #expect(result.exitStatus == 2)
             #expect(!result.endedBySignal)
             #expect(result.standardOutput.isEmpty)
             #expect(result.errorLines == ["pipctl verify: \(edited): \(crafted.reason)"])
