@@ -51,11 +51,12 @@ public struct ScreenSession: Sendable {
     }
 
     /// The session the command-line shortcuts describe: one scene, `main`, full screen, with a banner from
-    /// `banner` (a `CreativeSource(argument:)` value) when given.
+    /// `banner` (a `CreativeSource(argument:)` value) when given, laid out `bannerLayout` (`below` by default: the
+    /// content ends where the banner begins, as the AdMob banner guide lays it out).
     public static func oneScene(device: Device, orientation: Orientation? = nil, pointScale: PointScale? = nil,
-                                banner: String? = nil, testMode: Bool = false) -> ScreenSession {
+                                banner: String? = nil, bannerLayout: BannerLayout = .below, testMode: Bool = false) -> ScreenSession {
         let screen = ScreenState(device: device, orientation: orientation ?? Device.naturalOrientation(of: device.name),
-                                 scenes: [ScreenState.Scene(id: "main", hasBanner: banner != nil)], pointScale: pointScale)
+                                 scenes: [ScreenState.Scene(id: "main", banner: banner.map { _ in bannerLayout })], pointScale: pointScale)
         return ScreenSession(screen: screen, testMode: testMode,
                              banners: banner.map { [BannerPlacement(scene: "main", source: CreativeSource(argument: $0))] } ?? [])
     }

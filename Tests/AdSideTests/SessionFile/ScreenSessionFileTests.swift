@@ -71,8 +71,12 @@ import Testing
 
     @Test func theCommandLineShortcutsAreAOneSceneSession() {
         let session = ScreenSession.oneScene(device: .iPhone15, banner: "b.xml", testMode: true)
-        #expect(session.screen == ScreenState(device: .iPhone15, scenes: [.init(id: "main", hasBanner: true)]))
+        // `--banner` lays the banner out below the content, as the AdMob guide does; `--banner-layout overlay` over it.
+        #expect(session.screen == ScreenState(device: .iPhone15, scenes: [.init(id: "main", banner: .below)]))
         #expect(session.banners == [BannerPlacement(scene: "main", source: .vast(AdRequestTemplate("b.xml")))] && session.testMode)
+        #expect(ScreenSession.oneScene(device: .iPhone15, banner: "b.png", bannerLayout: .overlay).screen
+            == ScreenState(device: .iPhone15, scenes: [.init(id: "main", banner: .overlay)]))
+        #expect(ScreenSession.oneScene(device: .iPhone15).screen.scenes[0].banner == nil)
     }
 
     @Test func everyErrorNamesItsJSONPath() {
