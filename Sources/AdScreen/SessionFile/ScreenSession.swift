@@ -61,6 +61,9 @@ public struct ScreenSession: Sendable {
                              banners: banner.map { [BannerPlacement(scene: "main", source: CreativeSource(argument: $0))] } ?? [])
     }
 
+    /// The scenes with a content player: each player's, or (the command line's one scene) the first scene's.
+    public var playerScenes: [SceneID] { players.isEmpty ? [screen.scenes[0].id] : players.map(\.scene) }
+
     /// `path` resolved against the session's directory, unless it is absolute or a URL.
     public func resolved(_ path: String) -> String {
         if path.hasPrefix("/") || path.contains("://") { return path }
@@ -88,6 +91,6 @@ public struct ScreenSession: Sendable {
                         clockOrigin: Date = BeaconClock.defaultOrigin) async throws(ScreenAdError) -> ScreenAdRun {
         try await ScreenAdRun.load(screen: screen, script: script, banners: banners, fullScreenAds: fullScreenAds,
                                    testMode: testMode, loader: ScreenAdLoader(settings: settings, directory: directory),
-                                   clockOrigin: clockOrigin)
+                                   clockOrigin: clockOrigin, playerScenes: Set(playerScenes))
     }
 }
