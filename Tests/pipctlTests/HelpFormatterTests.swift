@@ -61,6 +61,20 @@ import Testing
         #expect(flat.contains("One of: ultrafast, superfast, veryfast, faster, fast, medium, slow, slower, veryslow."))
     }
 
+    @Test func renderHelpSaysPassthroughWritesHLS() throws {
+        let flat = try help("pipctl render").text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(!flat.contains("no device, HLS or"))
+        #expect(flat.contains("with --hls, to segments cut at its keyframes"))
+    }
+
+    @Test(arguments: ["pipctl render", "pipctl play"])
+    func pictureInPictureOptionsDescribeThePlayersWindowOnADevice(command: String) throws {
+        let flat = try help(command).text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(flat.contains("a fraction of the player's width: the output's, or with --device or a session file the player's window in its scene"))
+        #expect(flat.contains("sits: the output's, or on a device the player's window's, inside its safe area and above its banner"))
+        #expect(!flat.contains("fraction of the output width"))
+    }
+
     @Test func wrapsUnitsWithoutSplittingThem() {
         let lines = TextWrapper(width: 20).wrap(units: ["[--size WxH]", "[--fps RATE]", "[--json]"],
                                                 firstIndent: "USAGE: x ", indent: "         ")

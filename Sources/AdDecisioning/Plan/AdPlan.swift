@@ -106,6 +106,9 @@ public struct AdPlan: Hashable, Sendable {
     public private(set) var breaks: [AdBreak]
     /// Decisioning errors that belong to no playable ad (no fill, a wrapper that failed, a break with no ad).
     public var errors: [AdError]
+    /// The tracking, click and resource URLs the origin policy dropped from documents fetched over http(s) (not
+    /// http(s) themselves), one warning each: the session logs each as a `LOG` (docs/SECURITY.md).
+    public var droppedReferences: [AdError] = []
 
     public init(breaks: [AdBreak], errors: [AdError] = []) {
         self.breaks = breaks.enumerated().sorted { l, r in

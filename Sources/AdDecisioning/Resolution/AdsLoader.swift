@@ -74,7 +74,10 @@ public struct AdsLoader: Sendable {
         warnings += drafts.flatMap(\.replacements)
         let builder = AdPlanBuilder(contentDuration: request.contentDuration, cuePoints: request.cuePoints,
                                     maximumBreaks: settings.maximumBreaks)
-        return AdsLoadResult(plan: builder.build(drafts, errors: errors), kind: kind, source: source, warnings: warnings)
+        var plan = builder.build(drafts, errors: errors)
+        // What the origin policy dropped travels with the plan, so that a render logs it as `ads inspect` warns it.
+        plan.droppedReferences = warnings.filter(OriginPolicy.isDropped)
+        return AdsLoadResult(plan: plan, kind: kind, source: source, warnings: warnings)
     }
 
     /// `load(request).plan`.

@@ -124,10 +124,21 @@ public struct OriginPolicy: Hashable, Sendable {
                 }
             }
         }
-        out.warnings += dropped.map {
-            AdError(.schemaValidation, "\(document.source): '\($0)' dropped: a document fetched over http(s) may only use http(s) URLs for tracking, clicks and resources")
-        }
+        out.warnings += dropped.map { Self.dropped($0, of: document.source) }
         return out
+    }
+
+    /// Why a reference was dropped, as a warning; `isDropped` recognises it among the others.
+    private static let droppedReason = "dropped: a document fetched over http(s) may only use http(s) URLs for tracking, clicks and resources"
+
+    /// The warning for `url`, dropped from the document `source`.
+    static func dropped(_ url: String, of source: String) -> AdError {
+        AdError(.schemaValidation, "\(source): '\(url)' \(droppedReason)")
+    }
+
+    /// Whether `warning` is one of this policy's dropped references (rather than a piece the parser could not read).
+    static func isDropped(_ warning: AdError) -> Bool {
+        warning.code == .schemaValidation && warning.message.hasSuffix(droppedReason)
     }
 
     /// The tracking of a VMAP break found at `location`, without the URLs its origin does not allow, and a
@@ -139,7 +150,7 @@ public struct OriginPolicy: Hashable, Sendable {
             if allows(beacon: event.url, from: location) {
                 kept.append(event)
             } else {
-                warnings.append(AdError(.schemaValidation, "\(source): '\(event.url)' dropped: a document fetched over http(s) may only use http(s) URLs for tracking, clicks and resources"))
+                warnings.append(Self.dropped(event.url, of: source))
             }
         }
         return (kept, warnings)

@@ -59,4 +59,8 @@ public enum SessionEventReason: String, Hashable, Sendable, CaseIterable, Codabl
     /// `LOG` in a normalised render: a source's loudness gain is more than 10 dB either way; the `message` says the
     /// gain, the measured loudness and the target.
     case loudnessGainLarge
+    /// `LOG` at the start: a tracking, click or resource URL of a document fetched over http(s) that is not http(s)
+    /// (a `file:` impression…) was dropped, as `ads inspect` warns (docs/SECURITY.md); the `message` names the
+    /// document and the URL.
+    case originPolicy
 }

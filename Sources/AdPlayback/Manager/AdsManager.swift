@@ -189,6 +189,7 @@ public final class AdsManager {
         for (index, adBreak) in plan.breaks.enumerated() {
             for note in adBreak.replacements { recorder.log(note.message, about: .adBreak(index), reason: .fallback) }
         }
+        for dropped in plan.droppedReferences { recorder.log(dropped.message, reason: .originPolicy) }
         for index in slots.indices {
             // A break whose ads all failed while loading still goes through its cue, to report each failure then.
             if plan.breaks[index].ads.isEmpty {

@@ -143,10 +143,14 @@ public final class MediaCache: Sendable {
                 guard let stale else { break }
                 unlink(part)
                 var refreshed = stale
-                let fresh = MediaCacheEntry.freshness(of: response.headers, defaultFreshness: settings.defaultFreshness)
                 refreshed.storedAt = now()
-                refreshed.freshFor = fresh.freshFor
-                refreshed.reusable = fresh.reusable
+                // RFC 9111 §4.3.4: the 304's header fields replace the stored ones; a 304 without Cache-Control
+                // keeps the stored directives (a `no-cache` entry stays one to revalidate every time).
+                if response.header("cache-control") != nil {
+                    let fresh = MediaCacheEntry.freshness(of: response.headers, defaultFreshness: settings.defaultFreshness)
+                    refreshed.freshFor = fresh.freshFor
+                    refreshed.reusable = fresh.reusable
+                }
                 refreshed.etag = response.header("etag") ?? stale.etag
                 refreshed.lastModified = response.header("last-modified") ?? stale.lastModified
                 try? writeEntry(refreshed, key: key)

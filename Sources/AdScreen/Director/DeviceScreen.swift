@@ -56,15 +56,21 @@ public final class DeviceScreen: PlayerScreen {
             if recordsNativeCommands { nativeCommands.append(AppliedCommand(time: time, command: .screen(command), change: nil)) }
             throw ScreenRefusal("\(error)")
         }
-        state = next
-        let change = ScreenTimeline.Change(time: time, command: command, events: events, state: next)
-        // Live changes drive the live banner requests.
-        if live {
-            liveChanges.append(change)
-            ads?.screenChanged(change)
+        var change = ScreenTimeline.Change(time: time, command: command, events: events, state: next)
+        // Live changes drive the live banner requests and are walked by the screen ads at once.
+        if live { ads?.screenChanged(change) }
+        var logged = events
+        if let ads, case .presentInterstitial(let scene) = command, ads.presentation(of: scene, at: time) == nil {
+            // The ad failed to present (its failure event says why): nothing covers the scene, so the next present
+            // is accepted and a dismiss refused, as the screen ads' settled timeline has it.
+            next.presentFailed(in: scene)
+            logged.removeAll { $0 == .presented(scene: scene, .interstitial) }
+            change = ScreenTimeline.Change(time: time, command: command, events: events, state: next)
         }
+        state = next
+        if live { liveChanges.append(change) }
         if recordsNativeCommands { nativeCommands.append(AppliedCommand(time: time, command: .screen(command), change: change)) }
-        return events.map(\.logText)
+        return logged.map(\.logText)
     }
 
     public func applied(_ command: NativeCommand, at time: MediaTime) {

@@ -32,10 +32,14 @@ extension Director {
     /// reload), with the content time of that moment; a tap that clicked a card is then logged as the card's.
     public func drainEvents(written: Int64, notes: (SceneID?, [SessionEvent]) -> [SessionEvent] = { $1 }) -> [SessionEvent] {
         let sessions = Self.inFrameOrder(notes(nil, session.drainEvents()), players.map { notes($0.scene, $0.session.drainEvents()) })
+        // Only the last frame's content time can serve a later drain (an event that arrives late is logged then).
+        defer { frameContentTimes = frameContentTimes.filter { $0.key >= written - 1 } }
         guard !pending.screenAds.isEmpty || !pending.native.isEmpty, written > 0 else { return sessions }
         let rate = planner.frameRate
         let now = rate.time(ofFrame: written - 1)
-        let contentTime = session.status.contentPosition.seconds.doubleValue
+        let standing = session.status.contentPosition.seconds.doubleValue
+        /// The content time at output frame `frame`: as the session's events of that frame carry it.
+        func contentTime(_ frame: Int64) -> Double { frameContentTimes[frame] ?? frameContentTimes[written - 1] ?? standing }
         var merged: [SessionEvent] = []
         // The next due event of the two queues, the screen's first at the same moment.
         func next() -> (time: MediaTime, take: () -> SessionEvent)? {
@@ -43,11 +47,11 @@ extension Director {
             let native = pending.native.first.flatMap { $0.time <= now ? $0 : nil }
             if let screen, native.map({ screen.time <= $0.time }) ?? true {
                 let frame = rate.firstFrame(atOrAfter: screen.time)
-                return (screen.time, { self.pending.screenAds.removeFirst().sessionEvent(frame: frame, contentTime: contentTime) })
+                return (screen.time, { self.pending.screenAds.removeFirst().sessionEvent(frame: frame, contentTime: contentTime(frame)) })
             }
             guard let native else { return nil }
             let frame = rate.firstFrame(atOrAfter: native.time)
-            return (native.time, { self.pending.native.removeFirst().sessionEvent(frame: frame, contentTime: contentTime) })
+            return (native.time, { self.pending.native.removeFirst().sessionEvent(frame: frame, contentTime: contentTime(frame)) })
         }
         func takeDue(before limit: Double?) {
             while let due = next(), limit.map({ due.time.seconds.doubleValue < $0 }) ?? true {

@@ -22,6 +22,9 @@ public final class Director {
     public let planner: FramePlanner
     /// The screen ads' and native placements' events still to log (`schedule`, `drainEvents`).
     var pending = PendingEvents()
+    /// The content time of each output frame decided since the events were last drained, for the screen ads' and
+    /// native placements' events logged at those frames.
+    var frameContentTimes: [Int64: Double] = [:]
 
     /// A player of a scene other than the primary one: its session and what it decided last. Once its session has
     /// ended its last frame holds, until the primary session ends the render.
@@ -116,7 +119,18 @@ public final class Director {
     }
 
     /// The primary player's next frame; `nil` once its session has ended (the render ends).
-    public func nextFrame() -> FrameDecision? { session.nextFrame() }
+    public func nextFrame() -> FrameDecision? {
+        guard let decision = session.nextFrame() else { return nil }
+        // The content time of the frame's moment, as its session events carry it: the content tick it shows while
+        // the content plays (the session has moved on to the next one by now), else where the content stands.
+        let tick: MediaTime = if case .content(let tick) = decision.source, !decision.isPaused {
+            planner.frameRate.time(ofFrame: tick)
+        } else {
+            session.status.contentPosition
+        }
+        frameContentTimes[decision.frame] = tick.seconds.doubleValue
+        return decision
+    }
 
     /// Takes what the renderer found of the media of the frame `player` decided (`nil`: the primary player): the
     /// one way a media outcome changes ad state. A failed ad or full-screen video makes that player decide its frame

@@ -20,6 +20,12 @@ public struct ScreenAdDriver: Sendable {
     /// The `[TIMESTAMP]` origin and `[CACHEBUSTING]` seed of the beacons, as a session's.
     public var clockOrigin = BeaconClock.defaultOrigin
     public var seed: UInt64 = 0
+    /// The scenes with a content player: only there does a full-screen ad's present and dismiss ask the content to
+    /// pause and resume (`CONTENT_PAUSE_REQUESTED`, `CONTENT_RESUME_REQUESTED`); `nil`: every scene has one.
+    public var playerScenes: Set<SceneID>?
+
+    /// Whether `scene` has a content player for a full-screen ad to pause.
+    func hasPlayer(_ scene: SceneID) -> Bool { playerScenes?.contains(scene) ?? true }
 
     /// A driver for `placements` on `timeline`.
     ///
@@ -78,11 +84,18 @@ public struct ScreenAdDriver: Sendable {
         walk(outcomes: outcomes, videos: videos).presentations
     }
 
-    private func walk(outcomes: [Int: Result<DisplayCreative, ScreenAdError>],
-                      videos: [Int: FullScreenVideoOutcome]) -> (events: [ScreenAdEvent], presentations: [FullScreenPresentation]) {
+    /// The screen's timeline for the same outcomes: a present whose ad fails leaves its scene uncovered (the next
+    /// present is accepted, a dismiss refused), where `timeline` keeps every accepted present.
+    public func settledTimeline(outcomes: [Int: Result<DisplayCreative, ScreenAdError>],
+                                videos: [Int: FullScreenVideoOutcome] = [:]) -> ScreenTimeline {
+        walk(outcomes: outcomes, videos: videos).timeline
+    }
+
+    private func walk(outcomes: [Int: Result<DisplayCreative, ScreenAdError>], videos: [Int: FullScreenVideoOutcome])
+        -> (events: [ScreenAdEvent], presentations: [FullScreenPresentation], timeline: ScreenTimeline) {
         var walk = ScreenAdWalk(driver: self, outcomes: outcomes, videos: videos, missingIsFailure: true)
         walk.run()
-        return (walk.events, walk.presentations)
+        return (walk.events, walk.presentations, walk.settled ?? timeline)
     }
 
     /// Fetches the requests and returns the events: `load(with:)` then `events(outcomes:)`.

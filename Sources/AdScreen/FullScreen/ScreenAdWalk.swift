@@ -112,10 +112,23 @@ struct ScreenAdWalk {
         return (fullScreen.closed + open).sorted { $0.from < $1.from }
     }
 
-    /// The whole timeline: the first loads, every change, then the videos' events still due.
+    /// The screen's timeline as the full-screen ads settle it (`run()`): a present whose ad fails leaves its
+    /// scene uncovered, so a later present is accepted and a dismiss refused; `nil` before `run()`.
+    private(set) var settled: ScreenTimeline?
+
+    /// The whole timeline: the first loads, every change, then the videos' events still due. The script's commands
+    /// apply again one by one, each present settled by what the walk decided (`settled`).
     mutating func run() {
         begin()
-        for change in driver.timeline.changes { apply(change) }
+        var timeline = ScreenTimeline(settling: driver.timeline.initial, canvas: driver.timeline.canvas)
+        for (time, command) in driver.timeline.orderedCommands {
+            guard let change = timeline.apply(command, at: time) else { continue }
+            apply(change)
+            if case .presentInterstitial(let scene) = command, fullScreen.presented[scene] == nil {
+                timeline.presentFailed(in: scene)
+            }
+        }
+        settled = timeline
         flushPending(through: nil)
     }
 
@@ -202,7 +215,7 @@ struct ScreenAdWalk {
         fullScreen.closed.append(FullScreenPresentation(scene: scene, from: shown.from, until: time, request: shown.request))
         emit(time, scene, .adWillDismissFullScreenContent, reason: error?.reason, message: error?.description)
         emit(time, scene, .adDidDismissFullScreenContent, reason: error?.reason)
-        emit(time, scene, .contentResumeRequested)
+        if driver.hasPlayer(scene) { emit(time, scene, .contentResumeRequested) }
     }
 
     /// The answer of full-screen request `request` for `ad`, at `time`: the ad is loaded (or failed to load) for
@@ -318,7 +331,8 @@ struct ScreenAdWalk {
         fullScreen.loaded[scene] = nil
         fullScreen.presented[scene] = Presented(creative: creative, from: time, request: ready.request)
         emit(time, scene, .adWillPresentFullScreenContent, message: "\(ad.kind.rawValue) \(ready.size) pt in \(window.frame.size) pt")
-        emit(time, scene, .contentPauseRequested)
+        // Only a scene with a player has content to pause.
+        if driver.hasPlayer(scene) { emit(time, scene, .contentPauseRequested) }
         emit(time, scene, .adDidRecordImpression)
         beacons(creative.impressions, .impression, time, scene)
         guard let length else { return }

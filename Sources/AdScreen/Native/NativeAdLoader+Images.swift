@@ -43,7 +43,7 @@ extension NativeAdLoader {
             }
             let data: Data
             do { data = try await fetcher.fetch(location, timeout: settings.firstRequestTimeout) } catch {
-                fetched.failures.append("\(url): \(error)")
+                fetched.failures.append("\(url): \(error.message)")
                 continue
             }
             if let size = ImageHeader(data)?.size, let refusal = PictureLimit.creatives.refusal(of: size) {

@@ -22,9 +22,10 @@ public struct NativeCardLayout: Hashable, Sendable {
 
     /// Lays `ad` out with `template`, at most `availableWidth` points wide (the template's width when it fits).
     ///
-    /// The row of domain, sponsored and age takes each label's natural width, left to right, 6 pt apart; what
-    /// does not fit in the column is cut, down to zero width, which is how a long domain can push a required
-    /// "sponsored" label out of the card (a binding failure, as in an app).
+    /// The row of domain, sponsored and age takes each label's natural width, left to right, 6 pt apart. When
+    /// they do not all fit in the column, the optional labels give way first, in row order (a long domain is
+    /// cut, down to zero width, before a required "sponsored" label loses a point); only what the required labels
+    /// alone cannot fit is cut from them, which fails binding.
     public init(ad: NativeAd, template: NativeCardTemplate, availableWidth: Int, measurer: any TextMeasurer) {
         self.init(assets: ad.assets, template: template, availableWidth: availableWidth, measurer: measurer)
     }
@@ -68,17 +69,34 @@ public struct NativeCardLayout: Hashable, Sendable {
         let titleHeight = text(.title, x: column, y: p, width: columnWidth, fontSize: t.titleFontSize, limit: t.titleLines)
         let rowY = p + titleHeight + (titleHeight > 0 ? t.spacing / 2 : 0)
         let rowHeight = NativeCardTemplate.lineHeight(fontSize: t.rowFontSize)
-        var cursor = column
+        // Each label of the row at its natural width, then the optional ones cut, in row order, while the row is
+        // wider than the column (a label cut to nothing takes its gap with it).
+        var row: [(slot: NativeAssetSlot, index: Int, natural: Int, width: Int)] = []
+        var required: [Bool] = []
         for slot in [NativeAssetSlot.domain, .sponsored, .age] {
             guard let (index, asset) = first(slot) else { continue }
             let natural = Int(measurer.width(of: asset.text ?? "", fontSize: t.rowFontSize).ceiling)
-            let w = max(0, min(natural, columnEnd - cursor))
-            var label = Frame(slot: slot, rect: PointRect(x: min(cursor, columnEnd), y: rowY, width: w, height: w > 0 ? rowHeight : 0),
-                              asset: index, lines: w > 0 ? 1 : 0)
-            label.isCut = w < natural
-            frames.append(label)
+            row.append((slot, index, natural, natural))
+            required.append(asset.isRequired)
+        }
+        func rowWidth() -> Int {
+            let shown = row.filter { $0.width > 0 }
+            return shown.reduce(0) { $0 + $1.width } + 6 * max(0, shown.count - 1)
+        }
+        for i in row.indices where !required[i] {
+            let over = rowWidth() - (columnEnd - column)
+            guard over > 0 else { break }
+            row[i].width = max(0, row[i].width - over)
+        }
+        var cursor = column
+        for label in row {
+            let w = max(0, min(label.width, columnEnd - cursor))
+            var frame = Frame(slot: label.slot, rect: PointRect(x: min(cursor, columnEnd), y: rowY, width: w, height: w > 0 ? rowHeight : 0),
+                              asset: label.index, lines: w > 0 ? 1 : 0)
+            frame.isCut = w < label.natural
+            frames.append(frame)
             headerBottom = max(headerBottom, rowY + rowHeight)
-            cursor += w + 6
+            if w > 0 { cursor += w + 6 }
         }
         headerBottom = max(headerBottom, p + titleHeight)
         var bottom = headerBottom

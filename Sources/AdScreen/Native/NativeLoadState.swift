@@ -84,7 +84,7 @@ extension NativeError {
         case .fetch: .httpError
         case .invalidResponse: .invalidResponse
         case .noFill: .noFill
-        case .invalidTemplate, .loadRefused, .unknownPlacement: nil
+        case .invalidTemplate, .loadRefused, .unknownPlacement, .overlappingPlacements: nil
         }
     }
 }

@@ -29,6 +29,9 @@ public struct NativePlacement: Hashable, Sendable {
     /// its answer, so a latency longer than the fetch makes it land where a render of the command log does.
     public var latency: MediaDuration
     public var style: Style
+    /// Where the placement was declared, as an error names it (`session.json: scenes[0].native[1]`); `nil` when it
+    /// was made in code.
+    public var declaredAt: String?
 
     public init(id: String, scene: SceneID, source: String, style: Style = .slider, top: Int = 0,
                 maximumRetries: Int = NativeLoadState.defaultMaximumRetries, template: NativeCardTemplate = .default,

@@ -139,6 +139,14 @@ extension ScreenState {
         return events
     }
 
+    /// `scene`'s interstitial failed to present (no ad loaded, too large for its window, its media unavailable):
+    /// nothing covers the scene, so a later `present` is accepted and a `dismiss` refused. No event: the screen
+    /// ads' own failure event says it.
+    public mutating func presentFailed(in scene: SceneID) {
+        guard self.scene(scene)?.presentation == .interstitial else { return }
+        setPresentation(nil, of: scene)
+    }
+
     private mutating func setPresentation(_ presentation: ScenePresentation?, of scene: SceneID) {
         guard let index = scenes.firstIndex(where: { $0.id == scene }) else { return }
         scenes[index].presentation = presentation

@@ -22,6 +22,9 @@ public struct ScreenTimeline: Sendable {
     public let canvas: ScreenCanvas
     public private(set) var changes: [Change] = []
     public private(set) var refusals: [(time: MediaTime, error: ScreenError)] = []
+    /// The commands given, in the order they apply (by time, ties as written): what a timeline settled by the
+    /// screen ads' outcomes applies again (`ScreenAdWalk.run()`).
+    let orderedCommands: [(time: MediaTime, command: ScreenCommand)]
 
     /// Applies `commands` (sorted by time, ties kept in order) to `initial`, whose banners are loaded first.
     /// - Parameter canvas: the render's canvas; `nil` for the one a render of these commands has
@@ -34,16 +37,42 @@ public struct ScreenTimeline: Sendable {
             if case .rotate = timed.command { return true }
             return false
         })
-        let ordered = commands.enumerated()
+        orderedCommands = commands.enumerated()
             .sorted { $0.element.time == $1.element.time ? $0.offset < $1.offset : $0.element.time < $1.element.time }
-        for (_, timed) in ordered {
-            do {
-                let events = try state.apply(timed.command, canvas: self.canvas)
-                changes.append(Change(time: timed.time, command: timed.command, events: events, state: state))
-            } catch {
-                refusals.append((timed.time, error))
-            }
+            .map { ($0.element.time, $0.element.command) }
+        for (time, command) in orderedCommands { _ = apply(command, at: time) }
+    }
+
+    /// A timeline from `initial` (its banners already loaded) on `canvas` with no change yet, built command by
+    /// command (`apply(_:at:)`), each present settled as the screen ads decide it (`presentFailed(in:)`).
+    init(settling initial: ScreenState, canvas: ScreenCanvas) {
+        self.initial = initial
+        self.canvas = canvas
+        orderedCommands = []
+    }
+
+    /// Applies `command` at `time` to the state after the last change: the change it made, or `nil` when the state
+    /// refused it (then in `refusals`).
+    mutating func apply(_ command: ScreenCommand, at time: MediaTime) -> Change? {
+        var state = changes.last?.state ?? initial
+        do {
+            let events = try state.apply(command, canvas: canvas)
+            let change = Change(time: time, command: command, events: events, state: state)
+            changes.append(change)
+            return change
+        } catch {
+            refusals.append((time, error))
+            return nil
         }
+    }
+
+    /// The last change presented an interstitial in `scene` whose ad failed to present: nothing covers the scene
+    /// from then on, so the next `present` is accepted and a `dismiss` refused, as in an app whose present failed.
+    mutating func presentFailed(in scene: SceneID) {
+        guard let last = changes.popLast() else { return }
+        var state = last.state
+        state.presentFailed(in: scene)
+        changes.append(Change(time: last.time, command: last.command, events: last.events, state: state))
     }
 
     /// Records a change applied as the render plays (`play`), after every change recorded so far: its state holds

@@ -42,7 +42,7 @@ public final class ScreenAdPlayback: Sendable {
         walk.numbering.known = run.requests
         walk.numbering.nextIndex = run.requests.count
         walk.begin()
-        state = LockedState(State(walk: walk, script: run.driver.timeline.changes[...], seenRequests: walk.requests.count))
+        state = LockedState(State(walk: walk, script: run.timeline.changes[...], seenRequests: walk.requests.count))
     }
 
     /// Walks the script's changes and the presented videos' events due by output time `time`.

@@ -30,6 +30,9 @@ public struct ScreenAdRun: Sendable {
     public let requests: [ScreenAdRequest]
     /// The full-screen ads that present, in time order: the session pauses the content they cover.
     public let presentations: [FullScreenPresentation]
+    /// The screen's timeline as these outcomes settle it: a present whose ad fails leaves its scene uncovered
+    /// (`ScreenAdDriver.settledTimeline`), as the session's screen does.
+    public let timeline: ScreenTimeline
     /// The driver and its requests' outcomes, to place a video creative's events once the render has opened it.
     public let driver: ScreenAdDriver
     public let outcomes: [Int: Result<DisplayCreative, ScreenAdError>]
@@ -55,8 +58,11 @@ public struct ScreenAdRun: Sendable {
         self.driver = driver
         self.outcomes = outcomes
         self.videos = videos
-        events = driver.events(outcomes: outcomes, videos: videos)
-        presentations = driver.presentations(outcomes: outcomes, videos: videos)
+        var walk = ScreenAdWalk(driver: driver, outcomes: outcomes, videos: videos, missingIsFailure: true)
+        walk.run()
+        events = walk.events
+        presentations = walk.presentations
+        timeline = walk.settled ?? driver.timeline
         requests = driver.requests
         var changes: [BannerChange] = [], fullScreen: [BannerChange] = []
         // A request in test mode that did not set its scene is never sent: its banner has nothing from the start.
@@ -98,10 +104,12 @@ public struct ScreenAdRun: Sendable {
     /// - Throws: `ScreenAdError.placement` when the placements do not fit the screen.
     public static func load(screen: ScreenState, script: SessionScript, banners: [BannerPlacement],
                             fullScreenAds: [FullScreenPlacement] = [], testMode: Bool, loader: ScreenAdLoader,
-                            clockOrigin: Date = BeaconClock.defaultOrigin) async throws(ScreenAdError) -> ScreenAdRun {
+                            clockOrigin: Date = BeaconClock.defaultOrigin,
+                            playerScenes: Set<SceneID>? = nil) async throws(ScreenAdError) -> ScreenAdRun {
         var driver = try ScreenAdDriver(timeline: ScreenTimeline(initial: screen, script: script), banners: banners,
                                         fullScreenAds: fullScreenAds, testMode: testMode)
         driver.clockOrigin = clockOrigin
+        driver.playerScenes = playerScenes
         return await load(driver, with: loader)
     }
 }

@@ -23,6 +23,7 @@ extension JSONPathReader {
             let source = try string(object["source"], at + ".source")
             guard !source.isEmpty else { throw fail(at + ".source", "is empty") }
             var placement = NativePlacement(id: id, scene: scene, source: source)
+            placement.declaredAt = "\(file): \(at)"
             if let style = object["style"] { placement.style = try choice(style, at + ".style", NativePlacement.Style.self) }
             if let top = object["top"] { placement.top = try count(top, at + ".top") }
             if let retries = object["maxRetries"] { placement.maximumRetries = try count(retries, at + ".maxRetries") }
@@ -96,6 +97,13 @@ extension ScreenSession {
             loads.append((result, placement))
             warnings += result.warnings
             return result.block
+        }
+        // Overlapping placements have no rule for which is on top, in the drawing or in verify: refused.
+        if let overlap = outcome.firstOverlap() {
+            throw .overlappingPlacements(placement: overlap.placement.id, declaredAt: overlap.placement.declaredAt,
+                                         other: overlap.other.id, scene: overlap.placement.scene.description,
+                                         span: overlap.span, otherSpan: overlap.otherSpan,
+                                         time: overlap.time.description)
         }
         let (images, failures) = (fetched.images, fetched.failures)
         let sources = images.keys.reduce(into: [String: String]()) { sources, url in

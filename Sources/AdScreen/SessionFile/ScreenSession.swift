@@ -51,14 +51,18 @@ public struct ScreenSession: Sendable {
     }
 
     /// The session the command-line shortcuts describe: one scene, `main`, full screen, with a banner from
-    /// `banner` (a `CreativeSource(argument:)` value) when given.
+    /// `banner` (a `CreativeSource(argument:)` value) when given, laid out `bannerLayout` (`below` by default: the
+    /// content ends where the banner begins, as the AdMob banner guide lays it out).
     public static func oneScene(device: Device, orientation: Orientation? = nil, pointScale: PointScale? = nil,
-                                banner: String? = nil, testMode: Bool = false) -> ScreenSession {
+                                banner: String? = nil, bannerLayout: BannerLayout = .below, testMode: Bool = false) -> ScreenSession {
         let screen = ScreenState(device: device, orientation: orientation ?? Device.naturalOrientation(of: device.name),
-                                 scenes: [ScreenState.Scene(id: "main", hasBanner: banner != nil)], pointScale: pointScale)
+                                 scenes: [ScreenState.Scene(id: "main", banner: banner.map { _ in bannerLayout })], pointScale: pointScale)
         return ScreenSession(screen: screen, testMode: testMode,
                              banners: banner.map { [BannerPlacement(scene: "main", source: CreativeSource(argument: $0))] } ?? [])
     }
+
+    /// The scenes with a content player: each player's, or (the command line's one scene) the first scene's.
+    public var playerScenes: [SceneID] { players.isEmpty ? [screen.scenes[0].id] : players.map(\.scene) }
 
     /// `path` resolved against the session's directory, unless it is absolute or a URL.
     public func resolved(_ path: String) -> String {
@@ -87,6 +91,6 @@ public struct ScreenSession: Sendable {
                         clockOrigin: Date = BeaconClock.defaultOrigin) async throws(ScreenAdError) -> ScreenAdRun {
         try await ScreenAdRun.load(screen: screen, script: script, banners: banners, fullScreenAds: fullScreenAds,
                                    testMode: testMode, loader: ScreenAdLoader(settings: settings, directory: directory),
-                                   clockOrigin: clockOrigin)
+                                   clockOrigin: clockOrigin, playerScenes: Set(playerScenes))
     }
 }

@@ -57,9 +57,9 @@ enum RenderCommand: Command {
         "passthrough", .choice(PassthroughMode.self), default: .off,
         help: "on: copy the content's own H.264 packets wherever it is shown whole and re-encode only the partial "
             + "GOPs at each cut and the ads (the content must be H.264 at the output's size and frame rate, written "
-            + "to MP4; no device, HLS or --framehash); the render fails with the reason when it cannot. auto: copy "
-            + "when it can, else encode every frame and say why. The timeline's videoRuns says which frames were "
-            + "copied.")
+            + "to MP4 or, with --hls, to segments cut at its keyframes; no device, --framehash or --start-at); the "
+            + "render fails with the reason when it cannot. auto: copy when it can, else encode every frame and say "
+            + "why. The timeline's videoRuns says which frames were copied.")
     static let passthroughSound = Parameter.option(
         "passthrough-sound", .choice(PassthroughSoundMode.self), default: .copy,
         help: "With --passthrough: copy also copies the AAC packets of the content, and of ads whose sound is AAC-LC "

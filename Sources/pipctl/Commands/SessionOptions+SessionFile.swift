@@ -17,7 +17,7 @@ extension SessionOptions {
                 (content != nil, "--content"), (ads != nil, "--ads/--break"), (script != nil, "--script"),
                 (shortcuts.device != nil, "--device"), (shortcuts.orientation != nil, "--orientation"),
                 (shortcuts.pointScale != nil, "--point-scale"), (shortcuts.banner != nil, "--banner"),
-                (shortcuts.testMode, "--test-mode"),
+                (shortcuts.bannerLayout != nil, "--banner-layout"), (shortcuts.testMode, "--test-mode"),
             ]
             if let name = given.first(where: \.0)?.1 {
                 throw UsageError(command: command, message: "\(name): the --session file says this; give one or the other")
@@ -28,13 +28,17 @@ extension SessionOptions {
         }
         guard let device = shortcuts.device else {
             for (given, name) in [(shortcuts.orientation != nil, "--orientation"), (shortcuts.pointScale != nil, "--point-scale"),
-                                  (shortcuts.banner != nil, "--banner"), (shortcuts.testMode, "--test-mode")] where given {
+                                  (shortcuts.banner != nil, "--banner"), (shortcuts.bannerLayout != nil, "--banner-layout"),
+                                  (shortcuts.testMode, "--test-mode")] where given {
                 throw UsageError(command: command, message: "\(name) needs --device")
             }
             return nil
         }
+        if shortcuts.bannerLayout != nil, shortcuts.banner == nil {
+            throw UsageError(command: command, message: "--banner-layout needs --banner")
+        }
         return .oneScene(device: device, orientation: shortcuts.orientation, pointScale: shortcuts.pointScale,
-                         banner: shortcuts.banner, testMode: shortcuts.testMode)
+                         banner: shortcuts.banner, bannerLayout: shortcuts.bannerLayout ?? .below, testMode: shortcuts.testMode)
     }
 
     /// The local file of an ads document, for the files check; `nil` for a URL or quick breaks.

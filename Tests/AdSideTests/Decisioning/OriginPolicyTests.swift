@@ -148,6 +148,8 @@ extension SerialDecisioningTests {
             #expect(planned.ad.beacons.tracking.map(\.url) == ["https://track.example/beacons-start"])
             let dropped = result.warnings.map(\.message).filter { $0.contains("dropped: a document fetched over http(s)") }
             #expect(dropped.count == 3, "\(result.warnings)")
+            // The plan carries them, for the session's `LOG` lines.
+            #expect(result.plan.droppedReferences.map(\.message) == dropped)
             #expect(dropped.contains("\(base)/vast.xml: 'file:///tmp/impression' dropped: a document fetched over http(s) may only use http(s) URLs for tracking, clicks and resources"))
         }
     }

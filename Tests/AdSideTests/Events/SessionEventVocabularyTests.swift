@@ -127,4 +127,15 @@ import Testing
         #expect(events.map(\.kind) == [.ad(.started, AdReference(0, 1)), .screenAd(.started, SessionEvent.ScreenAdDetails())])
         #expect(events.map(\.scene) == [nil, "side"])
     }
+    /// The screen-ad event names the docs give (`adDid…`, `adWill…`, `ad:…`, `bannerView…`) are the ones the log writes.
+    @Test(arguments: ["SESSION.md", "SCREENS.md", "NATIVE.md"])
+    func theDocsNameScreenAdEventsAsTheLogWritesThem(page: String) throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        let text = try String(contentsOf: root.appendingPathComponent("docs/\(page)"), encoding: .utf8)
+        let written = Set(SessionEventType.allCases.map(\.rawValue))
+        let named = text.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+            .filter { $0.hasPrefix("adDid") || $0.hasPrefix("adWill") || $0.hasPrefix("ad:") || $0.hasPrefix("bannerView") }
+        for name in named { #expect(written.contains(name), "docs/\(page) names the event \(name), which the log never writes") }
+    }
 }

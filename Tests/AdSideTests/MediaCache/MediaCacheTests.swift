@@ -67,6 +67,26 @@ import Testing
         #expect(FileManager.default.contents(atPath: second) == Self.body)
     }
 
+    /// RFC 9111 §4.3.4: a 304 without Cache-Control keeps the stored directives, so a `no-cache` copy is still
+    /// revalidated on every use, not made fresh for the default day.
+    @Test func a304WithoutCacheControlKeepsANoCacheCopyRevalidatedEveryTime() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        server.route("/ad.mp4", Self.media(headers: ["Cache-Control": "no-cache"]))
+        let dir = try TemporaryDirectory()
+        let url = server.baseURL.appendingPathComponent("ad.mp4")
+        let first = try await MediaCache(settings: Self.settings(dir)).file(for: url).get()
+        server.route("/ad.mp4", Self.media())
+        #expect(try await MediaCache(settings: Self.settings(dir)).file(for: url).get() == first)
+        #expect(MediaCache(settings: Self.settings(dir)).freshCopy(of: url) == nil)
+        #expect(try await MediaCache(settings: Self.settings(dir)).file(for: url).get() == first)
+        #expect(server.requests(for: "/ad.mp4").map { $0.headers["if-none-match"] } == [nil, "\"v1\"", "\"v1\""])
+        // A 304 that does carry Cache-Control replaces them.
+        server.route("/ad.mp4", Self.media(headers: ["Cache-Control": "max-age=600"]))
+        _ = try await MediaCache(settings: Self.settings(dir)).file(for: url).get()
+        #expect(MediaCache(settings: Self.settings(dir)).freshCopy(of: url) == first)
+    }
+
     @Test func aCopyWithoutCacheControlStaysFreshForTheDefaultTimeThenIsRevalidated() async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }

@@ -54,22 +54,32 @@ import Testing
         #expect(layout.bindingFailure(optional.assets) == nil)
     }
 
-    @Test func aLongDomainPushesTheSponsoredLabelToZeroWidth() throws {
-        let ad = try Self.ad(NativeFixtures.card("a", domain: String(repeating: "d", count: 40)))
+    @Test(arguments: [26, 40])
+    func aLongOptionalDomainIsCutSoThatTheRequiredSponsoredLabelShowsWhole(characters: Int) throws {
+        // 26 characters of domain are 187.2 → 188 pt, 40 are 288 pt; with "Brand" (36 pt) and the 6 pt gap the row
+        // needs more than the title's column of 216 pt (60 to 276), so the optional domain gives way: 216 − 6 − 36 =
+        // 174 pt, and "Brand" starts at 60 + 174 + 6 = 240, whole. The card binds.
+        let ad = try Self.ad(NativeFixtures.card("a", domain: String(repeating: "d", count: characters)))
         let layout = NativeCardLayout(ad: ad, template: .default, availableWidth: 320, measurer: Self.measurer)
-        #expect(layout.frames.first { $0.slot == .domain }?.rect.width == 216)
-        #expect(layout.bindingFailure(ad.assets) == "required asset id 4 (data sponsored) is laid out with zero size (0x0 pt)")
+        let domain = try #require(layout.frames.first { $0.slot == .domain })
+        #expect(domain.rect == PointRect(x: 60, y: 36, width: 174, height: 16) && domain.isCut)
+        #expect(layout.frames.first { $0.slot == .sponsored }?.rect == PointRect(x: 240, y: 36, width: 36, height: 16))
+        #expect(layout.bindingFailure(ad.assets) == nil)
+        // A short domain is not cut.
+        let short = NativeCardLayout(ad: try Self.ad(NativeFixtures.card("a")), template: .default, availableWidth: 320, measurer: Self.measurer)
+        #expect(short.frames.first { $0.slot == .domain }.map { !$0.isCut && $0.rect.width > 0 } == true)
     }
 
-    @Test func aRequiredLabelCutShortFailsBindingRatherThanShowingPartOfIt() throws {
-        // 26 characters of domain are 187.2 → 188 pt, so "Brand" (36 pt) starts at 60 + 188 + 6 = 254 and has the
-        // 22 pt left before the feedback column: it would be drawn "Br…". A required asset must show whole.
-        let ad = try Self.ad(NativeFixtures.card("a", domain: String(repeating: "d", count: 26)))
+    @Test func aRequiredLabelTooLongForTheRowFailsBindingRatherThanShowingPartOfIt() throws {
+        // "Brand" 40 times over is 288 pt: the optional domain gives way entirely (its gap too), and the 216 pt left
+        // would draw the label "BrandBr…". A required asset must show whole.
+        let ad = try Self.ad(NativeFixtures.card("a", sponsored: String(repeating: "Brand", count: 8)))
         let layout = NativeCardLayout(ad: ad, template: .default, availableWidth: 320, measurer: Self.measurer)
-        #expect(layout.frames.first { $0.slot == .sponsored }?.rect == PointRect(x: 254, y: 36, width: 22, height: 16))
-        #expect(layout.bindingFailure(ad.assets) == "required asset id 4 (data sponsored) is cut to 22 pt: the row has no room for all of it")
+        #expect(layout.frames.first { $0.slot == .domain }?.rect.width == 0)
+        #expect(layout.frames.first { $0.slot == .sponsored }?.rect == PointRect(x: 60, y: 36, width: 216, height: 16))
+        #expect(layout.bindingFailure(ad.assets) == "required asset id 4 (data sponsored) is cut to 216 pt: the row has no room for all of it")
         // Not required, it may be cut.
-        let optional = try Self.ad(NativeFixtures.card("a", sponsoredRequired: false, domain: String(repeating: "d", count: 26)))
+        let optional = try Self.ad(NativeFixtures.card("a", sponsored: String(repeating: "Brand", count: 8), sponsoredRequired: false))
         #expect(NativeCardLayout(ad: optional, template: .default, availableWidth: 320, measurer: Self.measurer).bindingFailure(optional.assets) == nil)
     }
 

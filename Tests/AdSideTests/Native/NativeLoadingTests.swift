@@ -58,6 +58,9 @@ import Testing
         let failure = try #require(outcome.events.first { $0.type == .onAdFailure })
         #expect(failure.columns.message?.contains("/slider") == true)
         #expect(failure.columns.message?.contains("503") == true)
+        // Native ads are OpenRTB Native, not VAST: the message says what failed, with no VAST error code.
+        #expect(failure.columns.message == "native response: cannot load \(server.baseURL.absoluteString)/slider: HTTP status 503",
+                "\(failure.columns.message ?? "")")
     }
 
     @Test func pastMaxRetriesALoadIsRefusedWithTheReasonAndNotSent() async throws {

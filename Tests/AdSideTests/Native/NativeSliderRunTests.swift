@@ -32,6 +32,24 @@ import Testing
         outcome.events.filter { $0.type == .onAdImpression }.map { ($0.card, rate.frame(at: $0.time)) }
     }
 
+    @Test func twoPlacementsOfASceneDrawnOverEachOtherAreFoundWithTheirSpans() async throws {
+        let other = NativeFixtures.slider((0..<5).map { NativeFixtures.card("b\($0)") })
+        let a = NativePlacement(id: "a", scene: "main", source: "a.json")
+        let b = NativePlacement(id: "b", scene: "main", source: "b.json", top: 100)
+        let outcome = try await Self.run("load slider a@0; load slider b@1", placements: [a, b],
+                                         blocks: ["a.json": Self.five, "b.json": other])
+        let overlap = try #require(outcome.firstOverlap())
+        #expect(overlap.placement.id == "b" && overlap.other.id == "a")
+        #expect(Self.rate.frame(at: overlap.time) == 30)
+        #expect(overlap.span.lowerBound == 100 && overlap.otherSpan.lowerBound == 0 && overlap.otherSpan.upperBound > 100)
+        // Where the first one ends, the second is clear of it; and before the second loads nothing overlaps.
+        let below = NativePlacement(id: "b", scene: "main", source: "b.json", top: overlap.otherSpan.upperBound)
+        #expect(try await Self.run("load slider a@0; load slider b@1", placements: [a, below],
+                                   blocks: ["a.json": Self.five, "b.json": other]).firstOverlap() == nil)
+        #expect(try await Self.run("load slider a@0", placements: [a, b], blocks: ["a.json": Self.five, "b.json": other])
+            .firstOverlap() == nil)
+    }
+
     @Test func aCardCountsOnceAfterOneSecondAtHalfVisibleAcrossSwipes() async throws {
         // Card 0 is on screen from frame 0 but a swipe at 0.5 s takes it below half by 0.657 s: no impression.
         // Card 1 passes half at 0.598 s (first frame 18), so it counts at frame 48. A swipe back at 3 s brings

@@ -64,6 +64,65 @@ import Testing
         #expect(live.contains("4 adDidRecordClick"))
     }
 
+    /// Google Mobile Ads: a present that fails (`ad:didFailToPresentFullScreenContentWithError`) shows nothing, so
+    /// the scene is not left "presenting": the next present is heard and a dismiss of the ad never shown refused.
+    @Test func aFailedPresentLeavesItsSceneUncoveredSoTheNextPresentIsHeardAndADismissRefused() async throws {
+        let ads = try SizedCreativeServer()
+        try ads.serveImage("interstitial", PointSize(width: 412, height: 1194))
+        // The ad presents at 1 and is used up: the presents at 3 and 4 fail, and nothing is left for the dismiss at 5.
+        let script: [(Int64, ScreenCommand)] = [(1, .presentInterstitial("side")), (2, .dismiss("side")), (3, .presentInterstitial("side")),
+                                                (4, .presentInterstitial("side")), (5, .dismiss("side"))]
+        let run = await ScreenAdRun.load(try ScreenAdDriver(timeline: Loading.ipad(script), fullScreenAds: [Self.placement(ads)]),
+                                         with: ScreenAdLoader())
+        let failed = run.events.filter { $0.type == .adDidFailToPresentFullScreenContent }
+        #expect(failed.map(\.time) == [MediaTime(seconds: 3), MediaTime(seconds: 4)])
+        #expect(failed.allSatisfy { $0.columns.reason == .adNotLoaded })
+        #expect(run.presentations.map(\.from) == [MediaTime(seconds: 1)])
+        #expect(run.timeline.changes.map(\.time) == [1, 2, 3, 4].map { MediaTime(seconds: $0) })
+        #expect(run.timeline.refusals.map(\.time) == [MediaTime(seconds: 5)])
+        #expect(run.timeline.state(at: MediaTime(seconds: 4)).scene("side")?.presentation == nil)
+        // Played frame by frame, the same failures.
+        let playback = ScreenAdPlayback(run: run)
+        for seconds in 1...6 { playback.advance(through: MediaTime(seconds: Int64(seconds))) }
+        #expect(Self.lines(playback.takeEvents()).filter { $0.contains("FailToPresent") }
+            == ["3 ad:didFailToPresentFullScreenContentWithError adNotLoaded", "4 ad:didFailToPresentFullScreenContentWithError adNotLoaded"])
+
+        // The session's screen agrees: it applies the same commands at their frames.
+        let screen = DeviceScreen(initial: run.driver.timeline.initial, script: SessionScript(), live: false)
+        screen.ads = ScreenAdPlayback(run: run)
+        var lines: [String] = []
+        for (seconds, command) in script.prefix(4) {
+            lines += try screen.apply(command, at: MediaTime(seconds: seconds), live: false)
+        }
+        #expect(screen.state.scene("side")?.presentation == nil)
+        #expect(lines.filter { $0.contains("present") }.count == 1, "only the present that showed is logged as one: \(lines)")
+        #expect(throws: ScreenRefusal("screen command \"dismiss side\": scene \"side\" presents nothing")) {
+            try screen.apply(.dismiss("side"), at: MediaTime(seconds: 5), live: false)
+        }
+        // A live present is settled the same way.
+        let live = DeviceScreen(initial: run.driver.timeline.initial, script: SessionScript(), live: true)
+        live.ads = ScreenAdPlayback(run: await ScreenAdRun.load(try ScreenAdDriver(timeline: Loading.ipad([]), fullScreenAds: []),
+                                                                 with: ScreenAdLoader()))
+        _ = try live.apply(.presentInterstitial("side"), at: MediaTime(seconds: 1), live: true)
+        #expect(live.state.scene("side")?.presentation == nil)
+        _ = try live.apply(.presentInterstitial("side"), at: MediaTime(seconds: 2), live: true)
+    }
+
+    @Test func onlyAScenesPlayerIsAskedToPauseAndResumeForItsFullScreenAd() async throws {
+        let ads = try SizedCreativeServer()
+        try ads.serveImage("interstitial", PointSize(width: 412, height: 1194))
+        var driver = try ScreenAdDriver(timeline: Loading.ipad([(1, .presentInterstitial("side")), (4, .dismiss("side"))]),
+                                        fullScreenAds: [Self.placement(ads)])
+        // The player is in "main": "side" has no content to pause.
+        driver.playerScenes = ["main"]
+        let withoutPlayer = Self.lines(await driver.run(with: ScreenAdLoader()))
+        #expect(withoutPlayer.contains("1 adWillPresentFullScreenContent") && withoutPlayer.contains("4 adDidDismissFullScreenContent"))
+        #expect(!withoutPlayer.contains { $0.contains("CONTENT_") }, "\(withoutPlayer)")
+        driver.playerScenes = ["side", "main"]
+        let withPlayer = Self.lines(await driver.run(with: ScreenAdLoader()))
+        #expect(withPlayer.contains("1 CONTENT_PAUSE_REQUESTED") && withPlayer.contains("4 CONTENT_RESUME_REQUESTED"), "\(withPlayer)")
+    }
+
     @Test func aPresentedVideoThatFailsIsDismissedWithItsErrorAndItsLaterEventsNeverFire() async throws {
         let ads = try SizedCreativeServer()
         try ads.serveImage("interstitial", PointSize(width: 412, height: 1194))

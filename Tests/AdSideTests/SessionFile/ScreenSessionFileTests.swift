@@ -69,10 +69,20 @@ import Testing
             == "/s/session.json: scenes[0].player.height: 0 is not in 1…10000")
     }
 
+    @Test func aSessionKnowsWhichScenesHaveAPlayer() throws {
+        let two = try Self.read(#"{"device": "ipad-11", "layout": "split 1/2", "scenes": [{"id": "side", "interstitial": {"source": "i.png"}}, {"id": "main", "player": {"content": "c.mp4"}}]}"#)
+        #expect(two.playerScenes == ["main"])
+        #expect(ScreenSession.oneScene(device: .iPhone15).playerScenes == ["main"])
+    }
+
     @Test func theCommandLineShortcutsAreAOneSceneSession() {
         let session = ScreenSession.oneScene(device: .iPhone15, banner: "b.xml", testMode: true)
-        #expect(session.screen == ScreenState(device: .iPhone15, scenes: [.init(id: "main", hasBanner: true)]))
+        // `--banner` lays the banner out below the content, as the AdMob guide does; `--banner-layout overlay` over it.
+        #expect(session.screen == ScreenState(device: .iPhone15, scenes: [.init(id: "main", banner: .below)]))
         #expect(session.banners == [BannerPlacement(scene: "main", source: .vast(AdRequestTemplate("b.xml")))] && session.testMode)
+        #expect(ScreenSession.oneScene(device: .iPhone15, banner: "b.png", bannerLayout: .overlay).screen
+            == ScreenState(device: .iPhone15, scenes: [.init(id: "main", banner: .overlay)]))
+        #expect(ScreenSession.oneScene(device: .iPhone15).screen.scenes[0].banner == nil)
     }
 
     @Test func everyErrorNamesItsJSONPath() {

@@ -25,6 +25,24 @@ extension EndToEnd {
             #expect(dir.entries().contains("out.mp4"))
         }
 
+        /// docs/SECURITY.md: a remote document's non-http(s) beacon is dropped with one warning in `ads inspect` and
+        /// one `LOG` in the render's event log.
+        @Test func aRefusedTrackingURLOfARemoteDocumentIsLoggedWhereTheRenderDropsIt() async throws {
+            let server = try LoopbackHTTPServer()
+            defer { server.stop() }
+            server.route("/empty.xml", .xml(#"<VAST version="4.2"><Error>file:///tmp/err?c=[ERRORCODE]</Error></VAST>"#))
+            let dir = try ScratchDirectory()
+            let url = server.baseURL.absoluteString + "/empty.xml"
+            let result = try await PipctlProcess.run(["render", "--content", try await TestClip.content.path, "--ads", url,
+                                                      "-o", dir.path("out.mp4"), "--preset", "ultrafast"])
+            #expect(result.exitStatus == 0, "\(result.standardError)")
+            let events = try String(contentsOfFile: dir.path("out.mp4.events.jsonl"), encoding: .utf8)
+            let logged = events.split(separator: "\n").filter { $0.contains(#""reason":"originPolicy""#) }
+            #expect(logged.count == 1, "\(events)")
+            #expect(logged.first?.contains(#""type":"LOG","time":0,"frame":0"#) == true, "\(events)")
+            #expect(logged.first?.contains("\(url): 'file:///tmp/err?c=[ERRORCODE]' dropped") == true, "\(events)")
+        }
+
         @Test func strictAdsMakesItAFailureThatWritesNothing() async throws {
             let server = try LoopbackHTTPServer()
             defer { server.stop() }

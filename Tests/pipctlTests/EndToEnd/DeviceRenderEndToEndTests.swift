@@ -91,15 +91,47 @@ extension EndToEnd {
             Self.expectFlat(picture, banner, Self.bannerY, "banner")
             Self.expectFlat(picture, PixelRect(x: 0, y: 1090, width: 590, height: 2), Self.blackY, "above the banner")
             Self.expectFlat(picture, PixelRect(x: 0, y: 1228, width: 590, height: 50), Self.blackY, "below the banner")
-            // The content, 16:9 across the scene's width: 590x332 at y (1278 − 332) / 2 = 473.
+            // --banner lays the banner out below the content: the player's window ends where the banner begins, and
+            // the content, 16:9 across its width, is 590x332 at y (1092 − 332) / 2 = 380.
+            #expect(try render.layer("content") == PixelRect(x: 0, y: 0, width: 590, height: 1092))
             let content = try Self.rect(render.segments[0]["picture"])
-            #expect(content == PixelRect(x: 0, y: 473, width: 590, height: 332))
+            #expect(content == PixelRect(x: 0, y: 380, width: 590, height: 332))
             Self.expectFlat(picture, content, Self.contentY, "content")
             #expect(render.events.allSatisfy { $0["scene"] as? String == "main" })
         }
 
+        /// The AdMob banner guide puts the banner below the content: in landscape, where the banner would cover the
+        /// bottom of the letterboxed picture, `--banner` ends the player's window at the banner.
+        @Test func theBannerInLandscapeIsBelowTheContentByDefaultAndOverItWithBannerLayoutOverlay() async throws {
+            let render = try await Self.render(["--device", "iphone-15", "--orientation", "landscape"])
+            // 852x393 pt at 3/2 → 1278x590; the banner 734x58 pt from x 59, its bottom on 393 − 21 = 372 pt: 88, 472, 1102x86.
+            let banner = PixelRect(x: 88, y: 472, width: 1102, height: 86)
+            #expect(try render.layer("banner") == banner)
+            #expect(try render.layer("content") == PixelRect(x: 0, y: 0, width: 1278, height: 472))
+            let content = try Self.rect(render.segments[0]["picture"])
+            #expect(content.maxY <= banner.y, "the picture \(content) reaches under the banner \(banner)")
+            let picture = try render.picture(frame: 10)
+            Self.expectFlat(picture, content, Self.contentY, "the whole content")
+            Self.expectFlat(picture, banner, Self.bannerY, "banner")
+            // The old layout on request: the window keeps the whole scene and the banner covers the picture's bottom.
+            let over = try await Self.render(["--device", "iphone-15", "--orientation", "landscape", "--banner-layout", "overlay"])
+            #expect(try over.layer("content") == PixelRect(x: 0, y: 0, width: 1278, height: 590))
+            #expect(try Self.rect(over.segments[0]["picture"]).maxY > banner.y)
+            Self.expectFlat(try over.picture(frame: 10), banner, Self.bannerY, "banner over the content")
+        }
+
+        @Test func bannerLayoutNeedsABannerOnTheCommandLine() async throws {
+            let noBanner = try await PipctlProcess.run(["render", "--content", "x.mp4", "--device", "iphone-15", "--banner-layout", "overlay"])
+            #expect(noBanner.exitStatus == 2 && noBanner.standardError.contains("--banner-layout needs --banner"), "\(noBanner.standardError)")
+            let noDevice = try await PipctlProcess.run(["render", "--content", "x.mp4", "--banner-layout", "below"])
+            #expect(noDevice.exitStatus == 2 && noDevice.standardError.contains("--banner-layout needs --device"), "\(noDevice.standardError)")
+            let bad = try await PipctlProcess.run(["render", "--content", "x.mp4", "--device", "iphone-15", "--banner", "b.png",
+                                                   "--banner-layout", "under"])
+            #expect(bad.exitStatus == 2 && bad.standardError.contains("under"), "\(bad.standardError)")
+        }
+
         @Test func theBannerOnAnIPad11InLandscapeSpansTheSafeAreaAtTheBottom() async throws {
-            let render = try await Self.render(["--device", "ipad-11", "--orientation", "landscape"])
+            let render = try await Self.render(["--device", "ipad-11", "--orientation", "landscape", "--banner-layout", "overlay"])
             // 1194x834 pt at scale 1 (1194 ≤ 1280, and the iPad's own scale is 2).
             #expect(render.size == PixelSize(width: 1194, height: 834))
             // 1194 pt wide (no side insets), max(50, min(90, ⌊15% × 834⌋ = 125)) = 90 pt, bottom on 834 − 20 = 814.
@@ -146,7 +178,9 @@ extension EndToEnd {
             #expect(render.segments.map { $0["outStartFrame"] as? Int } == [0, 9, 18])
             let outer = PixelRect(x: 216, y: 34, width: 616, height: 1194)
             #expect(try Self.rect(render.segments[1]["display"]) == outer)
-            #expect(try render.layer("content", segment: 1) == outer)
+            // The player's window is the outer display down to the banner (laid out below the content).
+            let bannerTop = try render.layer("banner", segment: 1).y
+            #expect(try render.layer("content", segment: 1) == PixelRect(x: outer.x, y: outer.y, width: outer.width, height: bannerTop - outer.y))
             let folded = try render.picture(frame: 12)
             Self.expectFlat(folded, PixelRect(x: 0, y: 0, width: 216, height: 1262), Self.bezelY, "bezel left")
             Self.expectFlat(folded, PixelRect(x: 832, y: 0, width: 218, height: 1262), Self.bezelY, "bezel right")

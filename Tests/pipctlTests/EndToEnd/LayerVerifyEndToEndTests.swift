@@ -233,8 +233,9 @@ extension EndToEnd {
             try FFmpegCommand.run(["-f", "lavfi", "-i", "color=c=0xcc3333:s=200x60[a];color=c=0x3366cc:s=200x60[b];[a][b]hstack",
                                    "-frames:v", "1", dir.path("banner.png")])
             let output = dir.path("out.mp4")
+            // Overlay: `doctor` takes the content layer for the scene's window, which `below` (the default) shortens.
             let render = try await PipctlProcess.run(["render", "--content", try await TestClip.adA.path, "-o", output, "--device", "iphone-15",
-                                                      "--banner", dir.path("banner.png"), "--preset", "ultrafast"])
+                                                      "--banner", dir.path("banner.png"), "--banner-layout", "overlay", "--preset", "ultrafast"])
             try #require(render.exitStatus == 0, "\(render.standardError)")
             let (result, report) = try await Self.verify(output, sources: false)
             #expect(result.exitStatus == 0, "\(result.standardOutput)\(result.standardError)")

@@ -123,6 +123,7 @@ extension EndToEnd {
             let result = try await PipctlProcess.run(["render", "--session", session, "-o", output, "--profile", "lossless"])
             try #require(result.exitStatus == 0, "\(result.standardError)")
             #expect(result.standardError.contains("warning: \(dir.path("main0.png"))"), "\(result.standardError)")
+            #expect(!result.standardError.contains("VAST error"), "a native image is not VAST: \(result.standardError)")
             let render = try Device.Render(reading: output, in: dir)
             let card = try Device.rect(try #require((render.segments[0]["layers"] as? [[String: Any]])?.first { $0["kind"] as? String == "card" })["rect"])
             // The placeholder's grey (0xB0B0B0) where main0.png would be.
@@ -141,6 +142,37 @@ extension EndToEnd {
             #expect(result.exitStatus == 2)
             #expect(!FileManager.default.fileExists(atPath: dir.path("out.mp4")))
             #expect(result.standardError.contains(#"session.json: scenes[0].native[0].style: "carousel" is not one of "slider", "single""#),
+                    "\(result.standardError)")
+        }
+
+        @Test func overlappingPlacementsAreAnErrorNamingBothAndTheJSONPath() async throws {
+            let dir = try ScratchDirectory()
+            _ = try Self.session(dir, script: [], trackers: "https://t.example")
+            let session = try dir.write("""
+            {"device": "iphone-15",
+             "scenes": [{"id": "feed", "player": {"content": "content.mp4"},
+                         "native": [{"id": "s", "source": "slider.json"}, {"id": "t", "source": "slider.json", "top": 100}]}],
+             "script": ["load slider s@0.2", "load slider t@0.5"]}
+            """, to: "session.json")
+            let result = try await PipctlProcess.run(["render", "--session", session, "-o", dir.path("out.mp4")])
+            #expect(result.exitStatus == 2)
+            #expect(!FileManager.default.fileExists(atPath: dir.path("out.mp4")))
+            let lines = result.standardError.split(separator: "\n")
+            // One line, and the usage hint.
+            #expect(lines.count == 2 && lines[1].hasPrefix("See 'pipctl render --help'"), "\(result.standardError)")
+            #expect(lines.first?.contains(#"session.json: scenes[0].native[1].top: native placement "t" (100 to "#) == true, "\(result.standardError)")
+            #expect(lines.first?.contains(#"overlaps "s" (0 to "#) == true, "\(result.standardError)")
+        }
+
+        @Test(arguments: [(["--device", "iphone-15"], "load slider@0.5"), ([], "swipe left@1")])
+        func aNativeCommandWithoutANativePlacementIsAnErrorNamingIt(options: [String], command: String) async throws {
+            let dir = try ScratchDirectory()
+            let content = try await TestClip.content.path
+            let result = try await PipctlProcess.run(["render", "--content", content, "--script", command, "-o", dir.path("out.mp4")] + options)
+            #expect(result.exitStatus == 2)
+            #expect(!FileManager.default.fileExists(atPath: dir.path("out.mp4")))
+            let lines = result.standardError.split(separator: "\n")
+            #expect(lines.count == 2 && lines[0].contains("script command \"\(command)\": no native placement: native commands need a session file"),
                     "\(result.standardError)")
         }
     }

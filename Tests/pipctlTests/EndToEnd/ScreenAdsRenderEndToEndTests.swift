@@ -110,6 +110,30 @@ extension EndToEnd {
             #expect(verify.standardOutput.contains("OK"), "\(verify.standardOutput)")
         }
 
+        /// A present that fails leaves nothing presented: the next present is heard (and fails too, no ad being
+        /// loaded), and a dismiss of the ad never shown is refused.
+        @Test func aFailedPresentLeavesTheSceneFreeForTheNextPresentAndRefusesTheDismiss() async throws {
+            let dir = try ScratchDirectory()
+            try FFmpegCommand.run(["-f", "lavfi", "-i", "color=c=0x3366cc:s=640x100", "-frames:v", "1", dir.path("banner.png")])
+            let render = try await Self.render(dir, ["--banner", dir.path("banner.png"),
+                                                     "--script", "present interstitial main@0.2; present interstitial main@0.5; dismiss main@0.8"])
+            let failed = render.events.filter { $0["type"] as? String == "ad:didFailToPresentFullScreenContentWithError" }
+            #expect(failed.map { $0["frame"] as? Int } == [6, 15], "\(render.events)")
+            #expect(failed.allSatisfy { $0["reason"] as? String == "adNotLoaded" })
+            // Each carries the content time of its frame, as the COMMAND that caused it does, not the next frame's.
+            for event in failed {
+                let command = render.events.first { $0["type"] as? String == "COMMAND" && $0["frame"] as? Int == event["frame"] as? Int }
+                #expect(command != nil && event["contentTime"] as? Double == command?["contentTime"] as? Double, "\(event) \(String(describing: command))")
+            }
+            #expect(failed.map { $0["contentTime"] as? Double } == [0.2, 0.5])
+            #expect(render.events.first { $0["type"] as? String == "bannerViewDidReceiveAd" }?["contentTime"] as? Double == 0)
+            let messages = render.events.compactMap { $0["message"] as? String }
+            #expect(!messages.contains { $0.contains("already presents") }, "\(messages)")
+            #expect(!messages.contains { $0.contains("presents interstitial") || $0.contains("dismissed interstitial") }, "\(messages)")
+            let refused = render.events.first { $0["reason"] as? String == "refused" }
+            #expect(refused?["frame"] as? Int == 24 && (refused?["message"] as? String)?.contains("presents nothing") == true, "\(render.events)")
+        }
+
         @Test func testModeNeedsADevice() async throws {
             let result = try await PipctlProcess.run(["render", "--content", "x.mp4", "--test-mode"])
             #expect(result.exitStatus == 2 && result.standardError.contains("--test-mode needs --device"))

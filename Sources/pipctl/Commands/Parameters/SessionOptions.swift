@@ -125,6 +125,8 @@ struct SessionOptions: Hashable, Sendable {
         var pointScale: PointScale?
         /// The anchored adaptive banner of the player's scene: an image or a VAST document, a path or a URL.
         var banner: String?
+        /// How the banner shares the scene's window; nil for `below` (the guides' layout).
+        var bannerLayout: BannerLayout?
         /// `--test-mode`: requests behave as with Google Mobile Ads test ads (a multi-scene app's request must set
         /// its scene).
         var testMode: Bool
@@ -134,6 +136,7 @@ struct SessionOptions: Hashable, Sendable {
             orientation = arguments[SessionOptions.orientation]
             pointScale = arguments[SessionOptions.pointScale]
             banner = arguments[SessionOptions.banner]
+            bannerLayout = arguments[SessionOptions.bannerLayout]
             testMode = arguments[SessionOptions.testMode]
         }
     }
@@ -171,14 +174,16 @@ struct SessionOptions: Hashable, Sendable {
     static let pipSize = Parameter.option(
         "pip-size", .number("FRACTION", above: .zero, atMost: .one, examples: "0.25, 1/3"),
         default: Rational(1, 3),
-        help: "Width of the picture-in-picture window as a fraction of the output width; the height follows "
-            + "the picture's shape.")
+        help: "Width of the picture-in-picture window as a fraction of the player's width: the output's, or with "
+            + "--device or a session file the player's window in its scene; the height follows the picture's shape.")
     static let pipCorner = Parameter.option(
         "pip-corner", .choice(PictureInPictureCorner.self), default: .bottomRight,
-        help: "The corner of the output where the picture-in-picture window sits.")
+        help: "The corner where the picture-in-picture window sits: the output's, or on a device the player's "
+            + "window's, inside its safe area and above its banner.")
     static let pipMargin = Parameter.option(
         "pip-margin", .integer("PX", in: 0...4096), default: 16,
-        help: "Gap in pixels between the picture-in-picture window and the edges of the output.")
+        help: "Gap in pixels between the picture-in-picture window and the edges of the output, or on a device "
+            + "of the player's window's safe area.")
     static let pipTransition = Parameter.option(
         "pip-transition", .integer("FRAMES", in: 0...600), default: 0,
         help: "How many output frames the move into and out of the picture-in-picture window takes (the window "
@@ -261,11 +266,17 @@ struct SessionOptions: Hashable, Sendable {
     static let banner = Parameter.optional(
         "banner", .text("SOURCE"), absent: "none",
         help: "With --device: an anchored adaptive banner in the scene: as wide as its safe area, max(50, min(90, "
-            + "15% of the screen height)) points high, on the bottom of the safe area and over the content. SOURCE "
+            + "15% of the screen height)) points high, on the bottom of the safe area, below the content "
+            + "(--banner-layout). SOURCE "
             + "is an image (PNG, JPEG, GIF) or a VAST document (a name ending in .xml or .vast, or 'vast:' before "
             + "it) whose NonLinear or Companion StaticResource is an image, as a path or an http(s) URL; a URL may "
             + "carry [WIDTH] and [HEIGHT] (points), [SCALE] and [SCENE]. It is requested when the render starts "
             + "and again whenever the banner's width changes; the image is stretched to the banner's rectangle.")
+    static let bannerLayout = Parameter.optional(
+        "banner-layout", .choice(BannerLayout.self), absent: "below",
+        help: "With --banner: below ends the player's window where the banner begins, so the banner covers none of "
+            + "the content (the AdMob and Yandex guides' layout); overlay draws the banner over the bottom of a "
+            + "window that keeps the whole scene.")
     static let testMode = Parameter.flag(
         "test-mode",
         help: "Request ads as an app in test mode: in an app with several scenes, a request that does not set its "
@@ -282,7 +293,7 @@ struct SessionOptions: Hashable, Sendable {
         help: "The font (a TrueType or OpenType file) native ads' text is measured and drawn with.")
 
     /// Where the session runs: the device and its banner.
-    static let screenParameters: [any ParameterDeclaration] = [session, device, orientation, pointScale, banner, testMode, font]
+    static let screenParameters: [any ParameterDeclaration] = [session, device, orientation, pointScale, banner, bannerLayout, testMode, font]
     /// What the session plays, listed first in help.
     static let inputParameters: [any ParameterDeclaration] = [content, ads, breaks]
     /// How ads are requested.

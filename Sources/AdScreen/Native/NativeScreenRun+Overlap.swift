@@ -1,0 +1,55 @@
+import AdPlayback
+import MediaCore
+
+extension NativeScreenRun.Outcome {
+    /// Two placements of one scene drawn over each other: each spans its scene's safe area across, from its `top`
+    /// down by its height (the placeholder's while loading, the slider's once loaded), so they overlap when those
+    /// spans cross. Neither the stitcher nor verify has a rule for which one is on top, so a render refuses it.
+    public struct Overlap: Hashable, Sendable {
+        /// The placement declared later (whose `top` moves it clear), and the one it overlaps.
+        public let placement: NativePlacement
+        public let other: NativePlacement
+        /// The first output time at which both are drawn over each other.
+        public let time: MediaTime
+        /// Each one's span, in points below the top of the scene's safe area.
+        public let span: Range<Int>
+        public let otherSpan: Range<Int>
+    }
+
+    /// The first overlap of two placements of one scene, checked at every time the placements or the screen change
+    /// (loads landing, the screen turning or folding); `nil` when they never overlap.
+    public func firstOverlap() -> Overlap? {
+        let times = Set(snapshots.map(\.time) + run.screen.changes.map(\.time)).sorted()
+        for time in times {
+            let sliders = sliders(at: time)
+            var spans: [(p: Int, span: Range<Int>)] = []
+            for p in run.placements.indices {
+                guard let span = run.span(of: p, sliders[p], at: time) else { continue }
+                if let earlier = spans.first(where: { run.placements[$0.p].scene == run.placements[p].scene && $0.span.overlaps(span) }) {
+                    return Overlap(placement: run.placements[p], other: run.placements[earlier.p], time: time,
+                                   span: span, otherSpan: earlier.span)
+                }
+                spans.append((p, span))
+            }
+        }
+        return nil
+    }
+}
+
+extension NativeScreenRun {
+    /// Placement `p`'s span at `time`, in points below its scene's safe-area top: the placeholder's while it
+    /// loads, the slider's once loaded; `nil` when nothing of it is drawn (idle, failed, off screen, unbound).
+    func span(of p: Int, _ slider: SliderState, at time: MediaTime) -> Range<Int>? {
+        let placement = placements[p]
+        guard screen.state(at: time).layout(of: placement.scene) != nil else { return nil }
+        let height: Int
+        if slider.phase == .loading {
+            height = 2 * placement.template.padding + placement.template.iconSize
+        } else if let layout = layout(of: p, slider, at: time) {
+            height = layout.frame.height
+        } else {
+            return nil
+        }
+        return height > 0 ? placement.top..<(placement.top + height) : nil
+    }
+}
