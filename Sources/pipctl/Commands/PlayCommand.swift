@@ -38,8 +38,10 @@ enum PlayCommand: Command {
     static let commandLog = Parameter.optional(
         "command-log", .text("FILE"), absent: "none",
         help: "Write every command applied during playback with the output time of the frame it applied at, in "
-            + "--script syntax, so that 'pipctl render --script @FILE' replays the session to the same frames. "
-            + "Defaults to OUT.commands.txt beside --record OUT.")
+            + "--script syntax, so that 'pipctl render --script @FILE' with the same inputs (the same --session: "
+            + "the log holds the file's script commands too, and replaces its script) replays the session to the same "
+            + "events and frames. It holds at most 10000 commands, as a --script does; commands typed after that are "
+            + "ignored, with one line saying so. Defaults to OUT.commands.txt beside --record OUT.")
 
     static let definition = CommandDefinition(
         name: "play",
@@ -47,9 +49,11 @@ enum PlayCommand: Command {
         discussion: "Runs the same session as 'pipctl render' (same inputs and options) on the wall clock instead "
             + "of as fast as possible, printing each event as it happens (text on a terminal, JSON lines "
             + "otherwise) and, on a terminal, a status line (position, what is playing, picture-in-picture, next "
-            + "break, held breaks). Commands are read from standard input, one per line: pip, pip on, pip off, "
+            + "break, held breaks; how far play is behind real time when the machine cannot keep up, said again at "
+            + "the end with the speed achieved; then what is being typed). Commands are read from standard input, "
+            + "one per line: pip, pip on, pip off, "
             + "seek T, pause, resume, skip, click, status, quit, and with --device or --session the screen commands "
-            + "(rotate, resize, split, fold, unfold, activate, present interstitial SCENE, tap X,Y, dismiss SCENE), "
+            + "(rotate, resize, split, fold, unfold, activate, present interstitial SCENE, tap X,Y in the device's pixels as in a script, dismiss SCENE), "
             + "whose ad events and drawing are those of the same command in a script, and with native placements in "
             + "the session file the native commands (load slider, load images, swipe left|right, scroll N, and tap X,Y "
             + "on a card), loaded in the background and evaluated by the render's rules; each applies at the next frame. When the input ends the "
