@@ -112,7 +112,8 @@ enum PlayCommand: Command {
                 defer {
                     terminal?.restore()
                     reader.takeNotices().forEach(display.printNotice)
-                    if let summary = pace.summary(frames: stitcher.frameCount, now: .now) {
+                    // For the person watching the status line (piped, the events' times tell the same).
+                    if context.errorOutput.isTerminal, let summary = pace.summary(frames: stitcher.frameCount, now: .now) {
                         display.printNotice("\(context.command): \(summary)")
                     }
                     display.finish()
@@ -152,7 +153,7 @@ enum PlayCommand: Command {
 
     /// How `play` keeps up with the wall clock: frame n is due n / (rate × speed) seconds after the start. Play is
     /// behind when a frame is done more than `threshold` after it was due (a loaded machine, a slow recording);
-    /// the status line then says so, with the speed achieved, and so does the end.
+    /// the status line then says so, with the speed achieved, and so does the end (on a terminal).
     struct PlayPace {
         static let threshold: Duration = .milliseconds(500)
         let start: ContinuousClock.Instant
