@@ -8,7 +8,7 @@ extension PlaybackSession {
         let rate = configuration.frameRate
         while let next = commands.script.first, rate.firstFrame(atOrAfter: next.time) <= position.frame, !position.hasEnded {
             commands.script.removeFirst()
-            commands.scriptBytes -= Commands.bytes(of: next, rate: rate)
+            if commands.countsBytes { commands.scriptBytes -= Commands.bytes(of: next, rate: rate) }
             apply(next.command, scene: next.scene)
         }
         for command in inbox.takeAll() where !position.hasEnded {
@@ -26,9 +26,9 @@ extension PlaybackSession {
     /// Whether the command log can take `entry` and still hold the script commands still to come within the
     /// script's limits (`SessionScript.maximumCommands`, and `maximumBytes` of formatted text with its newline).
     func logHasRoom(for entry: TimedCommand) -> Bool {
-        let count = commands.log.commands.count + commands.script.count + 1
+        guard commands.log.commands.count + commands.script.count + 1 <= SessionScript.maximumCommands else { return false }
         let bytes = commands.logBytes + commands.scriptBytes + Commands.bytes(of: entry, rate: configuration.frameRate) + 1
-        return count <= SessionScript.maximumCommands && bytes <= SessionScript.maximumBytes
+        return bytes <= SessionScript.maximumBytes
     }
 
     /// The entry the log takes for `command` applied now (for `scene`'s player, or the default one).
@@ -40,7 +40,7 @@ extension PlaybackSession {
     /// Appends to the command log in place (through `commandLog`, a computed property, each append would copy the
     /// whole log: the work of a long live session was quadratic), keeping its formatted size.
     private func log(_ entry: TimedCommand) {
-        commands.logBytes += Commands.bytes(of: entry, rate: configuration.frameRate)
+        if commands.countsBytes { commands.logBytes += Commands.bytes(of: entry, rate: configuration.frameRate) }
         commands.log.append(entry)
     }
 

@@ -81,6 +81,8 @@ public final class PlaybackSession {
         var script: ArraySlice<TimedCommand>
         /// Every command applied (or refused), at its frame's exact time (`commandLog`).
         var log = SessionScript()
+        /// Whether the log's size is kept (a live session's, which bounds it); a batch session's log is its script's.
+        let countsBytes: Bool
         /// The UTF-8 bytes of `log` formatted at the frame rate (`formatted(frameRate:)`), separators included.
         var logBytes = 0
         /// The same for the script commands still to come.
@@ -88,9 +90,10 @@ public final class PlaybackSession {
         /// Live commands left out because the log had no room for them.
         var ignoredLive = 0
 
-        init(script: ArraySlice<TimedCommand>, rate: FrameRate) {
+        init(script: ArraySlice<TimedCommand>, rate: FrameRate, countsBytes: Bool) {
             self.script = script
-            scriptBytes = script.reduce(0) { $0 + Commands.bytes(of: $1, rate: rate) }
+            self.countsBytes = countsBytes
+            if countsBytes { scriptBytes = script.reduce(0) { $0 + Commands.bytes(of: $1, rate: rate) } }
         }
 
         /// What `entry` adds to the formatted log: its text and a separator (`"; "`, or the final newline).
@@ -133,7 +136,7 @@ public final class PlaybackSession {
         }
         self.configuration = configuration
         position = Position(contentStartTick: startTick, limitFrame: configuration.outputLimit.map(rate.firstFrame(atOrAfter:)))
-        commands = Commands(script: configuration.script.commands[...], rate: rate)
+        commands = Commands(script: configuration.script.commands[...], rate: rate, countsBytes: configuration.mode == .live)
         let window = PlaybackSession.playerWindow(screen: screen, size: configuration.canvas, scene: configuration.device.playerScene)
         device = Device(screen: screen, playerWindow: window)
         recorder = EventRecorder(rate: rate, contentTick: startTick,
