@@ -16,7 +16,8 @@ public enum ScreenCommand: Hashable, Sendable, CustomStringConvertible {
     case activate(SceneID)
     /// `present interstitial SCENE`: a full-screen ad covers the scene's window.
     case presentInterstitial(SceneID)
-    /// `tap X,Y`: a touch at output pixel (X, Y), landing on the top layer there.
+    /// `tap X,Y`: a touch at pixel (X, Y) of the device's screen (its points at the session's point scale, whatever
+    /// canvas the output draws it on), landing on the top layer there.
     case tap(x: Int, y: Int)
     /// `dismiss SCENE`: closes what is presented over the scene (a full-screen ad, a banner's landing screen).
     case dismiss(SceneID)

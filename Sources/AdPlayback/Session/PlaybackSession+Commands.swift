@@ -8,12 +8,40 @@ extension PlaybackSession {
         let rate = configuration.frameRate
         while let next = commands.script.first, rate.firstFrame(atOrAfter: next.time) <= position.frame, !position.hasEnded {
             commands.script.removeFirst()
+            if commands.countsBytes { commands.scriptBytes -= Commands.bytes(of: next, rate: rate) }
             apply(next.command, scene: next.scene)
         }
         for command in inbox.takeAll() where !position.hasEnded {
+            // The log must replay through `render --script`: a live command it has no room for is left out, counted
+            // (`ignoredLiveCommands`), and neither applied nor logged, so that the replay sees the same events.
+            guard logHasRoom(for: loggedEntry(command, scene: nil)) else {
+                commands.ignoredLive += 1
+                continue
+            }
             forwardsLiveCommand?(command)
             apply(command, scene: nil, live: true)
         }
+    }
+
+    /// Whether the command log can take `entry` and still hold the script commands still to come within the
+    /// script's limits (`SessionScript.maximumCommands`, and `maximumBytes` of formatted text with its newline).
+    func logHasRoom(for entry: TimedCommand) -> Bool {
+        guard commands.log.commands.count + commands.script.count + 1 <= SessionScript.maximumCommands else { return false }
+        let bytes = commands.logBytes + commands.scriptBytes + Commands.bytes(of: entry, rate: configuration.frameRate) + 1
+        return bytes <= SessionScript.maximumBytes
+    }
+
+    /// The entry the log takes for `command` applied now (for `scene`'s player, or the default one).
+    private func loggedEntry(_ command: SessionCommand, scene: SceneID?) -> TimedCommand {
+        let (applies, _, target) = route(command, scene: scene)
+        return TimedCommand(time: configuration.frameRate.time(ofFrame: position.frame), command: command, scene: applies ? scene : target)
+    }
+
+    /// Appends to the command log in place (through `commandLog`, a computed property, each append would copy the
+    /// whole log: the work of a long live session was quadratic), keeping its formatted size.
+    private func log(_ entry: TimedCommand) {
+        if commands.countsBytes { commands.logBytes += Commands.bytes(of: entry, rate: configuration.frameRate) }
+        commands.log.append(entry)
     }
 
     /// Whether this session applies `command` (for `scene`'s player, or the default one) and logs it.
@@ -30,15 +58,12 @@ extension PlaybackSession {
     }
 
     private func apply(_ command: SessionCommand, scene: SceneID?, live: Bool = false) {
-        let (applies, logs, target) = route(command, scene: scene)
+        let (applies, logs, _) = route(command, scene: scene)
         let time = configuration.frameRate.time(ofFrame: position.frame)
-        guard applies else {
-            // Another player's command: the log names its player, so that it replays to the same frames.
-            commandLog.append(TimedCommand(time: time, command: command, scene: target))
-            return
-        }
+        // Another player's command: the log names its player, so that it replays to the same frames.
+        log(loggedEntry(command, scene: scene))
+        guard applies else { return }
         if logs { recorder.emit(.command(command.description + (scene.map { " in \($0)" } ?? ""))) }
-        commandLog.append(TimedCommand(time: time, command: command, scene: scene))
         switch command {
         case .togglePictureInPicture:
             if pictureInPicture.state == .inactive { startPictureInPicture(command) } else { stopPictureInPicture(command) }

@@ -49,10 +49,10 @@ public final class PlaybackSession {
     public var forwardsLiveCommand: ((SessionCommand) -> Void)?
     /// Every command applied (or refused) so far, at the exact time of the frame it applied at: formatted, it
     /// replays this session with `render --script`.
-    public internal(set) var commandLog: SessionScript {
-        get { commands.log }
-        set { commands.log = newValue }
-    }
+    public var commandLog: SessionScript { commands.log }
+    /// Live commands left out because the command log had no room for them: it always replays through
+    /// `render --script`, within `SessionScript.maximumCommands` commands and `maximumBytes` bytes.
+    public var ignoredLiveCommands: Int { commands.ignoredLive }
 
     let recorder: EventRecorder
     /// The picture-in-picture layout inside the player's window (the canvas without a device).
@@ -81,6 +81,25 @@ public final class PlaybackSession {
         var script: ArraySlice<TimedCommand>
         /// Every command applied (or refused), at its frame's exact time (`commandLog`).
         var log = SessionScript()
+        /// Whether the log's size is kept (a live session's, which bounds it); a batch session's log is its script's.
+        let countsBytes: Bool
+        /// The UTF-8 bytes of `log` formatted at the frame rate (`formatted(frameRate:)`), separators included.
+        var logBytes = 0
+        /// The same for the script commands still to come.
+        var scriptBytes = 0
+        /// Live commands left out because the log had no room for them.
+        var ignoredLive = 0
+
+        init(script: ArraySlice<TimedCommand>, rate: FrameRate, countsBytes: Bool) {
+            self.script = script
+            self.countsBytes = countsBytes
+            if countsBytes { scriptBytes = script.reduce(0) { $0 + Commands.bytes(of: $1, rate: rate) } }
+        }
+
+        /// What `entry` adds to the formatted log: its text and a separator (`"; "`, or the final newline).
+        static func bytes(of entry: TimedCommand, rate: FrameRate) -> Int {
+            entry.text(formattingTime: { ScriptTime.formatSnapped($0, to: rate) }).utf8.count + 2
+        }
     }
 
     /// Where the session is in its output: the next frame to decide, the last two decisions, and whether it has
@@ -117,7 +136,7 @@ public final class PlaybackSession {
         }
         self.configuration = configuration
         position = Position(contentStartTick: startTick, limitFrame: configuration.outputLimit.map(rate.firstFrame(atOrAfter:)))
-        commands = Commands(script: configuration.script.commands[...])
+        commands = Commands(script: configuration.script.commands[...], rate: rate, countsBytes: configuration.mode == .live)
         let window = PlaybackSession.playerWindow(screen: screen, size: configuration.canvas, scene: configuration.device.playerScene)
         device = Device(screen: screen, playerWindow: window)
         recorder = EventRecorder(rate: rate, contentTick: startTick,

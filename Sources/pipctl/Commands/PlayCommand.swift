@@ -38,8 +38,10 @@ enum PlayCommand: Command {
     static let commandLog = Parameter.optional(
         "command-log", .text("FILE"), absent: "none",
         help: "Write every command applied during playback with the output time of the frame it applied at, in "
-            + "--script syntax, so that 'pipctl render --script @FILE' replays the session to the same frames. "
-            + "Defaults to OUT.commands.txt beside --record OUT.")
+            + "--script syntax, so that 'pipctl render --script @FILE' with the same inputs (the same --session: "
+            + "the log holds the file's script commands too, and replaces its script) replays the session to the same "
+            + "events and frames. It holds at most 10000 commands, as a --script does; commands typed after that are "
+            + "ignored, with one line saying so. Defaults to OUT.commands.txt beside --record OUT.")
 
     static let definition = CommandDefinition(
         name: "play",
@@ -47,9 +49,11 @@ enum PlayCommand: Command {
         discussion: "Runs the same session as 'pipctl render' (same inputs and options) on the wall clock instead "
             + "of as fast as possible, printing each event as it happens (text on a terminal, JSON lines "
             + "otherwise) and, on a terminal, a status line (position, what is playing, picture-in-picture, next "
-            + "break, held breaks). Commands are read from standard input, one per line: pip, pip on, pip off, "
+            + "break, held breaks; how far play is behind real time when the machine cannot keep up, said again at "
+            + "the end with the speed achieved; then what is being typed). Commands are read from standard input, "
+            + "one per line: pip, pip on, pip off, "
             + "seek T, pause, resume, skip, click, status, quit, and with --device or --session the screen commands "
-            + "(rotate, resize, split, fold, unfold, activate, present interstitial SCENE, tap X,Y, dismiss SCENE), "
+            + "(rotate, resize, split, fold, unfold, activate, present interstitial SCENE, tap X,Y in the device's pixels as in a script, dismiss SCENE), "
             + "whose ad events and drawing are those of the same command in a script, and with native placements in "
             + "the session file the native commands (load slider, load images, swipe left|right, scroll N, and tap X,Y "
             + "on a card), loaded in the background and evaluated by the render's rules; each applies at the next frame. When the input ends the "
@@ -98,22 +102,38 @@ enum PlayCommand: Command {
                 let display = LiveDisplay(output: context.output, errorOutput: context.errorOutput)
                 stitcher.observe(display)
                 if let beacons { stitcher.observe(beacons) }
-                let reader = CommandReader(inbox: stitcher.session.inbox)
+                // A person typing at the terminal that shows the status line: the display draws what is typed.
+                let terminal = context.errorOutput.isTerminal ? TerminalInput.begin() : nil
+                if let terminal { context.interrupt.onInterrupt { _ in terminal.restore() } }
+                let reader = CommandReader(inbox: stitcher.session.inbox, editing: terminal != nil)
                 reader.start()
+                let rate = stitcher.format.frameRate.perSecond.doubleValue
+                var pace = PlayPace(start: start, speed: speed, rate: rate)
                 defer {
+                    terminal?.restore()
                     reader.takeNotices().forEach(display.printNotice)
+                    // For the person watching the status line (piped, the events' times tell the same).
+                    if context.errorOutput.isTerminal, let summary = pace.summary(frames: stitcher.frameCount, now: .now) {
+                        display.printNotice("\(context.command): \(summary)")
+                    }
                     display.finish()
                 }
-                let rate = stitcher.format.frameRate.perSecond.doubleValue
+                var ignoredShown = false
                 while try stitcher.step() {
                     reader.takeNotices().forEach(display.printNotice)
                     stitcher.takeNativeWarnings().forEach { display.printNotice("\(context.command): warning: \($0)") }
+                    if !ignoredShown, stitcher.session.ignoredLiveCommands > 0 {
+                        ignoredShown = true
+                        display.printNotice("\(context.command): the command log holds as many commands as 'render --script' "
+                            + "replays (\(SessionScript.maximumCommands)); commands typed from now on are ignored")
+                    }
                     if reader.takeStatusRequest() { display.printStatus(stitcher.session.status) }
-                    display.update(stitcher.session.status)
+                    let now = ContinuousClock.now
+                    display.update(stitcher.session.status, pace: pace.behind(frames: stitcher.frameCount, now: now),
+                                   typed: terminal == nil ? nil : reader.typed)
                     if context.interrupt.isSet { throw RenderError.interrupted }
                     // Frame n is due n / (rate × speed) seconds after the start; ahead of time, wait.
-                    let due = start + .seconds(Double(stitcher.frameCount) / (rate * speed))
-                    let now = ContinuousClock.now
+                    let due = pace.due(frames: stitcher.frameCount)
                     if due > now { Thread.sleep(forTimeInterval: Self.seconds(due - now)) }
                 }
                 // The command log appears with the recording and the event log, or none of them does.
@@ -129,6 +149,54 @@ enum PlayCommand: Command {
             try context.rethrowing(error, interrupted: (error as? RenderError) == .interrupted)
         }
         await context.finish(beacons)
+    }
+
+    /// How `play` keeps up with the wall clock: frame n is due n / (rate × speed) seconds after the start. Play is
+    /// behind when a frame is done more than `threshold` after it was due (a loaded machine, a slow recording);
+    /// the status line then says so, with the speed achieved, and so does the end (on a terminal).
+    struct PlayPace {
+        static let threshold: Duration = .milliseconds(500)
+        let start: ContinuousClock.Instant
+        /// The speed asked for (a multiple of real time) and the output's frames per second.
+        let speed: Double
+        let rate: Double
+        /// Whether play was ever behind by more than the threshold.
+        private(set) var fellBehind = false
+
+        func due(frames: Int64) -> ContinuousClock.Instant {
+            start + .seconds(Double(frames) / (rate * speed))
+        }
+
+        /// The multiple of real time achieved since the start, `frames` played by `now`.
+        func achieved(frames: Int64, now: ContinuousClock.Instant) -> Double {
+            let elapsed = PlayCommand.seconds(now - start)
+            return elapsed > 0 ? Double(frames) / rate / elapsed : speed
+        }
+
+        /// The status line's note when the frames done by `now` are behind: `behind 1.2 s: 0.45x real time`.
+        mutating func behind(frames: Int64, now: ContinuousClock.Instant) -> String? {
+            let late = now - due(frames: frames)
+            guard late > Self.threshold else { return nil }
+            fellBehind = true
+            return "behind \(Self.format(PlayCommand.seconds(late), digits: 1)) s: \(Self.format(achieved(frames: frames, now: now), digits: 2))x real time"
+        }
+
+        /// The line for the end when play fell behind: `played at 0.45x real time, slower than the 1x asked`.
+        func summary(frames: Int64, now: ContinuousClock.Instant) -> String? {
+            guard fellBehind else { return nil }
+            return "played at \(Self.format(achieved(frames: frames, now: now), digits: 2))x real time, slower than the "
+                + "\(Self.format(speed, digits: 2))x asked (this machine could not decode, compose and show the frames in time)"
+        }
+
+        /// `value` with at most `digits` decimals, without trailing zeros: 0.45, 1, 2.5.
+        static func format(_ value: Double, digits: Int) -> String {
+            var text = String(format: "%.\(digits)f", value)
+            if text.contains(".") {
+                while text.hasSuffix("0") { text.removeLast() }
+                if text.hasSuffix(".") { text.removeLast() }
+            }
+            return text
+        }
     }
 
     static func seconds(_ duration: Duration) -> Double {

@@ -15,6 +15,7 @@ extension SessionOptions {
             files.read("--content", session.contentPath(of: player))
             files.read("--ads", Self.localDocument(session.adSource(of: player)))
             files.read("--url-map", adRequest.urlMap ?? session.urlMap.map(session.resolved))
+            if case .file(let path) = script { files.read("--script", path) }
         } else {
             let inputs = try resolvedInputs()
             files.read("--content", inputs.content)

@@ -1,5 +1,6 @@
 import AdDecisioning
 import AdInsertion
+import AdPlayback
 import AdScreen
 import Foundation
 import MediaCore
@@ -10,11 +11,12 @@ extension SessionOptions {
     /// device.
     ///
     /// - Throws: `UsageError` for a shortcut without `--device`, an option the session file takes the place of,
-    ///   or a session file that cannot be read or used (its message names the JSON path).
+    ///   a session file that cannot be read or used (its message names the JSON path), or a `--script` (which
+    ///   replaces the file's script) that cannot be read.
     func screenSession(command: String) throws(UsageError) -> ScreenSession? {
         if let sessionFile {
             let given: [(Bool, String)] = [
-                (content != nil, "--content"), (ads != nil, "--ads/--break"), (script != nil, "--script"),
+                (content != nil, "--content"), (ads != nil, "--ads/--break"),
                 (shortcuts.device != nil, "--device"), (shortcuts.orientation != nil, "--orientation"),
                 (shortcuts.pointScale != nil, "--point-scale"), (shortcuts.banner != nil, "--banner"),
                 (shortcuts.bannerLayout != nil, "--banner-layout"), (shortcuts.testMode, "--test-mode"),
@@ -22,9 +24,20 @@ extension SessionOptions {
             if let name = given.first(where: \.0)?.1 {
                 throw UsageError(command: command, message: "\(name): the --session file says this; give one or the other")
             }
-            do throws(SessionFileError) { return try RenderRequest.session(contentsOfFile: sessionFile) } catch {
+            let session: ScreenSession
+            do throws(SessionFileError) { session = try RenderRequest.session(contentsOfFile: sessionFile) } catch {
                 throw UsageError(command: command, message: "--session: \(error)")
             }
+            // `--script` takes the place of the file's script: `play`'s command log (which holds the file's script
+            // commands as they applied) replays with `render --session FILE --script @LOG`.
+            guard let script else { return session }
+            let replacement: SessionScript
+            do { replacement = try SessionOptions.loadScript(script, command: command) } catch let error as UsageError {
+                throw error
+            } catch {
+                throw UsageError(command: command, message: "--script: \(error)")
+            }
+            return session.replacingScript(replacement.formatted())
         }
         guard let device = shortcuts.device else {
             for (given, name) in [(shortcuts.orientation != nil, "--orientation"), (shortcuts.pointScale != nil, "--point-scale"),
@@ -47,5 +60,13 @@ extension SessionOptions {
         let lower = tag.lowercased()
         if lower.hasPrefix("http://") || lower.hasPrefix("https://"), URL(string: tag) != nil { return nil }
         return tag
+    }
+}
+
+extension ScreenSession {
+    /// The same session with `script` (script syntax) in place of its own.
+    func replacingScript(_ script: String) -> ScreenSession {
+        ScreenSession(screen: screen, testMode: testMode, banners: banners, fullScreenAds: fullScreenAds,
+                      nativePlacements: nativePlacements, players: players, script: script, urlMap: urlMap, directory: directory)
     }
 }

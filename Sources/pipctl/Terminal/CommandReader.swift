@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import AdInsertion
 import AdPlayback
 import Foundation
@@ -11,24 +14,60 @@ import Synchronization
 /// `skip`, `click`, `quit`) plus `status`. Anything else gets a one-line help and the session goes on. The help is not
 /// written from the reading thread but queued for the display, which prints it between frames, off the status
 /// line. At the end of the input the inbox is closed: a session waiting for a command that can no longer come ends.
+///
+/// Lines are read in chunks and split by `LineSplitter`, so a line is held only up to its limit and a long input
+/// costs work in proportion to its length. With `editing` (standard input is a terminal that `TerminalInput` took
+/// over), the line being typed is edited here and shown by the display (`typed`).
 final class CommandReader: Sendable {
     static let help = "commands: pip | pip on | pip off | seek T | pause | resume | skip | click | status | quit"
 
     private let inbox: CommandInbox
+    private let editing: Bool
     private let statusRequests = Atomic<Int>(0)
     private let notices = LockedState<[String]>([])
+    private let pending = LockedState<String>("")
 
-    init(inbox: CommandInbox) {
+    init(inbox: CommandInbox, editing: Bool = false) {
         self.inbox = inbox
+        self.editing = editing
     }
 
     /// Starts reading standard input.
     func start() {
         let thread = Thread { [self] in
-            while let line = readLine(strippingNewline: true) { handle(line) }
+            read(descriptor: STDIN_FILENO)
             inbox.close()
         }
         thread.start()
+    }
+
+    /// Reads `descriptor` to its end, handling each line.
+    func read(descriptor: Int32) {
+        var splitter = LineSplitter(editing: editing)
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        reading: while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            for output in splitter.take(buffer[0..<n]) {
+                if output == .end { break reading }
+                take(output)
+            }
+            if editing { pending.withLock { $0 = splitter.typed } }
+        }
+        if let last = splitter.finish() { take(last) }
+        if editing { pending.withLock { $0 = "" } }
+    }
+
+    /// The line being typed (editing), for the display; empty otherwise.
+    var typed: String { pending.withLock { $0 } }
+
+    private func take(_ output: LineSplitter.Output) {
+        switch output {
+        case .line(let line): handle(line)
+        case .tooLong: notify("ignored a line longer than \(LineSplitter.maximumLineBytes) bytes; \(CommandReader.help)")
+        case .end: break
+        }
     }
 
     /// True once for each `status` line read since the last call.

@@ -16,6 +16,10 @@ final class LiveDisplay: SessionEventObserver {
     private var lastDraw: ContinuousClock.Instant?
     private var statusShown = false
     private var status = ""
+    /// What the user is typing (`CommandReader.typed`), drawn after the status: the terminal does not echo it.
+    private var typed: String?
+    /// How far play is behind real time, when it is (`PlayPace`).
+    private var pace: String?
 
     init(output: any TextSink, errorOutput: any TextSink) {
         self.output = output
@@ -34,10 +38,14 @@ final class LiveDisplay: SessionEventObserver {
         // old status under a PIP_DID_START would say that picture-in-picture is off.
     }
 
-    /// Updates the status line (on a terminal).
-    func update(_ status: SessionStatus) {
-        self.status = status.description
-        drawStatus(force: false)
+    /// Updates the status line (on a terminal): the session's status, then how far play is behind real time
+    /// (`pace`, when it is), then the line being typed (`typed`, when standard input is that terminal). A change
+    /// of what is typed is drawn at once.
+    func update(_ status: SessionStatus, pace: String? = nil, typed: String? = nil) {
+        let typedChanged = typed != self.typed
+        self.status = status.description + (pace.map { " | " + $0 } ?? "")
+        self.typed = typed
+        drawStatus(force: typedChanged)
     }
 
     /// Prints the status once on standard output (the `status` command).
@@ -70,15 +78,22 @@ final class LiveDisplay: SessionEventObserver {
         let now = ContinuousClock.now
         if !force, statusShown, let last = lastDraw, now - last < .milliseconds(100) { return }
         lastDraw = now
-        errorOutput.write("\r\u{1B}[K" + status)
+        errorOutput.write("\r\u{1B}[K" + status + (typed.map { " > " + $0 } ?? ""))
         statusShown = true
     }
 
-    /// `0:12.400  AD_BREAK_STARTED  break 1 ad 0  code 405  pipActive  message`
+    /// `0:12.400  AD_BREAK_STARTED  break 1 ad 0  code 405  pipActive  message`; a native placement's event names
+    /// it, its load phase or failure and its card: `0:01.000  onAdLoadPhase  native feed-slider: loading`.
     static func line(_ event: SessionEvent) -> String {
         var parts = [ProgressLine.clock(event.time) + String(format: ".%03d", Int((event.time * 1000).rounded()) % 1000), event.type.rawValue]
         let line = event.columns
         if let b = line.breakIndex { parts.append("break \(b)" + (line.adIndex.map { " ad \($0)" } ?? "")) }
+        if let placement = line.native.placement {
+            // `native feed-slider: loading`, `native feed-slider: card 3 ("shoe-4")`
+            let detail = [line.native.phase?.rawValue, line.native.failure?.rawValue,
+                          line.native.card.map { "card \($0)" + (line.native.adID.map { " (\"\($0)\")" } ?? "") }].compactMap { $0 }
+            parts.append("native \(placement)" + (detail.isEmpty ? "" : ": " + detail.joined(separator: " ")))
+        }
         if let e = line.event { parts.append(e.rawValue) }
         if let code = line.code { parts.append("code \(code)") }
         if let reason = line.reason { parts.append(reason.rawValue) }

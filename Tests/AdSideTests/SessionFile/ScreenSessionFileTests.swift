@@ -114,7 +114,7 @@ import Testing
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs")
         let page = try String(contentsOf: docs.appendingPathComponent("SESSION.md"), encoding: .utf8)
         let blocks = page.components(separatedBy: "```json\n").dropFirst().map { $0.components(separatedBy: "```")[0] }
-        #expect(blocks.count == 4)
+        #expect(blocks.count == 5)
         for block in blocks {
             #expect(throws: Never.self) { _ = try ScreenSession(sessionFile: Data(block.utf8), file: "SESSION.md") }
         }

@@ -84,6 +84,48 @@ extension EndToEnd {
             #expect(dir.entries() == [])
         }
 
+        /// 100,000 piped commands (the issue's 96 s for a 2.5 s session: the work was quadratic): play takes them in
+        /// work proportional to their number, keeps as many as `render --script` replays (10,000) with one line
+        /// saying so, and the command log it writes replays.
+        @Test func aHundredThousandPipedCommandsStopAtTheScriptLimitWithOneLineAndTheLogReplays() async throws {
+            let dir = try ScratchDirectory()
+            let log = dir.path("commands.txt")
+            let lines = (0..<100_000).map { $0 % 2 == 0 ? "pause" : "resume" }.joined(separator: "\n") + "\n"
+            let content = try await TestClip.long.path
+            let play = try await PipctlProcess.run(["play", "--content", content, "--speed", "10", "--command-log", log],
+                                                   standardInput: Data(lines.utf8), timeout: .seconds(120))
+            #expect(play.exitStatus == 0, "\(play.standardError)")
+            #expect(play.errorLines.filter { !$0.contains("real time") } == [
+                "pipctl play: the command log holds as many commands as 'render --script' replays (10000); commands typed from now on are ignored",
+            ])
+            let commands = try dir.text("commands.txt").split(separator: ";")
+            #expect(commands.count == 10_000)
+            let replay = try await PipctlProcess.run(["render", "--content", content, "--script", "@" + log, "-o", dir.path("replay.mp4"),
+                                                      "--preset", "ultrafast", "--events", dir.path("replay.jsonl")])
+            #expect(replay.exitStatus == 0, "\(replay.standardError)")
+            let played = play.standardOutput.split(separator: "\n").filter { $0.contains(#""type":"COMMAND""#) }
+            let replayed = try dir.text("replay.jsonl").split(separator: "\n").filter { $0.contains(#""type":"COMMAND""#) }
+            #expect(played.count == 10_000 && replayed == played)
+        }
+
+        /// Asked for far more than this machine can do (600 frames of a device's canvas composed and encoded, at 1000x:
+        /// due in 20 ms), play says on its status line and at the end that it is behind, with the speed it achieved
+        /// (for the person at the terminal).
+        @Test func playBehindRealTimeSaysSoWithTheSpeedItAchieved() async throws {
+            let dir = try ScratchDirectory()
+            let terminal = try PseudoTerminal(["play", "--content", try await TestClip.long.path, "--device", "ipad-11", "--speed", "1000",
+                                               "--record", dir.path("rec.mp4"), "--preset", "ultrafast"], inputThroughPipe: true)
+            let status = try await terminal.exitStatus()
+            let shown = terminal.shown
+            #expect(status == 0, "\(shown.debugDescription)")
+            #expect(shown.contains(/\r\u{1B}\[K\d+:\d\d:\d\d\.\d{3} content [^\r\n\u{1B}]* \| behind [0-9.]+ s: [0-9.]+x real time/),
+                    "\(shown.debugDescription)")
+            let end = try #require(shown.firstMatch(of: /pipctl play: played at ([0-9.]+)x real time, slower than the 1000x asked/),
+                                   "\(shown.debugDescription)")
+            #expect(shown.contains("slower than the 1000x asked (this machine could not decode, compose and show the frames in time)\r\n"))
+            #expect(try #require(Double(end.1)) < 1000)
+        }
+
         /// The frame count and the segments of `OUT.timeline.json`, each segment as canonical JSON text.
         static func timeline(_ output: String) throws -> (frames: Int?, segments: [String]) {
             let data = try Data(contentsOf: URL(fileURLWithPath: output + ".timeline.json"))
@@ -117,6 +159,32 @@ extension EndToEnd {
             #expect(shown.contains(/\d+:\d\d\.\d{3}  AD_BREAK_STARTED  break 0\r\n/), "\(shown.debugDescription)")
             #expect(shown.contains(/\d+:\d\d\.\d{3}  SESSION_ENDED  quit\r\n/), "\(shown.debugDescription)")
             #expect(!shown.contains("{\"type\""))
+        }
+
+        /// A person typing at the terminal: the terminal does not echo (play took it over), so the status line's
+        /// redraws cannot erase what is typed; play draws it after the status, each redraw keeping it, and the
+        /// terminal is put back as it was at the end.
+        @Test func whatIsTypedStaysOnTheStatusLineThroughItsRedraws() async throws {
+            let terminal = try PseudoTerminal(["play", "--content", try await TestClip.long.path, "--speed", "1"])
+            try await terminal.waitUntilShown(" content 0:00:0")
+            terminal.type("pau")
+            try await terminal.waitUntilShown(" > pau")
+            // Two more redraws of the status (the position moves on), each ending with the typed text.
+            try await waitUntil("the status is redrawn with the typed text", timeout: .seconds(30)) {
+                terminal.shown.matches(of: /\r\u{1B}\[K\d+:\d\d:\d\d\.\d{3} [^\r\n\u{1B}]* > pau(?=\r|$)/).count >= 3
+            }
+            terminal.type("se\n")
+            try await terminal.waitUntilShown("COMMAND  pause")
+            terminal.type("quit\n")
+            let status = try await terminal.exitStatus()
+            let shown = terminal.shown
+            #expect(status == 0, "\(shown.debugDescription)")
+            // Nothing echoed the keys: "pau" is only ever drawn after a status (" > pau"), in the event's line or as the
+            // status's "| paused".
+            let before: [String] = shown.ranges(of: "pau").map { range in
+                String(shown[..<range.lowerBound].suffix(2))
+            }
+            #expect(before.allSatisfy { ["> ", "  ", "| "].contains($0) }, "\(shown.debugDescription)")
         }
 
         /// Commands piped in while a person watches the terminal: the help for a wrong one gets its own line, not

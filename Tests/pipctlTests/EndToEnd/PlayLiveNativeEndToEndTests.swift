@@ -59,9 +59,9 @@ extension EndToEnd {
             try await Self.waitFor(play, "card 0's impression") { $0["type"] as? String == "onAdImpression" && $0["card"] as? Int == 0 }
             try play.write("swipe left\n")
             try await Self.waitFor(play, "card 2's impression") { $0["type"] as? String == "onAdImpression" && $0["card"] as? Int == 2 }
-            // 300,300 px of the display lies on card 2 once the row has moved one card (as in the render test); play's
-            // canvas holds both orientations (1278 wide at 3/2), so the portrait display starts at x = 344.
-            try play.write("tap 644,300\n")
+            // 300,300 px of the device lies on card 2 once the row has moved one card (as in the render test): a tap
+            // is in the device's pixels, though play's canvas holds both orientations (the display drawn at x 344).
+            try play.write("tap 300,300\n")
             try await Self.waitFor(play, "the click") { $0["type"] as? String == "onAdClick" }
             try play.write("quit\n")
             let result = try await play.result(timeout: .seconds(120))
@@ -106,19 +106,21 @@ extension EndToEnd {
             let expected = image.mean(in: PixelRect(x: 0, y: 0, width: 1200, height: 628))
             #expect(zip(picture.mean(in: media), expected).allSatisfy { abs($0 - $1) <= 4 }, "\(picture.mean(in: media)) vs \(expected)")
 
-            // The command log, replayed as the session's script by `render`, gives the same events at the same frames.
-            let log = try String(contentsOfFile: recording + ".commands.txt", encoding: .utf8)
-            // On play's canvas: a rotation that never comes (past the quit) makes the render's canvas hold both
-            // orientations too, so the tap's output pixels land on the same card.
-            let script = log.trimmingCharacters(in: .whitespacesAndNewlines).components(separatedBy: "; ") + ["rotate landscape@11.9"]
-            let replaySession = try NativeSliderTests.session(dir, script: script, trackers: server.baseURL.absoluteString,
-                                                              seconds: 12, source: server.baseURL.absoluteString + "/slider.json",
-                                                              placement: #", "latencyMs": 500"#)
+            // The command log replayed by `render --session … --script @LOG` (as `play --help` says) gives the same
+            // events at the same frames, though the render's canvas is the portrait device's alone (590 px wide, not
+            // play's 1278): the tap is in the device's pixels, so it clicks card 2 in both.
             let output = dir.path("replay.mkv")
-            let replay = try await PipctlProcess.run(["render", "--session", replaySession, "-o", output, "--profile", "lossless"])
+            let replay = try await PipctlProcess.run(["render", "--session", session, "--script", "@" + recording + ".commands.txt",
+                                                      "-o", output, "--profile", "lossless"])
             try #require(replay.exitStatus == 0, "\(replay.standardError)")
-            let replayed = try Device.Render(reading: output, in: dir).events.filter { $0["placement"] as? String == "s" }
+            let rendered = try Device.Render(reading: output, in: dir)
+            #expect(rendered.size.width == 590 && live.size.width == 1278)
+            let replayed = rendered.events.filter { $0["placement"] as? String == "s" }
             #expect(replayed.map { Self.line($0) } == native.map { Self.line($0) })
+            let taps = { (events: [[String: Any]]) in
+                events.compactMap { e in (e["message"] as? String).flatMap { $0.hasPrefix("tap at") ? "\(e["frame"] ?? "?") \($0)" : nil } }
+            }
+            #expect(taps(live.events).count == 1 && taps(rendered.events) == taps(live.events), "\(taps(live.events))")
         }
 
         /// `play` of the bundled rotating slider session (its own script, no typed command): the images it fetched as

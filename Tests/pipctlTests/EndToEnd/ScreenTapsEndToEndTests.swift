@@ -3,8 +3,9 @@ import MediaCore
 import Testing
 
 extension EndToEnd {
-    /// A tap is in output pixels, so it lands on what is drawn there: on a canvas that holds both orientations (a
-    /// script that rotates), the display is placed in the middle of it and the banner with it.
+    /// A tap is in the device's own pixels, so it lands on the same layer whatever the canvas: on a canvas that
+    /// holds both orientations (a script that rotates, or any `play`), the display is placed in the middle of it
+    /// and the banner with it, and a tap at the banner's place on the device still lands on it.
     @Suite(.enabled(if: FFmpegCommand.isAvailable, "needs the ffmpeg tool")) struct ScreenTapsTests {
         typealias Device = DeviceRenderTests
 
@@ -20,10 +21,11 @@ extension EndToEnd {
         static func centre(_ r: PixelRect) -> (x: Int, y: Int) { (r.x + r.width / 2, r.y + r.height / 2) }
 
         /// iPhone 15 portrait turning landscape at 1 s: a first render says where the banner is drawn (its timeline
-        /// rectangle, and its colour there in the pixels) and where the state's own, unplaced banner rectangle
-        /// would be (the bezel, in the pixels). A second render taps both: the tap on the drawn banner logs its
-        /// click, in portrait and after the rotation; the tap on the bezel logs none.
-        @Test func aTapOnTheBannerWhereItIsDrawnLogsItsClickInARotatingRender() async throws {
+        /// rectangle, and its colour there in the pixels) and where it is on the device (the rectangle less the
+        /// display's place in the canvas; the bezel, in the pixels). A second render taps both: the tap at the
+        /// banner's place on the device logs its click, in portrait and after the rotation; the one at the canvas
+        /// pixels it is drawn at is off the device (refused).
+        @Test func aTapOnTheBannerAtItsPlaceOnTheDeviceLogsItsClickInARotatingRender() async throws {
             let dir = try ScratchDirectory()
             try FFmpegCommand.run(["-f", "lavfi", "-i", "color=c=0x3366cc:s=640x100", "-frames:v", "1", dir.path("banner.png")])
             let probe = try await ScreenLayoutsTests.render(Self.session(script: ["rotate landscape@1"]), in: dir)
@@ -44,11 +46,15 @@ extension EndToEnd {
             #expect(abs(Int(after.y(turned.x, turned.y)) - Device.bannerY) <= 2)
             #expect(abs(Int(before.y(unplaced.x, unplaced.y)) - Device.bezelY) <= 2)
 
-            // The taps: one on the bezel, one on the drawn banner (its landing screen then covers the player), one after
-            // the rotation.
+            // The turned banner on the turned device.
+            let landscapeSegment = try #require(probe.segments.first { ($0["outStartFrame"] as? Int ?? .max) <= 45 && 45 < ($0["outEndFrame"] as? Int ?? 0) })
+            let turnedDisplay = try Device.rect(landscapeSegment["display"])
+            let turnedOnDevice = (x: turned.x - turnedDisplay.x, y: turned.y - turnedDisplay.y)
+            // The taps: one at the canvas pixels the banner is drawn at (off the device), one at its place on the
+            // device (its landing screen then covers the player), one after the rotation.
             _ = try dir.write(Self.session(script: [
-                "tap \(unplaced.x),\(unplaced.y)@0.3", "tap \(drawn.x),\(drawn.y)@0.5", "dismiss main@0.7", "rotate landscape@1",
-                "tap \(turned.x),\(turned.y)@1.5",
+                "tap \(drawn.x),\(drawn.y)@0.3", "tap \(unplaced.x),\(unplaced.y)@0.5", "dismiss main@0.7", "rotate landscape@1",
+                "tap \(turnedOnDevice.x),\(turnedOnDevice.y)@1.5",
             ]).replacingOccurrences(of: "CONTENT", with: try await ScreenLayoutsTests.short.path), to: "tapped.json")
             let output = dir.path("tapped.mkv")
             let result = try await PipctlProcess.run(["render", "--session", dir.path("tapped.json"), "-o", output,
@@ -57,14 +63,17 @@ extension EndToEnd {
             let tapped = try Device.Render(reading: output, in: dir)
             let clicks = tapped.events.filter { $0["type"] as? String == "bannerViewDidRecordClick" }.compactMap { $0["time"] as? Double }
             #expect(clicks == [0.5, 1.5], "\(tapped.events.filter { ($0["message"] as? String)?.hasPrefix("tap") == true })")
-            let onBezel = try #require(tapped.events.first { ($0["message"] as? String)?.hasPrefix("tap at \(unplaced.x),\(unplaced.y)") == true })
-            #expect(onBezel["message"] as? String == "tap at \(unplaced.x),\(unplaced.y) on nothing")
+            let taps = tapped.events.filter { $0["type"] as? String == "LOG" }.compactMap { $0["message"] as? String }.filter { $0.hasPrefix("tap") }
+            #expect(taps.first?.hasPrefix("tap \(drawn.x),\(drawn.y) ignored: ") == true, "\(taps)")
+            #expect(taps.dropFirst() == ["tap at \(unplaced.x),\(unplaced.y) on banner of scene main",
+                                         "tap at \(turnedOnDevice.x),\(turnedOnDevice.y) on banner of scene main"])
         }
 
         /// `play --session` draws on a canvas that holds both orientations from the start (it may be turned at any
-        /// time), so an iPhone 15 in portrait sits at x 344 of 1278: a live tap on the banner where the recording
-        /// draws it logs its click; one where the state's own pixels would put it (the bezel) logs "on nothing".
-        @Test func aLiveTapOnTheBannerWhereItIsDrawnLogsItsClick() async throws {
+        /// time), so an iPhone 15 in portrait sits at x 344 of 1278; a tap is in the device's pixels, as in a render
+        /// of the session: a live tap at x 295 lands on the banner the recording draws at x 639, and one at x 639 is
+        /// off the 590 px wide device.
+        @Test func aLiveTapOnTheBannerAtItsPlaceOnTheDeviceLogsItsClick() async throws {
             let dir = try ScratchDirectory()
             try FFmpegCommand.run(["-f", "lavfi", "-i", "color=c=0xdddd22:s=320x180:r=30:d=30", "-c:v", "libx264",
                                    "-preset", "ultrafast", "-pix_fmt", "yuv420p", dir.path("content.mp4")])
@@ -74,9 +83,9 @@ extension EndToEnd {
             let play = try PipctlProcess(["play", "--session", dir.path("live.json"), "--record", recording, "--profile", "lossless"],
                                          keepsInputOpen: true)
             try await play.waitForOutput(containing: #""type":"bannerViewDidRecordImpression""#)
-            try play.write("tap 295,1160\n")
-            try await play.waitForOutput(containing: "tap at 295,1160 on")
             try play.write("tap 639,1160\n")
+            try await play.waitForOutput(containing: "tap 639,1160 ignored")
+            try play.write("tap 295,1160\n")
             try await play.waitForOutput(containing: #""type":"bannerViewDidRecordClick""#)
             try play.write("quit\n")
             let result = try await play.result(timeout: .seconds(120))
@@ -87,7 +96,7 @@ extension EndToEnd {
             #expect(banner.contains(PixelRect(x: 639, y: 1160, width: 1, height: 1)), "the banner is drawn at \(banner)")
             #expect(!banner.contains(PixelRect(x: 295, y: 1160, width: 1, height: 1)))
             let taps = live.events.compactMap { $0["message"] as? String }.filter { $0.hasPrefix("tap at") }
-            #expect(taps == ["tap at 295,1160 on nothing", "tap at 639,1160 on banner of scene main"])
+            #expect(taps == ["tap at 295,1160 on banner of scene main"])
             #expect(live.events.filter { $0["type"] as? String == "bannerViewDidRecordClick" }.count == 1)
         }
     }

@@ -114,5 +114,24 @@ extension EndToEnd {
             let conflict = try await PipctlProcess.run(["render", "--session", dir.path("session.json"), "--device", "ipad-11"])
             #expect(conflict.exitStatus == 2 && conflict.standardError.contains("--device: the --session file says this"))
         }
+
+        /// `--script` with `--session` replaces the file's script (how `play`'s command log replays); a script that
+        /// cannot be read is one line naming it, before anything is read or written.
+        @Test func aScriptGivenWithASessionFileReplacesItsScriptAndABadOneIsNamed() async throws {
+            let dir = try ScratchDirectory()
+            _ = try dir.write(#"{"device": "iphone-15", "scenes": [{"id": "main", "player": {"content": "nope.mp4"}}], "script": "quit@1"}"#,
+                              to: "s.json")
+            let missing = try await PipctlProcess.run(["render", "--session", dir.path("s.json"), "--script", "@" + dir.path("log.txt"),
+                                                       "-o", dir.path("o.mp4")])
+            #expect(missing.exitStatus == 2)
+            // The one line, then usage errors' pointer to the help.
+            #expect(missing.errorLines.first?.hasPrefix("pipctl render: --script: \(dir.path("log.txt")): ") == true, "\(missing.errorLines)")
+            #expect(missing.errorLines.dropFirst() == ["See 'pipctl render --help'."])
+            let bad = try await PipctlProcess.run(["render", "--session", dir.path("s.json"), "--script", "pip on", "-o", dir.path("o.mp4")])
+            #expect(bad.exitStatus == 2)
+            #expect(bad.errorLines == [#"pipctl render: --script: script command "pip on": needs exactly one "@time" on the output clock, as in "pip on@12.5""#,
+                                       "See 'pipctl render --help'."])
+            #expect(dir.entries() == ["s.json"])
+        }
     }
 }

@@ -286,7 +286,8 @@ struct SessionOptions: Hashable, Sendable {
         "session", .text("FILE"), absent: "none",
         help: "A session file (JSON, see docs/SESSION.md): the device, its scenes and their layout, each scene's "
             + "player (content and ads) and placements (banner, interstitial), test mode and a script. It takes "
-            + "the place of --content, --ads, --break, --script and the other screen options.")
+            + "the place of --content, --ads, --break and the other screen options; --script, given with it, "
+            + "replaces the file's script (as when replaying 'pipctl play --command-log').")
 
     static let font = Parameter.optional(
         "font", .text("FILE"), absent: "DejaVu Sans (fonts-dejavu-core)",
