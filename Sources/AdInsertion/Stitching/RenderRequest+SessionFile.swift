@@ -95,8 +95,7 @@ extension RenderRequest {
         // A native command needs a native placement to act on: without one it would do nothing, silently.
         if inputs.screen?.nativePlacements.isEmpty ?? true,
            let native = script.commands.first(where: { if case .native = $0.command { true } else { false } }) {
-            throw .native(.unknownPlacement(command: native.description, reason: "no native placement: native commands need "
-                + "a session file (--session) with a scene that declares \"native\" placements"))
+            throw .native(.unknownPlacement(command: native.description, reason: ScreenRefusal.noNativePlacement.description))
         }
         self.init(contentPath: inputs.content, plan: plan, outputPath: output, size: loading.size, frameRate: loading.frameRate,
                   script: script, contentStart: loading.contentStart ?? .zero, clockOrigin: loading.clockOrigin)

@@ -152,6 +152,7 @@ public final class Stitcher {
             sum + (Stitcher.expectedDuration(of: planned).map { format.frameRate.frameCount(in: $0) } ?? 0)
         }
         director.screen?.recordsNativeCommands = liveNative != nil
+        director.screen?.hasNativePlacements = request.device.nativeAds != nil || liveNative != nil
         // A render's native events are known before it starts; `play`'s come as it plays (`updateLiveNative`).
         if liveNative == nil { director.schedule(native: native?.events ?? []) }
         // Fetch ahead: every break's media starts downloading now, while the content before it plays.

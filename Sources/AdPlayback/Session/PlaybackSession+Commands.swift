@@ -90,7 +90,10 @@ extension PlaybackSession {
         case .quit:
             end(reason: .quit, contentEnded: false)
         case .native(let nativeCommand):
-            if logs { device.screen?.applied(nativeCommand, at: time) }
+            // Without a native placement a native command would do nothing: say so rather than pretend.
+            guard let screen = device.screen else { return refuse(command, ScreenRefusal.noNativePlacement.description) }
+            guard logs else { return }
+            do { try screen.applied(nativeCommand, at: time) } catch { refuse(command, error.description) }
         case .screen(let screenCommand):
             // Without a device there is no screen to change; say so rather than pretend.
             guard let screen = device.screen else { return refuse(command, "screen commands need --device") }

@@ -19,7 +19,9 @@ public protocol PlayerScreen: AnyObject {
     /// - Throws: why the screen refused the command; the screen is then as it was.
     func apply(_ command: ScreenCommand, at time: MediaTime, live: Bool) throws(ScreenRefusal) -> [String]
     /// Notes a native placement's command at output time `time`; the placements follow it.
-    func applied(_ command: NativeCommand, at time: MediaTime)
+    ///
+    /// - Throws: why the screen refuses it: it has no native placement to act on.
+    func applied(_ command: NativeCommand, at time: MediaTime) throws(ScreenRefusal)
     /// The full-screen ad over `scene` at output time `time`, if one covers it.
     func cover(of scene: SceneID, at time: MediaTime) -> FullScreenCover?
 }
@@ -29,6 +31,10 @@ public struct ScreenRefusal: Error, Hashable, Sendable, CustomStringConvertible 
     public let description: String
 
     public init(_ description: String) { self.description = description }
+
+    /// A native command on a screen without native placements (a render refuses it in its script before it starts).
+    public static let noNativePlacement = ScreenRefusal(
+        "no native placement: native commands need a session file (--session) with a scene that declares \"native\" placements")
 }
 
 /// A full-screen ad over a player's scene: the player is paused under it until it goes.

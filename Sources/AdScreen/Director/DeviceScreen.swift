@@ -19,6 +19,8 @@ public final class DeviceScreen: PlayerScreen {
     /// Whether the screen keeps the native and screen commands applied to it for `takeNativeCommands()` (`play`
     /// with native placements).
     public var recordsNativeCommands = false
+    /// Whether the screen has native placements for native commands to act on; without, they are refused.
+    public var hasNativePlacements = false
     private var nativeCommands: [AppliedCommand] = []
     /// The screen changes of live commands not yet taken: the requests they cause are not in the script's run.
     private var liveChanges: [ScreenTimeline.Change] = []
@@ -73,7 +75,8 @@ public final class DeviceScreen: PlayerScreen {
         return logged.map(\.logText)
     }
 
-    public func applied(_ command: NativeCommand, at time: MediaTime) {
+    public func applied(_ command: NativeCommand, at time: MediaTime) throws(ScreenRefusal) {
+        guard hasNativePlacements else { throw .noNativePlacement }
         // A render evaluates its native placements before it starts (`NativeScreenRun`); `play` follows the
         // commands as they apply.
         if recordsNativeCommands { nativeCommands.append(AppliedCommand(time: time, command: .native(command), change: nil)) }

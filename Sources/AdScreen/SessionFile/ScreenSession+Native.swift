@@ -76,10 +76,12 @@ extension ScreenSession {
     ///
     /// - Throws: `NativeError.unknownPlacement` for a native command naming no placement. A load that fails is
     ///   not an error: it is the run's `onAdFailure`.
+    /// - Parameter timeline: the screen over the render as its screen ads settle it (`ScreenAdRun.timeline`: a
+    ///   failed present covers nothing); `nil` for the script's own timeline.
     public func loadNative(script: SessionScript, settings: AdsLoaderSettings, frameRate: FrameRate, end: MediaTime,
-                           measurer: any TextMeasurer) async throws(NativeError) -> NativeAds? {
+                           measurer: any TextMeasurer, timeline: ScreenTimeline? = nil) async throws(NativeError) -> NativeAds? {
         guard !nativePlacements.isEmpty else { return nil }
-        let run = try NativeScreenRun(screen: ScreenTimeline(initial: screen, script: script), placements: nativePlacements,
+        let run = try NativeScreenRun(screen: timeline ?? ScreenTimeline(initial: screen, script: script), placements: nativePlacements,
                                       script: script, frameRate: frameRate, end: end, measurer: measurer)
         let loader = nativeLoader(settings: settings)
         var loads: [(result: NativeAdLoader.NativeLoadResult, placement: NativePlacement)] = [], warnings: [String] = []

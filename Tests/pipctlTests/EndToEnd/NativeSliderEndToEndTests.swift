@@ -145,6 +145,25 @@ extension EndToEnd {
                     "\(result.standardError)")
         }
 
+        /// A present whose ad fails covers nothing, so the slider's cards are seen and counted as if it had not
+        /// been typed (the native run follows the screen ads' settled timeline).
+        @Test func aPresentThatFailsCoversNoCardSoItsImpressionStillCounts() async throws {
+            let dir = try ScratchDirectory()
+            _ = try Self.session(dir, script: [], trackers: "https://t.example")
+            let session = try dir.write("""
+            {"device": "iphone-15", "testMode": true,
+             "scenes": [{"id": "feed", "player": {"content": "content.mp4"},
+                         "native": [{"id": "s", "source": "slider.json", "template": {"slots": ["title", "media"]}}]}],
+             "script": ["load slider@0", "present interstitial feed@0.3"]}
+            """, to: "session.json")
+            let output = dir.path("out.mp4")
+            let result = try await PipctlProcess.run(["render", "--session", session, "-o", output, "--preset", "ultrafast"])
+            try #require(result.exitStatus == 0, "\(result.standardError)")
+            let events = try String(contentsOfFile: output + ".events.jsonl", encoding: .utf8).split(separator: "\n")
+            #expect(events.contains { $0.contains("ad:didFailToPresentFullScreenContentWithError") }, "\(events)")
+            #expect(events.contains { $0.contains(#""type":"onAdImpression""#) && $0.contains(#""card":0"#) }, "\(events)")
+        }
+
         @Test func overlappingPlacementsAreAnErrorNamingBothAndTheJSONPath() async throws {
             let dir = try ScratchDirectory()
             _ = try Self.session(dir, script: [], trackers: "https://t.example")

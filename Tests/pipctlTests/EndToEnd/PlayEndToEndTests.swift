@@ -189,6 +189,21 @@ extension EndToEnd {
 
         /// Commands piped in while a person watches the terminal: the help for a wrong one gets its own line, not
         /// the end of the status line.
+        /// A native command typed without native placements is refused with its reason, not ignored silently.
+        @Test func aTypedNativeCommandWithoutANativePlacementIsRefused() async throws {
+            let dir = try ScratchDirectory()
+            let play = try PipctlProcess(["play", "--content", try await TestClip.long.path, "--speed", "0.5",
+                                          "--events", dir.path("events.jsonl")], keepsInputOpen: true)
+            try play.write("load slider\n")
+            try await play.waitForOutput(containing: "no native placement: native commands need a session file", timeout: .seconds(60))
+            try play.write("quit\n")
+            let result = try await play.result(timeout: .seconds(120))
+            #expect(result.exitStatus == 0, "\(result.standardError)")
+            let events = try String(contentsOfFile: dir.path("events.jsonl"), encoding: .utf8)
+            let refused = events.split(separator: "\n").filter { $0.contains(#""reason":"refused""#) }
+            #expect(refused.count == 1 && refused[0].contains("load slider ignored: no native placement"), "\(events)")
+        }
+
         @Test func aRefusedCommandIsPrintedOnItsOwnLineNotOnTheStatusLine() async throws {
             let terminal = try PseudoTerminal(["play", "--content", try await TestClip.long.path, "--speed", "1"],
                                               inputThroughPipe: true)

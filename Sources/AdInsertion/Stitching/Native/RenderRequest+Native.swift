@@ -24,7 +24,9 @@ extension RenderRequest {
         let ads = plan.breaks.flatMap(\.ads).compactMap(Stitcher.expectedDuration).reduce(Rational.zero) { $0 + $1.seconds }
         let end = MediaTime(seconds: max(.zero, contentLength) + ads)
         do throws(NativeError) {
-            return try await session.loadNative(script: script, settings: settings, frameRate: rate, end: end, measurer: measurer)
+            // A present whose ad failed covers no card: the screen ads' settled timeline says which did.
+            return try await session.loadNative(script: script, settings: settings, frameRate: rate, end: end, measurer: measurer,
+                                                timeline: device.screenAds?.timeline)
         } catch {
             throw .native(error)
         }
