@@ -13,10 +13,11 @@ extension RenderRequest {
     /// The session file at `path`, read for a render: `ScreenSession(contentsOfSessionFile:)`, which bounds and
     /// checks it, and one of its scenes must have a player.
     ///
+    /// - Parameter isCancelled: asked while a FIFO waits for its writer (a signal ends the wait).
     /// - Throws: `SessionFileError` naming the file and the JSON path of what is wrong (`scenes` when no scene has a
     ///   player).
-    public static func session(contentsOfFile path: String) throws(SessionFileError) -> ScreenSession {
-        let session = try ScreenSession(contentsOfSessionFile: path)
+    public static func session(contentsOfFile path: String, isCancelled: () -> Bool = { false }) throws(SessionFileError) -> ScreenSession {
+        let session = try ScreenSession(contentsOfSessionFile: path, isCancelled: isCancelled)
         guard session.player != nil else {
             throw SessionFileError(file: path, path: "scenes", "no scene has a player (its content)")
         }

@@ -64,7 +64,7 @@ enum PlayCommand: Command {
     static func run(_ options: Options, context: CommandContext) async throws {
         // A screen option without --device is a usage mistake, reported before any file is looked at. The session
         // file is read here, once.
-        let screen = try options.session.screenSession(command: context.command)
+        let screen = try options.session.screenSession(context: context)
         var files = try options.session.inputFiles(screen: screen)
         files.write("--record", options.record)
         if let record = options.record {

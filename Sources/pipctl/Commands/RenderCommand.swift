@@ -98,7 +98,7 @@ enum RenderCommand: Command {
     static func run(_ options: Options, context: CommandContext) async throws {
         // A screen option without --device is a usage mistake, reported before any file is looked at. The session
         // file is read here, once.
-        let screen = try options.session.screenSession(command: context.command)
+        let screen = try options.session.screenSession(context: context)
         let hlsSettings = try options.hls.settings(encoding: options.encoding, command: context.command)
         var files = try options.session.inputFiles(screen: screen)
         if hlsSettings == nil {

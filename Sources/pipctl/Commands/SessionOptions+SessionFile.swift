@@ -9,9 +9,11 @@ extension SessionOptions {
     /// shortcuts (`--device`, `--orientation`, `--point-scale`, `--banner`, `--test-mode`) describe; `nil` without a
     /// device.
     ///
+    /// - Parameter isCancelled: asked while a session file that is a FIFO waits for its writer: the command's
+    ///   interrupt flag, so that a signal ends the wait.
     /// - Throws: `UsageError` for a shortcut without `--device`, an option the session file takes the place of,
     ///   or a session file that cannot be read or used (its message names the JSON path).
-    func screenSession(command: String) throws(UsageError) -> ScreenSession? {
+    func screenSession(command: String, isCancelled: () -> Bool = { false }) throws(UsageError) -> ScreenSession? {
         if let sessionFile {
             let given: [(Bool, String)] = [
                 (content != nil, "--content"), (ads != nil, "--ads/--break"), (script != nil, "--script"),
@@ -22,7 +24,7 @@ extension SessionOptions {
             if let name = given.first(where: \.0)?.1 {
                 throw UsageError(command: command, message: "\(name): the --session file says this; give one or the other")
             }
-            do throws(SessionFileError) { return try RenderRequest.session(contentsOfFile: sessionFile) } catch {
+            do throws(SessionFileError) { return try RenderRequest.session(contentsOfFile: sessionFile, isCancelled: isCancelled) } catch {
                 throw UsageError(command: command, message: "--session: \(error)")
             }
         }
@@ -35,6 +37,15 @@ extension SessionOptions {
         }
         return .oneScene(device: device, orientation: shortcuts.orientation, pointScale: shortcuts.pointScale,
                          banner: shortcuts.banner, testMode: shortcuts.testMode)
+    }
+
+    /// `screenSession(command:)` for a command that catches interrupts: a signal that arrives while a session file
+    /// that is a FIFO waits for its writer ends the wait, and the command stops as interrupted (128 + the signal).
+    func screenSession(context: CommandContext) throws -> ScreenSession? {
+        do { return try screenSession(command: context.command, isCancelled: { context.interrupt.isSet }) } catch {
+            try context.interrupt.checkpoint()
+            throw error
+        }
     }
 
     /// The local file of an ads document, for the files check; `nil` for a URL or quick breaks.
