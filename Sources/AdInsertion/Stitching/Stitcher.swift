@@ -466,11 +466,12 @@ public final class Stitcher {
     }
 
     /// How long an ad should play, for progress: what the ad server declared, or (for a `--break` file, which
-    /// declares nothing) its probed video length.
+    /// declares nothing) its probed video length. The probe is an ad's: a file over `PictureLimit.creatives` is
+    /// not decoded (its ad fails when it is opened).
     static func expectedDuration(of planned: PlannedAd) -> MediaDuration? {
         guard planned.state == .available else { return nil }
         if let declared = planned.ad.declaredDuration { return declared }
-        guard let path = planned.ad.localMediaPath, let info = try? MediaProbe.probe(path) else { return nil }
+        guard let path = planned.ad.localMediaPath, let info = try? MediaProbe.probe(path, pictureLimit: .creatives) else { return nil }
         return info.bestVideo?.duration ?? info.duration
     }
 
