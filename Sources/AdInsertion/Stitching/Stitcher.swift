@@ -59,6 +59,10 @@ public final class Stitcher {
     /// Opens the content, the background and the output, and creates the session.
     public init(request: RenderRequest, appDelegate: (any PictureInPictureDelegate)? = nil,
                 mode: SessionConfiguration.Mode = .batch) throws(RenderError) {
+        // Checked before anything is opened or written: no output may replace a file the render reads.
+        if let collision = request.fileCollision {
+            throw .output(.outputNotWritable(path: collision.output.path, reason: "it is the same file as \(collision.other.description); nothing was written"))
+        }
         self.request = request
         let info: MediaInfo
         let content: MediaSource

@@ -80,6 +80,9 @@ enum PlayCommand: Command {
             screen: screen, output: options.record, format: options.format, encoding: options.encoding, timeline: nil,
             events: options.events, frameHashes: nil, live: true, context: context) }
         live.output.writesMedia = options.record != nil
+        // What the ads and creatives name is known now: none of it may be an output either.
+        files.read(live.readFiles)
+        try files.check(command: context.command)
         let commandLogPath = options.commandLog ?? options.record.map { $0 + ".commands.txt" }
         // The log is written when the session ends; a destination it cannot have must stop the session before it
         // plays and records, not after.
