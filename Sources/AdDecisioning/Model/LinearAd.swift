@@ -204,6 +204,10 @@ public struct LinearAd: Hashable, Sendable {
     public var companions: [VASTCompanion]
     /// The inline ad's non-linear creatives (overlays; listed, not drawn), one entry per `<NonLinearAds>`.
     public var nonLinearAds: [VASTNonLinearAds]
+    /// The local files of the documents the ad was read from (its inline response and every wrapper on the way,
+    /// after the URL map), sorted; empty when they were all fetched over the network. A render reads them, so no
+    /// output of it may be one of them.
+    public var documents: [String] = []
 
     public init(id: String? = nil, sequence: Int? = nil, adSystem: String? = nil, adTitle: String? = nil,
                 universalAdIds: [UniversalAdId] = [], creativeId: String? = nil,

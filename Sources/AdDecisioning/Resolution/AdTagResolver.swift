@@ -267,7 +267,12 @@ public struct AdTagResolver: Sendable {
             let (result, warnings) = LinearAdAssembler.assemble(ad, in: document, at: location, hops: context.hops,
                                                                  policy: settings.originPolicy)
             switch result {
-            case .success(let linear): return AdTagResolution(ads: [linear], warnings: warnings)
+            case .success(var linear):
+                // Every document of the chain, this one included, is in `visited`.
+                linear.documents = context.visited.compactMap { visited -> String? in
+                    if case .file(let path) = fetcher.mapped(visited).target { path } else { nil }
+                }.sorted()
+                return AdTagResolution(ads: [linear], warnings: warnings)
             case .failure(let error): return AdTagResolution(errors: [error], warnings: warnings)
             }
         case .wrapper(let wrapper):

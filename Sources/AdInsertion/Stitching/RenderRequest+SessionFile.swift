@@ -13,10 +13,11 @@ extension RenderRequest {
     /// The session file at `path`, read for a render: `ScreenSession(contentsOfSessionFile:)`, which bounds and
     /// checks it, and one of its scenes must have a player.
     ///
+    /// - Parameter isCancelled: asked while a FIFO waits for its writer (a signal ends the wait).
     /// - Throws: `SessionFileError` naming the file and the JSON path of what is wrong (`scenes` when no scene has a
     ///   player).
-    public static func session(contentsOfFile path: String) throws(SessionFileError) -> ScreenSession {
-        let session = try ScreenSession(contentsOfSessionFile: path)
+    public static func session(contentsOfFile path: String, isCancelled: () -> Bool = { false }) throws(SessionFileError) -> ScreenSession {
+        let session = try ScreenSession(contentsOfSessionFile: path, isCancelled: isCancelled)
         guard session.player != nil else {
             throw SessionFileError(file: path, path: "scenes", "no scene has a player (its content)")
         }
@@ -170,8 +171,31 @@ extension RenderRequest {
                 return AdPlan(breaks: [], errors: [error.adError])
             }
         case .breaks(let breaks):
-            do throws(DecisioningError) { return try loader.plan(quickBreaks: breaks, contentDuration: duration) } catch {
+            do throws(DecisioningError) {
+                let plan = try loader.plan(quickBreaks: breaks, contentDuration: duration)
+                try checkPictures(of: breaks)
+                return plan
+            } catch {
                 throw .breaks(error)
+            }
+        }
+    }
+
+    /// Refuses a `--break` file whose video is over `PictureLimit.creatives`, from its header (the container's
+    /// coded size, or a decoder's `max_pixels`), before anything decodes a picture of it: the user named the file,
+    /// so it is their mistake, said before the render starts. A file that cannot be read otherwise is left to
+    /// fail as its ad (405), as it always has.
+    ///
+    /// - Throws: `DecisioningError.invalidBreak` naming the value and the file.
+    private static func checkPictures(of breaks: [QuickBreak]) throws(DecisioningError) {
+        let directory = FileManager.default.currentDirectoryPath
+        for quick in breaks {
+            for file in quick.files {
+                let path = file.hasPrefix("/") ? file : (directory as NSString).appendingPathComponent(file)
+                do throws(MediaError) { _ = try MediaProbe.probe(path, pictureLimit: .creatives) } catch {
+                    guard case .pictureTooLarge(_, let detail) = error else { continue }
+                    throw .invalidBreak(value: quick.value, reason: "media file \(file): \(detail)")
+                }
             }
         }
     }

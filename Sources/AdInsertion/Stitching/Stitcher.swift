@@ -59,6 +59,10 @@ public final class Stitcher {
     /// Opens the content, the background and the output, and creates the session.
     public init(request: RenderRequest, appDelegate: (any PictureInPictureDelegate)? = nil,
                 mode: SessionConfiguration.Mode = .batch) throws(RenderError) {
+        // Checked before anything is opened or written: no output may replace a file the render reads.
+        if let collision = request.fileCollision {
+            throw .output(.outputNotWritable(path: collision.output.path, reason: "it is the same file as \(collision.other.description); nothing was written"))
+        }
         self.request = request
         let info: MediaInfo
         let content: MediaSource
@@ -467,11 +471,12 @@ public final class Stitcher {
     }
 
     /// How long an ad should play, for progress: what the ad server declared, or (for a `--break` file, which
-    /// declares nothing) its probed video length.
+    /// declares nothing) its probed video length. The probe is an ad's: a file over `PictureLimit.creatives` is
+    /// not decoded (its ad fails when it is opened).
     static func expectedDuration(of planned: PlannedAd) -> MediaDuration? {
         guard planned.state == .available else { return nil }
         if let declared = planned.ad.declaredDuration { return declared }
-        guard let path = planned.ad.localMediaPath, let info = try? MediaProbe.probe(path) else { return nil }
+        guard let path = planned.ad.localMediaPath, let info = try? MediaProbe.probe(path, pictureLimit: .creatives) else { return nil }
         return info.bestVideo?.duration ?? info.duration
     }
 

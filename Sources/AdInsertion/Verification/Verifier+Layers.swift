@@ -278,7 +278,8 @@ extension Verifier {
         /// timeline does not give (then any frame of it could be on screen, and guessing would pass or fail at
         /// random).
         mutating func creative(_ source: String, at moment: Moment) throws(MediaError) -> Result<VideoPicture, Unreadable> {
-            let opened = sources[source] ?? open(source)
+            // A creative is opened as the render opens it, within `PictureLimit.creatives`: a timeline may name any file.
+            let opened = sources[source] ?? open(source, pictureLimit: .creatives)
             sources[source] = opened
             let media: MediaSource
             switch opened {
@@ -298,13 +299,17 @@ extension Verifier {
 
         /// Whether the file at `path` is a PNG, JPEG or GIF (what a screen ad's image creative is), by its header
         /// as the loader reads it: FFmpeg's frame count cannot tell a still from a short video.
-        static func isImage(_ path: String) -> Bool {
-            guard let file = FileHandle(forReadingAtPath: path) else { return false }
+        static func isImage(_ path: String) -> Bool { imageHeader(path) != nil }
+
+        /// The header of the PNG, JPEG or GIF at `path`, read from its first MiB as the loader reads it; `nil` for
+        /// anything else.
+        static func imageHeader(_ path: String) -> ImageHeader? {
+            guard let file = FileHandle(forReadingAtPath: path) else { return nil }
             defer { try? file.close() }
-            return (try? file.read(upToCount: 1 << 20)).flatMap { ImageHeader($0) } != nil
+            return (try? file.read(upToCount: 1 << 20)).flatMap { ImageHeader($0) }
         }
 
-        func open(_ source: String) -> Result<MediaSource, Unreadable> {
+        func open(_ source: String, pictureLimit: PictureLimit? = nil) -> Result<MediaSource, Unreadable> {
             let path: String?
             if let url = URL(string: source), let scheme = url.scheme, scheme.count > 1 {
                 guard url.isFileURL else { return .failure(Unreadable(reason: "verify reads local files only")) }
@@ -318,7 +323,11 @@ extension Verifier {
             guard let path else {
                 return .failure(Unreadable(reason: "no such file beside the content, the timeline or in the working directory"))
             }
-            do { return .success(try MediaSource(path: path, format: format)) } catch {
+            // An image is checked from its header, as the loader checks a fetched one: its container states no size.
+            if let pictureLimit, let header = Self.imageHeader(path), let refusal = pictureLimit.refusal(of: header.size) {
+                return .failure(Unreadable(reason: "\(path): \(refusal)"))
+            }
+            do { return .success(try MediaSource(path: path, format: format, pictureLimit: pictureLimit)) } catch {
                 return .failure(Unreadable(reason: "\(error)"))
             }
         }

@@ -5,12 +5,14 @@ import MediaCore
 extension ScreenSession {
     /// The session of the session file at `path`, its size checked before it is read whole.
     ///
+    /// - Parameter isCancelled: asked while a FIFO waits for its writer or its data (`BoundedRead`); `true` ends
+    ///   the wait with an error.
     /// - Throws: `SessionFileError` for a file that cannot be read, is larger than
     ///   `SessionFileLimits.maximumFileBytes`, or that `init(sessionFile:file:)` refuses.
-    public init(contentsOfSessionFile path: String) throws(SessionFileError) {
+    public init(contentsOfSessionFile path: String, isCancelled: () -> Bool = { false }) throws(SessionFileError) {
         let data: Data
         do throws(BoundedRead.Failure) {
-            data = try BoundedRead.contents(ofFile: path, limit: SessionFileLimits.maximumFileBytes)
+            data = try BoundedRead.contents(ofFile: path, limit: SessionFileLimits.maximumFileBytes, isCancelled: isCancelled)
         } catch {
             throw SessionFileError(file: path, path: "", error.description)
         }

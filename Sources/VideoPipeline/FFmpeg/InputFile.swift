@@ -39,7 +39,10 @@ final class InputFile {
         if found < 0 {
             throw InputFile.openFailure(path: path, function: "avformat_find_stream_info", code: found)
         }
-        if let pictureLimit { try checkCodedSizes(pictureLimit, after: "avformat_find_stream_info") }
+        if let pictureLimit {
+            try checkCodedSizes(pictureLimit, after: "avformat_find_stream_info")
+            try checkSizesKnown(pictureLimit)
+        }
         try checkIndexFitsFile(fileSize: size)
     }
 
@@ -52,6 +55,18 @@ final class InputFile {
                   let refusal = limit.refusal(of: PixelSize(width: Int(parameters.width), height: Int(parameters.height)))
             else { continue }
             throw .pictureTooLarge(path: path, detail: "video stream #\(index)'s coded size (\(function)) \(refusal)")
+        }
+    }
+
+    /// Throws `.pictureTooLarge` for a video stream whose size is still unknown after `avformat_find_stream_info`:
+    /// its container does not state it (an image file's) and its decoder refused the first picture (`max_pixels`), so
+    /// it is over the limit or cannot be decoded; opened anyway, it would be decoded whole without the limit.
+    private func checkSizesKnown(_ limit: PictureLimit) throws(MediaError) {
+        for index in 0..<streamCount {
+            let parameters = stream(index).pointee.codecpar.pointee
+            guard parameters.codec_type == AVMEDIA_TYPE_VIDEO, parameters.width <= 0 || parameters.height <= 0 else { continue }
+            throw .pictureTooLarge(path: path, detail: "video stream #\(index)'s picture size is unknown after avformat_find_stream_info "
+                + "(its decoder did not decode a picture of at most \(limit.maximumPixels) pixels)")
         }
     }
 

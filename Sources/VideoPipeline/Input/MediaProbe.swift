@@ -6,10 +6,13 @@ public enum MediaProbe {
     /// streams (nothing is decoded): a file whose codec parameters no decoder accepts cannot be played, and saying
     /// so here is better than listing it as if it could.
     ///
+    /// - Parameter pictureLimit: for an ad's file, the largest video it may have, checked from the container's
+    ///   header before `avformat_find_stream_info` decodes anything (`InputFile`); `nil` for the user's content.
     /// - Throws: `MediaError.fileNotFound`, `.isDirectory`, `.emptyFile`, `.unreadable` (not media, or no decoder
-    ///   for a codec), `.truncated`, and FFmpeg errors naming `avcodec_open2` (corrupt codec parameters).
-    public static func probe(_ path: String) throws(MediaError) -> MediaInfo {
-        let input = try InputFile(path: path)
+    ///   for a codec), `.truncated`, `.pictureTooLarge` over `pictureLimit`, and FFmpeg errors naming
+    ///   `avcodec_open2` (corrupt codec parameters).
+    public static func probe(_ path: String, pictureLimit: PictureLimit? = nil) throws(MediaError) -> MediaInfo {
+        let input = try InputFile(path: path, pictureLimit: pictureLimit)
         for kind in [StreamKind.video, .audio] {
             guard let index = input.bestStream(kind) else { continue }
             _ = try CodecContext.decoder(for: input.stream(index), kind: kind, threads: 1, path: path)

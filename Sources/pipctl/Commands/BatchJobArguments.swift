@@ -1,3 +1,4 @@
+import AdDecisioning
 import Foundation
 import Batch
 
@@ -8,6 +9,10 @@ struct BatchJobArguments {
     let arguments: [String]
     /// Files the job reads, as written (relative to the manifest's directory).
     let inputs: [String]
+    /// Files its local ads documents name (their media, the documents their wrappers and VMAP breaks name), found
+    /// without the network: read by the render only if their ads play, so they are checked against the batch's
+    /// outputs (`BatchPlan`) but neither fingerprint the job nor make its dry run say it would fail.
+    let namedInputs: [String]
     /// Files the job writes, as written: the output, its timeline and event log, a frame-hash file.
     let outputs: [String]
     /// The timeline's path.
@@ -94,6 +99,10 @@ struct BatchJobArguments {
             throw fail(nil, "\(error)")
         }
         inputs += parsed[SessionOptions.breaks].flatMap(\.quick.files)
+        // Local ads documents, and the media and documents they name (found without the network).
+        var documents: [String] = []
+        var urlMap = optionFiles["url-map"].map { BatchManifest.resolve($0, in: directory) }
+        if case .content(_, .document(let document)) = job.source { documents.append(document) }
         if case .session(let file) = job.source, FileManager.default.fileExists(atPath: BatchManifest.resolve(file, in: directory)) {
             // The files the session file names (each scene's content and ads), read as render would read them; a
             // session file that is not there is a missing input like any other (the render fails on it).
@@ -102,11 +111,20 @@ struct BatchJobArguments {
             do {
                 let screen = try session.screenSession(command: "pipctl")
                 inputs += try session.inputFiles(screen: screen).inputs.map(\.path).filter { $0 != session.sessionFile }
+                if let screen {
+                    documents += screen.players.compactMap { SessionOptions.localDocument(screen.adSource(of: $0)) }
+                    urlMap = urlMap ?? screen.urlMap.map(screen.resolved)
+                }
             } catch let error as UsageError {
                 throw fail("session", String(error.message.drop { $0 != ":" }.dropFirst()).trimmingCharacters(in: .whitespaces))
             } catch {
                 throw fail("session", "\(error)")
             }
+        }
+        var loader = AdsLoader()
+        loader.settings.urlMap = urlMap.flatMap { try? URLMap.load(contentsOfFile: $0) }
+        namedInputs = documents.flatMap { document in
+            loader.localFiles(of: document, relativeTo: directory).filter { $0 != BatchManifest.resolve(document, in: directory) }
         }
         inputs += BatchJobArguments.inputOptions.sorted().compactMap { optionFiles[$0] }
         let timeline = optionFiles["timeline"] ?? job.output + ".timeline.json"

@@ -6,7 +6,8 @@ import Batch
 /// runs: each job as render's command line, or the line's error.
 ///
 /// A job's outputs and sidecars (output, timeline, event log, frame hashes, the record `OUT.batch.json`) may not
-/// be the same file as any job's input or an earlier job's output: that job becomes invalid, naming both paths.
+/// be the same file as any job's input (the media and documents its local ads documents name included) or an
+/// earlier job's output: that job becomes invalid, naming both paths.
 /// They may not be the manifest, the summary or the JUnit report either: that is a usage error, before anything
 /// runs. Files are compared as render compares its own (`FileIdentity`: device and inode when the file exists,
 /// resolved path otherwise), each identity taken once and looked up in a table, so that planning is linear in
@@ -25,7 +26,7 @@ struct BatchPlan {
             try interrupt.checkpoint()
             let work = Result { () throws(BatchLineError) in try BatchJobArguments(job, directory: manifest.directory) }
             arguments[job.line] = work
-            let paths = (try? work.get())?.inputs ?? job.inputsAsWritten
+            let paths = (try? work.get()).map { $0.inputs + $0.namedInputs } ?? job.inputsAsWritten
             for path in paths where !BatchManifest.isURL(path) {
                 let named = FileIdentity.Named("the input of \(BatchCommand.quotedID(job.id)) (line \(job.line))",
                                                BatchManifest.resolve(path, in: manifest.directory))

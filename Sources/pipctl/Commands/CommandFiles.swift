@@ -23,6 +23,11 @@ struct CommandFiles {
         if let path { outputs.append(FileIdentity.Named(label, path)) }
     }
 
+    /// Adds inputs the library found (`RenderRequest.readFiles`: ads' media and documents, creatives, the font).
+    mutating func read(_ files: [FileIdentity.Named]) {
+        inputs += files
+    }
+
     /// Throws the first output that cannot be written without destroying something.
     func check(command: String) throws(UsageError) {
         for output in outputs {

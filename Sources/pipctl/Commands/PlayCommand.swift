@@ -68,7 +68,7 @@ enum PlayCommand: Command {
     static func run(_ options: Options, context: CommandContext) async throws {
         // A screen option without --device is a usage mistake, reported before any file is looked at. The session
         // file is read here, once.
-        let screen = try options.session.screenSession(command: context.command)
+        let screen = try options.session.screenSession(context: context)
         var files = try options.session.inputFiles(screen: screen)
         files.write("--record", options.record)
         if let record = options.record {
@@ -84,6 +84,9 @@ enum PlayCommand: Command {
             screen: screen, output: options.record, format: options.format, encoding: options.encoding, timeline: nil,
             events: options.events, frameHashes: nil, live: true, context: context) }
         live.output.writesMedia = options.record != nil
+        // What the ads and creatives name is known now: none of it may be an output either.
+        files.read(live.readFiles)
+        try files.check(command: context.command)
         let commandLogPath = options.commandLog ?? options.record.map { $0 + ".commands.txt" }
         // The log is written when the session ends; a destination it cannot have must stop the session before it
         // plays and records, not after.

@@ -98,7 +98,7 @@ enum RenderCommand: Command {
     static func run(_ options: Options, context: CommandContext) async throws {
         // A screen option without --device is a usage mistake, reported before any file is looked at. The session
         // file is read here, once.
-        let screen = try options.session.screenSession(command: context.command)
+        let screen = try options.session.screenSession(context: context)
         let hlsSettings = try options.hls.settings(encoding: options.encoding, command: context.command)
         var files = try options.session.inputFiles(screen: screen)
         if hlsSettings == nil {
@@ -115,19 +115,24 @@ enum RenderCommand: Command {
             throw UsageError(command: context.command, message: "--hls: \(error)")
         }
         // Every failure from here on removes the staging directory at once, before the process exits.
-        do { try await render(options, screen: screen, hls: hls, context: context) } catch {
+        do { try await render(options, screen: screen, hls: hls, files: files, context: context) } catch {
             hls?.discard()
             throw error
         }
     }
 
-    private static func render(_ options: Options, screen: ScreenSession?, hls: HLSRender?, context: CommandContext) async throws {
+    private static func render(_ options: Options, screen: ScreenSession?, hls: HLSRender?, files: CommandFiles,
+                               context: CommandContext) async throws {
         var prepared = try await context.interruptible { try await options.session.renderRequest(
             screen: screen,
             // An HLS render's MP4 goes into its staging directory (and the demo makes no out/ for it).
             output: hls?.renderPath ?? options.output,
             format: options.format, encoding: options.encoding, timeline: options.timeline,
             events: options.events, frameHashes: options.frameHashes, context: context) }
+        // What the ads and creatives name is known now: none of it may be an output either.
+        var resolved = files
+        resolved.read(prepared.readFiles)
+        try resolved.check(command: context.command)
         // [TIMESTAMP] and realtime pacing share one start: the moment the render starts.
         let start = ContinuousClock.now
         if options.session.sendsBeacons { prepared.clockOrigin = Date() }

@@ -7,8 +7,12 @@ extension SessionOptions {
     func outputPath(_ output: String?) -> String { output ?? (usesDemo ? "out/demo.mp4" : "out.mp4") }
 
     /// The files the session reads (the demo's when it plays the demo), for `CommandFiles.check`: the content, a
-    /// local ads document, the `--break` media, the URL map, a script file and the picture-in-picture background;
-    /// with a session file (`screen`, read once by `screenSession(command:)`), each scene's content and ads.
+    /// local ads document, the `--break` media, the URL map, a script file, the picture-in-picture background and
+    /// the font; with a session file (`screen`, read once by `screenSession(command:)`), each scene's content and
+    /// ads, and the local sources of its banners, full-screen ads and native placements.
+    ///
+    /// What those documents name in turn (an ad's media, a wrapper's next document, a card's image) is known only
+    /// once they are read: `RenderRequest.readFiles` lists it, checked after the request is built.
     func inputFiles(screen: ScreenSession?) throws -> CommandFiles {
         var files = CommandFiles()
         if sessionFile != nil, let session = screen, let player = session.player {
@@ -36,6 +40,19 @@ extension SessionOptions {
             }
         }
         files.read("--banner", shortcuts.banner.flatMap { CreativeSource(argument: $0).localPath })
+        files.read("--font", font)
+        if sessionFile != nil, let session = screen {
+            for banner in session.banners {
+                files.read("--session (the \(banner.label))", banner.source.localPath.map(session.resolved))
+            }
+            for ad in session.fullScreenAds {
+                files.read("--session (the \(ad.kind) in scene \"\(ad.scene)\")", ad.source.localPath.map(session.resolved))
+            }
+            for placement in session.nativePlacements {
+                files.read("--session (native \"\(placement.id)\" in scene \"\(placement.scene)\")",
+                           Self.localDocument(.document(placement.source)).map(session.resolved))
+            }
+        }
         return files
     }
 }

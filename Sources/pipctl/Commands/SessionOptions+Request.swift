@@ -61,9 +61,12 @@ extension SessionOptions {
         switch source {
         case .text(let inline): text = inline
         case .file(let path):
-            // Read bounded: a script larger than its limit is refused before it is read whole.
+            // Read bounded: a script larger than its limit is refused before it is read whole. A FIFO's wait ends
+            // when the task is cancelled (`CommandContext.interruptible`, on a signal).
             let data: Data
-            do throws(BoundedRead.Failure) { data = try BoundedRead.contents(ofFile: path, limit: SessionScript.maximumBytes) } catch {
+            do throws(BoundedRead.Failure) {
+                data = try BoundedRead.contents(ofFile: path, limit: SessionScript.maximumBytes, isCancelled: { Task.isCancelled })
+            } catch {
                 throw UsageError(command: command, message: "--script: \(path): \(error)")
             }
             guard let decoded = String(data: data, encoding: .utf8) else {

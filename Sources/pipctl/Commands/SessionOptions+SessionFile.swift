@@ -10,10 +10,12 @@ extension SessionOptions {
     /// shortcuts (`--device`, `--orientation`, `--point-scale`, `--banner`, `--test-mode`) describe; `nil` without a
     /// device.
     ///
+    /// - Parameter isCancelled: asked while a session file that is a FIFO waits for its writer: the command's
+    ///   interrupt flag, so that a signal ends the wait.
     /// - Throws: `UsageError` for a shortcut without `--device`, an option the session file takes the place of,
     ///   a session file that cannot be read or used (its message names the JSON path), or a `--script` (which
     ///   replaces the file's script) that cannot be read.
-    func screenSession(command: String) throws(UsageError) -> ScreenSession? {
+    func screenSession(command: String, isCancelled: () -> Bool = { false }) throws(UsageError) -> ScreenSession? {
         if let sessionFile {
             let given: [(Bool, String)] = [
                 (content != nil, "--content"), (ads != nil, "--ads/--break"),
@@ -25,7 +27,7 @@ extension SessionOptions {
                 throw UsageError(command: command, message: "\(name): the --session file says this; give one or the other")
             }
             let session: ScreenSession
-            do throws(SessionFileError) { session = try RenderRequest.session(contentsOfFile: sessionFile) } catch {
+            do throws(SessionFileError) { session = try RenderRequest.session(contentsOfFile: sessionFile, isCancelled: isCancelled) } catch {
                 throw UsageError(command: command, message: "--session: \(error)")
             }
             // `--script` takes the place of the file's script: `play`'s command log (which holds the file's script
@@ -52,6 +54,15 @@ extension SessionOptions {
         }
         return .oneScene(device: device, orientation: shortcuts.orientation, pointScale: shortcuts.pointScale,
                          banner: shortcuts.banner, bannerLayout: shortcuts.bannerLayout ?? .below, testMode: shortcuts.testMode)
+    }
+
+    /// `screenSession(command:)` for a command that catches interrupts: a signal that arrives while a session file
+    /// that is a FIFO waits for its writer ends the wait, and the command stops as interrupted (128 + the signal).
+    func screenSession(context: CommandContext) throws -> ScreenSession? {
+        do { return try screenSession(command: context.command, isCancelled: { context.interrupt.isSet }) } catch {
+            try context.interrupt.checkpoint()
+            throw error
+        }
     }
 
     /// The local file of an ads document, for the files check; `nil` for a URL or quick breaks.

@@ -26,6 +26,31 @@ import VideoPipeline
         return error
     }
 
+    /// The stitcher checks what the request reads before it writes anything, whoever built the request: an output
+    /// (or a sidecar) that is an ad's media is refused, naming both, and the ad's file is as it was.
+    @Test(arguments: ["output", "timeline", "events", "frame hashes"])
+    func anOutputThatIsAnAdsMediaIsRefusedBeforeAnythingIsWritten(_ which: String) throws {
+        let media = try StampedMedia.shared
+        let dir = try TemporaryDirectory()
+        let ad = dir.path + "/ad.mp4"
+        try FileManager.default.copyItem(atPath: media.directory + "/ad24.mp4", toPath: ad)
+        let original = try Data(contentsOf: URL(fileURLWithPath: ad))
+        var request = media.request(try media.plan(["5=\(ad)"]), output: dir.path + "/out.mp4")
+        switch which {
+        case "output": request.output.path = ad
+        case "timeline": request.output.timelinePath = ad
+        case "events": request.output.eventsPath = ad
+        default: request.output.frameHashPath = ad
+        }
+        let label = which == "events" ? "the event log" : "the \(which)"
+        // The ad's id (`--break` value and index) already shows the path, so it is not said twice.
+        #expect(request.fileCollision?.description == "\(label) \(ad) is the same file as the media of ad '5=\(ad)#1'")
+        let error = try #require(throws: RenderError.self) { try Stitcher.render(request) }
+        #expect(error.description == "\(ad): cannot write the output: it is the same file as the media of ad '5=\(ad)#1'; nothing was written")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: ad)) == original)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["ad.mp4"])
+    }
+
     @Test func aMissingContentIsReportedByName() throws {
         let media = try StampedMedia.shared
         let dir = try TemporaryDirectory()

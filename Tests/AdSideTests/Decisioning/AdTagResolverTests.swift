@@ -77,6 +77,22 @@ import Testing
         #expect(r.errors[0].message.hasPrefix("\(dir.path)/no-fill.xml: no ads after 1 wrapper(s), last ad 'empty'"))
     }
 
+    /// A render reads every document of a local chain, so none of them may be its output: the ad lists them
+    /// (after the URL map), and `AdsLoader.localFiles` finds them with the media without resolving (`pipctl batch`).
+    @Test func anAdListsTheLocalDocumentsItWasReadFrom() async throws {
+        let dir = try TemporaryDirectory()
+        let inline = try dir.write("inline.xml", VASTText.document(VASTText.inline(id: "a", media: "media/ad.mp4")))
+        let middle = try dir.write("middle.xml", VASTText.document(VASTText.wrapper(id: "m", tag: "http://ads.example/inline.xml")))
+        let outer = try dir.write("outer.xml", VASTText.document(VASTText.wrapper(id: "o", tag: "middle.xml")))
+        var settings = AdsLoaderSettings()
+        settings.urlMap = URLMap(rules: [URLMap.Rule(urlPrefix: "http://ads.example/", localPrefix: dir.path + "/")])
+        let resolved = try await resolve(outer, settings: settings)
+        #expect(resolved.ads.map(\.documents) == [[inline, middle, outer]])
+        #expect(AdsLoader(settings: settings).localFiles(of: outer) == [outer, middle, inline, dir.path + "/media/ad.mp4"])
+        // Without the map, the remote document is not fetched: what it names is not known.
+        #expect(AdsLoader().localFiles(of: outer) == [outer, middle])
+    }
+
     @Test func takesOneAdWhenTheWrapperDoesNotAllowMultipleAds() async throws {
         let dir = try TemporaryDirectory()
         try dir.write("pod.xml", VASTText.document(VASTText.inline(id: "p1", sequence: 1), VASTText.inline(id: "p2", sequence: 2),

@@ -83,6 +83,39 @@ extension EndToEnd {
             #expect(dir.entries() == ["m.jsonl"])
         }
 
+        /// A job whose output is the media another job's local VAST (through a local wrapper) names, or the font or
+        /// the banner another job's session reads, is refused before anything runs: the later job would read an MP4.
+        @Test func aJobWhoseOutputIsWhatAnotherJobsAdsOrSessionReadIsRefused() async throws {
+            let dir = try ScratchDirectory()
+            let content = try await TestClip.content.path, ad = try await TestClip.adB.path
+            try dir.write(#"<VAST version="4.2"><Ad id="w"><Wrapper><AdSystem>t</AdSystem><VASTAdTagURI>v.xml</VASTAdTagURI></Wrapper></Ad></VAST>"#,
+                          to: "w.xml")
+            try dir.write("""
+                <VAST version="4.2"><Ad id="a1"><InLine><AdSystem>t</AdSystem><AdTitle>t</AdTitle><Creatives><Creative><Linear>
+                <Duration>00:00:01</Duration><MediaFiles><MediaFile delivery="progressive" type="video/mp4">ads/ad1.mp4</MediaFile></MediaFiles>
+                </Linear></Creative></Creatives></InLine></Ad></VAST>
+                """, to: "v.xml")
+            try dir.write(#"{"device": "iphone-15", "scenes": [{"id": "main", "player": {"content": "\#(content)"}, "banner": {"source": "b.png"}}]}"#,
+                          to: "s.json")
+            let manifest = try dir.write([
+                Self.line("a", content: content, breaks: ["pre=\(ad)"], output: "ads/ad1.mp4"),
+                #"{"id": "b", "content": "\#(content)", "ads": "w.xml", "output": "b.mp4"}"#,
+                Self.line("c", content: content, breaks: ["pre=\(ad)"], output: "f.ttf"),
+                Self.line("d", content: content, breaks: ["pre=\(ad)"], output: "d.mp4", options: #"{"font": "f.ttf"}"#),
+                Self.line("e", content: content, breaks: ["pre=\(ad)"], output: "b.png"),
+                #"{"id": "f", "session": "s.json", "output": "f.mp4"}"#,
+            ].joined(separator: "\n"), to: "m.jsonl")
+            let dry = try await PipctlProcess.run(["batch", manifest, "--dry-run"])
+            #expect(dry.exitStatus == 0, "\(dry.standardError)")
+            let lines = dry.standardOutput.split(separator: "\n").map(String.init)
+            #expect(lines.count == 6)
+            #expect(lines[0] == #"invalid     "a"  line 1: output: \#(dir.path("ads/ad1.mp4")) is the same file as the input of "b" (line 2)"#)
+            #expect(lines[1].hasPrefix(#"to render   "b"  b.mp4"#))
+            #expect(lines[2] == #"invalid     "c"  line 3: output: \#(dir.path("f.ttf")) is the same file as the input of "d" (line 4)"#)
+            #expect(lines[4] == #"invalid     "e"  line 5: output: \#(dir.path("b.png")) is the same file as the input of "f" (line 6)"#)
+            #expect(dir.entries().sorted() == ["m.jsonl", "s.json", "v.xml", "w.xml"])
+        }
+
         // MARK: Shards
 
         @Test(arguments: ["SLURM_ARRAY_TASK_MIN", "SLURM_ARRAY_TASK_ID", "SLURM_ARRAY_TASK_MAX", "SLURM_ARRAY_TASK_COUNT"])

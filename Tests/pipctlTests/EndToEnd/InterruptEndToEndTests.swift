@@ -35,6 +35,37 @@ extension EndToEnd {
             #expect(dir.entries(in: "out") == [])
         }
 
+        /// A `--session` that is a FIFO no one writes (or whose writer says nothing) does not hold the render in
+        /// open(2) or read(2): the first SIGTERM ends it, exit 143, one line, nothing written.
+        @Test(arguments: [false, true])
+        func sigtermEndsARenderWaitingForASessionFIFO(writerConnected: Bool) async throws {
+            let dir = try ScratchDirectory()
+            let fifo = dir.path("session.json")
+            #expect(mkfifo(fifo, 0o600) == 0)
+            let render = try PipctlProcess(["render", "--session", fifo, "-o", dir.path("out.mp4")])
+            var writer: Int32 = -1
+            defer { if writer >= 0 { close(writer) } }
+            if writerConnected {
+                // A writer can open without blocking only once pipctl holds the read end.
+                try await waitUntil("pipctl has opened the FIFO for reading") {
+                    writer = open(fifo, O_WRONLY | O_NONBLOCK)
+                    return writer >= 0
+                }
+            } else {
+                let descriptors = "/proc/\(render.processIdentifier)/fd"
+                try await waitUntil("pipctl has opened the FIFO") {
+                    let names = (try? FileManager.default.contentsOfDirectory(atPath: descriptors)) ?? []
+                    return names.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: descriptors + "/" + $0)) == fifo }
+                }
+            }
+            render.send(SIGTERM)
+            let result = try await render.result(timeout: .seconds(60))
+            #expect(!result.endedBySignal, "pipctl caught the signal and exited by itself")
+            #expect(result.exitStatus == 128 + SIGTERM)
+            #expect(result.errorLines == ["pipctl render: terminated (SIGTERM)"])
+            #expect(dir.entries() == ["session.json"])
+        }
+
         /// `play --record` stopped with Ctrl-C leaves no recording, timeline, event log or command log.
         @Test func ctrlCStopsARecordedPlayAndLeavesNothing() async throws {
             let dir = try ScratchDirectory()

@@ -195,6 +195,24 @@ extension EndToEnd {
                     "\(result.standardOutput)")
         }
 
+        /// A timeline may name any file as a creative: verify opens it as the render does, within
+        /// `PictureLimit.creatives`, so a 16000x16000 RGBA image is not verifiable, found from its header, and the
+        /// run stays small (it decoded it whole, 1.09 GB, then stopped on a zero-height aspect ratio).
+        @Test func aLayerWhoseSourceIsOverThePictureLimitIsNotVerifiableFromItsHeader() async throws {
+            let output = try await Self.render
+            let dir = try ScratchDirectory()
+            let big = try PictureBudgetTests.blackPNG(dir, "big.png", width: 16000, height: 16000, rgba: true)
+            let timeline = try Self.doctor(output, in: dir) { layers in
+                for i in layers.indices where layers[i]["kind"] as? String == "banner" { layers[i]["source"] = big }
+            }
+            let result = try await PeakMemory.run(["verify", output, "--sources", "--timeline", timeline], in: dir)
+            #expect(result.exitStatus == 3, "\(result.standardOutput)\(result.standardError)")
+            #expect(result.standardOutput.contains("not verifiable: banner of scene \"left\": its source \(big) cannot be read ("
+                        + "\(big): 16000x16000 is over the picture limit of 4096 pixels a side)"),
+                    "\(result.standardOutput)")
+            #expect(result.peakBytes < PictureBudgetTests.memoryBound, "peak RSS \(result.peakBytes) bytes")
+        }
+
         @Test func onARotatedDeviceADisplayMovedIntoTheBezelFailsNamingTheBezelAndTheScene() async throws {
             let dir = try ScratchDirectory()
             let output = dir.path("out.mp4")

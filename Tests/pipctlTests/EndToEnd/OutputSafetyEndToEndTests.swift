@@ -66,7 +66,74 @@ extension EndToEnd {
             Collision(name: "play --command-log is --events",
                       arguments: { ["play", "--content", $0.path("c.mp4"), "--events", $0.path("e"), "--command-log", $0.path("e")] },
                       message: { "pipctl play: --command-log \($0.path("e")) is the same file as --events \($0.path("e"))" }),
+            // Every file a render reads is an input, the files local documents name included (issue 36).
+            Collision(name: "-o is a local VAST's media", arguments: { dir in
+                try Self.vast(dir)
+                return ["render", "--content", dir.path("c.mp4"), "--ads", dir.path("v.xml"), "-o", dir.path("ad1.mp4")]
+            }, message: { "pipctl render: -o \($0.path("ad1.mp4")) is the same file as the media of ad 'a1' \($0.path("ad1.mp4"))" }),
+            Collision(name: "--events is a local VAST's media", arguments: { dir in
+                try Self.vast(dir)
+                return ["render", "--content", dir.path("c.mp4"), "--ads", dir.path("v.xml"), "-o", dir.path("o.mp4"),
+                        "--events", dir.path("ad1.mp4")]
+            }, message: { "pipctl render: --events \($0.path("ad1.mp4")) is the same file as the media of ad 'a1' \($0.path("ad1.mp4"))" }),
+            Collision(name: "--timeline is the document a local wrapper names", arguments: { dir in
+                try Self.vast(dir)
+                try dir.write("""
+                    <VAST version="4.2"><Ad id="w1"><Wrapper><AdSystem>t</AdSystem><VASTAdTagURI>v.xml</VASTAdTagURI></Wrapper></Ad></VAST>
+                    """, to: "w.xml")
+                return ["render", "--content", dir.path("c.mp4"), "--ads", dir.path("w.xml"), "-o", dir.path("o.mp4"),
+                        "--timeline", dir.path("v.xml")]
+            }, message: { "pipctl render: --timeline \($0.path("v.xml")) is the same file as the VAST document of ad 'a1' \($0.path("v.xml"))" }),
+            Collision(name: "-o is --font", arguments: { dir in
+                try FileManager.default.copyItem(atPath: dir.path("c.mp4"), toPath: dir.path("f.ttf"))
+                return ["render", "--content", dir.path("c.mp4"), "--font", dir.path("f.ttf"), "-o", dir.path("f.ttf")]
+            }, message: { "pipctl render: -o \($0.path("f.ttf")) is the same file as --font \($0.path("f.ttf"))" }),
+            Collision(name: "-o is a session's interstitial", arguments: { dir in
+                try dir.write("x", to: "i.png")
+                return ["render", "--session", try Self.session(dir, scene: #""interstitial": {"source": "i.png"}"#), "-o", dir.path("i.png")]
+            }, message: { "pipctl render: -o \($0.path("i.png")) is the same file as --session (the interstitial in scene \"main\") \($0.path("i.png"))" }),
+            Collision(name: "--timeline is a session's banner", arguments: { dir in
+                try dir.write("x", to: "b.png")
+                return ["render", "--session", try Self.session(dir, scene: #""banner": {"source": "b.png"}"#), "-o", dir.path("o.mp4"),
+                        "--timeline", dir.path("b.png")]
+            }, message: { "pipctl render: --timeline \($0.path("b.png")) is the same file as --session (the banner in scene \"main\") \($0.path("b.png"))" }),
+            Collision(name: "--events is a session's native source", arguments: { dir in
+                try dir.write("{}", to: "n.json")
+                return ["render", "--session", try Self.session(dir, scene: #""native": [{"id": "s", "source": "n.json"}]"#),
+                        "-o", dir.path("o.mp4"), "--events", dir.path("n.json")]
+            }, message: { "pipctl render: --events \($0.path("n.json")) is the same file as --session (native \"s\" in scene \"main\") \($0.path("n.json"))" }),
+            Collision(name: "--framehash is a native card's image", arguments: { dir in
+                try FFmpegCommand.run(["-f", "lavfi", "-i", "color=c=0x3366cc:s=120x63", "-frames:v", "1", dir.path("card.png")])
+                try dir.write(#"{"ver": "1.2", "ads": [{"adid": "a", "assets": [{"id": 1, "required": 1, "title": {"text": "Card"}}, "#
+                    + #"{"id": 2, "required": 1, "img": {"type": 3, "url": "card.png", "w": 1200, "h": 628}}], "link": {"url": "https://shop.example/"}}]}"#,
+                    to: "n.json")
+                let session = try Self.session(dir, scene: #""native": [{"id": "s", "source": "n.json", "template": {"slots": ["title", "media"]}}]"#,
+                                               script: #", "script": ["load slider@0"]"#)
+                return ["render", "--session", session, "-o", dir.path("o.mp4"), "--framehash", dir.path("card.png")]
+            }, message: { "pipctl render: --framehash \($0.path("card.png")) is the same file as a native card's image \($0.path("card.png"))" }),
+            Collision(name: "play --record is a local VAST's media", arguments: { dir in
+                try Self.vast(dir)
+                return ["play", "--content", dir.path("c.mp4"), "--ads", dir.path("v.xml"), "--record", dir.path("ad1.mp4")]
+            }, message: { "pipctl play: --record \($0.path("ad1.mp4")) is the same file as the media of ad 'a1' \($0.path("ad1.mp4"))" }),
         ]
+
+        /// `v.xml`: a VAST pre-roll whose one MediaFile is `ad1.mp4` beside it (a copy of the content).
+        static func vast(_ dir: ScratchDirectory) throws {
+            try FileManager.default.copyItem(atPath: dir.path("c.mp4"), toPath: dir.path("ad1.mp4"))
+            try dir.write("""
+                <VAST version="4.2"><Ad id="a1"><InLine><AdSystem>t</AdSystem><AdTitle>t</AdTitle>
+                  <Creatives><Creative><Linear><Duration>00:00:01</Duration>
+                    <MediaFiles><MediaFile delivery="progressive" type="video/mp4">ad1.mp4</MediaFile></MediaFiles>
+                  </Linear></Creative></Creatives>
+                </InLine></Ad></VAST>
+                """, to: "v.xml")
+        }
+
+        /// `s.json`: a session on an iPhone whose one scene, `main`, plays `c.mp4` and has `scene`'s placements.
+        static func session(_ dir: ScratchDirectory, scene: String, script: String = "") throws -> String {
+            try dir.write(#"{"device": "iphone-15", "scenes": [{"id": "main", "player": {"content": "c.mp4"}, "# + scene + "}]" + script + "}",
+                          to: "s.json")
+        }
 
         /// Exit 2, one line naming both paths, and nothing written: the directory and the content are as they were.
         @Test(arguments: collisions)

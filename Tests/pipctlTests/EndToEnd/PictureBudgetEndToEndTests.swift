@@ -11,23 +11,24 @@ extension EndToEnd {
         /// What a render may use, whatever its creatives claim to be.
         static let memoryBound = SanitizerSlack.bytes(400 * 1_000_000)
 
-        /// Writes a valid 1-bit greyscale PNG of `width`x`height`, all black, and returns its path: the pixels are
-        /// zlib of zero rows (python3's zlib; Foundation cannot deflate), so a 30000x30000 image is a few hundred KB.
-        static func blackPNG(_ dir: ScratchDirectory, _ name: String, width: Int, height: Int) throws -> String {
+        /// Writes a valid 1-bit greyscale PNG of `width`x`height`, all black (with `rgba`, 8-bit RGBA, all
+        /// transparent: what a decoder expands to 4 bytes a pixel), and returns its path: the pixels are zlib of zero
+        /// rows (python3's zlib; Foundation cannot deflate), so a 30000x30000 image is a few hundred KB.
+        static func blackPNG(_ dir: ScratchDirectory, _ name: String, width: Int, height: Int, rgba: Bool = false) throws -> String {
             let script = """
                 import struct, sys, zlib
-                path, w, h = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-                c, left, block, parts = zlib.compressobj(9), h * (1 + (w + 7) // 8), bytes(1 << 22), []
+                path, w, h, rgba = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4] == "rgba"
+                c, left, block, parts = zlib.compressobj(9), h * (1 + (4 * w if rgba else (w + 7) // 8)), bytes(1 << 22), []
                 while left > 0:
                     n = min(left, len(block)); parts.append(c.compress(block[:n])); left -= n
                 parts.append(c.flush())
                 def chunk(t, d): return struct.pack('>I', len(d)) + t + d + struct.pack('>I', zlib.crc32(t + d))
-                open(path, 'wb').write(b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 1, 0, 0, 0, 0))
+                open(path, 'wb').write(b'\\x89PNG\\r\\n\\x1a\\n' + chunk(b'IHDR', struct.pack('>IIBBBBB', w, h, 8 if rgba else 1, 6 if rgba else 0, 0, 0, 0))
                                        + chunk(b'IDAT', b''.join(parts)) + chunk(b'IEND', b''))
                 """
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            process.arguments = ["-c", script, dir.path(name), String(width), String(height)]
+            process.arguments = ["-c", script, dir.path(name), String(width), String(height), rgba ? "rgba" : "grey"]
             try process.run()
             process.waitUntilExit()
             try #require(process.terminationStatus == 0, "python3 could not write \(name)")
@@ -117,6 +118,27 @@ extension EndToEnd {
                     "\(message)")
             #expect(dir.entries(in: "tmp").isEmpty, "left in the temporary directory: \(dir.entries(in: "tmp"))")
             #expect(result.peakBytes < Self.memoryBound, "peak RSS \(result.peakBytes) bytes")
+        }
+
+        /// A `--break` file is the user's own mistake: its video over the limit is refused from the container's
+        /// header before the render starts (its RGBA picture was decoded whole to probe its length for the progress
+        /// line: 1.08 GB).
+        @Test func aBreakFileOverTheLimitIsRefusedFromItsHeader() async throws {
+            let dir = try ScratchDirectory()
+            let png = try Self.blackPNG(dir, "ad.png", width: 16000, height: 16000, rgba: true)
+            let ad = dir.path("ad.mov")
+            try FFmpegCommand.run(["-i", png, "-c:v", "copy", ad])
+            let output = dir.path("out.mp4")
+            let result = try await Self.render(["render", "--content", try Self.content(dir), "--break", "pre=\(ad)", "-o", output,
+                                                "--preset", "ultrafast"], in: dir)
+            #expect(result.exitStatus == 2, "\(result.standardError)")
+            let lines = result.standardError.split(separator: "\n").map(String.init)
+            #expect(lines.first == "pipctl render: --break: invalid --break value 'pre=\(ad)': media file \(ad): video stream #0's "
+                        + "coded size (avformat_open_input) 16000x16000 is over the picture limit of 4096 pixels a side", "\(lines)")
+            #expect(lines.count == 2, "the message and the usage hint: \(lines)")
+            #expect(!FileManager.default.fileExists(atPath: output))
+            #expect(dir.entries(in: "tmp").isEmpty, "left in the temporary directory: \(dir.entries(in: "tmp"))")
+            #expect(result.peakBytes < SanitizerSlack.bytes(100 * 1_000_000), "peak RSS \(result.peakBytes) bytes")
         }
 
         @Test func anAdWhoseMediaFileStatesASizeOverTheLimitIsNotChosenAndFailsWith403() async throws {
