@@ -270,7 +270,7 @@ enum GoldenComparison {
         guard let path else {
             return .failure(EventsUnavailable(reason: "the golden is not named NAME.timeline.json, so it has no NAME.events.jsonl beside it"))
         }
-        do { return .success(try EventLog.read(path)) } catch {
+        do { return .success(try VerifyEventLog.read(path)) } catch {
             return .failure(EventsUnavailable(reason: "\(error)"))
         }
     }
