@@ -26,8 +26,7 @@ import Testing
             try VerifyEventLog.read(path, maximumBytes: 1000)
         }
         let message = VerifyEventLog.Failure.tooLarge(path: path, bytes: 1001).description
-        #expect(message == "\(path): 1001 bytes, larger than the limit of \(VerifyEventLog.maximumBytes) bytes for an event log"
-                || message.hasPrefix(path))
+        #expect(message == "\(path): 1001 bytes, larger than the limit of \(VerifyEventLog.maximumBytes) bytes for an event log")
         // At the limit it is read: blank lines are skipped without a slice each.
         try Data(repeating: UInt8(ascii: "\n"), count: 1000).write(to: URL(fileURLWithPath: path))
         #expect(try VerifyEventLog.read(path, maximumBytes: 1000).isEmpty)
