@@ -75,6 +75,14 @@ import Testing
         #expect(!flat.contains("fraction of the output width"))
     }
 
+    @Test func loudnessHelpStatesTheCeilingTheLimiterUses() throws {
+        // The limiter keeps gained sound under SoundGain.ceiling, -2 dBTP, as the README says; the help said -1.
+        let flat = try help("pipctl render").text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(RenderCommand.ceiling == "-2")
+        #expect(flat.contains("limiter keeps each gained source under -2 dBTP"))
+        #expect(!flat.contains("under -1 dBTP"))
+    }
+
     @Test func wrapsUnitsWithoutSplittingThem() {
         let lines = TextWrapper(width: 20).wrap(units: ["[--size WxH]", "[--fps RATE]", "[--json]"],
                                                 firstIndent: "USAGE: x ", indent: "         ")

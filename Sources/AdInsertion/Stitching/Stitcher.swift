@@ -57,8 +57,10 @@ public final class Stitcher {
     }
 
     /// Opens the content, the background and the output, and creates the session.
+    /// - Parameter isCancelled: polled while sources are measured for `--loudness` (before the first frame, and
+    ///   when an ad is first opened), so that a signal does not wait for a long measurement to end.
     public init(request: RenderRequest, appDelegate: (any PictureInPictureDelegate)? = nil,
-                mode: SessionConfiguration.Mode = .batch) throws(RenderError) {
+                mode: SessionConfiguration.Mode = .batch, isCancelled: @escaping () -> Bool = { false }) throws(RenderError) {
         // Checked before anything is opened or written: no output may replace a file the render reads.
         if let collision = request.fileCollision {
             throw .output(.outputNotWritable(path: collision.output.path, reason: "it is the same file as \(collision.other.description); nothing was written"))
@@ -104,7 +106,9 @@ public final class Stitcher {
         // `play` normalises only when asked: measuring a source takes a decode of its sound before it can start.
         let normalisation = request.loudness ?? (mode == .live ? .off : .default(plan: request.plan, screenAds: request.device.screenAds))
         let normaliser: LoudnessNormaliser?
-        do { normaliser = normalisation == .off ? nil : try LoudnessNormaliser(normalisation, content: content, format: format) } catch {
+        do { normaliser = normalisation == .off ? nil : try LoudnessNormaliser(normalisation, content: content, format: format,
+                                                                                           control: JobControl(isCancelled: isCancelled)) } catch {
+            if error == .interrupted { throw .interrupted }
             throw .content(error)
         }
         library.ads.normaliser = normaliser
@@ -236,6 +240,9 @@ public final class Stitcher {
         var passthroughSound = content.hasAudio ? stage.audioCopyRefusal.map { PassthroughSound.encoded($0) } : nil
         result.videoRuns = passthrough.runs.map { Timeline.VideoRun.runs(copied: $0.copied, frames: stage.frameCount) }
         result.loudness = sound.normaliser?.timeline
+        // The content's path as given is relative to where the render ran (the ads' are absolute): made absolute,
+        // so that verify and report read the timeline from any directory.
+        result = result.withAbsolutePaths(in: FileManager.default.currentDirectoryPath)
         // Every file is finished under its temporary name first, then all are put in place together: a failure
         // at any point leaves every previous file at its destination exactly as it was.
         do {
@@ -263,7 +270,7 @@ public final class Stitcher {
 
     /// Runs a whole batch render.
     public static func render(_ request: RenderRequest, control: JobControl = .none) throws(RenderError) -> RenderResult {
-        let stitcher = try Stitcher(request: request)
+        let stitcher = try Stitcher(request: request, isCancelled: control.isCancelled)
         while try stitcher.step() {
             control.progress(stitcher.frameCount, max(stitcher.estimatedFrames, stitcher.frameCount))
             if control.isCancelled() { throw .interrupted }

@@ -122,13 +122,14 @@ enum GoldenComparison {
 
         init(_ layer: Timeline.Layer) {
             kind = layer.kind
-            scene = layer.scene
+            // The divider is a screen-level layer; a golden written before issue 36 gave it the trailing scene.
+            scene = layer.kind == .divider ? .screen : layer.scene
             rect = layer.rect
             source = layer.source
             shadow = layer.shadow
         }
 
-        var name: String { "\(kind.rawValue) of scene \"\(scene)\"" }
+        var name: String { scene == .screen ? "\(kind.rawValue) of the screen" : "\(kind.rawValue) of scene \"\(scene)\"" }
     }
 
     /// Output frames `[start, end)` over which the screen holds the same layers.
@@ -270,7 +271,7 @@ enum GoldenComparison {
         guard let path else {
             return .failure(EventsUnavailable(reason: "the golden is not named NAME.timeline.json, so it has no NAME.events.jsonl beside it"))
         }
-        do { return .success(try EventLog.read(path)) } catch {
+        do { return .success(try VerifyEventLog.read(path)) } catch {
             return .failure(EventsUnavailable(reason: "\(error)"))
         }
     }

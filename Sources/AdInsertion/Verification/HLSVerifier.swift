@@ -84,9 +84,10 @@ public enum HLSVerifier {
             note = markers.isEmpty ? "HLS: \(reading.playlist.segments.count) segments; \(reading.dateRanges.count) break(s) marked as the timeline says" : nil
             // fMP4 only: MPEG-TS segments seek correctly through the HLS demuxer.
             if reading.playlist.map != nil {
-                let path = NSTemporaryDirectory() + "/pipctl-verify-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString).mp4"
+                TemporaryRemux.removeAbandoned()
+                guard let path = TemporaryRemux.make() else { throw .media(.interrupted) }
                 do { try HLSSegmenter.remux(playlistPath, toMP4: path) } catch {
-                    try? FileManager.default.removeItem(atPath: path)
+                    TemporaryRemux.remove(path)
                     throw .media(error)
                 }
                 joined = path
@@ -97,7 +98,7 @@ public enum HLSVerifier {
                                        goldenScope: goldenScope, eventsPath: directory + "/" + HLSRender.eventsName, seekablePath: joined)
         }
 
-        func remove() { if let joined { try? FileManager.default.removeItem(atPath: joined) } }
+        func remove() { if let joined { TemporaryRemux.remove(joined) } }
     }
 
     /// What is wrong with the playlist's segments and markers, in words; empty when they match the timeline.

@@ -77,6 +77,19 @@ enum LayoutInvariants {
                 require(safeDisplay.contains(rect), name, rect, "inside the display's safe area", safeDisplay)
                 continue
             }
+            if layer.kind == .divider, layer.scene == .screen {
+                // The Split View divider, a screen-level layer: in the display, between two scenes' windows (touching
+                // both), inside neither.
+                require(display.contains(rect), name, rect, "inside the display", display)
+                let windows = scenes.map(\.rect.pixelRect)
+                let touched = windows.filter { rect.x <= $0.maxX && $0.x <= rect.maxX && rect.y <= $0.maxY && $0.y <= rect.maxY }
+                require(touched.count >= 2, name, rect, "between two scenes' windows", windows.first ?? display)
+                for window in windows {
+                    let shared = rect.intersection(window)
+                    require(shared.width == 0 || shared.height == 0, name, rect, "outside every scene's window", window)
+                }
+                continue
+            }
             guard let scene = scenes.first(where: { $0.id == layer.scene }) else { continue }
             let window = scene.rect.pixelRect
             // A banner laid out below the content ends the content where it begins (the guide's `VStack`): the
@@ -158,6 +171,7 @@ enum LayoutInvariants {
         case .card, .native:
             "\(layer.kind == .card ? "card" : "native ad") \(layer.card?.index.map(String.init) ?? "?") (\"\(layer.card?.adID ?? "")\") of "
                 + "\(layer.kind == .card ? "slider" : "placement") \"\(layer.placement ?? "?")\""
+        case .divider where layer.scene == .screen: "Split View divider"
         default: "\(layer.kind.rawValue) of scene \"\(layer.scene)\""
         }
     }

@@ -180,7 +180,7 @@ extension Verifier {
             let layers = segment.screen.layers ?? []
             for layer in layers {
                 let rect = layer.rect.pixelRect
-                let name = "\(layer.kind.rawValue) of scene \"\(layer.scene)\""
+                let name = LayoutInvariants.describe(layer)
                 let floating = layers.contains { $0.kind == .pip && $0.scene == layer.scene }
                 switch layer.kind {
                 case .content where floating:

@@ -34,24 +34,28 @@ public struct LoudnessCheck: Codable, Hashable, Sendable {
         public var measured: Double?
         /// The loudness the render brought the ad to (LUFS); `nil` when it left the ad as it was (not checked).
         public var target: Double?
+        /// Where the render's limiter took loudness away, the loudness the ad reached (LUFS): what is checked
+        /// instead of `target` (`Timeline.SourceLoudness.reached`).
+        public var reached: Double?
         /// The output's true peak over the play (dBTP); `nil` for silence.
         public var truePeak: Double?
         public var ok: Bool
 
         public init(ad: Ad, outStartFrame: Int64, outEndFrame: Int64, measure: String, measured: Double?, target: Double?,
-                    truePeak: Double?, ok: Bool) {
+                    reached: Double? = nil, truePeak: Double?, ok: Bool) {
             self.ad = ad
             self.outStartFrame = outStartFrame
             self.outEndFrame = outEndFrame
             self.measure = measure
             self.measured = measured
             self.target = target
+            self.reached = reached
             self.truePeak = truePeak
             self.ok = ok
         }
 
         enum CodingKeys: String, CodingKey {
-            case breakIndex = "break", adIndex = "ad", fullScreen, outStartFrame, outEndFrame, measure, measured, target, truePeak, ok
+            case breakIndex = "break", adIndex = "ad", fullScreen, outStartFrame, outEndFrame, measure, measured, target, reached, truePeak, ok
         }
 
         public init(from decoder: Decoder) throws {
@@ -66,6 +70,7 @@ public struct LoudnessCheck: Codable, Hashable, Sendable {
             measure = try c.decode(String.self, forKey: .measure)
             measured = try c.decodeIfPresent(Double.self, forKey: .measured)
             target = try c.decodeIfPresent(Double.self, forKey: .target)
+            reached = try c.decodeIfPresent(Double.self, forKey: .reached)
             truePeak = try c.decodeIfPresent(Double.self, forKey: .truePeak)
             ok = try c.decode(Bool.self, forKey: .ok)
         }
@@ -83,6 +88,7 @@ public struct LoudnessCheck: Codable, Hashable, Sendable {
             try c.encode(measure, forKey: .measure)
             try c.encodeIfPresent(measured, forKey: .measured)
             try c.encodeIfPresent(target, forKey: .target)
+            try c.encodeIfPresent(reached, forKey: .reached)
             try c.encodeIfPresent(truePeak, forKey: .truePeak)
             try c.encode(ok, forKey: .ok)
         }
@@ -97,11 +103,13 @@ public struct LoudnessCheck: Codable, Hashable, Sendable {
         /// What is wrong with it, in words (empty when `ok`).
         var problems: [String] {
             var problems: [String] = []
-            if let target, let measured, abs(measured - target) > LoudnessCheck.tolerance {
-                problems.append("loudness: \(name): \(measure) \(LoudnessCheck.text(measured)) LUFS, target \(LoudnessCheck.text(target)) LUFS: \(LoudnessCheck.text(abs(measured - target))) LU off (±1 LU allowed)")
+            if let target, let measured, abs(measured - (reached ?? target)) > LoudnessCheck.tolerance {
+                let off = LoudnessCheck.text(abs(measured - (reached ?? target)), over: LoudnessCheck.tolerance)
+                let limited = reached.map { ", limited to \(LoudnessCheck.text($0)) LUFS" } ?? ""
+                problems.append("loudness: \(name): \(measure) \(LoudnessCheck.text(measured)) LUFS, target \(LoudnessCheck.text(target)) LUFS\(limited): \(off) LU off (±1 LU allowed)")
             }
             if let truePeak, truePeak > LoudnessCheck.maxTruePeak {
-                problems.append("loudness: \(name): true peak \(LoudnessCheck.text(truePeak)) dBTP is over -1.0 dBTP")
+                problems.append("loudness: \(name): true peak \(LoudnessCheck.text(truePeak, over: LoudnessCheck.maxTruePeak)) dBTP is over \(LoudnessCheck.text(LoudnessCheck.maxTruePeak)) dBTP")
             }
             return problems
         }
@@ -112,13 +120,24 @@ public struct LoudnessCheck: Codable, Hashable, Sendable {
         segments.map { s in
             let measured = s.measure == LoudnessCheck.tooShort ? "under 0.4 s, too short to measure"
                 : s.measured.map { "\(LoudnessCheck.text($0)) LUFS" } ?? "silent"
-            let target = s.target.map { ", target \(LoudnessCheck.text($0)) LUFS" } ?? ", no target"
+            let target = (s.target.map { ", target \(LoudnessCheck.text($0)) LUFS" } ?? ", no target")
+                + (s.reached.map { ", limited to \(LoudnessCheck.text($0)) LUFS" } ?? "")
             let peak = s.truePeak.map { ", true peak \(LoudnessCheck.text($0)) dBTP" } ?? ""
             return "loudness: \(s.name): \(s.measure) \(measured)\(target)\(peak)\(s.ok ? "" : " — FAILED")"
         }
     }
 
     static func text(_ value: Double) -> String { String(format: "%.1f", value) }
+
+    /// `value`, known to be over `limit`, with as many decimals (one to four) as it takes to read over it: −0.97
+    /// dBTP over −1 is "-0.97", not "-1.0".
+    static func text(_ value: Double, over limit: Double) -> String {
+        for digits in 1...4 {
+            let shown = String(format: "%.\(digits)f", value)
+            if let read = Double(shown), read > limit { return shown }
+        }
+        return String(format: "%.4f", value)
+    }
 
     /// The measure of a play shorter than the momentary window (400 ms): not judged.
     static let tooShort = "tooShort"
@@ -167,15 +186,19 @@ extension Verifier {
         // neither source, so it is neither the gain's doing nor the limiter's to answer for. A play shorter than
         // four AAC frames is nearly all transition: it is measured whole, and its true peak is not judged.
         let margin = Self.loudnessCutMargin
-        let spans = plays.map { play in
+        // Two spans a play: the whole of it for its loudness (as the render measured the source, from its first
+        // sample: a 0.1 s sound lost a fifth of itself to the margin), and without the margin for its true peak.
+        let spans = plays.flatMap { play in
             let start = clock.sample(atFrame: play.frames.lowerBound), end = clock.sample(atFrame: play.frames.upperBound)
             let edge = end - start >= 4 * margin ? margin : 0
-            return MediaTime(seconds: Rational(start + edge, sampleRate)) ..< MediaTime(seconds: Rational(end - edge, sampleRate))
+            func time(_ sample: Int64) -> MediaTime { MediaTime(seconds: Rational(sample, sampleRate)) }
+            return [time(start)..<time(end), time(start + edge)..<time(end - edge)]
         }
         let report: LoudnessAnalysis.Report
         do { report = try LoudnessAnalysis.measure(file: path, spans: spans) } catch { throw .media(error) }
         var segments: [LoudnessCheck.Segment] = []
-        for (play, measured) in zip(plays, report.spans) {
+        for (i, play) in plays.enumerated() {
+            let measured = report.spans[2 * i], inner = report.spans[2 * i + 1]
             let record: Timeline.SourceLoudness?
             switch play.ad {
             case .linear(let b, let a): record = normalisation.source(breakIndex: b, adIndex: a)
@@ -192,7 +215,10 @@ extension Verifier {
                 outEndFrame: play.frames.upperBound,
                 measure: !measurable ? LoudnessCheck.tooShort : momentary ? "momentary" : "integrated",
                 measured: !measurable ? nil : momentary ? measured.maxMomentary : measured.integrated, target: record?.target,
-                truePeak: clock.samples(fromFrame: play.frames.lowerBound, toFrame: play.frames.upperBound) >= 4 * margin ? measured.truePeak : nil,
+                reached: record?.reached,
+                // A play too short to measure has no true peak of its own either: its cuts' ringing is most of it (a
+                // 3-frame play in a PiP and seek storm failed by it).
+                truePeak: measurable && length >= 4 * margin ? inner.truePeak : nil,
                 ok: true)
             let found = segment.problems
             segment.ok = found.isEmpty

@@ -93,7 +93,7 @@ public enum Verifier {
             problems.append("the output has \(observed.count) frames, the timeline says \(timeline.output.frames)")
         }
         problems += compare(observed: observed, expected: expected, against: "the timeline", notes: &notes)
-        problems += continuity(timeline, seekFrames: seekFrames(request.events))
+        problems += continuity(timeline, seekFrames: try seekFrames(request.events))
         let layers = try checkLayers(timeline, rate: rate, outputPath: request.seekable, timelinePath: timelinePath,
                                      frameLimit: Int64(observed.count), problems: &problems)
         problems += try players(request.seekable, timeline: timeline, rate: rate, frameLimit: media.frames,
@@ -347,9 +347,15 @@ public enum Verifier {
         return problems
     }
 
-    /// Frames at which the session applied a seek, from the event log beside the output (none if it is absent).
-    static func seekFrames(_ eventsPath: String) -> Set<Int64> {
-        guard let events = try? EventLog.read(eventsPath) else { return [] }
+    /// Frames at which the session applied a seek, from the event log beside the output (none if it is absent or
+    /// malformed). The log is read within `VerifyEventLog`'s limits, checked before anything is decoded.
+    /// - Throws: `Failure.timeline` naming the log when it is over a limit.
+    static func seekFrames(_ eventsPath: String) throws(Failure) -> Set<Int64> {
+        let events: [SessionEvent]
+        do { events = try VerifyEventLog.read(eventsPath) } catch {
+            guard error.isOverLimit else { return [] }
+            throw .timeline(path: eventsPath, reason: error.reason)
+        }
         return Set(events.compactMap { if case .command(let written) = $0.kind, written.hasPrefix("seek") { $0.frame } else { nil } })
     }
 

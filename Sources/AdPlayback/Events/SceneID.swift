@@ -6,6 +6,10 @@ public struct SceneID: Hashable, Sendable, Comparable, CustomStringConvertible, 
     public init(stringLiteral value: String) { self.init(value) }
 
     public var description: String { rawValue }
+
+    /// Not a scene: the screen as a whole, for what lies between scenes (the Split View divider's timeline layer).
+    /// Empty, which no scene's id can be.
+    public static let screen = SceneID("")
     public static func < (a: SceneID, b: SceneID) -> Bool { a.rawValue < b.rawValue }
 }
 

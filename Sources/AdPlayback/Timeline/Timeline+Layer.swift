@@ -25,7 +25,9 @@ extension Timeline {
         case card(Area, Card)
         /// A single native ad (`style: single`), with a card's fields.
         case native(Area, Card)
-        /// The Split View divider (its scene is the trailing one).
+        /// The Split View divider: the system's, between the two scenes and part of neither, so a screen-level layer:
+        /// its area's scene is `SceneID.screen` and the JSON has no `scene` (timelines written before issue 36 named
+        /// the trailing scene, which it lies outside; they still read, as written).
         case divider(Area)
         /// A Slide Over window's rounded rim.
         case edge(Area)
@@ -315,7 +317,10 @@ extension Timeline.Layer: Codable {
                 throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "given without \(other.stringValue)")
             }
         }
-        let area = Area(scene: try c.decode(SceneID.self, forKey: .scene), rect: try c.decode(Timeline.Rect.self, forKey: .rect))
+        // A screen-level layer (the Split View divider) has no scene.
+        let scene = kind == .divider ? try c.decodeIfPresent(SceneID.self, forKey: .scene) ?? .screen
+            : try c.decode(SceneID.self, forKey: .scene)
+        let area = Area(scene: scene, rect: try c.decode(Timeline.Rect.self, forKey: .rect))
         let source = try c.decodeIfPresent(String.self, forKey: .source)
         switch kind {
         case .content, .ad, .pip:
@@ -382,7 +387,7 @@ extension Timeline.Layer: Codable {
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(kind, forKey: .kind)
-        try c.encode(scene, forKey: .scene)
+        if scene != .screen { try c.encode(scene, forKey: .scene) }
         try c.encode(rect, forKey: .rect)
         try c.encodeIfPresent(source, forKey: .source)
         switch self {

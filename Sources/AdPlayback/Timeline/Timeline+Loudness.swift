@@ -119,6 +119,12 @@ extension Timeline {
         public var gain: Double
         /// Whether the limiter brought any of its peaks down.
         public var limited: Bool
+        /// Where the limiter acted: the loudness (LUFS, by the same measure) of the source's sound as played, gained
+        /// and limited, measured again before it plays. A limiter that holds many peaks down (a DC offset, which
+        /// BS.1770's K-weighting does not hear but the true peak does; a target near full scale) takes loudness
+        /// away, so this is what the render promises and what verify checks; `nil` where the limiter did not act
+        /// (the target is then the promise), and in timelines written before.
+        public var reached: Double?
 
         public init(source: String, breakIndex: Int?, adIndex: Int?, measure: Measure, integrated: Double?,
                     samplePeak: Double?, truePeak: Double?, target: Double?, gain: Double, limited: Bool) {
@@ -134,8 +140,12 @@ extension Timeline {
             self.limited = limited
         }
 
+        /// The loudness the source's play must have in the output: where the limiter took loudness away, what it
+        /// reached; else the target.
+        public var promised: Double? { reached ?? target }
+
         enum CodingKeys: String, CodingKey {
-            case source, breakIndex = "break", adIndex = "ad", fullScreen, measure, measured, integrated, samplePeak, truePeak, target, gain, limited
+            case source, breakIndex = "break", adIndex = "ad", fullScreen, measure, measured, integrated, samplePeak, truePeak, target, gain, limited, reached
         }
 
         public init(from decoder: Decoder) throws {
@@ -159,6 +169,7 @@ extension Timeline {
             target = try c.decodeIfPresent(Double.self, forKey: .target)
             gain = try c.decode(Double.self, forKey: .gain)
             limited = try c.decode(Bool.self, forKey: .limited)
+            reached = try c.decodeIfPresent(Double.self, forKey: .reached)
         }
 
         public func encode(to encoder: Encoder) throws {
@@ -175,6 +186,7 @@ extension Timeline {
             try c.encodeIfPresent(target, forKey: .target)
             try c.encode(gain, forKey: .gain)
             try c.encode(limited, forKey: .limited)
+            try c.encodeIfPresent(reached, forKey: .reached)
         }
     }
 }
@@ -216,6 +228,7 @@ extension Timeline.Normalisation {
             try lufs(source.samplePeak, path + ".samplePeak")
             try lufs(source.truePeak, path + ".truePeak")
             try lufs(source.target, path + ".target")
+            try lufs(source.reached, path + ".reached")
             guard Timeline.Normalisation.gainBounds.contains(source.gain) else { throw fail(path + ".gain", "\(source.gain) is not a gain in dB") }
         }
     }

@@ -190,7 +190,8 @@ public struct FramePlanner: Sendable {
                 timeline.append(Timeline.Layer(shadow: layer))
             case .divider, .edge:
                 plan.layers += Self.chrome(layer.kind, in: layer.rect, scene: layer.scene).map { [$0] } ?? []
-                timeline.append(layer.kind == .divider ? .divider(area) : .edge(area))
+                // The divider lies between the scenes, in neither: the timeline records it at the screen's level.
+                timeline.append(layer.kind == .divider ? .divider(Timeline.Layer.Area(scene: .screen, rect: area.rect)) : .edge(area))
             case .ad, .pip, .slider, .card, .native:
                 // Contributed by the ads manager and the PiP controller through the player, above, and by the
                 // native placements over their scene's content, below.

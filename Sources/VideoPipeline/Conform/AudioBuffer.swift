@@ -14,6 +14,10 @@ public final class AudioBuffer {
     /// `nil` for any other sound.
     public var copyableSound: CopyableSound?
 
+    /// The most channels a buffer holds: the planes of `AVFrame.data` (the output's range too, 1 to 8).
+    public static let maximumChannels = 8
+
+    /// `channels` must be from 1 to `maximumChannels`: more would have planes only in `extended_data`.
     public init(channels: Int, sampleRate: Int, capacity: Int) throws(MediaError) {
         self.channels = channels
         self.sampleRate = sampleRate

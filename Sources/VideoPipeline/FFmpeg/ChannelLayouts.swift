@@ -2,14 +2,15 @@ import CFFmpeg
 
 /// What FFmpeg's default channel layouts hold; every source's sound is remixed to one of them (`Resampler`).
 enum ChannelLayouts {
-    /// Where each channel of the default layout for `channels` sits, in order, as BS.1770-4 weighs it; `nil` when
-    /// FFmpeg has no named layout for the count (nine or more).
+    /// Where each channel of the default layout for `channels` sits, in order, as BS.1770-4 weighs it; `nil` for
+    /// nine or more (FFmpeg names some of them, 16 as hexadecagonal, but an `AudioBuffer` holds at most 8 planes:
+    /// `probe --loudness` crashed on a 16-channel file) and for a count FFmpeg has no named layout for.
     ///
     /// The weights follow FFmpeg's own `ebur128` filter, the reader verify and the tests compare with: the
     /// low-frequency channels are left out, every back, side and surround-direct channel counts 1.41, and every
     /// other channel (front left, right, centre and the rest) counts 1.
     static func loudnessRoles(ofDefaultLayoutWith channels: Int) -> [LoudnessState.ChannelRole]? {
-        guard channels > 0 else { return nil }
+        guard (1...AudioBuffer.maximumChannels).contains(channels) else { return nil }
         var layout = AVChannelLayout()
         av_channel_layout_default(&layout, Int32(channels))
         defer { av_channel_layout_uninit(&layout) }

@@ -41,9 +41,10 @@ public enum LoudnessAnalysis {
         while true {
             if control.isCancelled() { throw .interrupted }
             let real = try track.read(from: position, count: block, into: buffer)
-            // Silence before the first sound belongs to the file's sound; after the last, it does not.
-            let count = heard && real < block ? real : block
+            // Silence before the first sound belongs to the file's sound; after the last, it does not: a block
+            // read short once sound has been heard (this block's included) ends it, so one sample is one sample.
             if real > 0 { heard = true }
+            let count = heard && real < block ? real : block
             if count > 0 {
                 try whole.add(buffer, to: count)
                 shortTerm.append(try whole.shortTerm())
@@ -81,8 +82,10 @@ extension LoudnessAnalysis {
     /// - Returns: `nil` when the file has no sound.
     /// - Throws: `MediaError` when the file cannot be read, or `.loudness` for an output layout BS.1770 has no
     ///   map for (other than mono, stereo and 5.1).
+    /// - Parameter gain: measures the sound as a normalised render plays it, multiplied by this gain and its
+    ///   limiter (`SoundGain.apply`, by sample position): what the limiter left of the loudness.
     public static func measure(source path: String, format: OutputFormat, truePeak: Bool = true,
-                               control: JobControl = .none) throws(MediaError) -> SourceReport? {
+                               control: JobControl = .none, gain: SoundGain? = nil) throws(MediaError) -> SourceReport? {
         let input = try InputFile(path: path)
         guard input.info.bestAudio != nil else { return nil }
         let rate = format.sampleRate, channels = format.channels
@@ -97,10 +100,12 @@ extension LoudnessAnalysis {
         while true {
             if control.isCancelled() { throw .interrupted }
             let real = try track.read(from: position, count: buffer.capacity, into: buffer)
-            // Silence before the first sound belongs to the source's sound; after the last, it does not.
+            // Silence before the first sound belongs to the source's sound; after the last, it does not (this
+            // block's sound included: a source shorter than a block is its own length, not the block's).
+            if real > 0 { heard = true }
             let ended = heard && real < buffer.capacity
             let count = ended ? real : buffer.capacity
-            if real > 0 { heard = true }
+            gain?.apply(to: buffer, position: position, count: count)
             var at = 0
             while at < count {
                 let to = min(count, at + length)

@@ -2,7 +2,8 @@ import Foundation
 
 /// Tells which test tone is sounding in a stretch of decoded audio, and where one tone gives way to another.
 ///
-/// Works on one channel of Float samples. Test clicks (`TestTone`) are cut out before any measurement: samples
+/// Works on one channel of Float samples, less their mean: a DC offset is no tone and no click (an ad with one,
+/// gained and limited by a normalised render, read as noise). Test clicks (`TestTone`) are cut out before any measurement: samples
 /// louder than 1.4 times the tone's peak, and 1 ms either side, are set to zero, unless that would remove more
 /// than 30% of the stretch (then it is not tone and clicks: noise, say). Tone strength is measured with the
 /// Goertzel algorithm over a Hann window, as the share of the stretch's energy that the tone explains (1 for a pure
@@ -121,6 +122,7 @@ public struct ToneAnalyzer: Sendable {
     /// The indices (in `samples`' own indices) where clicks start: samples louder than 1.4 times the tone's
     /// peak, at least 100 ms after the previous one.
     public func clickOnsets(in samples: ArraySlice<Float>) -> [Int] {
+        let samples = centred(samples)
         guard let threshold = clickThreshold(samples) else { return [] }
         var onsets: [Int] = []
         let gap = sampleRate / 10
@@ -143,8 +145,19 @@ public struct ToneAnalyzer: Sendable {
         return median > 0 ? 1.4 * Float(2).squareRoot() * median : nil
     }
 
-    /// `samples` with clicks set to zero (see the type's summary), as a zero-based array.
+    /// `samples` less their mean (a DC offset), with the same indices.
+    private func centred(_ samples: ArraySlice<Float>) -> ArraySlice<Float> {
+        guard !samples.isEmpty else { return samples }
+        let mean = Float(samples.reduce(0.0) { $0 + Double($1) } / Double(samples.count))
+        guard mean != 0 else { return samples }
+        var out = samples
+        for i in out.indices { out[i] -= mean }
+        return out
+    }
+
+    /// `samples` less their mean, with clicks set to zero (see the type's summary), as a zero-based array.
     private func declicked(_ samples: ArraySlice<Float>) -> [Float] {
+        let samples = centred(samples)
         var out = Array(samples)
         guard let threshold = clickThreshold(samples) else { return out }
         let margin = max(1, sampleRate / 1000)

@@ -28,19 +28,23 @@ enum ProbeCommand: Command {
             + "and time base. Times are exact (fractions of a second where needed).",
         parameters: [file, json, loudness])
 
+    /// `--loudness` decodes the whole sound: a terminating signal (SIGQUIT too) stops it between 0.1 s blocks.
+    static var catchesInterrupts: Bool { true }
+
     static func run(_ options: Options, context: CommandContext) async throws {
         var report = ProbeReport(try MediaProbe.probe(options.file))
         if options.loudness {
             let file = options.file, interrupt = context.interrupt
             do {
-                let whole = try await runBlocking {
-                    try LoudnessAnalysis.measure(file: file, control: JobControl(isCancelled: { interrupt.isSet })).whole
+                let measured = try await runBlocking {
+                    try LoudnessAnalysis.measure(file: file, control: JobControl(isCancelled: { interrupt.isSet }))
                 }
-                report.loudness = ProbeReport.Loudness(whole)
+                report.loudness = ProbeReport.Loudness(measured.whole, sampleRate: measured.sampleRate)
             } catch {
                 try context.rethrowing(error, interrupted: (error as? MediaError) == .interrupted)
             }
         }
+        try context.interrupt.checkpoint()
         context.output.write(options.json ? report.json : report.text)
     }
 }

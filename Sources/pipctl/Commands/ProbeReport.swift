@@ -73,8 +73,12 @@ struct ProbeReport: Encodable {
         var truePeak: Double?
         var samplePeak: Double?
         var duration: Double
+        /// How many samples were measured (at the rate measured), for the text: a short sound is counted in samples.
+        private var samples: Int64
 
-        init(_ measured: VideoPipeline.Loudness) {
+        private enum CodingKeys: String, CodingKey { case integrated, range, maxMomentary, truePeak, samplePeak, duration }
+
+        init(_ measured: VideoPipeline.Loudness, sampleRate: Int) {
             func tenth(_ value: Double?) -> Double? { value.map { ($0 * 10).rounded() / 10 } }
             integrated = tenth(measured.integrated)
             range = tenth(measured.range)
@@ -82,13 +86,20 @@ struct ProbeReport: Encodable {
             truePeak = tenth(measured.truePeak)
             samplePeak = tenth(measured.samplePeak)
             duration = measured.duration.seconds.doubleValue
+            samples = (measured.duration.seconds * Rational(Int64(sampleRate))).rounded
+        }
+
+        /// `1.250 s`, or under a second the samples and milliseconds: `1 sample (0.02 ms)`, `4800 samples (100.00 ms)`.
+        var length: String {
+            guard duration < 1 else { return String(format: "%.3f s", duration) }
+            return "\(samples) sample\(samples == 1 ? "" : "s") (" + String(format: "%.2f ms", duration * 1000) + ")"
         }
 
         var text: String {
             func figure(_ value: Double?, _ unit: String) -> String { value.map { String(format: "%.1f \(unit)", $0) } ?? "silent" }
             return "  loudness: integrated \(figure(integrated, "LUFS")), range \(figure(range, "LU")), "
                 + "momentary max \(figure(maxMomentary, "LUFS")), true peak \(figure(truePeak, "dBTP")), "
-                + "sample peak \(figure(samplePeak, "dBFS")), over " + String(format: "%.3f s", duration)
+                + "sample peak \(figure(samplePeak, "dBFS")), over \(length)"
         }
     }
 

@@ -3,6 +3,7 @@ import AdPlayback
 import AdScreen
 import Foundation
 import MediaCore
+import VideoPipeline
 /// `pipctl render`: plays content with its ads and picture-in-picture headlessly into one MP4.
 enum RenderCommand: Command {
     struct Options: CommandOptions {
@@ -68,9 +69,12 @@ enum RenderCommand: Command {
     static let loudness = Parameter.optional(
         "loudness", .loudness, absent: "content with ads, else off",
         help: "content brings each ad's sound to the content's integrated loudness (ITU-R BS.1770-4, EBU R128); a "
-            + "number from -70 to 0 (e.g. -23 for EBU R128, -24 for ATSC A/85) brings the content and the ads to that "
+            + "number from -60 to 0 (e.g. -23 for EBU R128, -24 for ATSC A/85) brings the content and the ads to that "
             + "loudness in LUFS; off leaves the sound as it is. The gain is static per source, measured before it "
-            + "plays, and a limiter keeps peaks under -1 dBTP. The default is content when there are ads, else off.")
+            + "plays, and a true-peak limiter keeps each gained source under \(RenderCommand.ceiling) dBTP (EBU R128's -1 "
+            + "less 1 dB for the AAC encoder's overshoot). The default is content when there are ads, else off.")
+    /// The limiter's ceiling as the help says it (`SoundGain.ceiling`, −2 dBTP).
+    static let ceiling = String(format: "%g", SoundGain.ceiling)
     static let beaconPacing = Parameter.option(
         "beacon-pacing", .choice(BeaconPacing.self), default: .asap,
         help: "With --send-beacons: asap sends each beacon as fast as the render goes; realtime sends it when a "
@@ -144,7 +148,7 @@ enum RenderCommand: Command {
             ? BeaconSender(pacing: options.beaconPacing == .realtime ? .realtime(start: start) : .asap) : nil
         do {
             let result = try await runBlocking { () throws -> (RenderResult, HLSRenderOutput?) in
-                let stitcher = try Stitcher(request: request)
+                let stitcher = try Stitcher(request: request, isCancelled: { context.interrupt.isSet })
                 if let beacons { stitcher.observe(beacons) }
                 context.watchMediaDownloads(stitcher.downloads)
                 let rate = stitcher.format.frameRate

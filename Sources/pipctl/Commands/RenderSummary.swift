@@ -39,7 +39,7 @@ struct RenderSummary {
             }
         }
         if let refusal = result.passthroughRefusal {
-            notes.append("  passthrough not used: --passthrough: \(result.timeline.content.path): \(refusal)\n")
+            notes.append("  passthrough not used: --passthrough: \(request.content.path): \(refusal)\n")
         }
         if let hls {
             let type = hls.segments.initSegment == nil ? "mpegts" : "fmp4"

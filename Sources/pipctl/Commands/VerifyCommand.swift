@@ -2,6 +2,7 @@ import AdInsertion
 import AdPlayback
 import AdScreen
 import Foundation
+import MediaCore
 /// `pipctl verify`: checks a rendered file frame by frame against its timeline.
 enum VerifyCommand: Command {
     struct Options: CommandOptions {
@@ -66,16 +67,20 @@ enum VerifyCommand: Command {
             + "and ads are compared with the source files themselves.",
         parameters: [output, timeline, expect, expectOnly, json, sources])
 
+    /// A terminating signal stops verify at once and removes its temporary MP4 (`TemporaryRemux`), the one file
+    /// it writes.
+    static var catchesInterrupts: Bool { true }
+
     static func run(_ options: Options, context: CommandContext) async throws {
         let playlist = HLSVerifier.mediaPlaylist(for: options.output)
-        if options.sources { return try badTimelineIsUsage { try runAgainstSources(options, playlist: playlist, context: context) } }
-        let report = try badTimelineIsUsage {
+        if options.sources { return try await badTimelineIsUsage { try await runAgainstSources(options, playlist: playlist, context: context) } }
+        let report = try await badTimelineIsUsage { try await untilInterrupted(context) {
             try playlist.map { p throws(Verifier.Failure) in
                 try HLSVerifier.verify(playlist: p, timelinePath: options.timeline, goldenPath: options.expected,
                                        goldenScope: options.goldenScope)
             } ?? Verifier.verify(.init(outputPath: options.output, timelinePath: options.timeline, goldenPath: options.expected,
                                        goldenScope: options.goldenScope))
-        }
+        } }
         try write(report, text: report.text, json: options.json, context: context)
         if !report.passed {
             throw CommandFailure("\(options.output): \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"); first: \(report.problems.first ?? "")")
@@ -87,10 +92,34 @@ enum VerifyCommand: Command {
 
     /// A timeline (or golden) that is missing, malformed or out of bounds is bad input: one line, exit 2, as
     /// `pipctl report` says it. Every other failure keeps its own status.
-    static func badTimelineIsUsage<T>(_ work: () throws -> T) throws -> T {
-        do { return try work() } catch let failure as Verifier.Failure {
+    static func badTimelineIsUsage<T>(_ work: () async throws -> T) async throws -> T {
+        do { return try await work() } catch let failure as Verifier.Failure {
             if case .timeline = failure { throw CommandFailure(failure.description, exitStatus: 2) }
             throw failure
+        }
+    }
+
+    /// Runs `work` on a thread of its own and returns what it returns, unless a terminating signal comes first:
+    /// then the temporary MP4 is removed and the command throws `Interrupted` at once (verify writes nothing else,
+    /// so the thread, which polls no flag, is left to the process's exit).
+    static func untilInterrupted<T: Sendable>(_ context: CommandContext,
+                                              _ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            let done = LockedState(false)
+            let finish: @Sendable (Result<T, any Error>) -> Void = { result in
+                let first = done.withLock { done in
+                    defer { done = true }
+                    return !done
+                }
+                if first { continuation.resume(with: result) }
+            }
+            context.interrupt.onInterrupt { signal in
+                TemporaryRemux.removeAll()
+                finish(.failure(Interrupted(signal: signal)))
+            }
+            let thread = Thread { finish(Result { try work() }) }
+            thread.stackSize = 8 << 20
+            thread.start()
         }
     }
 
@@ -106,12 +135,14 @@ enum VerifyCommand: Command {
     }
 
     /// `verify --sources`: exit 0 passed, 1 problems, 3 not verifiable.
-    static func runAgainstSources(_ options: Options, playlist: String?, context: CommandContext) throws {
-        let report = try playlist.map { p throws(Verifier.Failure) in
-            try HLSVerifier.verifySources(playlist: p, timelinePath: options.timeline, goldenPath: options.expected,
-                                          goldenScope: options.goldenScope)
-        } ?? SourceVerifier.verify(.init(outputPath: options.output, timelinePath: options.timeline, goldenPath: options.expected,
-                                         goldenScope: options.goldenScope))
+    static func runAgainstSources(_ options: Options, playlist: String?, context: CommandContext) async throws {
+        let report = try await untilInterrupted(context) {
+            try playlist.map { p throws(Verifier.Failure) in
+                try HLSVerifier.verifySources(playlist: p, timelinePath: options.timeline, goldenPath: options.expected,
+                                              goldenScope: options.goldenScope)
+            } ?? SourceVerifier.verify(.init(outputPath: options.output, timelinePath: options.timeline, goldenPath: options.expected,
+                                             goldenScope: options.goldenScope))
+        }
         try write(report, text: report.text, json: options.json, context: context)
         switch report.verdict {
         case .passed: return

@@ -154,6 +154,18 @@ import Testing
         #expect(LayoutInvariants.violations(in: timeline).map(\.description) == [])
     }
 
+    /// The divider as renders record it since issue 36: a screen-level layer (no scene), between two windows.
+    @Test func aScreenLevelDividerMustLieBetweenTwoScenesWindows() async throws {
+        var timeline = try await Self.timeline()
+        let window = timeline.segments[0].screen.scenes![0].rect.pixelRect
+        timeline.segments[0].screen.layers!.append(.divider(.init(scene: .screen, rect: PixelRect(x: window.x + 20, y: window.y, width: 10,
+                                                                                                  height: window.height))))
+        let found = LayoutInvariants.violations(in: timeline).map(\.description)
+        #expect(found.contains { $0.hasPrefix("frame 15: Split View divider at x=") && $0.contains("is not outside every scene's window") },
+                "\(found)")
+        #expect(found.contains { $0.contains("is not between two scenes' windows") }, "\(found)")
+    }
+
     @Test func aDividerOffTheDisplayIsAViolation() async throws {
         var timeline = try await Self.timeline()
         Self.withDivider(&timeline, x: -200)

@@ -56,6 +56,8 @@ import Testing
                                image: .init(rect: rect(4, 4, 80, 40), radius: 8, source: nil))),
          #"{"adId":"n","clip":{"height":180,"width":320,"x":0,"y":0},"image":{"height":40,"width":80,"x":4,"y":4},"imageRadius":8,"index":0,"kind":"native","placement":"p","radius":12,\#(rectJSON),"scene":"main"}"#),
         (.divider(area()), #"{"kind":"divider",\#(rectJSON),"scene":"main"}"#),
+        // The divider as renders write it since issue 36: a screen-level layer, without a scene.
+        (.divider(area(.screen)), #"{"kind":"divider",\#(rectJSON)}"#),
         (.edge(area()), #"{"kind":"edge",\#(rectJSON),"scene":"main"}"#),
         (.shadow(area(), ScreenLayer.Shadow(caster: PixelRect(x: 10, y: 0, width: 100, height: 180), radius: 20, reach: 30)),
          #"{"caster":{"height":180,"width":100,"x":10,"y":0},"kind":"shadow","radius":20,"reach":30,\#(rectJSON),"scene":"main"}"#),

@@ -66,6 +66,35 @@ extension EndToEnd {
             #expect(dir.entries() == ["session.json"])
         }
 
+        /// `verify` of an fMP4 HLS render joins its segments into a temporary MP4 in `$TMPDIR` (as large as the
+        /// render): a signal removes it (it was left in 3 of 4 tries), and a run clears what runs that were killed
+        /// left (their process is gone), never a live process's.
+        @Test(arguments: [SIGTERM, SIGINT])
+        func verifyOfAnHLSRenderLeavesNoTemporaryCopy(signal: Int32) async throws {
+            let scratch = try ScratchDirectory()
+            let rendered = try await PipctlProcess.run(try await HLSTests.arguments(scratch.path("hls"), type: "fmp4"))
+            try #require(rendered.exitStatus == 0, "\(rendered.standardError)")
+            let temporary = try scratch.subdirectory("tmp")
+            // A killed run's copy (its process is gone) and a live one's (this test's own process).
+            let gone = Process()
+            gone.executableURL = URL(fileURLWithPath: "/bin/true")
+            try gone.run()
+            gone.waitUntilExit()
+            let dead = "pipctl-verify-\(gone.processIdentifier)-0.mp4", live = "pipctl-verify-\(getpid())-0.mp4"
+            for name in [dead, live] { _ = try scratch.write("partial", to: "tmp/" + name) }
+
+            let verify = try PipctlProcess(["verify", scratch.path("hls")], environment: ["TMPDIR": temporary])
+            try await waitUntil("pipctl verify has started joining the segments") {
+                scratch.entries(in: "tmp").contains { $0.hasPrefix("pipctl-verify-\(verify.processIdentifier)-") }
+            }
+            verify.send(signal)
+            let result = try await verify.result()
+            #expect(!result.endedBySignal, "pipctl caught the signal and exited by itself")
+            #expect(result.exitStatus == 128 + signal)
+            #expect(result.errorLines == ["pipctl verify: \(signal == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)")"])
+            #expect(scratch.entries(in: "tmp") == [live], "\(scratch.entries(in: "tmp"))")
+        }
+
         /// `play --record` stopped with Ctrl-C leaves no recording, timeline, event log or command log.
         @Test func ctrlCStopsARecordedPlayAndLeavesNothing() async throws {
             let dir = try ScratchDirectory()

@@ -305,7 +305,81 @@ extension EndToEnd {
             #expect(line?.contains("target -10.0 LUFS") == true && line?.contains("integrated -2") == true, "\(verify.standardOutput)")
         }
 
-        @Test(arguments: ["loud", "5", "-80", "nan", ""])
+        /// Verify's report of `out.mp4` as JSON, and its exit status.
+        static func verifyJSON(_ dir: ScratchDirectory) async throws -> (status: Int32, report: [String: Any], text: String) {
+            let verify = try await PipctlProcess.run(["verify", "--json", dir.path("out.mp4")], timeout: .seconds(300))
+            let report = try #require(try JSONSerialization.jsonObject(with: verify.standardOutputData) as? [String: Any],
+                                      "\(verify.standardError)")
+            return (verify.exitStatus, report, verify.standardOutput + verify.standardError)
+        }
+
+        /// The loudness check of verify's JSON report for the ad of break 0.
+        static func adCheck(_ report: [String: Any]) throws -> [String: Any] {
+            let segments = try #require((report["loudness"] as? [String: Any])?["segments"] as? [[String: Any]], "\(report)")
+            return try #require(segments.first { $0["break"] as? Int == 0 }, "\(segments)")
+        }
+
+        /// An ad of the loud clip with its sound at `volume` dB plus a DC offset of `dc` (full scale 1), or cut to
+        /// `seconds` (its picture and its sound), made by the ffmpeg tool.
+        static func variant(_ dir: ScratchDirectory, _ name: String, volume: Double = 0, dc: Double = 0,
+                            seconds: Double? = nil) async throws -> String {
+            let path = dir.path(name + ".mp4")
+            let cut = seconds.map { ["-t", "\($0)"] } ?? []
+            _ = try FFmpegCommand.run(["-v", "error", "-y", "-i", try await loudAd] + cut + ["-c:v", "copy",
+                                       "-af", "volume=\(volume)dB,aeval=val(0)+\(dc)|val(1)+\(dc):c=same", "-c:a", "aac", "-b:a", "256k", path])
+            return path
+        }
+
+        /// A DC offset is not heard (BS.1770's K-weighting removes it), so the gain is computed without it; but it
+        /// is in every sample, so the true-peak limiter sees it and holds the whole ad down: +19 dB on an ad whose
+        /// DC then stood near full scale left it 15.8 LU under its target, and verify failed the render. The render
+        /// now measures what the limiter left (`reached`), and verify checks that.
+        @Test func aDCOffsetAdIsCheckedAtTheLoudnessTheLimiterLeft() async throws {
+            let dir = try ScratchDirectory()
+            let ad = try await Self.variant(dir, "dc", volume: -20, dc: 0.5)
+            let result = try await Self.render(dir, ad: ad, [])
+            #expect(result.exitStatus == 0, "\(result.standardError)")
+            let timeline = try Self.json(dir.path("out.mp4.timeline.json"))
+            let sources = try #require((timeline["loudness"] as? [String: Any])?["sources"] as? [[String: Any]])
+            let record = try #require(sources.first { $0["break"] as? Int == 0 })
+            let target = try #require(record["target"] as? Double), reached = try #require(record["reached"] as? Double, "\(record)")
+            #expect(record["limited"] as? Bool == true)
+            #expect(reached < target - 5, "\(record)")
+            let verify = try await Self.verifyJSON(dir)
+            #expect(verify.status == 0, "\(verify.text)")
+            let check = try Self.adCheck(verify.report)
+            #expect(check["reached"] as? Double == reached)
+            #expect(abs((check["measured"] as? Double ?? 0) - reached) <= 1, "\(check)")
+        }
+
+        /// A target at full scale cannot be met under the ceiling: the limiter holds the ad down, the timeline says
+        /// how far, and verify checks that; −60, the lowest target accepted, verifies as it is.
+        @Test(arguments: ["0", "-60"])
+        func theEndsOfTheTargetRangeVerify(target: String) async throws {
+            let dir = try ScratchDirectory()
+            let result = try await Self.render(dir, ad: try await Self.loudAd, ["--loudness", target])
+            #expect(result.exitStatus == 0, "\(result.standardError)")
+            let verify = try await Self.verifyJSON(dir)
+            #expect(verify.status == 0, "\(verify.text)")
+            let check = try Self.adCheck(verify.report)
+            #expect((check["reached"] != nil) == (target == "0"), "\(check)")
+        }
+
+        /// An ad whose sound lasts a tenth of a second is measured by its momentary loudness from its first sample,
+        /// as the render measured it (verify used to leave its first 1024 samples out, a fifth of it); a play that
+        /// short (3 frames) has no true peak of its own to judge, only its cuts' ringing.
+        @Test func aTenthOfASecondVerifies() async throws {
+            let dir = try ScratchDirectory()
+            let ad = try await Self.variant(dir, "brief", seconds: 0.1)
+            let result = try await Self.render(dir, ad: ad, [])
+            #expect(result.exitStatus == 0, "\(result.standardError)")
+            let verify = try await Self.verifyJSON(dir)
+            #expect(verify.status == 0, "\(verify.text)")
+            let check = try Self.adCheck(verify.report)
+            #expect(check["truePeak"] == nil, "\(check)")
+        }
+
+        @Test(arguments: ["loud", "5", "-80", "-70", "-60.5", "nan", ""])
         func aBadLoudnessIsOneLineAndExitTwo(value: String) async throws {
             let dir = try ScratchDirectory()
             let result = try await PipctlProcess.run(["render", "--content", try await Self.content, "--loudness", value,

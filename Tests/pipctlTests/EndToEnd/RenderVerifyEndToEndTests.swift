@@ -89,6 +89,26 @@ extension EndToEnd {
             #expect(result.standardOutput.hasPrefix("verify \(output): OK — 360 frames in 6 runs, 5 audio boundaries within "))
         }
 
+        /// A render made with a relative content path is verifiable from any other directory: the timeline names
+        /// the content by its absolute path, as it names the ads (it kept "media/content.mp4", relative to the
+        /// directory the render ran in, and verify from anywhere else could not find it).
+        @Test func aRenderOfARelativeContentPathVerifiesFromAnotherDirectory() async throws {
+            let scratch = try ScratchDirectory()
+            _ = try scratch.subdirectory("media")
+            try FileManager.default.copyItem(atPath: try await TestClip.content.path, toPath: scratch.path("media/content.mp4"))
+            _ = try scratch.subdirectory("elsewhere")
+            let rendered = try await PipctlProcess.run(["render", "--content", "media/content.mp4", "--break", "1=\(try await TestClip.adA.path)",
+                                                        "-o", "out.mp4", "--preset", "ultrafast"], directory: scratch.url)
+            try #require(rendered.exitStatus == 0, "\(rendered.standardError)")
+            let timeline = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.path("out.mp4.timeline.json")))) as? [String: Any])
+            let content = URL(fileURLWithPath: scratch.path("media/content.mp4")).standardizedFileURL.path
+            #expect((timeline["content"] as? [String: Any])?["path"] as? String == content)
+            let sources = Set((timeline["segments"] as? [[String: Any]] ?? []).compactMap { $0["source"] as? String })
+            #expect(sources.allSatisfy { $0.hasPrefix("/") } && sources.contains(content), "\(sources)")
+            let verify = try await PipctlProcess.run(["verify", scratch.path("out.mp4")], directory: URL(fileURLWithPath: scratch.path("elsewhere")))
+            #expect(verify.exitStatus == 0, "\(verify.standardOutput)\(verify.standardError)")
+        }
+
         @Test func verifyJSONSaysPassed() async throws {
             let output = try await Self.reference + "/out.mp4"
             let result = try await PipctlProcess.run(["verify", output, "--json"])

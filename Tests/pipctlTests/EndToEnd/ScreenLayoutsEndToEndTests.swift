@@ -72,6 +72,9 @@ extension EndToEnd {
                 """)
             let divider = try Self.rect(render, "divider", frame: 10)
             #expect(divider == PixelRect(x: 592, y: 0, width: 10, height: 834))
+            // It lies between the scenes, in neither: a screen-level layer, without a scene (it named "right").
+            let layer = try #require(try Self.layers(render, frame: 10).first { $0["kind"] as? String == "divider" })
+            #expect(layer["scene"] == nil, "\(layer)")
             let picture = try render.picture(frame: 10)
             Device.expectFlat(picture, PixelRect(x: 594, y: 4, width: 6, height: 826), Self.dividerY, "the divider")
             Device.expectFlat(picture, PixelRect(x: 604, y: 4, width: 40, height: 826), Device.blackY, "the right scene beside it")

@@ -13,8 +13,11 @@ public enum LoudnessNormalisation: Hashable, Sendable {
     /// The content and each ad brought to this loudness (LUFS).
     case lufs(Double)
 
-    /// The targets a render accepts (LUFS): BS.1770's absolute gate up to full scale.
-    public static let targetRange = -70.0...0.0
+    /// The targets a render accepts (LUFS): from −60 up to full scale. Under −60 a render cannot keep its promise:
+    /// at −70, BS.1770's absolute gate, the output's blocks are gated out (its loudness is undefined), and its sound
+    /// lies under −60 dBFS, which verify hears as silence. A target near full scale is accepted: the limiter keeps
+    /// the peaks under the ceiling and the timeline records the loudness it reached (`SourceLoudness.reached`).
+    public static let targetRange = -60.0...0.0
 
     /// The normalisation of a request that does not say: `content` when its plan has ads or its screen may present
     /// a video full-screen ad (whose sound replaces the content's), else `off`.

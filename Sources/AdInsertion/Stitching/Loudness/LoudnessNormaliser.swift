@@ -21,6 +21,9 @@ final class LoudnessNormaliser {
     /// Each video full-screen ad's gain by request; a failure to measure it is kept, so it is not measured again.
     private var fullScreenGains: [Int: Result<SoundGain?, MediaError>] = [:]
     private var notes: [Note] = []
+    /// Polled between blocks of every measurement (0.1 s of sound each), so that a signal stops a render that is
+    /// still measuring its content (40 minutes of it took 11 s to decode) at once, with `MediaError.interrupted`.
+    private let control: JobControl
 
     /// Whose sound a record or a note is about.
     enum Subject: Hashable {
@@ -40,12 +43,14 @@ final class LoudnessNormaliser {
 
     /// Measures the content and sets its gain.
     /// - Throws: `MediaError` when its sound cannot be read or measured.
-    init(_ normalisation: LoudnessNormalisation, content: MediaSource, format: OutputFormat) throws(MediaError) {
+    init(_ normalisation: LoudnessNormalisation, content: MediaSource, format: OutputFormat,
+         control: JobControl = .none) throws(MediaError) {
         precondition(normalisation != .off)
         self.normalisation = normalisation
         self.format = format
+        self.control = control
         // In `content` mode the content keeps 0 dB and is never limited: its true peaks are not needed.
-        let measured = try LoudnessAnalysis.measure(source: content.path, format: format, truePeak: normalisation != .content)
+        let measured = try LoudnessAnalysis.measure(source: content.path, format: format, truePeak: normalisation != .content, control: control)
         let measure = measured.map { LoudnessDecision.measure(loudness: $0.loudness) } ?? .silent
         switch normalisation {
         case .content: adTarget = measure.lufs
@@ -62,7 +67,7 @@ final class LoudnessNormaliser {
             source.soundGain = known
             return
         }
-        let measured = try LoudnessAnalysis.measure(source: source.path, format: format, truePeak: adTarget != nil)
+        let measured = try LoudnessAnalysis.measure(source: source.path, format: format, truePeak: adTarget != nil, control: control)
         let measure = measured.map { LoudnessDecision.measure(loudness: $0.loudness) } ?? .silent
         let gain = try gain(LoudnessDecision(measure: measure, target: adTarget), measured: measured, source: source.path, subject: .ad(ad))
         gains[ad] = .some(gain)
@@ -78,7 +83,7 @@ final class LoudnessNormaliser {
             known = done
         } else {
             known = Result { () throws(MediaError) -> SoundGain? in
-                let measured = try LoudnessAnalysis.measure(source: source.path, format: format, truePeak: adTarget != nil)
+                let measured = try LoudnessAnalysis.measure(source: source.path, format: format, truePeak: adTarget != nil, control: control)
                 let measure = measured.map { LoudnessDecision.measure(loudness: $0.loudness) } ?? .silent
                 return try gain(LoudnessDecision(measure: measure, target: adTarget), measured: measured, source: source.path,
                                 subject: .fullScreen(request: request, scene: scene, frame: frame))
@@ -98,14 +103,26 @@ final class LoudnessNormaliser {
                       subject: Subject) throws(MediaError) -> SoundGain? {
         var measured = measured
         if measured != nil, decision.gain != 0, measured?.loudness.truePeak == nil {
-            measured = try LoudnessAnalysis.measure(source: path, format: format, truePeak: true)
+            measured = try LoudnessAnalysis.measure(source: path, format: format, truePeak: true, control: control)
         }
         // A source measured with its true peaks (every ad, and the content brought to a number) is limited even at
         // 0 dB when a peak is over the ceiling: the rule is that no sample of a normalised source passes it.
         let overCeiling = measured?.loudness.truePeak.map { $0 + decision.gain > SoundGain.ceiling } ?? false
         let planned = decision.gain == 0 && !overCeiling ? nil : measured.map { SoundGain(decibels: decision.gain, peaks: $0.peaks) }
         let gain = planned?.isIdentity == true ? nil : planned
-        record(decision, measured: measured, limited: gain?.isLimiting ?? false, source: path, subject: subject)
+        // Where the limiter acts, the sound is measured again as it will play (gained and limited, a second decode
+        // of that source only): the loudness it reached is what the render promises.
+        var reached: Double?
+        if let gain, gain.isLimiting, decision.target != nil {
+            let played = try LoudnessAnalysis.measure(source: path, format: format, truePeak: false, control: control, gain: gain)
+            reached = played.flatMap { report in
+                switch decision.measure {
+                case .momentary: report.loudness.maxMomentary
+                default: report.loudness.integrated
+                }
+            }
+        }
+        record(decision, measured: measured, limited: gain?.isLimiting ?? false, reached: reached, source: path, subject: subject)
         return gain
     }
 
@@ -120,11 +137,12 @@ final class LoudnessNormaliser {
     }
 
     private func record(_ decision: LoudnessDecision, measured: LoudnessAnalysis.SourceReport?, limited: Bool,
-                        source path: String, subject: Subject) {
+                        reached: Double?, source path: String, subject: Subject) {
         var record = Timeline.SourceLoudness(
             source: path, breakIndex: nil, adIndex: nil, measure: decision.measure,
             integrated: measured?.loudness.integrated, samplePeak: measured?.loudness.samplePeak, truePeak: measured?.loudness.truePeak,
             target: decision.target, gain: decision.gain, limited: limited)
+        record.reached = reached
         let who: String
         switch subject {
         case .content: who = "the content"
