@@ -66,11 +66,12 @@ public enum RenderReportReader {
         // Loudness on a thread of its own while this one decodes the thumbnails.
         let measuring = rendered.audio != nil && timeline.output.sampleRate > 0
             ? BackgroundWork { () throws(ReportError) in try measureLoudness(media, timeline: timeline, control: control) } : nil
-        let wanted = Set(ThumbnailPlan.frames(timeline))
+        let wanted = ThumbnailPlan.frames(timeline)
         let thumbnails: [Thumbnail]
         do {
-            thumbnails = try Thumbnailer.thumbnails(of: media, frames: wanted, width: ThumbnailPlan.width,
-                                                    frameRate: FrameRate(parsing: timeline.output.fps), control: control)
+            thumbnails = try Thumbnailer.thumbnails(of: media, frames: Set(wanted), width: ThumbnailPlan.width,
+                                                    frameRate: FrameRate(parsing: timeline.output.fps),
+                                                    crops: ThumbnailPlan.displays(timeline, frames: wanted), control: control)
         } catch {
             _ = try? measuring?.value()
             throw .media(error)

@@ -95,14 +95,16 @@ public struct ReportPage {
         let pictures = Dictionary(report.thumbnails.map { ($0.frame, $0) }, uniquingKeysWith: { a, _ in a })
         let seconds = report.secondsPerFrame
         var html = "<section id=\"runs\"><h2>Runs</h2>\n<p class=\"note\">The first and last frame of every run, decoded from the output (at most \(ThumbnailPlan.limit) pictures; past that, ad runs first, the rest thinned evenly).</p>\n"
-        html += "<table class=\"runs\"><thead><tr><th>#</th><th>shows</th><th>frames</th><th>time</th><th>source</th><th>window</th><th>first frame</th><th>last frame</th>"
+        let changes = RunChanges.describe(t, events: report.events, isCancelled: isCancelled)
+        html += "<table class=\"runs\"><thead><tr><th>#</th><th>shows</th><th>what changed</th><th>frames</th><th>time</th><th>source</th><th>window</th><th>first frame</th><th>last frame</th>"
         html += report.loudness == nil ? "" : "<th>loudness</th>"
         html += report.verdict == nil ? "" : "<th>verify</th>"
         html += "</tr></thead><tbody>\n"
         for (i, segment) in t.segments.enumerated() {
             if i % ReportLane.cancelCheckInterval == 0, isCancelled() { throw .interrupted }
             html += "<tr data-run-kind=\"\(segment.kind.rawValue)\" class=\"r-\(segment.kind.rawValue)\"><td>\(i)</td><td>\(HTMLText.escape(ReportLane.label(segment)))</td>"
-            html += "<td>\(segment.outStartFrame)–\(segment.outEndFrame - 1)</td>"
+            html += "<td class=\"change\" data-change=\"\(i)\">\(HTMLText.escape(i < changes.count ? changes[i] : ""))</td>"
+            html += "<td>\(segment.outStartFrame)–\(segment.outEndFrame - 1)\(segment.outEndFrame - segment.outStartFrame == 1 ? " (1 frame)" : "")</td>"
             html += "<td>\(ReportFormat.time(Double(segment.outStartFrame) * seconds))–\(ReportFormat.time(Double(segment.outEndFrame) * seconds))</td>"
             let source = ReportFormat.value(segment.source)
             html += "<td class=\"source\" title=\"\(HTMLText.escape(source))\">\(HTMLText.escape(ReportFormat.value(URL(fileURLWithPath: segment.source).lastPathComponent)))</td>"
@@ -190,6 +192,8 @@ public struct ReportPage {
     .target{stroke:#2e7d32;stroke-dasharray:6 4}
     .events td:nth-child(6){word-break:break-all;font-size:12px}.events tr.hit{background:#fff3c4}
     .m-error{color:#b01818;font-weight:600}
+    svg text.event-label{font-size:10px;fill:#334;cursor:pointer}svg text.event-label.m-error{fill:#d02020}svg text.event-label.m-break{fill:#b85a1c}svg text.event-label.m-pip{fill:#6a43b2}
+    .change{font-size:12px;color:#445}
     """
 
     /// Registered first, so that an error anywhere later is counted.
@@ -202,7 +206,7 @@ public struct ReportPage {
     var select=document.getElementById("event-type"),rows=document.querySelectorAll("table.events tbody tr"),count=document.getElementById("event-count");
     function filter(){var t=select.value,n=0;for(var i=0;i<rows.length;i++){var show=!t||rows[i].getAttribute("data-type")===t;rows[i].hidden=!show;if(show)n++;}count.textContent=n+" shown";}
     select.addEventListener("change",filter);filter();
-    var marks=document.querySelectorAll(".mark");
+    var marks=document.querySelectorAll(".mark,.event-label");
     for(var i=0;i<marks.length;i++){marks[i].addEventListener("click",function(){var r=document.getElementById("ev-"+this.getAttribute("data-row"));if(!r)return;select.value="";filter();var old=document.querySelector("tr.hit");if(old)old.classList.remove("hit");r.classList.add("hit");r.scrollIntoView({block:"center"});});}
     document.body.setAttribute("data-ready","1");
     window.addEventListener("load",function(){document.body.setAttribute("data-load-ms",performance.now().toFixed(1));});

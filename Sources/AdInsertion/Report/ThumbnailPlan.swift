@@ -1,4 +1,5 @@
 import AdPlayback
+import MediaCore
 
 /// Which output frames a report shows as thumbnails: the first and last frame of every segment (a run of one
 /// source in one place; a change of the screen's layout starts a new segment, so each screen change is a first
@@ -24,6 +25,20 @@ enum ThumbnailPlan {
         let keptAds = thinned(ads.sorted(), to: limit)
         let keptOthers = thinned(others.sorted(), to: limit - keptAds.count)
         return (keptAds + keptOthers).sorted()
+    }
+
+    /// The part of each of `frames` (sorted) a thumbnail shows: on a device render, the display of the segment
+    /// that holds it (the bezel and the canvas around it left out); elsewhere nothing (the whole frame).
+    static func displays(_ timeline: Timeline, frames: [Int64]) -> [Int64: PixelRect] {
+        var crops: [Int64: PixelRect] = [:]
+        var i = 0
+        for frame in frames {
+            while i < timeline.segments.count, timeline.segments[i].outEndFrame <= frame { i += 1 }
+            guard i < timeline.segments.count, timeline.segments[i].outStartFrame <= frame,
+                  let display = timeline.segments[i].screen.display else { continue }
+            crops[frame] = display.pixelRect
+        }
+        return crops
     }
 
     /// `count` of `frames`, evenly spread, the first and last kept.

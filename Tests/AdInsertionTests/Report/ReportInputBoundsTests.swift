@@ -39,8 +39,14 @@ import Testing
         #expect(layout.lanes.filter { $0.kind == .scene }.count == ReportLane.maximumSceneLanes)
         #expect(layout.omittedScenes == scenes - ReportLane.maximumSceneLanes)
         #expect(layout.lanes.map(\.title).suffix(1) == ["banner"])
-        // The banner's scene changes each segment: one span each.
-        #expect(layout.lanes.last?.spans.count == scenes)
+        // The banner's scene changes each segment, one frame each: one-frame runs are merged into one span.
+        #expect(layout.lanes.last?.spans.map { [$0.start, $0.end] } == [[0, Int64(scenes)]])
+        // 50,000 scenes in one segment: as linear.
+        var one = timeline
+        one.segments = [Page.segment(.content, 0, Int64(scenes))]
+        one.segments[0].screen.scenes = (0..<scenes).map { timeline.segments[$0].screen.scenes![0] }
+        let wide = try ReportLane.layout(of: one, isCancelled: { false })
+        #expect(wide.scenes == scenes && wide.lanes.filter { $0.kind == .scene }.count == ReportLane.maximumSceneLanes)
         // The interrupt flag was looked at all along: once per 1024 segments in each pass.
         #expect(polls >= 4 * (scenes / ReportLane.cancelCheckInterval))
         let html = ReportPage(report: RenderReport(title: "out.mp4", timeline: timeline, events: [])).html
