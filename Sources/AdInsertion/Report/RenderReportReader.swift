@@ -34,8 +34,12 @@ public enum RenderReportReader {
         guard FileManager.default.fileExists(atPath: files.media, isDirectory: &isDirectory), !isDirectory.boolValue else {
             throw .input(path: files.media, reason: isDirectory.boolValue ? "is a directory, not a render" : "no such file")
         }
+        // The flag is looked at between the steps too, not only inside the media loops.
+        func stopIfAsked() throws(ReportError) { if control.isCancelled() { throw .interrupted } }
         let data = try bounded(files.timeline, limit: maximumTimelineBytes, what: "timeline")
+        try stopIfAsked()
         let timeline = try decodeTimeline(data, path: files.timeline)
+        try stopIfAsked()
 
         // An HLS render is read from its segments joined into one MP4 (FFmpeg 5.1's HLS demuxer misreads fMP4 after
         // a seek, which loudness's decoder may do), removed when done.
@@ -61,7 +65,9 @@ public enum RenderReportReader {
             throw .input(path: files.media, reason: error.description)
         }
         try check(timeline, path: files.timeline, against: rendered)
+        try stopIfAsked()
         let events = try readEvents(files.events)
+        try stopIfAsked()
 
         // Loudness on a thread of its own while this one decodes the thumbnails.
         let measuring = rendered.audio != nil && timeline.output.sampleRate > 0
@@ -79,7 +85,9 @@ public enum RenderReportReader {
         let loudness = try measuring?.value()
 
         var verdict: RunVerdicts?
+        try stopIfAsked()
         if verify { verdict = runVerify(files, timeline: timeline) }
+        try stopIfAsked()
 
         let pictures = thumbnails.map {
             RenderReport.Picture(frame: $0.frame, jpeg: Data($0.jpeg), width: $0.size.width, height: $0.size.height)

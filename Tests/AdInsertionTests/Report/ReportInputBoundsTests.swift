@@ -4,6 +4,7 @@ import AdScreen
 import Foundation
 import MediaCore
 import Testing
+import VideoPipeline
 
 /// What a report does with hostile numbers, sizes and strings from a render's files, and with a stop: no trap, work
 /// linear in the input and bounded by documented limits, long values cut, invisible characters shown, stopping when
@@ -75,6 +76,26 @@ import Testing
         let report = RenderReport(title: "out.mp4", timeline: timeline, events: Page.events)
         #expect(throws: ReportError.self) { try ReportPage(report: report).data(isCancelled: { true }) }
         #expect(try ReportPage(report: report).data(isCancelled: { false }) == ReportPage(report: report).data)
+    }
+
+    /// A stop asked for while the timeline is read is seen before the output is even opened.
+    @Test func readingStopsBetweenItsSteps() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("report-stop-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let seed = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../Fuzz/Seeds/timeline/content-ad-content.json")
+        try FileManager.default.copyItem(atPath: seed.path, toPath: dir + "/out.mp4.timeline.json")
+        // Not a video: had the reader gone on, it would have failed on this file instead.
+        FileManager.default.createFile(atPath: dir + "/out.mp4", contents: Data("not a video".utf8))
+        var polls = 0
+        do {
+            _ = try RenderReportReader.read(RenderFiles(output: dir + "/out.mp4"), verify: false,
+                                            control: JobControl(isCancelled: { polls += 1; return true }))
+            Issue.record("not stopped")
+        } catch {
+            #expect(error.description == "interrupted; nothing was written")
+        }
+        #expect(polls == 1)
     }
 
     @Test func aLongValueIsCutAsAnErrorExcerptIs() {
