@@ -75,6 +75,23 @@ import Testing
         #expect(ReportLane.lanes(of: Page.timeline(segments)).first { $0.kind == .scene }?.spans.count == 3)
     }
 
+    /// A swipe animated over three frames (three one-frame segments) is one row of the runs table, with its first and
+    /// last frame, and says the cards were swiped three times.
+    @Test func oneFrameRunsJoinTheirRowInTheRunsTable() {
+        var segments = [Page.segment(.content, 0, 60, scenes: ["left"], layers: [(.card, "left")])]
+        for f in 60..<63 { segments.append(Page.segment(.content, Int64(f), Int64(f + 1), scenes: ["left"], layers: [(.card, "left")])) }
+        segments.append(Page.segment(.ad, 63, 120, breakIndex: 0, adIndex: 0, scenes: ["left"], layers: [(.card, "left")]))
+        for i in 1..<4 { segments[i].screen.layers![0] = Page.layer(.card, .init(scene: SceneID("left"), rect: .init(PixelRect(x: -10 * i, y: 0, width: 160, height: 180)))) }
+        let timeline = Page.timeline(segments)
+        #expect(RunRows.rows(segments) == [0..<4, 4..<5])
+        #expect(ThumbnailPlan.frames(timeline) == [0, 62, 63, 119])
+        let html = ReportPage(report: RenderReport(title: "out.mp4", timeline: timeline, events: [])).html
+        #expect(Page.count("data-run-kind=", in: html) == 2)
+        #expect(html.contains("data-segments=\"0–3\""))
+        #expect(html.contains("<td>0–62 (4 runs: 3 of one frame merged)</td>"))
+        #expect(html.contains(">start; cards swiped ×3</td>"))
+    }
+
     @Test func laneNamesAndTheVerdictAreNeverCut() {
         let id = "checkout-flow-secondary-window-" + String(repeating: "w", count: 30)
         var segments = Page.sample.segments
