@@ -139,7 +139,8 @@ public enum RenderReportReader {
             let rest = entry.dropFirst(joinedPrefix.count)
             guard let pid = Int32(rest.prefix { $0.isASCII && $0.isNumber }), pid > 0, pid != getpid(),
                   rest.dropFirst(String(pid).count).hasPrefix("-"), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            try? FileManager.default.removeItem(atPath: directory + "/" + entry)
+            // unlink: a file (or a link) only, never a directory someone named so.
+            _ = unlink(directory + "/" + entry)
         }
     }
 
