@@ -5,15 +5,16 @@ import FuzzSupport
 import MediaCore
 
 /// Fuzz target `report`: any bytes as a render's timeline and event log (cut at the first NUL), read as
-/// `pipctl report` reads them — the timeline decoded and checked against an output of its own stated size (at most
-/// 2000 frames, so that the page stays small), the event log under the report's limits — then the lanes, the page
-/// and the strip written, all without a crash and in time linear in the input. No media.
+/// `pipctl report` reads them — the timeline decoded and checked against an output of its own stated size (at
+/// most 10,000 frames: the page's size follows the segments and events, not the frames), the event log under the
+/// report's limits — then the lanes, the page and the strip written, all without a crash and in time linear in
+/// the input. No media.
 @_cdecl("LLVMFuzzerTestOneInput")
 func fuzzReport(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let pieces = FuzzInput.pieces(UnsafeRawBufferPointer(start: data, count: size), limit: 2)
     guard let timeline = try? RenderReportReader.decodeTimeline(pieces[0], path: "t.json") else { return 0 }
     let out = timeline.output
-    let rendered = Timeline.RenderedMedia(frames: max(0, min(out.frames, 2000)), length: nil,
+    let rendered = Timeline.RenderedMedia(frames: max(0, min(out.frames, 10_000)), length: nil,
                                           size: PixelSize(width: max(0, min(out.width, 4096)), height: max(0, min(out.height, 4096))),
                                           audio: out.sampleRate > 0 ? (out.sampleRate, max(1, min(out.channels, 8))) : nil)
     guard (try? RenderReportReader.check(timeline, path: "t.json", against: rendered)) != nil else { return 0 }

@@ -35,4 +35,16 @@ struct ThumbnailerTests {
         let thumbnails = try Thumbnailer.thumbnails(of: path, frames: [1199, 1200, 5000], width: 64, frameRate: FrameRate(30))
         #expect(thumbnails.map(\.frame) == [1199])
     }
+
+    /// A device render's thumbnail shows its display, not the bezel and canvas around it; a crop outside the
+    /// picture is ignored.
+    @Test func aCropShowsOnlyThatPartOfTheFrame() throws {
+        let dir = TemporaryDirectory()
+        let path = try Self.clip(dir)
+        let crops: [Int64: PixelRect] = [59: PixelRect(x: 40, y: 20, width: 120, height: 160), 60: PixelRect(x: 300, y: 0, width: 100, height: 100)]
+        let thumbnails = try Thumbnailer.thumbnails(of: path, frames: [0, 59, 60], width: 96, frameRate: FrameRate(30), crops: crops)
+        #expect(thumbnails.map(\.size) == [PixelSize(width: 96, height: 54), PixelSize(width: 96, height: 128), PixelSize(width: 96, height: 54)])
+        let whole = try Thumbnailer.thumbnails(of: path, frames: [59], width: 96, frameRate: FrameRate(30))
+        #expect(whole[0].jpeg != thumbnails[1].jpeg)
+    }
 }

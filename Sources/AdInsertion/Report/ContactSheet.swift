@@ -6,9 +6,10 @@ import VideoPipeline
 /// with its frame, time and run, drawn with the `Compositor` (colours, rounded rectangles, FreeType text, pictures)
 /// and encoded as PNG by VideoPipeline.
 ///
-/// The sheet is `width` (1600) pixels wide; its height follows from the lanes and thumbnails:
-/// `header + axis + (lanes + 1) × 30 + rows × (thumbnail height + 40) + margin`, rounded up to an even number,
-/// at most `maximumHeight`.
+/// The sheet is `width` (1600) pixels wide; its height follows from the verdict, lanes and thumbnails:
+/// `header (+ 20 a verdict line) + axis + (lanes + 1) × 30 + 2 × 15 (event labels) + rows × (thumbnail height + 40)
+/// + margin`, rounded up to an even number, at most `maximumHeight`. Lane names and the verdict are never cut: the
+/// names' column widens to the longest, the verdict takes the lines it needs.
 public struct ContactSheet {
     public static let width = 1600
     public static let maximumHeight = 8000
@@ -35,11 +36,20 @@ public struct ContactSheet {
     var tileHeight: Int { thumbnails.map(\.size.height).max() ?? 0 }
     var columns: Int { max(1, (Self.width - 2 * Self.margin + Self.tileGap) / (tileWidth + Self.tileGap)) }
     var rows: Int { (thumbnails.count + columns - 1) / columns }
-    var stripHeight: Int { Self.axisHeight + (lanes.count + 1) * (Self.laneHeight + Self.laneGap) }
+    var stripHeight: Int { Self.axisHeight + (lanes.count + 1) * (Self.laneHeight + Self.laneGap) + EventLabels.rowsOnSheet * Self.labelRowHeight }
+    static let labelRowHeight = 15
+
+    /// The lanes' names' column: wide enough for the longest name (about 7.5 px a character at 13 px), from 200 up
+    /// to 700 pixels; a longer name (95 characters or more) is written smaller, on two lines.
+    var gutter: Int { min(700, max(Self.gutter, 24 + Int(7.5 * Double(lanes.map { $0.title.count }.max() ?? 0)))) }
+
+    /// The verdict's own lines under the facts (never cut: as many as it needs at about 180 characters a line).
+    var verdictLines: Int { report.verdict.map { min(8, 1 + VisibleText.shown($0.summary).count / 180) } ?? 0 }
+    var headerHeight: Int { Self.headerHeight + verdictLines * 20 }
 
     /// The sheet's size in pixels.
     public var size: PixelSize {
-        let height = Self.headerHeight + stripHeight + Self.margin + rows * (tileHeight + Self.captionHeight) + Self.margin
+        let height = headerHeight + stripHeight + Self.margin + rows * (tileHeight + Self.captionHeight) + Self.margin
         return PixelSize(width: Self.width, height: min(Self.maximumHeight, (height + 1) / 2 * 2))
     }
 
@@ -52,9 +62,9 @@ public struct ContactSheet {
             try canvas.draw([.color(Self.background, in: PixelRect(size: size))])
             try canvas.draw(try header(text))
             guard !isCancelled() else { throw MediaError.interrupted }
-            try canvas.draw(try strip(text, top: Self.headerHeight, isCancelled: isCancelled))
+            try canvas.draw(try strip(text, top: headerHeight, isCancelled: isCancelled))
             guard !isCancelled() else { throw MediaError.interrupted }
-            try canvas.draw(try tiles(text, top: Self.headerHeight + stripHeight + Self.margin))
+            try canvas.draw(try tiles(text, top: headerHeight + stripHeight + Self.margin))
             return Data(try canvas.pngData())
         } catch let error as MediaError {
             throw .media(error)
@@ -72,22 +82,28 @@ public struct ContactSheet {
         let ads = t.segments.filter { $0.kind == .ad }.count
         let facts = "\(ReportFormat.time(report.duration)) · \(t.output.frames) frames at \(t.output.fps) fps · \(t.output.width)x\(t.output.height) · "
             + "\(t.segments.count) segments, \(ads) ad · \(report.events.count) events"
-            + (report.verdict.map { " · " + $0.summary } ?? "")
-        return [
+            + (report.layout.omittedScenes > 0 ? " · \(report.layout.scenes) scenes, \(report.layout.omittedScenes) not drawn" : "")
+        var layers = [
             try text.layer("pipctl report: " + report.title, size: 20, color: Self.ink, x: Self.margin, y: 10, width: Self.width - 2 * Self.margin),
             try text.layer(facts, size: 14, color: Self.muted, x: Self.margin, y: 38, width: Self.width - 2 * Self.margin),
         ]
+        if let verdict = report.verdict, verdictLines > 0 {
+            let color = verdict.notChecked != nil ? Self.muted : verdict.passed ? YUVColor(red: 0x1F, green: 0x6B, blue: 0x2A) : YUVColor(red: 0x9B, green: 0x1C, blue: 0x1C)
+            layers.append(try text.layer(verdict.summary, size: 14, color: color, x: Self.margin, y: Self.headerHeight - 4,
+                                         width: Self.width - 2 * Self.margin, lineLimit: verdictLines))
+        }
+        return layers
     }
 
     private func x(_ frame: Int64) -> Int {
-        let plot = Self.width - Self.gutter - Self.margin
+        let plot = Self.width - gutter - Self.margin
         let frames = max(1, report.timeline.output.frames)
-        return Self.gutter + Int(Double(plot) * Double(max(0, min(frame, frames))) / Double(frames))
+        return gutter + Int(Double(plot) * Double(max(0, min(frame, frames))) / Double(frames))
     }
 
     private func strip(_ text: SheetText, top: Int, isCancelled: () -> Bool) throws -> [CompositorLayer] {
         var layers: [CompositorLayer] = []
-        let plot = Self.width - Self.gutter - Self.margin
+        let plot = Self.width - gutter - Self.margin
         let step = ReportSVG.niceStep(report.duration / 10)
         var t = 0.0
         while t <= report.duration + 1e-9 {
@@ -101,9 +117,10 @@ public struct ContactSheet {
         var y = top + Self.axisHeight
         for lane in lanes {
             guard !isCancelled() else { throw MediaError.interrupted }
-            layers.append(try text.layer(ReportSVG.clipped(lane.title, to: 26), size: 13, color: Self.ink, x: Self.margin, y: y + 4,
-                                         width: Self.gutter - Self.margin - 8))
-            layers.append(.color(Self.laneBackground, in: PixelRect(x: Self.gutter, y: y, width: plot, height: Self.laneHeight)))
+            let long = Int(7.5 * Double(lane.title.count)) > gutter - Self.margin - 8
+            layers.append(try text.layer(lane.title, size: long ? 10 : 13, color: Self.ink, x: Self.margin, y: long ? y : y + 4,
+                                         width: gutter - Self.margin - 8, lineLimit: long ? 2 : 1))
+            layers.append(.color(Self.laneBackground, in: PixelRect(x: gutter, y: y, width: plot, height: Self.laneHeight)))
             for span in lane.spans {
                 let x0 = x(span.start), w = max(1, x(span.end) - x0)
                 let rect = PixelRect(x: x0, y: y + 1, width: w, height: Self.laneHeight - 2)
@@ -116,12 +133,22 @@ public struct ContactSheet {
             }
             y += Self.laneHeight + Self.laneGap
         }
-        layers.append(try text.layer("events", size: 13, color: Self.ink, x: Self.margin, y: y + 4, width: Self.gutter - Self.margin - 8))
-        layers.append(.color(Self.laneBackground, in: PixelRect(x: Self.gutter, y: y, width: plot, height: Self.laneHeight)))
+        layers.append(try text.layer("events", size: 13, color: Self.ink, x: Self.margin, y: y + 4, width: gutter - Self.margin - 8))
+        layers.append(.color(Self.laneBackground, in: PixelRect(x: gutter, y: y, width: plot, height: Self.laneHeight)))
         for event in report.events {
             let px = x(ReportFormat.frame(of: event, secondsPerFrame: report.secondsPerFrame))
             let color = event.type == .adError ? Self.color("fullscreen") : Self.ink
             layers.append(.color(color, in: PixelRect(x: min(px, Self.width - Self.margin - 2), y: y + 2, width: 2, height: Self.laneHeight - 4)))
+        }
+        // The notable events' words under their marks, as on the page.
+        let placed = EventLabels.place(report.events, rows: EventLabels.rowsOnSheet,
+                                       x: { Double(x(ReportFormat.frame(of: $0, secondsPerFrame: report.secondsPerFrame))) },
+                                       width: { Double($0.count) * 6.5 }, maxX: Double(Self.width - Self.margin), isCancelled: isCancelled)
+        for label in placed {
+            let px = Int(label.x)
+            let color = report.events[label.index].type == .adError ? Self.color("fullscreen") : Self.ink
+            let top = y + Self.laneHeight + 2 + label.row * Self.labelRowHeight
+            layers.append(try text.layer(label.text, size: 11, color: color, x: px, y: top, width: max(40, Self.width - Self.margin - px)))
         }
         return layers
     }

@@ -34,8 +34,12 @@ public enum RenderReportReader {
         guard FileManager.default.fileExists(atPath: files.media, isDirectory: &isDirectory), !isDirectory.boolValue else {
             throw .input(path: files.media, reason: isDirectory.boolValue ? "is a directory, not a render" : "no such file")
         }
+        // The flag is looked at between the steps too, not only inside the media loops.
+        func stopIfAsked() throws(ReportError) { if control.isCancelled() { throw .interrupted } }
         let data = try bounded(files.timeline, limit: maximumTimelineBytes, what: "timeline")
+        try stopIfAsked()
         let timeline = try decodeTimeline(data, path: files.timeline)
+        try stopIfAsked()
 
         // An HLS render is read from its segments joined into one MP4 (FFmpeg 5.1's HLS demuxer misreads fMP4 after
         // a seek, which loudness's decoder may do), removed when done.
@@ -61,16 +65,19 @@ public enum RenderReportReader {
             throw .input(path: files.media, reason: error.description)
         }
         try check(timeline, path: files.timeline, against: rendered)
+        try stopIfAsked()
         let events = try readEvents(files.events)
+        try stopIfAsked()
 
         // Loudness on a thread of its own while this one decodes the thumbnails.
         let measuring = rendered.audio != nil && timeline.output.sampleRate > 0
             ? BackgroundWork { () throws(ReportError) in try measureLoudness(media, timeline: timeline, control: control) } : nil
-        let wanted = Set(ThumbnailPlan.frames(timeline))
+        let wanted = ThumbnailPlan.frames(timeline)
         let thumbnails: [Thumbnail]
         do {
-            thumbnails = try Thumbnailer.thumbnails(of: media, frames: wanted, width: ThumbnailPlan.width,
-                                                    frameRate: FrameRate(parsing: timeline.output.fps), control: control)
+            thumbnails = try Thumbnailer.thumbnails(of: media, frames: Set(wanted), width: ThumbnailPlan.width,
+                                                    frameRate: FrameRate(parsing: timeline.output.fps),
+                                                    crops: ThumbnailPlan.displays(timeline, frames: wanted), control: control)
         } catch {
             _ = try? measuring?.value()
             throw .media(error)
@@ -78,7 +85,9 @@ public enum RenderReportReader {
         let loudness = try measuring?.value()
 
         var verdict: RunVerdicts?
+        try stopIfAsked()
         if verify { verdict = runVerify(files, timeline: timeline) }
+        try stopIfAsked()
 
         let pictures = thumbnails.map {
             RenderReport.Picture(frame: $0.frame, jpeg: Data($0.jpeg), width: $0.size.width, height: $0.size.height)
@@ -130,7 +139,8 @@ public enum RenderReportReader {
             let rest = entry.dropFirst(joinedPrefix.count)
             guard let pid = Int32(rest.prefix { $0.isASCII && $0.isNumber }), pid > 0, pid != getpid(),
                   rest.dropFirst(String(pid).count).hasPrefix("-"), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            try? FileManager.default.removeItem(atPath: directory + "/" + entry)
+            // unlink: a file (or a link) only, never a directory someone named so.
+            _ = unlink(directory + "/" + entry)
         }
     }
 

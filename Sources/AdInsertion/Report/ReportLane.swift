@@ -93,7 +93,7 @@ struct ReportLane: Sendable {
                 Self.extend(&sceneRuns[lane], segment, "\(scene.rect.width)x\(scene.rect.height) · " + Self.stateName(scene.state))
             }
         }
-        for (id, runs) in zip(sceneIDs, sceneRuns) {
+        for (id, runs) in zip(sceneIDs, sceneRuns.map(Self.withoutBlips)) {
             let shown = ReportFormat.value(id.rawValue)
             lanes.append(ReportLane(kind: .scene, title: "scene \(shown)", key: shown, spans: runs.map { run in
                 Span(start: run.start, end: run.end, label: "\(shown) · " + run.value, style: "scene",
@@ -113,7 +113,7 @@ struct ReportLane: Sendable {
             }
         }
         for kind in drawn {
-            guard let runs = layerRuns[kind], !runs.isEmpty else { continue }
+            guard let runs = layerRuns[kind].map(Self.withoutBlips), !runs.isEmpty else { continue }
             lanes.append(ReportLane(kind: .layer, title: Self.layerTitle(kind), key: kind.rawValue, spans: runs.map { run in
                 Span(start: run.start, end: run.end, label: run.value, style: kind.rawValue,
                      attributes: [("layer-span", kind.rawValue)])
@@ -185,6 +185,22 @@ struct ReportLane: Sendable {
         var start: Int64
         var end: Int64
         var value: String
+    }
+
+    /// `runs` with every one-frame run that follows another without a gap merged into it (a window's size during
+    /// the one frame of a transition is not worth a span no one can see), and the runs on either side of it joined
+    /// when they show the same.
+    static func withoutBlips(_ runs: [Run]) -> [Run] {
+        var out: [Run] = []
+        out.reserveCapacity(runs.count)
+        for run in runs {
+            if let last = out.last, last.end == run.start, run.end - run.start == 1 || last.value == run.value {
+                out[out.count - 1].end = run.end
+            } else {
+                out.append(run)
+            }
+        }
+        return out
     }
 
     /// `runs` with `segment` showing `value`: the last run made longer when it shows the same and touches it in

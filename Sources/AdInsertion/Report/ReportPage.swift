@@ -94,21 +94,27 @@ public struct ReportPage {
         let t = report.timeline
         let pictures = Dictionary(report.thumbnails.map { ($0.frame, $0) }, uniquingKeysWith: { a, _ in a })
         let seconds = report.secondsPerFrame
-        var html = "<section id=\"runs\"><h2>Runs</h2>\n<p class=\"note\">The first and last frame of every run, decoded from the output (at most \(ThumbnailPlan.limit) pictures; past that, ad runs first, the rest thinned evenly).</p>\n"
-        html += "<table class=\"runs\"><thead><tr><th>#</th><th>shows</th><th>frames</th><th>time</th><th>source</th><th>window</th><th>first frame</th><th>last frame</th>"
+        var html = "<section id=\"runs\"><h2>Runs</h2>\n<p class=\"note\">The first and last frame of every run (a run of one frame joins the run before it), decoded from the output (at most \(ThumbnailPlan.limit) pictures; past that, ad runs first, the rest thinned evenly).</p>\n"
+        let changes = RunChanges.describe(t, events: report.events, isCancelled: isCancelled)
+        html += "<table class=\"runs\"><thead><tr><th>#</th><th>shows</th><th>what changed</th><th>frames</th><th>time</th><th>source</th><th>window</th><th>first frame</th><th>last frame</th>"
         html += report.loudness == nil ? "" : "<th>loudness</th>"
         html += report.verdict == nil ? "" : "<th>verify</th>"
         html += "</tr></thead><tbody>\n"
-        for (i, segment) in t.segments.enumerated() {
-            if i % ReportLane.cancelCheckInterval == 0, isCancelled() { throw .interrupted }
-            html += "<tr data-run-kind=\"\(segment.kind.rawValue)\" class=\"r-\(segment.kind.rawValue)\"><td>\(i)</td><td>\(HTMLText.escape(ReportLane.label(segment)))</td>"
-            html += "<td>\(segment.outStartFrame)–\(segment.outEndFrame - 1)</td>"
-            html += "<td>\(ReportFormat.time(Double(segment.outStartFrame) * seconds))–\(ReportFormat.time(Double(segment.outEndFrame) * seconds))</td>"
+        for (n, row) in RunRows.rows(t.segments).enumerated() {
+            if n % ReportLane.cancelCheckInterval == 0, isCancelled() { throw .interrupted }
+            let i = row.lowerBound, segment = t.segments[i], last = t.segments[row.upperBound - 1]
+            let number = row.count == 1 ? "\(i)" : "\(i)–\(row.upperBound - 1)"
+            html += "<tr data-run-kind=\"\(segment.kind.rawValue)\" data-segments=\"\(number)\" class=\"r-\(segment.kind.rawValue)\"><td>\(number)</td><td>\(HTMLText.escape(ReportLane.label(segment)))</td>"
+            html += "<td class=\"change\" data-change=\"\(i)\">\(HTMLText.escape(RunRows.changes(row, changes)))</td>"
+            let oneFrame = row.dropFirst().count
+            let merged = row.count > 1 ? " (\(row.count) runs: \(oneFrame) of one frame merged)" : last.outEndFrame - segment.outStartFrame == 1 ? " (1 frame)" : ""
+            html += "<td>\(segment.outStartFrame)–\(last.outEndFrame - 1)\(merged)</td>"
+            html += "<td>\(ReportFormat.time(Double(segment.outStartFrame) * seconds))–\(ReportFormat.time(Double(last.outEndFrame) * seconds))</td>"
             let source = ReportFormat.value(segment.source)
             html += "<td class=\"source\" title=\"\(HTMLText.escape(source))\">\(HTMLText.escape(ReportFormat.value(URL(fileURLWithPath: segment.source).lastPathComponent)))</td>"
             let window = segment.pip.map { "PiP \($0.width)x\($0.height) at \($0.x),\($0.y)" } ?? (segment.screen.scenes.map { "\($0.count) scene\($0.count == 1 ? "" : "s")" } ?? "full screen")
             html += "<td>\(HTMLText.escape(window))</td>"
-            for frame in [segment.outStartFrame, segment.outEndFrame - 1] {
+            for frame in [segment.outStartFrame, last.outEndFrame - 1] {
                 if let picture = pictures[frame] {
                     html += "<td><img class=\"thumb\" data-thumb=\"\(frame)\" width=\"\(picture.width)\" height=\"\(picture.height)\" alt=\"frame \(frame)\" title=\"frame \(frame) · \(ReportFormat.time(Double(frame) * seconds))\" src=\"data:image/jpeg;base64,\(picture.jpeg.base64EncodedString())\"></td>"
                 } else {
@@ -116,10 +122,14 @@ public struct ReportPage {
                 }
             }
             if let loudness = report.loudness {
+                // A merged row's loudness is its first run's: the one-frame runs after it are too short to gate.
                 html += "<td>\(ReportFormat.loudness(i < loudness.segments.count ? loudness.segments[i] : nil))</td>"
             }
             if let verdict = report.verdict {
-                let problems = i < verdict.segments.count ? verdict.segments[i] : []
+                var problems: [String] = [], seen: Set<String> = []
+                for j in row where j < verdict.segments.count {
+                    for problem in verdict.segments[j] where seen.insert(problem).inserted { problems.append(problem) }
+                }
                 if verdict.notChecked != nil {
                     html += "<td class=\"unchecked\" data-run-verdict=\"not-checked\" title=\"\(HTMLText.escape(verdict.summary))\">not checked</td>"
                 } else if problems.isEmpty {
@@ -190,6 +200,8 @@ public struct ReportPage {
     .target{stroke:#2e7d32;stroke-dasharray:6 4}
     .events td:nth-child(6){word-break:break-all;font-size:12px}.events tr.hit{background:#fff3c4}
     .m-error{color:#b01818;font-weight:600}
+    svg text.event-label{font-size:10px;fill:#334;cursor:pointer}svg text.event-label.m-error{fill:#d02020}svg text.event-label.m-break{fill:#b85a1c}svg text.event-label.m-pip{fill:#6a43b2}
+    .change{font-size:12px;color:#445}
     """
 
     /// Registered first, so that an error anywhere later is counted.
@@ -202,7 +214,7 @@ public struct ReportPage {
     var select=document.getElementById("event-type"),rows=document.querySelectorAll("table.events tbody tr"),count=document.getElementById("event-count");
     function filter(){var t=select.value,n=0;for(var i=0;i<rows.length;i++){var show=!t||rows[i].getAttribute("data-type")===t;rows[i].hidden=!show;if(show)n++;}count.textContent=n+" shown";}
     select.addEventListener("change",filter);filter();
-    var marks=document.querySelectorAll(".mark");
+    var marks=document.querySelectorAll(".mark,.event-label");
     for(var i=0;i<marks.length;i++){marks[i].addEventListener("click",function(){var r=document.getElementById("ev-"+this.getAttribute("data-row"));if(!r)return;select.value="";filter();var old=document.querySelector("tr.hit");if(old)old.classList.remove("hit");r.classList.add("hit");r.scrollIntoView({block:"center"});});}
     document.body.setAttribute("data-ready","1");
     window.addEventListener("load",function(){document.body.setAttribute("data-load-ms",performance.now().toFixed(1));});

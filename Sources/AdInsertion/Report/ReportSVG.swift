@@ -14,6 +14,9 @@ struct ReportSVG {
     static let laneHeight = 22.0
     static let laneGap = 6.0
     static let axisHeight = 22.0
+    /// Rows of event labels under the events lane, and their height.
+    static let labelRows = 2
+    static let labelRowHeight = 13.0
     /// At most this many points of the short-term loudness are drawn (a 2-hour render has 72,000); each is the
     /// mean of the loudness (in power) of the values it stands for.
     static let maximumPlotPoints = 1500
@@ -29,18 +32,26 @@ struct ReportSVG {
         lanes = report.lanes
     }
 
-    var plotWidth: Double { Self.width - Self.gutter - Self.rightMargin }
+    /// The lanes' names' column: wide enough for the longest name (about 6.5 px a character at 11 px), so that no
+    /// name is cut, from 170 up to half the strip; a longer name (a scene id of 90 characters or more) is written
+    /// smaller to fit.
+    var gutter: Double {
+        let longest = lanes.map { $0.title.count }.max() ?? 0
+        return min(Self.width / 2, max(Self.gutter, 16 + 6.5 * Double(longest)))
+    }
+
+    var plotWidth: Double { Self.width - gutter - Self.rightMargin }
 
     /// The x of output frame `frame`.
     func x(_ frame: Int64) -> Double {
-        Self.gutter + plotWidth * Double(max(0, min(frame, max(1, report.timeline.output.frames)))) / Double(max(1, report.timeline.output.frames))
+        gutter + plotWidth * Double(max(0, min(frame, max(1, report.timeline.output.frames)))) / Double(max(1, report.timeline.output.frames))
     }
 
     // MARK: - The strip
 
     /// The time strip: an axis, one lane per `ReportLane`, then the event marks.
     var strip: String {
-        let height = Self.axisHeight + Double(lanes.count + 1) * (Self.laneHeight + Self.laneGap) + 4
+        let height = Self.axisHeight + Double(lanes.count + 1) * (Self.laneHeight + Self.laneGap) + Double(Self.labelRows) * Self.labelRowHeight + 4
         var svg = "<svg class=\"strip\" viewBox=\"0 0 \(n(Self.width)) \(n(height))\" width=\"100%\" role=\"img\" aria-label=\"time strip\">\n"
         svg += axis(height: height)
         var y = Self.axisHeight
@@ -74,8 +85,11 @@ struct ReportSVG {
         var attributes = "data-lane=\"\(lane.kind.rawValue)\""
         if let key = lane.key { attributes += " data-\(lane.kind == .scene ? "scene" : "layer")=\"\(HTMLText.escape(key))\"" }
         var svg = "<g class=\"lane\" \(attributes)>"
-        svg += "<text class=\"lane-title\" x=\"\(n(Self.gutter - 8))\" y=\"\(n(y + Self.laneHeight * 0.68))\" text-anchor=\"end\">\(HTMLText.escape(Self.clipped(lane.title, to: 24)))</text>"
-        svg += "<rect class=\"lane-bg\" x=\"\(n(Self.gutter))\" y=\"\(n(y))\" width=\"\(n(plotWidth))\" height=\"\(n(Self.laneHeight))\"/>"
+        // The whole name: squeezed into the gutter when it is longer than the gutter holds, never cut.
+        let fits = Double(lane.title.count) * 6.5 <= gutter - 16
+        let squeeze = fits ? "" : " textLength=\"\(n(gutter - 16))\" lengthAdjust=\"spacingAndGlyphs\""
+        svg += "<text class=\"lane-title\" x=\"\(n(gutter - 8))\" y=\"\(n(y + Self.laneHeight * 0.68))\" text-anchor=\"end\"\(squeeze)>\(HTMLText.escape(lane.title))</text>"
+        svg += "<rect class=\"lane-bg\" x=\"\(n(gutter))\" y=\"\(n(y))\" width=\"\(n(plotWidth))\" height=\"\(n(Self.laneHeight))\"/>"
         for span in lane.spans {
             let x0 = x(span.start), w = max(1, x(span.end) - x0)
             let data = span.attributes.map { " data-\($0.0)=\"\(HTMLText.escape($0.1))\"" }.joined()
@@ -94,13 +108,22 @@ struct ReportSVG {
 
     private func eventMarks(y: Double) -> String {
         var svg = "<g class=\"lane\" data-lane=\"events\">"
-        svg += "<text class=\"lane-title\" x=\"\(n(Self.gutter - 8))\" y=\"\(n(y + Self.laneHeight * 0.68))\" text-anchor=\"end\">events</text>"
-        svg += "<rect class=\"lane-bg\" x=\"\(n(Self.gutter))\" y=\"\(n(y))\" width=\"\(n(plotWidth))\" height=\"\(n(Self.laneHeight))\"/>"
+        svg += "<text class=\"lane-title\" x=\"\(n(gutter - 8))\" y=\"\(n(y + Self.laneHeight * 0.68))\" text-anchor=\"end\">events</text>"
+        svg += "<rect class=\"lane-bg\" x=\"\(n(gutter))\" y=\"\(n(y))\" width=\"\(n(plotWidth))\" height=\"\(n(Self.laneHeight))\"/>"
         for (i, event) in report.events.enumerated() {
             if i % ReportLane.cancelCheckInterval == 0, isCancelled() { break }
             let frame = ReportFormat.frame(of: event, secondsPerFrame: report.secondsPerFrame)
             let tip = ReportFormat.fields(event).map { "\($0.0): \($0.1)" }.joined(separator: "\n")
             svg += "<line class=\"mark m-\(Self.eventClass(event.type))\" data-event=\"\(HTMLText.escape(event.type.rawValue))\" data-row=\"\(i)\" x1=\"\(n(x(frame)))\" x2=\"\(n(x(frame)))\" y1=\"\(n(y + 2))\" y2=\"\(n(y + Self.laneHeight - 2))\"><title>\(HTMLText.escape(tip))</title></line>"
+        }
+        svg += "</g>\n<g class=\"event-labels\">"
+        // The notable events' words under their marks (EventLabels), each with a tick up to its mark.
+        let placed = EventLabels.place(report.events, rows: Self.labelRows, x: { x(ReportFormat.frame(of: $0, secondsPerFrame: report.secondsPerFrame)) },
+                                       width: { Double($0.count) * 5.6 }, maxX: Self.width - Self.rightMargin, isCancelled: isCancelled)
+        for label in placed {
+            let top = y + Self.laneHeight + Double(label.row) * Self.labelRowHeight
+            let event = report.events[label.index]
+            svg += "<text class=\"event-label m-\(Self.eventClass(event.type))\" data-event-label=\"\(label.index)\" data-row=\"\(label.index)\" x=\"\(n(label.x))\" y=\"\(n(top + 10))\">\(HTMLText.escape(label.text))</text>"
         }
         return svg + "</g>\n"
     }
@@ -115,11 +138,11 @@ struct ReportSVG {
         func y(_ lufs: Double) -> Double { top + (bottom - top) * (0 - max(-60, min(0, lufs))) / 60 }
         var svg = "<svg class=\"loudness\" viewBox=\"0 0 \(n(Self.width)) \(n(height))\" width=\"100%\" role=\"img\" aria-label=\"loudness\">\n<g class=\"axis\">"
         for lufs in stride(from: 0.0, through: -60, by: -10) {
-            svg += "<line class=\"grid\" x1=\"\(n(Self.gutter))\" x2=\"\(n(Self.width - Self.rightMargin))\" y1=\"\(n(y(lufs)))\" y2=\"\(n(y(lufs)))\"/>"
-            svg += "<text x=\"\(n(Self.gutter - 8))\" y=\"\(n(y(lufs) + 4))\" text-anchor=\"end\">\(Int(lufs)) LUFS</text>"
+            svg += "<line class=\"grid\" x1=\"\(n(gutter))\" x2=\"\(n(Self.width - Self.rightMargin))\" y1=\"\(n(y(lufs)))\" y2=\"\(n(y(lufs)))\"/>"
+            svg += "<text x=\"\(n(gutter - 8))\" y=\"\(n(y(lufs) + 4))\" text-anchor=\"end\">\(Int(lufs)) LUFS</text>"
         }
-        svg += "<line class=\"target\" x1=\"\(n(Self.gutter))\" x2=\"\(n(Self.width - Self.rightMargin))\" y1=\"\(n(y(-23)))\" y2=\"\(n(y(-23)))\"><title>EBU R128 target: −23 LUFS</title></line>"
-        svg += "<text x=\"\(n(Self.gutter + 4))\" y=\"\(n(height - 6))\">short-term (3 s) loudness, line; each segment's integrated loudness, bar</text></g>\n"
+        svg += "<line class=\"target\" x1=\"\(n(gutter))\" x2=\"\(n(Self.width - Self.rightMargin))\" y1=\"\(n(y(-23)))\" y2=\"\(n(y(-23)))\"><title>EBU R128 target: −23 LUFS</title></line>"
+        svg += "<text x=\"\(n(gutter + 4))\" y=\"\(n(height - 6))\">short-term (3 s) loudness, line; each segment's integrated loudness, bar</text></g>\n"
         for (i, segment) in report.timeline.segments.enumerated() where i < track.segments.count {
             guard let value = track.segments[i], value.isFinite else { continue }
             let x0 = x(segment.outStartFrame), x1 = x(segment.outEndFrame)

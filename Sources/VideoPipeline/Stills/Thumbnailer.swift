@@ -15,10 +15,12 @@ public enum Thumbnailer {
     /// (even) at the picture's shape, in frame order.
     /// - Parameter frameRate: the file's constant frame rate, which allows seeking; without it every frame up to
     ///   the last one asked for is decoded.
+    /// - Parameter crops: the part of a frame to show (a device render's display, without its bezel), by frame;
+    ///   a rectangle not inside the picture, or smaller than 2x2, is ignored and the whole frame shown.
     /// - Throws: `MediaError` when the file cannot be decoded or the encoder fails (naming the C function);
     ///   `.interrupted` when `control` says so.
     public static func thumbnails(of path: String, frames: Set<Int64>, width: Int, frameRate: FrameRate? = nil, quality: Int = 6,
-                                  control: JobControl = .none) throws(MediaError) -> [Thumbnail] {
+                                  crops: [Int64: PixelRect] = [:], control: JobControl = .none) throws(MediaError) -> [Thumbnail] {
         let wanted = frames.filter { $0 >= 0 }.sorted()
         guard let last = wanted.last else { return [] }
         let decoder = try StreamDecoder(path: path, kind: .video)
@@ -50,16 +52,21 @@ public enum Thumbnailer {
             while next < wanted.count, wanted[next] < index { next += 1 }
             guard next < wanted.count, wanted[next] == index, index <= last else { continue }
             next += 1
-            let (format, fullRange) = frame.scalingFormat
-            let height = max(2, (frame.height * width / max(1, frame.width) + 1) / 2 * 2)
+            var picture = frame
+            if let crop = crops[index], crop.width >= 2, crop.height >= 2, crop.x >= 0, crop.y >= 0,
+               crop.maxX <= frame.width, crop.maxY <= frame.height, crop.size != frame.size {
+                picture = try frame.cropped(to: crop)
+            }
+            let (format, fullRange) = picture.scalingFormat
+            let height = max(2, (picture.height * width / max(1, picture.width) + 1) / 2 * 2)
             let size = PixelSize(width: max(2, width / 2 * 2), height: height)
-            let key = ScalerKey(source: frame.size, format: format, fullRange: fullRange, destination: size)
+            let key = ScalerKey(source: picture.size, format: format, fullRange: fullRange, destination: size)
             if scaler?.key != key {
-                scaler = (key, try Scaler(source: frame.size, format: format, fullRange: fullRange, destination: size))
+                scaler = (key, try Scaler(source: picture.size, format: format, fullRange: fullRange, destination: size))
             }
             if encoder?.size != size { encoder = try ImageEncoder(kind: .jpeg(quality: quality), size: size) }
             let small = try Frame.picture(size)
-            try scaler!.scaler.scale(frame, into: small)
+            try scaler!.scaler.scale(picture, into: small)
             result.append(Thumbnail(frame: index, jpeg: try encoder!.encode(small), picture: small))
         }
         return result

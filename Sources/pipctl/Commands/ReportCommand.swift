@@ -41,13 +41,17 @@ enum ReportCommand: Command {
             + "decodes the frames it shows (seeking to them) and measures the sound, and writes one HTML file "
             + "that works offline (no network references: "
             + "styles, script, pictures and plots are inside it): a time strip with lanes for content and ads "
-            + "(break and ad numbers), picture in picture, each scene and each kind of screen layer (banner, "
-            + "full-screen ad, slider, cards, …) and the events, whose details show on hover; a table of the runs "
-            + "with thumbnails of each run's first and last frame (at most 120, ad runs first; a change of the "
-            + "screen starts a run) and, with --verify, verify's verdict per run; the short-term loudness over time "
+            + "(break and ad numbers), picture in picture, each scene (at most 24 lanes) and each kind of screen "
+            + "layer (banner, full-screen ad, slider, cards, …) and the events, the notable ones labelled (breaks, "
+            + "ads, errors, commands, banner requests), whose details show on hover; a table of the runs with what "
+            + "changed at each and thumbnails of its first and last frame (at most 120, ad runs first, a device "
+            + "render's cropped to its display; a change of the screen starts a run) and, with --verify, verify's "
+            + "verdict per run ('not checked', with the reason, when verify cannot run); the short-term loudness over time "
             + "with each run's integrated loudness (BS.1770-4, EBU R128 gating); and the event table, filterable "
-            + "by type. Exits 2 when the timeline or the event log is missing, too large or not what it should be, "
-            + "naming the file and the JSON path or line.",
+            + "by type. Values from the render's files are cut to 200 characters, and control, bidirectional and "
+            + "invisible characters shown as \\u{…}. Exits 2 when the timeline or the event log is missing, too large "
+            + "(64 MiB; the event log 200,000 lines) or not what it should be, naming the file and the JSON path or "
+            + "line (docs/REPORT.md).",
         parameters: [render, output, png, verify])
 
     static var catchesInterrupts: Bool { true }

@@ -4,6 +4,7 @@ import AdScreen
 import Foundation
 import MediaCore
 import Testing
+import VideoPipeline
 
 /// What a report does with hostile numbers, sizes and strings from a render's files, and with a stop: no trap, work
 /// linear in the input and bounded by documented limits, long values cut, invisible characters shown, stopping when
@@ -39,8 +40,14 @@ import Testing
         #expect(layout.lanes.filter { $0.kind == .scene }.count == ReportLane.maximumSceneLanes)
         #expect(layout.omittedScenes == scenes - ReportLane.maximumSceneLanes)
         #expect(layout.lanes.map(\.title).suffix(1) == ["banner"])
-        // The banner's scene changes each segment: one span each.
-        #expect(layout.lanes.last?.spans.count == scenes)
+        // The banner's scene changes each segment, one frame each: one-frame runs are merged into one span.
+        #expect(layout.lanes.last?.spans.map { [$0.start, $0.end] } == [[0, Int64(scenes)]])
+        // 50,000 scenes in one segment: as linear.
+        var one = timeline
+        one.segments = [Page.segment(.content, 0, Int64(scenes))]
+        one.segments[0].screen.scenes = (0..<scenes).map { timeline.segments[$0].screen.scenes![0] }
+        let wide = try ReportLane.layout(of: one, isCancelled: { false })
+        #expect(wide.scenes == scenes && wide.lanes.filter { $0.kind == .scene }.count == ReportLane.maximumSceneLanes)
         // The interrupt flag was looked at all along: once per 1024 segments in each pass.
         #expect(polls >= 4 * (scenes / ReportLane.cancelCheckInterval))
         let html = ReportPage(report: RenderReport(title: "out.mp4", timeline: timeline, events: [])).html
@@ -69,6 +76,26 @@ import Testing
         let report = RenderReport(title: "out.mp4", timeline: timeline, events: Page.events)
         #expect(throws: ReportError.self) { try ReportPage(report: report).data(isCancelled: { true }) }
         #expect(try ReportPage(report: report).data(isCancelled: { false }) == ReportPage(report: report).data)
+    }
+
+    /// A stop asked for while the timeline is read is seen before the output is even opened.
+    @Test func readingStopsBetweenItsSteps() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("report-stop-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let seed = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../Fuzz/Seeds/timeline/content-ad-content.json")
+        try FileManager.default.copyItem(atPath: seed.path, toPath: dir + "/out.mp4.timeline.json")
+        // Not a video: had the reader gone on, it would have failed on this file instead.
+        FileManager.default.createFile(atPath: dir + "/out.mp4", contents: Data("not a video".utf8))
+        var polls = 0
+        do {
+            _ = try RenderReportReader.read(RenderFiles(output: dir + "/out.mp4"), verify: false,
+                                            control: JobControl(isCancelled: { polls += 1; return true }))
+            Issue.record("not stopped")
+        } catch {
+            #expect(error.description == "interrupted; nothing was written")
+        }
+        #expect(polls == 1)
     }
 
     @Test func aLongValueIsCutAsAnErrorExcerptIs() {
@@ -141,7 +168,10 @@ import Testing
         let names = ["pipctl-report-\(dead)-A.mp4", "pipctl-report-\(getpid())-B.mp4", "pipctl-report-1-C.mp4",
                      "pipctl-report-\(dead)-D.txt", "pipctl-report-x-E.mp4", "other-\(dead).mp4"]
         for name in names { FileManager.default.createFile(atPath: dir + "/" + name, contents: Data([1])) }
+        // A directory named as a dead run's file is not a file the report made: left alone.
+        let directory = "pipctl-report-\(dead)-F.mp4"
+        try FileManager.default.createDirectory(atPath: dir + "/" + directory + "/inside", withIntermediateDirectories: true)
         RenderReportReader.removeAbandonedJoins(in: dir)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == names.dropFirst().sorted())
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir).sorted() == (names.dropFirst() + [directory]).sorted())
     }
 }

@@ -145,8 +145,20 @@ extension EndToEnd {
                                                       "--break", "pre=\(try await TestClip.adB.path)", "--hls", dir.path("hls"),
                                                       "--preset", "ultrafast"], timeout: .seconds(300))
             try #require(render.exitStatus == 0, "\(render.standardError)")
-            let report = try await PipctlProcess.run(["report", dir.path("hls"), "--verify"], timeout: .seconds(300))
+            // What a report killed by SIGKILL left in $TMPDIR (a process that has ended, and been waited for), and a
+            // live process's: the first is cleared, the second kept.
+            let tmp = dir.path("tmp")
+            try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
+            let ended = Process()
+            ended.executableURL = URL(fileURLWithPath: "/bin/true")
+            try ended.run()
+            ended.waitUntilExit()
+            let abandoned = "pipctl-report-\(ended.processIdentifier)-0.mp4", live = "pipctl-report-\(getpid())-0.mp4"
+            for name in [abandoned, live] { FileManager.default.createFile(atPath: tmp + "/" + name, contents: Data([0])) }
+            let report = try await PipctlProcess.run(["report", dir.path("hls"), "--verify"], environment: ["TMPDIR": tmp],
+                                                     timeout: .seconds(300))
             try #require(report.exitStatus == 0, "\(report.standardError)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: tmp) == [live])
             let html = try String(contentsOfFile: dir.path("hls.report.html"), encoding: .utf8)
             let segments = Self.count("data-run-kind=", in: html)
             #expect(segments == 2)
@@ -190,7 +202,19 @@ extension EndToEnd {
             #expect(badEvent.exitStatus == 2)
             let line = events.split(separator: "\n").count + 1
             #expect(badEvent.standardError.hasPrefix("pipctl report: \(output).events.jsonl: line \(line): "), "\(badEvent.standardError)")
+            // More lines than an event log may have (newlines only): refused while read, one line.
+            try Data(repeating: UInt8(ascii: "\n"), count: 200_001).write(to: URL(fileURLWithPath: output + ".events.jsonl"))
+            let newlines = try await PipctlProcess.run(["report", output])
+            #expect(newlines.exitStatus == 2)
+            #expect(newlines.errorLines == ["pipctl report: \(output).events.jsonl: more than 200000 lines, more than an event log is read"])
             #expect(!FileManager.default.fileExists(atPath: output + ".report.html"))
+            // An event at 1e16 s (once a trap converting it to Int64): the report is written.
+            try (events + "{\"type\":\"LOG\",\"time\":1e16,\"contentTime\":1e300,\"message\":\"far\"}\n")
+                .write(toFile: output + ".events.jsonl", atomically: true, encoding: .utf8)
+            let far = try await PipctlProcess.run(["report", output], timeout: .seconds(300))
+            #expect(far.exitStatus == 0, "\(far.standardError)")
+            #expect(!far.endedBySignal)
+            #expect(try String(contentsOfFile: output + ".report.html", encoding: .utf8).contains("<td>1e+16 s</td>"))
         }
 
         @Test func aReportNeverReplacesTheRendersFiles() async throws {
