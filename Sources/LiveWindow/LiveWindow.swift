@@ -44,6 +44,11 @@ public final class LiveWindow {
     public static func checkDisplay(environment: [String: String]) throws(LiveWindowError) {
         let named = ["DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"].contains { !(environment[$0] ?? "").isEmpty }
         guard named else { throw .noDisplay("neither DISPLAY nor WAYLAND_DISPLAY is set") }
+        // The display named is the one used: X11's when DISPLAY is set, else Wayland's; SDL tries no other (a failed
+        // X11 would otherwise fall back to Wayland, which prints its own complaint).
+        if (environment["SDL_VIDEODRIVER"] ?? "").isEmpty {
+            SDL_SetHintWithPriority(SDL_HINT_VIDEODRIVER, (environment["DISPLAY"] ?? "").isEmpty ? "wayland" : "x11", SDL_HINT_OVERRIDE)
+        }
         guard SDL_InitSubSystem(SDL_INIT_VIDEO) == 0 else { throw .noDisplay(sdlError("SDL_InitSubSystem(SDL_INIT_VIDEO)")) }
         SDL_QuitSubSystem(SDL_INIT_VIDEO)
     }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import MediaCore
 
 /// A virtual X display (Debian's `Xvfb`) for the tests of `play --show`, started on a free display number that
@@ -37,9 +40,11 @@ final class VirtualDisplay: @unchecked Sendable {
         name = ":" + number
     }
 
+    /// Kills the server (SIGKILL: a child started from a test's thread inherits its blocked signals, SIGTERM among
+    /// them, so Xvfb would not see a SIGTERM) and waits for it.
     func stop() {
         if process.isRunning {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
     }
