@@ -49,8 +49,8 @@ public final class LiveWindow {
         if (environment["SDL_VIDEODRIVER"] ?? "").isEmpty {
             SDL_SetHintWithPriority(SDL_HINT_VIDEODRIVER, (environment["DISPLAY"] ?? "").isEmpty ? "wayland" : "x11", SDL_HINT_OVERRIDE)
         }
+        // Left initialised: the window's `SDL_Init` then only counts one more user, and its `SDL_Quit` ends both.
         guard SDL_InitSubSystem(SDL_INIT_VIDEO) == 0 else { throw .noDisplay(sdlError("SDL_InitSubSystem(SDL_INIT_VIDEO)")) }
-        SDL_QuitSubSystem(SDL_INIT_VIDEO)
     }
 
     /// Opens a window titled `title` for frames of `size`, at that size or scaled down to fit the display, resizable,

@@ -27,6 +27,8 @@ final class PlayWindow {
     private var card = 0
     private var lastTitle = ""
     private var failure: LiveWindowError?
+    /// When the window opened, for the final line's wall time.
+    private let opened = ContinuousClock.now
 
     /// Seeks by the arrow keys move this far.
     static let seekStep = MediaDuration(seconds: 10)
@@ -204,8 +206,10 @@ extension PlayWindow {
         updateTitle()
     }
 
-    /// The final count of frames shown and dropped.
+    /// The final count of frames shown and dropped, and the wall time they took.
     func finish(display: LiveDisplay, command: String) {
-        display.printNotice("\(command): window: \(presentedFrames) frames shown, \(droppedFrames) dropped")
+        let elapsed = PlayCommand.seconds(ContinuousClock.now - opened)
+        display.printNotice("\(command): window: \(presentedFrames) frames shown, \(droppedFrames) dropped in "
+            + String(format: "%.2f", elapsed) + " s of wall time")
     }
 }
