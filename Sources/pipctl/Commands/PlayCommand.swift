@@ -118,7 +118,8 @@ enum PlayCommand: Command {
                 if let beacons { stitcher.observe(beacons) }
                 let reader = CommandReader(inbox: stitcher.session.inbox)
                 // --show (PlayWindow): created on this thread, which alone uses it.
-                let window = try options.show ? PlayWindow.open(stitcher: stitcher, display: display, command: context.command) : nil
+                let window = try options.show ? PlayWindow.open(stitcher: stitcher, speed: options.speed, display: display,
+                                                                                command: context.command) : nil
                 reader.start()
                 defer {
                     reader.takeNotices().forEach(display.printNotice)

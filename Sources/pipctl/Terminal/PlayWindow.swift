@@ -36,11 +36,12 @@ final class PlayWindow {
     static let swipeDistance = 24
     static let titlePrefix = "pipctl play"
 
-    init(stitcher: Stitcher) throws(LiveWindowError) {
+    /// A window for `stitcher`'s frames, with their sound when `playsSound`.
+    init(stitcher: Stitcher, playsSound: Bool) throws(LiveWindowError) {
         self.stitcher = stitcher
         rate = stitcher.format.frameRate
         window = try LiveWindow(title: Self.titlePrefix, size: stitcher.format.size,
-                                sound: (stitcher.format.sampleRate, stitcher.format.channels))
+                                sound: playsSound ? (stitcher.format.sampleRate, stitcher.format.channels) : nil)
         stitcher.observeFrames { [unowned self] frame in show(frame) }
     }
 
@@ -190,11 +191,13 @@ final class PlayWindow {
 // How `play`'s loop uses the window.
 extension PlayWindow {
     /// Opens the window for `stitcher`'s frames; says so on standard error ("pipctl play: window shown"), with why
-    /// there is no sound when there is none.
-    static func open(stitcher: Stitcher, display: LiveDisplay, command: String) throws -> PlayWindow {
+    /// there is no sound when there is none. The sound plays at `--speed 1` only: faster or slower it would not
+    /// be the recording's.
+    static func open(stitcher: Stitcher, speed: Rational, display: LiveDisplay, command: String) throws -> PlayWindow {
         let window: PlayWindow
-        do { window = try PlayWindow(stitcher: stitcher) } catch { throw CommandFailure("--show: \(error)") }
+        do { window = try PlayWindow(stitcher: stitcher, playsSound: speed == Rational(1)) } catch { throw CommandFailure("--show: \(error)") }
         display.printNotice("\(command): window shown \(stitcher.format.size)")
+        if speed != Rational(1) { display.printNotice("\(command): --show plays no sound at --speed \(speed)") }
         if let refusal = window.soundRefusal { display.printNotice("\(command): warning: --show plays no sound: \(refusal)") }
         return window
     }

@@ -77,6 +77,8 @@ extension EndToEnd {
             let result = try await play.result(timeout: .seconds(120))
             #expect(result.exitStatus == 0, "\(result.standardError)")
             #expect(result.standardError.contains("pipctl play: window: "), "\(result.standardError)")
+            // At half speed the sound would not be the recording's: the window is silent, and says so.
+            #expect(result.standardError.contains("pipctl play: --show plays no sound at --speed 1/2"), "\(result.standardError)")
 
             let live = try DeviceRenderTests.Render(reading: recording, in: dir)
             let commands = live.events.filter { $0["type"] as? String == "COMMAND" }.compactMap { $0["message"] as? String }
