@@ -105,6 +105,40 @@ extension EndToEnd {
             #expect(mean < 3, "mean difference \(mean) per channel")
         }
 
+        /// The window resized to half the canvas: the picture is scaled, and a click lands where it is on the device's
+        /// screen, in the output's pixels (twice the window's), as a typed `tap` would.
+        @Test func aClickInAResizedWindowTapsTheOutputPixelUnderIt() async throws {
+            let display = try VirtualDisplay()
+            defer { display.stop() }
+            let dir = try ScratchDirectory()
+            let content = PipctlProcess.repositoryRoot.appendingPathComponent("media/content.mp4").path
+            let play = try PipctlProcess(["play", "--content", content, "--device", "iphone-15", "--show", "--speed", "0.5",
+                                          "--events", dir.path("events.jsonl")],
+                                         keepsInputOpen: true, environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
+            let window = try await Self.window(of: play, on: display)
+            try await play.waitForOutput(containing: "window shown 1278x1278", onStandardError: true)
+            try display.xdotool("windowsize", "--sync", window, "639", "639")
+            // Once the title has changed twice, play has taken its window's events (the resize among them) after
+            // frames drawn since: the click then lands on the resized window.
+            var titles: Set<String> = [try display.xdotool("getwindowname", window)]
+            try await waitUntil("the title changes twice", timeout: .seconds(90)) {
+                titles.insert(try display.xdotool("getwindowname", window))
+                return titles.count >= 3
+            }
+            try display.xdotool("mousemove", "--window", window, "400", "200")
+            try display.xdotool("click", "1")
+            do { try await Self.waitFor(play, "the tap") { Self.isCommand($0, "tap ") } } catch {
+                Issue.record("\(error); standard error: \(play.standardErrorSoFar)")
+                throw error
+            }
+            try display.xdotool("windowfocus", "--sync", window)
+            try display.xdotool("key", "q")
+            let result = try await play.result(timeout: .seconds(120))
+            #expect(result.exitStatus == 0, "\(result.standardError)")
+            let taps = Self.events(result.standardOutput).filter { Self.isCommand($0, "tap ") }.compactMap { $0["message"] as? String }
+            #expect(taps == ["tap 800,400"])
+        }
+
         /// `SECONDS` of a title `pipctl play - 0:00:12.400 content …`.
         static func seconds(inTitle title: String) -> Double? {
             guard let dash = title.range(of: " - ") else { return nil }
