@@ -34,7 +34,7 @@ extension EndToEnd {
         }
 
         /// A slider session played with the window: `p` starts picture-in-picture, a drag leftwards across the slider
-        /// swipes it, a click on card 2 taps it, space pauses, q quits. The event log has each as a `COMMAND` and what
+        /// swipes it, a click on card 2 taps it, the wheel scrolls, space pauses, q quits. The event log has each as a `COMMAND` and what
         /// it did (PIP_DID_START, card 2's impression after the swipe, its click) at the frame it applied; the command
         /// log has them for a replay; and the window shows what the recording holds, within a small tolerance.
         @Test func keysAndMouseDriveTheSessionAndTheWindowShowsTheRecordedFrame() async throws {
@@ -61,6 +61,9 @@ extension EndToEnd {
             try await Self.waitFor(play, "card 2's impression") { $0["type"] as? String == "onAdImpression" && $0["card"] as? Int == 2 }
             try display.xdotool("mousemove", "--window", window, "644", "300", "click", "1")
             try await Self.waitFor(play, "the click") { $0["type"] as? String == "onAdClick" }
+            // The wheel turned one step down (X's button 5): on to card 1 from the card last scrolled to (0).
+            try display.xdotool("click", "5")
+            try await Self.waitFor(play, "the scroll") { Self.isCommand($0, "scroll 1") }
 
             // Paused, the picture holds: the window keeps the frame the recording repeats to its end.
             try display.xdotool("key", "space")
@@ -83,7 +86,7 @@ extension EndToEnd {
             let live = try DeviceRenderTests.Render(reading: recording, in: dir)
             let commands = live.events.filter { $0["type"] as? String == "COMMAND" }.compactMap { $0["message"] as? String }
             #expect(commands.contains("pip") && commands.contains("swipe left s") && commands.contains("tap 644,300")
-                    && commands.contains("pause") && commands.contains("quit"), "\(commands)")
+                    && commands.contains("scroll 1") && commands.contains("pause") && commands.contains("quit"), "\(commands)")
             func frame(_ condition: ([String: Any]) -> Bool) -> Int? { live.events.first(where: condition)?["frame"] as? Int }
             // Each applies at the frame its command was logged at.
             #expect(frame { Self.isCommand($0, "pip") } == frame { $0["type"] as? String == "PIP_WILL_START" })
@@ -92,7 +95,7 @@ extension EndToEnd {
             #expect(frame { $0["type"] as? String == "onAdClick" && $0["card"] as? Int == 2 } == tap)
             #expect(try #require(frame { $0["type"] as? String == "onAdImpression" && $0["card"] as? Int == 2 }) > swipe)
             let log = try String(contentsOfFile: recording + ".commands.txt", encoding: .utf8)
-            for command in ["pip@", "swipe left s@", "tap 644,300@", "pause@", "quit@"] {
+            for command in ["pip@", "swipe left s@", "tap 644,300@", "scroll 1@", "pause@", "quit@"] {
                 #expect(log.contains(command), "\(log)")
             }
 
