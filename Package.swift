@@ -26,7 +26,13 @@ let package = Package(
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         // libebur128 1.2 from Debian: loudness by ITU-R BS.1770-4 and EBU R128; only VideoPipeline imports it.
         .systemLibrary(name: "CEBUR128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
+        // SDL 2.26 from Debian (libsdl2-dev), as ffplay uses it: `play --show`'s window, keys, mouse and sound; only
+        // LiveWindow imports it. Not through pkg-config: sdl2.pc's -D_REENTRANT is a flag SwiftPM refuses with a warning.
+        .systemLibrary(name: "CSDL2", providers: [.apt(["libsdl2-dev"])]),
         .target(name: "MediaCore"),
+        // `play --show`'s window: owns every SDL object (window, renderer, texture, audio device) in one type and takes
+        // the frames as plain Swift values; knows nothing of sessions or FFmpeg.
+        .target(name: "LiveWindow", dependencies: ["CSDL2", "MediaCore"]),
         // What Swift cannot see in the C library: posix_spawn's chdir and the affinity mask (GNU extensions). Only
         // Batch imports it.
         .systemLibrary(name: "CSystem"),
@@ -53,7 +59,7 @@ let package = Package(
         // The stitcher and the verifier: the ad side that drives VideoPipeline. Its users import AdPlayback and AdScreen too, for the
         // ad side's media-free types (nothing is re-exported).
         .target(name: "AdInsertion", dependencies: ["AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "VideoPipeline"]),
-        .executableTarget(name: "pipctl", dependencies: ["AdInsertion", "AdPlayback", "AdScreen", "AdDecisioning", "VideoPipeline", "MediaCore", "Batch"]),
+        .executableTarget(name: "pipctl", dependencies: ["AdInsertion", "AdPlayback", "AdScreen", "AdDecisioning", "VideoPipeline", "MediaCore", "Batch", "LiveWindow"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "MediaCore"]),
         // A real HTTP server on loopback for the tests of every target that talks HTTP.
@@ -63,7 +69,7 @@ let package = Package(
         // The media-free tests link no FFmpeg library (they may run the ffmpeg tool to make an image).
         .testTarget(name: "AdSideTests", dependencies: ["AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "Networking", "LoopbackServer"], exclude: ["Fixtures"]),
         .testTarget(name: "AdInsertionTests", dependencies: ["AdInsertion", "AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "VideoPipeline", "LoopbackServer"]),
-        .testTarget(name: "pipctlTests", dependencies: ["pipctl", "AdInsertion", "AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "LoopbackServer"]),
+        .testTarget(name: "pipctlTests", dependencies: ["pipctl", "AdInsertion", "AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "LoopbackServer", "LiveWindow"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -94,7 +100,7 @@ if Context.environment["PIPCTL_FUZZ"] == "1" {
     }
     // The argument parser lives in the pipctl executable; its sources are compiled again into the fuzz target
     // (through the symlink Fuzz/args/pipctl → Sources/pipctl), without pipctl's `main.swift`.
-    package.targets.append(.executableTarget(name: "fuzz-args", dependencies: ["FuzzSupport", "AdInsertion", "AdPlayback", "AdScreen", "AdDecisioning", "VideoPipeline", "MediaCore", "Batch"],
+    package.targets.append(.executableTarget(name: "fuzz-args", dependencies: ["FuzzSupport", "AdInsertion", "AdPlayback", "AdScreen", "AdDecisioning", "VideoPipeline", "MediaCore", "Batch", "LiveWindow"],
                                              path: "Fuzz/args", exclude: ["pipctl/main.swift"]))
 }
 

@@ -44,6 +44,36 @@ struct OutputStageTests {
         #expect(ours.split(separator: "\n").filter { !$0.hasPrefix("#") }.count == 3)
     }
 
+    /// `frameObserver` (`play --show`) sees each frame the stage takes, as it takes it: its number, its picture's
+    /// planes (4:2:0, the canvas's values) and exactly its samples; a frame whose sound fails is not shown.
+    @Test func theFrameObserverSeesEachFramesPlanesAndSamples() throws {
+        let format = OutputFormat(size: PixelSize(width: 64, height: 48), frameRate: FrameRate(30), sampleRate: 48000, channels: 2)
+        let stage = try OutputStage(destination: nil, format: format, encoding: EncodingSettings(profile: .lossless))
+        let compositor = try Compositor(size: format.size)
+        var seen: [(frame: Int64, y: UInt8, u: UInt8, v: UInt8, rows: [Int], samples: [[Float]])] = []
+        stage.frameObserver = { view in
+            guard let planes = view.planes else { return }
+            seen.append((view.frame, planes.y.bytes[63 + 47 * planes.y.stride], planes.u.bytes[0], planes.v.bytes[31 + 23 * planes.v.stride],
+                         [planes.y.bytes.count / planes.y.stride, planes.u.bytes.count / planes.u.stride], view.samples.map(Array.init)))
+        }
+        for n in Int64(0)..<2 {
+            try compositor.fill(PixelRect(size: format.size), with: YUVColor(y: UInt8(40 + 60 * n), u: 100, v: 150))
+            if n == 1 {
+                #expect(throws: SoundFailed.self) {
+                    try stage.write(frame: 1, picture: compositor.picture, outputFailure: { $0 }) { (_, _) throws(any Error) in throw SoundFailed() }
+                }
+            }
+            try stage.write(frame: n, picture: compositor.picture) { span, audio in
+                audio.fill(count: span.count) { c, i in Float(c) / 2 + Float(i) / 4096 }
+            }
+        }
+        #expect(seen.map(\.frame) == [0, 1])
+        #expect(seen.map(\.y) == [40, 100] && seen.map(\.u) == [100, 100] && seen.map(\.v) == [150, 150])
+        #expect(seen.allSatisfy { $0.rows == [48, 24] })
+        #expect(seen.allSatisfy { $0.samples.count == 2 && $0.samples.allSatisfy { $0.count == 1600 } })
+        #expect(seen[1].samples[1][800] == 0.5 + 800.0 / 4096)
+    }
+
     /// Nothing reaches the destination until `commit`, and a stage dropped before it leaves nothing.
     @Test func aStageDroppedBeforeCommitLeavesNoFile() throws {
         let dir = TemporaryDirectory()

@@ -47,6 +47,9 @@ public final class Stitcher {
     /// What drawing the current frame found of its media (a full-screen video that failed part-way), reported to the
     /// session once the picture is drawn, which then decides the frame again: drawing itself changes no ad state.
     var mediaReports: [MediaReport] = []
+    /// The timeline's layers of the last frame written (a device's; empty otherwise), where `play --show` finds what
+    /// the mouse is over.
+    public private(set) var shownLayers: [Timeline.Layer] = []
 
     /// A stretch of consecutive ticks of one source: its audio is read contiguously from `sourceStart`.
     struct AudioRun {
@@ -328,6 +331,7 @@ public final class Stitcher {
             try readSound(of: plan, frame: n, source: source, key: key, tick: tick, span: span, into: audio, read: &read)
         }
         output.keyframes?.wrote(frame: n, breakIndex: breakIndex, keyframe: keyframe)
+        shownLayers = hold.isHeld ? [] : plan.timeline ?? []
         try passthrough.written(hold, keyframe: keyframe)
         records.timeline.add(TimelineBuilder.Frame(
             outFrame: n,

@@ -37,6 +37,9 @@ public final class OutputStage {
     private let encoder: EncodeThread?
     private let spares = LockedState<(pictures: [Frame], sounds: [AudioBuffer])>(([], []))
 
+    /// Sees every frame `write` takes, its picture and its samples, before they are encoded (`play --show`).
+    public var frameObserver: ((OutputFrameView) -> Void)?
+
     /// Frames written so far (the number the next `write` must carry).
     public var frameCount: Int64 { nextFrame }
     /// Audio samples written so far: `A(frameCount)`.
@@ -91,6 +94,7 @@ public final class OutputStage {
         audio.copyableSound = nil
         try sound(span, audio)
         precondition(audio.count == span.count, "frame \(n) got \(audio.count) audio samples for \(span.count)")
+        frameObserver?(OutputFrameView(frame: n, picture: picture, sound: audio))
         do {
             precondition(picture != nil || writer?.copyable != nil, "a picture deferred without passthrough")
             if let encoder {

@@ -1,6 +1,7 @@
 import AdInsertion
 import AdPlayback
 import Foundation
+import LiveWindow
 import MediaCore
 
 /// `pipctl play`: runs a session in real time, printing events and taking commands from standard input.
@@ -14,6 +15,8 @@ enum PlayCommand: Command {
         var speed: Rational
         var record: String?
         var commandLog: String?
+        /// `--show`: a window with the frames, their sound, keys and mouse (`PlayWindow`).
+        var show: Bool
 
         init(_ arguments: ParsedArguments) {
             session = SessionOptions(arguments)
@@ -23,6 +26,7 @@ enum PlayCommand: Command {
             speed = arguments[PlayCommand.speed]
             record = arguments[PlayCommand.record]
             commandLog = arguments[PlayCommand.commandLog]
+            show = arguments[PlayCommand.show]
         }
     }
 
@@ -43,6 +47,14 @@ enum PlayCommand: Command {
             + "events and frames. It holds at most 10000 commands, as a --script does; commands typed after that are "
             + "ignored, with one line saying so. Defaults to OUT.commands.txt beside --record OUT.")
 
+    static let show = Parameter.flag(
+        "show",
+        help: "Also show the session in a window, in real time, with its sound: the frames --record writes, scaled to fit "
+            + "(resizable). Keys: space pause/resume, p pip, Left/Right seek -/+10 s, s skip, c click, r rotate, i title "
+            + "details, q or Esc quit; a click is 'tap X,Y' there, a drag across a slider 'swipe', the wheel 'scroll N'. "
+            + "Each is a COMMAND event and in the command log. Late frames are dropped, counted in the title. Needs a "
+            + "display (DISPLAY or WAYLAND_DISPLAY). See docs/PLAY.md.")
+
     static let definition = CommandDefinition(
         name: "play",
         abstract: "Play a session in real time, taking commands from standard input.",
@@ -58,7 +70,7 @@ enum PlayCommand: Command {
             + "the session file the native commands (load slider, load images, swipe left|right, scroll N, and tap X,Y "
             + "on a card), loaded in the background and evaluated by the render's rules; each applies at the next frame. When the input ends the "
             + "session plays on to its end. With no --content, --ads or --break it plays the bundled demo.",
-        parameters: SessionOptions.inputParameters + [events, speed, record, commandLog] + FormatOptions.FromContent.parameters
+        parameters: SessionOptions.inputParameters + [events, speed, record, commandLog, show] + FormatOptions.FromContent.parameters
             + EncodingOptions.parameters + SessionOptions.adRequestParameters + SessionOptions.mediaParameters
             + SessionOptions.behaviourParameters + SessionOptions.screenParameters,
         exclusive: SessionOptions.exclusive)
@@ -66,6 +78,12 @@ enum PlayCommand: Command {
     static var catchesInterrupts: Bool { true }
 
     static func run(_ options: Options, context: CommandContext) async throws {
+        // --show: a display is looked for before anything is read or rendered.
+        if options.show {
+            do { try LiveWindow.checkDisplay(environment: context.environment) } catch {
+                throw CommandFailure("--show: \(error)", exitStatus: 2)
+            }
+        }
         // A screen option without --device is a usage mistake, reported before any file is looked at. The session
         // file is read here, once.
         let screen = try options.session.screenSession(context: context)
@@ -109,6 +127,9 @@ enum PlayCommand: Command {
                 let terminal = context.errorOutput.isTerminal ? TerminalInput.begin() : nil
                 if let terminal { context.interrupt.onInterrupt { _ in terminal.restore() } }
                 let reader = CommandReader(inbox: stitcher.session.inbox, editing: terminal != nil)
+                // --show (PlayWindow): created on this thread, which alone uses it.
+                let window = try options.show ? PlayWindow.open(stitcher: stitcher, speed: options.speed, display: display,
+                                                                command: context.command) : nil
                 reader.start()
                 let rate = stitcher.format.frameRate.perSecond.doubleValue
                 var pace = PlayPace(start: start, speed: speed, rate: rate)
@@ -120,6 +141,7 @@ enum PlayCommand: Command {
                         display.printNotice("\(context.command): \(summary)")
                     }
                     display.finish()
+                    window?.finish(display: display, command: context.command)
                 }
                 var ignoredShown = false
                 while try stitcher.step() {
@@ -134,10 +156,13 @@ enum PlayCommand: Command {
                     let now = ContinuousClock.now
                     display.update(stitcher.session.status, pace: pace.behind(frames: stitcher.frameCount, now: now),
                                    typed: terminal == nil ? nil : reader.typed)
+                    try window?.afterFrame(inbox: stitcher.session.inbox, display: display, command: context.command)
                     if context.interrupt.isSet { throw RenderError.interrupted }
                     // Frame n is due n / (rate × speed) seconds after the start; ahead of time, wait.
                     let due = pace.due(frames: stitcher.frameCount)
                     if due > now { Thread.sleep(forTimeInterval: Self.seconds(due - now)) }
+                    // --show: a frame due more than a frame ago is stepped but not drawn (dropped).
+                    window?.presentsNextFrame = now - due <= .seconds(1 / (rate * speed))
                 }
                 // The command log appears with the recording and the event log, or none of them does.
                 var alongside: [AtomicFile] = []
