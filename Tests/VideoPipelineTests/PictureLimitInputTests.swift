@@ -28,7 +28,7 @@ import Testing
     }
 
     @Test func anImageOverTheLimitWhoseContainerStatesNoSizeIsRefused() throws {
-        let dir = try TemporaryDirectory()
+        let dir = TemporaryDirectory()
         let path = dir.path("big.png")
         try Self.png(width: 16000, height: 16000).write(to: URL(fileURLWithPath: path))
         let error = #expect(throws: MediaError.self) { _ = try InputFile(path: path, pictureLimit: .creatives) }

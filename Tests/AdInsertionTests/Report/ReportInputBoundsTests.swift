@@ -86,7 +86,7 @@ import VideoPipeline
         let seed = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../Fuzz/Seeds/timeline/content-ad-content.json")
         try FileManager.default.copyItem(atPath: seed.path, toPath: dir + "/out.mp4.timeline.json")
         // Not a video: had the reader gone on, it would have failed on this file instead.
-        FileManager.default.createFile(atPath: dir + "/out.mp4", contents: Data("not a video".utf8))
+        _ = FileManager.default.createFile(atPath: dir + "/out.mp4", contents: Data("not a video".utf8))
         var polls = 0
         do {
             _ = try RenderReportReader.read(RenderFiles(output: dir + "/out.mp4"), verify: false,
@@ -167,7 +167,7 @@ import VideoPipeline
         let dead = ended.processIdentifier
         let names = ["pipctl-report-\(dead)-A.mp4", "pipctl-report-\(getpid())-B.mp4", "pipctl-report-1-C.mp4",
                      "pipctl-report-\(dead)-D.txt", "pipctl-report-x-E.mp4", "other-\(dead).mp4"]
-        for name in names { FileManager.default.createFile(atPath: dir + "/" + name, contents: Data([1])) }
+        for name in names { _ = FileManager.default.createFile(atPath: dir + "/" + name, contents: Data([1])) }
         // A directory named as a dead run's file is not a file the report made: left alone.
         let directory = "pipctl-report-\(dead)-F.mp4"
         try FileManager.default.createDirectory(atPath: dir + "/" + directory + "/inside", withIntermediateDirectories: true)

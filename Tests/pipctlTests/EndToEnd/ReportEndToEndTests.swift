@@ -154,7 +154,7 @@ extension EndToEnd {
             try ended.run()
             ended.waitUntilExit()
             let abandoned = "pipctl-report-\(ended.processIdentifier)-0.mp4", live = "pipctl-report-\(getpid())-0.mp4"
-            for name in [abandoned, live] { FileManager.default.createFile(atPath: tmp + "/" + name, contents: Data([0])) }
+            for name in [abandoned, live] { _ = FileManager.default.createFile(atPath: tmp + "/" + name, contents: Data([0])) }
             let report = try await PipctlProcess.run(["report", dir.path("hls"), "--verify"], environment: ["TMPDIR": tmp],
                                                      timeout: .seconds(300))
             try #require(report.exitStatus == 0, "\(report.standardError)")
