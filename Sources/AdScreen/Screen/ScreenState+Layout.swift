@@ -12,6 +12,19 @@ extension ScreenState {
         return PixelSize(width: sizes.map(\.width).max() ?? 0, height: sizes.map(\.height).max() ?? 0)
     }
 
+    /// The canvas in the device's points (`canvasSize` before the point scale): where `tap X,Y` may land.
+    public var canvasPoints: PointSize {
+        let sizes = device.displays.map { $0.size(in: orientation) }
+        return PointSize(width: sizes.map(\.width).max() ?? 0, height: sizes.map(\.height).max() ?? 0)
+    }
+
+    /// The canvas pixel of the device's point (`x`, `y`) from the canvas's top left: the pixel nearest to it at the
+    /// point scale (`PointScale.pixel(nearest:)`), kept on the canvas.
+    public func canvasPixel(x: Int, y: Int) -> (x: Int, y: Int) {
+        let canvas = canvasSize
+        return (min(pointScale.pixel(nearest: x), max(0, canvas.width - 1)), min(pointScale.pixel(nearest: y), max(0, canvas.height - 1)))
+    }
+
     /// The active display's rectangle in the canvas: centred, on even pixels.
     public var displayRect: PixelRect {
         let canvas = canvasSize, size = pointScale.pixels(screenSize)
