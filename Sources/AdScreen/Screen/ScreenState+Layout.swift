@@ -18,11 +18,11 @@ extension ScreenState {
         return PointSize(width: sizes.map(\.width).max() ?? 0, height: sizes.map(\.height).max() ?? 0)
     }
 
-    /// The canvas pixel of the device's point (`x`, `y`) from the canvas's top left: the pixel nearest to it at the
-    /// point scale (`PointScale.pixel(nearest:)`), kept on the canvas.
+    /// The canvas pixel of the device's point (`x`, `y`), both from the canvas's top left: the pixel nearest to it
+    /// at the point scale (`PointScale.pixel(nearest:)`). The last points of a side may land just past the canvas's
+    /// even edge, where no layer is.
     public func canvasPixel(x: Int, y: Int) -> (x: Int, y: Int) {
-        let canvas = canvasSize
-        return (min(pointScale.pixel(nearest: x), max(0, canvas.width - 1)), min(pointScale.pixel(nearest: y), max(0, canvas.height - 1)))
+        (pointScale.pixel(nearest: x), pointScale.pixel(nearest: y))
     }
 
     /// The active display's rectangle in the canvas: centred, on even pixels.
