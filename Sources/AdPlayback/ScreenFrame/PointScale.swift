@@ -24,6 +24,12 @@ public struct PointScale: Hashable, Sendable, CustomStringConvertible {
         2 * Int((Rational(Int64(points)) * pixelsPerPoint / Rational(2)).rounded)
     }
 
+    /// The pixel nearest to `points × scale` (halves away from zero): where a point, such as a tap's, lands. Unlike a
+    /// rectangle's edges (`pixels(_:)`, even) it may be odd: at 3/2 points 133 and 467 are pixels 200 and 701.
+    public func pixel(nearest points: Int) -> Int {
+        Int((Rational(Int64(points)) * pixelsPerPoint).rounded)
+    }
+
     /// A size in pixels (each side from 0, so at least 0).
     public func pixels(_ size: PointSize) -> PixelSize {
         PixelSize(width: pixels(size.width), height: pixels(size.height))

@@ -48,7 +48,7 @@ extension ScreenCommand {
         case "tap":
             let point = arguments.count == 1 ? arguments[0].split(separator: ",", omittingEmptySubsequences: false) : []
             guard point.count == 2, let x = Int(point[0]), let y = Int(point[1]), x >= 0, y >= 0 else {
-                throw bad("tap takes the device's pixels X,Y (non-negative whole numbers), as in \"tap 120,640\"\(Self.got(arguments))")
+                throw bad("tap takes the device's points X,Y (non-negative whole numbers), as in \"tap 120,640\"\(Self.got(arguments))")
             }
             self = .tap(x: x, y: y)
         case "dismiss":

@@ -16,8 +16,8 @@ public enum ScreenCommand: Hashable, Sendable, CustomStringConvertible {
     case activate(SceneID)
     /// `present interstitial SCENE`: a full-screen ad covers the scene's window.
     case presentInterstitial(SceneID)
-    /// `tap X,Y`: a touch at pixel (X, Y) of the device's screen (its points at the session's point scale, whatever
-    /// canvas the output draws it on), landing on the top layer there.
+    /// `tap X,Y`: a touch at point (X, Y) of the device's screen canvas, from its top left (whatever point scale and
+    /// canvas the output draws it with), landing on the top layer at the nearest pixel.
     case tap(x: Int, y: Int)
     /// `dismiss SCENE`: closes what is presented over the scene (a full-screen ad, a banner's landing screen).
     case dismiss(SceneID)

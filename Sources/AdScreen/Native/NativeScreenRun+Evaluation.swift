@@ -264,10 +264,11 @@ extension NativeScreenRun {
                 // The top card under the finger, in the last placement drawn there; a full-screen ad or landing
                 // screen over the scene takes the tap instead.
                 let run = self.run, sliders = self.sliders, screen = run.screen.state(at: t)
-                // The tap is in the device's own pixels (as the screen takes it); the layers are on the output canvas.
-                let (dx, dy) = run.canvas.offset(of: screen)
+                // The tap is in the device's points (as the screen takes it), at their nearest pixel of the device's
+                // own canvas; the layers are on the output canvas.
+                let (dx, dy) = run.canvas.offset(of: screen), pixel = screen.canvasPixel(x: x, y: y)
                 let hit = sliders.indices.reversed().lazy.filter { screen.scene(run.placements[$0].scene)?.presentation == nil }.compactMap { p in
-                    run.layers(of: p, sliders[p], at: t).last { $0.card != nil && $0.contains(x: x + dx, y: y + dy) }.map { (p, $0) }
+                    run.layers(of: p, sliders[p], at: t).last { $0.card != nil && $0.contains(x: pixel.x + dx, y: pixel.y + dy) }.map { (p, $0) }
                 }.first
                 guard let (p, layer) = hit, let (index, adID) = layer.card, let ad = sliders[p].block?.ads[index] else { return }
                 events.append(event(t, p, .moment(.click(link: ad.link.url)), card: index, ad: adID))

@@ -21,7 +21,7 @@ public enum ScreenEvent: Hashable, Sendable {
     case presented(scene: SceneID, ScenePresentation)
     /// What covered the scene's window is gone.
     case dismissed(scene: SceneID, ScenePresentation)
-    /// A tap at output pixel (x, y) landed on `layer`, or on nothing (bezel, divider) when `nil`.
+    /// A tap at the device's point (x, y), as typed, landed on `layer`, or on nothing (bezel, divider) when `nil`.
     case tapped(x: Int, y: Int, layer: ScreenLayer?)
 }
 

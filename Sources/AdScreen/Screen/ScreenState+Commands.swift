@@ -6,9 +6,10 @@ extension ScreenState {
     /// Applies `command` and returns what changed, in the order an app hears it (see `ScreenEvent`).
     ///
     /// - Parameter canvas: the output canvas the screen is drawn on (`ScreenCanvas.frame(of:)` places the state's
-    ///   layers in it, centred, when the device may rotate). A `tap` is not in its pixels but in the device's own
-    ///   (`canvasSize`, the state's layers as `layers()` places them), so that the same tap lands on the same layer
-    ///   whatever canvas a render or `play` draws on; `nil` when the state's own canvas is the output's.
+    ///   layers in it, centred, when the device may rotate). A `tap` is not in its pixels but in the device's points
+    ///   (`canvasPoints`, hit-tested at their nearest pixel of `canvasSize`, where `layers()` places the layers), so
+    ///   that the same tap lands on the same layer whatever canvas or point scale a render or `play` draws with;
+    ///   `nil` when the state's own canvas is the output's.
     /// - Throws: `ScreenError.unknownScene` for a scene the app does not have, `.refused` for a command that
     ///   cannot apply now (rotating to the orientation the device is in, folding a device that does not fold,
     ///   splitting one scene, tapping outside the canvas, dismissing what is not presented…).
@@ -68,13 +69,15 @@ extension ScreenState {
             next.setPresentation(nil, of: scene)
             events.append(.dismissed(scene: scene, shown))
         case .tap(let x, let y):
-            // Hit-tested in the device's own pixels: a live session's canvas holds both orientations (it may turn at
-            // any time) and a render's only what its script reaches, so output pixels would differ between the two.
-            let canvas = canvasSize
-            guard x < canvas.width, y < canvas.height else { throw refuse("(\(x), \(y)) is outside the \(canvas) canvas") }
+            // In the device's points, hit-tested at their nearest pixel of the device's own canvas: a live session's
+            // output canvas holds both orientations (it may turn at any time) and a render's only what its script
+            // reaches, and a render of a play's log may use another point scale, so output pixels would differ.
+            let canvas = canvasPoints
+            guard x < canvas.width, y < canvas.height else { throw refuse("(\(x), \(y)) is outside the device's \(canvas) points") }
+            let pixel = canvasPixel(x: x, y: y)
             let own = layers()
             // The layer hit, as drawn on the output canvas (`frame(of:)` places `layers()` one for one).
-            let hit = own.lastIndex { !$0.kind.isSystemChrome && $0.contains(x: x, y: y) }.map { output?.frame(of: self).layers[$0] ?? own[$0] }
+            let hit = own.lastIndex { !$0.kind.isSystemChrome && $0.contains(x: pixel.x, y: pixel.y) }.map { output?.frame(of: self).layers[$0] ?? own[$0] }
             events.append(.tapped(x: x, y: y, layer: hit))
             if let hit {
                 // A touch activates the scene it lands in, as on iPadOS; a tap on a banner opens its landing screen.

@@ -12,6 +12,19 @@ extension ScreenState {
         return PixelSize(width: sizes.map(\.width).max() ?? 0, height: sizes.map(\.height).max() ?? 0)
     }
 
+    /// The canvas in the device's points (`canvasSize` before the point scale): where `tap X,Y` may land.
+    public var canvasPoints: PointSize {
+        let sizes = device.displays.map { $0.size(in: orientation) }
+        return PointSize(width: sizes.map(\.width).max() ?? 0, height: sizes.map(\.height).max() ?? 0)
+    }
+
+    /// The canvas pixel of the device's point (`x`, `y`), both from the canvas's top left: the pixel nearest to it
+    /// at the point scale (`PointScale.pixel(nearest:)`). The last points of a side may land just past the canvas's
+    /// even edge, where no layer is.
+    public func canvasPixel(x: Int, y: Int) -> (x: Int, y: Int) {
+        (pointScale.pixel(nearest: x), pointScale.pixel(nearest: y))
+    }
+
     /// The active display's rectangle in the canvas: centred, on even pixels.
     public var displayRect: PixelRect {
         let canvas = canvasSize, size = pointScale.pixels(screenSize)

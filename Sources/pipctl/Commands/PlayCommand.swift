@@ -65,7 +65,7 @@ enum PlayCommand: Command {
             + "the end with the speed achieved; then what is being typed). Commands are read from standard input, "
             + "one per line: pip, pip on, pip off, "
             + "seek T, pause, resume, skip, click, status, quit, and with --device or --session the screen commands "
-            + "(rotate, resize, split, fold, unfold, activate, present interstitial SCENE, tap X,Y in the device's pixels as in a script, dismiss SCENE), "
+            + "(rotate, resize, split, fold, unfold, activate, present interstitial SCENE, tap X,Y in the device's points as in a script, dismiss SCENE), "
             + "whose ad events and drawing are those of the same command in a script, and with native placements in "
             + "the session file the native commands (load slider, load images, swipe left|right, scroll N, and tap X,Y "
             + "on a card), loaded in the background and evaluated by the render's rules; each applies at the next frame. When the input ends the "

@@ -15,9 +15,9 @@ import Testing
         let click = SessionEvent(.native(.click(link: "https://grip.example/"),
                                          SessionEvent.NativeSubject(placement: "feed-slider", card: 3, adID: "shoe-4")),
                                  time: 8, frame: 240, contentTime: 0, scene: "feed")
-        let events = Director.namingTappedCards([Self.tap(5, 5, frame: 100), Self.tap(200, 700, frame: 240), click])
+        let events = Director.namingTappedCards([Self.tap(5, 5, frame: 100), Self.tap(133, 467, frame: 240), click])
         #expect(events.map { $0.columns.message } == [
-            "tap at 5,5 on nothing", #"tap at 200,700 on card 3 ("shoe-4") of placement "feed-slider""#, nil,
+            "tap at 5,5 on nothing", #"tap at 133,467 on card 3 ("shoe-4") of placement "feed-slider""#, nil,
         ])
     }
 }

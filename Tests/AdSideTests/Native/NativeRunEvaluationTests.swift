@@ -60,9 +60,12 @@ import Testing
         let probe = try await Self.batch(try SessionScript(parsing: "load slider@0.2; swipe left@1; load slider@1.1; rotate landscape@2.5"),
                                          placement: placement, frames: 60)
         let card = try #require(probe.layers(at: MediaTime(seconds: Rational(3, 2))).first { $0.card?.index == 1 }).rect
-        // A tap is in the device's own pixels: the card as drawn, less where the canvas puts the device.
-        let (dx, dy) = probe.run.canvas.offset(of: probe.run.screen.state(at: MediaTime(seconds: Rational(3, 2))))
-        let script = try SessionScript(parsing: "load slider@0.2; swipe left@1; load slider@1.1; tap \(card.x - dx + 10),\(card.y - dy + 10)@1.5; "
+        // A tap is in the device's points: the card as drawn, less where the canvas puts the device, at the
+        // device's point scale (a point's nearest pixel is within a pixel of the one it was read from).
+        let screen = probe.run.screen.state(at: MediaTime(seconds: Rational(3, 2)))
+        let (dx, dy) = probe.run.canvas.offset(of: screen)
+        let points = { (pixels: Int) in Int((Rational(Int64(pixels)) / screen.pointScale.pixelsPerPoint).rounded) }
+        let script = try SessionScript(parsing: "load slider@0.2; swipe left@1; load slider@1.1; tap \(points(card.x - dx + 10)),\(points(card.y - dy + 10))@1.5; "
                                        + "rotate landscape@2.5; scroll 3@3; swipe right@3.4; load images@4")
         let frames: Int64 = 180
         let batch = try await Self.batch(script, placement: placement, frames: frames)

@@ -54,15 +54,17 @@ import Testing
 
     @Test func aTapHitsTheCardAtItsPlaceOnTheDeviceInTheRotatingCanvas() async throws {
         // Card 0 as drawn in portrait at 0.5 s on the canvas that holds both orientations (the script turns the
-        // device later); a tap is in the device's own pixels, so its centre less the canvas offset clicks it.
+        // device later); a tap is in the device's points, so its centre less the canvas offset, at 3/2 px per
+        // point, clicks it.
         let drawn = try await Self.outcome()
         let card = try #require(drawn.layers(at: MediaTime(seconds: Rational(1, 2))).first { $0.card?.index == 0 })
         let x = card.rect.x + card.rect.width / 2, y = card.rect.y + card.rect.height / 2
-        let onDevice = x - drawn.run.canvas.offset(of: drawn.run.screen.initial).x
-        let outcome = try await Self.outcome(script: "load slider@0; tap \(onDevice),\(y)@0.5; rotate landscape@1")
+        let points = { (pixels: Int) in Int((Rational(Int64(pixels)) * Rational(2, 3)).rounded) }
+        let onDevice = (x: points(x - drawn.run.canvas.offset(of: drawn.run.screen.initial).x), y: points(y))
+        let outcome = try await Self.outcome(script: "load slider@0; tap \(onDevice.x),\(onDevice.y)@0.5; rotate landscape@1")
         #expect(outcome.events.filter { $0.type == .onAdClick }.map(\.card) == [0])
-        // The canvas's own pixels are not the device's: there, the tap misses card 0.
-        let missed = try await Self.outcome(script: "load slider@0; tap \(x),\(y)@0.5; rotate landscape@1")
+        // Where the canvas draws the card is not the device's place: there, the tap misses card 0.
+        let missed = try await Self.outcome(script: "load slider@0; tap \(points(x)),\(points(y))@0.5; rotate landscape@1")
         #expect(!missed.events.contains { $0.type == .onAdClick && $0.card == 0 })
     }
 

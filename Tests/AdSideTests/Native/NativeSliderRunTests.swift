@@ -15,10 +15,10 @@ import Testing
     }
 
     static func run(_ script: String, placements: [NativePlacement] = [NativePlacement(id: "feed", scene: "main", source: "feed.json")],
-                    blocks: [String: String], seconds: Int64 = 6) async throws -> NativeScreenRun.Outcome {
+                    blocks: [String: String], seconds: Int64 = 6, pointScale: PointScale? = nil) async throws -> NativeScreenRun.Outcome {
         // The screen follows the script's screen commands, as a render's does.
         let script = try SessionScript(parsing: script)
-        let screen = ScreenTimeline(initial: ScreenState(device: .iPhone15, scenes: [.init(id: "main")]), script: script)
+        let screen = ScreenTimeline(initial: ScreenState(device: .iPhone15, scenes: [.init(id: "main")], pointScale: pointScale), script: script)
         let run = try NativeScreenRun(screen: screen, placements: placements, script: script,
                                       frameRate: rate, end: MediaTime(seconds: seconds), measurer: MonospaceTextMeasurer())
         return await run.run { placement throws(NativeError) in
@@ -157,7 +157,7 @@ import Testing
         let placements = [NativePlacement(id: "slider", scene: "main", source: "slider.json"),
                           NativePlacement(id: "single", scene: "main", source: "single.json", style: .single, top: 400)]
         let single = NativeFixtures.slider([NativeFixtures.card("a0"), NativeFixtures.card("s1"), NativeFixtures.card("s2")])
-        let outcome = try await Self.run("load slider slider@0; load slider single@0; swipe left single@1; tap 100,800@2",
+        let outcome = try await Self.run("load slider slider@0; load slider single@0; swipe left single@1; tap 67,533@2",
                                          placements: placements, blocks: ["slider.json": Self.five, "single.json": single])
         // a0 is the slider's, so the single ad shows s1 alone: no slider layer, no block assets, no s2.
         let layers = outcome.layers(at: MediaTime(seconds: 1)).filter { $0.placement == "single" }
@@ -174,13 +174,27 @@ import Testing
 
     @Test func aTapOnACardFiresItsClickAndClickTrackersAndTheBlockHasNoClick() async throws {
         // Card 0 covers x 12…332 pt, y 95…399 pt (the safe area starts at 59 pt, the row 36 pt below); the
-        // block's header line is above it; at 4 s an interstitial covers the scene and takes the tap.
-        let outcome = try await Self.run("load slider@0; tap 100,300@1; tap 30,100@2; present interstitial main@3; tap 100,300@4",
+        // block's header line is above it; at 4 s an interstitial covers the scene and takes the tap. Taps are in
+        // the device's points.
+        let outcome = try await Self.run("load slider@0; tap 67,200@1; tap 20,67@2; present interstitial main@3; tap 67,200@4",
                                          blocks: ["feed.json": Self.five])
         let clicks = outcome.events.filter { $0.type == .onAdClick }
         #expect(clicks.map(\.card) == [0])
         #expect(clicks.map { $0.columns.url } == ["https://shop.example/a0"])
         #expect(outcome.events.filter { $0.type == .beacon && $0.columns.event == .clickTracking }.map { $0.columns.url } == ["https://t.example/click/a0"])
+    }
+
+    /// A tap is in the device's points, so the same `tap X,Y` clicks the same card whatever the point scale (a
+    /// `play` and a render of its command log may use different ones). Point 300,150 is on card 0 (x 12…332 pt,
+    /// y 95…399 pt); read as pixels at 2 px per point it would be point 150,75, on the block's header above it.
+    @Test func aTapInTheDevicesPointsClicksTheSameCardAtAnyPointScale() async throws {
+        for scale in [Rational(1), Rational(3, 2), Rational(2)] {
+            let outcome = try await Self.run("load slider@0; tap 300,150@1", blocks: ["feed.json": Self.five], seconds: 2,
+                                             pointScale: PointScale(scale))
+            let card = try #require(outcome.layers(at: MediaTime(seconds: 1)).first { $0.card?.index == 0 }).rect
+            #expect(card.width == PointScale(scale).pixels(320), "card 0 at \(scale) px/pt: \(card)")
+            #expect(outcome.events.filter { $0.type == .onAdClick }.map(\.card) == [0], "at \(scale) px/pt")
+        }
     }
 
     @Test func aRotationLaysTheSliderOutAgainWithoutARequest() async throws {

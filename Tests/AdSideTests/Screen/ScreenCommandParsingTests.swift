@@ -40,8 +40,8 @@ import Testing
         ("activate@1", "activate takes one scene name, as in \"activate main\""),
         ("dismiss a b@1", "dismiss takes one scene name, as in \"dismiss side\""),
         ("present banner main@1", "present takes \"interstitial\" and a scene name, as in \"present interstitial side\""),
-        ("tap 10@1", "tap takes the device's pixels X,Y (non-negative whole numbers), as in \"tap 120,640\", not \"10\""),
-        ("tap -1,5@1", "tap takes the device's pixels X,Y (non-negative whole numbers), as in \"tap 120,640\", not \"-1,5\""),
+        ("tap 10@1", "tap takes the device's points X,Y (non-negative whole numbers), as in \"tap 120,640\", not \"10\""),
+        ("tap -1,5@1", "tap takes the device's points X,Y (non-negative whole numbers), as in \"tap 120,640\", not \"-1,5\""),
     ])
     func namesTheCommandAndTheValueThatIsWrong(text: String, detail: String) {
         #expect(throws: ScriptError.badArgument(command: text, detail: detail)) {

@@ -71,7 +71,7 @@ import Testing
             .activationChanged(scene: "main", to: .foregroundInactive),
             .activationChanged(scene: "side", to: .foregroundActive),
         ])
-        #expect(throws: ScreenError.refused(command: "tap 1194,0", detail: "(1194, 0) is outside the 1194x834 canvas")) {
+        #expect(throws: ScreenError.refused(command: "tap 1194,0", detail: "(1194, 0) is outside the device's 1194x834 points")) {
             try screen.apply(.tap(x: 1194, y: 0))
         }
         #expect(try screen.apply(.dismiss("main")) == [.dismissed(scene: "main", .bannerLanding)])

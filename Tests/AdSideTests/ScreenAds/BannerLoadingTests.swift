@@ -70,8 +70,8 @@ import Testing
         let ads = try SizedCreativeServer()
         try ads.serveImage("creative", PointSize(width: 393, height: 90), color: "blue")
         ads.server.route("/vast", .xml(Self.nonLinearVAST(image: "creative/393x90.png", base: ads.url(""))))
-        // iPhone 15 portrait at 3/2: the banner is 393x90 pt at y 728 pt → 1092…1227 px.
-        let driver = try ScreenAdDriver(timeline: Self.phone([(1, .tap(x: 295, y: 1150)), (2, .dismiss("main")), (3, .tap(x: 295, y: 100))]),
+        // iPhone 15 portrait at 3/2: the banner is 393x90 pt at y 728 pt → 1092…1227 px; a tap is in points.
+        let driver = try ScreenAdDriver(timeline: Self.phone([(1, .tap(x: 197, y: 767)), (2, .dismiss("main")), (3, .tap(x: 197, y: 67))]),
                                         banners: [BannerPlacement(scene: "main", source: .vast(AdRequestTemplate(ads.url("/vast?w=[WIDTH]"))))])
         let events = await driver.run(with: ScreenAdLoader())
 
@@ -123,7 +123,7 @@ import Testing
 
     @Test func aTapOnABannerThatFailedToLoadRecordsNothing() async throws {
         let ads = try SizedCreativeServer()
-        let driver = try ScreenAdDriver(timeline: Self.phone([(1, .tap(x: 295, y: 1150)), (2, .dismiss("main"))]),
+        let driver = try ScreenAdDriver(timeline: Self.phone([(1, .tap(x: 197, y: 767)), (2, .dismiss("main"))]),
                                         banners: [BannerPlacement(scene: "main", source: .image(AdRequestTemplate(ads.url("/missing.png"))))])
         let events = await driver.run(with: ScreenAdLoader())
         #expect(events.map(\.type) == [.bannerViewDidFailToReceiveAd])

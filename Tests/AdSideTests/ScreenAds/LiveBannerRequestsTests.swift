@@ -56,7 +56,7 @@ import Testing
         #expect(events.map(\.type) == [.bannerViewDidReceiveAd, .bannerViewDidRecordImpression])
 
         // A tap changes nothing of the layout: no request.
-        live.screenChanged(try Self.change(&state, .tap(x: 10, y: 10), at: 3))
+        live.screenChanged(try Self.change(&state, .tap(x: 7, y: 7), at: 3))
         #expect(!live.isLoading && live.takeArrivals().isEmpty)
     }
 

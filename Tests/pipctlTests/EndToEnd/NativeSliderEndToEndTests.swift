@@ -47,7 +47,7 @@ extension EndToEnd {
             let server = try LoopbackHTTPServer()
             defer { server.stop() }
             let dir = try ScratchDirectory()
-            let session = try Self.session(dir, script: ["load slider@0.2", "swipe left@1.6", "tap 300,300@2.5"],
+            let session = try Self.session(dir, script: ["load slider@0.2", "swipe left@1.6", "tap 200,200@2.5"],
                                            trackers: server.baseURL.absoluteString)
             let output = dir.path("out.mkv")
             let result = try await PipctlProcess.run(["render", "--session", session, "-o", output, "--profile", "lossless",

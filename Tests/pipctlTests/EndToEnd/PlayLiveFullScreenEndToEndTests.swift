@@ -54,8 +54,9 @@ extension EndToEnd {
             try await play.waitForOutput(containing: "375x834 pt: image")
             try play.write("present interstitial left\n")
             try await play.waitForOutput(containing: #""type":"adDidRecordImpression""#)
-            // Half a point per pixel: 50,200 px is inside "left" (0…187 px wide at 1/3).
-            try play.write("tap 50,200\n")
+            // Half a pixel per point: a tap is in points, and 100,400 pt (50,200 px) is inside "left" (0…375 pt,
+            // 0…187 px, wide at 1/3).
+            try play.write("tap 100,400\n")
             try await play.waitForOutput(containing: #""type":"adDidRecordClick""#)
             try play.write("dismiss left\n")
             try await play.waitForOutput(containing: #""type":"adDidDismissFullScreenContent""#)

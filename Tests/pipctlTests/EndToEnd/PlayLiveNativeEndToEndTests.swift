@@ -59,9 +59,10 @@ extension EndToEnd {
             try await Self.waitFor(play, "card 0's impression") { $0["type"] as? String == "onAdImpression" && $0["card"] as? Int == 0 }
             try play.write("swipe left\n")
             try await Self.waitFor(play, "card 2's impression") { $0["type"] as? String == "onAdImpression" && $0["card"] as? Int == 2 }
-            // 300,300 px of the device lies on card 2 once the row has moved one card (as in the render test): a tap
-            // is in the device's pixels, though play's canvas holds both orientations (the display drawn at x 344).
-            try play.write("tap 300,300\n")
+            // 200,180 pt of the device lies on card 2 (x 61…381 pt, y 95…301 pt) once the row has moved one card (as
+            // in the render test): a tap is in the device's points, though play's canvas holds both orientations (the
+            // display drawn at x 344).
+            try play.write("tap 200,180\n")
             try await Self.waitFor(play, "the click") { $0["type"] as? String == "onAdClick" }
             try play.write("quit\n")
             let result = try await play.result(timeout: .seconds(120))
@@ -108,7 +109,7 @@ extension EndToEnd {
 
             // The command log replayed by `render --session … --script @LOG` (as `play --help` says) gives the same
             // events at the same frames, though the render's canvas is the portrait device's alone (590 px wide, not
-            // play's 1278): the tap is in the device's pixels, so it clicks card 2 in both.
+            // play's 1278): the tap is in the device's points, so it clicks card 2 in both.
             let output = dir.path("replay.mkv")
             let replay = try await PipctlProcess.run(["render", "--session", session, "--script", "@" + recording + ".commands.txt",
                                                       "-o", output, "--profile", "lossless"])
@@ -121,6 +122,19 @@ extension EndToEnd {
                 events.compactMap { e in (e["message"] as? String).flatMap { $0.hasPrefix("tap at") ? "\(e["frame"] ?? "?") \($0)" : nil } }
             }
             #expect(taps(live.events).count == 1 && taps(rendered.events) == taps(live.events), "\(taps(live.events))")
+
+            // Replayed at another point scale (2 px per point, where play drew 3/2), the log's tap still clicks card 2:
+            // it is in points. Read as pixels it would be 100,90 pt there, on the block's header above the cards.
+            let doubled = try dir.write(try String(contentsOfFile: session, encoding: .utf8)
+                .replacingOccurrences(of: #"{"device": "iphone-15","#, with: #"{"device": "iphone-15", "pointScale": 2,"#), to: "doubled.json")
+            let large = dir.path("doubled.mkv")
+            let replayed2 = try await PipctlProcess.run(["render", "--session", doubled, "--script", "@" + recording + ".commands.txt",
+                                                         "-o", large, "--profile", "lossless"])
+            try #require(replayed2.exitStatus == 0, "\(replayed2.standardError)")
+            let twice = try Device.Render(reading: large, in: dir)
+            #expect(twice.size.width == 786)
+            #expect(twice.events.filter { $0["placement"] as? String == "s" }.map { Self.line($0) } == native.map { Self.line($0) })
+            #expect(taps(twice.events) == taps(live.events))
         }
 
         /// `play` of the bundled rotating slider session (its own script, no typed command): the images it fetched as

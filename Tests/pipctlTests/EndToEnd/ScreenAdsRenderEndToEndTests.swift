@@ -70,8 +70,8 @@ extension EndToEnd {
             <NonLinearClickTracking><![CDATA[\(base)/click]]></NonLinearClickTracking>
             </NonLinear></NonLinearAds></Creative></Creatives></InLine></Ad></VAST>
             """.write(toFile: dir.path("banner.xml"), atomically: true, encoding: .utf8)
-            // The banner is 590x136 px at the bottom of the portrait display (1092 to 1228).
-            let render = try await Self.render(dir, ["--banner", dir.path("banner.xml"), "--script", "tap 295,1150@0.4; dismiss main@0.7"])
+            // The banner is 590x136 px at the bottom of the portrait display (1092 to 1228): 728 to 818 pt, where a tap is.
+            let render = try await Self.render(dir, ["--banner", dir.path("banner.xml"), "--script", "tap 197,767@0.4; dismiss main@0.7"])
             Device.expectFlat(try render.picture(frame: 5), try render.layer("banner"), Self.blueY, "VAST banner")
             let ads = render.events.filter { ($0["type"] as? String).map { $0.hasPrefix("banner") || $0 == "BEACON" } ?? false }
             #expect(ads.map { $0["type"] as? String } == [
@@ -95,9 +95,9 @@ extension EndToEnd {
                                                      "--fps", "30", "--id", "landing", "--preset", "ultrafast"])
             try #require(made.exitStatus == 0, "\(made.standardError)")
             let banner = PipctlProcess.repositoryRoot.appendingPathComponent("media/banner.png").path
-            // The banner is 590x136 px at the bottom of the portrait display (1092 to 1228).
+            // The banner is 590x136 px at the bottom of the portrait display (1092 to 1228): 728 to 818 pt, where a tap is.
             let result = try await PipctlProcess.run(["render", "--content", dir.path("content.mp4"), "--device", "iphone-15",
-                                                      "--banner", banner, "--script", "tap 295,1150@1; dismiss main@2",
+                                                      "--banner", banner, "--script", "tap 197,767@1; dismiss main@2",
                                                       "-o", dir.path("out.mp4"), "--preset", "ultrafast"])
             try #require(result.exitStatus == 0, "\(result.standardError)")
             let events = try String(contentsOfFile: dir.path("out.mp4.events.jsonl"), encoding: .utf8)

@@ -3,7 +3,7 @@ import MediaCore
 import Testing
 
 extension EndToEnd {
-    /// A tap is in the device's own pixels, so it lands on the same layer whatever the canvas: on a canvas that
+    /// A tap is in the device's points, so it lands on the same layer whatever the canvas: on a canvas that
     /// holds both orientations (a script that rotates, or any `play`), the display is placed in the middle of it
     /// and the banner with it, and a tap at the banner's place on the device still lands on it.
     @Suite(.enabled(if: FFmpegCommand.isAvailable, "needs the ffmpeg tool")) struct ScreenTapsTests {
@@ -20,6 +20,11 @@ extension EndToEnd {
 
         static func centre(_ r: PixelRect) -> (x: Int, y: Int) { (r.x + r.width / 2, r.y + r.height / 2) }
 
+        /// The iPhone 15's point nearest to a pixel at its default 3/2 pixels per point, as a tap takes it.
+        static func points(_ p: (x: Int, y: Int)) -> (x: Int, y: Int) {
+            (Int((Rational(Int64(p.x)) * Rational(2, 3)).rounded), Int((Rational(Int64(p.y)) * Rational(2, 3)).rounded))
+        }
+
         /// iPhone 15 portrait turning landscape at 1 s: a first render says where the banner is drawn (its timeline
         /// rectangle, and its colour there in the pixels) and where it is on the device (the rectangle less the
         /// display's place in the canvas; the bezel, in the pixels). A second render taps both: the tap at the
@@ -35,7 +40,7 @@ extension EndToEnd {
             let display = try Device.rect(segment["display"])
             // The canvas is square (both orientations fit), so the portrait display sits right of its left edge.
             try #require(display.x > 0, "the portrait display is placed at x \(display.x)")
-            let drawn = Self.centre(portrait), turned = Self.centre(landscape)
+            let drawn = Self.centre(portrait), turned = Self.centre(landscape), drawnPoints = Self.points(drawn)
             // Where the banner would be if the display were not placed: the same rectangle from the canvas's corner.
             let unplaced = Self.centre(PixelRect(x: portrait.x - display.x, y: portrait.y - display.y,
                                                  width: portrait.width, height: portrait.height))
@@ -49,11 +54,12 @@ extension EndToEnd {
             // The turned banner on the turned device.
             let landscapeSegment = try #require(probe.segments.first { ($0["outStartFrame"] as? Int ?? .max) <= 45 && 45 < ($0["outEndFrame"] as? Int ?? 0) })
             let turnedDisplay = try Device.rect(landscapeSegment["display"])
-            let turnedOnDevice = (x: turned.x - turnedDisplay.x, y: turned.y - turnedDisplay.y)
-            // The taps: one at the canvas pixels the banner is drawn at (off the device), one at its place on the
-            // device (its landing screen then covers the player), one after the rotation.
+            let turnedOnDevice = Self.points((x: turned.x - turnedDisplay.x, y: turned.y - turnedDisplay.y))
+            let onDevice = Self.points(unplaced)
+            // The taps, in the device's points: one where the banner is drawn on the canvas (off the device), one at
+            // its place on the device (its landing screen then covers the player), one after the rotation.
             _ = try dir.write(Self.session(script: [
-                "tap \(drawn.x),\(drawn.y)@0.3", "tap \(unplaced.x),\(unplaced.y)@0.5", "dismiss main@0.7", "rotate landscape@1",
+                "tap \(drawnPoints.x),\(drawnPoints.y)@0.3", "tap \(onDevice.x),\(onDevice.y)@0.5", "dismiss main@0.7", "rotate landscape@1",
                 "tap \(turnedOnDevice.x),\(turnedOnDevice.y)@1.5",
             ]).replacingOccurrences(of: "CONTENT", with: try await ScreenLayoutsTests.short.path), to: "tapped.json")
             let output = dir.path("tapped.mkv")
@@ -64,15 +70,15 @@ extension EndToEnd {
             let clicks = tapped.events.filter { $0["type"] as? String == "bannerViewDidRecordClick" }.compactMap { $0["time"] as? Double }
             #expect(clicks == [0.5, 1.5], "\(tapped.events.filter { ($0["message"] as? String)?.hasPrefix("tap") == true })")
             let taps = tapped.events.filter { $0["type"] as? String == "LOG" }.compactMap { $0["message"] as? String }.filter { $0.hasPrefix("tap") }
-            #expect(taps.first?.hasPrefix("tap \(drawn.x),\(drawn.y) ignored: ") == true, "\(taps)")
-            #expect(taps.dropFirst() == ["tap at \(unplaced.x),\(unplaced.y) on banner of scene main",
+            #expect(taps.first?.hasPrefix("tap \(drawnPoints.x),\(drawnPoints.y) ignored: ") == true, "\(taps)")
+            #expect(taps.dropFirst() == ["tap at \(onDevice.x),\(onDevice.y) on banner of scene main",
                                          "tap at \(turnedOnDevice.x),\(turnedOnDevice.y) on banner of scene main"])
         }
 
         /// `play --session` draws on a canvas that holds both orientations from the start (it may be turned at any
-        /// time), so an iPhone 15 in portrait sits at x 344 of 1278; a tap is in the device's pixels, as in a render
-        /// of the session: a live tap at x 295 lands on the banner the recording draws at x 639, and one at x 639 is
-        /// off the 590 px wide device.
+        /// time), so an iPhone 15 in portrait (393x852 points at 3/2) sits at x 344 of 1278; a tap is in the
+        /// device's points, as in a render of the session: a live tap at x 197 (pixel 296) lands on the banner the
+        /// recording draws at x 639, and one at x 426 (pixel 639) is off the 393 point wide device.
         @Test func aLiveTapOnTheBannerAtItsPlaceOnTheDeviceLogsItsClick() async throws {
             let dir = try ScratchDirectory()
             try FFmpegCommand.run(["-f", "lavfi", "-i", "color=c=0xdddd22:s=320x180:r=30:d=30", "-c:v", "libx264",
@@ -83,9 +89,9 @@ extension EndToEnd {
             let play = try PipctlProcess(["play", "--session", dir.path("live.json"), "--record", recording, "--profile", "lossless"],
                                          keepsInputOpen: true)
             try await play.waitForOutput(containing: #""type":"bannerViewDidRecordImpression""#)
-            try play.write("tap 639,1160\n")
-            try await play.waitForOutput(containing: "tap 639,1160 ignored")
-            try play.write("tap 295,1160\n")
+            try play.write("tap 426,773\n")
+            try await play.waitForOutput(containing: "tap 426,773 ignored")
+            try play.write("tap 197,773\n")
             try await play.waitForOutput(containing: #""type":"bannerViewDidRecordClick""#)
             try play.write("quit\n")
             let result = try await play.result(timeout: .seconds(120))
@@ -96,7 +102,7 @@ extension EndToEnd {
             #expect(banner.contains(PixelRect(x: 639, y: 1160, width: 1, height: 1)), "the banner is drawn at \(banner)")
             #expect(!banner.contains(PixelRect(x: 295, y: 1160, width: 1, height: 1)))
             let taps = live.events.compactMap { $0["message"] as? String }.filter { $0.hasPrefix("tap at") }
-            #expect(taps == ["tap at 295,1160 on banner of scene main"])
+            #expect(taps == ["tap at 197,773 on banner of scene main"])
             #expect(live.events.filter { $0["type"] as? String == "bannerViewDidRecordClick" }.count == 1)
         }
     }

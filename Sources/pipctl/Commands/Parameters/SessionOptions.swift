@@ -262,7 +262,7 @@ struct SessionOptions: Hashable, Sendable {
     static let pointScale = Parameter.optional(
         "point-scale", .pointScale, absent: "the largest multiple of 1/4 (at most the device's own scale) that keeps "
             + "the long side at most 1280 px",
-        help: "Output pixels per point of the --device.")
+        help: "Output pixels per point of the --device (a script's tap X,Y is in the device's points whatever the scale).")
     static let banner = Parameter.optional(
         "banner", .text("SOURCE"), absent: "none",
         help: "With --device: an anchored adaptive banner in the scene: as wide as its safe area, max(50, min(90, "
