@@ -15,7 +15,9 @@ import Testing
 
     static let slider = Timeline.Layer.slider(.init(scene: SceneID("feed"), rect: PixelRect(x: 344, y: 200, width: 590, height: 300)),
                                               .init(placement: "s", placeholder: false))
-    static let device = PlayWindow.ScreenContext(orientation: .portrait, layers: [slider])
+    /// An iPhone 15 in `play`'s 1278x1278 canvas: its own 590x1278 canvas at x = 344, 3/2 pixels a point.
+    static let device = PlayWindow.ScreenContext(orientation: .portrait, layers: [slider], origin: (344, 0),
+                                                 pointScale: PointScale(Rational(3, 2)))
 
     func command(_ input: WindowInput, _ status: SessionStatus = status(), screen: PlayWindow.ScreenContext? = device,
                  card: Int = 0) -> PlayWindow.Outcome? {
@@ -43,7 +45,9 @@ import Testing
     }
 
     @Test func theMouseTapsSwipesTheSliderAndScrolls() {
-        #expect(command(.click(PixelPoint(x: 644, y: 300))) == .command(.screen(.tap(x: 644, y: 300))))
+        // A click is a tap in the device's points: output pixel 644,300 is its pixel 300,300, its point 200,200.
+        #expect(command(.click(PixelPoint(x: 644, y: 300))) == .command(.screen(.tap(x: 200, y: 200))))
+        #expect(command(.click(PixelPoint(x: 800, y: 400))) == .command(.screen(.tap(x: 304, y: 267))))
         // Leftwards across the slider: the next card comes in.
         #expect(command(.drag(from: PixelPoint(x: 744, y: 300), to: PixelPoint(x: 544, y: 310)))
                 == .command(.native(.swipe(.left, placement: "s"))))

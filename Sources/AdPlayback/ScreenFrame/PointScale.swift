@@ -30,6 +30,12 @@ public struct PointScale: Hashable, Sendable, CustomStringConvertible {
         Int((Rational(Int64(points)) * pixelsPerPoint).rounded)
     }
 
+    /// The point nearest to `pixels / scale`, halves rounded up: where a pixel a person pointed at (`play --show`'s
+    /// mouse) lies in the device's points.
+    public func point(nearest pixels: Int) -> Int {
+        Int((Rational(Int64(pixels)) / pixelsPerPoint).rounded)
+    }
+
     /// A size in pixels (each side from 0, so at least 0).
     public func pixels(_ size: PointSize) -> PixelSize {
         PixelSize(width: pixels(size.width), height: pixels(size.height))

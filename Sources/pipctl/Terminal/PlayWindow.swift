@@ -99,7 +99,8 @@ final class PlayWindow {
 
     private var screenContext: ScreenContext? {
         guard let screen = stitcher.director.screen else { return nil }
-        return ScreenContext(orientation: screen.state.orientation, layers: stitcher.shownLayers)
+        return ScreenContext(orientation: screen.state.orientation, layers: stitcher.shownLayers,
+                             origin: screen.canvas.offset(of: screen.state), pointScale: screen.state.pointScale)
     }
 
     /// Updates the title with where the session is.
@@ -114,10 +115,18 @@ final class PlayWindow {
 
     // MARK: - Inputs as commands (pure)
 
-    /// What the mouse can reach on a device's screen: its orientation and the last frame's layers.
+    /// What the mouse can reach on a device's screen: its orientation, the last frame's layers, and where the
+    /// device's own canvas lies on the output's (`origin`, in output pixels) at how many pixels a point.
     struct ScreenContext {
         var orientation: Orientation
         var layers: [Timeline.Layer]
+        var origin: (x: Int, y: Int) = (0, 0)
+        var pointScale = PointScale(Rational(1))
+
+        /// The device's point under output pixel `pixel`, as `tap X,Y` takes it.
+        func point(_ pixel: PixelPoint) -> (x: Int, y: Int) {
+            (pointScale.point(nearest: pixel.x - origin.x), pointScale.point(nearest: pixel.y - origin.y))
+        }
     }
 
     enum Outcome: Equatable {
@@ -127,7 +136,7 @@ final class PlayWindow {
 
     /// The command an input gives, typed as a person would type it: space `pause`/`resume`, `p` `pip`, ← and →
     /// `seek` ten seconds back or on (from 0), `s` `skip`, `c` `click`, `r` `rotate` to the other orientation,
-    /// `q`, Esc and the close button `quit`; a click on a device's screen `tap X,Y` there (output pixels, as the
+    /// `q`, Esc and the close button `quit`; a click on a device's screen `tap X,Y` there (the device's points, as the
     /// script's), without a device `click` while an ad plays; a drag across (more across than down, at least
     /// `swipeDistance`) that starts on a slider `swipe left|right` of its placement; the wheel `scroll N` from the
     /// card last scrolled to, one card a step (down is on).
@@ -147,11 +156,12 @@ final class PlayWindow {
             return .command(.screen(.rotate(screen.orientation == .portrait ? .landscape : .portrait)))
         case .key(.i): return nil
         case .click(let point):
-            guard screen != nil else {
+            guard let screen else {
                 if case .ad = status.showing { return .command(.click) }
                 return nil
             }
-            return .command(.screen(.tap(x: point.x, y: point.y)))
+            let tap = screen.point(point)
+            return .command(.screen(.tap(x: tap.x, y: tap.y)))
         case .drag(let from, let to):
             let across = to.x - from.x, down = to.y - from.y
             guard let screen, abs(across) >= swipeDistance, abs(across) > abs(down) else { return nil }

@@ -85,17 +85,17 @@ extension EndToEnd {
 
             let live = try DeviceRenderTests.Render(reading: recording, in: dir)
             let commands = live.events.filter { $0["type"] as? String == "COMMAND" }.compactMap { $0["message"] as? String }
-            #expect(commands.contains("pip") && commands.contains("swipe left s") && commands.contains("tap 644,300")
+            #expect(commands.contains("pip") && commands.contains("swipe left s") && commands.contains("tap 200,200")
                     && commands.contains("scroll 1") && commands.contains("pause") && commands.contains("quit"), "\(commands)")
             func frame(_ condition: ([String: Any]) -> Bool) -> Int? { live.events.first(where: condition)?["frame"] as? Int }
             // Each applies at the frame its command was logged at.
             #expect(frame { Self.isCommand($0, "pip") } == frame { $0["type"] as? String == "PIP_WILL_START" })
             let swipe = try #require(frame { Self.isCommand($0, "swipe left") })
-            let tap = try #require(frame { Self.isCommand($0, "tap 644,300") })
+            let tap = try #require(frame { Self.isCommand($0, "tap 200,200") })
             #expect(frame { $0["type"] as? String == "onAdClick" && $0["card"] as? Int == 2 } == tap)
             #expect(try #require(frame { $0["type"] as? String == "onAdImpression" && $0["card"] as? Int == 2 }) > swipe)
             let log = try String(contentsOfFile: recording + ".commands.txt", encoding: .utf8)
-            for command in ["pip@", "swipe left s@", "tap 644,300@", "scroll 1@", "pause@", "quit@"] {
+            for command in ["pip@", "swipe left s@", "tap 200,200@", "scroll 1@", "pause@", "quit@"] {
                 #expect(log.contains(command), "\(log)")
             }
 
@@ -109,8 +109,9 @@ extension EndToEnd {
         }
 
         /// The window resized to half the canvas: the picture is scaled, and a click lands where it is on the device's
-        /// screen, in the output's pixels (twice the window's), as a typed `tap` would.
-        @Test func aClickInAResizedWindowTapsTheOutputPixelUnderIt() async throws {
+        /// screen, in the device's points (output pixel 800,400, twice the window's, is the iPhone's pixel 456,400 on
+        /// play's canvas, its point 304,267), as a typed `tap` would.
+        @Test func aClickInAResizedWindowTapsTheDevicesPointUnderIt() async throws {
             let display = try VirtualDisplay()
             defer { display.stop() }
             let dir = try ScratchDirectory()
@@ -139,7 +140,7 @@ extension EndToEnd {
             let result = try await play.result(timeout: .seconds(120))
             #expect(result.exitStatus == 0, "\(result.standardError)")
             let taps = Self.events(result.standardOutput).filter { Self.isCommand($0, "tap ") }.compactMap { $0["message"] as? String }
-            #expect(taps == ["tap 800,400"])
+            #expect(taps == ["tap 304,267"])
         }
 
         /// `SECONDS` of a title `pipctl play - 0:00:12.400 content …`.
