@@ -5,7 +5,7 @@ import Glibc
 
 /// What a path given for an output is now, and where a file written to it lands.
 ///
-/// The rules (README, "Files"): a missing file or a regular file is replaced by rename; a symlink is followed to its
+/// The rules (docs/FILES.md): a missing file or a regular file is replaced by rename; a symlink is followed to its
 /// target (even a dangling one), so the rename goes to the target's directory and the link stays a link; a character
 /// device or a FIFO is written through in place; a directory, a socket or a block device is refused.
 public struct OutputDestination: Hashable, Sendable {

@@ -76,7 +76,7 @@ import Testing
     }
 
     @Test func loudnessHelpStatesTheCeilingTheLimiterUses() throws {
-        // The limiter keeps gained sound under SoundGain.ceiling, -2 dBTP, as the README says; the help said -1.
+        // The limiter keeps gained sound under SoundGain.ceiling, -2 dBTP, as docs/LOUDNESS.md says; the help said -1.
         let flat = try help("pipctl render").text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(RenderCommand.ceiling == "-2")
         #expect(flat.contains("limiter keeps each gained source under -2 dBTP"))

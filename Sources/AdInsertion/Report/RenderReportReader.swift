@@ -12,7 +12,7 @@ public enum RenderReportReader {
     public static let maximumTimelineBytes = 64 << 20
     /// The largest event log read, the most lines (events and blank lines) in it, and the longest line: checked
     /// while it is read, before anything past them is decoded (docs/REPORT.md).
-    public static let eventLimits = EventLogReader.Limits.report
+    public static let eventLimits = EventLogReader.Limits.renderLog
     public static var maximumEventBytes: Int { eventLimits.maximumBytes }
     public static var maximumEvents: Int { eventLimits.maximumLines }
     /// The prefix of an HLS render's joined MP4 in `$TMPDIR`: `pipctl-report-PID-UUID.mp4`.

@@ -9,7 +9,7 @@ import MediaCore
 /// decoding bounded. Past it, the ad segments' frames are kept first (the splices people look for), then the rest,
 /// each group thinned evenly over the render.
 enum ThumbnailPlan {
-    /// The most thumbnails a report holds (documented in `pipctl report --help` and the README).
+    /// The most thumbnails a report holds (documented in `pipctl report --help` and docs/REPORT.md).
     static let limit = 120
     /// Their width in pixels.
     static let width = 192

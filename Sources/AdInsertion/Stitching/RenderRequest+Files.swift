@@ -5,7 +5,7 @@ import MediaCore
 
 /// The files a render reads and writes, known once its request is built: the media of its ads and the documents
 /// they were read from are found only by resolving the ads, so this is where a command checks them, and where the
-/// stitcher checks them again before it writes anything (README, "Files": no file of yours is ever clobbered).
+/// stitcher checks them again before it writes anything (docs/FILES.md: no file of yours is ever clobbered).
 extension RenderRequest {
     /// Every local file the render reads: the content of each player, each ad's media (every rendition it may
     /// fall back to, and the ads that may take a failed one's place) and the documents they were read from, the

@@ -271,7 +271,7 @@ enum GoldenComparison {
         guard let path else {
             return .failure(EventsUnavailable(reason: "the golden is not named NAME.timeline.json, so it has no NAME.events.jsonl beside it"))
         }
-        do { return .success(try VerifyEventLog.read(path)) } catch {
+        do { return .success(try EventLogReader.read(path: path, limits: .renderLog)) } catch {
             return .failure(EventsUnavailable(reason: "\(error)"))
         }
     }

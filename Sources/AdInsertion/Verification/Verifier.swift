@@ -348,13 +348,14 @@ public enum Verifier {
     }
 
     /// Frames at which the session applied a seek, from the event log beside the output (none if it is absent or
-    /// malformed). The log is read within `VerifyEventLog`'s limits, checked before anything is decoded.
+    /// malformed). The log is read as `report` reads it (`EventLogReader.Limits.renderLog`), each limit checked
+    /// while it streams, before anything past it is decoded.
     /// - Throws: `Failure.timeline` naming the log when it is over a limit.
-    static func seekFrames(_ eventsPath: String) throws(Failure) -> Set<Int64> {
+    static func seekFrames(_ eventsPath: String, limits: EventLogReader.Limits = .renderLog) throws(Failure) -> Set<Int64> {
         let events: [SessionEvent]
-        do { events = try VerifyEventLog.read(eventsPath) } catch {
-            guard error.isOverLimit else { return [] }
-            throw .timeline(path: eventsPath, reason: error.reason)
+        do { events = try EventLogReader.read(path: eventsPath, limits: limits) } catch {
+            guard case .tooLarge(_, let reason) = error else { return [] }
+            throw .timeline(path: eventsPath, reason: reason)
         }
         return Set(events.compactMap { if case .command(let written) = $0.kind, written.hasPrefix("seek") { $0.frame } else { nil } })
     }

@@ -18,8 +18,9 @@ extension EventLogReader {
             self.maximumLineBytes = maximumLineBytes
         }
 
-        /// What `pipctl report` reads (docs/REPORT.md): 64 MiB, 200,000 lines, 4 MiB a line.
-        public static let report = Limits(maximumBytes: 64 << 20, maximumLines: 200_000, maximumLineBytes: 4 << 20)
+        /// What `pipctl report` and `pipctl verify` read of a render's log (docs/REPORT.md): 64 MiB, 200,000
+        /// lines, 4 MiB a line.
+        public static let renderLog = Limits(maximumBytes: 64 << 20, maximumLines: 200_000, maximumLineBytes: 4 << 20)
     }
 
     /// The events of the log file at `path`, in file order, read 64 KiB at a time and decoded a line at a time, so

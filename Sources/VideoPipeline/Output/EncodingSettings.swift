@@ -14,7 +14,7 @@ public struct EncodingSettings: Hashable, Sendable {
     public var preset: String
     /// AAC bit rate in bit/s (delivery only). The default, 192 kbit/s for stereo, keeps FFmpeg's AAC encoder from
     /// raising a limited sound's true peaks by more than about 0.1 dB; at 128 kbit/s it raised them by up to 1.5 dB,
-    /// past the −1 dBTP a normalised render promises (`SoundGain.ceiling`; the README's loudness section has the figures).
+    /// past the −1 dBTP a normalised render promises (`SoundGain.ceiling`; docs/LOUDNESS.md has the figures).
     public var audioBitRate: Int
     /// Encoder threads; 0 lets the codec choose.
     public var threads: Int

@@ -8,7 +8,7 @@ import Glibc
 ///
 /// An output that names an input or another output (by device and inode, or by normalised path when it does not
 /// exist yet) would destroy the user's file or its sibling, so it is a usage error; so is an output that is a
-/// directory, a socket or a block device, which no output may replace (README, "Files").
+/// directory, a socket or a block device, which no output may replace (docs/FILES.md).
 struct CommandFiles {
     var inputs: [FileIdentity.Named] = []
     var outputs: [FileIdentity.Named] = []

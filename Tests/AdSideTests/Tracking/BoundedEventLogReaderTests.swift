@@ -76,6 +76,6 @@ import Testing
     }
 
     @Test func theReportsLimitsAreTheDocumentedOnes() {
-        #expect(EventLogReader.Limits.report == .init(maximumBytes: 64 << 20, maximumLines: 200_000, maximumLineBytes: 4 << 20))
+        #expect(EventLogReader.Limits.renderLog == .init(maximumBytes: 64 << 20, maximumLines: 200_000, maximumLineBytes: 4 << 20))
     }
 }

@@ -38,7 +38,7 @@ extension EndToEnd {
         }
 
         /// A file of more channels than a layout BS.1770 weighs (FFmpeg names 16, hexadecagonal) is remixed to
-        /// stereo, as the README says, not a crash (SIGILL: a 16-channel buffer has no 9th plane).
+        /// stereo, as docs/LOUDNESS.md says, not a crash (SIGILL: a 16-channel buffer has no 9th plane).
         @Test func sixteenChannelsAreRemixedToStereo() async throws {
             let dir = try ScratchDirectory()
             let inputs = (0..<16).map { "[a\($0)]" }.joined()
