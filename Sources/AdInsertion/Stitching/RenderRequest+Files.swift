@@ -9,8 +9,9 @@ import MediaCore
 extension RenderRequest {
     /// Every local file the render reads: the content of each player, each ad's media (every rendition it may
     /// fall back to, and the ads that may take a failed one's place) and the documents they were read from, the
-    /// picture-in-picture background, the font, the banners' and full-screen ads' pictures and videos, the native
-    /// cards' images and videos, and the native responses `play` loads as it goes.
+    /// picture-in-picture background, the font, the banners' and full-screen ads' pictures and videos and the VAST
+    /// documents (wrappers included) they were read from, the native cards' images and videos, and the native
+    /// responses `play` loads as it goes.
     public var readFiles: [FileIdentity.Named] {
         var files: [FileIdentity.Named] = []
         func read(_ label: String, _ path: String?) {
@@ -29,6 +30,7 @@ extension RenderRequest {
         if let run = device.screenAds {
             for (_, outcome) in run.outcomes.sorted(by: { $0.key < $1.key }) {
                 guard case .success(let creative) = outcome else { continue }
+                for path in creative.documents { read("a VAST document of a screen ad", path) }
                 switch creative.content {
                 case .image(.file(let path), _, _): read("the image of a screen ad", path)
                 case .video(.file(let path), _): read("the video of a full-screen ad", path)

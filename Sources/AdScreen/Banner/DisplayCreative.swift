@@ -24,6 +24,9 @@ public struct DisplayCreative: Hashable, Sendable {
     public let clickTracking: [String]
     /// A video's VAST `<Tracking>` events (start, quartiles, complete, …), its wrappers' first, as written.
     public let tracking: [TrackingEvent]
+    /// The local files of the VAST documents it was read from (the response and every wrapper on the way, after
+    /// the URL map), sorted: inputs of the render, as `LinearAd.documents` are; empty for an image source.
+    public var documents: [String] = []
 
     public init(content: Content, requestURL: String, impressions: [String] = [], clickThrough: String? = nil,
                 clickTracking: [String] = [], tracking: [TrackingEvent] = []) {
@@ -38,9 +41,11 @@ public struct DisplayCreative: Hashable, Sendable {
     /// The same creative with a wrapper chain's impressions, click tracking and linear tracking before its own.
     func adding(impressions wrapperImpressions: [String], clickTracking wrapperClicks: [String],
                 tracking wrapperTracking: [TrackingEvent] = []) -> DisplayCreative {
-        DisplayCreative(content: content, requestURL: requestURL, impressions: wrapperImpressions + impressions,
-                        clickThrough: clickThrough, clickTracking: wrapperClicks + clickTracking,
-                        tracking: wrapperTracking + tracking)
+        var out = DisplayCreative(content: content, requestURL: requestURL, impressions: wrapperImpressions + impressions,
+                                  clickThrough: clickThrough, clickTracking: wrapperClicks + clickTracking,
+                                  tracking: wrapperTracking + tracking)
+        out.documents = documents
+        return out
     }
 
     /// The URLs of `event` among the video's tracking, in order.

@@ -39,6 +39,17 @@ public struct ScreenAdLoader: Sendable {
             // What the wrappers on the way add: their impressions and click tracking fire with the in-line ad's.
             var impressions: [String] = [], clicks: [String] = [], tracking: [TrackingEvent] = []
             var depth = 0
+            // The local files of the documents on the way, this one included (`DisplayCreative.documents`).
+            var documents: Set<String> = []
+            func read(_ location: ResourceLocation) {
+                if case .file(let path) = (try? settings.urlMap?.apply(to: location)) ?? location { documents.insert(path) }
+            }
+            read(location)
+            func found(_ creative: DisplayCreative) -> DisplayCreative {
+                var creative = creative
+                creative.documents = documents.sorted()
+                return creative
+            }
             while true {
                 let parsed: VASTDocument
                 do {
@@ -65,12 +76,13 @@ public struct ScreenAdLoader: Sendable {
                     tracking += ad.linearCreatives.flatMap(\.tracking)
                     do { data = try await fetcher.fetch(next, timeout: settings.wrapperTimeout) } catch { throw .fetch(error) }
                     location = next
+                    read(next)
                     depth += 1
                     continue
                 }
                 guard ad.kind == .inline else { throw .noCreative(source: location.description, detail: "\(ad.label) is neither InLine nor Wrapper") }
                 if wantsVideo, let creative = video(of: ad, at: location, url: url) {
-                    return creative.adding(impressions: impressions, clickTracking: clicks, tracking: tracking)
+                    return found(creative.adding(impressions: impressions, clickTracking: clicks, tracking: tracking))
                 }
                 guard let (resource, clickThrough, clickTracking) = image(of: ad) else {
                     throw .noCreative(source: location.description,
@@ -83,9 +95,9 @@ public struct ScreenAdLoader: Sendable {
                 let image: Data
                 do { image = try await fetcher.fetch(target, timeout: settings.wrapperTimeout) } catch { throw .fetch(error) }
                 let header = try Self.header(of: image, from: target)
-                return DisplayCreative(content: .image(location: target, header: header, data: image), requestURL: url,
-                                       impressions: impressions + ad.impressions, clickThrough: clickThrough,
-                                       clickTracking: clicks + clickTracking)
+                return found(DisplayCreative(content: .image(location: target, header: header, data: image), requestURL: url,
+                                             impressions: impressions + ad.impressions, clickThrough: clickThrough,
+                                             clickTracking: clicks + clickTracking))
             }
         }
     }

@@ -41,6 +41,10 @@ extension NativeAdLoader {
                 fetched.failures.append("\(url): not an http(s) URL, a file: URL or a path")
                 continue
             }
+            if let output = forbidden(location) {
+                fetched.failures.append("\(url): refused: it is the output \(output.description)")
+                continue
+            }
             let data: Data
             do { data = try await fetcher.fetch(location, timeout: settings.firstRequestTimeout) } catch {
                 fetched.failures.append("\(url): \(error.message)")
@@ -54,6 +58,14 @@ extension NativeAdLoader {
             fetched.images[url] = data
         }
         return fetched
+    }
+
+    /// The forbidden file (`forbiddenFiles`) that `location` reads, after the URL map; `nil` when none.
+    func forbidden(_ location: ResourceLocation) -> FileIdentity.Named? {
+        guard !forbiddenFiles.isEmpty, case .file(let path) = (try? settings.urlMap?.apply(to: location)) ?? location else { return nil }
+        let identity = FileIdentity(path)
+        guard identity != .device else { return nil }
+        return forbiddenFiles.first { FileIdentity($0.path) == identity }
     }
 }
 

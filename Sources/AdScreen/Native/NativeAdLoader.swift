@@ -1,6 +1,7 @@
 import AdDecisioning
 import AdPlayback
 import Foundation
+import MediaCore
 
 /// Fetches and reads a native response with the limits of every other ad fetch: `AdsLoaderSettings`' first
 /// request deadline, document size limit, URL map and `OriginPolicy`.
@@ -14,6 +15,10 @@ public struct NativeAdLoader: Sendable {
     /// The directory relative paths are read from.
     public var directory: String
     public var parser: NativeResponseParser
+    /// Files no image may be read from: `play`'s outputs (the recording, its timeline, event log and command log),
+    /// which a response loaded as it plays may name, though nobody knew it before the session started. Compared
+    /// by identity (`FileIdentity`) when the image is fetched; such an image is one that cannot be fetched.
+    public var forbiddenFiles: [FileIdentity.Named] = []
 
     public init(settings: AdsLoaderSettings = AdsLoaderSettings(), directory: String = FileManager.default.currentDirectoryPath,
                 parser: NativeResponseParser = NativeResponseParser()) {

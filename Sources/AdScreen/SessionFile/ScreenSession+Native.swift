@@ -132,7 +132,8 @@ extension ScreenSession {
 /// background, with `loader`, when the command applies.
 public struct LiveNativePlacements: Sendable {
     public let placements: [NativePlacement]
-    public let loader: NativeAdLoader
+    /// The loader of the responses and their images; `play` gives it its outputs as `forbiddenFiles`.
+    public var loader: NativeAdLoader
 }
 
 extension ScreenSession {

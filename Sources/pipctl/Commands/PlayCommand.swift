@@ -105,6 +105,9 @@ enum PlayCommand: Command {
         // What the ads and creatives name is known now: none of it may be an output either.
         files.read(live.readFiles)
         try files.check(command: context.command)
+        // What a native response loaded as the session plays names is known only then: no image is read from an
+        // output (NativeAdLoader.forbiddenFiles).
+        live.device.liveNative?.loader.forbiddenFiles = files.outputs
         let commandLogPath = options.commandLog ?? options.record.map { $0 + ".commands.txt" }
         // The log is written when the session ends; a destination it cannot have must stop the session before it
         // plays and records, not after.

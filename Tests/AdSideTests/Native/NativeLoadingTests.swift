@@ -127,4 +127,22 @@ import Testing
         #expect(result.block.ads[0].asset(.media)?.content == .image(kind: .main, url: folder.file("images/a0.png"), size: PointSize(width: 1200, height: 627)))
         #expect(result.warnings.isEmpty)
     }
+
+    /// `play` hands its outputs to the loader: an image a live response names that is one of them (by identity, so
+    /// through any spelling) is not read, but is a failure naming the file and why, as an image that cannot be fetched.
+    @Test func anImageThatIsAForbiddenFileIsNotReadButFails() async throws {
+        let folder = try TemporaryDirectory()
+        let output = try folder.write("out.mkv.events.jsonl", Data(contentsOf: URL(fileURLWithPath: SizedCreativeServer.image(
+            in: folder, "a0.png", PointSize(width: 1200, height: 627)))))
+        let card = NativeFixtures.card("a0").replacingOccurrences(of: "https://img.example/a0.png", with: "out.mkv.events.jsonl")
+            .replacingOccurrences(of: "https://img.example/a0-icon.png", with: "a0.png")
+        var loader = NativeAdLoader()
+        let result = try await loader.load(try folder.write("slider.json", NativeFixtures.slider([card])))
+        #expect(await loader.fetchImages(of: [result.block]).images.keys.sorted() == [folder.file("a0.png"), output])
+        loader.forbiddenFiles = [FileIdentity.Named("--record", folder.file("out.mkv")),
+                                 FileIdentity.Named("the event log", folder.file("./out.mkv.events.jsonl"))]
+        let fetched = await loader.fetchImages(of: [result.block])
+        #expect(fetched.images.keys.sorted() == [folder.file("a0.png")])
+        #expect(fetched.failures == ["\(output): refused: it is the output the event log \(folder.file("./out.mkv.events.jsonl"))"])
+    }
 }

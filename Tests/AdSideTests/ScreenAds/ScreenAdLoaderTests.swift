@@ -91,6 +91,7 @@ import Testing
         #expect(creative.impressions == [ads.url("/wrapper-imp"), ads.url("/imp?ts=[TIMESTAMP]")])
         #expect(creative.clickThrough == "https://advertiser.example/landing")
         #expect(ads.server.requests.map(\.target) == ["/wrapper", "/inline", "/creative/393x90.png"])
+        #expect(creative.documents.isEmpty, "remote documents are no local file")
 
         let local = try ads.directory.write("inline.xml", BannerLoadingTests.nonLinearVAST(image: ads.url("/creative/393x90.png"), base: ads.url("")))
         ads.server.route("/hostile", .xml(Self.wrapper("file://\(local)", impression: ads.url("/wrapper-imp"))))
@@ -99,5 +100,19 @@ import Testing
             try await ScreenAdLoader().load(.vast(AdRequestTemplate(hostile)), url: hostile)
         }
         #expect(ads.server.requests.count == 4)
+    }
+
+    /// The local documents a creative was read from, its wrappers' included, are inputs of the render
+    /// (`RenderRequest.readFiles`), as a linear ad's are.
+    @Test func aLocalWrapperChainsDocumentsAreTheCreativesDocuments() async throws {
+        let folder = try TemporaryDirectory()
+        _ = try SizedCreativeServer.image(in: folder, "local.png", PointSize(width: 393, height: 90))
+        let inline = try folder.write("inline.xml", BannerLoadingTests.nonLinearVAST(image: "local.png", base: "http://127.0.0.1:9"))
+        let wrapper = try folder.write("wrapper.xml", Self.wrapper("inline.xml", impression: "http://127.0.0.1:9/wrapper-imp"))
+        let banner = try await ScreenAdLoader().load(.vast(AdRequestTemplate(wrapper)), url: wrapper)
+        #expect(banner.documents == [inline, wrapper])
+        #expect(banner.origin == folder.file("local.png"))
+        let image = try await ScreenAdLoader().load(.image(AdRequestTemplate(folder.file("local.png"))), url: folder.file("local.png"))
+        #expect(image.documents.isEmpty)
     }
 }

@@ -97,6 +97,26 @@ extension EndToEnd {
                 return ["render", "--session", try Self.session(dir, scene: #""banner": {"source": "b.png"}"#), "-o", dir.path("o.mp4"),
                         "--timeline", dir.path("b.png")]
             }, message: { "pipctl render: --timeline \($0.path("b.png")) is the same file as --session (the banner in scene \"main\") \($0.path("b.png"))" }),
+            Collision(name: "--timeline is the document a banner's local VAST wrapper names", arguments: { dir in
+                try FFmpegCommand.run(["-f", "lavfi", "-i", "color=c=0x3366cc:s=320x50", "-frames:v", "1", dir.path("b.png")])
+                try dir.write("""
+                    <VAST version="4.2"><Ad id="n1"><InLine><AdSystem>t</AdSystem><AdTitle>t</AdTitle>
+                      <Creatives><Creative><NonLinearAds><NonLinear width="320" height="50">
+                        <StaticResource creativeType="image/png">b.png</StaticResource>
+                      </NonLinear></NonLinearAds></Creative></Creatives>
+                    </InLine></Ad></VAST>
+                    """, to: "v.xml")
+                try Self.wrapper(dir)
+                return ["render", "--session", try Self.session(dir, scene: #""banner": {"source": "vast:w.xml"}"#), "-o", dir.path("o.mp4"),
+                        "--timeline", dir.path("v.xml")]
+            }, message: { "pipctl render: --timeline \($0.path("v.xml")) is the same file as a VAST document of a screen ad \($0.path("v.xml"))" }),
+            Collision(name: "--events is the document a full-screen ad's local VAST wrapper names", arguments: { dir in
+                try Self.vast(dir)
+                try Self.wrapper(dir)
+                return ["render", "--session", try Self.session(dir, scene: #""interstitial": {"source": "vast:w.xml"}"#,
+                                                               script: #", "script": ["present interstitial main@0.5"]"#), "-o", dir.path("o.mp4"),
+                        "--events", dir.path("v.xml")]
+            }, message: { "pipctl render: --events \($0.path("v.xml")) is the same file as a VAST document of a screen ad \($0.path("v.xml"))" }),
             Collision(name: "--events is a session's native source", arguments: { dir in
                 try dir.write("{}", to: "n.json")
                 return ["render", "--session", try Self.session(dir, scene: #""native": [{"id": "s", "source": "n.json"}]"#),
@@ -127,6 +147,13 @@ extension EndToEnd {
                   </Linear></Creative></Creatives>
                 </InLine></Ad></VAST>
                 """, to: "v.xml")
+        }
+
+        /// `w.xml`: a VAST wrapper whose next document is `v.xml` beside it.
+        static func wrapper(_ dir: ScratchDirectory) throws {
+            try dir.write("""
+                <VAST version="4.2"><Ad id="w1"><Wrapper><AdSystem>t</AdSystem><VASTAdTagURI>v.xml</VASTAdTagURI></Wrapper></Ad></VAST>
+                """, to: "w.xml")
         }
 
         /// `s.json`: a session on an iPhone whose one scene, `main`, plays `c.mp4` and has `scene`'s placements.

@@ -203,6 +203,35 @@ extension EndToEnd {
             #expect(frames[1] == frames[2] && frames[3] - frames[1] == 9 && frames[6] - frames[5] == 9, "\(frames)")
         }
 
+        /// A response `play` loads as it goes names the recording's event log (a PNG left there, which a fetch would
+        /// read as card 0's image) as a card's image: it is not read but refused as an image that cannot be fetched,
+        /// with a warning naming the file and why, and the session plays on and writes its recording and event log.
+        @Test func aLiveLoadedImageThatIsAnOutputIsRefusedAndTheRecordingIsWritten() async throws {
+            let dir = try ScratchDirectory()
+            let session = try NativeSliderTests.session(dir, script: [], trackers: "http://127.0.0.1:9", seconds: 12)
+            let recording = dir.path("rec.mkv")
+            let log = recording + ".events.jsonl"
+            try FileManager.default.copyItem(atPath: dir.path("main0.png"), toPath: log)
+            _ = try dir.write(try String(contentsOfFile: dir.path("slider.json"), encoding: .utf8)
+                .replacingOccurrences(of: #""url": "main0.png""#, with: #""url": "rec.mkv.events.jsonl""#), to: "slider.json")
+            // At half speed the 12 s session outlasts the typed commands on a busy machine too (it ends at `quit`).
+            let play = try PipctlProcess(["play", "--session", session, "--record", recording, "--profile", "lossless", "--speed", "0.5"],
+                                         keepsInputOpen: true)
+            try await Self.waitFor(play, "the idle phase") { $0["phase"] as? String == "idle" }
+            try play.write("load slider\n")
+            let warning = "pipctl play: warning: \(log): refused: it is the output the event log \(log)"
+            try await play.waitForOutput(containing: warning, onStandardError: true, timeout: .seconds(60))
+            try play.write("quit\n")
+            let result = try await play.result(timeout: .seconds(120))
+            #expect(result.exitStatus == 0, "\(result.standardError)")
+            #expect(result.errorLines.filter { $0.contains("refused") } == [warning])
+
+            let live = try Device.Render(reading: recording, in: dir)
+            #expect(live.events.contains { $0["placement"] as? String == "s" && $0["type"] as? String == "onAdLoad" })
+            let sources = live.segments.flatMap { $0["layers"] as? [[String: Any]] ?? [] }.compactMap { $0["source"] as? String }
+            #expect(!sources.contains(log), "\(sources)")
+        }
+
         /// The layers of the timeline's segment holding output frame `frame`.
         static func layers(_ render: Device.Render, frame: Int) -> [[String: Any]] {
             let segment = render.segments.first { ($0["outStartFrame"] as? Int ?? 0) <= frame && frame < ($0["outEndFrame"] as? Int ?? 0) }

@@ -7,7 +7,9 @@ extension Stitcher {
     ///
     /// - Throws: `RenderError.session` for a font that cannot be opened.
     static func liveNative(_ request: RenderRequest, format: OutputFormat) throws(RenderError) -> LiveNativeRun? {
-        guard let native = request.device.liveNative, let screen = request.device.screen else { return nil }
+        guard var native = request.device.liveNative, let screen = request.device.screen else { return nil }
+        // A response loaded as the session plays may name a file the session writes: that image is not read.
+        native.loader.forbiddenFiles += request.writtenFiles
         do {
             let measurer = try FreeTypeTextMeasurer(font: request.device.font, scale: screen.pointScale)
             return try LiveNativeRun(native, screen: screen, frameRate: format.frameRate, measurer: measurer)
