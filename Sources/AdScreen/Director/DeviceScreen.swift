@@ -75,6 +75,12 @@ public final class DeviceScreen: PlayerScreen {
         return logged.map(\.logText)
     }
 
+    /// `scene`'s presented video failed part-way and the screen ads dismissed it (`ScreenAdPlayback.videoFailed`):
+    /// nothing covers the scene any more, so the next `present` is accepted and a `dismiss` refused.
+    func videoFailed(in scene: SceneID) {
+        state.presentFailed(in: scene)
+    }
+
     public func applied(_ command: NativeCommand, at time: MediaTime) throws(ScreenRefusal) {
         guard hasNativePlacements else { throw .noNativePlacement }
         // A render evaluates its native placements before it starts (`NativeScreenRun`); `play` follows the
