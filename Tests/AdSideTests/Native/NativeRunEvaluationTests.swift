@@ -97,7 +97,9 @@ import Testing
                     queue.removeFirst()
                     evaluation.add(next.command, at: Self.rate.time(ofFrame: frame))
                 }
-                for request in evaluation.begin(frame: frame) { evaluation.answer(request, Result<NativeBlock, NativeError>.success(blocks[request.placement.source]!)) }
+                for request in evaluation.begin(frame: frame) {
+                    evaluation.answer(request, Result<NativeBlock, NativeError>.success(blocks[request.placement.source]!))
+                }
                 evaluation.finish(frame: frame)
                 events += evaluation.takeEvents()
             }
