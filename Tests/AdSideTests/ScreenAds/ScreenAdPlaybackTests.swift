@@ -120,11 +120,15 @@ import Testing
         let playback = ScreenAdPlayback(run: run)
         let screen = DeviceScreen(initial: run.driver.timeline.initial, script: SessionScript(), live: false)
         screen.ads = playback
+        screen.recordsNativeCommands = true
         _ = try screen.apply(.presentInterstitial("side"), at: MediaTime(seconds: 1), live: false)
         #expect(screen.state.scene("side")?.presentation == .interstitial)
         playback.videoFailed(in: "side", at: MediaTime(seconds: 2), error: .mediaUnavailable(source: "ad.mp4", detail: "decoding failed"))
-        screen.videoFailed(in: "side")
+        screen.videoFailed(in: "side", at: MediaTime(seconds: 2))
         #expect(screen.state.scene("side")?.presentation == nil)
+        // `play`'s native placements see the scene uncovered from the failure on, as after a dismiss.
+        let followed = try #require(screen.takeNativeCommands().last?.change)
+        #expect(followed.time == MediaTime(seconds: 2) && followed.state.scene("side")?.presentation == nil)
         _ = try screen.apply(.presentInterstitial("side"), at: MediaTime(seconds: 3), live: false)
         #expect(screen.state.scene("side")?.presentation == nil, "the present failed: nothing was left to show")
         #expect(throws: ScreenRefusal("screen command \"dismiss side\": scene \"side\" presents nothing")) {
