@@ -75,6 +75,18 @@ public final class DeviceScreen: PlayerScreen {
         return logged.map(\.logText)
     }
 
+    /// `scene`'s presented video failed part-way at output time `time` and the screen ads dismissed it
+    /// (`ScreenAdPlayback.videoFailed`): nothing covers the scene any more, so the next `present` is accepted and a
+    /// `dismiss` refused. `play`'s native placements follow, as after a dismiss (their cards count and take taps).
+    func videoFailed(in scene: SceneID, at time: MediaTime) {
+        guard state.scene(scene)?.presentation == .interstitial else { return }
+        state.presentFailed(in: scene)
+        if recordsNativeCommands {
+            let change = ScreenTimeline.Change(time: time, command: .dismiss(scene), events: [], state: state)
+            nativeCommands.append(AppliedCommand(time: time, command: .screen(.dismiss(scene)), change: change))
+        }
+    }
+
     public func applied(_ command: NativeCommand, at time: MediaTime) throws(ScreenRefusal) {
         guard hasNativePlacements else { throw .noNativePlacement }
         // A render evaluates its native placements before it starts (`NativeScreenRun`); `play` follows the

@@ -141,6 +141,7 @@ public final class Director {
         case .adFailed(let error): session.adFailed(error)
         case .fullScreenVideoFailed(let scene, let time, let error):
             screenAds?.videoFailed(in: scene, at: time, error: error)
+            screen?.videoFailed(in: scene, at: time)
             session.decideLastFrameAgain()
         case .bannerShown(let creative, let scene): screenAds?.bannerShown(creative, in: scene)
         }

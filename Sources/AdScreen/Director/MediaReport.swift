@@ -11,7 +11,8 @@ public enum MediaReport: Sendable {
     case adFailed(AdError)
     /// The video full-screen ad presented over `scene` failed part-way at output time `time` (the last decision's
     /// frame): it is dismissed with the error's reason and message, and the next `nextFrame()` decides the same
-    /// output frame again, where the content it covered plays on.
+    /// output frame again, where the content it covered plays on. The scene is uncovered: the screen refuses a later
+    /// `dismiss` there and hears the next `present`.
     case fullScreenVideoFailed(scene: SceneID, at: MediaTime, error: ScreenAdError)
     /// A banner creative loaded live is on screen in `scene` (`nil`: its load failed), so that a tap on it is a click.
     case bannerShown(DisplayCreative?, scene: SceneID)

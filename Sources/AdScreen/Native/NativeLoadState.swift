@@ -35,6 +35,13 @@ public struct NativeLoadState: Hashable, Sendable {
         phase = .loading
     }
 
+    /// Drops the load under way without an outcome (`play` refused to draw its placement): the phase it had
+    /// before, `idle` (or `failed` after failures, so the retries stay counted).
+    public mutating func cancel() {
+        precondition(phase == .loading, "cancel() drops a load begun with begin()")
+        phase = failures > 0 ? .failed : .idle
+    }
+
     /// Ends the load under way: `loaded`, or `failed` counting one more failure.
     public mutating func finish(succeeded: Bool) {
         precondition(phase == .loading, "finish(succeeded:) ends a load begun with begin()")
@@ -65,6 +72,12 @@ public struct NativeLoadStates: Hashable, Sendable {
     public mutating func begin(_ request: String, placement: String) throws(NativeError) {
         var state = state(for: request)
         try state.begin(placement: placement)
+        states[request] = state
+    }
+
+    public mutating func cancel(_ request: String) {
+        var state = state(for: request)
+        state.cancel()
         states[request] = state
     }
 

@@ -56,6 +56,10 @@ extension NativeScreenRun {
         var counted = Counted()
         /// The videos started.
         var videoStarts: [NativeVideoStart] = []
+        /// For each placement, when its phase last changed (a count of phase changes): the newer of two placements
+        /// drawn over each other live is the one changed last (`refuseOverlaps(at:)`).
+        var phaseChanged: [Int]
+        var phaseChanges = 0
 
         /// The placements' loads: where each stands, those waiting to land, those the frame being evaluated began,
         /// and the next request's id.
@@ -100,13 +104,15 @@ extension NativeScreenRun {
 
         /// The evaluation of `run` from output frame 0, its script's commands queued.
         ///
-        /// - Parameter keepsHistory: `false` keeps only the latest state, for a run evaluated as it plays.
+        /// - Parameter keepsHistory: `false` keeps only the latest state, for a run evaluated as it plays (`play`,
+        ///   which also refuses a placement drawn over another as it happens: `refuseOverlaps(at:)`).
         public init(run: NativeScreenRun, keepsHistory: Bool = true) {
             self.run = run
             self.keepsHistory = keepsHistory
             queue = run.commands[...]
             loads = Loads(states: run.placements.map { NativeLoadStates(maximumRetries: $0.maximumRetries) })
             sliders = run.placements.map { SliderState(imagesLoaded: $0.loadImages) }
+            phaseChanged = run.placements.map { _ in 0 }
         }
 
         /// The events and layers so far (live: the layers of the last frame evaluated).
@@ -164,6 +170,9 @@ extension NativeScreenRun {
         public mutating func finish(frame: Int64) {
             let t = run.frameRate.time(ofFrame: frame)
             changed = land(at: t) || changed
+            // A render refuses overlapping placements before it starts (`Outcome.firstOverlap()`); live, the heights
+            // are known only as loads land, so the newer of two placements drawn over each other is not shown.
+            if !keepsHistory { changed = refuseOverlaps(at: t) || changed }
             if changed {
                 if !keepsHistory { snapshots.removeAll() }
                 snapshots.append((t, sliders))
@@ -177,6 +186,8 @@ extension NativeScreenRun {
 
         mutating func phase(_ t: MediaTime, _ p: Int, _ phase: NativeLoadState.Phase) {
             sliders[p].phase = phase
+            phaseChanges += 1
+            phaseChanged[p] = phaseChanges
             events.append(event(t, p, .moment(.loadPhase(phase))))
         }
 

@@ -53,3 +53,44 @@ extension NativeScreenRun {
         return height > 0 ? placement.top..<(placement.top + height) : nil
     }
 }
+
+extension NativeScreenRun.Evaluation {
+    /// `play`: while two placements of one scene are drawn over each other at `t` (a load began or landed, or the
+    /// screen changed their width), the one whose phase changed last (the newer load; the later declared on a tie)
+    /// is not shown: a `LOG` with reason `refused` naming the other, and it is `idle` again (a load under way is
+    /// dropped, its answer ignored; a `load slider` may try again). True when one was refused.
+    mutating func refuseOverlaps(at t: MediaTime) -> Bool {
+        var refused = false
+        while let (newer, older) = overlap(at: t) {
+            refused = true
+            let placement = run.placements[newer.p], other = run.placements[older.p]
+            if sliders[newer.p].phase == .loading {
+                loads.pending.removeAll { $0.index == newer.p }
+                loads.states[newer.p].cancel(placement.source)
+            }
+            sliders[newer.p] = NativeScreenRun.SliderState(imagesLoaded: sliders[newer.p].imagesLoaded)
+            shown = shown.filter { $0.value != placement.id }
+            counted.forget(placement: newer.p)
+            events.append(event(t, newer.p, .refused(
+                "native placement \"\(placement.id.excerpt)\" is not shown: it would be drawn over \"\(other.id.excerpt)\" "
+                    + "in scene \"\(placement.scene.description.excerpt)\" (\(newer.span.lowerBound) to \(newer.span.upperBound) pt and "
+                    + "\(older.span.lowerBound) to \(older.span.upperBound) pt below the safe area's top)")))
+            phase(t, newer.p, .idle)
+        }
+        return refused
+    }
+
+    /// Two placements of one scene drawn over each other at `t` as they stand, the newer first, with their spans.
+    private func overlap(at t: MediaTime) -> (newer: (p: Int, span: Range<Int>), older: (p: Int, span: Range<Int>))? {
+        var spans: [(p: Int, span: Range<Int>)] = []
+        for p in run.placements.indices {
+            guard let span = run.span(of: p, sliders[p], at: t) else { continue }
+            if let other = spans.first(where: { run.placements[$0.p].scene == run.placements[p].scene && $0.span.overlaps(span) }) {
+                let this: (p: Int, span: Range<Int>) = (p, span)
+                return phaseChanged[other.p] > phaseChanged[p] ? (newer: other, older: this) : (newer: this, older: other)
+            }
+            spans.append((p, span))
+        }
+        return nil
+    }
+}

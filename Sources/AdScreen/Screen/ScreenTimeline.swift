@@ -66,8 +66,9 @@ public struct ScreenTimeline: Sendable {
         }
     }
 
-    /// The last change presented an interstitial in `scene` whose ad failed to present: nothing covers the scene
-    /// from then on, so the next `present` is accepted and a `dismiss` refused, as in an app whose present failed.
+    /// The last change presented an interstitial in `scene` whose ad failed to present, or the video it presented
+    /// has since failed part-way: nothing covers the scene from then on, so the next `present` is accepted and a
+    /// `dismiss` refused, as in an app whose present failed.
     mutating func presentFailed(in scene: SceneID) {
         guard let last = changes.popLast() else { return }
         var state = last.state

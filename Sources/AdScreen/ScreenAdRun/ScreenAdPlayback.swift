@@ -22,8 +22,12 @@ public final class ScreenAdPlayback: Sendable {
 
     private struct State {
         var walk: ScreenAdWalk
-        /// The script's changes not walked yet.
-        var script: ArraySlice<ScreenTimeline.Change>
+        /// The script's commands not walked yet, in the order they apply.
+        var script: ArraySlice<(time: MediaTime, command: ScreenCommand)>
+        /// The screen as the script's commands walked so far left it, each present settled by the walk (a present
+        /// that failed, or a video that failed part-way, leaves its scene uncovered): what the next command
+        /// applies to, as in `ScreenAdWalk.run()`.
+        var screen: ScreenTimeline
         /// How many of the walk's events were taken, and of its requests looked at for fetching.
         var takenEvents = 0
         var seenRequests = 0
@@ -42,7 +46,10 @@ public final class ScreenAdPlayback: Sendable {
         walk.numbering.known = run.requests
         walk.numbering.nextIndex = run.requests.count
         walk.begin()
-        state = LockedState(State(walk: walk, script: run.timeline.changes[...], seenRequests: walk.requests.count))
+        let timeline = run.driver.timeline
+        state = LockedState(State(walk: walk, script: timeline.orderedCommands[...],
+                                  screen: ScreenTimeline(settling: timeline.initial, canvas: timeline.canvas),
+                                  seenRequests: walk.requests.count))
     }
 
     /// Walks the script's changes and the presented videos' events due by output time `time`.
@@ -75,9 +82,14 @@ public final class ScreenAdPlayback: Sendable {
     }
 
     /// Dismisses `scene`'s presented video at output time `time` because its media failed part-way (`error`): the
-    /// dismiss events carry the error's reason and message, and the content it covered resumes.
+    /// dismiss events carry the error's reason and message, and the content it covered resumes. Nothing covers the
+    /// scene any more, so the script's next `present` there is heard and a `dismiss` refused, as the session's
+    /// screen has it (`DeviceScreen.videoFailed(in:)`).
     func videoFailed(in scene: SceneID, at time: MediaTime, error: ScreenAdError) {
-        state.withLock { $0.walk.dismiss(scene, at: time, error: error) }
+        state.withLock { state in
+            state.walk.dismiss(scene, at: time, error: error)
+            state.screen.presentFailed(in: scene)
+        }
     }
 
     /// Records a banner creative loaded live by `LiveBannerRequests`, so that a tap on it is a click.
@@ -132,7 +144,11 @@ public final class ScreenAdPlayback: Sendable {
             state.script.removeFirst()
             // A script command applies at the first frame at or after its time (`time`, as this is called at every
             // frame): what it causes happens at that frame, as the same command typed live at that frame.
-            state.walk.apply(ScreenTimeline.Change(time: time, command: next.command, events: next.events, state: next.state))
+            guard let change = state.screen.apply(next.command, at: time) else { continue }
+            state.walk.apply(change)
+            if case .presentInterstitial(let scene) = next.command, state.walk.fullScreen.presented[scene] == nil {
+                state.screen.presentFailed(in: scene)
+            }
         }
         state.walk.flushPending(through: time)
     }

@@ -77,6 +77,52 @@ import Testing
         }
     }
 
+    /// `play` knows the heights only as loads land, so it cannot refuse overlapping placements up front as a render
+    /// does (`NativeSliderRunTests.twoPlacementsOfASceneDrawnOverEachOtherAreFoundWithTheirSpans`): the newer load
+    /// drawn over another placement of its scene is not shown, with a `LOG` `refused` naming both; the older stays.
+    @Test func aLiveLoadDrawnOverAnotherPlacementIsRefusedAndNotShownWhileOneClearOfItIsShown() async throws {
+        let a = NativePlacement(id: "a", scene: "main", source: "a.json")
+        let b = NativePlacement(id: "b", scene: "main", source: "b.json", top: 100)
+        let other = NativeFixtures.slider((0..<5).map { NativeFixtures.card("b\($0)") })
+        let blocks = ["a.json": try Self.block(), "b.json": try NativeResponseParser().parse(Data(other.utf8), source: "b.json")]
+        // Driven as `play` drives it: each load answered at once.
+        func live(_ placements: [NativePlacement]) throws -> (events: [NativeAdEvent], layers: [NativeLayer]) {
+            let run = try NativeScreenRun(screen: Fixture.screen(), placements: placements, script: SessionScript(),
+                                          frameRate: Self.rate, end: .zero, measurer: MonospaceTextMeasurer())
+            var evaluation = NativeScreenRun.Evaluation(run: run, keepsHistory: false)
+            var queue = try SessionScript(parsing: "load slider a@0; load slider b@1").commands[...]
+            var events: [NativeAdEvent] = []
+            for frame in Int64(0)..<60 {
+                while let next = queue.first, Self.rate.firstFrame(atOrAfter: next.time) <= frame {
+                    queue.removeFirst()
+                    evaluation.add(next.command, at: Self.rate.time(ofFrame: frame))
+                }
+                for request in evaluation.begin(frame: frame) {
+                    evaluation.answer(request, Result<NativeBlock, NativeError>.success(blocks[request.placement.source]!))
+                }
+                evaluation.finish(frame: frame)
+                events += evaluation.takeEvents()
+            }
+            return (events, evaluation.outcome.layers(at: Self.rate.time(ofFrame: 59)))
+        }
+        let over = try live([a, b])
+        let refused = over.events.filter { $0.columns.reason == .refused }
+        #expect(refused.map(\.placement) == ["b"])
+        #expect(refused.map { Self.rate.frame(at: $0.time) } == [30])
+        let message = try #require(refused.first?.columns.message)
+        #expect(message.hasPrefix("native placement \"b\" is not shown: it would be drawn over \"a\" in scene \"main\" (100 to "), "\(message)")
+        #expect(over.events.last { $0.placement == "b" && $0.type == .onAdLoadPhase }?.columns.native.phase == .idle)
+        #expect(!over.events.contains { $0.placement == "b" && $0.type == .onAdImpression })
+        #expect(over.layers.contains { $0.placement == "a" } && !over.layers.contains { $0.placement == "b" })
+
+        // Where a render finds the first one ends, the second is clear of it: both are shown.
+        let span = try #require(try await Fixture.run("load slider a@0; load slider b@1", placements: [a, b],
+                                                      blocks: ["a.json": Fixture.five, "b.json": other]).firstOverlap()).otherSpan
+        let clear = try live([a, NativePlacement(id: "b", scene: "main", source: "b.json", top: span.upperBound)])
+        #expect(!clear.events.contains { $0.columns.reason == .refused })
+        #expect(clear.layers.contains { $0.placement == "a" } && clear.layers.contains { $0.placement == "b" })
+    }
+
     @Test func anAnswerLaterThanTheLatencyLandsAtTheFirstFrameAfterItArrivesWithThePlaceholderUntilThen() throws {
         let placement = NativePlacement(id: "feed", scene: "main", source: "feed.json")
         let live = try Self.live(try SessionScript(parsing: "load slider@0.2; load slider@0.3"), placement: placement, delay: 10, frames: 30)

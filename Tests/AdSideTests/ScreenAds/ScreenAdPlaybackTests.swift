@@ -108,6 +108,39 @@ import Testing
         _ = try live.apply(.presentInterstitial("side"), at: MediaTime(seconds: 2), live: true)
     }
 
+    /// A presented video that fails part-way leaves its scene uncovered, as a failed present does: the script's next
+    /// present there is heard (the ad was shown once: `adNotLoaded`) and a dismiss refused, by the screen ads and by
+    /// the session's screen alike. Before, both still counted the scene as presenting.
+    @Test func aVideoThatFailsPartWayLeavesItsSceneUncoveredSoTheNextPresentIsHeardAndADismissRefused() async throws {
+        let ads = try SizedCreativeServer()
+        try ads.serveImage("interstitial", PointSize(width: 412, height: 1194))
+        let script: [(Int64, ScreenCommand)] = [(1, .presentInterstitial("side")), (3, .presentInterstitial("side")), (4, .dismiss("side"))]
+        let run = await ScreenAdRun.load(try ScreenAdDriver(timeline: Loading.ipad(script), fullScreenAds: [Self.placement(ads)]),
+                                         with: ScreenAdLoader())
+        let playback = ScreenAdPlayback(run: run)
+        let screen = DeviceScreen(initial: run.driver.timeline.initial, script: SessionScript(), live: false)
+        screen.ads = playback
+        screen.recordsNativeCommands = true
+        _ = try screen.apply(.presentInterstitial("side"), at: MediaTime(seconds: 1), live: false)
+        #expect(screen.state.scene("side")?.presentation == .interstitial)
+        playback.videoFailed(in: "side", at: MediaTime(seconds: 2), error: .mediaUnavailable(source: "ad.mp4", detail: "decoding failed"))
+        screen.videoFailed(in: "side", at: MediaTime(seconds: 2))
+        #expect(screen.state.scene("side")?.presentation == nil)
+        // `play`'s native placements see the scene uncovered from the failure on, as after a dismiss.
+        let followed = try #require(screen.takeNativeCommands().last?.change)
+        #expect(followed.time == MediaTime(seconds: 2) && followed.state.scene("side")?.presentation == nil)
+        _ = try screen.apply(.presentInterstitial("side"), at: MediaTime(seconds: 3), live: false)
+        #expect(screen.state.scene("side")?.presentation == nil, "the present failed: nothing was left to show")
+        #expect(throws: ScreenRefusal("screen command \"dismiss side\": scene \"side\" presents nothing")) {
+            try screen.apply(.dismiss("side"), at: MediaTime(seconds: 4), live: false)
+        }
+        playback.advance(through: MediaTime(seconds: 5))
+        let lines = Self.lines(playback.takeEvents())
+        #expect(lines.filter { $0.contains("FailToPresent") } == ["3 ad:didFailToPresentFullScreenContentWithError adNotLoaded"], "\(lines)")
+        #expect(lines.filter { $0.contains("Dismiss") } == ["2 adWillDismissFullScreenContent mediaUnavailable",
+                                                             "2 adDidDismissFullScreenContent mediaUnavailable"], "\(lines)")
+    }
+
     @Test func onlyAScenesPlayerIsAskedToPauseAndResumeForItsFullScreenAd() async throws {
         let ads = try SizedCreativeServer()
         try ads.serveImage("interstitial", PointSize(width: 412, height: 1194))

@@ -25,9 +25,11 @@ extension EndToEnd {
                                    dir.path("ad.mp4")])
         }
 
-        /// Writes a VAST naming `media` and a session presenting it over "left" at 0.5 s and dismissing it at 2 s, with the media of `makeMedia(in:)` unless already made, and renders it losslessly.
+        /// Writes a VAST naming `media` and a session presenting it over "left" at 0.5 s and dismissing it at 2 s (or
+        /// playing `script`), with the media of `makeMedia(in:)` unless already made, and renders it losslessly.
         static func render(in dir: ScratchDirectory, media: String, kind: String = "interstitial",
-                           tracking: String = "http://127.0.0.1:9", extra: [String] = []) async throws -> Device.Render {
+                           tracking: String = "http://127.0.0.1:9", extra: [String] = [],
+                           script: [String] = ["present interstitial left@0.5", "dismiss left@2"]) async throws -> Device.Render {
             if !FileManager.default.fileExists(atPath: dir.path("ad.mp4")) { try makeMedia(in: dir) }
             let events = ["start", "firstQuartile", "midpoint", "thirdQuartile", "complete"].map {
                 "<Tracking event=\"\($0)\"><![CDATA[\(tracking)/\($0)]]></Tracking>"
@@ -43,7 +45,7 @@ extension EndToEnd {
                 {"device": "ipad-11", "orientation": "landscape",
                  "scenes": [{"id": "left", "player": {"content": "content.mp4"}, "interstitial": {"source": "vast:vast.xml", "kind": "\(kind)"}},
                             {"id": "right"}],
-                 "script": ["present interstitial left@0.5", "dismiss left@2"]}
+                 "script": [\(script.map { "\"\($0)\"" }.joined(separator: ", "))]}
                 """, to: "session.json")
             let output = dir.path("out.mkv")
             let result = try await PipctlProcess.run(["render", "--session", dir.path("session.json"), "-o", output,

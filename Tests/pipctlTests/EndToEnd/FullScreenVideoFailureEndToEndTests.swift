@@ -48,5 +48,30 @@ extension EndToEnd {
                                                           width: window.width / 2, height: 8),
                                          Int(content.y(160, 90)), "the content in the window at the frame of the failure")
         }
+
+        /// Once its video has failed part-way nothing covers the scene, as after a present that failed: the next
+        /// `present` there is heard (the ad was shown once, so it fails with `adNotLoaded`) and a `dismiss` refused.
+        @Test func afterAVideoFailsPartWayItsSceneIsUncoveredSoThePresentIsHeardAndTheDismissRefused() async throws {
+            let dir = try ScratchDirectory()
+            try Video.makeMedia(in: dir)
+            let whole = try Data(contentsOf: URL(fileURLWithPath: dir.path("ad.mp4")))
+            try CorruptMedia.withMediaDataZeroed(whole, from: 0.5).write(to: URL(fileURLWithPath: dir.path("broken.mp4")))
+            // Presented at 0.5 s, failed before 1.5 s; then a present at 2 s (frame 60) and a dismiss at 2.5 s (frame 75).
+            let render = try await Video.render(in: dir, media: "broken.mp4",
+                                                script: ["present interstitial left@0.5", "present interstitial left@2", "dismiss left@2.5"])
+
+            let dismissed = try #require(render.events.first { $0["type"] as? String == "adWillDismissFullScreenContent" })
+            #expect(dismissed["reason"] as? String == "mediaUnavailable" && (dismissed["time"] as? Double ?? 9) < 1.5)
+            let failed = render.events.filter { $0["type"] as? String == "ad:didFailToPresentFullScreenContentWithError" }
+            #expect(failed.map { $0["frame"] as? Int } == [60], "the present at 2 s is heard: \(render.events)")
+            #expect(failed.first?["reason"] as? String == "adNotLoaded")
+            let refused = render.events.filter { $0["reason"] as? String == "refused" }
+            #expect(refused.map { $0["frame"] as? Int } == [75], "\(refused)")
+            #expect((refused.first?["message"] as? String)?.contains("scene \"left\" presents nothing") == true, "\(refused)")
+            let messages = render.events.compactMap { $0["message"] as? String }
+            #expect(!messages.contains { $0.contains("already presents") }, "\(messages)")
+            #expect(render.events.filter { $0["type"] as? String == "adWillDismissFullScreenContent" }.count == 1)
+            #expect(render.events.last?["reason"] as? String == "contentEnded", "the content played to its end")
+        }
     }
 }

@@ -156,6 +156,53 @@ extension EndToEnd {
             #expect(verified.exitStatus == 0, "\(verified.standardOutput)\(verified.standardError)")
         }
 
+        /// A render refuses placements drawn over each other before it starts; `play` knows a slider's height only
+        /// once its load lands, so a typed load that would be drawn over another placement of its scene is refused
+        /// then (`LOG` `refused` naming both) and not shown, while the older placement plays on.
+        @Test func aTypedLoadDrawnOverAnotherPlacementIsRefusedNamingBothAndNotShown() async throws {
+            let dir = try ScratchDirectory()
+            _ = try NativeSliderTests.session(dir, script: [], trackers: "http://127.0.0.1:9", seconds: 12)
+            // Other ads for "t", so that none is left out as a duplicate of "s"'s.
+            let response = try String(contentsOfFile: dir.path("slider.json"), encoding: .utf8)
+            _ = try dir.write(response.replacingOccurrences(of: #""adid": "ad"#, with: #""adid": "td"#)
+                .replacingOccurrences(of: #""crid": "c"#, with: #""crid": "tc"#), to: "other.json")
+            let session = try dir.write("""
+            {"device": "iphone-15",
+             "scenes": [{"id": "feed", "player": {"content": "content.mp4"},
+                         "native": [{"id": "s", "source": "slider.json", "template": {"slots": ["title", "media"]}},
+                                    {"id": "t", "source": "other.json", "top": 100, "template": {"slots": ["title", "media"]}}]}],
+             "script": []}
+            """, to: "session.json")
+            let ofT = { (text: String) in
+                text.split(separator: "\n").compactMap { line -> [String: Any]? in
+                    guard line.hasPrefix("{"), let event = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                          event["placement"] as? String == "t" else { return nil }
+                    return event
+                }
+            }
+            // At half speed the 12 s session outlasts the typed commands on a busy machine too (it ends at `quit`).
+            let play = try PipctlProcess(["play", "--session", session, "--events", dir.path("events.jsonl"), "--speed", "0.5"],
+                                         keepsInputOpen: true)
+            try await Self.waitFor(play, "the idle phase") { $0["phase"] as? String == "idle" }
+            try play.write("load slider s\n")
+            try await Self.waitFor(play, "the load of s") { $0["type"] as? String == "onAdLoad" }
+            try play.write("load slider t\n")
+            try await play.waitForOutput("the refusal of t", timeout: .seconds(60)) { ofT($0).contains { $0["reason"] as? String == "refused" } }
+            try play.write("quit\n")
+            let result = try await play.result(timeout: .seconds(120))
+            #expect(result.exitStatus == 0, "\(result.standardError)")
+
+            let events = try String(contentsOfFile: dir.path("events.jsonl"), encoding: .utf8)
+            let t = ofT(events)
+            let refused = t.filter { $0["reason"] as? String == "refused" }
+            #expect(refused.count == 1, "\(t)")
+            let message = refused.first?["message"] as? String ?? ""
+            #expect(message.hasPrefix(#"native placement "t" is not shown: it would be drawn over "s" in scene "feed" (100 to "#), "\(message)")
+            #expect(t.last { $0["type"] as? String == "onAdLoadPhase" }?["phase"] as? String == "idle", "\(t)")
+            #expect(!t.contains { $0["type"] as? String == "onAdImpression" }, "\(t)")
+            #expect(!Self.printed(events).contains { $0["reason"] as? String == "refused" }, "s is shown on")
+        }
+
         @Test func aFailedLoadTypedLiveIsRetriedByTheNextAndALoadUnderWayOrOfAnUnknownPlacementIsRefused() async throws {
             let server = try LoopbackHTTPServer()
             defer { server.stop() }
