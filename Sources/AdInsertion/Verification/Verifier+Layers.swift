@@ -138,7 +138,8 @@ extension Verifier {
         }
     }
 
-    /// Draws the expected screens: the stitcher's drawing rules (`Stitcher.screenLayers`) on the timeline's layers.
+    /// Draws the expected screens: the frame plan's drawing rules (`FramePlanner`, drawn by `Stitcher+Plan`) on the
+    /// timeline's layers, in a second copy of those rules that issue 37 is to remove.
     struct LayerPainter {
         let compositor: Compositor
         let format: OutputFormat
@@ -167,7 +168,7 @@ extension Verifier {
         }
 
         /// The screen `segment`'s layers promise at output frame `n`, bottom first: the bezel, the display, then
-        /// each layer as `Stitcher.screenLayers` draws it.
+        /// each layer as the stitcher draws the planner's layer of that kind.
         mutating func paint(_ segment: Timeline.Segment, frame n: Int64) throws(MediaError) -> ExpectedScreen {
             let canvas = PixelRect(size: format.size)
             var draft = ScreenDraft()
