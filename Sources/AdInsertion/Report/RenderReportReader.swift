@@ -135,13 +135,7 @@ public enum RenderReportReader {
     /// whose process is gone; a live process's, this one's included, is never touched. As `render --hls` clears
     /// its abandoned staging directories.
     static func removeAbandonedJoins(in directory: String) {
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [] where entry.hasPrefix(joinedPrefix) && entry.hasSuffix(".mp4") {
-            let rest = entry.dropFirst(joinedPrefix.count)
-            guard let pid = Int32(rest.prefix { $0.isASCII && $0.isNumber }), pid > 0, pid != getpid(),
-                  rest.dropFirst(String(pid).count).hasPrefix("-"), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            // unlink: a file (or a link) only, never a directory someone named so.
-            _ = unlink(directory + "/" + entry)
-        }
+        AbandonedFiles.remove(in: directory, prefix: joinedPrefix, suffix: ".mp4")
     }
 
     /// The bytes of `path`, refused past `limit` before they are read.

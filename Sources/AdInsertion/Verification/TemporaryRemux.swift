@@ -51,13 +51,6 @@ public enum TemporaryRemux {
     /// Removes the temporary MP4s in `directory` whose process is gone (`kill(pid, 0)` says ESRCH). A live
     /// process's, this one's included, is never touched.
     static func removeAbandoned(in directory: String = NSTemporaryDirectory()) {
-        let own = getpid()
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        where entry.hasPrefix(prefix) && entry.hasSuffix(".mp4") {
-            let rest = entry.dropFirst(prefix.count)
-            guard let dash = rest.firstIndex(of: "-"), let pid = Int32(rest[..<dash]), pid > 0, pid != own,
-                  kill(pid, 0) != 0, errno == ESRCH else { continue }
-            unlink((directory.hasSuffix("/") ? directory : directory + "/") + entry)
-        }
+        AbandonedFiles.remove(in: directory, prefix: prefix, suffix: ".mp4")
     }
 }
