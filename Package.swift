@@ -9,7 +9,8 @@ let package = Package(
         .library(name: "AdDecisioning", targets: ["AdDecisioning"]),
         .library(name: "AdPlayback", targets: ["AdPlayback"]),
         .library(name: "AdScreen", targets: ["AdScreen"]),
-        .library(name: "AdInsertion", targets: ["AdInsertion"]),
+        .library(name: "Rendering", targets: ["Rendering"]),
+        .library(name: "Verification", targets: ["Verification"]),
     ],
     targets: [
         // FFmpeg 5.1 from Debian. libavformat.pc carries the include path; the module map links the rest.
@@ -56,10 +57,13 @@ let package = Package(
         // The device screen, media-free: the screen model and its commands, banners, full-screen and native ads, session
         // files, and the director that runs every player's session on one screen and plans each frame.
         .target(name: "AdScreen", dependencies: ["AdPlayback", "AdDecisioning", "MediaCore"]),
-        // The stitcher and the verifier: the ad side that drives VideoPipeline. Its users import AdPlayback and AdScreen too, for the
-        // ad side's media-free types (nothing is re-exported).
-        .target(name: "AdInsertion", dependencies: ["AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "VideoPipeline"]),
-        .executableTarget(name: "pipctl", dependencies: ["AdInsertion", "AdPlayback", "AdScreen", "AdDecisioning", "VideoPipeline", "MediaCore", "Batch", "LiveWindow"]),
+        // The stitcher: renders the director's frame plans through VideoPipeline (MP4, HLS, passthrough, loudness). Its
+        // users import AdPlayback and AdScreen too, for the ad side's media-free types (nothing is re-exported).
+        .target(name: "Rendering", dependencies: ["AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "VideoPipeline"]),
+        // `verify` and `report`: what a render made, checked against rules and independent readers, and its page. It
+        // draws a timeline's layers through the renderer's own path, so it depends on Rendering, never the other way.
+        .target(name: "Verification", dependencies: ["Rendering", "AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "VideoPipeline"]),
+        .executableTarget(name: "pipctl", dependencies: ["Rendering", "Verification", "AdPlayback", "AdScreen", "AdDecisioning", "VideoPipeline", "MediaCore", "Batch", "LiveWindow"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "MediaCore"]),
         // A real HTTP server on loopback for the tests of every target that talks HTTP.
@@ -68,8 +72,12 @@ let package = Package(
         .testTarget(name: "VideoPipelineTests", dependencies: ["VideoPipeline", "MediaCore"]),
         // The media-free tests link no FFmpeg library (they may run the ffmpeg tool to make an image).
         .testTarget(name: "AdSideTests", dependencies: ["AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "Networking", "LoopbackServer"], exclude: ["Fixtures"]),
-        .testTarget(name: "AdInsertionTests", dependencies: ["AdInsertion", "AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "VideoPipeline", "LoopbackServer"]),
-        .testTarget(name: "pipctlTests", dependencies: ["pipctl", "AdInsertion", "AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "LoopbackServer", "LiveWindow"]),
+        // Stamped clips made once per test process, and the renders that the rendering and verification tests share.
+        .target(name: "StampedMedia", dependencies: ["Rendering", "Verification", "AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "VideoPipeline", "LoopbackServer"],
+                path: "Tests/Support/StampedMedia"),
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Verification", "StampedMedia", "AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "VideoPipeline", "LoopbackServer"]),
+        .testTarget(name: "VerificationTests", dependencies: ["Verification", "Rendering", "StampedMedia", "AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "VideoPipeline", "LoopbackServer"]),
+        .testTarget(name: "pipctlTests", dependencies: ["pipctl", "Rendering", "AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "LoopbackServer", "LiveWindow"]),
     ],
     swiftLanguageModes: [.v6]
 )
@@ -85,22 +93,22 @@ if Context.environment["PIPCTL_FUZZ"] == "1" {
     // report's readers and page (no media).
     let adSide = ["AdPlayback", "AdScreen", "AdDecisioning"]
     let library = ["vast": ["AdDecisioning"], "vmap": ["AdDecisioning"], "resolver": ["AdDecisioning"],
-                   "urlmap": ["AdDecisioning"], "timeline": ["AdInsertion"] + adSide, "report": ["AdInsertion"] + adSide, "script": adSide, "native": adSide,
+                   "urlmap": ["AdDecisioning"], "timeline": ["Verification", "Rendering"] + adSide, "report": ["Verification", "Rendering"] + adSide, "script": adSide, "native": adSide,
                    "manifest": ["Batch"]]
     for (name, libraries) in library.sorted(by: { $0.key < $1.key }) {
         package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", "MediaCore"] + libraries.map { .target(name: $0) },
                                                  path: "Fuzz/\(name)"))
     }
     // The load-path fuzzers (issue 22) run a session's native placements with the real text measurer, so they link
-    // AdInsertion (FreeType) through `FuzzLoadPath`, the path they share.
-    package.targets.append(.target(name: "FuzzLoadPath", dependencies: ["FuzzSupport", "AdInsertion", "AdPlayback", "AdScreen", "AdDecisioning", "MediaCore"], path: "Fuzz/LoadPath"))
+    // Rendering (FreeType) through `FuzzLoadPath`, the path they share.
+    package.targets.append(.target(name: "FuzzLoadPath", dependencies: ["FuzzSupport", "Rendering", "AdPlayback", "AdScreen", "AdDecisioning", "MediaCore"], path: "Fuzz/LoadPath"))
     for name in ["session", "nativeload"] {
-        package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", "FuzzLoadPath", "AdInsertion", "AdPlayback", "AdScreen", "AdDecisioning", "MediaCore"],
+        package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", "FuzzLoadPath", "Rendering", "AdPlayback", "AdScreen", "AdDecisioning", "MediaCore"],
                                                  path: "Fuzz/\(name)"))
     }
     // The argument parser lives in the pipctl executable; its sources are compiled again into the fuzz target
     // (through the symlink Fuzz/args/pipctl → Sources/pipctl), without pipctl's `main.swift`.
-    package.targets.append(.executableTarget(name: "fuzz-args", dependencies: ["FuzzSupport", "AdInsertion", "AdPlayback", "AdScreen", "AdDecisioning", "VideoPipeline", "MediaCore", "Batch", "LiveWindow"],
+    package.targets.append(.executableTarget(name: "fuzz-args", dependencies: ["FuzzSupport", "Rendering", "AdPlayback", "AdScreen", "AdDecisioning", "VideoPipeline", "MediaCore", "Batch", "LiveWindow"],
                                              path: "Fuzz/args", exclude: ["pipctl/main.swift"]))
 }
 

@@ -1,9 +1,9 @@
-import AdInsertion
 import AdPlayback
 import AdScreen
 import Foundation
 import FuzzSupport
 import MediaCore
+import Rendering
 
 /// The load path of a device session after its file is read, shared by the `session` and `nativeload` fuzz
 /// targets: the script parsed and checked against the scenes, the canvas sized, the screen timeline built, and the

@@ -1,8 +1,8 @@
-import AdInsertion
 import AdScreen
 import Foundation
 import FuzzLoadPath
 import FuzzSupport
+import Rendering
 
 /// Fuzz target `nativeload`: any bytes as a native response, through the whole load path of a render: parsed
 /// (a block within its limits, or a `NativeError`), then shown by a slider session (media/slider.session.json's

@@ -1,8 +1,9 @@
-@testable import AdInsertion
 import AdPlayback
 import Foundation
 import FuzzSupport
 import MediaCore
+@testable import Rendering
+@testable import Verification
 
 /// Fuzz target `report`: any bytes as a render's timeline and event log (cut at the first NUL), read as
 /// `pipctl report` reads them — the timeline decoded and checked against an output of its own stated size (at

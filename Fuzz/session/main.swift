@@ -1,8 +1,8 @@
-import AdInsertion
 import AdScreen
 import Foundation
 import FuzzLoadPath
 import FuzzSupport
+import Rendering
 
 /// Fuzz target `session`: any bytes as a `--session` file, through the whole load path: read and checked against
 /// `SessionFileLimits` (or refused with a `SessionFileError`), its script parsed and checked, its canvas within the

@@ -1,8 +1,9 @@
-@testable import AdInsertion
 import AdPlayback
 import Foundation
 import FuzzSupport
 import MediaCore
+@testable import Rendering
+@testable import Verification
 
 /// Fuzz target `timeline`: any bytes as the timeline `pipctl verify` reads: decoded, its rates parsed and its
 /// segments checked for continuity (the parts of verify that need no media), all without a crash and in time

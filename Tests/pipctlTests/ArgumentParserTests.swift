@@ -1,9 +1,9 @@
 import AdDecisioning
-import AdInsertion
 import AdPlayback
 import AdScreen
 import Foundation
 import MediaCore
+import Rendering
 import Testing
 @testable import pipctl
 

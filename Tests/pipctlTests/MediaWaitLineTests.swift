@@ -1,6 +1,6 @@
-import AdInsertion
 import AdPlayback
 import Foundation
+import Rendering
 import Testing
 @testable import pipctl
 

@@ -6,7 +6,7 @@ import MediaCore
 /// each other scene's), the one screen they share (`DeviceScreen`), the screen ads' playback, the one
 /// picture-in-picture window, and the planner that turns their decisions into a `FramePlan`.
 ///
-/// The renderer (AdInsertion's `Stitcher`) asks it for the primary player's next frame, steps the other players
+/// The renderer (Rendering's `Stitcher`) asks it for the primary player's next frame, steps the other players
 /// once per output frame, opens what their decisions name, asks for the frame's plan and draws it. What it finds of
 /// the media goes back through `report(_:player:)`, to the session that decided it, which decides that frame again;
 /// nothing the renderer draws changes ad state.

@@ -4,7 +4,7 @@ import MediaCore
 /// What one output frame shows and plays, decided without media: the layers bottom first, each placed on the
 /// canvas in output pixels; the frame's sound; and what the timeline records of it.
 ///
-/// `FramePlanner` makes it from the sessions' decisions and the screen; the renderer (AdInsertion's `Stitcher`)
+/// `FramePlanner` makes it from the sessions' decisions and the screen; the renderer (Rendering's `Stitcher`)
 /// resolves each `MediaReference` to a picture, draws the layers in order and writes the sound. Drawing changes no
 /// ad state: what the renderer finds of the media goes back to the session as a `MediaReport`, which plans the
 /// frame again.

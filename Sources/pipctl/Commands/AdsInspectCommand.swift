@@ -1,7 +1,7 @@
 import AdDecisioning
-import AdInsertion
 import AdPlayback
 import MediaCore
+import Rendering
 
 /// `pipctl ads inspect`: loads an ad response the way a render would and reports what it found.
 enum AdsInspectCommand: Command {

@@ -1,6 +1,6 @@
-import AdInsertion
 import AdPlayback
 import MediaCore
+import Rendering
 import VideoPipeline
 
 extension CommandContext {

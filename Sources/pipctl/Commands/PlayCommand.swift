@@ -1,8 +1,8 @@
-import AdInsertion
 import AdPlayback
 import Foundation
 import LiveWindow
 import MediaCore
+import Rendering
 
 /// `pipctl play`: runs a session in real time, printing events and taking commands from standard input.
 enum PlayCommand: Command {

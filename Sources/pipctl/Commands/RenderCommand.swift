@@ -1,8 +1,8 @@
-import AdInsertion
 import AdPlayback
 import AdScreen
 import Foundation
 import MediaCore
+import Rendering
 import VideoPipeline
 /// `pipctl render`: plays content with its ads and picture-in-picture headlessly into one MP4.
 enum RenderCommand: Command {

@@ -1,5 +1,5 @@
-import AdInsertion
 import MediaCore
+import Rendering
 
 /// The few lines `render` prints when it is done.
 struct RenderSummary {

@@ -1,7 +1,8 @@
-import AdInsertion
 import AdPlayback
 import Foundation
 import MediaCore
+import Rendering
+import Verification
 import VideoPipeline
 
 /// `pipctl report`: a render at a glance, as one self-contained HTML page (and, with `--png`, one picture).

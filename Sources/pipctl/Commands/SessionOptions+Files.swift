@@ -1,6 +1,6 @@
-import AdInsertion
 import AdScreen
 import Foundation
+import Rendering
 
 extension SessionOptions {
     /// Where a render's MP4 goes: `-o`, else the demo's `out/demo.mp4` or `out.mp4`.

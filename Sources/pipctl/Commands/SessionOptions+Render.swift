@@ -1,8 +1,8 @@
-import AdInsertion
 import AdPlayback
 import AdScreen
 import Foundation
 import MediaCore
+import Rendering
 import VideoPipeline
 
 extension SessionOptions {

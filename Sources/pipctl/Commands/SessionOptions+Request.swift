@@ -1,9 +1,9 @@
 import AdDecisioning
-import AdInsertion
 import AdPlayback
 import AdScreen
 import Foundation
 import MediaCore
+import Rendering
 import VideoPipeline
 
 /// Turns `render`/`play` options into what the libraries take: the demo defaults, the settings.

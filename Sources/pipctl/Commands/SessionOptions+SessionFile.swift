@@ -1,9 +1,9 @@
 import AdDecisioning
-import AdInsertion
 import AdPlayback
 import AdScreen
 import Foundation
 import MediaCore
+import Rendering
 
 extension SessionOptions {
     /// The session on a device: read from `--session` (once per command: pass it on), or the one scene the

@@ -1,8 +1,9 @@
-import AdInsertion
 import AdPlayback
 import AdScreen
 import Foundation
 import MediaCore
+import Rendering
+import Verification
 /// `pipctl verify`: checks a rendered file frame by frame against its timeline.
 enum VerifyCommand: Command {
     struct Options: CommandOptions {

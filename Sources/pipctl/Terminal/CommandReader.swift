@@ -1,11 +1,11 @@
 #if canImport(Glibc)
-import Glibc
-#endif
-import AdInsertion
 import AdPlayback
 import Foundation
+import Glibc
 import MediaCore
+import Rendering
 import Synchronization
+#endif
 
 /// Reads `pipctl play`'s commands from standard input, one per line, on a thread of its own, and hands them to
 /// the session's inbox; the session applies each at its next frame.

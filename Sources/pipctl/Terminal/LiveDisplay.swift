@@ -1,6 +1,6 @@
-import AdInsertion
 import AdPlayback
 import Foundation
+import Rendering
 import Synchronization
 
 /// What `pipctl play` shows while it runs: every event as it happens (standard output) and, on a terminal, a

@@ -1,7 +1,7 @@
-import AdInsertion
 import AdPlayback
 import Foundation
 import MediaCore
+import Rendering
 
 /// A line on standard error while a render or `play` waits for an ad's media download:
 /// `waiting for media http://ads.example/ad.mp4: 1.2 MiB, 0:03`.

@@ -1,10 +1,10 @@
-import AdInsertion
 import AdDecisioning
 import AdPlayback
 import AdScreen
 import Foundation
 import LiveWindow
 import MediaCore
+import Rendering
 import VideoPipeline
 
 /// `pipctl play --show`: the session's output frames in a window, with their sound, and the window's keys and mouse

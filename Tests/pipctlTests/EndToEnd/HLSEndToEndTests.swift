@@ -1,10 +1,10 @@
-import AdInsertion
 import AdPlayback
 import Foundation
+import Glibc
 import MediaCore
+import Rendering
 import Testing
 #if canImport(Glibc)
-import Glibc
 #endif
 
 extension EndToEnd {

@@ -1,7 +1,7 @@
 import AdDecisioning
-import AdInsertion
 import Foundation
 import MediaCore
+import Rendering
 
 /// How ad responses are fetched, shared by `render`, `play` and `ads inspect`: wrapper limits, deadlines and
 /// the one exception to the origin policy.

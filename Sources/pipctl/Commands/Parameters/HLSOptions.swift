@@ -1,7 +1,7 @@
-import AdInsertion
 import AdPlayback
 import Foundation
 import MediaCore
+import Rendering
 import VideoPipeline
 
 /// `--hls`, `--hls-time`, `--hls-segment-type`, `--hls-program-date-time`: a render written as HLS.

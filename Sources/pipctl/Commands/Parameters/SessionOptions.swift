@@ -1,7 +1,7 @@
-import AdInsertion
 import AdPlayback
 import AdScreen
 import MediaCore
+import Rendering
 
 /// The inputs and behaviour of a playback session with ads and picture-in-picture, shared by `render` and `play`.
 struct SessionOptions: Hashable, Sendable {

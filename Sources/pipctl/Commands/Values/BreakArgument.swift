@@ -1,5 +1,5 @@
 import AdDecisioning
-import AdInsertion
+import Rendering
 
 /// One `--break TIME=FILE[,FILE…]`: an ad break at a position on the content clock, playing the given ad videos
 /// in order. TIME is `pre`, `post`, seconds, `hh:mm:ss[.mmm]` or `n%` of the content (read by `QuickBreak`).

@@ -1,5 +1,5 @@
-import AdInsertion
 import Foundation
+import Rendering
 
 extension ArgumentValue where Value == LoudnessNormalisation {
     /// `content`, `off`, or a target loudness in LUFS within `LoudnessNormalisation.targetRange` (`-23`, `-24`).

@@ -1,5 +1,5 @@
-import AdInsertion
 import AdPlayback
+import Rendering
 
 /// What happens to an ad break whose cue is reached while picture-in-picture is active.
 enum PictureInPictureAdPolicy: String, CaseIterable, Sendable {

@@ -1,5 +1,5 @@
-import AdInsertion
 import AdPlayback
+import Rendering
 
 /// The corner of the output where the picture-in-picture window sits.
 enum PictureInPictureCorner: String, CaseIterable, Sendable {

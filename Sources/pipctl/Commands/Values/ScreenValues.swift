@@ -1,7 +1,7 @@
-import AdInsertion
 import AdPlayback
 import AdScreen
 import MediaCore
+import Rendering
 
 extension ArgumentValue where Value == Device {
     /// A `--device` value: a profile name or `WxH[@scale]` in points, as `Device(parsing:)` reads it.

@@ -1,5 +1,5 @@
-import AdInsertion
 import AdPlayback
+import Rendering
 
 /// Which ad breaks play when a seek jumps over several.
 enum SeekPolicy: String, CaseIterable, Sendable {

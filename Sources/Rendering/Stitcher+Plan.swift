@@ -1,0 +1,110 @@
+import AdPlayback
+import AdScreen
+import MediaCore
+import VideoPipeline
+
+// The renderer's side of a `FramePlan`: the plan of a frame, and its layers resolved into the compositor's.
+extension Stitcher {
+    /// The plan of `decision`'s frame, whose primary player shows `source`.
+    func plan(_ decision: FrameDecision, source: MediaSource) -> FramePlan {
+        var sources: [SceneID: String] = [:]
+        for player in players.all { sources[player.scene] = player.shown?.source.path }
+        return director.plan(decision, source: source.path, sources: sources,
+                             native: liveNative?.outcome ?? request.device.nativeAds?.outcome, catalog: library)
+    }
+
+    /// `plan`'s layers as the compositor draws them, `primary` being the primary player's picture. A full-screen
+    /// video that fails part-way is left out and kept in `mediaReports`, for the frame to report.
+    func resolve(_ plan: FramePlan, primary: VideoPicture) throws(MediaError) -> [CompositorLayer] {
+        var layers: [CompositorLayer] = []
+        layers.reserveCapacity(plan.layers.count)
+        for planned in plan.layers {
+            if let painted = Stitcher.painted(planned) {
+                layers.append(painted)
+                continue
+            }
+            let content: CompositorLayer.Content
+            var rect = planned.rect
+            switch planned.content {
+            case .color, .roundedRect, .corners, .shadow:
+                continue
+            case .text(let text):
+                let drawn: RenderedText
+                do { drawn = try library.native!.text(text.text, pixelSize: text.pixelSize, width: rect.width, lineLimit: text.lineLimit) } catch {
+                    throw .invalidSetting(name: "native \(text.slot) text", value: text.text, reason: "\(error)")
+                }
+                content = .mask(drawn.mask, Stitcher.color(text.paint))
+                if text.centred {
+                    let size = drawn.mask.size
+                    rect = PixelRect(x: rect.x + (rect.width - size.width) / 2, y: rect.y + (rect.height - size.height) / 2,
+                                     width: size.width, height: size.height)
+                }
+            case .picture(let reference, let fit, let placeholder):
+                let found: VideoPicture?
+                if case .player(let scene, _) = reference {
+                    // The primary player's scene is not among the other players'.
+                    if let scene, let other = players.all.first(where: { $0.scene == scene }) { found = other.shown?.picture } else { found = primary }
+                } else {
+                    switch try library.picture(reference, frame: plan.frame, scene: planned.scene) {
+                    case .picture(let picture): found = picture
+                    case .missing: found = nil
+                    case .failed(let report):
+                        mediaReports.append(report)
+                        found = nil
+                    }
+                }
+                switch found {
+                case let picture?: content = .picture(picture, Stitcher.fit(fit))
+                case nil:
+                    guard let placeholder else { continue }
+                    content = .color(Stitcher.color(placeholder))
+                }
+            }
+            layers.append(CompositorLayer(content, in: rect, clip: planned.clip))
+        }
+        return layers
+    }
+
+    /// A layer drawn without media as the compositor draws it: a colour, a rounded rectangle, rounded corners, a
+    /// shadow; `nil` for a picture or text. The painter of `verify` draws the same layers with it.
+    package static func painted(_ planned: PlannedLayer) -> CompositorLayer? {
+        let rect = planned.rect
+        var layer: CompositorLayer
+        switch planned.content {
+        case .color(let paint): layer = .color(color(paint), in: rect)
+        case .roundedRect(let paint, let radius): layer = .roundedRect(color(paint), radius: radius, in: rect)
+        case .corners(let paint, let radius): layer = roundedCorners(of: rect, radius: radius, color: color(paint))
+        case .shadow(let caster, let radius, let reach): return shadowLayer(caster: caster, radius: radius, reach: reach, drawn: rect)
+        case .picture, .text: return nil
+        }
+        layer.clip = planned.clip
+        return layer
+    }
+
+    static func fit(_ fit: PlannedLayer.Fit) -> CompositorLayer.Fit {
+        switch fit {
+        case .letterbox: .letterbox
+        case .fill: .fill
+        case .crop: .crop
+        }
+    }
+
+    /// The colour a plan's paint names; the painter of `verify` draws with the same values.
+    static func color(_ paint: Paint) -> YUVColor {
+        switch paint {
+        case .bezel: .bezel
+        case .black: .black
+        case .slate: .slate
+        case .fullScreenPlaceholder: fullScreenColor
+        case .overlay: overlayColor
+        case .divider: dividerColor
+        case .slideOverEdge: slideOverEdgeColor
+        case .slider: sliderColor
+        case .nativePlaceholder: nativePlaceholderColor
+        case .card: cardColor
+        case .nativeText: nativeTextColor
+        case .callToAction: callToActionColor
+        case .callToActionText: callToActionTextColor
+        }
+    }
+}
