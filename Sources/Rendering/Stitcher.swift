@@ -162,6 +162,8 @@ public final class Stitcher {
         estimatedFrames = content.frameCount + request.plan.breaks.flatMap(\.ads).reduce(0) { sum, planned in
             sum + (Stitcher.expectedDuration(of: planned).map { format.frameRate.frameCount(in: $0) } ?? 0)
         }
+        // The content's loudness notes open the log, before the first frame's events.
+        for note in normaliser?.takeNotes() ?? [] { director.report(.noted(note, scene: nil)) }
         director.screen?.recordsNativeCommands = liveNative != nil
         director.screen?.hasNativePlacements = request.device.nativeAds != nil || liveNative != nil
         // A render's native events are known before it starts; `play`'s come as it plays (`updateLiveNative`).
@@ -372,99 +374,17 @@ public final class Stitcher {
     }
 
     private func flushEvents() throws(RenderError) {
-        let events = director.drainEvents(written: frameCount) { scene, events in
-            guard let scene, let player = players.all.first(where: { $0.scene == scene }) else {
-                // The loudness notes go in first, so that a dropped cache entry's line stays right before its ad's LOADED.
-                let primary = Stitcher.insertingMediaNotes(of: library.ads, into: insertingLoudnessNotes(into: events))
-                records.breaksNotReached += primary.compactMap {
-                    if case .adBreakSkipped(let b, .contentEnded, _) = $0.kind { b } else { nil }
-                }
-                return primary
-            }
-            return Stitcher.insertingMediaNotes(of: player.media, into: events)
-        }
+        let events = director.drainEvents(written: frameCount)
         guard !events.isEmpty else { return }
+        // The primary player's (in the screen's first scene on a device): the output's length is its content's.
+        let primaryScene = request.device.screen?.scenes.first?.id
+        records.breaksNotReached += events.compactMap {
+            if $0.scene == primaryScene, case .adBreakSkipped(let b, .contentEnded, _) = $0.kind { b } else { nil }
+        }
         do { for event in events { try records.eventLog?.append(event) } } catch {
             throw .output(eventLogError(error))
         }
         for observer in records.observers { observer.session(didRecord: events) }
-    }
-
-    /// The session's events with what `media` noted since the last call put before the ads it concerns: its
-    /// dropped cache entries (`LOG`, `mediaCacheEntryDropped`) and its waits (`AD_BUFFERING`).
-    static func insertingMediaNotes(of media: AdMedia, into events: [SessionEvent]) -> [SessionEvent] {
-        insertingCacheDrops(media.takeCacheDrops(), into: insertingBuffering(media.takeWaits(), into: events))
-    }
-
-    /// Puts the normaliser's `LOG` lines (`loudnessShortSource`, `loudnessGainLarge`): the content's first, at the
-    /// render's start; each ad's before its `LOADED`, at the same moment.
-    private func insertingLoudnessNotes(into events: [SessionEvent]) -> [SessionEvent] {
-        guard let normaliser = sound.normaliser else { return events }
-        let notes = normaliser.takeNotes()
-        var events = events
-        var atStart: [SessionEvent] = []
-        for note in notes {
-            let ad: AdReference
-            switch note.subject {
-            case .content:
-                atStart.append(SessionEvent(.log(.session, reason: note.reason, message: note.message), time: 0, frame: 0, contentTime: 0))
-                continue
-            case .fullScreen(_, let scene, let frame):
-                // At the frame its sound starts, after that frame's own events (the presentation that started it).
-                let i = events.firstIndex { ($0.frame ?? 0) > frame } ?? events.endIndex
-                let time = format.frameRate.time(ofFrame: frame).seconds.doubleValue
-                // The content is paused under the ad: its position now is the one at that frame.
-                let contentTime = session.status.contentPosition.seconds.doubleValue
-                events.insert(SessionEvent(.log(.session, reason: note.reason, message: note.message), time: time, frame: frame,
-                                           contentTime: contentTime, scene: scene), at: i)
-                continue
-            case .ad(let reference): ad = reference
-            }
-            guard let i = events.firstIndex(where: { Self.isOpening($0, of: ad) }) else { continue }
-            let at = events[i]
-            events.insert(SessionEvent(.log(.ad(ad), reason: note.reason, message: note.message), time: at.time,
-                                       frame: at.frame, contentTime: at.contentTime, scene: at.scene), at: i)
-        }
-        return atStart + events
-    }
-
-    /// Whether `event` is `ad`'s `LOADED` or its `AD_ERROR`: where what happened while opening it is logged.
-    private static func isOpening(_ event: SessionEvent, of ad: AdReference) -> Bool {
-        switch event.kind {
-        case .ad(.loaded, ad), .adError(.ad(ad), _, _): true
-        default: false
-        }
-    }
-
-    /// Puts a `LOG` line (`mediaCacheEntryDropped`) before the `LOADED` (or `AD_ERROR`) of each ad whose media's
-    /// cache entry was dropped, at the same moment.
-    static func insertingCacheDrops(_ drops: [AdMedia.CacheDrop], into events: [SessionEvent]) -> [SessionEvent] {
-        var events = events
-        for dropped in drops {
-            let ad = AdReference(dropped.breakIndex, dropped.adIndex)
-            guard let i = events.firstIndex(where: { isOpening($0, of: ad) }) else { continue }
-            let at = events[i]
-            events.insert(SessionEvent(.log(.ad(ad), reason: .mediaCacheEntryDropped, message: dropped.drop.description),
-                                       time: at.time, frame: at.frame, contentTime: at.contentTime, scene: at.scene),
-                          at: i)
-        }
-        return events
-    }
-
-    /// Puts an `AD_BUFFERING` line before the `LOADED` (or `AD_ERROR`) of each ad whose media was waited for, at
-    /// the same moment: the wait took no output time.
-    static func insertingBuffering(_ waits: [AdMedia.Buffering], into events: [SessionEvent]) -> [SessionEvent] {
-        var events = events
-        for wait in waits {
-            let ad = AdReference(wait.breakIndex, wait.adIndex)
-            guard let i = events.firstIndex(where: { isOpening($0, of: ad) }) else { continue }
-            let at = events[i]
-            events.insert(SessionEvent(.adBuffering(ad, url: wait.url.absoluteString,
-                                                    message: "waited \(wait.waited.secondsText) for the media download"),
-                                       time: at.time, frame: at.frame, contentTime: at.contentTime),
-                          at: i)
-        }
-        return events
     }
 
     private func eventLogError(_ error: EventLogError) -> MediaError {

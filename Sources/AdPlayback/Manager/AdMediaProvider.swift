@@ -6,8 +6,30 @@ public protocol AdMediaProvider: AnyObject {
     /// Opens the ad's media for playback at the output rate, just before the ad starts.
     ///
     /// - Returns: its length, or the VAST error that keeps it from playing (401 file not found, 403 no supported
-    ///   media, 405 cannot be decoded, …).
-    func prepareAd(breakIndex: Int, adIndex: Int, ad: LinearAd) -> Result<AdMediaInfo, AdError>
+    ///   media, 405 cannot be decoded, …), with what opening it noted; the session logs the notes, in order, right
+    ///   before the ad's `LOADED` or `AD_ERROR`.
+    func prepareAd(breakIndex: Int, adIndex: Int, ad: LinearAd) -> PreparedAdMedia
+}
+
+/// What opening an ad's media gave: its length or its error, and what happened on the way.
+public struct PreparedAdMedia: Sendable {
+    public var outcome: Result<AdMediaInfo, AdError>
+    public var notes: [MediaNote]
+
+    public init(_ outcome: Result<AdMediaInfo, AdError>, notes: [MediaNote] = []) {
+        self.outcome = outcome
+        self.notes = notes
+    }
+}
+
+/// Something the media layer noted while it opened a source: logged with an ad at the moment it opened, or (a
+/// `log`) with the session for the content's and full-screen videos' loudness (`PlaybackSession.log(_:scene:)`).
+public enum MediaNote: Hashable, Sendable {
+    /// The session waited for the media's download (`AD_BUFFERING`): the wait took no output time.
+    case buffered(url: String, waited: Duration)
+    /// A `LOG` line about the ad's media: a cache entry dropped as untrustworthy (`mediaCacheEntryDropped`), its
+    /// loudness (`loudnessShortSource`, `loudnessGainLarge`).
+    case log(SessionEventReason, message: String)
 }
 
 /// The length of an opened ad.

@@ -45,7 +45,9 @@ extension AdsManager {
                 continue
             }
             let info: AdMediaInfo
-            switch media.prepareAd(breakIndex: b, adIndex: a, ad: ad) {
+            let prepared = media.prepareAd(breakIndex: b, adIndex: a, ad: ad)
+            for note in prepared.notes { record(note, of: AdReference(b, a)) }
+            switch prepared.outcome {
             case .failure(let error):
                 fail(breakIndex: b, adIndex: a, error: error, adTime: nil)
                 continue
@@ -111,6 +113,16 @@ extension AdsManager {
         recorder.emit(.adBreak(.ended, breakIndex: b))
         recorder.fire(.breakEnd, urls: breakTracking(b, .breakEnd), macros: macros(b, nil, nil), about: .adBreak(b))
         recorder.emit(.adBreak(.contentResumeRequested, breakIndex: b))
+    }
+
+    /// Logs what opening an ad's media noted, at this moment, before its `LOADED` or `AD_ERROR`.
+    private func record(_ note: MediaNote, of ad: AdReference) {
+        switch note {
+        case .buffered(let url, let waited):
+            recorder.emit(.adBuffering(ad, url: url, message: "waited \(waited.secondsText) for the media download"))
+        case .log(let reason, let message):
+            recorder.log(message, about: .ad(ad), reason: reason)
+        }
     }
 
     /// Reports a failed ad (`AD_ERROR`, its error URLs, the break's VMAP `error` URLs) and marks it failed; the

@@ -27,10 +27,10 @@ final class EventRecorder {
     var outputTime: MediaTime { rate.time(ofFrame: frame) }
     var contentTime: MediaTime { rate.time(ofFrame: contentTick) }
 
-    /// Records `kind` now: this frame, this content position, this scene.
-    func emit(_ kind: SessionEvent.Kind) {
+    /// Records `kind` now: this frame, this content position, this scene (or `scene`, for an event about another).
+    func emit(_ kind: SessionEvent.Kind, scene: SceneID?? = nil) {
         pending.append(SessionEvent(kind, time: outputTime.seconds.doubleValue, frame: frame,
-                                    contentTime: contentTime.seconds.doubleValue, scene: scene))
+                                    contentTime: contentTime.seconds.doubleValue, scene: scene ?? self.scene))
     }
 
     /// Seconds on the output clock of output frame `frame` (a cue's time).

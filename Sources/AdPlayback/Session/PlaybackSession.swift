@@ -256,6 +256,14 @@ public final class PlaybackSession {
     /// The events recorded since the last call, in order.
     public func drainEvents() -> [SessionEvent] { recorder.drain() }
 
+    /// Logs what the media layer noted of a source that is not one of this session's ads (the content's loudness,
+    /// before the first frame; a full-screen video's, when its sound starts), at the frame being decided, in
+    /// `scene` (`nil`: none). A `buffered` note belongs to an ad's opening and is not taken here.
+    public func log(_ note: MediaNote, scene: SceneID?) {
+        guard case .log(let reason, let message) = note else { return }
+        recorder.emit(.log(.session, reason: reason, message: message), scene: .some(scene))
+    }
+
     /// Where the session stands, for a status line.
     public var status: SessionStatus {
         let showing: SessionStatus.Showing

@@ -26,12 +26,11 @@ extension Director {
     /// placements' events due by the last frame written (`written` frames so far) placed among them by time.
     ///
     /// The sessions' events are merged by frame, the primary's first at the same frame, then the other players' in
-    /// scene order, each keeping its own order; `notes` adds to a player's events (`nil`: the primary's) what its
-    /// media noted (the renderer's waits and dropped cache entries, loudness notes) before the merge. A screen ad or
+    /// scene order, each keeping its own order. A screen ad or
     /// native event goes after the sessions' events of the same moment (such as the screen command that caused a
     /// reload), with the content time of that moment; a tap that clicked a card is then logged as the card's.
-    public func drainEvents(written: Int64, notes: (SceneID?, [SessionEvent]) -> [SessionEvent] = { $1 }) -> [SessionEvent] {
-        let sessions = Self.inFrameOrder(notes(nil, session.drainEvents()), players.map { notes($0.scene, $0.session.drainEvents()) })
+    public func drainEvents(written: Int64) -> [SessionEvent] {
+        let sessions = Self.inFrameOrder(session.drainEvents(), players.map { $0.session.drainEvents() })
         // Only the last frame's content time can serve a later drain (an event that arrives late is logged then).
         defer { frameContentTimes = frameContentTimes.filter { $0.key >= written - 1 } }
         guard !pending.screenAds.isEmpty || !pending.native.isEmpty, written > 0 else { return sessions }

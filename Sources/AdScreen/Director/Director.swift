@@ -144,6 +144,7 @@ public final class Director {
             screen?.videoFailed(in: scene, at: time)
             session.decideLastFrameAgain()
         case .bannerShown(let creative, let scene): screenAds?.bannerShown(creative, in: scene)
+        case .noted(let note, let scene): self.session.log(note, scene: scene)
         }
     }
 

@@ -20,7 +20,9 @@ final class LoudnessNormaliser {
     private var gains: [AdReference: SoundGain?] = [:]
     /// Each video full-screen ad's gain by request; a failure to measure it is kept, so it is not measured again.
     private var fullScreenGains: [Int: Result<SoundGain?, MediaError>] = [:]
-    private var notes: [Note] = []
+    /// The `LOG` lines the event log gets: the content's at the render's start, an ad's before its `LOADED`, a
+    /// full-screen ad's at the frame its sound starts; each taken by whoever opened the source.
+    private var notes: [MediaNote] = []
     /// Polled between blocks of every measurement (0.1 s of sound each), so that a signal stops a render that is
     /// still measuring its content (40 minutes of it took 11 s to decode) at once, with `MediaError.interrupted`.
     private let control: JobControl
@@ -31,14 +33,6 @@ final class LoudnessNormaliser {
         case ad(AdReference)
         /// A video full-screen ad: its request, the scene it covers and the output frame it started on.
         case fullScreen(request: Int, scene: SceneID, frame: Int64)
-    }
-
-    /// A `LOG` line the event log gets: for the content at the render's start, for an ad before its `LOADED`, for
-    /// a full-screen ad at the frame its sound starts.
-    struct Note: Hashable {
-        var subject: Subject
-        var reason: SessionEventReason
-        var message: String
     }
 
     /// Measures the content and sets its gain.
@@ -127,7 +121,7 @@ final class LoudnessNormaliser {
     }
 
     /// The notes since the last call, in order.
-    func takeNotes() -> [Note] {
+    func takeNotes() -> [MediaNote] {
         defer { notes.removeAll() }
         return notes
     }
@@ -155,11 +149,11 @@ final class LoudnessNormaliser {
         }
         records.append(record)
         if case .momentary(let value) = decision.measure {
-            notes.append(Note(subject: subject, reason: .loudnessShortSource, message: "\(who) (\(path)): under 3 s of sound, "
+            notes.append(.log(.loudnessShortSource, message: "\(who) (\(path)): under 3 s of sound, "
                 + "measured by its highest momentary loudness, \(LoudnessNormaliser.text(value)) LUFS"))
         }
         if abs(decision.gain) > LoudnessDecision.largeGain {
-            notes.append(Note(subject: subject, reason: .loudnessGainLarge, message: "\(who) (\(path)): gain "
+            notes.append(.log(.loudnessGainLarge, message: "\(who) (\(path)): gain "
                 + "\(LoudnessNormaliser.signed(decision.gain)) dB, from \(LoudnessNormaliser.text(decision.measure.lufs ?? 0)) "
                 + "to \(LoudnessNormaliser.text(decision.target ?? 0)) LUFS"))
         }

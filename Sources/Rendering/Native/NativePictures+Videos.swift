@@ -38,7 +38,7 @@ extension NativePictures {
         if let opened = videos[key] { return opened }
         guard let ad = ads?.videos[key.tag], let videoMedia else { return nil }
         let reference = AdReference(0, videos.count)
-        let opened = videoMedia.prepareAd(breakIndex: reference.breakIndex, adIndex: reference.adIndex, ad: ad).flatMap { _ in
+        let opened = videoMedia.prepareAd(breakIndex: reference.breakIndex, adIndex: reference.adIndex, ad: ad).outcome.flatMap { _ in
             videoMedia.source(reference).map { .success($0) } ?? .failure(AdError(.mediaDisplay, "\(key.tag): not opened"))
         }
         videos[key] = opened

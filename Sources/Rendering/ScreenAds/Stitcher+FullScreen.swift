@@ -13,7 +13,11 @@ extension Stitcher {
                         into audio: AudioBuffer) {
         let clock = format.sampleClock
         do throws(MediaError) {
-            try sound.normaliser?.prepare(source, fullScreen: request, scene: scene, frame: start)
+            if let normaliser = sound.normaliser {
+                // Logged at the frame its sound starts, after that frame's own events (the presentation that started it).
+                defer { for note in normaliser.takeNotes() { director.report(.noted(note, scene: scene)) } }
+                try normaliser.prepare(source, fullScreen: request, scene: scene, frame: start)
+            }
             _ = try source.readAudio(from: clock.sample(atFrame: frame) - clock.sample(atFrame: start),
                                      count: count, into: audio)
         } catch {

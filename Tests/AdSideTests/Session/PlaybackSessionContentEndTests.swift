@@ -52,10 +52,10 @@ import Testing
 
     @Test func anAdThatEndedEarlyIsLoggedAfterItsLoaded() throws {
         final class CutAdMedia: AdMediaProvider {
-            func prepareAd(breakIndex: Int, adIndex: Int, ad: LinearAd) -> Result<AdMediaInfo, AdError> {
-                .success(AdMediaInfo(frameCount: 10, duration: MediaDuration(seconds: 1),
-                                     earlyEnd: EarlyEnd(path: "/ads/cut.webm", end: MediaDuration(seconds: 1),
-                                                        declared: MediaDuration(seconds: 3))))
+            func prepareAd(breakIndex: Int, adIndex: Int, ad: LinearAd) -> PreparedAdMedia {
+                PreparedAdMedia(.success(AdMediaInfo(frameCount: 10, duration: MediaDuration(seconds: 1),
+                                                     earlyEnd: EarlyEnd(path: "/ads/cut.webm", end: MediaDuration(seconds: 1),
+                                                                        declared: MediaDuration(seconds: 3)))))
             }
         }
         let plan = AdPlan(breaks: [AdBreak(position: .midroll(seconds(2)), ads: [testAd("m")])])

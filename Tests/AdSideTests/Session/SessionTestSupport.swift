@@ -7,6 +7,8 @@ import MediaCore
 final class FakeAdMedia: AdMediaProvider {
     let rate: FrameRate
     var outcomes: [String: Result<MediaDuration, AdError>]
+    /// What opening each ad notes (waits, dropped cache entries, loudness), by `LinearAd.id`.
+    var notes: [String: [MediaNote]] = [:]
     private(set) var requests: [String] = []
 
     init(rate: FrameRate, _ outcomes: [String: Result<MediaDuration, AdError>]) {
@@ -22,11 +24,13 @@ final class FakeAdMedia: AdMediaProvider {
         self.init(rate: rate, exactSeconds.mapValues { .success(MediaDuration(seconds: $0)) })
     }
 
-    func prepareAd(breakIndex: Int, adIndex: Int, ad: LinearAd) -> Result<AdMediaInfo, AdError> {
+    func prepareAd(breakIndex: Int, adIndex: Int, ad: LinearAd) -> PreparedAdMedia {
         let id = ad.id ?? "?"
         requests.append(id)
-        guard let outcome = outcomes[id] else { return .failure(AdError(.fileNotFound, "no media for ad \(id)")) }
-        return outcome.map { AdMediaInfo(duration: $0, rate: rate) }
+        guard let outcome = outcomes[id] else {
+            return PreparedAdMedia(.failure(AdError(.fileNotFound, "no media for ad \(id)")), notes: notes[id] ?? [])
+        }
+        return PreparedAdMedia(outcome.map { AdMediaInfo(duration: $0, rate: rate) }, notes: notes[id] ?? [])
     }
 }
 
