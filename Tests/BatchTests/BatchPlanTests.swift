@@ -269,7 +269,7 @@ import Testing
             BatchSummary.JobResult(id: "title-fr", line: 1, status: .rendered, exitCode: 0, output: "out/title-fr.mp4",
                                    frames: 1234, seconds: 12.34, verify: .init(passed: true, message: "ok")),
             .init(id: nil, line: 3, status: .invalid, error: "line 3: id: missing"),
-            .init(id: "b", line: 4, status: .failed, exitCode: 1, output: "b.mp4", seconds: 2, error: "exit status 1"),
+            .init(id: "b", line: 4, status: .failed, exitCode: 1, error: "exit status 1", output: "b.mp4", seconds: 2),
             .init(id: "c\"d", line: 5, status: .upToDate, output: "c.mp4", seconds: 9),
             .init(id: "e", line: 6, status: .notStarted, output: "e.mp4"),
         ].map(\.statusLine)
