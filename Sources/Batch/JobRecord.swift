@@ -60,24 +60,6 @@ public struct JobRecord: Codable, Hashable, Sendable {
         return try? JSONDecoder().decode(JobRecord.self, from: data)
     }
 
-    /// Why `self` (the stored record) does not let the job be skipped, or nil when the job is up to date with
-    /// `current` (the record it would write now, before rendering: its outputs are checked on disk instead).
-    public func staleness(against current: JobRecord, in directory: String) -> String? {
-        if pipctlVersion != current.pipctlVersion { return "made by pipctl \(pipctlVersion)" }
-        if arguments != current.arguments { return "its options changed" }
-        if inputs.map(\.path) != current.inputs.map(\.path) { return "its inputs changed" }
-        for (old, new) in zip(inputs, current.inputs) where old != new {
-            return new.size == nil && !BatchManifest.isURL(new.path) ? "\(new.path) is gone" : "\(new.path) changed"
-        }
-        for output in outputs {
-            let now = FileState(output.path, in: directory)
-            if now.size == nil { return "\(output.path) is missing" }
-            if now != output { return "\(output.path) changed since it was rendered" }
-        }
-        if Set(outputs.map(\.path)) != Set(current.outputs.map(\.path)) { return "its outputs changed" }
-        return nil
-    }
-
     public func json() -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -109,13 +109,21 @@ enum BatchCommand: Command {
             try context.interrupt.checkpoint()
             throw CommandFailure(PrintableText.escaping("\(error)"))
         }
-        let entries = manifest.entries.filter { shard?.contains(id: $0.id, line: $0.line) ?? true }
-        let summaryPath = options.summary ?? defaultSummaryPath(options.manifest, shard: shard)
-        let plan = try BatchPlan(manifest: manifest, entries: entries, reserved: [
-            FileIdentity.Named("the manifest", options.manifest),
-            FileIdentity.Named(options.summary == nil ? "the summary" : "--summary", summaryPath),
-        ] + (options.junit.map { [FileIdentity.Named("--junit", $0)] } ?? []), interrupt: context.interrupt, command: context.command)
-        let planned = plan.planned
+        let summaryPath = options.summary ?? BatchSummary.defaultPath(forManifest: options.manifest, shard: shard)
+        let plan: BatchPlan
+        do {
+            plan = try BatchPlan(
+                manifest: manifest, shard: shard,
+                reserved: [FileIdentity.Named("the manifest", options.manifest),
+                           FileIdentity.Named(options.summary == nil ? "the summary" : "--summary", summaryPath)]
+                    + (options.junit.map { [FileIdentity.Named("--junit", $0)] } ?? []),
+                pipctlVersion: Pipctl.version, force: options.force,
+                command: { job throws(BatchLineError) in try BatchJobCommand(rendering: job, directory: manifest.directory) },
+                isCancelled: { interrupt.isSet })
+        } catch {
+            try context.interrupt.checkpoint()
+            throw UsageError(command: context.command, message: PrintableText.escaping(error.description))
+        }
 
         // The batch's own reports must not replace a job's input or the manifest.
         var files = CommandFiles()
@@ -130,117 +138,38 @@ enum BatchCommand: Command {
         let executable = try executablePath()
         let processors = AvailableProcessors.count()
         let threads = max(1, processors / options.jobs)
-        var results: [Int: BatchSummary.JobResult] = [:]
-        var items: [BatchRunner.WorkItem] = []
-        var itemLines: [Int] = []
-        var reasons: [Int: String] = [:]
-        /// A job's first local input that does not exist: the dry run says the job would fail.
-        var missing: [Int: String] = [:]
-        for (entry, work) in planned {
-            switch entry {
-            case .invalid(let error):
-                results[error.line] = .init(id: error.id, line: error.line, status: .invalid, error: error.description)
-            case .job(let job):
-                let work = work!
-                let record = JobRecord(
-                    id: job.id, pipctlVersion: Pipctl.version, arguments: work.arguments,
-                    inputs: work.inputs.map { JobRecord.FileState($0, in: manifest.directory) },
-                    outputs: work.outputs.map { JobRecord.FileState(path: $0) })
-                let stored = JobRecord.stored(forOutput: job.output, in: manifest.directory)
-                let staleness = options.force ? "--force" : stored.map { $0.staleness(against: record, in: manifest.directory) }
-                    ?? "not rendered yet"
-                if staleness == nil, let stored {
-                    var result = BatchSummary.JobResult(id: job.id, line: job.line, status: .upToDate, output: job.output)
-                    result.frames = stored.frames
-                    results[job.line] = result
-                    continue
-                }
-                reasons[job.line] = staleness
-                missing[job.line] = work.inputs.lazy.filter { !BatchManifest.isURL($0) }
-                    .map { BatchManifest.resolve($0, in: manifest.directory) }
-                    .first { !FileManager.default.fileExists(atPath: $0) }
-                var verify: [String]?
-                if options.verify || options.verifySources {
-                    verify = ["verify", job.output, "--timeline", work.timeline] + (options.verifySources ? ["--sources"] : [])
-                }
-                items.append(.init(job: job, arguments: work.arguments,
-                                   threadArguments: work.setsThreads ? [] : ["--threads", String(threads)],
-                                   verifyArguments: verify, record: record, timeline: work.timeline))
-                itemLines.append(job.line)
-            }
-        }
-
-        context.errorOutput.write("\(context.command): "
-            + (shard.map { "\(entries.count) of \(manifest.entries.count) lines (shard \($0))" } ?? "\(entries.count) line\(entries.count == 1 ? "" : "s")")
-            + ", \(items.count) to render, \(options.jobs) at a time with \(threads) thread\(threads == 1 ? "" : "s") each"
-            + " (\(processors) processor\(processors == 1 ? "" : "s") available)\n")
+        let items = plan.workItems(threads: threads, verify: options.verifySources ? .sources : options.verify ? .stamps : .off)
+        context.errorOutput.write("\(context.command): \(plan.headline(concurrency: options.jobs, threads: threads, processors: processors))\n")
         if options.dryRun {
-            var lines = results.mapValues(describe)
-            for item in items {
-                if let file = missing[item.job.line] {
-                    lines[item.job.line] = "would fail  \(quotedID(item.job.id))  \(item.job.output)  (\(file) does not exist)"
-                } else {
-                    lines[item.job.line] = "to render   \(quotedID(item.job.id))  \(item.job.output)  (\(reasons[item.job.line] ?? ""))"
-                }
-            }
-            for (_, line) in lines.sorted(by: { $0.key < $1.key }) { context.output.write(PrintableText.escaping(line) + "\n") }
+            for line in plan.dryRunLines { context.output.write(PrintableText.escaping(line) + "\n") }
             return
         }
-        for (_, result) in results.sorted(by: { $0.key < $1.key }) { context.output.write(PrintableText.escaping(describe(result)) + "\n") }
+        let settled = plan.settled
+        for result in settled { context.output.write(PrintableText.escaping(result.statusLine) + "\n") }
 
         let runner = BatchRunner(executable: executable, directory: manifest.directory, concurrency: options.jobs,
                                  environment: context.environment,
                                  timeout: options.timeout.map { .nanoseconds(Int64(($0.seconds.doubleValue * 1e9).rounded())) })
         context.interrupt.onInterrupt { runner.stop(signal: $0) }
-        let progress = BatchProgress(total: entries.count, done: results.count, sink: context.errorOutput,
+        let progress = BatchProgress(total: plan.steps.count, done: settled.count, sink: context.errorOutput,
                                      environment: context.environment)
         let output = context.output, errorOutput = context.errorOutput
-        let work = items
         let ran = try await runBlocking {
-            runner.run(work) { report in
+            runner.run(items) { report in
                 progress.finished(report.result)
                 for line in report.log.split(whereSeparator: \.isNewline) {
                     errorOutput.write(PrintableText.escaping("[\(report.result.name)] \(line)") + "\n")
                 }
-                output.write(PrintableText.escaping(describe(report.result)) + "\n")
+                output.write(PrintableText.escaping(report.result.statusLine) + "\n")
             }
         }
-        for (line, result) in zip(itemLines, ran) { results[line] = result }
 
-        let summary = BatchSummary(manifest: options.manifest, manifestDigest: manifest.digest, shard: shard,
-                                   jobs: results.sorted { $0.key < $1.key }.map(\.value))
-        try write(summary, to: summaryPath, junit: options.junit)
-        let counts = summary.counts
-        context.errorOutput.write("\(context.command): \(summary.jobs.count) job\(summary.jobs.count == 1 ? "" : "s")"
-            + (shard.map { " (shard \($0))" } ?? "") + ": "
-            + BatchSummary.Status.allCases.compactMap { counts[$0]! > 0 ? "\(counts[$0]!) \(words($0))" : nil }.joined(separator: ", ")
-            + "; summary: \(PrintableText.escaping(summaryPath))" + (options.junit.map { "; junit: \(PrintableText.escaping($0))" } ?? "") + "\n")
+        let summary = plan.summary(ran: ran)
+        try summary.write(to: summaryPath, junit: options.junit)
+        context.errorOutput.write(PrintableText.escaping("\(context.command): "
+            + summary.closingLine(summaryPath: summaryPath, junit: options.junit)) + "\n")
         try context.interrupt.checkpoint()
-        if summary.failures > 0 {
-            throw CommandFailure(PrintableText.escaping("\(summary.failures) of \(summary.jobs.count) jobs failed; first: "
-                + (summary.jobs.first { $0.status.isFailure }.map { "\($0.name): \($0.error ?? $0.status.rawValue)" } ?? "")))
-        }
-    }
-
-    /// Writes the summary and the JUnit report together: both appear, or neither changes.
-    static func write(_ summary: BatchSummary, to path: String, junit: String?) throws {
-        var files = [try AtomicFile(destination: path)]
-        try files[0].write(summary.json())
-        if let junit {
-            files.append(try AtomicFile(destination: junit))
-            try files[1].write(Data(JUnitReport.xml(summary).utf8))
-        }
-        try AtomicFile.commitAll(files)
-    }
-
-    /// `titles.jsonl` → `titles.summary.json`, `titles.shard-0-of-3.summary.json`.
-    static func defaultSummaryPath(_ manifest: String, shard: BatchShard?) -> String {
-        var base = manifest
-        for suffix in [".jsonl", ".ndjson", ".json"] where base.hasSuffix(suffix) {
-            base = String(base.dropLast(suffix.count))
-            break
-        }
-        return base + (shard.map { ".shard-\($0.index)-of-\($0.count)" } ?? "") + ".summary.json"
+        if let failure = summary.failureMessage { throw CommandFailure(PrintableText.escaping(failure)) }
     }
 
     /// This pipctl, which each job runs.
@@ -250,30 +179,4 @@ enum BatchCommand: Command {
         }
         return path
     }
-
-    /// One line per job: `rendered    "title-fr"  out/title-fr.mp4  1234 frames  12.3 s  verify passed`.
-    static func describe(_ result: BatchSummary.JobResult) -> String {
-        let status = words(result.status).padding(toLength: 11, withPad: " ", startingAt: 0)
-        let name = result.id.map(quotedID) ?? "line \(result.line)"
-        var parts = [status + " " + name]
-        if let output = result.output, result.status != .invalid { parts.append(output) }
-        if let frames = result.frames { parts.append("\(frames) frames") }
-        if let seconds = result.seconds, result.status == .rendered { parts.append(String(format: "%.1f s", seconds)) }
-        if let verify = result.verify, verify.passed { parts.append("verify passed") }
-        if let error = result.error { parts.append(error) }
-        return parts.joined(separator: "  ")
-    }
-
-    static func words(_ status: BatchSummary.Status) -> String {
-        switch status {
-        case .rendered: "rendered"
-        case .upToDate: "up to date"
-        case .failed: "failed"
-        case .invalid: "invalid"
-        case .interrupted: "interrupted"
-        case .notStarted: "not started"
-        }
-    }
-
-    static func quotedID(_ id: String) -> String { quoted(id) }
 }

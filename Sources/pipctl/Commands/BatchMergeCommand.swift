@@ -48,10 +48,8 @@ enum BatchMergeCommand: Command {
         }
         let merged: BatchSummary
         do { merged = try BatchSummary.merge(parts) } catch { throw CommandFailure("\(error)") }
-        try BatchCommand.write(merged, to: options.output, junit: options.junit)
-        let counts = merged.counts
-        context.output.write("\(options.output): \(merged.jobs.count) jobs from \(parts.count) shards: "
-            + BatchSummary.Status.allCases.compactMap { counts[$0]! > 0 ? "\(counts[$0]!) \(BatchCommand.words($0))" : nil }.joined(separator: ", ") + "\n")
+        try merged.write(to: options.output, junit: options.junit)
+        context.output.write("\(options.output): \(merged.jobs.count) jobs from \(parts.count) shards: \(merged.countsText)\n")
         if merged.failures > 0 {
             throw CommandFailure("\(merged.failures) of \(merged.jobs.count) jobs failed")
         }

@@ -4,24 +4,9 @@ import Batch
 
 /// A manifest job as a `pipctl render` command line, checked by render's own parser before anything runs, with
 /// the files it reads and writes.
-struct BatchJobArguments {
-    /// `["render", "--content", …]`.
-    let arguments: [String]
-    /// Files the job reads, as written (relative to the manifest's directory).
-    let inputs: [String]
-    /// Files its local ads documents name (their media, the documents their wrappers and VMAP breaks name), found
-    /// without the network: read by the render only if their ads play, so they are checked against the batch's
-    /// outputs (`BatchPlan`) but neither fingerprint the job nor make its dry run say it would fail.
-    let namedInputs: [String]
-    /// Files the job writes, as written: the output, its timeline and event log, a frame-hash file.
-    let outputs: [String]
-    /// The timeline's path.
-    let timeline: String
-    /// Whether the options set `--threads` (then `--jobs` does not).
-    let setsThreads: Bool
-
+extension BatchJobCommand {
     /// Options the job's own fields set, and what to use instead.
-    static let reserved: [String: String] = [
+    static let reservedOptions: [String: String] = [
         "content": "the job's content field", "ads": "the job's ads field", "break": "the job's breaks field",
         "session": "the job's session field",
         "output": "the job's output field", "o": "the job's output field",
@@ -32,7 +17,7 @@ struct BatchJobArguments {
     static let inputOptions: Set<String> = ["url-map", "script", "pip-background", "session", "font"]
 
     /// - Parameter directory: the manifest's directory, where the job runs (a session file is read from there).
-    init(_ job: BatchJob, directory: String) throws(BatchLineError) {
+    init(rendering job: BatchJob, directory: String) throws(BatchLineError) {
         func fail(_ path: String?, _ message: String) -> BatchLineError {
             BatchLineError(line: job.line, id: job.id, path: path, message: message)
         }
@@ -48,7 +33,7 @@ struct BatchJobArguments {
         var optionFiles: [String: String] = [:]
         for option in job.options {
             let path = "options." + option.name
-            if let why = BatchJobArguments.reserved[option.name] { throw fail(path, "cannot be set here: \(why)") }
+            if let why = BatchJobCommand.reservedOptions[option.name] { throw fail(path, "cannot be set here: \(why)") }
             guard let spec = specs.first(where: { $0.long == option.name }) else {
                 let guess = Suggestion.closest(to: option.name, among: specs.compactMap(\.long)).map { " (did you mean \($0)?)" } ?? ""
                 throw fail(path, "not an option of pipctl render\(guess)")
@@ -123,17 +108,14 @@ struct BatchJobArguments {
         }
         var loader = AdsLoader()
         loader.settings.urlMap = urlMap.flatMap { try? URLMap.load(contentsOfFile: $0) }
-        namedInputs = documents.flatMap { document in
+        let namedInputs = documents.flatMap { document in
             loader.localFiles(of: document, relativeTo: directory).filter { $0 != BatchManifest.resolve(document, in: directory) }
         }
-        inputs += BatchJobArguments.inputOptions.sorted().compactMap { optionFiles[$0] }
+        inputs += BatchJobCommand.inputOptions.sorted().compactMap { optionFiles[$0] }
         let timeline = optionFiles["timeline"] ?? job.output + ".timeline.json"
         var outputs = [job.output, timeline, optionFiles["events"] ?? job.output + ".events.jsonl"]
         if let hashes = optionFiles["framehash"] { outputs.append(hashes) }
-        self.arguments = ["render"] + arguments
-        self.inputs = inputs
-        self.outputs = outputs
-        self.timeline = timeline
-        setsThreads = job.options.contains { $0.name == "threads" }
+        self.init(arguments: ["render"] + arguments, inputs: inputs, namedInputs: namedInputs, outputs: outputs,
+                  timeline: timeline, setsThreads: job.options.contains { $0.name == "threads" })
     }
 }
