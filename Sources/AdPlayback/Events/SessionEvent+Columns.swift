@@ -163,6 +163,8 @@ extension SessionEventColumns {
             set(subject)
             self.reason = reason
             self.message = message
+        case .screen(let event):
+            message = event.message
         case .beacon(let name, let url, let subject, let code):
             set(subject)
             self.code = code
@@ -229,7 +231,7 @@ extension SessionEvent.Kind {
             }
         case .command: .command
         case .sessionEnded: .sessionEnded
-        case .log: .log
+        case .log, .screen: .log
         case .beacon: .beacon
         case .screenAd(let moment, _): SessionEventType(rawValue: moment.rawValue)!
         case .native(let moment, _):
@@ -285,7 +287,17 @@ extension SessionEventColumns {
         case .pipRestoreUserInterface: return .pictureInPicture(.restoreUserInterface)
         case .command: return .command(try required(message, .message))
         case .sessionEnded: return .sessionEnded(try required(reason, .reason))
-        case .log: return .log(try subject(), reason: reason, message: try required(message, .message))
+        case .log:
+            let subject = try subject(), message = try required(message, .message)
+            // The screen's lines: about the session, without a reason, their message one of `ScreenEventKind`'s.
+            if subject == .session, reason == nil {
+                do throws(ScreenEventTextError) {
+                    if let event = try SessionEvent.ScreenEventKind(message: message) { return .screen(event) }
+                } catch {
+                    throw .malformed(.message, error.description)
+                }
+            }
+            return .log(subject, reason: reason, message: message)
         case .beacon:
             return .beacon(try required(event, .event), url: try required(url, .url), try subject(), code: code)
         case .bannerViewDidReceiveAd, .bannerViewDidFailToReceiveAd, .bannerViewDidRecordImpression,
@@ -311,7 +323,7 @@ extension SessionEventColumns {
     }
 
     private func required<T>(_ value: T?, _ key: CodingKeys) throws(SessionEventColumnsError) -> T {
-        guard let value else { throw SessionEventColumnsError(type: type, missing: key) }
+        guard let value else { throw .missing(key, type: type) }
         return value
     }
 
@@ -330,17 +342,23 @@ extension SessionEventColumns {
         case (let b?, let a?): return .ad(AdReference(b, a))
         case (let b?, nil): return .adBreak(b)
         case (nil, nil): return .session
-        case (nil, _?): throw SessionEventColumnsError(type: type, missing: .breakIndex)
+        case (nil, _?): throw .missing(.breakIndex, type: type)
         }
     }
 }
 
-/// A line whose type needs a column it lacks (`AD_PROGRESS` without `adTime`); `EventLogReader` names the line.
-struct SessionEventColumnsError: Error, CustomStringConvertible {
-    let type: SessionEventType
-    let missing: SessionEventColumns.CodingKeys
+/// A line whose type needs a column it lacks (`AD_PROGRESS` without `adTime`), or whose column is not what its kind
+/// writes there (a screen `LOG`'s message); `EventLogReader` names the line.
+enum SessionEventColumnsError: Error, CustomStringConvertible {
+    case missing(SessionEventColumns.CodingKeys, type: SessionEventType)
+    case malformed(SessionEventColumns.CodingKeys, String)
 
-    var description: String { "missing field \"\(missing.stringValue)\": \(type.rawValue) carries it" }
+    var description: String {
+        switch self {
+        case .missing(let key, let type): "missing field \"\(key.stringValue)\": \(type.rawValue) carries it"
+        case .malformed(let key, let why): "field \"\(key.stringValue)\": \(why)"
+        }
+    }
 }
 
 // MARK: - Codable, and the columns read back

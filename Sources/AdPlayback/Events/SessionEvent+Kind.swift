@@ -40,6 +40,9 @@ extension SessionEvent {
         case beacon(TrackingEventName, url: String, Subject, code: Int?)
 
         // The device screen.
+        /// A `LOG` of what a screen command did to the screen (`PlayerScreen.apply`): a scene's new size, frame or
+        /// activation, a banner to request again, a presentation, a tap and what it landed on.
+        case screen(ScreenEventKind)
         /// A banner's or a full-screen ad's delegate message (its scene is the event's).
         case screenAd(ScreenAdMoment, ScreenAdDetails)
         /// A native placement's or card's event, with the slider guide's names.

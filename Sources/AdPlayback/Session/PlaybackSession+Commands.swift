@@ -101,7 +101,7 @@ extension PlaybackSession {
             // the others, deciding the same frame after it, follow the change.
             guard logs else { return screenChanged() }
             do {
-                for line in try screen.apply(screenCommand, at: time, live: live) { recorder.log(line) }
+                for event in try screen.apply(screenCommand, at: time, live: live) { recorder.emit(.screen(event)) }
                 screenChanged()
             } catch {
                 refuse(command, error.description)

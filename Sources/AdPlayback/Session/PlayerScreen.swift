@@ -15,9 +15,9 @@ public protocol PlayerScreen: AnyObject {
     var firstScene: SceneID { get }
     /// Applies a screen command at output time `time` (`live`: typed during `play`, not from the script).
     ///
-    /// - Returns: the lines to log, one for each thing the screen did.
+    /// - Returns: what the screen did, in the order an app hears it; the session logs each (`SessionEvent.Kind.screen`).
     /// - Throws: why the screen refused the command; the screen is then as it was.
-    func apply(_ command: ScreenCommand, at time: MediaTime, live: Bool) throws(ScreenRefusal) -> [String]
+    func apply(_ command: ScreenCommand, at time: MediaTime, live: Bool) throws(ScreenRefusal) -> [SessionEvent.ScreenEventKind]
     /// Notes a native placement's command at output time `time`; the placements follow it.
     ///
     /// - Throws: why the screen refuses it: it has no native placement to act on.

@@ -40,7 +40,7 @@ public enum EventLogReader {
     /// The decoding error in a few words: which field and what was wrong.
     static func reason(_ error: any Error) -> String {
         switch error {
-        case let missing as SessionEventColumnsError: missing.description
+        case let columns as SessionEventColumnsError: columns.description
         case DecodingError.keyNotFound(let key, _): "missing field \"\(key.stringValue)\""
         case DecodingError.typeMismatch(let type, let context), DecodingError.valueNotFound(let type, let context):
             "field \"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" is not a \(type)"

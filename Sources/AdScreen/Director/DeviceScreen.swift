@@ -48,7 +48,7 @@ public final class DeviceScreen: PlayerScreen {
     public var activeScene: SceneID { state.activeScene }
     public var firstScene: SceneID { state.scenes[0].id }
 
-    public func apply(_ command: ScreenCommand, at time: MediaTime, live: Bool) throws(ScreenRefusal) -> [String] {
+    public func apply(_ command: ScreenCommand, at time: MediaTime, live: Bool) throws(ScreenRefusal) -> [SessionEvent.ScreenEventKind] {
         var next = state
         let events: [ScreenEvent]
         do {
@@ -72,7 +72,7 @@ public final class DeviceScreen: PlayerScreen {
         state = next
         if live { liveChanges.append(change) }
         if recordsNativeCommands { nativeCommands.append(AppliedCommand(time: time, command: .screen(command), change: change)) }
-        return logged.map(\.logText)
+        return logged.map(\.sessionEvent)
     }
 
     /// `scene`'s presented video failed part-way at output time `time` and the screen ads dismissed it

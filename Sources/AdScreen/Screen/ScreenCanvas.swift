@@ -52,21 +52,3 @@ public struct ScreenCanvas: Hashable, Sendable {
             })
     }
 }
-
-extension ScreenEvent {
-    /// The event as a `LOG` line of the event log, until the vocabulary has a type for each.
-    public var logText: String {
-        switch self {
-        case .willTransition(let scene, let size): "scene \(scene) will transition to \(size)"
-        case .didUpdateCoordinateSpace(let layout):
-            "scene \(layout.id) frame \(layout.frame) safe area \(layout.safeArea)"
-        case .activationChanged(let scene, let state): "scene \(scene) is \(state.rawValue)"
-        case .bannerNeedsReload(let scene, let size): "scene \(scene) banner needs a new request for \(size)"
-        case .bannerReanchored(let scene, let frame): "scene \(scene) banner re-anchored at \(frame)"
-        case .presented(let scene, let what): "scene \(scene) presents \(what.rawValue)"
-        case .dismissed(let scene, let what): "scene \(scene) dismissed \(what.rawValue)"
-        case .tapped(let x, let y, let layer):
-            "tap at \(x),\(y) on " + (layer.map { "\($0.kind.rawValue) of scene \($0.scene)" } ?? "nothing")
-        }
-    }
-}

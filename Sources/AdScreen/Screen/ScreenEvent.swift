@@ -23,12 +23,19 @@ public enum ScreenEvent: Hashable, Sendable {
     case dismissed(scene: SceneID, ScenePresentation)
     /// A tap at the device's point (x, y), as typed, landed on `layer`, or on nothing (bezel, divider) when `nil`.
     case tapped(x: Int, y: Int, layer: ScreenLayer?)
-}
 
-/// What covers a scene's window until it is dismissed.
-public enum ScenePresentation: String, Hashable, Sendable, Codable {
-    /// A full-screen ad (`fullscreen` layer).
-    case interstitial
-    /// The landing screen a banner tap opens (`overlay` layer).
-    case bannerLanding
+    /// The event as the session logs it (`SessionEvent.Kind.screen`): a scene's layout as its frame and insets, a
+    /// tapped layer as its kind and scene.
+    public var sessionEvent: SessionEvent.ScreenEventKind {
+        switch self {
+        case .willTransition(let scene, let size): .willTransition(scene: scene, to: size)
+        case .didUpdateCoordinateSpace(let layout): .didUpdateCoordinateSpace(scene: layout.id, frame: layout.frame, safeArea: layout.safeArea)
+        case .activationChanged(let scene, let state): .activationChanged(scene: scene, to: state)
+        case .bannerNeedsReload(let scene, let size): .bannerNeedsReload(scene: scene, size: size)
+        case .bannerReanchored(let scene, let frame): .bannerReanchored(scene: scene, frame: frame)
+        case .presented(let scene, let what): .presented(scene: scene, what)
+        case .dismissed(let scene, let what): .dismissed(scene: scene, what)
+        case .tapped(let x, let y, let layer): .tapped(x: x, y: y, on: layer.map { .layer($0.kind, scene: $0.scene) } ?? .nothing)
+        }
+    }
 }

@@ -91,6 +91,8 @@ import Testing
             .native(.bindingFailure(message: "headline"), card), .native(.impression, card),
             .native(.click(link: "https://l.example/"), card),
             .native(.duplicate(otherPlacement: "top", message: "left out"), card),
+            .screen(.tapped(x: 1, y: 2, on: .nativeCard(card: 3, adID: "shoe-4", placement: "feed"))),
+            .screen(.presented(scene: "left", .interstitial)),
         ]
         return kinds
     }()

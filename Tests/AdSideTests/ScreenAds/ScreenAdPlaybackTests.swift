@@ -90,12 +90,13 @@ import Testing
         // The session's screen agrees: it applies the same commands at their frames.
         let screen = DeviceScreen(initial: run.driver.timeline.initial, script: SessionScript(), live: false)
         screen.ads = ScreenAdPlayback(run: run)
-        var lines: [String] = []
+        var events: [SessionEvent.ScreenEventKind] = []
         for (seconds, command) in script.prefix(4) {
-            lines += try screen.apply(command, at: MediaTime(seconds: seconds), live: false)
+            events += try screen.apply(command, at: MediaTime(seconds: seconds), live: false)
         }
         #expect(screen.state.scene("side")?.presentation == nil)
-        #expect(lines.filter { $0.contains("present") }.count == 1, "only the present that showed is logged as one: \(lines)")
+        #expect(events.filter { $0 == .presented(scene: "side", .interstitial) }.count == 1,
+                "only the present that showed is logged as one: \(events)")
         #expect(throws: ScreenRefusal("screen command \"dismiss side\": scene \"side\" presents nothing")) {
             try screen.apply(.dismiss("side"), at: MediaTime(seconds: 5), live: false)
         }

@@ -32,7 +32,7 @@ import Testing
             #expect(pip.maxX <= window.maxX - 16 && pip.maxY <= window.maxY - 16 && pip.x > window.x && pip.y > window.y)
         }
         #expect(run.events.allSatisfy { $0.scene == "main" })
-        #expect(run.events.contains { $0.type == .log && $0.columns.message == "scene main will transition to 834x1194" })
+        #expect(run.events.contains { $0.kind == .screen(.willTransition(scene: "main", to: PointSize(width: 834, height: 1194))) })
     }
 
     @Test func aRefusedScreenCommandSaysWhyAndChangesNothing() throws {

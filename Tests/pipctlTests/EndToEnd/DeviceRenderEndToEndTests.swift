@@ -1,3 +1,4 @@
+import AdPlayback
 import Foundation
 import MediaCore
 import Testing
@@ -42,11 +43,31 @@ extension EndToEnd {
 
             func picture(frame: Int) throws -> DecodedPicture { try DecodedPicture(file: output, size: size, frame: frame) }
 
+            /// What the screen reported in the event log, typed as the log's reader reads it, each at its frame.
+            func screenEvents() throws -> [ScreenEventAt] {
+                try EventLogReader.read(contentsOf: URL(fileURLWithPath: output + ".events.jsonl")).compactMap {
+                    if case .screen(let event) = $0.kind { ScreenEventAt(frame: $0.frame, event: event) } else { nil }
+                }
+            }
+
+            /// The screen's taps of the event log (`screenEvents`).
+            func taps() throws -> [ScreenEventAt] {
+                try screenEvents().filter { if case .tapped = $0.event { true } else { false } }
+            }
+
             /// The rectangle of the first layer of `kind` in segment `segment`.
             func layer(_ kind: String, segment: Int = 0) throws -> PixelRect {
                 let layers = try #require(segments[segment]["layers"] as? [[String: Any]])
                 return try DeviceRenderTests.rect(try #require(layers.first { $0["kind"] as? String == kind })["rect"])
             }
+        }
+
+        /// A screen event of a render's log and its output frame.
+        struct ScreenEventAt: Equatable, CustomStringConvertible {
+            var frame: Int64?
+            var event: SessionEvent.ScreenEventKind
+
+            var description: String { "\(frame.map(String.init) ?? "-") \(event)" }
         }
 
         /// Makes the content (1 s, 320x180, flat yellow or ffmpeg's `testsrc2`) and the banner with ffmpeg, then
@@ -168,7 +189,7 @@ extension EndToEnd {
             Self.expectFlat(landscape, banner, Self.bannerY, "landscape banner")
             Self.expectFlat(landscape, try Self.rect(render.segments[1]["picture"]).clipped(above: banner.y), Self.contentY, "landscape content")
             // The width changed: the banner needs a new request, logged for the scene.
-            #expect(render.events.contains { $0["message"] as? String == "scene main banner needs a new request for 734x58" })
+            #expect(try render.screenEvents().contains { $0.event == .bannerNeedsReload(scene: "main", size: PointSize(width: 734, height: 58)) })
         }
 
         @Test func aFoldedFoldableShowsItsOuterDisplayWithTheBezelAround() async throws {

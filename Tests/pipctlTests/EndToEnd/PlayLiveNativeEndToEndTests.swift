@@ -1,3 +1,4 @@
+import AdPlayback
 import Foundation
 import LoopbackServer
 import MediaCore
@@ -118,10 +119,10 @@ extension EndToEnd {
             #expect(rendered.size.width == 590 && live.size.width == 1278)
             let replayed = rendered.events.filter { $0["placement"] as? String == "s" }
             #expect(replayed.map { Self.line($0) } == native.map { Self.line($0) })
-            let taps = { (events: [[String: Any]]) in
-                events.compactMap { e in (e["message"] as? String).flatMap { $0.hasPrefix("tap at") ? "\(e["frame"] ?? "?") \($0)" : nil } }
-            }
-            #expect(taps(live.events).count == 1 && taps(rendered.events) == taps(live.events), "\(taps(live.events))")
+            let taps = try live.taps(), replayedTaps = try rendered.taps()
+            #expect(taps.count == 1 && replayedTaps == taps, "\(taps) \(replayedTaps)")
+            // The screen model's layer under the card is the scene's content; only a tap on nothing of its own is the card's.
+            #expect(taps.map(\.event) == [.tapped(x: 200, y: 180, on: .layer(.content, scene: "feed"))], "\(taps)")
 
             // Replayed at another point scale (2 px per point, where play drew 3/2), the log's tap still clicks card 2:
             // it is in points. Read as pixels it would be 100,90 pt there, on the block's header above the cards.
@@ -134,7 +135,7 @@ extension EndToEnd {
             let twice = try Device.Render(reading: large, in: dir)
             #expect(twice.size.width == 786)
             #expect(twice.events.filter { $0["placement"] as? String == "s" }.map { Self.line($0) } == native.map { Self.line($0) })
-            #expect(taps(twice.events) == taps(live.events))
+            #expect(try twice.taps() == taps)
         }
 
         /// `play` of the bundled rotating slider session (its own script, no typed command): the images it fetched as

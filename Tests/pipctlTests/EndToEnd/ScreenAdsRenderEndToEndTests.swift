@@ -1,3 +1,4 @@
+import AdPlayback
 import Foundation
 import LoopbackServer
 import MediaCore
@@ -129,7 +130,9 @@ extension EndToEnd {
             #expect(render.events.first { $0["type"] as? String == "bannerViewDidReceiveAd" }?["contentTime"] as? Double == 0)
             let messages = render.events.compactMap { $0["message"] as? String }
             #expect(!messages.contains { $0.contains("already presents") }, "\(messages)")
-            #expect(!messages.contains { $0.contains("presents interstitial") || $0.contains("dismissed interstitial") }, "\(messages)")
+            let screen = try render.screenEvents().map(\.event)
+            #expect(!screen.contains(.presented(scene: "main", .interstitial)) && !screen.contains(.dismissed(scene: "main", .interstitial)),
+                    "\(screen)")
             let refused = render.events.first { $0["reason"] as? String == "refused" }
             #expect(refused?["frame"] as? Int == 24 && (refused?["message"] as? String)?.contains("presents nothing") == true, "\(render.events)")
         }

@@ -1,3 +1,4 @@
+import AdPlayback
 import Foundation
 import MediaCore
 import Testing
@@ -68,11 +69,12 @@ extension EndToEnd {
             try #require(result.exitStatus == 0, "\(result.standardError)")
             let tapped = try Device.Render(reading: output, in: dir)
             let clicks = tapped.events.filter { $0["type"] as? String == "bannerViewDidRecordClick" }.compactMap { $0["time"] as? Double }
-            #expect(clicks == [0.5, 1.5], "\(tapped.events.filter { ($0["message"] as? String)?.hasPrefix("tap") == true })")
-            let taps = tapped.events.filter { $0["type"] as? String == "LOG" }.compactMap { $0["message"] as? String }.filter { $0.hasPrefix("tap") }
-            #expect(taps.first?.hasPrefix("tap \(drawnPoints.x),\(drawnPoints.y) ignored: ") == true, "\(taps)")
-            #expect(taps.dropFirst() == ["tap at \(onDevice.x),\(onDevice.y) on banner of scene main",
-                                         "tap at \(turnedOnDevice.x),\(turnedOnDevice.y) on banner of scene main"])
+            let taps = try tapped.taps()
+            #expect(clicks == [0.5, 1.5], "\(taps)")
+            let refused = tapped.events.filter { $0["reason"] as? String == "refused" }.compactMap { $0["message"] as? String }
+            #expect(refused.count == 1 && refused.first?.hasPrefix("tap \(drawnPoints.x),\(drawnPoints.y) ignored: ") == true, "\(refused)")
+            #expect(taps.map(\.event) == [.tapped(x: onDevice.x, y: onDevice.y, on: .layer(.banner, scene: "main")),
+                                          .tapped(x: turnedOnDevice.x, y: turnedOnDevice.y, on: .layer(.banner, scene: "main"))])
         }
 
         /// `play --session` draws on a canvas that holds both orientations from the start (it may be turned at any
@@ -101,8 +103,7 @@ extension EndToEnd {
             let banner = try live.layer("banner")
             #expect(banner.contains(PixelRect(x: 639, y: 1160, width: 1, height: 1)), "the banner is drawn at \(banner)")
             #expect(!banner.contains(PixelRect(x: 295, y: 1160, width: 1, height: 1)))
-            let taps = live.events.compactMap { $0["message"] as? String }.filter { $0.hasPrefix("tap at") }
-            #expect(taps == ["tap at 197,773 on banner of scene main"])
+            #expect(try live.taps().map(\.event) == [.tapped(x: 197, y: 773, on: .layer(.banner, scene: "main"))])
             #expect(live.events.filter { $0["type"] as? String == "bannerViewDidRecordClick" }.count == 1)
         }
     }

@@ -1,3 +1,4 @@
+import AdPlayback
 import Foundation
 import MediaCore
 import Testing
@@ -31,8 +32,8 @@ extension EndToEnd {
             ])
             #expect(result.events.filter { $0["type"] as? String == "BEACON" }.count == 7)
             // The tap's own line names the card it clicked, not "nothing".
-            let taps = result.events.compactMap { $0["message"] as? String }.filter { $0.hasPrefix("tap at ") }
-            #expect(taps == [#"tap at 133,467 on card 3 ("shoe-4") of placement "feed-slider""#], "\(taps)")
+            let taps = try result.taps()
+            #expect(taps.map(\.event) == [.tapped(x: 133, y: 467, on: .nativeCard(card: 3, adID: "shoe-4", placement: "feed-slider"))], "\(taps)")
 
             // A feed: the player at the top of the safe area (59 pt → 88 px, 221 pt tall), the slider below it,
             // neither over the other, on every frame.
