@@ -57,7 +57,6 @@ extension SerialDecisioningTests {
             // The two breaks that answered play; the six that hung fail with 301, naming their URL.
             #expect(result.plan.breaks.map(\.position) == [.midroll(MediaTime(seconds: 2)), .midroll(MediaTime(seconds: 5))])
             #expect(result.plan.errors.map(\.code) == Array(repeating: .wrapperTimeout, count: 20))
-            #expect(server.requests(for: "/hang").count == 20, "all asked for together")
             #expect(result.plan.errors.map(\.message) == hanging.map {
                 "loading \(base)/hang\($0) was stopped: the decision deadline of 1 s passed"
             })
@@ -75,10 +74,10 @@ extension SerialDecisioningTests {
             let start = ContinuousClock.now
             let result = try await AdsLoader(settings: settings)
                 .load(AdsRequest(adTag: "\(base)/vmap.xml", contentDuration: MediaDuration(seconds: 30)))
-            // Twenty timeouts of 1 s side by side, not 20 s in turn (nor the 60 s deadline): a generous bound, far from
-            // 20 s.
+            // Twenty timeouts of 1 s, eight breaks at a time (`maximumConcurrentBreaks`): about 3 s, not 20 s in turn
+            // (nor the 60 s deadline). A generous bound, far from 20 s.
             let elapsed = ContinuousClock.now - start
-            #expect(elapsed < SanitizerSlack.time(.seconds(10)), "twenty 1 s timeouts side by side, not 20 s in turn: \(elapsed)")
+            #expect(elapsed < SanitizerSlack.time(.seconds(12)), "twenty 1 s timeouts eight at a time, not 20 s in turn: \(elapsed)")
             #expect(result.plan.errors.map(\.message) == names.map { "loading \(base)/hang?\($0) timed out after 1 s" })
         }
 
