@@ -24,12 +24,11 @@ extension EndToEnd {
             try await play.advance(until: what) { events($0).contains(where: condition) }
         }
 
-        /// Presses `key` in the window and ends play's input: its clock follows real time, and the key (q, Escape)
-        /// quits at the next frame.
+        /// Presses `key` (q, Escape) in the window and moves the clock on until it quits: the key is taken after the
+        /// next frame. (Not by ending the input: a paused session whose input ends stops at once, before the key.)
         static func quit(_ play: SteppedPlay, by key: String, on display: VirtualDisplay) async throws -> PipctlResult {
             try display.xdotool("key", key)
-            play.process.closeInput()
-            return try await play.process.result(timeout: .seconds(120))
+            return try await play.advanceUntilItEnds()
         }
 
         static func isCommand(_ event: [String: Any], _ text: String) -> Bool {

@@ -43,6 +43,12 @@ final class SteppedPlay {
         try await advance(until: "writing \(text)", step: step, onStandardError: onStandardError) { $0.contains(text) }
     }
 
+    /// Moves the clock on, `step` at a time, until play ends by itself (a quit key in its window); returns its result.
+    func advanceUntilItEnds(step: Int64 = 100) async throws -> PipctlResult {
+        while (try? await advance(milliseconds: step)) != nil {}
+        return try await process.result(timeout: .seconds(120))
+    }
+
     /// Types `quit` and ends the input: the clock then follows real time, and `quit` applies at the next frame.
     func quit(timeout: Duration = .seconds(120)) async throws -> PipctlResult {
         try process.write("quit\n")
