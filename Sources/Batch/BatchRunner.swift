@@ -56,6 +56,8 @@ public final class BatchRunner: Sendable {
     /// How long one render may take before it is sent SIGTERM (and SIGKILL `grace` later); nil for no limit.
     public let timeout: Duration?
     public let grace: Duration
+    /// What `timeout` and `grace` are measured on (a `ManualClock` in tests).
+    let clock: any WallClock
     private let state = LockedState(State())
 
     /// - Parameters:
@@ -63,9 +65,10 @@ public final class BatchRunner: Sendable {
     ///   - directory: the manifest's directory, where every job runs.
     ///   - environment: the children's environment (`PIPCTL_PARENT_PID` is added).
     public init(executable: String, directory: String, concurrency: Int, environment: [String: String],
-                timeout: Duration? = nil, grace: Duration = .seconds(10)) {
+                timeout: Duration? = nil, grace: Duration = .seconds(10), clock: any WallClock = SystemClock()) {
         self.timeout = timeout
         self.grace = grace
+        self.clock = clock
         self.executable = executable
         self.directory = directory
         self.concurrency = max(1, concurrency)
@@ -221,8 +224,7 @@ public final class BatchRunner: Sendable {
     /// Sends SIGTERM to `child` if it still runs in `slot` after `timeout`, and SIGKILL if it still does `grace`
     /// later (a render stuck where it does not look at its interrupt flag).
     private func watch(_ child: ChildProcess, slot: Int, timeout: Duration) {
-        let queue = DispatchQueue.global()
-        queue.asyncAfter(deadline: .now() + Self.interval(timeout)) { [self] in
+        clock.schedule(at: clock.now + timeout) { [self] in
             let running = state.withLock { state in
                 guard state.running[slot]?.pid == child.pid else { return false }
                 state.timedOut.insert(slot)
@@ -230,14 +232,10 @@ public final class BatchRunner: Sendable {
             }
             guard running else { return }
             child.send(SIGTERM)
-            queue.asyncAfter(deadline: .now() + Self.interval(grace)) { [self] in
+            clock.schedule(at: clock.now + grace) { [self] in
                 if state.withLock({ $0.running[slot]?.pid == child.pid }) { child.send(SIGKILL) }
             }
         }
-    }
-
-    private static func interval(_ duration: Duration) -> DispatchTimeInterval {
-        .nanoseconds(Int(duration.components.seconds) * 1_000_000_000 + Int(duration.components.attoseconds / 1_000_000_000))
     }
 
     private static func seconds(_ duration: Duration) -> String {

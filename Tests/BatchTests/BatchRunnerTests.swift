@@ -16,6 +16,29 @@ import Glibc
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     }
 
+    /// Runs `work` (a batch, which blocks its thread until its children end) on a thread of its own, not on the
+    /// two-thread cooperative pool the tests' own waits need; the function returned waits for its result.
+    static func onAThread<T: Sendable>(_ work: @escaping @Sendable () -> T) -> @Sendable () async -> T {
+        let state = LockedState<(result: T?, waiter: CheckedContinuation<T, Never>?)>((nil, nil))
+        Thread.detachNewThread {
+            let result = work()
+            let waiter = state.withLock { state in
+                state.result = result
+                return state.waiter
+            }
+            waiter?.resume(returning: result)
+        }
+        return {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> T? in
+                    if state.result == nil { state.waiter = continuation }
+                    return state.result
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        }
+    }
+
     func item(_ id: String, script: String) -> BatchRunner.WorkItem {
         let job = BatchJob(id: id, line: Int(id.dropFirst()) ?? 0, content: "c.mp4", ads: .breaks(["pre=a.mp4"]),
                            output: "\(id).mp4", options: [])
@@ -25,18 +48,24 @@ import Glibc
                      timeline: "\(id).timeline.json")
     }
 
-    /// A script that notes its start and end (nanoseconds) and makes its output.
-    func timed(_ id: String, sleep: String) -> String {
-        "echo $(date +%s%N) > \(id).start; sleep \(sleep); echo $(date +%s%N) > \(id).end; echo video > \(id).mp4"
+    /// A script that notes its start and end (nanoseconds) and makes its output, once the file `gate` exists.
+    func timed(_ id: String, after gate: String) -> String {
+        "echo $(date +%s%N) > \(id).start; while [ ! -f \(gate) ]; do sleep 0.01; done; echo $(date +%s%N) > \(id).end; echo video > \(id).mp4"
     }
 
-    @Test func runsAtMostNAtOnceAndReportsEach() throws {
+    /// Each job waits for the test's `go` file: the first two run together however slow the machine is to start
+    /// them, and no third starts while they run.
+    @Test(.timeLimit(.minutes(2))) func runsAtMostNAtOnceAndReportsEach() async throws {
         let runner = BatchRunner(executable: "/bin/sh", directory: directory, concurrency: 2, environment: [:])
         let ids = (1...5).map { "j\($0)" }
         let reported = LockedState<[String]>([])
-        let results = runner.run(ids.map { item($0, script: timed($0, sleep: "0.3")) }) { report in
-            reported.withLock { $0.append(report.result.id!) }
-        }
+        let items = ids.map { item($0, script: timed($0, after: "go")) }
+        let running = Self.onAThread { runner.run(items) { report in reported.withLock { $0.append(report.result.id!) } } }
+        let exists = { (name: String) in FileManager.default.fileExists(atPath: self.directory + "/" + name) }
+        while !(exists("j1.start") && exists("j2.start")) { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(!exists("j3.start"), "no third job while two run")
+        #expect(FileManager.default.createFile(atPath: directory + "/go", contents: nil))
+        let results = await running()
         #expect(results.map(\.status) == Array(repeating: .rendered, count: 5))
         #expect(Set(reported.withLock { $0 }) == Set(ids))
         let spans = try ids.map { id -> (Int64, Int64) in
@@ -81,23 +110,42 @@ import Glibc
         #expect(results[1].error == "pipctl render: no such file")
     }
 
-    @Test func stopPassesTheSignalOnceToRunningJobsAndStartsNoMore() async throws {
+    /// The timeout and its grace are on the runner's clock: a job that ignores SIGTERM and never ends gets it when
+    /// the clock reaches the timeout, SIGKILL when it reaches the grace after, and fails naming the timeout.
+    @Test(.timeLimit(.minutes(2))) func aJobPastItsTimeoutGetsSIGTERMThenSIGKILLWhenTheClockSays() async throws {
+        let clock = ManualClock()
+        let runner = BatchRunner(executable: "/bin/sh", directory: directory, concurrency: 1, environment: [:],
+                                 timeout: .seconds(3600), grace: .seconds(10), clock: clock)
+        let script = "trap 'touch j1.terms' TERM; while :; do sleep 0.05; done"
+        let running = Self.onAThread { runner.run([item("j1", script: script)]) { _ in } }
+        await clock.waitUntilSleeping()
+        clock.advance(by: .seconds(3599))
+        #expect(clock.sleepers == 1, "not an hour yet")
+        clock.advance(by: .seconds(1))
+        while !FileManager.default.fileExists(atPath: directory + "/j1.terms") { try await Task.sleep(for: .milliseconds(10)) }
+        await clock.waitUntilSleeping()
+        clock.advance(by: .seconds(10))
+        let results = await running()
+        #expect(results.map(\.status) == [.failed])
+        #expect(results.first?.error == "timed out after 3600 s: stopped with SIGTERM")
+    }
+
+    @Test(.timeLimit(.minutes(2))) func stopPassesTheSignalOnceToRunningJobsAndStartsNoMore() async throws {
         let runner = BatchRunner(executable: "/bin/sh", directory: directory, concurrency: 2, environment: [:])
-        // Each job counts the SIGTERMs it gets, then ends as a render would after cleaning up.
+        // Each job counts the SIGTERMs it gets, then ends as a render would after cleaning up. Without the signal it
+        // never ends: a job that ignored it would hang the test (its time limit is the bound), not pass late.
         let script = { (id: String) in
-            "n=0; trap 'n=$((n+1)); echo $n > \(id).terms' TERM; touch \(id).started; i=0; while [ $i -lt 600 ]; do sleep 0.05; i=$((i+1)); if [ -f \(id).terms ]; then sleep 0.2; exit 143; fi; done"
+            "n=0; trap 'n=$((n+1)); echo $n > \(id).terms' TERM; touch \(id).started; while :; do sleep 0.05; if [ -f \(id).terms ]; then sleep 0.2; exit 143; fi; done"
         }
-        let started = ContinuousClock.now
-        let task = Task.detached { runner.run((1...4).map { item("j\($0)", script: script("j\($0)")) }) { _ in } }
+        let items = (1...4).map { item("j\($0)", script: script("j\($0)")) }
+        let running = Self.onAThread { runner.run(items) { _ in } }
         while !(FileManager.default.fileExists(atPath: directory + "/j1.started") && FileManager.default.fileExists(atPath: directory + "/j2.started")) {
             try await Task.sleep(for: .milliseconds(10))
         }
         runner.stop(signal: SIGTERM)
         runner.stop(signal: SIGTERM)
-        let results = await task.value
+        let results = await running()
         #expect(results.map(\.status) == [.interrupted, .interrupted, .notStarted, .notStarted])
-        // A job that ignored the signal would run its whole loop (600 sleeps of 0.05 s: 30 s or more).
-        #expect(ContinuousClock.now - started < .seconds(15), "the jobs stopped at the signal, not after their 30 s")
         for id in ["j1", "j2"] {
             #expect(try String(contentsOfFile: directory + "/\(id).terms", encoding: .utf8) == "1\n", "\(id) got the signal once")
         }

@@ -8,8 +8,9 @@ import MediaCore
 #endif
 
 /// `HTTPClient` against a real server on loopback that answers, hangs, drips, breaks off and redirects.
-/// Serialized, so `scripts/test` runs it alone: several tests bound deadlines and cancellations in wall time
-/// (500 ms, a 2 s timeout within 3 s), which suites encoding video beside it on two cores would stretch.
+/// Serialized, so `scripts/test` runs it alone: it measures the CPU of the client's thread. Its timeouts are libcurl's,
+/// on the wall clock; the tests check what ended a wait by what it returned and by what the server saw, and make the
+/// other ending (a body, a timeout) take minutes, so that a loaded machine only makes them slower.
 @Suite(.serialized) struct HTTPClientTests {
     let client = HTTPClient()
 
@@ -73,8 +74,8 @@ import MediaCore
         let cpu = loop.map(ProcessThreads.cpuSeconds).reduce(0, +) - cpuBefore
         #expect(failure == .timedOut(.seconds(2)))
         #expect(failure?.neverReachedServer == false)
+        // The server never answers: `.timedOut` is the timeout's doing, and a loaded machine can only make it later.
         #expect(elapsed >= .milliseconds(1950), "not before the 2 s timeout: \(elapsed)")
-        #expect(elapsed < SanitizerSlack.time(.seconds(5)), "at the 2 s timeout, not the server's never: \(elapsed)")
         #expect(cpu < 0.2, "a 2 s wait cost \(cpu) s of CPU")
     }
 
@@ -118,15 +119,13 @@ import MediaCore
         #expect(failure?.description == "could not connect within 0.3 s")
     }
 
-    @Test func aBodyPastTheLimitStopsAsItStreams() async throws {
+    @Test(.timeLimit(.minutes(2))) func aBodyPastTheLimitStopsAsItStreams() async throws {
         let server = try LoopbackHTTPServer()
-        // 64 KiB in 4 KiB drips, 500 ms apart: the whole body would take 8 s, the limit is past after 3 drips (1 s).
-        server.route("/big", .init(body: Data(repeating: 65, count: 65_536), delivery: .drip(chunk: 4096, interval: .milliseconds(500))))
-        let start = ContinuousClock.now
-        let failure = await client.data(request(server, "big", timeout: .seconds(30), maximumBytes: 10_000)).failure
+        // 4 MiB in 4 KiB drips, 500 ms apart: the whole body would take over 8 minutes (past the test's time limit and
+        // the request's timeout), the limit is past after 3 drips (1 s).
+        server.route("/big", .init(body: Data(repeating: 65, count: 4 << 20), delivery: .drip(chunk: 4096, interval: .milliseconds(500))))
+        let failure = await client.data(request(server, "big", timeout: .seconds(3600), maximumBytes: 10_000)).failure
         #expect(failure == .tooLarge(limit: 10_000))
-        let elapsed = ContinuousClock.now - start
-        #expect(elapsed < SanitizerSlack.time(.seconds(4)), "stopped at the limit, not after the whole 8 s body: \(elapsed)")
         // A declared length past the limit is refused before the body.
         server.route("/declared", .init(body: Data(repeating: 65, count: 20_000)))
         #expect(await client.data(request(server, "declared", maximumBytes: 10_000)).failure == .tooLarge(limit: 10_000))
@@ -139,30 +138,34 @@ import MediaCore
         #expect(await client.data(request(server, "cut")).failure == .transport("the connection closed before the whole body arrived"))
     }
 
-    @Test func cancellingTheTaskStopsTheTransferAtOnce() async throws {
+    /// The request's timeout is an hour and the server never answers: only the cancel can end it.
+    @Test(.timeLimit(.minutes(2))) func cancellingTheTaskStopsTheTransferAtOnce() async throws {
         let server = try LoopbackHTTPServer()
         server.route("/hang", .hang)
         let client = self.client
-        let request = request(server, "hang", timeout: .seconds(30))
+        let request = request(server, "hang", timeout: .seconds(3600))
         let task = Task { await client.data(request).failure }
         while server.requests.isEmpty { try await Task.sleep(for: .milliseconds(10)) }
-        let start = ContinuousClock.now
         task.cancel()
         #expect(await task.value == .cancelled)
-        #expect(ContinuousClock.now - start < SanitizerSlack.time(.seconds(15)), "at the cancel, not at the 30 s timeout")
     }
 
+    /// Side by side: every request has reached the server by the time the first one times out (in turn, the first
+    /// would time out with only itself sent).
     @Test func hangingRequestsWaitTogetherNotInTurn() async throws {
         let server = try LoopbackHTTPServer()
         server.route("/hang", .hang)
-        let start = ContinuousClock.now
-        let failures = await withTaskGroup(of: HTTPFailure?.self) { group in
-            for _ in 0..<10 { group.addTask { [client] in await client.data(request(server, "hang", timeout: .seconds(1))).failure } }
+        let ended = await withTaskGroup(of: (HTTPFailure?, Int).self) { group in
+            for _ in 0..<10 {
+                group.addTask { [client] in
+                    let failure = await client.data(request(server, "hang", timeout: .seconds(5))).failure
+                    return (failure, server.requests.count)
+                }
+            }
             return await group.reduce(into: []) { $0.append($1) }
         }
-        #expect(failures == Array(repeating: .timedOut(.seconds(1)), count: 10))
-        let elapsed = ContinuousClock.now - start
-        #expect(elapsed < SanitizerSlack.time(.seconds(5)), "ten 1 s timeouts side by side, not 10 s in turn: \(elapsed)")
+        #expect(ended.map(\.0) == Array(repeating: .timedOut(.seconds(5)), count: 10))
+        #expect(ended.map(\.1) == Array(repeating: 10, count: 10), "the server had all ten when each timed out")
     }
 
     @Test func downloadsResumeWithARangeAndRevalidateWithAnETag() async throws {

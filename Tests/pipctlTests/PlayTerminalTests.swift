@@ -37,7 +37,7 @@ import Testing
 
     @Test func playBehindRealTimeSaysSoWithTheSpeedItAchieved() {
         let start = ContinuousClock.now
-        var pace = PlayCommand.PlayPace(start: start, speed: 1, rate: 30)
+        var pace = PlayCommand.PlayPace(start: start, speed: Rational(1), rate: Rational(30))
         // 30 frames in 1.2 s: 0.2 s late, within the threshold.
         #expect(pace.behind(frames: 30, now: start + .milliseconds(1200)) == nil)
         #expect(pace.summary(frames: 30, now: start + .milliseconds(1200)) == nil)

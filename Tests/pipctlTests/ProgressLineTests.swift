@@ -2,13 +2,6 @@ import MediaCore
 import Testing
 @testable import pipctl
 
-/// A clock the test moves by hand.
-private final class ManualClock: Sendable {
-    private let instant = LockedState(ContinuousClock.now)
-    var now: ContinuousClock.Instant { instant.withLock { $0 } }
-    func advance(_ duration: Duration) { instant.withLock { $0 += duration } }
-}
-
 @Suite struct ProgressLineTests {
     func seconds(_ s: Int64) -> MediaDuration { MediaDuration(seconds: s) }
 
@@ -32,10 +25,10 @@ private final class ManualClock: Sendable {
         let sink = CapturedText(isTerminal: true)
         let clock = ManualClock()
         let line = ProgressLine(label: "render", total: seconds(10), sink: sink, environment: ["TERM": "xterm"],
-                                minimumInterval: .milliseconds(100), now: { clock.now })
+                                minimumInterval: .milliseconds(100), clock: clock)
         for step in 0..<10 {  // every 30 ms: redraws at 0, 120, 240 ms
             line.update(position: MediaDuration(seconds: Rational(Int64(step), 10)))
-            clock.advance(.milliseconds(30))
+            clock.advance(by: .milliseconds(30))
         }
         #expect(sink.contents.filter { $0 == "\r" }.count == 3)
         line.finish()
@@ -48,8 +41,8 @@ private final class ManualClock: Sendable {
     @Test func measuresSpeedFromCreationAndDrawsNothingIfNeverUpdated() {
         let sink = CapturedText(isTerminal: true)
         let clock = ManualClock()
-        let line = ProgressLine(label: "testsrc", total: seconds(10), sink: sink, environment: [:], now: { clock.now })
-        clock.advance(.seconds(2))
+        let line = ProgressLine(label: "testsrc", total: seconds(10), sink: sink, environment: [:], clock: clock)
+        clock.advance(by: .seconds(2))
         line.update(position: seconds(4))
         line.finish()
         #expect(sink.contents == "\rtestsrc 0:04 / 0:10 (40%)  2.0x real time  ETA 0:03\u{1B}[K"
@@ -63,10 +56,10 @@ private final class ManualClock: Sendable {
         let sink = CapturedText(isTerminal: true)
         let clock = ManualClock()
         let line = ProgressLine(label: "render", total: nil, sink: sink, environment: ["TERM": "dumb"],
-                                minimumInterval: .zero, now: { clock.now })
-        clock.advance(.seconds(1))
+                                minimumInterval: .zero, clock: clock)
+        clock.advance(by: .seconds(1))
         line.update(position: seconds(100))
-        clock.advance(.seconds(1))
+        clock.advance(by: .seconds(1))
         line.update(position: seconds(101))
         let drawn = sink.contents.split(separator: "\r").map(String.init)
         #expect(!sink.contents.contains("\u{1B}"))

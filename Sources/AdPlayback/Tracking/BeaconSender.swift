@@ -49,20 +49,24 @@ public final class BeaconSender: Sendable {
         /// The summary was delivered: late results are ignored.
         var closed = false
         var waiter: CheckedContinuation<Summary, Never>?
-        var deadlineTimer: DispatchWorkItem?
+        var deadlineTimer: ClockTimer?
 
         var isIdle: Bool { flights.isEmpty && queue.isEmpty && waiting.isEmpty }
     }
 
     public let configuration: Configuration
     public let pacing: Pacing
+    /// What due instants, retry delays and `finish`'s deadline are read on (a `ManualClock` in tests and `play --step`).
+    public let clock: any WallClock
     private let client: HTTPClient
     private let state = LockedState(State())
 
-    public init(configuration: Configuration = Configuration(), pacing: Pacing = .asap, client: HTTPClient = .shared) {
+    public init(configuration: Configuration = Configuration(), pacing: Pacing = .asap, client: HTTPClient = .shared,
+                clock: any WallClock = SystemClock()) {
         self.configuration = configuration
         self.pacing = pacing
         self.client = client
+        self.clock = clock
     }
 
     /// Queues a beacon and returns at once; with `due`, it is sent no earlier than that instant. An invalid or
@@ -77,7 +81,7 @@ public final class BeaconSender: Sendable {
         case .success(let parsed):
             beacon = Beacon(text: url, url: parsed)
         }
-        if let due, due > .now {
+        if let due, due > clock.now {
             let id: Int? = state.withLock { state in
                 if state.finishing {
                     state.summary.failures.append(Failure(url: url, reason: "sent after finish", attempts: 0))
@@ -90,9 +94,7 @@ public final class BeaconSender: Sendable {
                 return id
             }
             guard let id else { return }
-            DispatchQueue.global().asyncAfter(deadline: .now() + max(0, (due - .now).timeInterval)) { [self] in
-                release(id)
-            }
+            clock.schedule(at: due) { [self] in release(id) }
             return
         }
         let slot: Int? = state.withLock { state in
@@ -130,7 +132,8 @@ public final class BeaconSender: Sendable {
     /// then is cancelled and reported as failed.
     public func finish(grace: Duration) async -> Summary {
         let lastDue = state.withLock { $0.lastDue }
-        return await finish(deadline: max(.now, lastDue ?? .now) + grace)
+        let now = clock.now
+        return await finish(deadline: max(now, lastDue ?? now) + grace)
     }
 
     /// Stops accepting beacons and waits until every outstanding one is delivered or given up, or until
@@ -144,15 +147,18 @@ public final class BeaconSender: Sendable {
                     return state.summary
                 }
                 state.waiter = continuation
-                // A Dispatch timer rather than a sleeping task: it fires on time even when the cooperative pool
-                // is busy with the caller's work.
-                let timer = DispatchWorkItem { [self] in expire() }
-                state.deadlineTimer = timer
-                DispatchQueue.global().asyncAfter(deadline: .now() + max(0, (deadline - .now).timeInterval),
-                                                  execute: timer)
                 return nil
             }
-            if let now { continuation.resume(returning: now) }
+            if let now { continuation.resume(returning: now); return }
+            // The clock's timer rather than a sleeping task: it fires on time even when the cooperative pool is busy
+            // with the caller's work. Set outside the lock: a deadline already passed expires at once, here.
+            let timer = clock.schedule(at: deadline) { [self] in expire() }
+            let kept = state.withLock { state in
+                guard !state.closed else { return false }
+                state.deadlineTimer = timer
+                return true
+            }
+            if !kept { timer.cancel() }
         }
     }
 
@@ -241,7 +247,7 @@ public final class BeaconSender: Sendable {
         }
         switch next {
         case .retry(let delay):
-            DispatchQueue.global().asyncAfter(deadline: .now() + delay.timeInterval) { [self] in attempt(id) }
+            clock.schedule(at: clock.now + delay) { [self] in attempt(id) }
         case .start(let slot): attempt(slot)
         case .report(let waiter, let summary): waiter.resume(returning: summary)
         case .nothing: break
@@ -284,12 +290,5 @@ public final class BeaconSender: Sendable {
         }
         guard let host = url.host, !host.isEmpty else { return .failure(Refusal(text: "the URL has no host")) }
         return .success(url)
-    }
-}
-
-extension Duration {
-    /// Seconds as a `TimeInterval`, for Dispatch and Foundation.
-    var timeInterval: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

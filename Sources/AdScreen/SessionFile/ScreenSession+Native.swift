@@ -134,6 +134,9 @@ public struct LiveNativePlacements: Sendable {
     public let placements: [NativePlacement]
     /// The loader of the responses and their images; `play` gives it its outputs as `forbiddenFiles`.
     public var loader: NativeAdLoader
+    /// `play --step`: every fetch started at a frame (a load's answer, a block's images) is waited for before the
+    /// next frame, as a render fetches before it lands, so that where they land does not depend on the machine.
+    public var waitsForFetches = false
 }
 
 extension ScreenSession {

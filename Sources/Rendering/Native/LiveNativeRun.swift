@@ -9,7 +9,8 @@ import MediaCore
 ///
 /// A load lands at the first frame, at or after its `load slider` plus the placement's `latency`, that begins
 /// after its answer arrived; a render of the session's command log lands it at that time exactly, so the two
-/// agree whenever the fetch is quicker than the latency. Images show their placeholders until they arrive.
+/// agree whenever the fetch is quicker than the latency. Images show their placeholders until they arrive. With
+/// `waitsForFetches` (`play --step`) each frame first waits for the fetches begun before it, so the two always agree.
 final class LiveNativeRun {
     private var evaluation: NativeScreenRun.Evaluation
     private let loader: NativeAdLoader
@@ -19,6 +20,9 @@ final class LiveNativeRun {
     private var imagesAsked: Set<String> = []
     /// The last output frame evaluated: a frame decided again (after an ad's media failed) is not evaluated twice.
     private var lastFrame: Int64 = -1
+    private let waitsForFetches: Bool
+    /// Signalled each time a background fetch ends.
+    private let fetchEnded = DispatchSemaphore(value: 0)
 
     private struct Arrivals {
         var loads: [(request: NativeLoadRequest, result: Result<NativeBlock, NativeError>)] = []
@@ -37,6 +41,7 @@ final class LiveNativeRun {
                                       canvas: ScreenCanvas(initial: screen, script: SessionScript(), live: true))
         evaluation = NativeScreenRun.Evaluation(run: run, keepsHistory: false)
         loader = native.loader
+        waitsForFetches = native.waitsForFetches
     }
 
     deinit { cancel() }
@@ -59,6 +64,9 @@ final class LiveNativeRun {
         }
         guard frame > lastFrame else { return [] }
         lastFrame = frame
+        if waitsForFetches {
+            while arrivals.withLock({ !$0.running.isEmpty }) { fetchEnded.wait() }
+        }
         let answers = arrivals.withLock { arrivals in
             defer { arrivals.loads.removeAll() }
             return arrivals.loads
@@ -136,7 +144,7 @@ final class LiveNativeRun {
 
     /// Runs `work` in a task of its own, cancelled with the others by `cancel()`.
     private func background(_ work: @escaping @Sendable (LockedState<Arrivals>) async -> Void) {
-        let arrivals = arrivals
+        let arrivals = arrivals, fetchEnded = fetchEnded
         arrivals.withLock { state in
             guard !state.cancelled else { return }
             let id = state.nextTask
@@ -144,6 +152,7 @@ final class LiveNativeRun {
             state.running[id] = Task {
                 await work(arrivals)
                 arrivals.withLock { _ = $0.running.removeValue(forKey: id) }
+                fetchEnded.signal()
             }
         }
     }

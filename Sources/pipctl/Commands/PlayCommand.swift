@@ -17,6 +17,8 @@ enum PlayCommand: Command {
         var commandLog: String?
         /// `--show`: a window with the frames, their sound, keys and mouse (`PlayWindow`).
         var show: Bool
+        /// `--step`: the session's clock moves only when standard input says `advance T` (`PlayStep`).
+        var step: Bool
 
         init(_ arguments: ParsedArguments) {
             session = SessionOptions(arguments)
@@ -27,6 +29,7 @@ enum PlayCommand: Command {
             record = arguments[PlayCommand.record]
             commandLog = arguments[PlayCommand.commandLog]
             show = arguments[PlayCommand.show]
+            step = arguments[PlayCommand.step]
         }
     }
 
@@ -55,6 +58,14 @@ enum PlayCommand: Command {
             + "Each is a COMMAND event and in the command log. Late frames are dropped, counted in the title. Needs a "
             + "display (DISPLAY or WAYLAND_DISPLAY). See docs/PLAY.md.")
 
+    static let step = Parameter.flag(
+        "step",
+        help: "Play on a clock that moves only when standard input says so: a line 'advance T' (seconds, or a clock "
+            + "time) moves it on by T and plays every frame due by then; once they are played, 'stepped to H:MM:SS.mmm' "
+            + "is printed on standard output and the next line is read, so a command applies at the first frame due after "
+            + "the time reached before it. When the input ends the clock runs on in real time. For scripts and tests "
+            + "that must not race the wall clock. See docs/PLAY.md.")
+
     static let definition = CommandDefinition(
         name: "play",
         abstract: "Play a session in real time, taking commands from standard input.",
@@ -70,7 +81,7 @@ enum PlayCommand: Command {
             + "the session file the native commands (load slider, load images, swipe left|right, scroll N, and tap X,Y "
             + "on a card), loaded in the background and evaluated by the render's rules; each applies at the next frame. When the input ends the "
             + "session plays on to its end. With no --content, --ads or --break it plays the bundled demo.",
-        parameters: SessionOptions.inputParameters + [events, speed, record, commandLog, show] + FormatOptions.FromContent.parameters
+        parameters: SessionOptions.inputParameters + [events, speed, record, commandLog, show, step] + FormatOptions.FromContent.parameters
             + EncodingOptions.parameters + SessionOptions.adRequestParameters + SessionOptions.mediaParameters
             + SessionOptions.behaviourParameters + SessionOptions.screenParameters,
         exclusive: SessionOptions.exclusive)
@@ -108,39 +119,46 @@ enum PlayCommand: Command {
         // What a native response loaded as the session plays names is known only then: no image is read from an
         // output (NativeAdLoader.forbiddenFiles).
         live.device.liveNative?.loader.forbiddenFiles = files.outputs
+        // --step: where a native load lands must not depend on how fast its server answered.
+        live.device.liveNative?.waitsForFetches = options.step
         let commandLogPath = options.commandLog ?? options.record.map { $0 + ".commands.txt" }
         // The log is written when the session ends; a destination it cannot have must stop the session before it
         // plays and records, not after.
         if let commandLogPath { _ = try AtomicFile(destination: commandLogPath) }
         let speed = options.speed.doubleValue
-        let start = ContinuousClock.now
+        // The session's clock: the wall clock, or with --step one that standard input moves.
+        let step = options.step ? PlayStep() : nil
+        let clock: any WallClock = step?.clock ?? SystemClock()
+        let start = clock.now
         if options.session.sendsBeacons { live.clockOrigin = Date() }
         let request = live
-        // A player sends each beacon when it shows the frame: never ahead of the wall clock, even when a frame
+        // A player sends each beacon when it shows the frame: never ahead of the session's clock, even when a frame
         // was decided early.
-        let beacons = options.session.sendsBeacons ? BeaconSender(pacing: .realtime(start: start, speed: speed)) : nil
+        let beacons = options.session.sendsBeacons
+            ? BeaconSender(pacing: .realtime(start: start, speed: speed), clock: clock) : nil
         do {
             _ = try await runBlocking { () throws -> RenderResult in
                 let stitcher = try Stitcher(request: request, mode: .live)
                 context.watchMediaDownloads(stitcher.downloads)
-                let display = LiveDisplay(output: context.output, errorOutput: context.errorOutput)
+                let display = LiveDisplay(output: context.output, errorOutput: context.errorOutput, clock: clock)
                 stitcher.observe(display)
                 if let beacons { stitcher.observe(beacons) }
                 // A person typing at the terminal that shows the status line: the display draws what is typed.
                 let terminal = context.errorOutput.isTerminal ? TerminalInput.begin() : nil
                 if let terminal { context.interrupt.onInterrupt { _ in terminal.restore() } }
-                let reader = CommandReader(inbox: stitcher.session.inbox, editing: terminal != nil)
+                let reader = CommandReader(inbox: stitcher.session.inbox, editing: terminal != nil, step: step)
                 // --show (PlayWindow): created on this thread, which alone uses it.
-                let window = try options.show ? PlayWindow.open(stitcher: stitcher, speed: options.speed, display: display,
-                                                                command: context.command) : nil
+                let window = try options.show ? PlayWindow.open(stitcher: stitcher, speed: options.speed, stepped: step != nil,
+                                                                clock: clock, display: display, command: context.command) : nil
                 reader.start()
-                let rate = stitcher.format.frameRate.perSecond.doubleValue
-                var pace = PlayPace(start: start, speed: speed, rate: rate)
+                let rate = stitcher.format.frameRate.perSecond
+                var pace = PlayPace(start: start, speed: options.speed, rate: rate)
                 defer {
+                    step?.end()
                     terminal?.restore()
                     reader.takeNotices().forEach(display.printNotice)
                     // For the person watching the status line (piped, the events' times tell the same).
-                    if context.errorOutput.isTerminal, let summary = pace.summary(frames: stitcher.frameCount, now: .now) {
+                    if context.errorOutput.isTerminal, step == nil, let summary = pace.summary(frames: stitcher.frameCount, now: clock.now) {
                         display.printNotice("\(context.command): \(summary)")
                     }
                     display.finish()
@@ -156,16 +174,20 @@ enum PlayCommand: Command {
                             + "replays (\(SessionScript.maximumCommands)); commands typed from now on are ignored")
                     }
                     if reader.takeStatusRequest() { display.printStatus(stitcher.session.status) }
-                    let now = ContinuousClock.now
-                    display.update(stitcher.session.status, pace: pace.behind(frames: stitcher.frameCount, now: now),
+                    let now = clock.now
+                    // With --step the loop is never behind: it plays what the clock was moved over, then waits.
+                    display.update(stitcher.session.status, pace: step == nil ? pace.behind(frames: stitcher.frameCount, now: now) : nil,
                                    typed: terminal == nil ? nil : reader.typed)
                     try window?.afterFrame(inbox: stitcher.session.inbox, display: display, command: context.command)
                     if context.interrupt.isSet { throw RenderError.interrupted }
                     // Frame n is due n / (rate × speed) seconds after the start; ahead of time, wait.
                     let due = pace.due(frames: stitcher.frameCount)
-                    if due > now { Thread.sleep(forTimeInterval: Self.seconds(due - now)) }
-                    // --show: a frame due more than a frame ago is stepped but not drawn (dropped).
-                    window?.presentsNextFrame = now - due <= .seconds(1 / (rate * speed))
+                    if due > now {
+                        if let reached = step?.parking(now: now) { display.printStep(reached) }
+                        clock.wait(until: due)
+                    }
+                    // --show: a frame due more than a frame ago is stepped but not drawn (dropped); with --step, none is.
+                    window?.presentsNextFrame = step != nil || now - due <= pace.frameDuration
                 }
                 // The command log appears with the recording and the event log, or none of them does.
                 var alongside: [AtomicFile] = []
@@ -189,19 +211,23 @@ enum PlayCommand: Command {
         static let threshold: Duration = .milliseconds(500)
         let start: ContinuousClock.Instant
         /// The speed asked for (a multiple of real time) and the output's frames per second.
-        let speed: Double
-        let rate: Double
+        let speed: Rational
+        let rate: Rational
         /// Whether play was ever behind by more than the threshold.
         private(set) var fellBehind = false
 
+        /// Exact (to the nanosecond, not accumulated): with `--step`, `advance 0.1` reaches frame 3 of 30 fps.
         func due(frames: Int64) -> ContinuousClock.Instant {
-            start + .seconds(Double(frames) / (rate * speed))
+            start + MediaDuration(seconds: Rational(frames) / (rate * speed)).duration
         }
+
+        /// How long a frame lasts on the session's clock.
+        var frameDuration: Duration { MediaDuration(seconds: Rational(1) / (rate * speed)).duration }
 
         /// The multiple of real time achieved since the start, `frames` played by `now`.
         func achieved(frames: Int64, now: ContinuousClock.Instant) -> Double {
             let elapsed = PlayCommand.seconds(now - start)
-            return elapsed > 0 ? Double(frames) / rate / elapsed : speed
+            return elapsed > 0 ? Double(frames) / rate.doubleValue / elapsed : speed.doubleValue
         }
 
         /// The status line's note when the frames done by `now` are behind: `behind 1.2 s: 0.45x real time`.
@@ -216,7 +242,7 @@ enum PlayCommand: Command {
         func summary(frames: Int64, now: ContinuousClock.Instant) -> String? {
             guard fellBehind else { return nil }
             return "played at \(Self.format(achieved(frames: frames, now: now), digits: 2))x real time, slower than the "
-                + "\(Self.format(speed, digits: 2))x asked (this machine could not decode, compose and show the frames in time)"
+                + "\(Self.format(speed.doubleValue, digits: 2))x asked (this machine could not decode, compose and show the frames in time)"
         }
 
         /// `value` with at most `digits` decimals, without trailing zeros: 0.45, 1, 2.5.

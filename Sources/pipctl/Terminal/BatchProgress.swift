@@ -13,10 +13,13 @@ final class BatchProgress: Sendable {
     let total: Int
     private let sink: any TextSink
     private let clears: Bool
-    private let start = ContinuousClock.now
+    private let clock: any WallClock
+    private let start: ContinuousClock.Instant
     private let state: LockedState<State>
 
-    init(total: Int, done: Int, sink: any TextSink, environment: [String: String]) {
+    init(total: Int, done: Int, sink: any TextSink, environment: [String: String], clock: any WallClock = SystemClock()) {
+        self.clock = clock
+        start = clock.now
         self.total = total
         self.sink = sink
         clears = Terminal.supportsControlSequences(environment: environment)
@@ -35,7 +38,7 @@ final class BatchProgress: Sendable {
     }
 
     private func line(_ state: State) -> String {
-        let elapsed = ContinuousClock.now - start
+        let elapsed = clock.now - start
         let seconds = Double(elapsed.components.seconds)
         return "batch \(state.done)/\(total) done" + (state.failed > 0 ? " (\(state.failed) failed)" : "")
             + "  " + ProgressLine.clock(seconds) + " elapsed"

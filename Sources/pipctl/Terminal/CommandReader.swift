@@ -17,26 +17,34 @@ import Synchronization
 ///
 /// Lines are read in chunks and split by `LineSplitter`, so a line is held only up to its limit and a long input
 /// costs work in proportion to its length. With `editing` (standard input is a terminal that `TerminalInput` took
-/// over), the line being typed is edited here and shown by the display (`typed`).
+/// over), the line being typed is edited here and shown by the display (`typed`). With `step` (`play --step`),
+/// `advance T` moves the session's clock on by T seconds, and waits until the session has played to it
+/// (`PlayStep`), and the end of the input hands the clock to real time.
 final class CommandReader: Sendable {
     static let help = "commands: pip | pip on | pip off | seek T | pause | resume | skip | click | status | quit"
+    static let stepHelp = help + " | advance T"
 
     private let inbox: CommandInbox
     private let editing: Bool
+    private let step: PlayStep?
     private let statusRequests = Atomic<Int>(0)
     private let notices = LockedState<[String]>([])
     private let pending = LockedState<String>("")
 
-    init(inbox: CommandInbox, editing: Bool = false) {
+    init(inbox: CommandInbox, editing: Bool = false, step: PlayStep? = nil) {
         self.inbox = inbox
         self.editing = editing
+        self.step = step
     }
+
+    private var help: String { step == nil ? Self.help : Self.stepHelp }
 
     /// Starts reading standard input.
     func start() {
         let thread = Thread { [self] in
             read(descriptor: STDIN_FILENO)
             inbox.close()
+            step?.inputEnded()
         }
         thread.start()
     }
@@ -65,7 +73,7 @@ final class CommandReader: Sendable {
     private func take(_ output: LineSplitter.Output) {
         switch output {
         case .line(let line): handle(line)
-        case .tooLong: notify("ignored a line longer than \(LineSplitter.maximumLineBytes) bytes; \(CommandReader.help)")
+        case .tooLong: notify("ignored a line longer than \(LineSplitter.maximumLineBytes) bytes; \(help)")
         case .end: break
         }
     }
@@ -88,14 +96,25 @@ final class CommandReader: Sendable {
         switch text.lowercased() {
         case "": return
         case "status": statusRequests.add(1, ordering: .relaxed)
-        case "help", "?": notify(CommandReader.help)
+        case "help", "?": notify(help)
+        case let advance where advance.hasPrefix("advance"):
+            self.advance(String(text.dropFirst("advance".count)))
         default:
             switch Result(catching: { () throws(ScriptError) in try SessionCommand(parsing: text) }) {
             case .success(let command): inbox.submit(command)
-            case .failure(.unknownCommand): notify("unknown command '\(text)'; \(CommandReader.help)")
+            case .failure(.unknownCommand): notify("unknown command '\(text)'; \(help)")
             case .failure(let error): notify("ignored '\(text)': \(error)")
             }
         }
+    }
+
+    /// `advance T` (`play --step`): T in seconds or as a clock (`2.5`, `0:01:30`), more than zero.
+    private func advance(_ argument: String) {
+        guard let step else { return notify("'advance' needs --step: without it the session plays on the wall clock") }
+        guard let time = MediaTime(parsing: argument), time.seconds > .zero else {
+            return notify("ignored 'advance\(argument)': advance takes a time in seconds, more than 0 (advance 2.5)")
+        }
+        step.advance(by: MediaDuration(seconds: time.seconds))
     }
 
     private func notify(_ message: String) {

@@ -1,5 +1,6 @@
 import AdPlayback
 import Foundation
+import MediaCore
 import Rendering
 import Synchronization
 
@@ -13,6 +14,8 @@ final class LiveDisplay: SessionEventObserver {
     private let output: any TextSink
     private let errorOutput: any TextSink
     private let drawsStatus: Bool
+    /// The session's clock (`play --step`'s moves only when told), for the redraws' pace.
+    private let clock: any WallClock
     private var lastDraw: ContinuousClock.Instant?
     private var statusShown = false
     private var status = ""
@@ -21,7 +24,8 @@ final class LiveDisplay: SessionEventObserver {
     /// How far play is behind real time, when it is (`PlayPace`).
     private var pace: String?
 
-    init(output: any TextSink, errorOutput: any TextSink) {
+    init(output: any TextSink, errorOutput: any TextSink, clock: any WallClock = SystemClock()) {
+        self.clock = clock
         self.output = output
         self.errorOutput = errorOutput
         drawsStatus = errorOutput.isTerminal
@@ -55,6 +59,14 @@ final class LiveDisplay: SessionEventObserver {
         drawStatus(force: true)
     }
 
+    /// `play --step`: says on standard output, after the events of the frames played, that the session has played to
+    /// `time` and waits for its clock to move again: `stepped to 0:00:02.500`.
+    func printStep(_ time: MediaTime) {
+        clearStatus()
+        output.write("stepped to \(time)\n")
+        drawStatus(force: true)
+    }
+
     /// Prints a message for the user (`unknown command …`) on standard error, on a line of its own.
     func printNotice(_ message: String) {
         clearStatus()
@@ -75,7 +87,7 @@ final class LiveDisplay: SessionEventObserver {
 
     private func drawStatus(force: Bool) {
         guard drawsStatus, !status.isEmpty else { return }
-        let now = ContinuousClock.now
+        let now = clock.now
         if !force, statusShown, let last = lastDraw, now - last < .milliseconds(100) { return }
         lastDraw = now
         errorOutput.write("\r\u{1B}[K" + status + (typed.map { " > " + $0 } ?? ""))

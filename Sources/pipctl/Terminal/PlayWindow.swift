@@ -27,8 +27,9 @@ final class PlayWindow {
     private var card = 0
     private var lastTitle = ""
     private var failure: LiveWindowError?
-    /// When the window opened, for the final line's wall time.
-    private let opened = ContinuousClock.now
+    /// The session's clock, and when the window opened on it, for the final line's time.
+    private let clock: any WallClock
+    private let opened: ContinuousClock.Instant
 
     /// Seeks by the arrow keys move this far.
     static let seekStep = MediaDuration(seconds: 10)
@@ -37,8 +38,10 @@ final class PlayWindow {
     static let titlePrefix = "pipctl play"
 
     /// A window for `stitcher`'s frames, with their sound when `playsSound`.
-    init(stitcher: Stitcher, playsSound: Bool) throws(LiveWindowError) {
+    init(stitcher: Stitcher, playsSound: Bool, clock: any WallClock = SystemClock()) throws(LiveWindowError) {
         self.stitcher = stitcher
+        self.clock = clock
+        opened = clock.now
         rate = stitcher.format.frameRate
         window = try LiveWindow(title: Self.titlePrefix, size: stitcher.format.size,
                                 sound: playsSound ? (stitcher.format.sampleRate, stitcher.format.channels) : nil)
@@ -202,12 +205,18 @@ final class PlayWindow {
 extension PlayWindow {
     /// Opens the window for `stitcher`'s frames; says so on standard error ("pipctl play: window shown"), with why
     /// there is no sound when there is none. The sound plays at `--speed 1` only: faster or slower it would not
-    /// be the recording's.
-    static func open(stitcher: Stitcher, speed: Rational, display: LiveDisplay, command: String) throws -> PlayWindow {
+    /// be the recording's; nor with `--step` (`stepped`), whose clock is not real time.
+    static func open(stitcher: Stitcher, speed: Rational, stepped: Bool, clock: any WallClock, display: LiveDisplay,
+                     command: String) throws -> PlayWindow {
         let window: PlayWindow
-        do { window = try PlayWindow(stitcher: stitcher, playsSound: speed == Rational(1)) } catch { throw CommandFailure("--show: \(error)") }
+        let playsSound = speed == Rational(1) && !stepped
+        do { window = try PlayWindow(stitcher: stitcher, playsSound: playsSound, clock: clock) } catch { throw CommandFailure("--show: \(error)") }
         display.printNotice("\(command): window shown \(stitcher.format.size)")
-        if speed != Rational(1) { display.printNotice("\(command): --show plays no sound at --speed \(speed)") }
+        if stepped {
+            display.printNotice("\(command): --show plays no sound with --step")
+        } else if speed != Rational(1) {
+            display.printNotice("\(command): --show plays no sound at --speed \(speed)")
+        }
         if let refusal = window.soundRefusal { display.printNotice("\(command): warning: --show plays no sound: \(refusal)") }
         return window
     }
@@ -219,9 +228,9 @@ extension PlayWindow {
         updateTitle()
     }
 
-    /// The final count of frames shown and dropped, and the wall time they took.
+    /// The final count of frames shown and dropped, and the time they took on the session's clock.
     func finish(display: LiveDisplay, command: String) {
-        let elapsed = PlayCommand.seconds(ContinuousClock.now - opened)
+        let elapsed = PlayCommand.seconds(clock.now - opened)
         display.printNotice("\(command): window: \(presentedFrames) frames shown, \(droppedFrames) dropped in "
             + String(format: "%.2f", elapsed) + " s of wall time")
     }

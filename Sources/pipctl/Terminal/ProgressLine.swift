@@ -24,33 +24,33 @@ final class ProgressLine: Sendable {
     private let sink: any TextSink
     private let clearsToEndOfLine: Bool
     private let minimumInterval: Duration
-    private let now: @Sendable () -> ContinuousClock.Instant
+    private let clock: any WallClock
     private let state: LockedState<State>
 
     /// - Parameters:
     ///   - sink: where to draw, standard error normally; nothing is drawn unless it is a terminal.
     ///   - environment: read for `TERM=dumb`, where the line is padded with spaces instead of cleared.
     ///   - minimumInterval: the shortest time between two redraws.
-    ///   - now: the clock for speed, ETA and throttling (a fake one in tests).
+    ///   - clock: the clock for speed, ETA and throttling (a `ManualClock` in tests).
     init(label: String, total: MediaDuration?, sink: any TextSink,
          environment: [String: String] = ProcessInfo.processInfo.environment,
          minimumInterval: Duration = .milliseconds(100),
-         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }) {
+         clock: any WallClock = SystemClock()) {
         self.label = label
         self.total = total
         self.sink = sink
         self.isEnabled = sink.isTerminal
         self.clearsToEndOfLine = Terminal.supportsControlSequences(environment: environment)
         self.minimumInterval = minimumInterval
-        self.now = now
-        self.state = LockedState(State(start: now()))
+        self.clock = clock
+        self.state = LockedState(State(start: clock.now))
     }
 
     /// Reports that the work has reached `position` on the media clock; redraws unless the last redraw was less
     /// than `minimumInterval` ago. The speed is measured from the line's creation.
     func update(position: MediaDuration) {
         guard isEnabled else { return }
-        let instant = now()
+        let instant = clock.now
         let line: String? = state.withLock { state in
             guard !state.finished else { return nil }
             state.position = position
@@ -64,7 +64,7 @@ final class ProgressLine: Sendable {
     /// Draws the final state and ends the line, if anything was drawn. Later calls do nothing.
     func finish() {
         guard isEnabled else { return }
-        let instant = now()
+        let instant = clock.now
         let line: String? = state.withLock { state in
             guard !state.finished else { return nil }
             state.finished = true

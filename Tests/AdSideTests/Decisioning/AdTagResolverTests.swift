@@ -126,9 +126,7 @@ import Testing
         for i in 0..<100 {
             try dir.write("w\(i).xml", VASTText.document(VASTText.wrapper(id: "w\(i)", tag: "w\(i + 1).xml")))
         }
-        let start = ContinuousClock.now
         let r = try await resolve(dir.path + "/w0.xml")
-        #expect(ContinuousClock.now - start < SanitizerSlack.time(.seconds(10)))
         #expect(r.ads.isEmpty)
         #expect(r.errors.map(\.code) == [.wrapperLimit])
         #expect(r.errors[0].message == "wrapper ad 'w5' (line 1) in \(dir.path)/w5.xml not followed: wrapper limit of 5 reached")

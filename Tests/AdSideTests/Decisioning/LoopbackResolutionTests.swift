@@ -78,10 +78,8 @@ extension SerialDecisioningTests {
             server.route("/slow.xml", .hang)
             var settings = Self.settings()
             settings.wrapperTimeout = .milliseconds(500)
-            let start = ContinuousClock.now
+            // The error names what ended the wait: the 0.5 s timeout, not the decision deadline.
             let result = try await AdsLoader(settings: settings).load(AdsRequest(adTag: "\(base)/top.xml"))
-            #expect(ContinuousClock.now - start < SanitizerSlack.time(.seconds(7)),
-                    "at the 0.5 s wrapper timeout, not the 15 s decision deadline")
             #expect(result.plan.breaks.isEmpty)
             #expect(result.plan.errors == [AdError(.wrapperTimeout, "wrapper ad 'top' (line 1) in \(base)/top.xml: loading \(base)/slow.xml timed out after 0.5 s",
                                                    errorURLs: ["https://track.example/top-error?c=[ERRORCODE]"])])
@@ -137,9 +135,7 @@ extension SerialDecisioningTests {
             for i in 0..<100 {
                 server.route("/w\(i).xml", .xml(VASTText.document(VASTText.wrapper(id: "w\(i)", tag: "w\(i + 1).xml"))))
             }
-            let start = ContinuousClock.now
             let result = try await AdsLoader(settings: Self.settings()).load(AdsRequest(adTag: server.baseURL.absoluteString + "/w0.xml"))
-            #expect(ContinuousClock.now - start < SanitizerSlack.time(.seconds(10)))
             #expect(result.plan.errors.map(\.code) == [.wrapperLimit])
             #expect(result.plan.errors[0].message.hasSuffix("not followed: wrapper limit of 5 reached"))
             // The ad tag and five wrappers' tags; the sixth wrapper is not followed.

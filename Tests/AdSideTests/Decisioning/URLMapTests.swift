@@ -122,12 +122,10 @@ import Testing
         settings.decisionTimeout = nil
         // An encoded `..`: a literal one is a dot segment, removed when the reference is resolved (RFC 3986 §5.2.4).
         let tag = try dir.write("tag.xml", VASTText.document(VASTText.wrapper(id: "w", tag: "https://cdn.example/media/%2e%2e/secret.txt")))
-        let start = ContinuousClock.now
+        // Refused before any request: the error says so, where a fetch would have ended in its own error.
         let result = try await AdsLoader(settings: settings).load(AdsRequest(adTag: tag))
         #expect(result.plan.errors.map(\.code) == [.wrapperTimeout])
         #expect(result.plan.errors.first?.message.contains("--url-map refuses https://cdn.example/media/%2e%2e/secret.txt") == true,
                 "\(result.plan.errors)")
-        #expect(ContinuousClock.now - start < SanitizerSlack.time(.seconds(30)),
-                "refused before any request, not after the 60 s wrapper timeout")
     }
 }

@@ -5,8 +5,8 @@ extension EndToEnd {
     /// `pipctl play` driven as a script drives it (a pipe) and as a person does (a terminal), and the command log it
     /// records replayed by `pipctl render`.
     ///
-    /// The tests type each command when pipctl's output shows the moment has come, not after a fixed sleep, so that
-    /// a slow machine only makes them slower. Which frame a command lands on still depends on the wall clock, so they
+    /// The tests that type commands play with `--step`: the session's clock moves only when the test says `advance`,
+    /// so a slow machine only makes them slower, and each command lands at the frame after the time reached. They
     /// check what follows from the commands, and the replay checks the frames against the recording.
     @Suite struct PlayTests {
         static func session() async throws -> [String] {
@@ -18,29 +18,30 @@ extension EndToEnd {
             let dir = try ScratchDirectory()
             let recording = dir.path("rec.mp4")
             let session = try await Self.session()
-            let play = try PipctlProcess(["play"] + session + ["--speed", "4", "--record", recording, "--preset", "ultrafast"],
-                                         keepsInputOpen: true)
-            try await play.waitForOutput(containing: #""type":"CONTENT_RESUME_REQUESTED""#)
-            try play.write("pip on\n")
-            try await play.waitForOutput(containing: #""type":"PIP_DID_START""#)
-            try play.write("status\nbogus\n")
-            try await play.waitForOutput(containing: "\nstatus: ")
-            try await play.waitForOutput(containing: "bogus", onStandardError: true)
-            try play.write("pip off\n")
-            try await play.waitForOutput(containing: #""type":"PIP_DID_STOP""#)
-            try play.write("quit\n")
-            let result = try await play.result(timeout: .seconds(120))
+            let play = try SteppedPlay(["play"] + session + ["--record", recording, "--preset", "ultrafast"])
+            try await play.advance(untilShown: #""type":"CONTENT_RESUME_REQUESTED""#, step: 500)
+            try play.type("pip on\n")
+            try await play.advance(untilShown: #""type":"PIP_DID_START""#)
+            try play.type("status\nbogus\n")
+            try await play.advance(untilShown: "\nstatus: ")
+            try await play.advance(untilShown: "bogus", onStandardError: true)
+            try play.type("pip off\n")
+            try await play.advance(untilShown: #""type":"PIP_DID_STOP""#)
+            let result = try await play.quit()
 
             #expect(result.exitStatus == 0, "\(result.standardError)")
             #expect(result.errorLines == [
-                "unknown command 'bogus'; commands: pip | pip on | pip off | seek T | pause | resume | skip | click | status | quit",
+                "unknown command 'bogus'; commands: pip | pip on | pip off | seek T | pause | resume | skip | click | status | quit | advance T",
             ])
-            // Standard output is a pipe: events are the event log's JSON lines, plus the one status line asked for.
+            // Standard output is a pipe: events are the event log's JSON lines, plus the one status line asked for and
+            // --step's lines, one for each advance.
             let lines = result.standardOutput.split(separator: "\n").map(String.init)
             let statusLines = lines.filter { $0.hasPrefix("status: ") }
             #expect(statusLines.count == 1)
             #expect(statusLines.first?.contains("PiP active") == true, "\(statusLines)")
-            let eventLines = lines.filter { !$0.hasPrefix("status: ") }
+            let steps = lines.filter { $0.hasPrefix("stepped to ") }
+            #expect(steps.last == "stepped to \(SteppedPlay.clock(play.milliseconds))", "\(steps)")
+            let eventLines = lines.filter { !$0.hasPrefix("status: ") && !$0.hasPrefix("stepped to ") }
             let events = try eventLines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
             let names = events.map { event in
                 (event["type"] as? String ?? "?") + ((event["message"] as? String).map { " " + $0 } ?? "")
@@ -136,14 +137,16 @@ extension EndToEnd {
             })
         }
 
-        // The speeds leave the test time to answer on a loaded machine: the content plays on in wall time while the
-        // test waits for its turn (at 8x, a test starved for 2.5 s found the content ended before it typed).
+        // --step: the content waits for the test however long it is starved (at 8x of the wall clock, a test starved
+        // for 2.5 s found the content ended before it typed).
         @Test func playsOnATerminalWithAStatusLineAndEventsForPeople() async throws {
-            let terminal = try PseudoTerminal(["play"] + (try await Self.session()) + ["--speed", "2"])
-            try await terminal.waitUntilShown("CONTENT_RESUME_REQUESTED")
+            let terminal = try PseudoTerminal(["play"] + (try await Self.session()) + ["--step"])
+            var clock: Int64 = 0
+            try await terminal.advance(untilShown: "CONTENT_RESUME_REQUESTED", clock: &clock, step: 500)
             terminal.type("pip on\n")
-            try await terminal.waitUntilShown("PiP active")
+            try await terminal.advance(untilShown: "PiP active", clock: &clock)
             terminal.type("quit\n")
+            terminal.endInput()
             let status = try await terminal.exitStatus()
             let shown = terminal.shown
 
@@ -192,12 +195,10 @@ extension EndToEnd {
         /// A native command typed without native placements is refused with its reason, not ignored silently.
         @Test func aTypedNativeCommandWithoutANativePlacementIsRefused() async throws {
             let dir = try ScratchDirectory()
-            let play = try PipctlProcess(["play", "--content", try await TestClip.long.path, "--speed", "0.5",
-                                          "--events", dir.path("events.jsonl")], keepsInputOpen: true)
-            try play.write("load slider\n")
-            try await play.waitForOutput(containing: "no native placement: native commands need a session file", timeout: .seconds(60))
-            try play.write("quit\n")
-            let result = try await play.result(timeout: .seconds(120))
+            let play = try SteppedPlay(["play", "--content", try await TestClip.long.path, "--events", dir.path("events.jsonl")])
+            try play.type("load slider\n")
+            try await play.advance(untilShown: "no native placement: native commands need a session file")
+            let result = try await play.quit()
             #expect(result.exitStatus == 0, "\(result.standardError)")
             let events = try String(contentsOfFile: dir.path("events.jsonl"), encoding: .utf8)
             let refused = events.split(separator: "\n").filter { $0.contains(#""reason":"refused""#) }
@@ -205,17 +206,19 @@ extension EndToEnd {
         }
 
         @Test func aRefusedCommandIsPrintedOnItsOwnLineNotOnTheStatusLine() async throws {
-            let terminal = try PseudoTerminal(["play", "--content", try await TestClip.long.path, "--speed", "1"],
+            let terminal = try PseudoTerminal(["play", "--content", try await TestClip.long.path, "--step"],
                                               inputThroughPipe: true)
-            try await terminal.waitUntilShown(" content 0:00:0")
+            var clock: Int64 = 0
+            try await terminal.advance(untilShown: " content 0:00:0", clock: &clock)
             terminal.type("bogus\n")
-            try await terminal.waitUntilShown("unknown command 'bogus'")
+            try await terminal.advance(untilShown: "unknown command 'bogus'", clock: &clock)
             terminal.type("quit\n")
+            terminal.endInput()
             let status = try await terminal.exitStatus()
             let shown = terminal.shown
             #expect(status == 0)
             #expect(shown.contains("\r\u{1B}[Kunknown command 'bogus'; commands: pip | pip on | pip off | seek T | pause | "
-                + "resume | skip | click | status | quit\r\n"), "\(shown.debugDescription)")
+                + "resume | skip | click | status | quit | advance T\r\n"), "\(shown.debugDescription)")
         }
     }
 }

@@ -47,21 +47,20 @@ extension EndToEnd {
             try JSONSerialization.data(withJSONObject: session).write(to: URL(fileURLWithPath: dir.path("live.json")))
 
             let recording = dir.path("rec.mkv")
-            let play = try PipctlProcess(["play", "--session", dir.path("live.json"), "--record", recording, "--profile", "lossless"],
-                                         keepsInputOpen: true)
-            try await play.waitForOutput(containing: #""type":"adDidLoad""#)
-            try play.write("split 1/3\n")
-            try await play.waitForOutput(containing: "375x834 pt: image")
-            try play.write("present interstitial left\n")
-            try await play.waitForOutput(containing: #""type":"adDidRecordImpression""#)
+            // --step: the content waits for the test's commands however busy the machine.
+            let play = try SteppedPlay(["play", "--session", dir.path("live.json"), "--record", recording, "--profile", "lossless"])
+            try await play.advance(untilShown: #""type":"adDidLoad""#)
+            try play.type("split 1/3\n")
+            try await play.advance(untilShown: "375x834 pt: image")
+            try play.type("present interstitial left\n")
+            try await play.advance(untilShown: #""type":"adDidRecordImpression""#)
             // Half a pixel per point: a tap is in points, and 100,400 pt (50,200 px) is inside "left" (0…375 pt,
             // 0…187 px, wide at 1/3).
-            try play.write("tap 100,400\n")
-            try await play.waitForOutput(containing: #""type":"adDidRecordClick""#)
-            try play.write("dismiss left\n")
-            try await play.waitForOutput(containing: #""type":"adDidDismissFullScreenContent""#)
-            try play.write("quit\n")
-            let result = try await play.result(timeout: .seconds(120))
+            try play.type("tap 100,400\n")
+            try await play.advance(untilShown: #""type":"adDidRecordClick""#)
+            try play.type("dismiss left\n")
+            try await play.advance(untilShown: #""type":"adDidDismissFullScreenContent""#)
+            let result = try await play.quit()
             #expect(result.exitStatus == 0, "\(result.standardError)")
             #expect(server.requests.map(\.target) == ["/fs/592x834.png", "/fs/375x834.png"])
 

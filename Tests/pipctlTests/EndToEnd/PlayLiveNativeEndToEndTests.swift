@@ -36,9 +36,9 @@ extension EndToEnd {
             }
         }
 
-        /// Waits until `play` has printed an event of the slider for which `condition` holds.
-        static func waitFor(_ play: PipctlProcess, _ what: String, _ condition: @escaping ([String: Any]) -> Bool) async throws {
-            try await play.waitForOutput(what, timeout: .seconds(60)) { printed($0).contains(where: condition) }
+        /// Moves `play`'s clock on until it has printed an event of the slider for which `condition` holds.
+        static func waitFor(_ play: SteppedPlay, _ what: String, _ condition: @escaping ([String: Any]) -> Bool) async throws {
+            try await play.advance(until: what) { printed($0).contains(where: condition) }
         }
 
         @Test func typedLoadSwipeAndTapDriveTheSliderAsTheScriptWouldAndTheCommandLogReplays() async throws {
@@ -51,22 +51,21 @@ extension EndToEnd {
                                                         placement: #", "latencyMs": 500"#)
             Self.serve(dir, on: server)
             let recording = dir.path("rec.mkv")
-            // At half speed the 12 s session outlasts the typed commands on a busy machine too (it ends at `quit`).
-            let play = try PipctlProcess(["play", "--session", session, "--record", recording, "--profile", "lossless", "--speed", "0.5"],
-                                         keepsInputOpen: true)
+            // --step: the session's clock moves only as the test says, so it outlasts the typed commands however
+            // busy the machine (it ends at `quit`), and each lands at the frame after the time reached.
+            let play = try SteppedPlay(["play", "--session", session, "--record", recording, "--profile", "lossless"])
             try await Self.waitFor(play, "the idle phase") { $0["phase"] as? String == "idle" }
             #expect(server.requests.isEmpty, "nothing loads before load slider")
-            try play.write("load slider\n")
+            try play.type("load slider\n")
             try await Self.waitFor(play, "card 0's impression") { $0["type"] as? String == "onAdImpression" && $0["card"] as? Int == 0 }
-            try play.write("swipe left\n")
+            try play.type("swipe left\n")
             try await Self.waitFor(play, "card 2's impression") { $0["type"] as? String == "onAdImpression" && $0["card"] as? Int == 2 }
             // 200,180 pt of the device lies on card 2 (x 61…381 pt, y 95…301 pt) once the row has moved one card (as
             // in the render test): a tap is in the device's points, though play's canvas holds both orientations (the
             // display drawn at x 344).
-            try play.write("tap 200,180\n")
+            try play.type("tap 200,180\n")
             try await Self.waitFor(play, "the click") { $0["type"] as? String == "onAdClick" }
-            try play.write("quit\n")
-            let result = try await play.result(timeout: .seconds(120))
+            let result = try await play.quit()
             #expect(result.exitStatus == 0, "\(result.standardError)")
 
             let live = try Device.Render(reading: recording, in: dir)
@@ -181,16 +180,15 @@ extension EndToEnd {
                     return event
                 }
             }
-            // At half speed the 12 s session outlasts the typed commands on a busy machine too (it ends at `quit`).
-            let play = try PipctlProcess(["play", "--session", session, "--events", dir.path("events.jsonl"), "--speed", "0.5"],
-                                         keepsInputOpen: true)
+            // --step: the session's clock moves only as the test says, so it outlasts the typed commands however
+            // busy the machine (it ends at `quit`), and each lands at the frame after the time reached.
+            let play = try SteppedPlay(["play", "--session", session, "--events", dir.path("events.jsonl")])
             try await Self.waitFor(play, "the idle phase") { $0["phase"] as? String == "idle" }
-            try play.write("load slider s\n")
+            try play.type("load slider s\n")
             try await Self.waitFor(play, "the load of s") { $0["type"] as? String == "onAdLoad" }
-            try play.write("load slider t\n")
-            try await play.waitForOutput("the refusal of t", timeout: .seconds(60)) { ofT($0).contains { $0["reason"] as? String == "refused" } }
-            try play.write("quit\n")
-            let result = try await play.result(timeout: .seconds(120))
+            try play.type("load slider t\n")
+            try await play.advance(until: "the refusal of t") { ofT($0).contains { $0["reason"] as? String == "refused" } }
+            let result = try await play.quit()
             #expect(result.exitStatus == 0, "\(result.standardError)")
 
             let events = try String(contentsOfFile: dir.path("events.jsonl"), encoding: .utf8)
@@ -212,21 +210,20 @@ extension EndToEnd {
                                                         source: server.baseURL.absoluteString + "/slider.json",
                                                         placement: #", "latencyMs": 300, "maxRetries": 1"#)
             server.route("/slider.json", LoopbackHTTPServer.Response(status: 503, contentType: "text/plain", body: Data("busy".utf8)))
-            // At half speed the 12 s session outlasts the typed commands on a busy machine too (it ends at `quit`).
-            let play = try PipctlProcess(["play", "--session", session, "--events", dir.path("events.jsonl"), "--speed", "0.5"],
-                                         keepsInputOpen: true)
+            // --step: the session's clock moves only as the test says, so it outlasts the typed commands however
+            // busy the machine (it ends at `quit`), and each lands at the frame after the time reached.
+            let play = try SteppedPlay(["play", "--session", session, "--events", dir.path("events.jsonl")])
             try await Self.waitFor(play, "the idle phase") { $0["phase"] as? String == "idle" }
             // A placement the session does not have is refused; the next two lines apply at the same frame: the
             // second finds the first under way.
-            try play.write("load slider nope\n")
-            try await play.waitForOutput(containing: "no native placement is called", timeout: .seconds(60))
-            try play.write("load slider\nload slider\n")
+            try play.type("load slider nope\n")
+            try await play.advance(untilShown: "no native placement is called")
+            try play.type("load slider\nload slider\n")
             try await Self.waitFor(play, "the failure") { $0["type"] as? String == "onAdFailure" }
             Self.serve(dir, on: server)
-            try play.write("load slider\n")
+            try play.type("load slider\n")
             try await Self.waitFor(play, "the load") { $0["type"] as? String == "onAdLoad" }
-            try play.write("quit\n")
-            let result = try await play.result(timeout: .seconds(120))
+            let result = try await play.quit()
             #expect(result.exitStatus == 0, "\(result.standardError)")
 
             let events = try String(contentsOfFile: dir.path("events.jsonl"), encoding: .utf8)
@@ -262,15 +259,14 @@ extension EndToEnd {
             try FileManager.default.copyItem(atPath: dir.path("main0.png"), toPath: log)
             _ = try dir.write(try String(contentsOfFile: dir.path("slider.json"), encoding: .utf8)
                 .replacingOccurrences(of: #""url": "main0.png""#, with: #""url": "rec.mkv.events.jsonl""#), to: "slider.json")
-            // At half speed the 12 s session outlasts the typed commands on a busy machine too (it ends at `quit`).
-            let play = try PipctlProcess(["play", "--session", session, "--record", recording, "--profile", "lossless", "--speed", "0.5"],
-                                         keepsInputOpen: true)
+            // --step: the session's clock moves only as the test says, so it outlasts the typed commands however
+            // busy the machine (it ends at `quit`), and each lands at the frame after the time reached.
+            let play = try SteppedPlay(["play", "--session", session, "--record", recording, "--profile", "lossless"])
             try await Self.waitFor(play, "the idle phase") { $0["phase"] as? String == "idle" }
-            try play.write("load slider\n")
+            try play.type("load slider\n")
             let warning = "pipctl play: warning: \(log): refused: it is the output the event log \(log)"
-            try await play.waitForOutput(containing: warning, onStandardError: true, timeout: .seconds(60))
-            try play.write("quit\n")
-            let result = try await play.result(timeout: .seconds(120))
+            try await play.advance(untilShown: warning, onStandardError: true)
+            let result = try await play.quit()
             #expect(result.exitStatus == 0, "\(result.standardError)")
             #expect(result.errorLines.filter { $0.contains("refused") } == [warning])
 

@@ -18,8 +18,17 @@ extension EndToEnd {
             }
         }
 
-        static func waitFor(_ play: PipctlProcess, _ what: String, _ condition: @escaping ([String: Any]) -> Bool) async throws {
-            try await play.waitForOutput(what, timeout: .seconds(90)) { events($0).contains(where: condition) }
+        /// Moves the clock of `play --step` on until it has printed an event for which `condition` holds: the window's
+        /// inputs are taken after each frame, so a key pressed while the clock stands applies at the next frame.
+        static func waitFor(_ play: SteppedPlay, _ what: String, _ condition: @escaping ([String: Any]) -> Bool) async throws {
+            try await play.advance(until: what) { events($0).contains(where: condition) }
+        }
+
+        /// Presses `key` (q, Escape) in the window and moves the clock on until it quits: the key is taken after the
+        /// next frame. (Not by ending the input: a paused session whose input ends stops at once, before the key.)
+        static func quit(_ play: SteppedPlay, by key: String, on display: VirtualDisplay) async throws -> PipctlResult {
+            try display.xdotool("key", key)
+            return try await play.advanceUntilItEnds()
         }
 
         static func isCommand(_ event: [String: Any], _ text: String) -> Bool {
@@ -45,11 +54,9 @@ extension EndToEnd {
             let dir = try ScratchDirectory()
             let session = try NativeSliderTests.session(dir, script: ["load slider@0.2"], trackers: server.baseURL.absoluteString, seconds: 120)
             let recording = dir.path("rec.mkv")
-            let play = try PipctlProcess(["play", "--session", session, "--show", "--record", recording, "--profile", "lossless",
-                                          "--speed", "0.5"],
-                                         keepsInputOpen: true,
-                                         environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
-            let window = try await Self.window(of: play, on: display)
+            let play = try SteppedPlay(["play", "--session", session, "--show", "--record", recording, "--profile", "lossless"],
+                                       environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
+            let window = try await Self.window(of: play.process, on: display)
             try display.xdotool("windowfocus", "--sync", window)
             try await Self.waitFor(play, "card 0's impression") { $0["type"] as? String == "onAdImpression" && $0["card"] as? Int == 0 }
 
@@ -65,23 +72,19 @@ extension EndToEnd {
             try display.xdotool("click", "5")
             try await Self.waitFor(play, "the scroll") { Self.isCommand($0, "scroll 1") }
 
-            // Paused, the picture holds: the window keeps the frame the recording repeats to its end.
+            // Paused, the picture holds: the window keeps the frame the recording repeats to its end. A second of
+            // paused play (every frame is drawn with --step), then the screenshot.
             try display.xdotool("key", "space")
             try await Self.waitFor(play, "the pause") { Self.isCommand($0, "pause") }
-            var pausedAt: Double?
-            try await waitUntil("the window's title shows a second of paused play", timeout: .seconds(90)) {
-                let title = try display.xdotool("getwindowname", window)
-                guard title.contains("| paused"), let time = Self.seconds(inTitle: title) else { return false }
-                if pausedAt == nil { pausedAt = time }
-                return time >= pausedAt! + 1
-            }
+            try await play.advance(milliseconds: 1000)
+            let title = try display.xdotool("getwindowname", window)
+            #expect(title.contains("| paused"), "\(title)")
             let shot = try display.screenshot(window: window, into: dir.path("window.xwd"))
-            try display.xdotool("key", "q")
-            let result = try await play.result(timeout: .seconds(120))
+            let result = try await Self.quit(play, by: "q", on: display)
             #expect(result.exitStatus == 0, "\(result.standardError)")
             #expect(result.standardError.contains("pipctl play: window: "), "\(result.standardError)")
-            // At half speed the sound would not be the recording's: the window is silent, and says so.
-            #expect(result.standardError.contains("pipctl play: --show plays no sound at --speed 1/2"), "\(result.standardError)")
+            // On --step's clock the sound would not be the recording's: the window is silent, and says so.
+            #expect(result.standardError.contains("pipctl play: --show plays no sound with --step"), "\(result.standardError)")
 
             let live = try DeviceRenderTests.Render(reading: recording, in: dir)
             let commands = live.events.filter { $0["type"] as? String == "COMMAND" }.compactMap { $0["message"] as? String }
@@ -116,28 +119,26 @@ extension EndToEnd {
             defer { display.stop() }
             let dir = try ScratchDirectory()
             let content = PipctlProcess.repositoryRoot.appendingPathComponent("media/content.mp4").path
-            let play = try PipctlProcess(["play", "--content", content, "--device", "iphone-15", "--show", "--speed", "0.5",
-                                          "--events", dir.path("events.jsonl")],
-                                         keepsInputOpen: true, environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
-            let window = try await Self.window(of: play, on: display)
-            try await play.waitForOutput(containing: "window shown 1278x1278", onStandardError: true)
+            let play = try SteppedPlay(["play", "--content", content, "--device", "iphone-15", "--show", "--events", dir.path("events.jsonl")],
+                                       environment: ["DISPLAY": display.name, "SDL_AUDIODRIVER": "dummy"])
+            let window = try await Self.window(of: play.process, on: display)
+            try await play.process.waitForOutput(containing: "window shown 1278x1278", onStandardError: true)
             try display.xdotool("windowsize", "--sync", window, "639", "639")
             // Once the title has changed twice, play has taken its window's events (the resize among them) after
             // frames drawn since: the click then lands on the resized window.
             var titles: Set<String> = [try display.xdotool("getwindowname", window)]
-            try await waitUntil("the title changes twice", timeout: .seconds(90)) {
+            while titles.count < 3 {
+                try await play.advance(milliseconds: 100)
                 titles.insert(try display.xdotool("getwindowname", window))
-                return titles.count >= 3
             }
             try display.xdotool("mousemove", "--window", window, "400", "200")
             try display.xdotool("click", "1")
             do { try await Self.waitFor(play, "the tap") { Self.isCommand($0, "tap ") } } catch {
-                Issue.record("\(error); standard error: \(play.standardErrorSoFar)")
+                Issue.record("\(error); standard error: \(play.process.standardErrorSoFar)")
                 throw error
             }
             try display.xdotool("windowfocus", "--sync", window)
-            try display.xdotool("key", "q")
-            let result = try await play.result(timeout: .seconds(120))
+            let result = try await Self.quit(play, by: "q", on: display)
             #expect(result.exitStatus == 0, "\(result.standardError)")
             let taps = Self.events(result.standardOutput).filter { Self.isCommand($0, "tap ") }.compactMap { $0["message"] as? String }
             #expect(taps == ["tap 304,267"])

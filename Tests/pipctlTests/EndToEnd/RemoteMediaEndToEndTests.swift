@@ -124,14 +124,13 @@ extension EndToEnd {
             let dir = try ScratchDirectory()
             let out = try dir.subdirectory("out") + "/out.mp4"
             let job = try PipctlProcess(try await Self.render(server, output: out, cache: dir.path("cache"),
-                                                              extra: ["--media-timeout", "60", "--send-beacons"]))
+                                                              extra: ["--media-timeout", "3600", "--send-beacons"]))
             try await waitUntil("the render is waiting for its pre-roll's media") {
                 !server.requests(for: "/ad.mp4").isEmpty && dir.entries(in: "out").contains { $0.hasSuffix(".tmp") }
             }
-            let signalled = ContinuousClock.now
             job.send(SIGINT)
-            let result = try await job.result(timeout: .seconds(30))
-            #expect(ContinuousClock.now - signalled < SanitizerSlack.time(.seconds(5)), "at once, not at the end of the 60 s media timeout")
+            // The media timeout is an hour: only the signal can end the wait (the watchdog is a bound against a hang).
+            let result = try await job.result(timeout: .seconds(300))
             #expect(!result.endedBySignal)
             #expect(result.exitStatus == 130)
             #expect(result.errorLines == ["pipctl render: interrupted (SIGINT)"])

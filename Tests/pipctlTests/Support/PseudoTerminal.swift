@@ -72,6 +72,22 @@ final class PseudoTerminal: Sendable {
         _ = write(master, &bytes, bytes.count)
     }
 
+    /// Ends the input: closes the pipe, or types Ctrl-D on an empty line at the terminal.
+    func endInput() {
+        if let inputPipe { try? inputPipe.close() } else { type("\u{04}") }
+    }
+
+    /// `play --step` at this terminal: types `advance` `step` ms at a time until the terminal shows `text`, each
+    /// waited for (`stepped to …`); `milliseconds` is where the session's clock stands.
+    func advance(untilShown text: String, clock milliseconds: inout Int64, step: Int64 = 100) async throws {
+        while !shown.contains(text) {
+            milliseconds += step
+            type("advance \(SteppedPlay.seconds(step))\n")
+            // A bound against a hang only.
+            try await waitUntilShown("stepped to \(SteppedPlay.clock(milliseconds))", timeout: .seconds(300))
+        }
+    }
+
     /// Waits until the terminal shows `text`; throws after `timeout` or when pipctl ended without showing it.
     func waitUntilShown(_ text: String, timeout: Duration = .seconds(30)) async throws {
         try await waitUntil("the terminal shows \(text) (it shows \(shown.debugDescription))", timeout: timeout) {
