@@ -129,8 +129,7 @@ public struct FramePlanner: Sendable {
                       catalog: any FrameMediaCatalog) -> FramePlan {
         let decision = primary.decision, frame = decision.frame
         let time = frameRate.time(ofFrame: frame)
-        var plan = FramePlan(frame: frame, layers: [PlannedLayer(.color(.bezel), in: PixelRect(size: canvas), scene: nil),
-                                                    PlannedLayer(.color(.black), in: screen.display, scene: nil)],
+        var plan = FramePlan(frame: frame, layers: Self.background(canvas: canvas, display: screen.display),
                              playerLayer: nil, audio: .silence, timeline: [])
         var timeline: [Timeline.Layer] = []
         // The picture-in-picture window floats over every scene and banner, as the system draws it.
@@ -210,6 +209,12 @@ public struct FramePlanner: Sendable {
         }
         plan.timeline = timeline
         return plan
+    }
+
+    /// What a device frame shows under its scenes: the bezel over the canvas, the display black.
+    public static func background(canvas: PixelSize, display: PixelRect?) -> [PlannedLayer] {
+        [PlannedLayer(.color(.bezel), in: PixelRect(size: canvas), scene: nil)]
+            + (display.map { [PlannedLayer(.color(.black), in: $0, scene: nil)] } ?? [])
     }
 
     /// How the system's chrome between scenes is drawn: Split View's divider a dark bar, a Slide Over window's

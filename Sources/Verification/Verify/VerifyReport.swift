@@ -8,8 +8,8 @@ public struct VerifyReport: Codable, Hashable, Sendable {
     public var shown: [ShownRun]
     /// Audio boundaries found beside the video boundaries they belong to.
     public var audioBoundaries: [AudioBoundary]
-    /// Each problem in words, the first difference first.
-    public var problems: [String]
+    /// Each problem found, the first difference first: its code, subject and sentence.
+    public var findings: [VerifyFinding]
     /// Checks that could not be made (a picture too small to carry a readable stamp), in words.
     public var notes: [String]
     /// The screen layers of a device render checked from the pixels (`Verifier+Layers`).
@@ -17,6 +17,51 @@ public struct VerifyReport: Codable, Hashable, Sendable {
     /// Each ad's loudness and true peak in a normalised render (`render --loudness`); absent for one made with
     /// `--loudness off` or before renders normalised, which are not checked for it.
     public var loudness: LoudnessCheck? = nil
+
+    /// Each problem in words, the first difference first: the findings' sentences, as the text report writes them
+    /// (and `--json` too, beside `findings`).
+    public var problems: [String] { findings.map(\.description) }
+
+    enum CodingKeys: String, CodingKey {
+        case passed, output, frames, shown, audioBoundaries, findings, problems, notes, layers, loudness
+    }
+
+    public init(passed: Bool, output: String, frames: Int64, shown: [ShownRun], audioBoundaries: [AudioBoundary],
+                findings: [VerifyFinding], notes: [String], layers: LayerReport, loudness: LoudnessCheck? = nil) {
+        self.passed = passed
+        self.output = output
+        self.frames = frames
+        self.shown = shown
+        self.audioBoundaries = audioBoundaries
+        self.findings = findings
+        self.notes = notes
+        self.layers = layers
+        self.loudness = loudness
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(passed: try c.decode(Bool.self, forKey: .passed), output: try c.decode(String.self, forKey: .output),
+                  frames: try c.decode(Int64.self, forKey: .frames), shown: try c.decode([ShownRun].self, forKey: .shown),
+                  audioBoundaries: try c.decode([AudioBoundary].self, forKey: .audioBoundaries),
+                  findings: try c.decode([VerifyFinding].self, forKey: .findings), notes: try c.decode([String].self, forKey: .notes),
+                  layers: try c.decode(LayerReport.self, forKey: .layers),
+                  loudness: try c.decodeIfPresent(LoudnessCheck.self, forKey: .loudness))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(passed, forKey: .passed)
+        try c.encode(output, forKey: .output)
+        try c.encode(frames, forKey: .frames)
+        try c.encode(shown, forKey: .shown)
+        try c.encode(audioBoundaries, forKey: .audioBoundaries)
+        try c.encode(findings, forKey: .findings)
+        try c.encode(problems, forKey: .problems)
+        try c.encode(notes, forKey: .notes)
+        try c.encode(layers, forKey: .layers)
+        try c.encodeIfPresent(loudness, forKey: .loudness)
+    }
 
     /// Passed, except for layers whose expected picture could not be made: `pipctl verify` exits 3.
     public var notVerifiable: Bool { passed && !layers.notVerifiable.isEmpty }
