@@ -188,8 +188,9 @@ public struct FramePlanner: Sendable {
                                                 in: layer.rect, scene: layer.scene))
                 timeline.append(Timeline.Layer(shadow: layer))
             case .divider, .edge:
-                plan.layers += Self.chrome(layer.kind, in: layer.rect, scene: layer.scene).map { [$0] } ?? []
-                // The divider lies between the scenes, in neither: the timeline records it at the screen's level.
+                // The divider lies between the scenes, in neither: it is planned and recorded at the screen's level.
+                let scene = layer.kind == .divider ? SceneID.screen : layer.scene
+                plan.layers += Self.chrome(layer.kind, in: layer.rect, scene: scene).map { [$0] } ?? []
                 timeline.append(layer.kind == .divider ? .divider(Timeline.Layer.Area(scene: .screen, rect: area.rect)) : .edge(area))
             case .ad, .pip, .slider, .card, .native:
                 // Contributed by the ads manager and the PiP controller through the player, above, and by the

@@ -54,7 +54,8 @@ extension Timeline.Segment {
         case .overlay:
             return one(.color(.overlay))
         case .slider(_, let slider):
-            return one(.color(slider.placeholder ? .nativePlaceholder : .slider))
+            // Cut, as every layer of a placement, to its viewport: the slider's own rectangle.
+            return one(.color(slider.placeholder ? .nativePlaceholder : .slider), clip: rect)
         case .card(_, let card), .native(_, let card):
             let clip = card.clip?.pixelRect ?? rect
             var layers = one(.roundedRect(.card, radius: card.radius ?? 0), clip: clip)

@@ -31,7 +31,7 @@ extension Verifier {
     /// adds each layer that is not where the timeline says to `problems`.
     static func checkLayers(_ timeline: Timeline, rate: FrameRate, outputPath: String, timelinePath: String, frameLimit: Int64,
                             problems: inout [VerifyFinding]) throws(Failure) -> LayerReport {
-        problems += LayoutInvariants.violations(in: timeline).map { .init(.layoutRule, .layer(frame: $0.frame, name: $0.layer), $0.description) }
+        problems += layoutFindings(in: timeline)
         var samples: [Int64: Int] = [:]
         for (i, segment) in timeline.segments.enumerated() where !(segment.screen.layers ?? []).isEmpty {
             let last = min(segment.outEndFrame, frameLimit) - 1
@@ -77,6 +77,11 @@ extension Verifier {
         report.notVerifiable = unverifiable.sorted()
         report.skipped = skipped.sorted()
         return report
+    }
+
+    /// The layout rules `timeline` breaks (`LayoutInvariants`), as findings.
+    static func layoutFindings(in timeline: Timeline) -> [VerifyFinding] {
+        LayoutInvariants.violations(in: timeline).map { .init(.layoutRule, .layer(frame: $0.frame, name: $0.layer), $0.description) }
     }
 
     // MARK: - The expected screen

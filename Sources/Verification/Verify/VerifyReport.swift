@@ -19,49 +19,8 @@ public struct VerifyReport: Codable, Hashable, Sendable {
     public var loudness: LoudnessCheck? = nil
 
     /// Each problem in words, the first difference first: the findings' sentences, as the text report writes them
-    /// (and `--json` too, beside `findings`).
+    /// (and `verify --json` too, beside `findings`).
     public var problems: [String] { findings.map(\.description) }
-
-    enum CodingKeys: String, CodingKey {
-        case passed, output, frames, shown, audioBoundaries, findings, problems, notes, layers, loudness
-    }
-
-    public init(passed: Bool, output: String, frames: Int64, shown: [ShownRun], audioBoundaries: [AudioBoundary],
-                findings: [VerifyFinding], notes: [String], layers: LayerReport, loudness: LoudnessCheck? = nil) {
-        self.passed = passed
-        self.output = output
-        self.frames = frames
-        self.shown = shown
-        self.audioBoundaries = audioBoundaries
-        self.findings = findings
-        self.notes = notes
-        self.layers = layers
-        self.loudness = loudness
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(passed: try c.decode(Bool.self, forKey: .passed), output: try c.decode(String.self, forKey: .output),
-                  frames: try c.decode(Int64.self, forKey: .frames), shown: try c.decode([ShownRun].self, forKey: .shown),
-                  audioBoundaries: try c.decode([AudioBoundary].self, forKey: .audioBoundaries),
-                  findings: try c.decode([VerifyFinding].self, forKey: .findings), notes: try c.decode([String].self, forKey: .notes),
-                  layers: try c.decode(LayerReport.self, forKey: .layers),
-                  loudness: try c.decodeIfPresent(LoudnessCheck.self, forKey: .loudness))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(passed, forKey: .passed)
-        try c.encode(output, forKey: .output)
-        try c.encode(frames, forKey: .frames)
-        try c.encode(shown, forKey: .shown)
-        try c.encode(audioBoundaries, forKey: .audioBoundaries)
-        try c.encode(findings, forKey: .findings)
-        try c.encode(problems, forKey: .problems)
-        try c.encode(notes, forKey: .notes)
-        try c.encode(layers, forKey: .layers)
-        try c.encodeIfPresent(loudness, forKey: .loudness)
-    }
 
     /// Passed, except for layers whose expected picture could not be made: `pipctl verify` exits 3.
     public var notVerifiable: Bool { passed && !layers.notVerifiable.isEmpty }

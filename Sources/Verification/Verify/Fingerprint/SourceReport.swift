@@ -32,49 +32,8 @@ public struct SourceReport: Codable, Hashable, Sendable {
     public var passed: Bool { verdict == .passed }
 
     /// Each problem in words, the first difference first: the findings' sentences, as the text report writes them
-    /// (and `--json` too, beside `findings`).
+    /// (and `verify --json` too, beside `findings`).
     public var problems: [String] { findings.map(\.description) }
-
-    enum CodingKeys: String, CodingKey {
-        case verdict, output, frames, segments, audio, findings, problems, notes, layers, loudness
-    }
-
-    public init(verdict: Verdict, output: String, frames: Int64, segments: [SegmentResult], audio: [AudioAlignment],
-                findings: [VerifyFinding], notes: [String], layers: LayerReport, loudness: LoudnessCheck? = nil) {
-        self.verdict = verdict
-        self.output = output
-        self.frames = frames
-        self.segments = segments
-        self.audio = audio
-        self.findings = findings
-        self.notes = notes
-        self.layers = layers
-        self.loudness = loudness
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(verdict: try c.decode(Verdict.self, forKey: .verdict), output: try c.decode(String.self, forKey: .output),
-                  frames: try c.decode(Int64.self, forKey: .frames), segments: try c.decode([SegmentResult].self, forKey: .segments),
-                  audio: try c.decode([AudioAlignment].self, forKey: .audio),
-                  findings: try c.decode([VerifyFinding].self, forKey: .findings), notes: try c.decode([String].self, forKey: .notes),
-                  layers: try c.decode(LayerReport.self, forKey: .layers),
-                  loudness: try c.decodeIfPresent(LoudnessCheck.self, forKey: .loudness))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(verdict, forKey: .verdict)
-        try c.encode(output, forKey: .output)
-        try c.encode(frames, forKey: .frames)
-        try c.encode(segments, forKey: .segments)
-        try c.encode(audio, forKey: .audio)
-        try c.encode(findings, forKey: .findings)
-        try c.encode(problems, forKey: .problems)
-        try c.encode(notes, forKey: .notes)
-        try c.encode(layers, forKey: .layers)
-        try c.encodeIfPresent(loudness, forKey: .loudness)
-    }
 
     public struct SegmentResult: Codable, Hashable, Sendable {
         public var segment: Int
