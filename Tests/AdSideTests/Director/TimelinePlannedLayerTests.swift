@@ -67,25 +67,14 @@ import Testing
     /// Runs the session file at `path` through the director and planner, checks the round trip on every frame, and
     /// gives the kinds of timeline layer it saw.
     static func roundTrip(_ path: String) async throws -> Set<ScreenLayer.Kind> {
-        let session = try ScreenSession(contentsOfSessionFile: path)
-        let script = try SessionScript(parsing: try #require(session.script))
-        let screenAds = try await session.loadAds(script: script, settings: AdsLoaderSettings())
-        let native = try await session.loadNative(script: script, settings: AdsLoaderSettings(), frameRate: rate,
-                                                  end: MediaTime(seconds: 60), measurer: MonospaceTextMeasurer())
-        let canvas = ScreenCanvas(initial: session.screen, script: script, live: false)
-        let configuration = SessionConfiguration(frameRate: rate, canvas: canvas.size, contentFrameCount: 600,
-                                                 contentAspect: Rational(16, 9), script: script)
-        let planner = FramePlanner(canvas: canvas.size, frameRate: rate, background: nil, screenAdCreatives: true,
-                                   pointScale: session.screen.pointScale)
-        let director = try Director(plan: .empty, configuration: configuration, media: FakeAdMedia(rate: rate, seconds: [:]),
-                                    appDelegate: nil, screen: session.screen, screenAds: screenAds, planner: planner)
-        let catalog = FetchedCreatives(screenAds: screenAds, native: native)
+        let (director, native, catalog) = try await FramePlanTests.session(path, contentFrames: 600)
+        let canvas = director.planner.canvas
         var kinds: Set<ScreenLayer.Kind> = []
         while let decision = director.nextFrame() {
             let plan = director.plan(decision, source: "content.mp4", sources: [:], native: native?.outcome, catalog: catalog)
             let segment = segment(plan, decision)
             kinds.formUnion((segment.screen.layers ?? []).map(\.kind))
-            let recorded = segment.plannedLayers(atFrame: plan.frame, canvas: canvas.size)
+            let recorded = segment.plannedLayers(atFrame: plan.frame, canvas: canvas)
             let planned = try plan.layers.map { try named($0, frame: plan.frame, catalog: catalog, background: nil) }
             if native == nil {
                 #expect(recorded == planned, "frame \(plan.frame)")
