@@ -200,6 +200,34 @@ import VideoPipeline
         #expect(report.findings.prefix(3).map(\.subject) == [.render, .frame(100), .frame(180)])
     }
 
+    /// The sound check of an output without sound (verify refuses such a render against a timeline with sound before
+    /// it gets there; the check itself still says it): the render's `audio.missing`.
+    @Test func anOutputWithoutSoundIsTheRendersAudioMissing() throws {
+        guard StampedMedia.hasFFmpeg else { try Test.cancel("needs \(StampedMedia.ffmpegPath) to drop the sound") }
+        let renders = try Renders.shared
+        let dir = try TemporaryDirectory()
+        let output = dir.path + "/silent.mp4"
+        try StampedMedia.ffmpeg(["-i", renders.good.output.path, "-c:v", "copy", "-an", output])
+        var sources = SourceCatalog(baseDirectories: [])
+        var problems: [VerifyFinding] = [], notes: [String] = []
+        let boundaries = try Verifier.audio(output, timeline: renders.goodTimeline, rate: FrameRate(30), sources: &sources,
+                                            problems: &problems, notes: &notes)
+        #expect(boundaries.isEmpty)
+        #expect(problems == [VerifyFinding(.audioMissing, .render, "the output has no audio")])
+    }
+
+    /// A golden of another size: the output's format is not the golden's.
+    @Test func aGoldenOfAnotherSizeIsTheOutputsFormat() throws {
+        let renders = try Renders.shared
+        let dir = try TemporaryDirectory()
+        var golden = renders.goodTimeline
+        golden.output.width = renders.goodTimeline.output.width / 2
+        let path = try dir.write("golden.timeline.json", try golden.jsonData())
+        let report = try Verifier.verify(.init(outputPath: renders.good.output.path, goldenPath: path))
+        #expect(report.findings.first?.code == .outputFormat, "all problems: \(report.problems)")
+        #expect(report.findings.first?.subject == .render)
+    }
+
     @Test func soundLateByOneAndAHalfFramesFailsAtEverySplice() throws {
         guard StampedMedia.hasFFmpeg else { try Test.cancel("needs \(StampedMedia.ffmpegPath) to delay the sound") }
         // 2400 samples at 48 kHz: 1.5 frames at 30 fps; the pictures are copied untouched.
