@@ -9,8 +9,9 @@ import VideoPipeline
 ///
 /// The stamps and fingerprints prove the player's picture; the rest of the screen (banners, full-screen ads,
 /// landing screens, scenes without a player, the display and the bezel) is drawn from images and colours, so
-/// its expected picture can be made again: for each sampled frame the timeline's layers are drawn by the
-/// stitcher's own rules (an image decoded by FFmpeg and stretched over a banner's rectangle, letterboxed over
+/// its expected picture can be made again: for each sampled frame the timeline's layers, turned back into the
+/// planner's layers they record (`Timeline.Segment.planned`), are drawn by the renderer's own draw
+/// (`Stitcher.compositorLayer`: an image decoded by FFmpeg and stretched over a banner's rectangle, letterboxed over
 /// black for a full-screen ad, the placeholder colours) into a canvas, with the player's picture and video
 /// backdrops left unknown. Then, for each layer, the part of its rectangle no later layer covers is compared with
 /// the output by the mean colour of blocks (robust to x264), and so is a strip just inside each edge; a strip just
