@@ -38,7 +38,8 @@ final class MediaLibrary: FrameMediaCatalog {
     func picture(_ reference: MediaReference, frame: Int64, scene: SceneID?) throws(MediaError) -> Found {
         let found: VideoPicture?
         switch reference {
-        case .player:
+        case .player, .recorded:
+            // A player's picture is the player's own; a timeline's record is verify's to read.
             found = nil
         case .pictureInPictureBackground(let frame):
             guard let background else { return .missing }

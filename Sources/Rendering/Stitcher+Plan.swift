@@ -13,60 +13,15 @@ extension Stitcher {
                              native: liveNative?.outcome ?? request.device.nativeAds?.outcome, catalog: library)
     }
 
-    /// `plan`'s layers as the compositor draws them, `primary` being the primary player's picture. A full-screen
-    /// video that fails part-way is left out and kept in `mediaReports`, for the frame to report.
+    /// `plan`'s layers as the compositor draws them (`compositorLayers`), `primary` being the primary player's
+    /// picture. A full-screen video that fails part-way is left out and kept in `mediaReports`, for the frame to report.
     func resolve(_ plan: FramePlan, primary: VideoPicture) throws(MediaError) -> [CompositorLayer] {
-        var layers: [CompositorLayer] = []
-        layers.reserveCapacity(plan.layers.count)
-        for planned in plan.layers {
-            if let painted = Stitcher.painted(planned) {
-                layers.append(painted)
-                continue
-            }
-            let content: CompositorLayer.Content
-            var rect = planned.rect
-            switch planned.content {
-            case .color, .roundedRect, .corners, .shadow:
-                continue
-            case .text(let text):
-                let drawn: RenderedText
-                do { drawn = try library.native!.text(text.text, pixelSize: text.pixelSize, width: rect.width, lineLimit: text.lineLimit) } catch {
-                    throw .invalidSetting(name: "native \(text.slot) text", value: text.text, reason: "\(error)")
-                }
-                content = .mask(drawn.mask, Stitcher.color(text.paint))
-                if text.centred {
-                    let size = drawn.mask.size
-                    rect = PixelRect(x: rect.x + (rect.width - size.width) / 2, y: rect.y + (rect.height - size.height) / 2,
-                                     width: size.width, height: size.height)
-                }
-            case .picture(let reference, let fit, let placeholder):
-                let found: VideoPicture?
-                if case .player(let scene, _) = reference {
-                    // The primary player's scene is not among the other players'.
-                    if let scene, let other = players.all.first(where: { $0.scene == scene }) { found = other.shown?.picture } else { found = primary }
-                } else {
-                    switch try library.picture(reference, frame: plan.frame, scene: planned.scene) {
-                    case .picture(let picture): found = picture
-                    case .missing: found = nil
-                    case .failed(let report):
-                        mediaReports.append(report)
-                        found = nil
-                    }
-                }
-                switch found {
-                case let picture?: content = .picture(picture, Stitcher.fit(fit))
-                case nil:
-                    guard let placeholder else { continue }
-                    content = .color(Stitcher.color(placeholder))
-                }
-            }
-            layers.append(CompositorLayer(content, in: rect, clip: planned.clip))
-        }
-        return layers
+        var media = RenderMedia(stitcher: self, primary: primary, frame: plan.frame)
+        return try Stitcher.compositorLayers(plan.layers, media: &media)
     }
 
     /// A layer drawn without media as the compositor draws it: a colour, a rounded rectangle, rounded corners, a
-    /// shadow; `nil` for a picture or text. The painter of `verify` draws the same layers with it.
+    /// shadow; `nil` for a picture or text.
     package static func painted(_ planned: PlannedLayer) -> CompositorLayer? {
         let rect = planned.rect
         var layer: CompositorLayer

@@ -59,9 +59,20 @@ import Testing
     }
 
     static func edit(_ t: inout Timeline, _ kind: ScreenLayer.Kind, index: Int? = nil, _ change: (inout Timeline.Layer) -> Void) {
-        for i in t.segments[0].screen.layers!.indices where t.segments[0].screen.layers![i].kind == kind && (index == nil || t.segments[0].screen.layers![i].card?.index == index) {
+        for i in t.segments[0].screen.layers!.indices where t.segments[0].screen.layers![i].kind == kind && (index == nil || cardIndex(t.segments[0].screen.layers![i]) == index) {
             change(&t.segments[0].screen.layers![i])
         }
+    }
+
+    static func cardIndex(_ layer: Timeline.Layer) -> Int? {
+        if case .card(_, let card) = layer { card.index } else { nil }
+    }
+
+    /// Changes a card layer's fields.
+    static func changeCard(_ layer: inout Timeline.Layer, _ change: (inout Timeline.Layer.Card) -> Void) {
+        guard case .card(let area, var card) = layer else { return }
+        change(&card)
+        layer = .card(area, card)
     }
 
     static func moved(_ r: Timeline.Rect, x dx: Int = 0, y dy: Int = 0) -> Timeline.Rect {
@@ -98,12 +109,12 @@ import Testing
             edit(&t, .slider) { $0.rect = moved($0.rect, x: -344) }
             edit(&t, .card) { layer in
                 layer.rect = moved(layer.rect, x: -344)
-                layer.changeCard { $0.clip = $0.clip.map { moved($0, x: -344) } }
+                changeCard(&layer) { $0.clip = $0.clip.map { moved($0, x: -344) } }
             }
         },
         Mistake(description: "a card's viewport wider than its slider", expected: "frame 15: the viewport of card 1 (\"c1\") of slider \"s\" at x=") { t in
             edit(&t, .card, index: 1) { layer in
-                layer.changeCard { $0.clip = $0.clip.map { .init(PixelRect(x: $0.x, y: $0.y, width: $0.width + 40, height: $0.height)) } }
+                changeCard(&layer) { $0.clip = $0.clip.map { .init(PixelRect(x: $0.x, y: $0.y, width: $0.width + 40, height: $0.height)) } }
             }
         },
         Mistake(description: "a card cut down by its viewport", expected: "frame 15: card 0 (\"c0\") of slider \"s\" at x=") { t in

@@ -76,6 +76,14 @@ import VideoPipeline
             }
         }
 
+        /// The codes of the first two problems (`sentences`).
+        var codes: [VerifyFinding.Code] {
+            switch self {
+            case .breakStartsLater, .breakEndsLater, .breakEndsEarlier, .contentFrameDropped: [.framesBoundary, .contentDiscontinuity]
+            case .adsSwapped: [.framesSource, .framesSource]
+            }
+        }
+
         /// The problems the verifier must report first: what the pixels show against the edited timeline, then
         /// what the edited timeline itself breaks (content continuity).
         var sentences: [String] {
@@ -124,7 +132,9 @@ import VideoPipeline
         let report = try Verifier.verify(.init(outputPath: renders.good.output.path, timelinePath: edited))
         #expect(!report.passed)
         #expect(Array(report.problems.prefix(2)) == edit.sentences, "all problems: \(report.problems)")
+        #expect(Array(report.findings.prefix(2).map(\.code)) == edit.codes)
         if edit == .adsSwapped {
+            #expect(report.findings.contains { $0.code == .audioSource && $0.subject == .frames(first: 180, last: 209) })
             // The sound gives the swap away too.
             #expect(report.problems.contains("output frames 180–209 (ad 0 of break 1) sound like a 600 Hz tone, expected a 1150 Hz tone"))
         }
@@ -140,6 +150,8 @@ import VideoPipeline
             "break 1 started at output frame 180, expected 192",
             "break 1 started at ad24 frame 10 at output frame 192, expected frame 0 (10 frames ahead)",
         ], "all problems: \(report.problems)")
+        #expect(report.findings.prefix(2).map(\.code) == [.framesBoundary, .framesBoundary])
+        #expect(report.findings.prefix(2).map(\.subject) == [.frame(180), .frame(192)])
         // Against its own timeline the output is right: every problem is against the golden (its frames, or since
         // goldens cover the screen, its events moved with the break).
         #expect(report.problems.allSatisfy { $0.contains("expected") || $0.contains("golden") }, "all problems: \(report.problems)")
@@ -159,6 +171,7 @@ import VideoPipeline
             "ad 1 of break 1 started at output frame 222, the timeline says 210",
             "content resumed at output frame 252, the timeline says 240",
         ], "all problems: \(report.problems)")
+        #expect(report.findings.prefix(3).map(\.code) == [.framesBoundary, .framesBoundary, .framesBoundary])
     }
 
     /// Verifies the good render after the `ffmpeg` tool changed it (`ffmpeg -i GOOD ARGUMENTS CHANGED.mp4`),
@@ -183,6 +196,36 @@ import VideoPipeline
             "output frame 100 shows content frame 71, the timeline says frame 70 (1 frame ahead: frames lost)",
             "break 1 started at ad24 frame 1 at output frame 180, the timeline says frame 0 (1 frame ahead)",
         ], "all problems: \(report.problems)")
+        #expect(report.findings.prefix(3).map(\.code) == [.outputFrameCount, .framesOffset, .framesBoundary])
+        #expect(report.findings.prefix(3).map(\.subject) == [.render, .frame(100), .frame(180)])
+    }
+
+    /// The sound check of an output without sound (verify refuses such a render against a timeline with sound before
+    /// it gets there; the check itself still says it): the render's `audio.missing`.
+    @Test func anOutputWithoutSoundIsTheRendersAudioMissing() throws {
+        guard StampedMedia.hasFFmpeg else { try Test.cancel("needs \(StampedMedia.ffmpegPath) to drop the sound") }
+        let renders = try Renders.shared
+        let dir = try TemporaryDirectory()
+        let output = dir.path + "/silent.mp4"
+        try StampedMedia.ffmpeg(["-i", renders.good.output.path, "-c:v", "copy", "-an", output])
+        var sources = SourceCatalog(baseDirectories: [])
+        var problems: [VerifyFinding] = [], notes: [String] = []
+        let boundaries = try Verifier.audio(output, timeline: renders.goodTimeline, rate: FrameRate(30), sources: &sources,
+                                            problems: &problems, notes: &notes)
+        #expect(boundaries.isEmpty)
+        #expect(problems == [VerifyFinding(.audioMissing, .render, "the output has no audio")])
+    }
+
+    /// A golden of another size: the output's format is not the golden's.
+    @Test func aGoldenOfAnotherSizeIsTheOutputsFormat() throws {
+        let renders = try Renders.shared
+        let dir = try TemporaryDirectory()
+        var golden = renders.goodTimeline
+        golden.output.width = renders.goodTimeline.output.width / 2
+        let path = try dir.write("golden.timeline.json", try golden.jsonData())
+        let report = try Verifier.verify(.init(outputPath: renders.good.output.path, goldenPath: path))
+        #expect(report.findings.first?.code == .outputFormat, "all problems: \(report.problems)")
+        #expect(report.findings.first?.subject == .render)
     }
 
     @Test func soundLateByOneAndAHalfFramesFailsAtEverySplice() throws {
@@ -200,5 +243,7 @@ import VideoPipeline
         #expect(report.problems.compactMap { try? late.wholeMatch(in: $0).map { "\($0.output.1)@\($0.output.2)" } }
             == ["content@30", "break 1@180", "ad 1 of break 1@210", "content@240"], "all problems: \(report.problems)")
         #expect(report.problems.count == 4)
+        #expect(report.findings.map(\.code) == Array(repeating: .audioOffset, count: 4))
+        #expect(report.findings.map(\.subject) == [.frame(30), .frame(180), .frame(210), .frame(240)])
     }
 }

@@ -151,31 +151,40 @@ extension Timeline {
             }
             for (j, layer) in (segment.screen.layers ?? []).enumerated() {
                 let path = "\(at).layers[\(j)]"
+                // What the layer's kind carries that is bounded here: a player's or a full-screen video's tick, a
+                // card's fields, a shadow's caster.
+                var tick: Int64?, card: Timeline.Layer.Card?, shadow: ScreenLayer.Shadow?
+                switch layer {
+                case .player(let player): tick = player.playing?.srcStartTick
+                case .fullScreen(_, .video(_, let start)): tick = start
+                case .card(_, let c), .native(_, let c): card = c
+                case .shadow(_, let s): shadow = s
+                case .banner, .fullScreen, .overlay, .slider, .divider, .edge: break
+                }
                 if let size {
                     // A secondary player's window is read for its stamps, so it lies on the picture; any other
                     // layer may reach past it (a card scrolled half off, a doctored rect verify must report), but
                     // not so far that sizing anything by it could be huge.
-                    if layer.playing != nil {
+                    if tick != nil {
                         try Timeline.check(layer.rect, path: "\(path).rect", inside: size)
                     } else {
                         try Timeline.check(layer.rect, path: "\(path).rect", near: size)
                     }
-                    let card = layer.card
                     if let clip = card?.clip { try Timeline.check(clip, path: "\(path).clip", near: size) }
                     if let image = card?.image?.rect { try Timeline.check(image, path: "\(path).image", near: size) }
                     let limit = max(size.width, size.height)
-                    if let shadow = layer.shadow {
+                    if let shadow {
                         try Timeline.check(Rect(shadow.caster), path: "\(path).caster", near: size)
                         if !(0...limit).contains(shadow.reach) { throw fail("\(path).reach", "\(shadow.reach) is not in 0…\(limit)") }
                     }
-                    if let radius = card?.radius ?? layer.shadow?.radius, !(0...limit).contains(radius) {
+                    if let radius = card?.radius ?? shadow?.radius, !(0...limit).contains(radius) {
                         throw fail("\(path).radius", "\(radius) is not in 0…\(limit)")
                     }
                     if let radius = card?.image?.radius, !(0...limit).contains(radius) {
                         throw fail("\(path).imageRadius", "\(radius) is not in 0…\(limit)")
                     }
                 }
-                if let tick = layer.playing?.srcStartTick {
+                if let tick {
                     // A secondary player's tick advances one per frame from here: it must stay representable.
                     guard tick >= 0, !tick.addingReportingOverflow(segment.frameCount).overflow else {
                         throw fail("\(path).srcStartTick", "\(tick) is negative or too large")
@@ -185,7 +194,7 @@ extension Timeline {
                     if ad.breakIndex < 0 { throw fail("\(path).break", "\(ad.breakIndex) is negative") }
                     if ad.adIndex < 0 { throw fail("\(path).ad", "\(ad.adIndex) is negative") }
                 }
-                if let i = layer.card?.index, i < 0 { throw fail("\(path).index", "\(i) is negative") }
+                if let i = card?.index, i < 0 { throw fail("\(path).index", "\(i) is negative") }
             }
             if let clock {
                 let span = clock.samples(fromFrame: segment.outStartFrame, toFrame: segment.outEndFrame)

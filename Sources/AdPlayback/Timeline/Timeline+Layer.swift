@@ -209,66 +209,6 @@ extension Timeline {
             set { area.rect = newValue }
         }
 
-        /// The file or URL the layer's picture was read from: a player's source, a banner's or full-screen ad's
-        /// creative, a card's image; `nil` for what is drawn in a colour.
-        public var source: String? {
-            switch self {
-            case .player(let player): player.source
-            case .banner(_, let source): source
-            case .fullScreen(_, .image(let source)), .fullScreen(_, .video(let source, _)): source
-            case .card(_, let card), .native(_, let card): card.image?.source
-            case .fullScreen(_, .placeholder), .overlay, .slider, .divider, .edge, .shadow: nil
-            }
-        }
-
-        /// The source's tick this layer shows at the segment's first frame, and whether it holds it: another scene's
-        /// player, or a full-screen video ad; `nil` for every other layer.
-        public var playing: (srcStartTick: Int64, paused: Bool)? {
-            switch self {
-            case .player(let player): player.playing.map { ($0.srcStartTick, $0.paused) }
-            case .fullScreen(_, .video(_, let tick)): (tick, false)
-            default: nil
-            }
-        }
-
-        /// What casts a `shadow` layer, as the screen model gave it; `nil` for every other layer, and when the layer
-        /// does not say.
-        public var shadow: ScreenLayer.Shadow? {
-            if case .shadow(_, let shadow) = self { shadow } else { nil }
-        }
-
-        /// The native placement of a slider, card or single native ad; `nil` for every other layer, and in older
-        /// timelines.
-        public var placement: String? {
-            switch self {
-            case .slider(_, let slider): slider.placement
-            case .card(_, let card), .native(_, let card): card.placement
-            default: nil
-            }
-        }
-
-        /// A card's or single native ad's fields; `nil` for every other layer.
-        public var card: Card? {
-            switch self {
-            case .card(_, let card), .native(_, let card): card
-            default: nil
-            }
-        }
-
-        /// Changes a card's or single native ad's fields; any other layer is left as it is.
-        public mutating func changeCard(_ change: (inout Card) -> Void) {
-            switch self {
-            case .card(let area, var card):
-                change(&card)
-                self = .card(area, card)
-            case .native(let area, var card):
-                change(&card)
-                self = .native(area, card)
-            default:
-                break
-            }
-        }
-
         /// The layer as it is `frames` output frames later, if its player plays on without a break.
         public func advanced(by frames: Int64) -> Layer {
             switch self {
@@ -389,21 +329,27 @@ extension Timeline.Layer: Codable {
         try c.encode(kind, forKey: .kind)
         if scene != .screen { try c.encode(scene, forKey: .scene) }
         try c.encode(rect, forKey: .rect)
-        try c.encodeIfPresent(source, forKey: .source)
         switch self {
         case .player(let player):
+            try c.encodeIfPresent(player.source, forKey: .source)
             if let playing = player.playing {
                 try c.encode(playing.srcStartTick, forKey: .srcStartTick)
                 try c.encode(playing.paused, forKey: .paused)
                 try c.encodeIfPresent(playing.ad?.breakIndex, forKey: .breakIndex)
                 try c.encodeIfPresent(playing.ad?.adIndex, forKey: .adIndex)
             }
-        case .fullScreen(_, .video(_, let tick)):
+        case .banner(_, let source):
+            try c.encodeIfPresent(source, forKey: .source)
+        case .fullScreen(_, .image(let source)):
+            try c.encode(source, forKey: .source)
+        case .fullScreen(_, .video(let source, let tick)):
+            try c.encode(source, forKey: .source)
             try c.encode(tick, forKey: .srcStartTick)
         case .slider(_, let slider):
             try c.encodeIfPresent(slider.placement, forKey: .placement)
             if slider.placeholder { try c.encode(true, forKey: .placeholder) }
         case .card(_, let card), .native(_, let card):
+            try c.encodeIfPresent(card.image?.source, forKey: .source)
             try c.encodeIfPresent(card.index, forKey: .index)
             try c.encodeIfPresent(card.adID, forKey: .adID)
             try c.encodeIfPresent(card.placement, forKey: .placement)
@@ -415,7 +361,7 @@ extension Timeline.Layer: Codable {
             try c.encode(Timeline.Rect(shadow.caster), forKey: .caster)
             try c.encode(shadow.radius, forKey: .radius)
             try c.encode(shadow.reach, forKey: .reach)
-        case .banner, .fullScreen, .overlay, .divider, .edge, .shadow(_, nil):
+        case .fullScreen(_, .placeholder), .overlay, .divider, .edge, .shadow(_, nil):
             break
         }
     }

@@ -104,6 +104,9 @@ public enum MediaReference: Hashable, Sendable {
     case nativeImage(url: String)
     /// A card's video (its VAST tag) in `placement`, at `tick` of its own clock.
     case nativeVideo(placement: String, card: Int, tag: String, tick: Int64)
+    /// The file a timeline's layer says a picture was read from, at `frame` (`Timeline.Segment.planned`): what verify
+    /// draws a render's layers again by. A planner never makes one; the renderer has nothing to read for it.
+    case recorded(source: String, RecordedFrame)
 }
 
 /// The colours a plan names; the renderer knows their values.

@@ -48,15 +48,32 @@ extension FramePlanner {
                 if slot == .icon || slot == .media { add(.corners(.card, radius: imageRadius), in: rect) }
                 // The card's main image (else its icon) in its timeline layer, for verify to find the card by.
                 if let card, slot == .media || slot == .icon, case .image(_, let url, _)? = content,
-                   let k = timeline.lastIndex(where: { $0.card.map { $0.placement == layer.placement && $0.index == card } ?? false }),
-                   slot == .media || timeline[k].card?.image == nil {
-                    let source = placeholder ? nil : catalog.nativeImage(url)?.source
-                    timeline[k].changeCard { $0.image = .init(rect: .init(rect), radius: imageRadius, source: source) }
+                   let k = timeline.lastIndex(where: { Self.isCard(card, of: layer.placement, $0) }) {
+                    let image = Timeline.Layer.CardImage(rect: .init(rect), radius: imageRadius,
+                                                         source: placeholder ? nil : catalog.nativeImage(url)?.source)
+                    switch timeline[k] {
+                    case .card(let area, var fields) where slot == .media || fields.image == nil:
+                        fields.image = image
+                        timeline[k] = .card(area, fields)
+                    case .native(let area, var fields) where slot == .media || fields.image == nil:
+                        fields.image = image
+                        timeline[k] = .native(area, fields)
+                    default:
+                        break
+                    }
                 }
             }
             layers += own.map { $0.clipped(to: layer.clip) }
         }
         return (layers, timeline)
+    }
+
+    /// Whether `layer` is the timeline's layer of card `index` (a slider's card or a single native ad) of `placement`.
+    static func isCard(_ index: Int, of placement: String, _ layer: Timeline.Layer) -> Bool {
+        switch layer {
+        case .card(_, let card), .native(_, let card): card.placement == placement && card.index == index
+        default: false
+        }
     }
 
     /// One asset's layers in `rect`: an image cropped into it (grey while not loaded), text in the template's size

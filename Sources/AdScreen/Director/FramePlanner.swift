@@ -129,8 +129,7 @@ public struct FramePlanner: Sendable {
                       catalog: any FrameMediaCatalog) -> FramePlan {
         let decision = primary.decision, frame = decision.frame
         let time = frameRate.time(ofFrame: frame)
-        var plan = FramePlan(frame: frame, layers: [PlannedLayer(.color(.bezel), in: PixelRect(size: canvas), scene: nil),
-                                                    PlannedLayer(.color(.black), in: screen.display, scene: nil)],
+        var plan = FramePlan(frame: frame, layers: Self.background(canvas: canvas, display: screen.display),
                              playerLayer: nil, audio: .silence, timeline: [])
         var timeline: [Timeline.Layer] = []
         // The picture-in-picture window floats over every scene and banner, as the system draws it.
@@ -189,8 +188,9 @@ public struct FramePlanner: Sendable {
                                                 in: layer.rect, scene: layer.scene))
                 timeline.append(Timeline.Layer(shadow: layer))
             case .divider, .edge:
-                plan.layers += Self.chrome(layer.kind, in: layer.rect, scene: layer.scene).map { [$0] } ?? []
-                // The divider lies between the scenes, in neither: the timeline records it at the screen's level.
+                // The divider lies between the scenes, in neither: it is planned and recorded at the screen's level.
+                let scene = layer.kind == .divider ? SceneID.screen : layer.scene
+                plan.layers += Self.chrome(layer.kind, in: layer.rect, scene: scene).map { [$0] } ?? []
                 timeline.append(layer.kind == .divider ? .divider(Timeline.Layer.Area(scene: .screen, rect: area.rect)) : .edge(area))
             case .ad, .pip, .slider, .card, .native:
                 // Contributed by the ads manager and the PiP controller through the player, above, and by the
@@ -210,6 +210,12 @@ public struct FramePlanner: Sendable {
         }
         plan.timeline = timeline
         return plan
+    }
+
+    /// What a device frame shows under its scenes: the bezel over the canvas, the display black.
+    public static func background(canvas: PixelSize, display: PixelRect?) -> [PlannedLayer] {
+        [PlannedLayer(.color(.bezel), in: PixelRect(size: canvas), scene: nil)]
+            + (display.map { [PlannedLayer(.color(.black), in: $0, scene: nil)] } ?? [])
     }
 
     /// How the system's chrome between scenes is drawn: Split View's divider a dark bar, a Slide Over window's

@@ -43,21 +43,27 @@ enum GoldenComparison {
     /// The problems and notes of comparing `timeline` (with its event log at `eventsPath`) with the golden at
     /// `goldenPath`, on the aspects of `scope` other than `frames`.
     static func compare(_ timeline: Timeline, eventsPath: String, golden: Timeline, goldenPath: String,
-                        scope: GoldenScope) -> (problems: [String], notes: [String]) {
-        var problems: [String] = [], notes: [String] = []
+                        scope: GoldenScope) -> (problems: [VerifyFinding], notes: [String]) {
+        var problems: [VerifyFinding] = [], notes: [String] = []
         if scope.includes(.pip), let difference = firstPictureInPictureDifference(timeline, golden: golden) {
-            problems.append(difference)
+            problems.append(.init(.goldenPictureInPicture, .golden(.pip), difference))
         }
         if scope.includes(.layers), let difference = firstLayerDifference(timeline, golden: golden) {
-            problems.append(difference)
+            problems.append(.init(.goldenLayers, .golden(.layers), difference))
         }
         if scope.includes(.events) {
             switch (readEvents(eventsPath), readEvents(eventLogPath(ofTimeline: goldenPath))) {
             case (.success(let events), .success(let goldenEvents)):
-                if let difference = firstEventDifference(events, golden: goldenEvents) { problems.append(difference) }
+                if let difference = firstEventDifference(events, golden: goldenEvents) {
+                    problems.append(.init(.goldenEvents, .golden(.events), difference))
+                }
             case (.failure(let reason), _), (_, .failure(let reason)):
                 let sentence = "events not compared with the golden: \(reason)"
-                if scope.names(.events) { problems.append(sentence) } else { notes.append(sentence) }
+                if scope.names(.events) {
+                    problems.append(.init(.goldenEventsUnavailable, .golden(.events), sentence))
+                } else {
+                    notes.append(sentence)
+                }
             }
         }
         return (problems, notes)
@@ -126,8 +132,15 @@ enum GoldenComparison {
             // The divider is a screen-level layer; a golden written before issue 36 gave it the trailing scene.
             scene = layer.kind == .divider ? .screen : layer.scene
             rect = layer.rect
-            source = layer.source
-            shadow = layer.shadow
+            // The file its picture was read from (`nil`: drawn in a colour), and what casts a shadow.
+            switch layer {
+            case .player(let player): source = player.source
+            case .banner(_, let file): source = file
+            case .fullScreen(_, .image(let file)), .fullScreen(_, .video(let file, _)): source = file
+            case .card(_, let card), .native(_, let card): source = card.image?.source
+            case .shadow(_, let cast): shadow = cast
+            case .fullScreen(_, .placeholder), .overlay, .slider, .divider, .edge: break
+            }
         }
 
         var name: String { scene == .screen ? "\(kind.rawValue) of the screen" : "\(kind.rawValue) of scene \"\(scene)\"" }

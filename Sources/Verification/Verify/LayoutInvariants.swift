@@ -97,17 +97,19 @@ enum LayoutInvariants {
             let banner = belowBanners[scene.id]
             let contentBottom = banner.map { min($0.y, window.maxY) } ?? window.maxY
             if let banner, [.content, .ad, .slider, .card, .native].contains(layer.kind) {
-                let drawn = rect.intersection(layer.card?.clip?.pixelRect ?? rect)
+                let drawn = rect.intersection(viewport(of: layer) ?? rect)
                 require(drawn.width == 0 || drawn.height == 0 || drawn.maxY <= contentBottom, name, drawn,
                         "above its scene's banner, which is laid out below the content,", banner)
             }
-            switch layer.kind {
-            case .card, .native:
+            switch layer {
+            case .card(_, let card), .native(_, let card):
                 // A card scrolled half out keeps its whole rectangle; what is drawn is its part inside the clip.
-                let clip = layer.card?.clip?.pixelRect ?? rect
+                let clip = card.clip?.pixelRect ?? rect
                 let drawn = rect.intersection(clip)
                 require(window.contains(clip), "the viewport of \(name)", clip, "inside its scene's window", window)
-                if let slider = layers.first(where: { $0.kind == .slider && $0.placement != nil && $0.placement == layer.placement }) {
+                if let placement = card.placement, let slider = layers.first(where: {
+                    if case .slider(_, let s) = $0 { s.placement == placement } else { false }
+                }) {
                     require(slider.rect.pixelRect.contains(clip), "the viewport of \(name)", clip, "inside its slider",
                             slider.rect.pixelRect)
                 }
@@ -131,7 +133,7 @@ enum LayoutInvariants {
                 // A Slide Over window's shadow darkens the display around its window: it lies in the display, its
                 // caster holds the window, and it reaches no further than its reach beyond the caster.
                 require(display.contains(rect), name, rect, "inside the display", display)
-                if let shadow = layer.shadow {
+                if case .shadow(_, let shadow?) = layer {
                     require(shadow.caster.contains(window), "the caster of \(name)", shadow.caster, "around its scene's window", window)
                     require(shadow.extent.contains(rect), name, rect, "within \(shadow.reach) px of its caster",
                             shadow.extent)
@@ -164,13 +166,21 @@ enum LayoutInvariants {
         return display
     }
 
+    /// The viewport a card or single native ad is cut to; `nil` for every other layer, and when it does not say.
+    static func viewport(of layer: Timeline.Layer) -> PixelRect? {
+        switch layer {
+        case .card(_, let card), .native(_, let card): card.clip?.pixelRect
+        default: nil
+        }
+    }
+
     /// A layer as a report names it.
     static func describe(_ layer: Timeline.Layer) -> String {
-        switch layer.kind {
-        case .slider: "slider \"\(layer.placement ?? "?")\" of scene \"\(layer.scene)\""
-        case .card, .native:
-            "\(layer.kind == .card ? "card" : "native ad") \(layer.card?.index.map(String.init) ?? "?") (\"\(layer.card?.adID ?? "")\") of "
-                + "\(layer.kind == .card ? "slider" : "placement") \"\(layer.placement ?? "?")\""
+        switch layer {
+        case .slider(_, let slider): "slider \"\(slider.placement ?? "?")\" of scene \"\(layer.scene)\""
+        case .card(_, let card), .native(_, let card):
+            "\(layer.kind == .card ? "card" : "native ad") \(card.index.map(String.init) ?? "?") (\"\(card.adID ?? "")\") of "
+                + "\(layer.kind == .card ? "slider" : "placement") \"\(card.placement ?? "?")\""
         case .divider where layer.scene == .screen: "Split View divider"
         default: "\(layer.kind.rawValue) of scene \"\(layer.scene)\""
         }

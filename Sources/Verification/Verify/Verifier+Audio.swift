@@ -31,7 +31,7 @@ extension Verifier {
     /// whose audio ends before its video (a one-frame ad, a short audio track) is silence for its `audioPadded`
     /// samples, and the change at the next boundary is measured from that silence.
     static func audio(_ path: String, timeline: Timeline, rate: FrameRate, sources: inout SourceCatalog,
-                      problems: inout [String], notes: inout [String]) throws(Failure) -> [VerifyReport.AudioBoundary] {
+                      problems: inout [VerifyFinding], notes: inout [String]) throws(Failure) -> [VerifyReport.AudioBoundary] {
         let format = OutputFormat(size: PixelSize(width: timeline.output.width, height: timeline.output.height),
                                   frameRate: rate, sampleRate: timeline.output.sampleRate, channels: 1)
         let clock = format.sampleClock
@@ -39,7 +39,7 @@ extension Verifier {
         let output: MediaSource
         do { output = try MediaSource(path: path, format: format) } catch { throw .media(error) }
         guard output.hasAudio else {
-            problems.append("the output has no audio")
+            problems.append(.init(.audioMissing, .render, "the output has no audio"))
             return []
         }
         var sounds: [Sound] = []
@@ -79,7 +79,7 @@ extension Verifier {
 
         var boundaries: [VerifyReport.AudioBoundary] = []
         // A full-screen video ad's sound replaces the covered player's: what it plays is not the segment's source.
-        let dubbed = timeline.segments.map { $0.fullScreenCover?.playing != nil }
+        let dubbed = timeline.segments.map { if case .fullScreen(_, .video)? = $0.fullScreenCover { true } else { false } }
         for (i, segment) in timeline.segments.enumerated() {
             let start = clock.sample(atFrame: segment.outStartFrame)
             let end = clock.sample(atFrame: segment.outEndFrame)
@@ -109,9 +109,9 @@ extension Verifier {
                         frame: segment.outStartFrame, expectedSample: start, foundSample: offset.map { start + $0 },
                         offsetFrames: offset.map { Double($0) / Double(perFrame) }, ok: ok))
                     if !ok {
-                        problems.append(offset.map {
+                        problems.append(.init(.audioOffset, .frame(segment.outStartFrame), offset.map {
                             "the audio of \(name(segment)) changes \(String(format: "%.1f", abs(Double($0) / Double(perFrame)))) frames \($0 < 0 ? "before" : "after") its video at output frame \(segment.outStartFrame)"
-                        } ?? "no change of sound found near output frame \(segment.outStartFrame), where \(name(segment)) begins")
+                        } ?? "no change of sound found near output frame \(segment.outStartFrame), where \(name(segment)) begins"))
                     }
                 }
             }
@@ -122,7 +122,8 @@ extension Verifier {
             let samples = try read(start + (audible - Int64(length)) / 2, length)
             let heard = sound(of: samples[..<length])
             if heard != sounds[i] {
-                problems.append("output frames \(segment.outStartFrame)–\(segment.outEndFrame - 1) (\(fullName(segment))) sound like \(heard?.label ?? "noise"), expected \(sounds[i].label)")
+                problems.append(.init(.audioSource, .frames(first: segment.outStartFrame, last: segment.outEndFrame - 1),
+                                      "output frames \(segment.outStartFrame)–\(segment.outEndFrame - 1) (\(fullName(segment))) sound like \(heard?.label ?? "noise"), expected \(sounds[i].label)"))
             }
         }
         return boundaries

@@ -9,8 +9,9 @@ import VideoPipeline
 ///
 /// The stamps and fingerprints prove the player's picture; the rest of the screen (banners, full-screen ads,
 /// landing screens, scenes without a player, the display and the bezel) is drawn from images and colours, so
-/// its expected picture can be made again: for each sampled frame the timeline's layers are drawn by the
-/// stitcher's own rules (an image decoded by FFmpeg and stretched over a banner's rectangle, letterboxed over
+/// its expected picture can be made again: for each sampled frame the timeline's layers, turned back into the
+/// planner's layers they record (`Timeline.Segment.planned`), are drawn by the renderer's own draw
+/// (`Stitcher.compositorLayer`: an image decoded by FFmpeg and stretched over a banner's rectangle, letterboxed over
 /// black for a full-screen ad, the placeholder colours) into a canvas, with the player's picture and video
 /// backdrops left unknown. Then, for each layer, the part of its rectangle no later layer covers is compared with
 /// the output by the mean colour of blocks (robust to x264), and so is a strip just inside each edge; a strip just
@@ -30,8 +31,8 @@ extension Verifier {
     /// Checks the layers of every segment that has them, on its first, middle and last frames below `frameLimit`;
     /// adds each layer that is not where the timeline says to `problems`.
     static func checkLayers(_ timeline: Timeline, rate: FrameRate, outputPath: String, timelinePath: String, frameLimit: Int64,
-                            problems: inout [String]) throws(Failure) -> LayerReport {
-        problems += LayoutInvariants.violations(in: timeline).map { $0.description }
+                            problems: inout [VerifyFinding]) throws(Failure) -> LayerReport {
+        problems += layoutFindings(in: timeline)
         var samples: [Int64: Int] = [:]
         for (i, segment) in timeline.segments.enumerated() where !(segment.screen.layers ?? []).isEmpty {
             let last = min(segment.outEndFrame, frameLimit) - 1
@@ -45,7 +46,7 @@ extension Verifier {
         do { reader = try FrameReader(path: outputPath) } catch { throw .media(error) }
         var unverifiable: Set<String> = [], skipped: Set<String> = []
         // One problem per layer and segment, with the later frames it fails at: not three lines for one mistake.
-        var failures: [(layer: String, first: String, frames: [Int64])] = []
+        var failures: [(layer: String, first: String, subject: VerifyFinding.Subject, frames: [Int64])] = []
         do throws(MediaError) {
             while let picture = try reader.next() {
                 let n = reader.index - 1
@@ -61,7 +62,7 @@ extension Verifier {
                     if let k = failures.firstIndex(where: { $0.layer == "\(i): \(place)" }) {
                         failures[k].frames.append(n)
                     } else {
-                        failures.append(("\(i): \(place)", "frame \(n): \(place), not found there (\(reason))", []))
+                        failures.append(("\(i): \(place)", "frame \(n): \(place), not found there (\(reason))", .layer(frame: n, name: s.name), []))
                     }
                 }
                 unverifiable.formUnion(expected.unverifiable)
@@ -72,11 +73,16 @@ extension Verifier {
             throw .media(error)
         }
         problems += failures.prefix(50).map { f in
-            f.first + (f.frames.isEmpty ? "" : "; the same at frame\(f.frames.count == 1 ? "" : "s") \(f.frames.map(String.init).joined(separator: ", "))")
+            .init(.layerMismatch, f.subject, f.first + (f.frames.isEmpty ? "" : "; the same at frame\(f.frames.count == 1 ? "" : "s") \(f.frames.map(String.init).joined(separator: ", "))"))
         }
         report.notVerifiable = unverifiable.sorted()
         report.skipped = skipped.sorted()
         return report
+    }
+
+    /// The layout rules `timeline` breaks (`LayoutInvariants`), as findings.
+    static func layoutFindings(in timeline: Timeline) -> [VerifyFinding] {
+        LayoutInvariants.violations(in: timeline).map { .init(.layoutRule, .layer(frame: $0.frame, name: $0.layer), $0.description) }
     }
 
     // MARK: - The expected screen
@@ -139,14 +145,18 @@ extension Verifier {
         }
     }
 
-    /// Draws the expected screens: the frame plan's drawing rules (`FramePlanner`, drawn by `Stitcher+Plan`) on the
-    /// timeline's layers, in a second copy of those rules that issue 37 is to remove.
-    struct LayerPainter {
+    /// Draws the expected screens: each timeline layer as the planner's layers it records
+    /// (`Timeline.Segment.planned`), drawn through the renderer's own `Stitcher.compositorLayer` with the creatives
+    /// the timeline names (this painter is that draw's `PlannedMedia`); what is judged of each, and what is left
+    /// unknown, is decided here.
+    struct LayerPainter: PlannedMedia {
         let compositor: Compositor
         let format: OutputFormat
         let bases: [String]
         /// Opened creatives by the source the timeline names, or why one cannot be read.
         var sources: [String: Result<MediaSource, Unreadable>] = [:]
+        /// The first creative of the layers being drawn that could not be read.
+        var unreadable: Unreadable?
 
         /// Why a creative cannot be drawn again, in words.
         struct Unreadable: Error {
@@ -169,117 +179,113 @@ extension Verifier {
         }
 
         /// The screen `segment`'s layers promise at output frame `n`, bottom first: the bezel, the display, then
-        /// each layer as the stitcher draws the planner's layer of that kind.
+        /// each layer as the renderer draws the planner's layers it records.
         mutating func paint(_ segment: Timeline.Segment, frame n: Int64) throws(MediaError) -> ExpectedScreen {
             let canvas = PixelRect(size: format.size)
             var draft = ScreenDraft()
-            try compositor.fill(canvas, with: .bezel)
-            draft.add("bezel", canvas)
-            if let display = segment.screen.display?.pixelRect {
-                try compositor.fill(display, with: .black)
-                draft.add("display", display)
-            }
             let layers = segment.screen.layers ?? []
+            let display = segment.screen.display?.pixelRect
+            _ = try draw(FramePlanner.background(canvas: format.size, display: display))
+            draft.add("bezel", canvas)
+            if let display { draft.add("display", display) }
             for layer in layers {
                 let rect = layer.rect.pixelRect
                 let name = LayoutInvariants.describe(layer)
-                let floating = layers.contains { $0.kind == .pip && $0.scene == layer.scene }
-                switch layer.kind {
-                case .content where floating:
-                    // The picture-in-picture backdrop: the slate, or a video that cannot be predicted.
-                    if layer.source == nil {
-                        try compositor.fill(rect, with: .slate)
-                        draft.add(name, rect)
-                    } else {
+                let planned = segment.planned(layer, atFrame: n)
+                switch layer {
+                case .player(let player) where player.kind == .content && layers.contains { $0.kind == .pip && $0.scene == layer.scene }:
+                    // The picture-in-picture backdrop: the slate, or a video that is not predicted.
+                    guard player.source == nil else {
                         draft.unknown(rect)
+                        continue
                     }
-                case .content, .ad, .pip:
+                    _ = try draw(planned)
+                    draft.add(name, rect)
+                case .player(let player):
                     // A scene without a player is black; a player's window is black around its picture, which
                     // the stamps or fingerprints prove.
-                    try compositor.fill(rect, with: .black)
+                    _ = try draw(planned)
                     draft.add(name, rect)
-                    if layer.source != nil { draft.unknown(picture(of: layer, in: segment)) }
-                case .banner:
+                    if player.source != nil { draft.unknown(picture(of: player, in: segment)) }
+                case .banner(_, nil):
                     // No creative loaded: nothing is drawn, the content shows through.
-                    guard let source = layer.source else { continue }
-                    let picture: VideoPicture
-                    switch try creative(source, at: .looping(n)) {
-                    case .success(let p): picture = p
-                    case .failure(let unreadable):
+                    continue
+                case .banner(_, let source?), .fullScreen(_, .image(let source)), .fullScreen(_, .video(let source, _)):
+                    if let unreadable = try draw(planned) {
                         draft.cannotRead(name, source, unreadable, in: rect)
-                        continue
-                    }
-                    try compositor.draw([.picture(picture, .fill, in: rect)])
-                    draft.add(name, rect)
-                case .fullscreen:
-                    guard let source = layer.source else {
-                        try compositor.fill(rect, with: Stitcher.fullScreenColor)
+                    } else {
                         draft.add(name, rect)
-                        continue
                     }
-                    let picture: VideoPicture
-                    switch try creative(source, at: layer.tick(atFrame: n, of: segment).map(Moment.playing) ?? .untimed(n)) {
-                    case .success(let p): picture = p
-                    case .failure(let unreadable):
-                        draft.cannotRead(name, source, unreadable, in: rect)
-                        continue
-                    }
-                    try compositor.draw([.color(.black, in: rect), .picture(picture, .letterbox, in: rect)])
-                    draft.add(name, rect)
-                case .overlay:
-                    try compositor.fill(rect, with: Stitcher.overlayColor)
+                case .fullScreen(_, .placeholder), .overlay, .divider, .edge:
+                    _ = try draw(planned)
                     draft.add(name, rect)
                 case .slider, .card, .native:
-                    try paintNative(layer, among: layers, into: &draft)
+                    try paintNative(layer, planned: planned, among: layers, into: &draft)
+                case .shadow(_, nil):
+                    draft.skipped.append("\(name): the timeline does not say what casts it")
+                    draft.unknown(rect)
                 case .shadow:
                     // Drawn as the stitcher draws it, so that what lies under it is expected darkened, but not judged
                     // on its own: at most 30 % black fading to nothing, its pull on a block's mean is about the
                     // tolerance over most pictures, so a check of it would pass whatever was drawn.
-                    guard let shadow = layer.shadow else {
-                        draft.skipped.append("\(name): the timeline does not say what casts it")
-                        draft.unknown(rect)
-                        continue
-                    }
-                    try compositor.draw([Stitcher.shadowLayer(caster: shadow.caster, radius: shadow.radius, reach: shadow.reach, drawn: rect)])
+                    _ = try draw(planned)
                     draft.skipped.append("\(name): a soft shadow is redrawn under the layers it darkens, not judged alone "
                                          + "(its darkening is about the tolerance of a block's mean)")
-                case .divider, .edge:
-                    // The system's chrome between scenes, drawn as the stitcher draws it.
-                    if let chrome = FramePlanner.chrome(layer.kind, in: rect, scene: layer.scene).flatMap(Stitcher.painted) { try compositor.draw([chrome]) }
-                    draft.add(name, rect)
                 }
             }
             return ExpectedScreen(probe: try ColorProbe(compositor.picture), subjects: draft.subjects, regions: draft.regions,
                                   unverifiable: draft.unverifiable, skipped: draft.skipped, canvas: canvas)
         }
 
+        /// Draws `planned` on the expected screen as the renderer draws it; the first creative among them that cannot
+        /// be read, if any (the rest are drawn without it).
+        mutating func draw(_ planned: [PlannedLayer]) throws(MediaError) -> Unreadable? {
+            unreadable = nil
+            let layers = try Stitcher.compositorLayers(planned, media: &self)
+            if !layers.isEmpty { try compositor.draw(layers) }
+            return unreadable
+        }
+
+        /// A creative the timeline names, read again; a player's picture is not predicted (its stamps or
+        /// fingerprints prove it).
+        mutating func picture(_ reference: MediaReference, for layer: PlannedLayer) throws(MediaError) -> PlannedPicture {
+            switch reference {
+            case .player:
+                return .unknown
+            case .recorded(let source, let frame):
+                switch try creative(source, at: frame) {
+                case .success(let picture): return .picture(picture)
+                case .failure(let failure):
+                    if unreadable == nil { unreadable = failure }
+                    return .missing
+                }
+            case .pictureInPictureBackground, .banner, .fullScreenImage, .fullScreenVideo, .nativeImage, .nativeVideo:
+                // A timeline's layers name their files (`recorded`), never the renderer's requests.
+                return .missing
+            }
+        }
+
+        /// A timeline records no text: nothing asks for it.
+        func text(_ text: PlannedText, width: Int) throws(MediaError) -> RenderedText {
+            throw .invalidSetting(name: "native \(text.slot) text", value: text.text, reason: "a timeline records no text to draw")
+        }
+
         /// Where a player layer's picture lies: the segment's own for the primary player; for another scene's (a
         /// layer with `srcStartTick`) its window letterboxed to its source's display aspect, as the compositor
         /// draws it, or the whole window when the source cannot be opened (then nothing of it is judged).
-        mutating func picture(of layer: Timeline.Layer, in segment: Timeline.Segment) -> PixelRect {
-            guard layer.playing != nil, let source = layer.source else { return segment.picture.pixelRect }
+        mutating func picture(of player: Timeline.Layer.Player, in segment: Timeline.Segment) -> PixelRect {
+            guard player.playing != nil, let source = player.source else { return segment.picture.pixelRect }
             let opened = sources[source] ?? open(source)
             sources[source] = opened
-            guard case .success(let media) = opened else { return layer.rect.pixelRect }
-            return layer.rect.pixelRect.fitting(aspect: media.displayAspect)
+            guard case .success(let media) = opened else { return player.area.rect.pixelRect }
+            return player.area.rect.pixelRect.fitting(aspect: media.displayAspect)
         }
 
-        /// Which picture of a creative a layer shows.
-        enum Moment {
-            /// A banner's or a full-screen image's: its frames loop with the output's, frame `n` of it.
-            case looping(Int64)
-            /// A full-screen video's: the tick its layer gives (its last frame held past its end).
-            case playing(Int64)
-            /// A full-screen creative's in a timeline written before video layers carried their tick: an image
-            /// loops like a banner's, frame `n`; which frame of a video is on screen cannot be known.
-            case untimed(Int64)
-        }
-
-        /// The picture of the creative `source` names at `moment`, or why it cannot be had: not a local file (a
+        /// The picture of the creative `source` names at `frame`, or why it cannot be had: not a local file (a
         /// remote URL), missing, not something FFmpeg decodes (a VAST document), or a video whose tick the
         /// timeline does not give (then any frame of it could be on screen, and guessing would pass or fail at
         /// random).
-        mutating func creative(_ source: String, at moment: Moment) throws(MediaError) -> Result<VideoPicture, Unreadable> {
+        mutating func creative(_ source: String, at frame: RecordedFrame) throws(MediaError) -> Result<VideoPicture, Unreadable> {
             // A creative is opened as the render opens it, within `PictureLimit.creatives`: a timeline may name any file.
             let opened = sources[source] ?? open(source, pictureLimit: .creatives)
             sources[source] = opened
@@ -289,10 +295,10 @@ extension Verifier {
             case .failure(let unreadable): return .failure(unreadable)
             }
             let count = max(1, media.frameCount)
-            switch moment {
+            switch frame {
             case .looping(let n): return .success(try media.picture(atTick: n % count))
             // Every tick from its end on shows the last frame: clamped, a tick of any size is read safely.
-            case .playing(let tick): return .success(try media.picture(atTick: min(tick, count)))
+            case .tick(let tick): return .success(try media.picture(atTick: min(tick, count)))
             case .untimed(let n) where Self.isImage(media.path): return .success(try media.picture(atTick: n % count))
             case .untimed:
                 return .failure(Unreadable(reason: "it is a video and the layer gives no srcStartTick to say which of its frames shows"))
@@ -464,14 +470,6 @@ extension PixelRect {
     /// Whether the two rectangles share a pixel.
     func intersects(_ other: PixelRect) -> Bool {
         x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY
-    }
-}
-
-extension Timeline.Layer {
-    /// The tick of its source this layer shows at output frame `n` of `segment`: `srcStartTick`, one more per
-    /// frame unless `paused`; `nil` when the layer gives none.
-    func tick(atFrame n: Int64, of segment: Timeline.Segment) -> Int64? {
-        playing.map { $0.paused ? $0.srcStartTick : $0.srcStartTick + (n - segment.outStartFrame) }
     }
 }
 

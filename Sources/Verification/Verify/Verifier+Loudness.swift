@@ -101,15 +101,17 @@ public struct LoudnessCheck: Codable, Hashable, Sendable {
         }
 
         /// What is wrong with it, in words (empty when `ok`).
-        var problems: [String] {
-            var problems: [String] = []
+        var problems: [VerifyFinding] {
+            var problems: [VerifyFinding] = []
             if let target, let measured, abs(measured - (reached ?? target)) > LoudnessCheck.tolerance {
                 let off = LoudnessCheck.text(abs(measured - (reached ?? target)), over: LoudnessCheck.tolerance)
                 let limited = reached.map { ", limited to \(LoudnessCheck.text($0)) LUFS" } ?? ""
-                problems.append("loudness: \(name): \(measure) \(LoudnessCheck.text(measured)) LUFS, target \(LoudnessCheck.text(target)) LUFS\(limited): \(off) LU off (±1 LU allowed)")
+                problems.append(.init(.loudnessLevel, .ad(name),
+                                      "loudness: \(name): \(measure) \(LoudnessCheck.text(measured)) LUFS, target \(LoudnessCheck.text(target)) LUFS\(limited): \(off) LU off (±1 LU allowed)"))
             }
             if let truePeak, truePeak > LoudnessCheck.maxTruePeak {
-                problems.append("loudness: \(name): true peak \(LoudnessCheck.text(truePeak, over: LoudnessCheck.maxTruePeak)) dBTP is over \(LoudnessCheck.text(LoudnessCheck.maxTruePeak)) dBTP")
+                problems.append(.init(.loudnessTruePeak, .ad(name),
+                                      "loudness: \(name): true peak \(LoudnessCheck.text(truePeak, over: LoudnessCheck.maxTruePeak)) dBTP is over \(LoudnessCheck.text(LoudnessCheck.maxTruePeak)) dBTP"))
             }
             return problems
         }
@@ -153,7 +155,7 @@ extension Verifier {
     /// The plays are read from the timeline's segments (output samples `[A(start), A(end))`, exact), the figures
     /// from the output's own sound: an independent reading of what the renderer did, not its notes.
     static func loudness(_ path: String, timeline: Timeline, rate: FrameRate,
-                         problems: inout [String]) throws(Failure) -> LoudnessCheck? {
+                         problems: inout [VerifyFinding]) throws(Failure) -> LoudnessCheck? {
         guard let normalisation = timeline.loudness else { return nil }
         let clock = SampleClock(sampleRate: Int64(timeline.output.sampleRate), frameRate: rate)
         // Consecutive segments of one ad are one play: a linear ad's segments, or those in which a video full-screen

@@ -13,7 +13,7 @@ extension Verifier {
     /// looked for only inside its own window (its scene's, or its picture-in-picture window). Reads the output
     /// again only when the timeline has such a layer. One problem per layer run, so a wrong tick is one sentence.
     static func players(_ path: String, timeline: Timeline, rate: FrameRate, frameLimit: Int64,
-                        sources: inout SourceCatalog, timelinePath: String) throws(Failure) -> [String] {
+                        sources: inout SourceCatalog, timelinePath: String) throws(Failure) -> [VerifyFinding] {
         struct Check {
             var segment: Int
             var layer: Int
@@ -27,7 +27,7 @@ extension Verifier {
         var checks: [Int64: [Check]] = [:]
         for (i, segment) in timeline.segments.enumerated() where segment.outStartFrame < frameLimit {
             for (j, layer) in (segment.screen.layers ?? []).enumerated() {
-                guard let start = layer.playing?.srcStartTick, let file = layer.source else { continue }
+                guard let (file, start, paused) = playing(layer) else { continue }
                 guard layer.rect.width >= minimumReadableWidth else { continue }
                 let source: SourceCatalog.Source
                 let ticks: Int64
@@ -45,7 +45,7 @@ extension Verifier {
                     }
                 }
                 for n in segment.outStartFrame..<min(segment.outEndFrame, frameLimit) {
-                    let tick = min(layer.tick(atFrame: n, of: segment) ?? start, ticks)
+                    let tick = min(paused ? start : start + (n - segment.outStartFrame), ticks)
                     checks[n, default: []].append(Check(
                         segment: i, layer: j, scene: layer.scene, kind: layer.kind, rect: layer.rect.pixelRect,
                         sourceID: source.id, frameIndex: Int64(source.timing.frame(atTick: tick, outputRate: rate))))
@@ -55,7 +55,7 @@ extension Verifier {
         guard !checks.isEmpty else { return [] }
         let reader: FrameReader
         do { reader = try FrameReader(path: path) } catch { throw .media(error) }
-        var problems: [String] = []
+        var problems: [VerifyFinding] = []
         var reported: Set<[Int]> = []
         var n: Int64 = 0
         do {
@@ -66,8 +66,8 @@ extension Verifier {
                     if got?.sourceID == check.sourceID, got.map({ Int64($0.frameIndex) }) == check.frameIndex { continue }
                     reported.insert([check.segment, check.layer])
                     let what = check.kind == .fullscreen ? "full-screen ad" : "player"
-                    problems.append("output frame \(n): scene \(check.scene)'s \(what) (\(check.kind.rawValue) layer) shows "
-                        + "\(describe(got)), the timeline says \(check.sourceID) frame \(check.frameIndex)")
+                    problems.append(.init(.playerMismatch, .frame(n), "output frame \(n): scene \(check.scene)'s \(what) (\(check.kind.rawValue) layer) shows "
+                        + "\(describe(got)), the timeline says \(check.sourceID) frame \(check.frameIndex)"))
                     if problems.count >= 50 { return problems }
                 }
             }
@@ -75,5 +75,19 @@ extension Verifier {
             throw .media(error)
         }
         return problems
+    }
+
+    /// The file a layer's picture plays from, on its own clock: the tick at its segment's first frame and whether it
+    /// holds it; another scene's player (a layer with `srcStartTick`) or a full-screen video ad, `nil` for any other.
+    static func playing(_ layer: Timeline.Layer) -> (file: String, start: Int64, paused: Bool)? {
+        switch layer {
+        case .player(let player):
+            guard let playing = player.playing, let file = player.source else { return nil }
+            return (file, playing.srcStartTick, playing.paused)
+        case .fullScreen(_, .video(let file, let tick)):
+            return (file, tick, false)
+        default:
+            return nil
+        }
     }
 }

@@ -86,11 +86,11 @@ public enum Verifier {
                                     + (request.goldenPath.map { [URL(fileURLWithPath: $0).deletingLastPathComponent().path] } ?? []))
         let expected = try expectations(timeline, rate: rate, frameLimit: media.frames, sources: &sources, path: timelinePath)
         let observed = try observe(request.outputPath, expectations: expected)
-        var problems: [String] = []
+        var problems: [VerifyFinding] = []
         var notes: [String] = []
 
         if Int64(observed.count) != timeline.output.frames {
-            problems.append("the output has \(observed.count) frames, the timeline says \(timeline.output.frames)")
+            problems.append(.init(.outputFrameCount, .render, "the output has \(observed.count) frames, the timeline says \(timeline.output.frames)"))
         }
         problems += compare(observed: observed, expected: expected, against: "the timeline", notes: &notes)
         problems += continuity(timeline, seekFrames: try seekFrames(request.events))
@@ -106,11 +106,11 @@ public enum Verifier {
             if request.goldenScope.includes(.frames) {
                 if golden.output.fps != timeline.output.fps || golden.output.width != timeline.output.width
                     || golden.output.height != timeline.output.height {
-                    problems.append("the output is \(timeline.output.width)x\(timeline.output.height) at \(timeline.output.fps) fps, expected \(golden.output.width)x\(golden.output.height) at \(golden.output.fps) fps")
+                    problems.append(.init(.outputFormat, .render, "the output is \(timeline.output.width)x\(timeline.output.height) at \(timeline.output.fps) fps, expected \(golden.output.width)x\(golden.output.height) at \(golden.output.fps) fps"))
                 }
                 let goldenExpected = try expectations(golden, rate: goldenRate, frameLimit: media.frames, sources: &sources, path: goldenPath)
                 if Int64(observed.count) != golden.output.frames {
-                    problems.append("the output has \(observed.count) frames, expected \(golden.output.frames)")
+                    problems.append(.init(.outputFrameCount, .render, "the output has \(observed.count) frames, expected \(golden.output.frames)"))
                 }
                 var ignored: [String] = []
                 problems += compare(observed: observed, expected: goldenExpected, against: "expected", notes: &ignored)
@@ -124,7 +124,7 @@ public enum Verifier {
                                    notes: &notes)
         let loudness = try loudness(request.seekable, timeline: timeline, rate: rate, problems: &problems)
         return VerifyReport(passed: problems.isEmpty, output: request.outputPath, frames: Int64(observed.count),
-                            shown: runs(observed.map(\.stamp)), audioBoundaries: boundaries, problems: problems, notes: notes,
+                            shown: runs(observed.map(\.stamp)), audioBoundaries: boundaries, findings: problems, notes: notes,
                             layers: layers, loudness: loudness)
     }
 
@@ -237,8 +237,8 @@ public enum Verifier {
     }
 
     /// Compares the pixels with the promises and says, in words, where they part.
-    static func compare(observed: [Observation], expected: [Expectation], against: String, notes: inout [String]) -> [String] {
-        var problems: [String] = []
+    static func compare(observed: [Observation], expected: [Expectation], against: String, notes: inout [String]) -> [VerifyFinding] {
+        var problems: [VerifyFinding] = []
         var smallFrames = 0
         var n = 0
         while n < min(observed.count, expected.count) {
@@ -282,7 +282,7 @@ public enum Verifier {
 
     /// The first difference at frame `n`, put as a person would: a boundary that moved, a source swapped, or a
     /// frame lost or repeated.
-    static func sentence(at n: Int, observed: [Observation], expected: [Expectation], against: String) -> String {
+    static func sentence(at n: Int, observed: [Observation], expected: [Expectation], against: String) -> VerifyFinding {
         let count = min(observed.count, expected.count)
         let want = expected[n]
         let got = observed[n].stamp
@@ -297,7 +297,7 @@ public enum Verifier {
            expected[n..<count].first(where: { $0.segmentIndex != want.segmentIndex })?.segmentIndex == next.segmentIndex,
            !(Int(next.segment.outStartFrame) < count
              && observed[Int(next.segment.outStartFrame)].stamp?.sourceID == want.stamp.sourceID) {
-            return "\(started(next)) at output frame \(n), \(says(Int(next.segment.outStartFrame)))"
+            return .init(.framesBoundary, .frame(Int64(n)), "\(started(next)) at output frame \(n), \(says(Int(next.segment.outStartFrame)))")
         }
         // The previous source plays on where this segment should have begun, until this segment's source
         // appears: it started late.
@@ -306,7 +306,7 @@ public enum Verifier {
             var m = n
             while m < count, observed[m].stamp?.sourceID == got.sourceID { m += 1 }
             if m < count, observed[m].stamp?.sourceID == want.stamp.sourceID {
-                return "\(started(want)) at output frame \(m), \(says(n))"
+                return .init(.framesBoundary, .frame(Int64(m)), "\(started(want)) at output frame \(m), \(says(n))")
             }
         }
         if let got, got.sourceID == want.stamp.sourceID {
@@ -315,22 +315,25 @@ public enum Verifier {
             // At a splice the offset says where the segment started, not that frames were lost or repeated: the
             // frames before it belong to another source.
             if Int64(n) == want.segment.outStartFrame, n > 0 {
-                return "\(started(want)) at \(describe(got)) at output frame \(n), \(against == "expected" ? "expected" : "\(against) says") frame \(want.stamp.frameIndex) (\(offset))"
+                return .init(.framesBoundary, .frame(Int64(n)),
+                             "\(started(want)) at \(describe(got)) at output frame \(n), \(against == "expected" ? "expected" : "\(against) says") frame \(want.stamp.frameIndex) (\(offset))")
             }
-            return "output frame \(n) shows \(describe(got)), \(against == "expected" ? "expected" : "\(against) says") frame \(want.stamp.frameIndex) (\(offset): frames \(delta > 0 ? "lost" : "repeated"))"
+            return .init(.framesOffset, .frame(Int64(n)),
+                         "output frame \(n) shows \(describe(got)), \(against == "expected" ? "expected" : "\(against) says") frame \(want.stamp.frameIndex) (\(offset): frames \(delta > 0 ? "lost" : "repeated"))")
         }
         var end = n
         while end + 1 < count, expected[end + 1].segmentIndex == want.segmentIndex, observed[end + 1].stamp?.sourceID == got?.sourceID {
             end += 1
         }
         let shown = got.map(\.sourceID) ?? "no stamp"
-        return "output frames \(n)–\(end) show \(shown), \(against == "expected" ? "expected" : "\(against) says") \(want.stamp.sourceID) (\(fullName(want.segment)))"
+        return .init(.framesSource, .frames(first: Int64(n), last: Int64(end)),
+                     "output frames \(n)–\(end) show \(shown), \(against == "expected" ? "expected" : "\(against) says") \(want.stamp.sourceID) (\(fullName(want.segment)))")
     }
 
     /// Content must go on where it paused: each content segment starts at the tick where the content had got
     /// to, unless the session logged a seek at that frame (in `OUT.events.jsonl`).
-    static func continuity(_ timeline: Timeline, seekFrames: Set<Int64>) -> [String] {
-        var problems: [String] = []
+    static func continuity(_ timeline: Timeline, seekFrames: Set<Int64>) -> [VerifyFinding] {
+        var problems: [VerifyFinding] = []
         var reached: Int64?
         var lastEnd: Int64 = 0
         for segment in timeline.segments where segment.kind == .content {
@@ -340,7 +343,8 @@ public enum Verifier {
                 let delta = segment.srcStartTick - reached
                 let ticks = delta > 0 ? reached..<segment.srcStartTick : segment.srcStartTick..<reached
                 let which = ticks.count == 1 ? "tick \(ticks.lowerBound) was" : "ticks \(ticks.lowerBound)–\(ticks.upperBound - 1) were"
-                problems.append("content resumed at tick \(segment.srcStartTick) at output frame \(segment.outStartFrame): \(which) \(delta > 0 ? "lost" : "shown twice")")
+                problems.append(.init(.contentDiscontinuity, .frame(segment.outStartFrame),
+                                      "content resumed at tick \(segment.srcStartTick) at output frame \(segment.outStartFrame): \(which) \(delta > 0 ? "lost" : "shown twice")"))
             }
             if !segment.paused { reached = segment.srcEndTick }
         }

@@ -8,8 +8,8 @@ public struct VerifyReport: Codable, Hashable, Sendable {
     public var shown: [ShownRun]
     /// Audio boundaries found beside the video boundaries they belong to.
     public var audioBoundaries: [AudioBoundary]
-    /// Each problem in words, the first difference first.
-    public var problems: [String]
+    /// Each problem found, the first difference first: its code, subject and sentence.
+    public var findings: [VerifyFinding]
     /// Checks that could not be made (a picture too small to carry a readable stamp), in words.
     public var notes: [String]
     /// The screen layers of a device render checked from the pixels (`Verifier+Layers`).
@@ -17,6 +17,10 @@ public struct VerifyReport: Codable, Hashable, Sendable {
     /// Each ad's loudness and true peak in a normalised render (`render --loudness`); absent for one made with
     /// `--loudness off` or before renders normalised, which are not checked for it.
     public var loudness: LoudnessCheck? = nil
+
+    /// Each problem in words, the first difference first: the findings' sentences, as the text report writes them
+    /// (and `verify --json` too, beside `findings`).
+    public var problems: [String] { findings.map(\.description) }
 
     /// Passed, except for layers whose expected picture could not be made: `pipctl verify` exits 3.
     public var notVerifiable: Bool { passed && !layers.notVerifiable.isEmpty }

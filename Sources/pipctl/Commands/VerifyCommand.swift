@@ -82,7 +82,7 @@ enum VerifyCommand: Command {
             } ?? Verifier.verify(.init(outputPath: options.output, timelinePath: options.timeline, goldenPath: options.expected,
                                        goldenScope: options.goldenScope))
         } }
-        try write(report, text: report.text, json: options.json, context: context)
+        try write(JSONReport(report, problems: report.problems), text: report.text, json: options.json, context: context)
         if !report.passed {
             throw CommandFailure("\(options.output): \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s"); first: \(report.problems.first ?? "")")
         }
@@ -124,6 +124,25 @@ enum VerifyCommand: Command {
         }
     }
 
+    /// A report as `--json` writes it: its own fields (each finding with its code), and `problems` beside them, the
+    /// findings' sentences, as `verify --json` always wrote them.
+    struct JSONReport<Report: Encodable>: Encodable {
+        enum Keys: String, CodingKey { case problems }
+        var report: Report
+        var problems: [String]
+
+        init(_ report: Report, problems: [String]) {
+            self.report = report
+            self.problems = problems
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            try report.encode(to: encoder)
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(problems, forKey: .problems)
+        }
+    }
+
     /// Prints a report in words, or as JSON with `--json`.
     static func write(_ report: some Encodable, text: String, json: Bool, context: CommandContext) throws {
         if json {
@@ -144,7 +163,7 @@ enum VerifyCommand: Command {
             } ?? SourceVerifier.verify(.init(outputPath: options.output, timelinePath: options.timeline, goldenPath: options.expected,
                                              goldenScope: options.goldenScope))
         }
-        try write(report, text: report.text, json: options.json, context: context)
+        try write(JSONReport(report, problems: report.problems), text: report.text, json: options.json, context: context)
         switch report.verdict {
         case .passed: return
         case .failed:

@@ -16,14 +16,22 @@ import Testing
     /// The bundled session that rotates an iPhone 15 twice with a banner below the player and a slider under it
     /// (`media/rotating-slider.session.json`, also a golden render), loaded as a render loads it, and its director.
     static func rotatingSlider() async throws -> (director: Director, native: NativeAds, catalog: FetchedCreatives) {
-        let session = try ScreenSession(contentsOfSessionFile: media.appendingPathComponent("rotating-slider.session.json").path)
+        let (director, native, catalog) = try await session(media.appendingPathComponent("rotating-slider.session.json").path)
+        return (director, try #require(native), catalog)
+    }
+
+    /// The session file at `path` loaded as a render loads it (its screen ads and native placements fetched), and a
+    /// director of it whose primary player shows 16:9 content of `contentFrames` frames at 30 fps without ads.
+    static func session(_ path: String, contentFrames: Int64 = 1800) async throws
+        -> (director: Director, native: NativeAds?, catalog: FetchedCreatives) {
+        let session = try ScreenSession(contentsOfSessionFile: path)
         let script = try SessionScript(parsing: try #require(session.script))
         let screenAds = try await session.loadAds(script: script, settings: AdsLoaderSettings())
-        // The bundled content is 60 s at 30 fps, 16:9; the script quits at 10 s.
-        let native = try #require(try await session.loadNative(script: script, settings: AdsLoaderSettings(), frameRate: rate,
-                                                               end: MediaTime(seconds: 60), measurer: MonospaceTextMeasurer()))
+        // The bundled content is 60 s at 30 fps, 16:9.
+        let native = try await session.loadNative(script: script, settings: AdsLoaderSettings(), frameRate: rate,
+                                                  end: MediaTime(seconds: 60), measurer: MonospaceTextMeasurer())
         let canvas = ScreenCanvas(initial: session.screen, script: script, live: false)
-        let configuration = SessionConfiguration(frameRate: rate, canvas: canvas.size, contentFrameCount: 1800,
+        let configuration = SessionConfiguration(frameRate: rate, canvas: canvas.size, contentFrameCount: contentFrames,
                                                  contentAspect: Rational(16, 9), script: script)
         let planner = FramePlanner(canvas: canvas.size, frameRate: rate, background: nil, screenAdCreatives: true,
                                    pointScale: session.screen.pointScale)

@@ -73,11 +73,13 @@ import Testing
 
     @Test func aLayerMovesOnWithItsPlayerUnlessItHolds() {
         let playing = Timeline.Layer.player(.init(.content, Self.area(), source: "c.mp4", playing: .init(srcStartTick: 5, paused: false, ad: nil)))
-        #expect(playing.advanced(by: 10).playing?.srcStartTick == 15)
+        #expect(playing.advanced(by: 10)
+                == .player(.init(.content, Self.area(), source: "c.mp4", playing: .init(srcStartTick: 15, paused: false, ad: nil))))
         let held = Timeline.Layer.player(.init(.content, Self.area(), source: "c.mp4", playing: .init(srcStartTick: 5, paused: true, ad: nil)))
         #expect(held.advanced(by: 10) == held)
-        #expect(Timeline.Layer.fullScreen(Self.area(), .video(source: "v.mp4", srcStartTick: 0)).advanced(by: 4).playing?.srcStartTick == 4)
-        #expect(Timeline.Layer.banner(Self.area(), source: "b.png").advanced(by: 4).playing == nil)
+        #expect(Timeline.Layer.fullScreen(Self.area(), .video(source: "v.mp4", srcStartTick: 0)).advanced(by: 4)
+                == .fullScreen(Self.area(), .video(source: "v.mp4", srcStartTick: 4)))
+        #expect(Timeline.Layer.banner(Self.area(), source: "b.png").advanced(by: 4) == .banner(Self.area(), source: "b.png"))
     }
 
     /// Timelines written before a kind gained a field still read, as what they say.

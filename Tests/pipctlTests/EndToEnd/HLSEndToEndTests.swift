@@ -100,6 +100,13 @@ extension EndToEnd {
             let verify = try await PipctlProcess.run(["verify", dir + "/master.m3u8"])
             #expect(verify.exitStatus == 1)
             #expect(verify.standardError.contains("break 0 (frames 60..<120): no EXT-X-CUE-OUT of 2.0 s before segment 2"))
+            // `--json` gives the finding's code and the break it is about.
+            let json = try await PipctlProcess.run(["verify", dir + "/master.m3u8", "--json"])
+            #expect(json.exitStatus == 1)
+            let report = try JSONSerialization.jsonObject(with: json.standardOutputData) as? [String: Any]
+            let findings = report?["findings"] as? [[String: Any]] ?? []
+            #expect(findings.map { $0["code"] as? String ?? "" } == ["hls.cueOut"], "\(findings)")
+            #expect((findings.first?["subject"] as? [String: Any])?["index"] as? Int == 0, "\(findings)")
             // Against the sources too: the pictures match, the marker does not.
             let sources = try await PipctlProcess.run(["verify", dir + "/master.m3u8", "--sources"], timeout: .seconds(300))
             #expect(sources.exitStatus == 1)

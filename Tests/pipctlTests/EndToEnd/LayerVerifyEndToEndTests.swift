@@ -181,6 +181,12 @@ extension EndToEnd {
             let problems = report?["problems"] as? [String] ?? []
             #expect(problems.contains { $0.contains(doctoring.layer) && $0.contains("not found there") && $0.contains(doctoring.reason) },
                     "\(problems)")
+            // Each finding carries its code beside its sentence: the layer's is `layer.mismatch`, with its frame and name.
+            let findings = report?["findings"] as? [[String: Any]] ?? []
+            #expect(findings.map { $0["text"] as? String ?? "" } == problems)
+            let layer = findings.first { ($0["text"] as? String ?? "").contains(doctoring.layer) && ($0["text"] as? String ?? "").contains("not found there") }
+            #expect(layer?["code"] as? String == "layer.mismatch", "\(findings)")
+            #expect((layer?["subject"] as? [String: Any])?["kind"] as? String == "layer", "\(findings)")
         }
 
         @Test func aLayerWhoseSourceCannotBeReadIsNotVerifiableNotAPass() async throws {

@@ -26,14 +26,16 @@ extension EndToEnd {
 
         /// `verify --sources` on the render, with `change` applied to the right scene's player layer when given.
         static func verify(_ output: String, in dir: ScratchDirectory,
-                           change: ((inout [String: Any]) -> Void)? = nil) async throws -> (status: Int32, problems: [String], text: String) {
+                           change: ((inout [String: Any]) -> Void)? = nil) async throws
+            -> (status: Int32, problems: [String], codes: [String], text: String) {
             let timeline = try change.map { change in
                 try LayerVerifyTests.doctor(output, in: dir) { layers in
                     for i in layers.indices where layers[i]["scene"] as? String == "right" && layers[i]["srcStartTick"] != nil { change(&layers[i]) }
                 }
             }
             let (result, report) = try await LayerVerifyTests.verify(output, timeline: timeline, sources: true)
-            return (result.exitStatus, report?["problems"] as? [String] ?? [], result.standardOutput + result.standardError)
+            let codes = (report?["findings"] as? [[String: Any]] ?? []).map { $0["code"] as? String ?? "" }
+            return (result.exitStatus, report?["problems"] as? [String] ?? [], codes, result.standardOutput + result.standardError)
         }
 
         @Test func theRightScenesPlayerMatchesItsSourceAtItsTick() async throws {
@@ -54,6 +56,7 @@ extension EndToEnd {
             #expect(late.status == 1, "\(late.text)")
             #expect(late.problems.contains { $0.hasPrefix("output frame 0: scene right's player (content layer) shows its frame 0, the timeline says 10 of ") },
                     "\(late.problems)")
+            #expect(late.codes.contains("player.mismatch"), "\(late.codes)")
 
             let main = dir.path("main.mp4")
             let swapped = try await Self.verify(output, in: dir) { $0["source"] = main }

@@ -20,8 +20,8 @@ public struct SourceReport: Codable, Hashable, Sendable {
     public var segments: [SegmentResult]
     /// Every audio window compared with its source.
     public var audio: [AudioAlignment]
-    /// Each problem in words, the first difference first.
-    public var problems: [String]
+    /// Each problem found, the first difference first: its code, subject and sentence.
+    public var findings: [VerifyFinding]
     /// What could not be checked (static or black runs, periodic or silent sound), in words.
     public var notes: [String]
     /// The screen layers of a device render checked from the pixels (`Verifier+Layers`).
@@ -30,6 +30,10 @@ public struct SourceReport: Codable, Hashable, Sendable {
     public var loudness: LoudnessCheck? = nil
 
     public var passed: Bool { verdict == .passed }
+
+    /// Each problem in words, the first difference first: the findings' sentences, as the text report writes them
+    /// (and `verify --json` too, beside `findings`).
+    public var problems: [String] { findings.map(\.description) }
 
     public struct SegmentResult: Codable, Hashable, Sendable {
         public var segment: Int

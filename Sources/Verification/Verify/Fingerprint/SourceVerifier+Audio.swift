@@ -16,7 +16,7 @@ extension SourceVerifier {
 
     /// Aligns the output's sound with each segment's source just after its start and just before its end, by
     /// cross-correlation (mono, downsampled), and reports any offset over one video frame in milliseconds.
-    static func audioAlignment(_ path: String, timeline: Timeline, plan: Plan, rate: FrameRate, problems: inout [String],
+    static func audioAlignment(_ path: String, timeline: Timeline, plan: Plan, rate: FrameRate, problems: inout [VerifyFinding],
                                notes: inout [String]) throws(Verifier.Failure) -> [SourceReport.AudioAlignment] {
         let format = OutputFormat(size: PixelSize(width: timeline.output.width, height: timeline.output.height),
                                   frameRate: rate, sampleRate: timeline.output.sampleRate, channels: 1)
@@ -24,7 +24,7 @@ extension SourceVerifier {
         let output: MediaSource
         do { output = try MediaSource(path: path, format: format) } catch { throw .media(error) }
         guard output.hasAudio else {
-            problems.append("the output has no audio")
+            problems.append(.init(.audioMissing, .render, "the output has no audio"))
             return []
         }
         let factor = max(1, format.sampleRate / correlationRate)
@@ -78,7 +78,7 @@ extension SourceVerifier {
                 result.append(.init(segment: i, place: place, frame: splice, offsetMilliseconds: late,
                                     correlation: aligned.correlation, ok: ok))
                 if !ok {
-                    problems.append("the sound of \(Verifier.fullName(segment)) is \(Int(abs(late).rounded())) ms \(late > 0 ? "late" : "early") \(where_) (tolerance \(String(format: "%.1f", tolerance)) ms, one frame)")
+                    problems.append(.init(.audioOffset, .frame(splice), "the sound of \(Verifier.fullName(segment)) is \(Int(abs(late).rounded())) ms \(late > 0 ? "late" : "early") \(where_) (tolerance \(String(format: "%.1f", tolerance)) ms, one frame)"))
                 }
             }
         }

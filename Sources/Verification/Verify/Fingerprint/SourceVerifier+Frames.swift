@@ -85,7 +85,7 @@ extension SourceVerifier {
     /// source at another rate, whose frames the frame-rate rule shows once or twice, keeps one offset until a frame
     /// is really lost or repeated.
     static func describe(_ plan: Plan, matches: [Match], scans: Scans, against: String,
-                         problems: inout [String], notes: inout [String]) -> [SourceReport.SegmentResult] {
+                         problems: inout [VerifyFinding], notes: inout [String]) -> [SourceReport.SegmentResult] {
         let segments = plan.timeline.segments
         var results: [SourceReport.SegmentResult] = []
         func at(_ n: Int64) -> String { "at output frame \(n) (\(clock(n, rate: plan.rate)))" }
@@ -97,8 +97,12 @@ extension SourceVerifier {
             let label = Verifier.fullName(segment)
             if let cover = segment.pictureCover {
                 // The player's picture is hidden: the covering layer is checked (`Verifier.checkLayers`) instead.
-                let by = cover.kind == .fullscreen ? "scene \(cover.scene)'s full-screen ad"
-                    : "\(cover.kind.rawValue) \"\(cover.placement ?? "")\" of scene \(cover.scene)"
+                let by = switch cover {
+                case .fullScreen: "scene \(cover.scene)'s full-screen ad"
+                case .slider(_, let slider): "\(cover.kind.rawValue) \"\(slider.placement ?? "")\" of scene \(cover.scene)"
+                case .card(_, let card), .native(_, let card): "\(cover.kind.rawValue) \"\(card.placement ?? "")\" of scene \(cover.scene)"
+                default: "\(cover.kind.rawValue) \"\" of scene \(cover.scene)"
+                }
                 notes.append("output frames \(start)–\(end - 1) (\(clock(Int64(start), rate: plan.rate))) of \(label) are covered by \(by), which is checked as its layer")
                 earlyNext = 0
                 continue
@@ -126,10 +130,10 @@ extension SourceVerifier {
                 }
             }
             if late > 0 {
-                problems.append("\(starts) \(plural(Int64(late), "frame")) late, \(at(Int64(start + late))); \(against) output frame \(start)")
+                problems.append(.init(.framesBoundary, .frame(Int64(start + late)), "\(starts) \(plural(Int64(late), "frame")) late, \(at(Int64(start + late))); \(against) output frame \(start)"))
             }
             if earlyNext > 0 {
-                problems.append("\(starts) \(plural(earlyNext, "frame")) early, \(at(Int64(start) - earlyNext)); \(against) output frame \(start)")
+                problems.append(.init(.framesBoundary, .frame(Int64(start) - earlyNext), "\(starts) \(plural(earlyNext, "frame")) early, \(at(Int64(start) - earlyNext)); \(against) output frame \(start)"))
             }
             // After a boundary that moved, the first frame identified sets the offset: it was reported as the move.
             var current: Int64? = late > 0 || earlyNext > 0 ? nil : 0
@@ -139,7 +143,7 @@ extension SourceVerifier {
             var ambiguousRun: (Int, Int)?
             func flushRuns() {
                 if let (a, b) = unmatchedRun {
-                    problems.append("output frames \(a)–\(b) (\(clock(Int64(a), rate: plan.rate))) do not show \(label): \(against) \(segment.source) frames \(matches[a].expected)–\(matches[b].expected)")
+                    problems.append(.init(.framesSource, .frames(first: Int64(a), last: Int64(b)), "output frames \(a)–\(b) (\(clock(Int64(a), rate: plan.rate))) do not show \(label): \(against) \(segment.source) frames \(matches[a].expected)–\(matches[b].expected)"))
                     unmatchedRun = nil
                 }
                 if let (a, b) = ambiguousRun {
@@ -171,7 +175,7 @@ extension SourceVerifier {
                     }
                     guard !ticks.isEmpty else {
                         // A frame the rule never shows here (a 60 fps source seen at 30 fps shows every other one).
-                        problems.append("\(at(Int64(n))), \(label) shows its frame \(shown), \(against) \(m.expected)")
+                        problems.append(.init(.framesOffset, .frame(Int64(n)), "\(at(Int64(n))), \(label) shows its frame \(shown), \(against) \(m.expected)"))
                         continue
                     }
                     guard let known = current else {
@@ -182,19 +186,19 @@ extension SourceVerifier {
                     let delta = offset - known
                     current = offset
                     if first, n == start, late == 0, earlyNext == 0 {
-                        problems.append("\(starts) at its frame \(shown) \(at(Int64(n))), \(against) frame \(m.expected) (\(plural(abs(delta), "frame")) \(delta > 0 ? "lost" : "repeated"))")
+                        problems.append(.init(.framesBoundary, .frame(Int64(n)), "\(starts) at its frame \(shown) \(at(Int64(n))), \(against) frame \(m.expected) (\(plural(abs(delta), "frame")) \(delta > 0 ? "lost" : "repeated"))"))
                     } else if let previousShown, delta > 0 {
                         // The frames the skipped ticks should have shown, other than those on screen either side.
                         let lost = Set((known..<offset).map { plan.index(segment: i, outputFrame: Int64(n) + $0) })
                             .subtracting([previousShown, shown]).sorted()
                         let list = lost.map(String.init).joined(separator: ", ")
-                        problems.append(lost.isEmpty
+                        problems.append(.init(.framesOffset, .frame(Int64(n)), lost.isEmpty
                             ? "\(at(Int64(n))), \(label) jumps \(plural(delta, "frame")) ahead: shows its frame \(shown), \(against) \(m.expected)"
-                            : "\(at(Int64(n))), \(label) frame\(lost.count == 1 ? " \(list) is" : "s \(list) are") lost (frame \(shown) follows frame \(previousShown))")
+                            : "\(at(Int64(n))), \(label) frame\(lost.count == 1 ? " \(list) is" : "s \(list) are") lost (frame \(shown) follows frame \(previousShown))"))
                     } else if let previousShown, shown == previousShown {
-                        problems.append("\(at(Int64(n))), \(label) frame \(shown) is shown twice")
+                        problems.append(.init(.framesOffset, .frame(Int64(n)), "\(at(Int64(n))), \(label) frame \(shown) is shown twice"))
                     } else {
-                        problems.append("\(at(Int64(n))), \(label) falls \(plural(-delta, "frame")) behind: shows its frame \(shown), \(against) \(m.expected)")
+                        problems.append(.init(.framesOffset, .frame(Int64(n)), "\(at(Int64(n))), \(label) falls \(plural(-delta, "frame")) behind: shows its frame \(shown), \(against) \(m.expected)"))
                     }
                 }
             }

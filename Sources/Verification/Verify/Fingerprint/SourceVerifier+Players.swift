@@ -7,7 +7,7 @@ import VideoPipeline
 extension SourceVerifier {
     /// What the other scenes' players were found to show, by fingerprints.
     struct PlayerFindings {
-        var problems: [String] = []
+        var problems: [VerifyFinding] = []
         var notes: [String] = []
         /// Some layer run had no frame that could be identified (static or black pictures).
         var unverifiable = false
@@ -100,10 +100,10 @@ extension SourceVerifier {
                     runs[check.run].ambiguous += 1
                 case .identified(let shown):
                     failed.insert(check.run)
-                    findings.problems.append("output frame \(n): \(run.name) shows its frame \(shown), the timeline says \(match.expected) of \(run.path)")
+                    findings.problems.append(.init(.playerMismatch, .frame(Int64(n)), "output frame \(n): \(run.name) shows its frame \(shown), the timeline says \(match.expected) of \(run.path)"))
                 case .unmatched:
                     failed.insert(check.run)
-                    findings.problems.append("output frame \(n): \(run.name) does not show \(run.path) near its frame \(match.expected) at x=\(check.picture.x), y=\(check.picture.y), \(check.picture.width)x\(check.picture.height)")
+                    findings.problems.append(.init(.playerMismatch, .frame(Int64(n)), "output frame \(n): \(run.name) does not show \(run.path) near its frame \(match.expected) at x=\(check.picture.x), y=\(check.picture.y), \(check.picture.width)x\(check.picture.height)"))
                 }
             }
         }

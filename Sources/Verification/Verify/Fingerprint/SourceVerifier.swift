@@ -57,20 +57,20 @@ public enum SourceVerifier {
         plan.timings = scans.timings
         goldenPlan?.timings = scans.timings
 
-        var problems: [String] = []
+        var problems: [VerifyFinding] = []
         var notes: [String] = []
         if Int64(scans.output.count) != timeline.output.frames {
-            problems.append("the output has \(scans.output.count) frames, the timeline says \(timeline.output.frames)")
+            problems.append(.init(.outputFrameCount, .render, "the output has \(scans.output.count) frames, the timeline says \(timeline.output.frames)"))
         }
         let matches = match(plan, scans: scans)
         let segments = describe(plan, matches: matches, scans: scans, against: "expected", problems: &problems, notes: &notes)
         if let goldenPlan, let golden {
             if golden.output.fps != timeline.output.fps || golden.output.width != timeline.output.width
                 || golden.output.height != timeline.output.height {
-                problems.append("the output is \(timeline.output.width)x\(timeline.output.height) at \(timeline.output.fps) fps, expected \(golden.output.width)x\(golden.output.height) at \(golden.output.fps) fps")
+                problems.append(.init(.outputFormat, .render, "the output is \(timeline.output.width)x\(timeline.output.height) at \(timeline.output.fps) fps, expected \(golden.output.width)x\(golden.output.height) at \(golden.output.fps) fps"))
             }
             if Int64(scans.output.count) != golden.output.frames {
-                problems.append("the output has \(scans.output.count) frames, expected \(golden.output.frames)")
+                problems.append(.init(.outputFrameCount, .render, "the output has \(scans.output.count) frames, expected \(golden.output.frames)"))
             }
             var ignored: [String] = []
             _ = describe(goldenPlan, matches: match(goldenPlan, scans: scans), scans: scans,
@@ -95,7 +95,7 @@ public enum SourceVerifier {
             : segments.contains { $0.identified == 0 && $0.outEndFrame > $0.outStartFrame } || !layers.notVerifiable.isEmpty
                 || players.unverifiable ? .notVerifiable : .passed
         return SourceReport(verdict: verdict, output: request.outputPath, frames: Int64(scans.output.count),
-                            segments: segments, audio: audio, problems: problems, notes: notes,
+                            segments: segments, audio: audio, findings: problems, notes: notes,
                             layers: layers, loudness: loudness)
     }
 
