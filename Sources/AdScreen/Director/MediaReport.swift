@@ -14,6 +14,4 @@ public enum MediaReport: Sendable {
     /// output frame again, where the content it covered plays on. The scene is uncovered: the screen refuses a later
     /// `dismiss` there and hears the next `present`.
     case fullScreenVideoFailed(scene: SceneID, at: MediaTime, error: ScreenAdError)
-    /// A banner creative loaded live is on screen in `scene` (`nil`: its load failed), so that a tap on it is a click.
-    case bannerShown(DisplayCreative?, scene: SceneID)
 }

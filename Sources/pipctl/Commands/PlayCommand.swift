@@ -129,7 +129,7 @@ enum PlayCommand: Command {
                 // A person typing at the terminal that shows the status line: the display draws what is typed.
                 let terminal = context.errorOutput.isTerminal ? TerminalInput.begin() : nil
                 if let terminal { context.interrupt.onInterrupt { _ in terminal.restore() } }
-                let reader = CommandReader(inbox: stitcher.session.inbox, editing: terminal != nil)
+                let reader = CommandReader(inbox: stitcher.commands, editing: terminal != nil)
                 // --show (PlayWindow): created on this thread, which alone uses it.
                 let window = try options.show ? PlayWindow.open(stitcher: stitcher, speed: options.speed, display: display,
                                                                 command: context.command) : nil
@@ -150,16 +150,16 @@ enum PlayCommand: Command {
                 while try stitcher.step() {
                     reader.takeNotices().forEach(display.printNotice)
                     stitcher.takeNativeWarnings().forEach { display.printNotice("\(context.command): warning: \($0)") }
-                    if !ignoredShown, stitcher.session.ignoredLiveCommands > 0 {
+                    if !ignoredShown, stitcher.ignoredLiveCommands > 0 {
                         ignoredShown = true
                         display.printNotice("\(context.command): the command log holds as many commands as 'render --script' "
                             + "replays (\(SessionScript.maximumCommands)); commands typed from now on are ignored")
                     }
-                    if reader.takeStatusRequest() { display.printStatus(stitcher.session.status) }
+                    if reader.takeStatusRequest() { display.printStatus(stitcher.status) }
                     let now = ContinuousClock.now
-                    display.update(stitcher.session.status, pace: pace.behind(frames: stitcher.frameCount, now: now),
+                    display.update(stitcher.status, pace: pace.behind(frames: stitcher.frameCount, now: now),
                                    typed: terminal == nil ? nil : reader.typed)
-                    try window?.afterFrame(inbox: stitcher.session.inbox, display: display, command: context.command)
+                    try window?.afterFrame(inbox: stitcher.commands, display: display, command: context.command)
                     if context.interrupt.isSet { throw RenderError.interrupted }
                     // Frame n is due n / (rate × speed) seconds after the start; ahead of time, wait.
                     let due = pace.due(frames: stitcher.frameCount)
@@ -171,7 +171,7 @@ enum PlayCommand: Command {
                 var alongside: [AtomicFile] = []
                 if let commandLogPath {
                     let log = try AtomicFile(destination: commandLogPath)
-                    try log.write(Data((stitcher.session.commandLog.formatted(frameRate: stitcher.format.frameRate) + "\n").utf8))
+                    try log.write(Data((stitcher.commandLog.formatted(frameRate: stitcher.format.frameRate) + "\n").utf8))
                     alongside.append(log)
                 }
                 return try stitcher.finish(alongside: alongside)

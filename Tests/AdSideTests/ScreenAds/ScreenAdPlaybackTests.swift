@@ -92,6 +92,8 @@ import Testing
         screen.ads = ScreenAdPlayback(run: run)
         var lines: [String] = []
         for (seconds, command) in script.prefix(4) {
+            // As the director does before each frame is decided: what covers the scenes then is walked first.
+            screen.ads?.advance(through: MediaTime(seconds: seconds))
             lines += try screen.apply(command, at: MediaTime(seconds: seconds), live: false)
         }
         #expect(screen.state.scene("side")?.presentation == nil)
@@ -121,6 +123,7 @@ import Testing
         let screen = DeviceScreen(initial: run.driver.timeline.initial, script: SessionScript(), live: false)
         screen.ads = playback
         screen.recordsNativeCommands = true
+        playback.advance(through: MediaTime(seconds: 1))
         _ = try screen.apply(.presentInterstitial("side"), at: MediaTime(seconds: 1), live: false)
         #expect(screen.state.scene("side")?.presentation == .interstitial)
         playback.videoFailed(in: "side", at: MediaTime(seconds: 2), error: .mediaUnavailable(source: "ad.mp4", detail: "decoding failed"))
@@ -129,8 +132,10 @@ import Testing
         // `play`'s native placements see the scene uncovered from the failure on, as after a dismiss.
         let followed = try #require(screen.takeNativeCommands().last?.change)
         #expect(followed.time == MediaTime(seconds: 2) && followed.state.scene("side")?.presentation == nil)
+        playback.advance(through: MediaTime(seconds: 3))
         _ = try screen.apply(.presentInterstitial("side"), at: MediaTime(seconds: 3), live: false)
         #expect(screen.state.scene("side")?.presentation == nil, "the present failed: nothing was left to show")
+        playback.advance(through: MediaTime(seconds: 4))
         #expect(throws: ScreenRefusal("screen command \"dismiss side\": scene \"side\" presents nothing")) {
             try screen.apply(.dismiss("side"), at: MediaTime(seconds: 4), live: false)
         }

@@ -12,7 +12,8 @@ import MediaCore
 /// blocking one. Events are placed at the frame a command applied at (a script's time snapped to the frame, as
 /// the session's `COMMAND`), so a live session and its command log replayed by `render` log the same times. A
 /// presented video that fails part-way is dismissed here (`videoFailed`), and the covered content
-/// resumes.
+/// resumes. The `Director` alone drives it (advancing it frame by frame, taking what arrived); asking it what covers a
+/// scene changes nothing.
 public final class ScreenAdPlayback: Sendable {
     /// A finished background request and its outcome.
     public struct Arrival: Sendable {
@@ -72,13 +73,10 @@ public final class ScreenAdPlayback: Sendable {
         }
     }
 
-    /// The presentation covering `scene` at output time `time`, if any (walking what is due by then first).
+    /// The presentation covering `scene` at output time `time`, if any, as walked so far: a pure query. The
+    /// `Director` advances the walk through a frame's time (`advance(through:)`) before that frame is decided.
     public func presentation(of scene: SceneID, at time: MediaTime) -> FullScreenPresentation? {
-        state.withLock { state in
-            advance(&state, through: time)
-            fetchNew(&state)
-            return state.walk.presentations.last { $0.covers(scene, at: time) }
-        }
+        state.withLock { state in state.walk.presentations.last { $0.covers(scene, at: time) } }
     }
 
     /// Dismisses `scene`'s presented video at output time `time` because its media failed part-way (`error`): the
