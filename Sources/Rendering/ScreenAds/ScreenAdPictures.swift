@@ -20,7 +20,7 @@ final class ScreenAdPictures {
     private let fullScreenSources: [MediaSource?]
     /// Each video full-screen creative that opened, by request; read from its first frame when it presents.
     private(set) var videoSources: [Int: MediaSource]
-    /// The image full-screen creatives loaded live (`ScreenAdPlayback`), by request, with their request URLs.
+    /// The image full-screen creatives loaded live (handed over by the director), by request, with their request URLs.
     private var liveImages: [Int: (source: MediaSource, url: String)] = [:]
     private let cache: MediaCacheSettings
     private let directory: URL
