@@ -177,4 +177,20 @@ import Testing
                                        "2 CONTENT_RESUME_REQUESTED"])
         #expect(events.first?.columns.message == "ad.mp4: decoding failed")
     }
+
+    /// Asking what covers a scene is a pure query (issue 37): only `advance(through:)`, which the director calls
+    /// before each frame is decided, walks the script. Before, the question walked it and started fetches.
+    @Test func askingWhatCoversASceneWalksNothing() async throws {
+        let ads = try SizedCreativeServer()
+        try ads.serveImage("interstitial", PointSize(width: 412, height: 1194))
+        let run = await ScreenAdRun.load(try ScreenAdDriver(timeline: Loading.ipad([(1, .presentInterstitial("side"))]),
+                                                            fullScreenAds: [Self.placement(ads)]), with: ScreenAdLoader())
+        let playback = ScreenAdPlayback(run: run)
+        _ = playback.takeEvents()
+        #expect(playback.presentation(of: "side", at: MediaTime(seconds: 2)) == nil)
+        #expect(playback.takeEvents().isEmpty, "the question walked the present")
+        playback.advance(through: MediaTime(seconds: 1))
+        #expect(playback.presentation(of: "side", at: MediaTime(seconds: 2))?.from == MediaTime(seconds: 1))
+        #expect(Self.lines(playback.takeEvents()).contains("1 adWillPresentFullScreenContent"))
+    }
 }
