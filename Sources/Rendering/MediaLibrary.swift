@@ -1,15 +1,18 @@
 import AdPlayback
 import AdScreen
+import Foundation
 import MediaCore
 import VideoPipeline
 
-/// Every source of a render's pictures besides its players: the ads' media (`AdMedia`), the picture-in-picture
-/// backdrop, the screen ads' pictures and the native placements' pictures. The renderer resolves each of a frame
-/// plan's media references here, and the planner asks it what opened (`FrameMediaCatalog`): a creative counts only
-/// if it opened.
+/// Every source of a render's pictures besides the primary player's content: its ads' media (`AdMedia`), the other
+/// scenes' players, the picture-in-picture backdrop, the screen ads' pictures and the native placements' pictures.
+/// The renderer resolves each of a frame plan's media references here, and the director asks it what opened
+/// (`FrameMediaCatalog`): a creative counts only if it opened. In `play` the director hands it what arrives live.
 final class MediaLibrary: FrameMediaCatalog {
     /// The primary player's ads, opened as its session starts them.
     let ads: AdMedia
+    /// The other scenes' players (`request.players`), in scene order: their media and the picture each shows.
+    var players: [ScenePlayback] = []
     let background: MediaSource?
     let screenAds: ScreenAdPictures?
     let native: NativePictures?
@@ -70,6 +73,12 @@ final class MediaLibrary: FrameMediaCatalog {
         return found.map(Found.picture) ?? .missing
     }
 
+    /// The player of `scene`, one of the other scenes'.
+    func player(_ scene: SceneID) -> ScenePlayback {
+        guard let player = players.first(where: { $0.scene == scene }) else { preconditionFailure("no player in scene \(scene)") }
+        return player
+    }
+
     // MARK: - FrameMediaCatalog
 
     func bannerSource(of scene: SceneID, at time: MediaTime) -> String? {
@@ -85,5 +94,21 @@ final class MediaLibrary: FrameMediaCatalog {
     func nativeImage(_ url: String) -> LoadedImage? {
         guard let native, native.image(url) != nil else { return nil }
         return LoadedImage(source: native.origin(of: url))
+    }
+
+    func playerSource(of scene: SceneID) -> String? {
+        players.first { $0.scene == scene }?.shown?.source.path
+    }
+
+    func openFullScreen(_ creative: DisplayCreative, request: Int) -> FullScreenVideoOutcome? {
+        screenAds?.openLive(creative, request: request)
+    }
+
+    func showBanner(_ creative: DisplayCreative?, in scene: SceneID, from time: MediaTime) throws(ScreenAdError) {
+        try screenAds?.showLive(creative, in: scene, from: time)
+    }
+
+    func addNativeImages(_ images: [String: Data], origins: [String: String]) {
+        native?.add(images, origins: origins)
     }
 }

@@ -6,10 +6,10 @@ import MediaCore
 import VideoPipeline
 
 /// The media of a scene's player other than the primary one: its own content and ad media, and the picture it
-/// shows. Its session is the director's (`Director.SceneSession`).
+/// shows. Its session is the director's, which decides its frames.
 ///
-/// The stitcher steps it once per output frame, after the primary session, and draws its picture in its scene (or
-/// its picture-in-picture window). It is muted (the output's audio is the primary player's), and once its session
+/// The stitcher fetches the picture of each decision the director makes for it (`DirectedFrame.others`), and draws
+/// it in its scene (or its picture-in-picture window). It is muted (the output's audio is the primary player's), and once its session
 /// has ended it holds its last frame until the primary session ends the render.
 final class ScenePlayback {
     let scene: SceneID
@@ -39,34 +39,30 @@ final class ScenePlayback {
         SessionConfiguration.Content(frameCount: content.frameCount, aspect: content.displayAspect, earlyEnd: content.earlyEnd)
     }
 
-    /// Decides (through `player`, its session in `director`) and fetches this player's next frame; an ad whose media
-    /// fails is reported, and its session moves on, as the primary's does.
-    func step(_ player: Director.SceneSession, of director: Director) throws(RenderError) {
-        precondition(player.scene == scene, "a scene's media steps with its own session")
-        while true {
-            guard let decision = player.nextFrame() else { return }
-            let source: MediaSource
-            switch decision.source {
-            case .content:
-                source = content
-                media.closeAll()
-            case .ad(let ad, _):
-                guard let opened = media.source(ad) else {
-                    director.report(.adFailed(AdError(.mediaDisplay, "break \(ad.breakIndex) ad \(ad.adIndex): its media is not open")),
-                                    player: scene)
-                    continue
-                }
-                source = opened
+    /// Fetches the picture of `source`, what its session decided for this frame.
+    ///
+    /// - Returns: why the picture of an ad cannot be shown (its media is closed), for its session, which decides the
+    ///   frame again; `nil` once the picture is fetched.
+    /// - Throws: `RenderError.content` when its content's picture cannot be read.
+    func show(_ source: FrameDecision.Source) throws(RenderError) -> AdError? {
+        let opened: MediaSource
+        switch source {
+        case .content:
+            opened = content
+            media.closeAll()
+        case .ad(let ad, _):
+            guard let ready = media.source(ad) else {
+                return AdError(.mediaDisplay, "break \(ad.breakIndex) ad \(ad.adIndex): its media is not open")
             }
-            do {
-                shown = Shown(source: source, picture: try source.picture(atTick: decision.source.tick))
-            } catch {
-                guard case .ad(let ad, _) = decision.source else { throw .content(error) }
-                media.close(ad)
-                director.report(.adFailed(AdError(.mediaDisplay, "\(error)")), player: scene)
-                continue
-            }
-            return
+            opened = ready
         }
+        do {
+            shown = Shown(source: opened, picture: try opened.picture(atTick: source.tick))
+        } catch {
+            guard case .ad(let ad, _) = source else { throw .content(error) }
+            media.close(ad)
+            return AdError(.mediaDisplay, "\(error)")
+        }
+        return nil
     }
 }

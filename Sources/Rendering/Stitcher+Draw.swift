@@ -75,7 +75,7 @@ extension Stitcher {
         func picture(_ reference: MediaReference, for layer: PlannedLayer) throws(MediaError) -> PlannedPicture {
             if case .player(let scene, _) = reference {
                 // The primary player's scene is not among the other players'.
-                if let scene, let other = stitcher.players.all.first(where: { $0.scene == scene }) {
+                if let scene, let other = stitcher.library.players.first(where: { $0.scene == scene }) {
                     return other.shown.map { .picture($0.picture) } ?? .missing
                 }
                 return .picture(primary)

@@ -4,14 +4,6 @@ import VideoPipeline
 
 // The stitcher's state, in the parts that change together.
 extension Stitcher {
-    /// The other scenes' players (`request.players`), stepped after the primary session at every frame.
-    struct OtherPlayers {
-        var all: [ScenePlayback] = []
-        /// The last output frame they were stepped for (a frame decided again after an ad failure must not move
-        /// them on twice).
-        var steppedFrame: Int64 = -1
-    }
-
     /// Where the frames go: the compositor that draws them, the stage that encodes (or copies) and writes them (the
     /// MP4, absent when `play` records nothing, and the frame hashes), and an HLS render's forced keyframes
     /// (segment cuts; `nil` otherwise).

@@ -7,10 +7,7 @@ import VideoPipeline
 extension Stitcher {
     /// The plan of `decision`'s frame, whose primary player shows `source`.
     func plan(_ decision: FrameDecision, source: MediaSource) -> FramePlan {
-        var sources: [SceneID: String] = [:]
-        for player in players.all { sources[player.scene] = player.shown?.source.path }
-        return director.plan(decision, source: source.path, sources: sources,
-                             native: liveNative?.outcome ?? request.device.nativeAds?.outcome, catalog: library)
+        director.plan(decision, source: source.path)
     }
 
     /// `plan`'s layers as the compositor draws them (`compositorLayers`), `primary` being the primary player's
@@ -61,5 +58,26 @@ extension Stitcher {
         case .callToAction: callToActionColor
         case .callToActionText: callToActionTextColor
         }
+    }
+
+    /// A placeholder for a presented full-screen ad without loaded creatives (`--device` alone): a plain colour, so
+    /// that the layer's rectangle can still be checked from the pixels.
+    package static let fullScreenColor = YUVColor(red: 0xCC, green: 0x33, blue: 0x66)
+    /// A placeholder for a banner's landing screen, likewise.
+    package static let overlayColor = YUVColor(red: 0xF0, green: 0xF0, blue: 0xF0)
+    /// The Split View divider: a dark grey bar, told apart from black (16), the slate (43) and the bezel (71) by
+    /// its luma, 57.
+    static let dividerColor = YUVColor(red: 0x30, green: 0x30, blue: 0x32)
+    /// A Slide Over window's rim: iOS's system grey (#8E8E93), luma 138, in a bar with rounded ends.
+    static let slideOverEdgeColor = YUVColor(red: 0x8E, green: 0x8E, blue: 0x93)
+
+    /// How strong a Slide Over window's shadow is beside it, 0...255: black at 30 %, fading over its reach, as
+    /// subtle as iPadOS's.
+    static let slideOverShadowOpacity: UInt8 = 77
+
+    /// A Slide Over window's soft shadow, cast by `caster` (corners rounded to `radius`, reaching `reach` pixels) and
+    /// drawn only in `drawn` (its part on the display); the painter of `verify` draws it with the same layer.
+    package static func shadowLayer(caster: PixelRect, radius: Int, reach: Int, drawn: PixelRect) -> CompositorLayer {
+        CompositorLayer.shadow(of: caster, radius: radius, reach: reach, .black, opacity: slideOverShadowOpacity).clipped(to: drawn)
     }
 }

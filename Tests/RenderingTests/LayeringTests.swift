@@ -66,6 +66,32 @@ import Testing
         #expect(checked > 300)
     }
 
+    /// The director owns the frame (issue 37): the renderer asks it for the frame and its plan, reports what it found
+    /// of the media, and takes the events. No Rendering source names the screen ads' playback, the live native run,
+    /// the director's parts, or the session's re-decide calls: ad state is driven from AdScreen alone.
+    @Test func theRendererReachesAdStateOnlyThroughTheDirector() throws {
+        let root = Self.sources.appendingPathComponent("Rendering")
+        let files = try #require(FileManager.default.enumerator(atPath: root.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") }
+        #expect(files.count > 10)
+        let forbidden = ["ScreenAdPlayback", "LiveNativeRun", "LiveBannerRequests", "decideLastFrameAgain", "PlaybackSession",
+                         "director.session", "director.screen", "director.screenAds", "director.players", "director.planner",
+                         "director.schedule"]
+        for file in files {
+            let text = try String(contentsOf: root.appendingPathComponent(file), encoding: .utf8)
+            for name in forbidden {
+                // The whole name: `director.screenNow` is the director's answer, not its screen.
+                let named = text.range(of: "\\b" + NSRegularExpression.escapedPattern(for: name) + "\\b", options: .regularExpression)
+                #expect(named == nil, "Rendering/\(file) names \(name)")
+            }
+            // A failed ad is a `MediaReport` (`report(.adFailed(…))`), never the session's own call.
+            #expect(!text.replacingOccurrences(of: "report(.adFailed(", with: "").contains("adFailed("), "Rendering/\(file) calls adFailed")
+        }
+        // What the stitcher still holds is the drawing: the per-frame driving of ad state lives in the director.
+        let stitcher = try String(contentsOf: root.appendingPathComponent("Stitcher.swift"), encoding: .utf8)
+        #expect(stitcher.split(separator: "\n", omittingEmptySubsequences: false).count < 350)
+    }
+
     /// The report's page is written without media: only the reader and the contact sheet use VideoPipeline, and
     /// only `RenderFiles` names the renderer (for the file names an HLS render writes).
     @Test func theReportPageIsWrittenWithoutMedia() throws {

@@ -229,7 +229,7 @@ public final class PlaybackSession {
     /// Reports that the media layer could not show the ad of the last decision (it failed mid-ad): the ad is
     /// marked failed (`AD_ERROR` and its error URLs) and the break moves on. The next `nextFrame()` decides the
     /// same output frame again. Ignored, with a `LOG`, when the last decision did not show an ad.
-    package func adFailed(_ error: AdError) {
+    func adFailed(_ error: AdError) {
         guard !position.hasEnded, let last = position.lastDecision, case .ad = last.source, last.frame == position.frame - 1 else {
             recorder.log("adFailed ignored: the last frame did not show an ad (\(error))")
             return
@@ -241,7 +241,7 @@ public final class PlaybackSession {
 
     /// Makes the next `nextFrame()` decide the last decision's output frame again, after what the renderer reported
     /// of its media changed what it shows.
-    package func decideLastFrameAgain() {
+    func decideLastFrameAgain() {
         guard let last = position.lastDecision, last.frame == position.frame - 1 else { return }
         position.frame = last.frame
         position.lastDecision = position.decisionBeforeLast

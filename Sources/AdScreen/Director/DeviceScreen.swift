@@ -15,12 +15,12 @@ public final class DeviceScreen: PlayerScreen {
     /// player's scene, that player is paused under it. Unused once `ads` is set.
     public let presentations: [FullScreenPresentation]
     /// The banners' and full-screen ads' playback, live ones included; shared by every player of the screen.
-    public var ads: ScreenAdPlayback?
+    var ads: ScreenAdPlayback?
     /// Whether the screen keeps the native and screen commands applied to it for `takeNativeCommands()` (`play`
     /// with native placements).
-    public var recordsNativeCommands = false
+    var recordsNativeCommands = false
     /// Whether the screen has native placements for native commands to act on; without, they are refused.
-    public var hasNativePlacements = false
+    var hasNativePlacements = false
     private var nativeCommands: [AppliedCommand] = []
     /// The screen changes of live commands not yet taken: the requests they cause are not in the script's run.
     private var liveChanges: [ScreenTimeline.Change] = []
@@ -101,14 +101,14 @@ public final class DeviceScreen: PlayerScreen {
 
     /// The native and screen commands applied since the last call, in order, when `recordsNativeCommands`: what
     /// `play`'s native placements follow frame by frame.
-    public func takeNativeCommands() -> [AppliedCommand] {
+    func takeNativeCommands() -> [AppliedCommand] {
         defer { nativeCommands.removeAll() }
         return nativeCommands
     }
 
     /// The screen changes live commands made since the last call, in order, each at its frame's time: the live
     /// banner requests they cause.
-    public func takeLiveScreenChanges() -> [ScreenTimeline.Change] {
+    func takeLiveScreenChanges() -> [ScreenTimeline.Change] {
         defer { liveChanges.removeAll() }
         return liveChanges
     }

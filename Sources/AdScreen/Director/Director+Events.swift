@@ -10,7 +10,7 @@ extension Director {
     }
 
     /// Places `events` among the screen ad events not yet logged, each after those of its time or earlier.
-    public func schedule(_ events: [ScreenAdEvent]) {
+    func schedule(_ events: [ScreenAdEvent]) {
         for event in events {
             let at = pending.screenAds.firstIndex { $0.time > event.time } ?? pending.screenAds.endIndex
             pending.screenAds.insert(event, at: at)
@@ -18,7 +18,7 @@ extension Director {
     }
 
     /// Adds native placements' events, later than those already scheduled, in time order.
-    public func schedule(native events: [NativeAdEvent]) {
+    func schedule(native events: [NativeAdEvent]) {
         pending.native.append(contentsOf: events)
     }
 

@@ -3,38 +3,49 @@ import AdPlayback
 import MediaCore
 
 /// Decides what a screen shows, frame by frame, without media: it owns every player's session (the primary one and
-/// each other scene's), the one screen they share (`DeviceScreen`), the screen ads' playback, the one
-/// picture-in-picture window, and the planner that turns their decisions into a `FramePlan`.
+/// each other scene's), the one screen they share (`DeviceScreen`), the screen ads' playback and `play`'s live banner
+/// requests, the native placements (`play`'s evaluated as it plays), the one picture-in-picture window, and the
+/// planner that turns their decisions into a `FramePlan`.
 ///
-/// The renderer (Rendering's `Stitcher`) asks it for the primary player's next frame, steps the other players
-/// once per output frame, opens what their decisions name, asks for the frame's plan and draws it. What it finds of
-/// the media goes back through `report(_:player:)`, to the session that decided it, which decides that frame again;
-/// nothing the renderer draws changes ad state.
+/// Per frame, the renderer (Rendering's `Stitcher`) asks it for the next frame (`nextFrame()`: every player decided,
+/// the screen ads and native placements moved on to it), fetches the pictures it names, asks for the frame's plan
+/// (`plan(_:source:)`) and draws it. What it finds of the media goes back through `report(_:player:)`, to the
+/// session that decided it, which decides that frame again; then it takes the events (`drainEvents`). What the
+/// director must know of the media (which file a player shows, whether a creative that arrived live opened) it asks
+/// the renderer's `FrameMediaCatalog`. Nothing else crosses, and nothing the renderer draws changes ad state.
 public final class Director {
     /// The primary player's session: its content's sound and length are the output's.
-    public let session: PlaybackSession
+    let session: PlaybackSession
     /// The players of the screen's other scenes, in scene order.
-    public let players: [SceneSession]
+    let players: [SceneSession]
     /// The banners' and full-screen ads' playback every session shares (`nil` without screen ads).
-    public let screenAds: ScreenAdPlayback?
+    let screenAds: ScreenAdPlayback?
     /// The device's one screen, every player's (`nil` without a device: the primary player fills the canvas).
-    public let screen: DeviceScreen?
-    public let planner: FramePlanner
+    let screen: DeviceScreen?
+    let planner: FramePlanner
+    /// What the renderer opened: asked while a frame is decided and planned.
+    let catalog: any FrameMediaCatalog
+    /// `play`'s banner requests that live screen commands cause (`nil` in a render).
+    let liveBanners: LiveBannerRequests?
+    /// The native placements: none, a render's evaluated before it starts, or `play`'s evaluated as it plays.
+    let native: Native.Run
     /// The screen ads' and native placements' events still to log (`schedule`, `drainEvents`).
     var pending = PendingEvents()
     /// The content time of each output frame decided since the events were last drained, for the screen ads' and
     /// native placements' events logged at those frames.
     var frameContentTimes: [Int64: Double] = [:]
+    /// The frame in hand: what was decided of it, and which sessions were told of a failure since.
+    var progress = FrameProgress()
 
     /// A player of a scene other than the primary one: its session and what it decided last. Once its session has
     /// ended its last frame holds, until the primary session ends the render.
-    public final class SceneSession {
-        public let scene: SceneID
-        public let session: PlaybackSession
+    final class SceneSession {
+        let scene: SceneID
+        let session: PlaybackSession
         /// Its last decision; held once its session has ended.
-        public private(set) var shown: FrameDecision?
+        private(set) var shown: FrameDecision?
         /// Its session has ended: `shown` is its last frame, again.
-        public private(set) var held = false
+        private(set) var held = false
 
         init(scene: SceneID, session: PlaybackSession) {
             self.scene = scene
@@ -42,7 +53,7 @@ public final class Director {
         }
 
         /// Its next frame; `nil` once its session has ended (`shown` then holds).
-        public func nextFrame() -> FrameDecision? {
+        func nextFrame() -> FrameDecision? {
             guard let decision = session.nextFrame() else {
                 held = true
                 return nil
@@ -71,13 +82,15 @@ public final class Director {
     /// The director of a screen whose primary player plays `plan` with `configuration` (opening its ads with
     /// `media`), beside `others` (each in its own scene, its session made from `configuration` moved to its scene;
     /// screen commands apply to every session, logged once), on the device's `screen` as it starts (`nil`: no
-    /// device) with the screen ads of `screenAds`.
+    /// device) with the screen ads of `screenAds` and the native placements `native`; `catalog` answers what the
+    /// renderer opened. In `play` (`configuration.mode`), a screen ads' run with a loader requests the banners live
+    /// screen commands resize.
     ///
-    /// - Throws: `SessionError` for a player whose content cannot play (no frames, a start outside it), named by
-    ///   `name(of:)`'s answer for that player.
+    /// - Throws: `DirectorError` for a player whose content cannot play (no frames, a start outside it).
     public init(plan: AdPlan, configuration: SessionConfiguration, media: any AdMediaProvider,
                 appDelegate: (any PictureInPictureDelegate)?, others: [PlayerSetup] = [], screen initial: ScreenState?,
-                screenAds: ScreenAdRun?, planner: FramePlanner) throws(DirectorError) {
+                screenAds: ScreenAdRun?, native: Native = .none, planner: FramePlanner,
+                catalog: any FrameMediaCatalog) throws(DirectorError) {
         var configuration = configuration
         let screen = initial.map {
             DeviceScreen(initial: $0, script: configuration.script, live: configuration.mode == .live,
@@ -106,6 +119,7 @@ public final class Director {
         }
         self.players = players
         self.planner = planner
+        self.catalog = catalog
         if !players.isEmpty {
             // The device's one picture-in-picture window; live commands reach every player, which applies its own.
             let slot = PictureInPictureSlot()
@@ -116,48 +130,49 @@ public final class Director {
         }
         self.screenAds = screenAds.map { ScreenAdPlayback(run: $0) }
         screen?.ads = self.screenAds
+        liveBanners = configuration.mode == .live ? screenAds.flatMap { run in
+            run.loader.map { LiveBannerRequests(driver: run.driver, loader: $0) }
+        } : nil
+        self.native = native.run
+        if case .live = native.run { screen?.recordsNativeCommands = true }
+        if case .none = native.run {} else { screen?.hasNativePlacements = true }
+        // A render's native events are known before it starts; `play`'s come as it plays (`followNative`).
+        schedule(native: native.events)
     }
 
-    /// The primary player's next frame; `nil` once its session has ended (the render ends).
-    public func nextFrame() -> FrameDecision? {
-        guard let decision = session.nextFrame() else { return nil }
-        // The content time of the frame's moment, as its session events carry it: the content tick it shows while
-        // the content plays (the session has moved on to the next one by now), else where the content stands.
-        let tick: MediaTime = if case .content(let tick) = decision.source, !decision.isPaused {
-            planner.frameRate.time(ofFrame: tick)
-        } else {
-            session.status.contentPosition
-        }
-        frameContentTimes[decision.frame] = tick.seconds.doubleValue
-        return decision
+    /// The background fetches still running (screen ads, live banners, native loads) are cancelled.
+    deinit {
+        liveBanners?.cancel()
+        screenAds?.cancel()
+        if case .live(let run) = native { run.cancel() }
     }
 
     /// Takes what the renderer found of the media of the frame `player` decided (`nil`: the primary player): the
     /// one way a media outcome changes ad state. A failed ad or full-screen video makes that player decide its frame
-    /// again.
+    /// again at the next `nextFrame()`.
     public func report(_ report: MediaReport, player scene: SceneID? = nil) {
-        let session = scene.flatMap { scene in players.first { $0.scene == scene }?.session } ?? session
+        let other = scene.flatMap { scene in players.first { $0.scene == scene } }
+        if let other { progress.reported.insert(other.scene) } else { progress.primaryReported = true }
+        let session = other?.session ?? session
         switch report {
-        case .adFailed(let error): session.adFailed(error)
+        case .adFailed(let error): session.take(.adFailed(error))
         case .fullScreenVideoFailed(let scene, let time, let error):
             screenAds?.videoFailed(in: scene, at: time, error: error)
             screen?.videoFailed(in: scene, at: time)
-            session.decideLastFrameAgain()
-        case .bannerShown(let creative, let scene): screenAds?.bannerShown(creative, in: scene)
+            session.take(.frameChanged)
         case .noted(let note, let scene): self.session.log(note, scene: scene)
         }
     }
 
     /// The plan of the primary player's frame `decision`, which shows the file `source`; each other player's last
-    /// frame shows the file its scene has in `sources` (a player without one is not drawn: black).
-    public func plan(_ decision: FrameDecision, source: String, sources: [SceneID: String], native: NativeScreenRun.Outcome?,
-                     catalog: any FrameMediaCatalog) -> FramePlan {
+    /// frame shows the file the catalog names for its scene (a player without one is not drawn: black).
+    public func plan(_ decision: FrameDecision, source: String) -> FramePlan {
         let others = players.compactMap { player -> FramePlanner.Player? in
-            guard let shown = player.shown, let file = sources[player.scene] else { return nil }
+            guard let shown = player.shown, let file = catalog.playerSource(of: player.scene) else { return nil }
             return FramePlanner.Player(scene: player.scene, decision: shown, source: file, held: player.held)
         }
         return planner.plan(FramePlanner.Player(scene: decision.playerScene, decision: decision, source: source), others: others,
-                            screenAds: screenAds, native: native, catalog: catalog)
+                            screenAds: screenAds, native: native.outcome, catalog: catalog)
     }
 }
 

@@ -1,8 +1,10 @@
 import AdPlayback
+import Foundation
 import MediaCore
 
 /// What the loaders fetched before a render, as the planner asks it without opening anything: each banner and
-/// full-screen creative of the screen ads' run, each native image fetched. Every fetched creative counts as
+/// full-screen creative of the screen ads' run, each native image fetched, and the file each other player shows
+/// (its content). Every fetched creative counts as
 /// drawable (its header was checked when it was fetched); the renderer, which opens them, answers for what really
 /// opened instead (`Stitcher`).
 ///
@@ -11,10 +13,13 @@ import MediaCore
 public struct FetchedCreatives: FrameMediaCatalog {
     public let screenAds: ScreenAdRun?
     public let native: NativeAds?
+    /// The file each other player shows, by scene; a player without one is not drawn.
+    public let players: [SceneID: String]
 
-    public init(screenAds: ScreenAdRun?, native: NativeAds?) {
+    public init(screenAds: ScreenAdRun?, native: NativeAds?, players: [SceneID: String] = [:]) {
         self.screenAds = screenAds
         self.native = native
+        self.players = players
     }
 
     public func bannerSource(of scene: SceneID, at time: MediaTime) -> String? {
@@ -34,4 +39,18 @@ public struct FetchedCreatives: FrameMediaCatalog {
         guard let native, native.images[url] != nil else { return nil }
         return LoadedImage(source: native.imageSources[url])
     }
+
+    public func playerSource(of scene: SceneID) -> String? { players[scene] }
+
+    // Nothing arrives live in a render planned ahead: a creative counts as what it declares.
+
+    public func openFullScreen(_ creative: DisplayCreative, request: Int) -> FullScreenVideoOutcome? {
+        guard case .video(let location, let duration) = creative.content else { return nil }
+        return duration.map { .success($0) }
+            ?? .failure(.mediaUnavailable(source: location.description, detail: "its length is not known without opening it"))
+    }
+
+    public func showBanner(_ creative: DisplayCreative?, in scene: SceneID, from time: MediaTime) throws(ScreenAdError) {}
+
+    public func addNativeImages(_ images: [String: Data], origins: [String: String]) {}
 }

@@ -1,12 +1,15 @@
 import AdPlayback
+import Foundation
 import MediaCore
 
-/// What the renderer has opened of a screen's ads, asked while a frame is planned: media-free answers (a file
-/// path, a URL), so that planning stays free of FFmpeg.
+/// What the renderer has opened of a frame's media, asked by the `Director` while it decides and plans a frame:
+/// media-free answers (a file path, a URL, whether a creative opened), so that deciding and planning stay free of
+/// FFmpeg. It is the one way the director learns what the media holds; what fails while a frame is drawn comes back
+/// as a `MediaReport` instead.
 ///
-/// Which banner or full-screen ad is on screen is decided by the screen ads' rules (`ScreenAdRun`,
-/// `ScreenAdPlayback`); whether its creative could be opened is what the renderer found before the render (or, in
-/// `play`, when it arrived).
+/// Which banner or full-screen ad is on screen is decided by the screen ads' rules (`ScreenAdRun` and their
+/// playback); whether its creative could be opened is what the renderer found before the render (or, in `play`, when
+/// it arrived: the director hands it each creative loaded live, `openFullScreen` and `showBanner`).
 public protocol FrameMediaCatalog {
     /// Where the banner creative `scene` shows at output time `time` was read from; `nil` when it shows none (none
     /// loaded, or it could not be opened).
@@ -16,6 +19,21 @@ public protocol FrameMediaCatalog {
     /// A native asset's image: `nil` when it was not fetched or does not open; else where it was read from, when
     /// known (`nil` in `play`).
     func nativeImage(_ url: String) -> LoadedImage?
+    /// The file the player of `scene` (not the primary one) shows: that of its last picture fetched; `nil` when it
+    /// shows none (it is not drawn).
+    func playerSource(of scene: SceneID) -> String?
+    /// `play`: opens `creative`, loaded live by full-screen request `request`, to be drawn from now on.
+    ///
+    /// - Returns: for a video, whether it opened and its length (one that cannot play fails to present); `nil` for
+    ///   an image.
+    func openFullScreen(_ creative: DisplayCreative, request: Int) -> FullScreenVideoOutcome?
+    /// `play`: shows `creative` (`nil`: nothing) as `scene`'s banner from output time `time` on.
+    ///
+    /// - Throws: `ScreenAdError.mediaUnavailable` when its image cannot be decoded; the banner then shows nothing.
+    func showBanner(_ creative: DisplayCreative?, in scene: SceneID, from time: MediaTime) throws(ScreenAdError)
+    /// `play`: the native images that arrived (bytes by URL), each read from its `origins` entry, to be drawn from
+    /// now on.
+    func addNativeImages(_ images: [String: Data], origins: [String: String])
 }
 
 /// A full-screen creative the renderer opened, and where it was read from.

@@ -14,8 +14,6 @@ public enum MediaReport: Sendable {
     /// output frame again, where the content it covered plays on. The scene is uncovered: the screen refuses a later
     /// `dismiss` there and hears the next `present`.
     case fullScreenVideoFailed(scene: SceneID, at: MediaTime, error: ScreenAdError)
-    /// A banner creative loaded live is on screen in `scene` (`nil`: its load failed), so that a tap on it is a click.
-    case bannerShown(DisplayCreative?, scene: SceneID)
     /// What the media layer noted of a source that is not a linear ad: the content's loudness before the first
     /// frame (`scene` `nil`), a full-screen video's when its sound starts (the scene it covers). The primary session
     /// logs it at the frame being decided; nothing is decided again.

@@ -20,12 +20,12 @@ final class ScreenAdPictures {
     private let fullScreenSources: [MediaSource?]
     /// Each video full-screen creative that opened, by request; read from its first frame when it presents.
     private(set) var videoSources: [Int: MediaSource]
-    /// The image full-screen creatives loaded live (`ScreenAdPlayback`), by request, with their request URLs.
+    /// The image full-screen creatives loaded live (handed over by the director), by request, with their request URLs.
     private var liveImages: [Int: (source: MediaSource, url: String)] = [:]
     private let cache: MediaCacheSettings
     private let directory: URL
     private let format: OutputFormat
-    /// Banners loaded live (`LiveBannerRequests`), in the order they took effect: from `time` on, `scene` shows
+    /// Banners loaded live (the director's live banner requests), in the order they took effect: from `time` on, `scene` shows
     /// `source` (`nil`: the request failed, so its slot shows nothing of the ad's).
     private var live: [(time: MediaTime, scene: SceneID, source: MediaSource?, url: String?)] = []
 
@@ -150,13 +150,11 @@ final class ScreenAdPictures {
         }
     }
 
-    /// Opens the creative a live full-screen request loaded (`ScreenAdPlayback.Arrival`), as the run's are opened
-    /// before the render: an image is written and opened, a video opened from its file or through the media cache.
+    /// Opens `creative`, loaded by live full-screen request `index`, as the run's are opened before the render: an
+    /// image is written and opened, a video opened from its file or through the media cache.
     ///
     /// - Returns: for a video, whether it opened and its length (an ad that cannot play fails to present).
-    func openLive(_ arrival: ScreenAdPlayback.Arrival) -> FullScreenVideoOutcome? {
-        guard let creative = try? arrival.result.get() else { return nil }
-        let index = arrival.request.index
+    func openLive(_ creative: DisplayCreative, request index: Int) -> FullScreenVideoOutcome? {
         switch creative.content {
         case .image(let location, let header, let data):
             if let source = try? Self.openImage(data, header: header, from: location, as: "fullscreen-live\(index)",

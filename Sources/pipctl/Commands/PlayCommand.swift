@@ -146,7 +146,7 @@ enum PlayCommand: Command {
                 // A person typing at the terminal that shows the status line: the display draws what is typed.
                 let terminal = context.errorOutput.isTerminal ? TerminalInput.begin() : nil
                 if let terminal { context.interrupt.onInterrupt { _ in terminal.restore() } }
-                let reader = CommandReader(inbox: stitcher.session.inbox, editing: terminal != nil, step: step)
+                let reader = CommandReader(inbox: stitcher.commands, editing: terminal != nil, step: step)
                 // --show (PlayWindow): created on this thread, which alone uses it.
                 let window = try options.show ? PlayWindow.open(stitcher: stitcher, speed: options.speed, stepped: step != nil,
                                                                 clock: clock, display: display, command: context.command) : nil
@@ -168,17 +168,17 @@ enum PlayCommand: Command {
                 while try stitcher.step() {
                     reader.takeNotices().forEach(display.printNotice)
                     stitcher.takeNativeWarnings().forEach { display.printNotice("\(context.command): warning: \($0)") }
-                    if !ignoredShown, stitcher.session.ignoredLiveCommands > 0 {
+                    if !ignoredShown, stitcher.ignoredLiveCommands > 0 {
                         ignoredShown = true
                         display.printNotice("\(context.command): the command log holds as many commands as 'render --script' "
                             + "replays (\(SessionScript.maximumCommands)); commands typed from now on are ignored")
                     }
-                    if reader.takeStatusRequest() { display.printStatus(stitcher.session.status) }
+                    if reader.takeStatusRequest() { display.printStatus(stitcher.status) }
                     let now = clock.now
                     // With --step the loop is never behind: it plays what the clock was moved over, then waits.
-                    display.update(stitcher.session.status, pace: step == nil ? pace.behind(frames: stitcher.frameCount, now: now) : nil,
+                    display.update(stitcher.status, pace: step == nil ? pace.behind(frames: stitcher.frameCount, now: now) : nil,
                                    typed: terminal == nil ? nil : reader.typed)
-                    try window?.afterFrame(inbox: stitcher.session.inbox, display: display, command: context.command)
+                    try window?.afterFrame(inbox: stitcher.commands, display: display, command: context.command)
                     if context.interrupt.isSet { throw RenderError.interrupted }
                     // Frame n is due n / (rate × speed) seconds after the start; ahead of time, wait.
                     let due = pace.due(frames: stitcher.frameCount)
@@ -193,7 +193,7 @@ enum PlayCommand: Command {
                 var alongside: [AtomicFile] = []
                 if let commandLogPath {
                     let log = try AtomicFile(destination: commandLogPath)
-                    try log.write(Data((stitcher.session.commandLog.formatted(frameRate: stitcher.format.frameRate) + "\n").utf8))
+                    try log.write(Data((stitcher.commandLog.formatted(frameRate: stitcher.format.frameRate) + "\n").utf8))
                     alongside.append(log)
                 }
                 return try stitcher.finish(alongside: alongside)

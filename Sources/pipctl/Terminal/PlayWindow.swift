@@ -89,7 +89,7 @@ final class PlayWindow {
                 detailedTitle.toggle()
                 continue
             }
-            switch PlayWindow.command(for: input, status: stitcher.session.status, screen: screenContext, card: card) {
+            switch PlayWindow.command(for: input, status: stitcher.status, screen: screenContext, card: card) {
             case .command(let command):
                 if case .native(.scroll(let index, _)) = command { card = index }
                 inbox.submit(command)
@@ -101,15 +101,15 @@ final class PlayWindow {
     }
 
     private var screenContext: ScreenContext? {
-        guard let screen = stitcher.director.screen else { return nil }
-        return ScreenContext(orientation: screen.state.orientation, layers: stitcher.shownLayers,
-                             origin: screen.canvas.offset(of: screen.state), pointScale: screen.state.pointScale)
+        guard let screen = stitcher.screenNow else { return nil }
+        return ScreenContext(orientation: screen.state.orientation, layers: stitcher.shownLayers, origin: screen.origin,
+                             pointScale: screen.state.pointScale)
     }
 
     /// Updates the title with where the session is.
     func updateTitle() {
-        let title = detailedTitle ? Self.title(stitcher.session.status, plan: stitcher.session.plan, rate: rate,
-                                               scene: stitcher.director.screen?.activeScene.description, dropped: droppedFrames)
+        let title = detailedTitle ? Self.title(stitcher.status, plan: stitcher.adPlan, rate: rate,
+                                               scene: stitcher.screenNow?.state.activeScene.description, dropped: droppedFrames)
             : Self.titlePrefix
         guard title != lastTitle else { return }
         lastTitle = title

@@ -15,13 +15,15 @@ import Testing
 
     /// The bundled session that rotates an iPhone 15 twice with a banner below the player and a slider under it
     /// (`media/rotating-slider.session.json`, also a golden render), loaded as a render loads it, and its director.
-    static func rotatingSlider() async throws -> (director: Director, native: NativeAds, catalog: FetchedCreatives) {
-        let (director, native, catalog) = try await session(media.appendingPathComponent("rotating-slider.session.json").path)
-        return (director, try #require(native), catalog)
+    static func rotatingSlider() async throws -> Director {
+        let (director, native, _) = try await session(media.appendingPathComponent("rotating-slider.session.json").path)
+        _ = try #require(native)
+        return director
     }
 
     /// The session file at `path` loaded as a render loads it (its screen ads and native placements fetched), and a
-    /// director of it whose primary player shows 16:9 content of `contentFrames` frames at 30 fps without ads.
+    /// director of it whose primary player shows 16:9 content of `contentFrames` frames at 30 fps without ads, with
+    /// what it was given to plan from.
     static func session(_ path: String, contentFrames: Int64 = 1800) async throws
         -> (director: Director, native: NativeAds?, catalog: FetchedCreatives) {
         let session = try ScreenSession(contentsOfSessionFile: path)
@@ -35,17 +37,20 @@ import Testing
                                                  contentAspect: Rational(16, 9), script: script)
         let planner = FramePlanner(canvas: canvas.size, frameRate: rate, background: nil, screenAdCreatives: true,
                                    pointScale: session.screen.pointScale)
+        let catalog = FetchedCreatives(screenAds: screenAds, native: native)
         let director = try Director(plan: .empty, configuration: configuration, media: FakeAdMedia(rate: rate, seconds: [:]),
-                                    appDelegate: nil, screen: session.screen, screenAds: screenAds, planner: planner)
-        return (director, native, FetchedCreatives(screenAds: screenAds, native: native))
+                                    appDelegate: nil, screen: session.screen, screenAds: screenAds,
+                                    native: native.map { .rendered($0.outcome, events: []) } ?? .none,
+                                    planner: planner, catalog: catalog)
+        return (director, native, catalog)
     }
 
     @Test func everyLayerOfARotatingSliderSessionLiesInsideItsSceneOnEveryFrame() async throws {
-        let (director, native, catalog) = try await Self.rotatingSlider()
+        let director = try await Self.rotatingSlider()
         var frames = 0, cards = 0, banners = 0, displays: Set<PixelRect> = []
-        while let decision = director.nextFrame() {
+        while let decision = director.nextFrame()?.decision {
             frames += 1
-            let plan = director.plan(decision, source: "content.mp4", sources: [:], native: native.outcome, catalog: catalog)
+            let plan = director.plan(decision, source: "content.mp4")
             let screen = try #require(decision.screen)
             displays.insert(screen.display)
             for layer in plan.layers {
@@ -82,14 +87,14 @@ import Testing
         return try Director(plan: .empty, configuration: SessionConfiguration(
             frameRate: rate, canvas: canvas, contentFrameCount: 90, contentAspect: Rational(16, 9),
             script: try SessionScript(parsing: script)), media: FakeAdMedia(rate: rate, seconds: [:]),
-            appDelegate: nil, screen: nil, screenAds: nil, planner: planner)
+            appDelegate: nil, screen: nil, screenAds: nil, planner: planner, catalog: FetchedCreatives(screenAds: nil, native: nil))
     }
 
     @Test func thePlayersPictureIsLetterboxedInItsWindowAndItsSoundIsTheContentsUntilPaused() throws {
         let director = try Self.player(script: "pip on@1; pause@2; resume@2.5")
         var plans: [FramePlan] = []
-        while let decision = director.nextFrame(), plans.count < 75 {
-            plans.append(director.plan(decision, source: "content.mp4", sources: [:], native: nil, catalog: FetchedCreatives(screenAds: nil, native: nil)))
+        while let decision = director.nextFrame()?.decision, plans.count < 75 {
+            plans.append(director.plan(decision, source: "content.mp4"))
         }
         try #require(plans.count == 75)
         // Full screen: the picture alone over the canvas, the content's sound at its tick.
@@ -137,15 +142,19 @@ import Testing
         let right = Director.PlayerSetup(scene: "right", plan: .empty, content: .init(frameCount: 60, aspect: Rational(16, 9)),
                                          media: FakeAdMedia(rate: tenFPS, seconds: [:]))
         let director = try Director(plan: .empty, configuration: configuration, media: FakeAdMedia(rate: tenFPS, seconds: [:]),
-                                    appDelegate: nil, others: [right], screen: screen, screenAds: nil, planner: planner)
+                                    appDelegate: nil, others: [right], screen: screen, screenAds: nil, planner: planner,
+                                    catalog: FetchedCreatives(screenAds: nil, native: nil))
         let shared = try #require(director.screen)
         #expect(director.players[0].session.device.screen === shared)
         var windows: Set<PixelRect> = []
         for _ in 0..<30 {
-            let primary = try #require(director.nextFrame())
-            let other = try #require(director.players[0].nextFrame())
+            // The director steps the other player with the primary one, once per output frame.
+            let frame = try #require(director.nextFrame())
+            #expect(frame.others.map(\.scene) == ["right"])
+            let other = try #require(director.players[0].shown)
             // Each player's frame shows the same screen, the one the director holds.
-            #expect(other.screen == primary.screen && primary.screen == shared.frame)
+            #expect(other.frame == frame.decision.frame && other.source == frame.others.first?.source)
+            #expect(other.screen == frame.decision.screen && frame.decision.screen == shared.frame)
             windows.insert(try #require(other.screen?.window(of: "right")))
         }
         // Landscape half, portrait half, then split at a third: the other player's window followed each change.

@@ -70,8 +70,8 @@ import Testing
         let (director, native, catalog) = try await FramePlanTests.session(path, contentFrames: 600)
         let canvas = director.planner.canvas
         var kinds: Set<ScreenLayer.Kind> = []
-        while let decision = director.nextFrame() {
-            let plan = director.plan(decision, source: "content.mp4", sources: [:], native: native?.outcome, catalog: catalog)
+        while let decision = director.nextFrame()?.decision {
+            let plan = director.plan(decision, source: "content.mp4")
             let segment = segment(plan, decision)
             kinds.formUnion((segment.screen.layers ?? []).map(\.kind))
             let recorded = segment.plannedLayers(atFrame: plan.frame, canvas: canvas)

@@ -92,6 +92,8 @@ import Testing
         screen.ads = ScreenAdPlayback(run: run)
         var events: [SessionEvent.ScreenEventKind] = []
         for (seconds, command) in script.prefix(4) {
+            // As the director does before each frame is decided: what covers the scenes then is walked first.
+            screen.ads?.advance(through: MediaTime(seconds: seconds))
             events += try screen.apply(command, at: MediaTime(seconds: seconds), live: false)
         }
         #expect(screen.state.scene("side")?.presentation == nil)
@@ -122,6 +124,7 @@ import Testing
         let screen = DeviceScreen(initial: run.driver.timeline.initial, script: SessionScript(), live: false)
         screen.ads = playback
         screen.recordsNativeCommands = true
+        playback.advance(through: MediaTime(seconds: 1))
         _ = try screen.apply(.presentInterstitial("side"), at: MediaTime(seconds: 1), live: false)
         #expect(screen.state.scene("side")?.presentation == .interstitial)
         playback.videoFailed(in: "side", at: MediaTime(seconds: 2), error: .mediaUnavailable(source: "ad.mp4", detail: "decoding failed"))
@@ -130,8 +133,10 @@ import Testing
         // `play`'s native placements see the scene uncovered from the failure on, as after a dismiss.
         let followed = try #require(screen.takeNativeCommands().last?.change)
         #expect(followed.time == MediaTime(seconds: 2) && followed.state.scene("side")?.presentation == nil)
+        playback.advance(through: MediaTime(seconds: 3))
         _ = try screen.apply(.presentInterstitial("side"), at: MediaTime(seconds: 3), live: false)
         #expect(screen.state.scene("side")?.presentation == nil, "the present failed: nothing was left to show")
+        playback.advance(through: MediaTime(seconds: 4))
         #expect(throws: ScreenRefusal("screen command \"dismiss side\": scene \"side\" presents nothing")) {
             try screen.apply(.dismiss("side"), at: MediaTime(seconds: 4), live: false)
         }
@@ -172,5 +177,21 @@ import Testing
         #expect(Self.lines(events) == ["2 adWillDismissFullScreenContent mediaUnavailable", "2 adDidDismissFullScreenContent mediaUnavailable",
                                        "2 CONTENT_RESUME_REQUESTED"])
         #expect(events.first?.columns.message == "ad.mp4: decoding failed")
+    }
+
+    /// Asking what covers a scene is a pure query (issue 37): only `advance(through:)`, which the director calls
+    /// before each frame is decided, walks the script. Before, the question walked it and started fetches.
+    @Test func askingWhatCoversASceneWalksNothing() async throws {
+        let ads = try SizedCreativeServer()
+        try ads.serveImage("interstitial", PointSize(width: 412, height: 1194))
+        let run = await ScreenAdRun.load(try ScreenAdDriver(timeline: Loading.ipad([(1, .presentInterstitial("side"))]),
+                                                            fullScreenAds: [Self.placement(ads)]), with: ScreenAdLoader())
+        let playback = ScreenAdPlayback(run: run)
+        _ = playback.takeEvents()
+        #expect(playback.presentation(of: "side", at: MediaTime(seconds: 2)) == nil)
+        #expect(playback.takeEvents().isEmpty, "the question walked the present")
+        playback.advance(through: MediaTime(seconds: 1))
+        #expect(playback.presentation(of: "side", at: MediaTime(seconds: 2))?.from == MediaTime(seconds: 1))
+        #expect(Self.lines(playback.takeEvents()).contains("1 adWillPresentFullScreenContent"))
     }
 }

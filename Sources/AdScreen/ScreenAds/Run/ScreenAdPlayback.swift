@@ -12,7 +12,8 @@ import MediaCore
 /// blocking one. Events are placed at the frame a command applied at (a script's time snapped to the frame, as
 /// the session's `COMMAND`), so a live session and its command log replayed by `render` log the same times. A
 /// presented video that fails part-way is dismissed here (`videoFailed`), and the covered content
-/// resumes.
+/// resumes. The `Director` alone drives it (advancing it frame by frame, taking what arrived); asking it what covers a
+/// scene changes nothing.
 public final class ScreenAdPlayback: Sendable {
     /// A finished background request and its outcome.
     public struct Arrival: Sendable {
@@ -53,7 +54,7 @@ public final class ScreenAdPlayback: Sendable {
     }
 
     /// Walks the script's changes and the presented videos' events due by output time `time`.
-    public func advance(through time: MediaTime) {
+    func advance(through time: MediaTime) {
         state.withLock { state in
             advance(&state, through: time)
             fetchNew(&state)
@@ -62,7 +63,7 @@ public final class ScreenAdPlayback: Sendable {
 
     /// Walks a screen change typed live (its banners' reloads are `LiveBannerRequests`'), after the script's
     /// changes due by then; a full-screen ad it makes too large is requested again in the background.
-    public func screenChanged(_ change: ScreenTimeline.Change) {
+    func screenChanged(_ change: ScreenTimeline.Change) {
         state.withLock { state in
             advance(&state, through: change.time)
             state.walk.requestsBanners = false
@@ -72,13 +73,10 @@ public final class ScreenAdPlayback: Sendable {
         }
     }
 
-    /// The presentation covering `scene` at output time `time`, if any (walking what is due by then first).
+    /// The presentation covering `scene` at output time `time`, if any, as walked so far: a pure query. The
+    /// `Director` advances the walk through a frame's time (`advance(through:)`) before that frame is decided.
     public func presentation(of scene: SceneID, at time: MediaTime) -> FullScreenPresentation? {
-        state.withLock { state in
-            advance(&state, through: time)
-            fetchNew(&state)
-            return state.walk.presentations.last { $0.covers(scene, at: time) }
-        }
+        state.withLock { state in state.walk.presentations.last { $0.covers(scene, at: time) } }
     }
 
     /// Dismisses `scene`'s presented video at output time `time` because its media failed part-way (`error`): the
@@ -98,7 +96,7 @@ public final class ScreenAdPlayback: Sendable {
     }
 
     /// The background requests that finished since the last call, in the order they finished.
-    public func takeArrivals() -> [Arrival] {
+    func takeArrivals() -> [Arrival] {
         state.withLock { state in
             defer { state.arrived.removeAll() }
             return state.arrived
@@ -107,7 +105,7 @@ public final class ScreenAdPlayback: Sendable {
 
     /// Shows `arrival` from output time `time`: a full-screen ad is loaded (or failed to load) then, if it is still
     /// its scene's latest request; `video` is what the render found when it opened a video creative.
-    public func take(_ arrival: Arrival, video: FullScreenVideoOutcome?, at time: MediaTime) {
+    func take(_ arrival: Arrival, video: FullScreenVideoOutcome?, at time: MediaTime) {
         state.withLock { state in
             let index = arrival.request.index
             state.walk.answers.outcomes[index] = arrival.result
@@ -120,7 +118,7 @@ public final class ScreenAdPlayback: Sendable {
     }
 
     /// The events walked since the last call, in the order they happened.
-    public func takeEvents() -> [ScreenAdEvent] {
+    func takeEvents() -> [ScreenAdEvent] {
         state.withLock { state in
             defer { state.takenEvents = state.walk.events.count }
             return Array(state.walk.events[state.takenEvents...])
@@ -131,7 +129,7 @@ public final class ScreenAdPlayback: Sendable {
     public var isLoading: Bool { state.withLock { !$0.running.isEmpty } }
 
     /// Cancels every running request; nothing arrives afterwards.
-    public func cancel() {
+    func cancel() {
         state.withLock { state in
             state.cancelled = true
             for task in state.running.values { task.cancel() }

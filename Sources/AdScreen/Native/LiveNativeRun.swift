@@ -1,5 +1,4 @@
 import AdPlayback
-import AdScreen
 import Foundation
 import MediaCore
 
@@ -11,6 +10,8 @@ import MediaCore
 /// after its answer arrived; a render of the session's command log lands it at that time exactly, so the two
 /// agree whenever the fetch is quicker than the latency. Images show their placeholders until they arrive. With
 /// `waitsForFetches` (`play --step`) each frame first waits for the fetches begun before it, so the two always agree.
+///
+/// Media-free: the `Director` steps it at every frame and hands the images that arrived to the renderer's catalog.
 final class LiveNativeRun {
     private var evaluation: NativeScreenRun.Evaluation
     private let loader: NativeAdLoader
