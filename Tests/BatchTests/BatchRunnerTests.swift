@@ -116,11 +116,13 @@ import Glibc
         let clock = ManualClock()
         let runner = BatchRunner(executable: "/bin/sh", directory: directory, concurrency: 1, environment: [:],
                                  timeout: .seconds(3600), grace: .seconds(10), clock: clock)
-        let script = "trap 'touch j1.terms' TERM; while :; do sleep 0.05; done"
+        // `j1.trapped` says the shell has set its trap: a SIGTERM before that would end it, and nothing would say so.
+        let script = "trap 'touch j1.terms' TERM; touch j1.trapped; while :; do sleep 0.05; done"
         let running = Self.onAThread { runner.run([item("j1", script: script)]) { _ in } }
         await clock.waitUntilSleeping()
         clock.advance(by: .seconds(3599))
         #expect(clock.sleepers == 1, "not an hour yet")
+        while !FileManager.default.fileExists(atPath: directory + "/j1.trapped") { try await Task.sleep(for: .milliseconds(10)) }
         clock.advance(by: .seconds(1))
         while !FileManager.default.fileExists(atPath: directory + "/j1.terms") { try await Task.sleep(for: .milliseconds(10)) }
         await clock.waitUntilSleeping()
