@@ -41,14 +41,8 @@ extension Stitcher {
             if let eventLog = records.eventLog { files.append(try eventLog.finishWriting()) }
             try AtomicFile.commitAll(files + alongside)
             if let packets = stage.audioPackets { passthroughSound = .copied(packets: packets.copied, encoded: packets.encoded) }
-        } catch let error as MediaError {
-            throw .output(error)
-        } catch let error as AtomicFile.Failure {
-            throw .output(.outputNotWritable(path: error.path, reason: error.reason))
-        } catch let error as EventLogError {
-            throw .output(Stitcher.eventLogError(error, events: request.resolvedEventsPath ?? request.output.path))
         } catch {
-            throw .output(.outputNotWritable(path: request.output.path, reason: "\(error)"))
+            throw .output(Stitcher.outputError(error, request: request, otherwise: request.output.path))
         }
         let earlyEnds = (content.earlyEnd.map { [InputEarlyEnd(ad: nil, earlyEnd: $0)] } ?? []) + library.ads.earlyEnds
         return RenderResult(timeline: result, plan: director.adPlan, earlyEnds: earlyEnds, breaksNotReached: records.breaksNotReached,

@@ -115,14 +115,8 @@ public final class Stitcher {
             records = Records(timeline: TimelineBuilder(rate: format.frameRate),
                               timelineFile: try request.resolvedTimelinePath.map { try AtomicFile(destination: $0) },
                               eventLog: try request.resolvedEventsPath.map { try EventLog(destination: $0) })
-        } catch let error as MediaError {
-            throw .output(error)
-        } catch let error as AtomicFile.Failure {
-            throw .output(.outputNotWritable(path: error.path, reason: error.reason))
-        } catch let error as EventLogError {
-            throw .output(Stitcher.eventLogError(error, events: request.resolvedEventsPath ?? request.output.path))
         } catch {
-            throw .output(.outputNotWritable(path: request.resolvedEventsPath ?? request.output.path, reason: "\(error)"))
+            throw .output(Stitcher.outputError(error, request: request, otherwise: request.resolvedEventsPath ?? request.output.path))
         }
         let configuration = SessionConfiguration(
             frameRate: format.frameRate, canvas: format.size, contentFrameCount: content.frameCount,
@@ -224,6 +218,17 @@ public final class Stitcher {
 
     private func eventLogError(_ error: EventLogError) -> MediaError {
         Stitcher.eventLogError(error, events: request.resolvedEventsPath ?? request.output.path)
+    }
+
+    /// What failed while the output's files were opened or put in place, as the output's error: FFmpeg's, a file's
+    /// (`AtomicFile`), the event log's, or anything else as `otherwise` not writable.
+    static func outputError(_ error: any Error, request: RenderRequest, otherwise path: String) -> MediaError {
+        switch error {
+        case let error as MediaError: error
+        case let error as AtomicFile.Failure: .outputNotWritable(path: error.path, reason: error.reason)
+        case let error as EventLogError: eventLogError(error, events: request.resolvedEventsPath ?? request.output.path)
+        default: .outputNotWritable(path: path, reason: "\(error)")
+        }
     }
 
     /// An event log's failure as an output error that names the log once.
