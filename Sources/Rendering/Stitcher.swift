@@ -179,7 +179,7 @@ public final class Stitcher {
             var failed = false
             for other in frame.others {
                 guard let error = try library.player(other.scene).show(other.source) else { continue }
-                director.report(.adFailed(error), player: other.scene)
+                director.report(.adMediaFailed(error), player: other.scene)
                 failed = true
             }
             if failed { continue }
@@ -188,7 +188,7 @@ public final class Stitcher {
             } catch let failure as AdFailure {
                 try passthrough.encodeHeld(before: failure.ad)
                 library.ads.close(failure.ad)
-                director.report(.adFailed(failure.error))
+                director.report(.adMediaFailed(failure.error))
                 continue
             } catch is FramePlanChanged {
                 continue

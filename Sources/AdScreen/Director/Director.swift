@@ -155,7 +155,7 @@ public final class Director {
         if let other { progress.reported.insert(other.scene) } else { progress.primaryReported = true }
         let session = other?.session ?? session
         switch report {
-        case .adFailed(let error): session.take(.adFailed(error))
+        case .adMediaFailed(let error): session.take(.adFailed(error))
         case .fullScreenVideoFailed(let scene, let time, let error):
             screenAds?.videoFailed(in: scene, at: time, error: error)
             screen?.videoFailed(in: scene, at: time)

@@ -8,7 +8,7 @@ public enum MediaReport: Sendable {
     /// The linear ad of the last decision could not be shown (missing, unreadable, a decode error mid-ad): it fails
     /// with `AD_ERROR` and its error URLs, the break moves on, and the next `nextFrame()` decides the same output
     /// frame again.
-    case adFailed(AdError)
+    case adMediaFailed(AdError)
     /// The video full-screen ad presented over `scene` failed part-way at output time `time` (the last decision's
     /// frame): it is dismissed with the error's reason and message, and the next `nextFrame()` decides the same
     /// output frame again, where the content it covered plays on. The scene is uncovered: the screen refuses a later

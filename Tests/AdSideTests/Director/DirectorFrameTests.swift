@@ -33,7 +33,7 @@ import Testing
         let first = try #require(director.nextFrame())
         #expect(first.decision.frame == 0 && first.decision.source == .content(tick: 0))
         #expect(first.others.map(\.scene) == ["right"] && first.others.first?.source == .ad(AdReference(0, 0), tick: 0))
-        director.report(.adFailed(Self.failure), player: "right")
+        director.report(.adMediaFailed(Self.failure), player: "right")
         // The same frame: the primary's decision stands (its session did not move on), the other player's ad is gone.
         let again = try #require(director.nextFrame())
         #expect(again.decision == first.decision)
@@ -52,7 +52,7 @@ import Testing
         let director = try Self.splitView(left: Self.preroll("l1"), right: AdPlan(breaks: []))
         let first = try #require(director.nextFrame())
         #expect(first.decision.source == .ad(AdReference(0, 0), tick: 0) && first.others.first?.source == .content(tick: 0))
-        director.report(.adFailed(Self.failure))
+        director.report(.adMediaFailed(Self.failure))
         let again = try #require(director.nextFrame())
         #expect(again.decision.frame == 0 && again.decision.source == .content(tick: 0))
         #expect(again.others.isEmpty, "the other player decided frame 0 already: \(again.others)")
