@@ -30,6 +30,8 @@ let package = Package(
         // SDL 2.26 from Debian (libsdl2-dev), as ffplay uses it: `play --show`'s window, keys, mouse and sound; only
         // LiveWindow imports it. Not through pkg-config: sdl2.pc's -D_REENTRANT is a flag SwiftPM refuses with a warning.
         .systemLibrary(name: "CSDL2", providers: [.apt(["libsdl2-dev"])]),
+        // libmicrohttpd 0.9.75 from Debian: `pipctl serve`'s HTTP/1.1 server; only HTTPServing imports it.
+        .systemLibrary(name: "CMicroHTTPD", pkgConfig: "libmicrohttpd", providers: [.apt(["libmicrohttpd-dev"])]),
         .target(name: "MediaCore"),
         // `play --show`'s window: owns every SDL object (window, renderer, texture, audio device) in one type and takes
         // the frames as plain Swift values; knows nothing of sessions or FFmpeg.
@@ -40,6 +42,9 @@ let package = Package(
         // `pipctl batch`: manifests, shards, summaries, JUnit reports, fingerprints, and the runner of child renders.
         // Foundation only: it runs pipctl itself for each job and knows nothing of media.
         .target(name: "Batch", dependencies: ["MediaCore", "CSystem"]),
+        // `pipctl serve`'s HTTP/1.1 server: owns the libmicrohttpd daemon, reads and bounds each request, hands it to a
+        // responder as a value, logs one JSON line per request. Knows nothing of ads or media.
+        .target(name: "HTTPServing", dependencies: ["CMicroHTTPD", "MediaCore"]),
         // HTTP(S) GETs bounded in size and time, cancellable; the only importer of CCurl.
         .target(name: "Networking", dependencies: ["CCurl", "MediaCore"]),
         // Optimised in debug builds too: its per-pixel loops (compositing, rotation, stamps, colour probes) run many
@@ -63,12 +68,17 @@ let package = Package(
         // `verify` and `report`: what a render made, checked against rules and independent readers, and its page. It
         // draws a timeline's layers through the renderer's own path, so it depends on Rendering, never the other way.
         .target(name: "Verification", dependencies: ["Rendering", "AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "VideoPipeline"]),
-        .executableTarget(name: "pipctl", dependencies: ["Rendering", "Verification", "AdPlayback", "AdScreen", "AdDecisioning", "VideoPipeline", "MediaCore", "Batch", "LiveWindow"]),
+        // `pipctl serve`: server-side ad insertion. The origin's content, sessions, each viewer's ad decision and
+        // playlists, and the routes of its HTTP API; HTTPServing carries the bytes.
+        .target(name: "Serving", dependencies: ["HTTPServing", "AdPlayback", "AdDecisioning", "MediaCore"]),
+        .executableTarget(name: "pipctl", dependencies: ["Serving", "HTTPServing", "Rendering", "Verification", "AdPlayback", "AdScreen", "AdDecisioning", "VideoPipeline", "MediaCore", "Batch", "LiveWindow"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "MediaCore"]),
         // A real HTTP server on loopback for the tests of every target that talks HTTP.
         .target(name: "LoopbackServer", dependencies: ["MediaCore"], path: "Tests/Support/LoopbackServer"),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "LoopbackServer"]),
+        .testTarget(name: "HTTPServingTests", dependencies: ["HTTPServing", "Networking", "MediaCore", "LoopbackServer"]),
+        .testTarget(name: "ServingTests", dependencies: ["Serving", "HTTPServing", "AdPlayback", "Networking", "MediaCore", "LoopbackServer"]),
         .testTarget(name: "VideoPipelineTests", dependencies: ["VideoPipeline", "MediaCore"]),
         // The media-free tests link no FFmpeg library (they may run the ffmpeg tool to make an image).
         .testTarget(name: "AdSideTests", dependencies: ["AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "Networking", "LoopbackServer"], exclude: ["Fixtures"]),

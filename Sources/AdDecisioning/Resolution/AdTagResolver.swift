@@ -80,7 +80,7 @@ public struct AdTagResolver: Sendable {
     }
 
     var fetcher: DocumentFetcher {
-        DocumentFetcher(urlMap: settings.urlMap, maximumBytes: settings.maximumDocumentBytes)
+        DocumentFetcher(urlMap: settings.urlMap, maximumBytes: settings.maximumDocumentBytes, headers: settings.requestHeaders)
     }
 
     /// How the response being resolved may be used, set by the wrapper (or VMAP source) that asked for it.

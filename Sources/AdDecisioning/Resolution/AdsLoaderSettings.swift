@@ -22,6 +22,9 @@ public struct AdsLoaderSettings: Hashable, Sendable {
     public var urlMap: URLMap?
     /// What documents fetched over http(s) may reference (`OriginPolicy`); `--allow-local-media` sets its folder.
     public var originPolicy = OriginPolicy()
+    /// Headers sent with every ad document request (the tag, VMAP sources, wrappers): `pipctl serve` passes the
+    /// viewer's `X-Device-IP` and `X-Device-User-Agent` (VAST 4, server-to-server). Empty by default.
+    public var requestHeaders: [String: String] = [:]
     /// Which media file rendition to play.
     public var mediaSelection = MediaSelectionSettings()
 

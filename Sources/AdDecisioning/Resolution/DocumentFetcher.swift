@@ -7,10 +7,13 @@ import Networking
 package struct DocumentFetcher: Sendable {
     package var urlMap: URLMap?
     package var maximumBytes: Int
+    /// Sent with every HTTP(S) request (`AdsLoaderSettings.requestHeaders`).
+    package var headers: [String: String]
 
-    package init(urlMap: URLMap?, maximumBytes: Int) {
+    package init(urlMap: URLMap?, maximumBytes: Int, headers: [String: String] = [:]) {
         self.urlMap = urlMap
         self.maximumBytes = maximumBytes
+        self.headers = headers
     }
 
     /// `location` after the URL map, and how to name it in messages (`URL (mapped to PATH)`).
@@ -36,7 +39,7 @@ package struct DocumentFetcher: Sendable {
         case .file(let path):
             return try DocumentFetcher.readFile(path, name: name, maximumBytes: maximumBytes)
         case .remote(let url):
-            let request = HTTPRequest(url: url, timeout: timeout, maximumBytes: Int64(maximumBytes))
+            let request = HTTPRequest(url: url, headers: headers, timeout: timeout, maximumBytes: Int64(maximumBytes))
             switch await HTTPClient.shared.data(request) {
             case .success(let answer): return answer.body
             case .failure(.timedOut), .failure(.connectTimedOut): throw .timedOut(source: name, timeout: timeout)

@@ -44,6 +44,12 @@ public struct HLSPlaylistError: Error, Hashable, Sendable, CustomStringConvertib
     public let line: Int
     public let message: String
 
+    package init(file: String, line: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
     public var description: String { "\(file): line \(line): \(message)" }
 }
 
@@ -158,7 +164,7 @@ extension HLSPlaylistReading {
     }
 
     /// An attribute list (RFC 8216 §4.2): `NAME=value` pairs separated by commas, quoted strings unquoted.
-    static func attributes(_ text: String, _ fail: (String) -> HLSPlaylistError) throws(HLSPlaylistError) -> [String: String] {
+    package static func attributes(_ text: String, _ fail: (String) -> HLSPlaylistError) throws(HLSPlaylistError) -> [String: String] {
         var result: [String: String] = [:]
         var rest = Substring(text)
         while !rest.isEmpty {
@@ -183,7 +189,7 @@ extension HLSPlaylistReading {
     }
 
     /// A decimal-floating-point as an exact value (`6`, `6.006`, `0.033367`).
-    static func decimal(_ text: String) -> Rational? {
+    package static func decimal(_ text: String) -> Rational? {
         let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         guard !parts[0].isEmpty, parts[0].count <= 12, parts[0].allSatisfy({ $0.isASCII && $0.isNumber }), let whole = Int64(parts[0]) else { return nil }
         guard parts.count == 2 else { return Rational(whole) }

@@ -96,11 +96,11 @@ public struct HLSMasterPlaylist: Hashable, Sendable {
 }
 
 /// How attribute values are written (RFC 8216 §4.2).
-enum HLSAttributes {
+package enum HLSAttributes {
     static func quoted(_ text: String) -> String { "\"\(text)\"" }
 
     /// A decimal-floating-point with `places` digits after the point, rounded half up, from an exact value.
-    static func decimal(_ value: Rational, places: Int = 6) -> String {
+    package static func decimal(_ value: Rational, places: Int = 6) -> String {
         precondition(value >= .zero)
         var scale: Int64 = 1
         for _ in 0..<places { scale *= 10 }

@@ -30,6 +30,7 @@ enum Pipctl {
         .command(VerifyCommand.self),
         .command(ReportCommand.self),
         .command(PlayCommand.self),
+        .command(ServeCommand.self),
         .command(BatchCommand.self, subcommands: [.command(BatchMergeCommand.self)]),
     ])
 

@@ -1,0 +1,222 @@
+import Foundation
+import HTTPServing
+import MediaCore
+
+/// What `pipctl serve` is started with.
+public struct ServeSettings: Sendable {
+    public var origin: OriginDirectory
+    public var ads: AdRequestTemplate
+    /// The ad server's whole answer (tag, VMAP sources, wrappers) must arrive within this: 3 s, as MediaTailor.
+    public var decisionTimeout: Duration
+    public var maximumSessions: Int
+    /// A session without a request for this long is forgotten.
+    public var sessionIdleTimeout: Duration
+
+    public init(origin: OriginDirectory, ads: AdRequestTemplate, decisionTimeout: Duration = .seconds(3),
+                maximumSessions: Int = 100_000, sessionIdleTimeout: Duration = .seconds(4 * 3600)) {
+        self.origin = origin
+        self.ads = ads
+        self.decisionTimeout = decisionTimeout
+        self.maximumSessions = maximumSessions
+        self.sessionIdleTimeout = sessionIdleTimeout
+    }
+}
+
+/// `pipctl serve`'s routes (docs/SERVE.md, "API"):
+/// - `POST /v1/sessions` → 201 `{"sessionId", "manifestUrl", "trackingUrl"}`
+/// - `GET /v1/master/PATH?NAME=VALUE…` → a new session's multivariant playlist
+/// - `GET /v1/sessions/ID/master.m3u8`, `GET /v1/sessions/ID/N.m3u8` → the session's playlists (`no-store`)
+/// - `GET /v1/sessions/ID/tracking` → its breaks, ads and beacons as JSON
+/// - `GET /v1/origin/PATH` → a segment of the content, as it is (cacheable for a day)
+/// Every answer carries CORS headers; every refusal is a JSON error with its status.
+public final class ServeResponder: HTTPResponder {
+    public let settings: ServeSettings
+    public let sessions: SessionStore
+    private let catalog: ContentCatalog
+    private let decider: SessionDecider
+
+    /// Files `/v1/origin/` serves: segments and initialization sections, never playlists or anything else.
+    static let segmentExtensions: Set<String> = ["ts", "m4s", "mp4", "m4a", "m4v", "aac", "vtt", "webvtt"]
+    static let cors: [(name: String, value: String)] = [("Access-Control-Allow-Origin", "*")]
+
+    public init(settings: ServeSettings) {
+        self.settings = settings
+        sessions = SessionStore(maximumSessions: settings.maximumSessions, idleTimeout: settings.sessionIdleTimeout)
+        catalog = ContentCatalog(reader: OriginReader(origin: settings.origin))
+        decider = SessionDecider(template: settings.ads, decisionTimeout: settings.decisionTimeout)
+    }
+
+    public func respond(to request: HTTPServerRequest) async -> HTTPServerResponse {
+        var response = await route(request)
+        response.headers += Self.cors
+        return response
+    }
+
+    private func route(_ request: HTTPServerRequest) async -> HTTPServerResponse {
+        guard let path = request.pathComponents else { return .error(400, "the path is not valid percent-encoded UTF-8") }
+        let method = request.method == "HEAD" ? "GET" : request.method
+        if method == "OPTIONS" {
+            return HTTPServerResponse(status: 204, headers: [("Access-Control-Allow-Methods", "GET, HEAD, POST, OPTIONS"),
+                                                             ("Access-Control-Allow-Headers", "Content-Type"),
+                                                             ("Access-Control-Max-Age", "86400")])
+        }
+        func only(_ allowed: String, _ answer: () async -> HTTPServerResponse) async -> HTTPServerResponse {
+            guard method == allowed else { return .error(405, "\(request.method.prefix(16)) is not allowed here", headers: [("Allow", allowed == "GET" ? "GET, HEAD" : allowed)]) }
+            return await answer()
+        }
+        switch (path.first, path.dropFirst().first) {
+        case ("v1", "sessions") where path.count == 2:
+            return await only("POST") { createSession(request) }
+        case ("v1", "sessions") where path.count == 4:
+            return await only("GET") { await sessionResource(id: path[2], name: path[3]) }
+        case ("v1", "master") where path.count > 2:
+            return await only("GET") { implicitSession(request, content: Array(path.dropFirst(2))) }
+        case ("v1", "origin") where path.count > 2:
+            return await only("GET") { originFile(Array(path.dropFirst(2))) }
+        default:
+            return .error(404, "no such resource: \(request.rawPath.excerpt)")
+        }
+    }
+
+    private func createSession(_ request: HTTPServerRequest) -> HTTPServerResponse {
+        let body: SessionRequestBody
+        do { body = try SessionRequestBody(request.body) } catch { return .error(400, error.description) }
+        switch startSession(request, content: body.content, parameters: body.parameters) {
+        case .refused(let refusal): return refusal
+        case .started(let session):
+            let answer = "{\"sessionId\":\"\(session.id)\",\"manifestUrl\":\"/v1/sessions/\(session.id)/master.m3u8\",\"trackingUrl\":\"/v1/sessions/\(session.id)/tracking\"}\n"
+            return .json(201, answer, headers: [("Location", "/v1/sessions/\(session.id)/master.m3u8"), ("Cache-Control", "no-store")])
+                .logged(session)
+        }
+    }
+
+    private func implicitSession(_ request: HTTPServerRequest, content: [String]) -> HTTPServerResponse {
+        guard let query = request.query else { return .error(400, "the query is not valid percent-encoded UTF-8") }
+        let parameters: [String: String]
+        switch SessionParameters.validated(query, where: "query") {
+        case .success(let valid): parameters = valid
+        case .failure(let error): return .error(400, error.description)
+        }
+        switch startSession(request, content: content, parameters: parameters) {
+        case .refused(let refusal): return refusal
+        case .started(let session): return playlist(SessionPlaylists.multivariant(session)).logged(session)
+        }
+    }
+
+    private enum SessionStart {
+        case started(ServeSession)
+        case refused(HTTPServerResponse)
+    }
+
+    private func startSession(_ request: HTTPServerRequest, content path: [String], parameters: [String: String]) -> SessionStart {
+        let content: OriginContent
+        switch catalog.content(path) {
+        case .success(let found): content = found
+        case .failure(.notFound(let message)): return .refused(.error(404, message))
+        case .failure(.unusable(let message)): return .refused(.error(422, message))
+        }
+        let userAgent = request.headers["user-agent"] ?? "", client = request.clientAddress
+        guard let session = sessions.create(content: content, values: { id in
+            AdRequestTemplate.Values(sessionID: id, userAgent: userAgent, clientIP: client, parameters: parameters)
+        }, decider: decider) else {
+            return .refused(.error(503, "the server holds its most sessions (\(sessions.maximumSessions)); try again later", headers: [("Retry-After", "10")]))
+        }
+        return .started(session)
+    }
+
+    private func sessionResource(id: String, name: String) async -> HTTPServerResponse {
+        guard let session = sessions.session(id) else { return .error(404, "no session \(id.excerpt)") }
+        switch name {
+        case "master.m3u8":
+            return playlist(SessionPlaylists.multivariant(session)).logged(session)
+        case "tracking":
+            let ads = await session.ads
+            return .json(200, SessionPlaylists.tracking(session, ads), headers: [("Cache-Control", "no-store")]).logged(session)
+        default:
+            guard name.hasSuffix(".m3u8"), let index = Int(name.dropLast(5)), String(index) == name.dropLast(5),
+                  let text = SessionPlaylists.media(session, rendition: index, origin: settings.origin) else {
+                return .error(404, "session \(id) has no \(name.excerpt)")
+            }
+            return playlist(text).logged(session)
+        }
+    }
+
+    private func originFile(_ path: [String]) -> HTTPServerResponse {
+        guard let name = path.last, let dot = name.lastIndex(of: "."),
+              Self.segmentExtensions.contains(name[name.index(after: dot)...].lowercased()),
+              let file = settings.origin.file(path) else {
+            return .error(404, "no segment \(path.joined(separator: "/").excerpt) under the origin")
+        }
+        let type = switch name[name.index(after: dot)...].lowercased() {
+        case "ts": "video/mp2t"
+        case "aac": "audio/aac"
+        case "m4a": "audio/mp4"
+        case "vtt", "webvtt": "text/vtt"
+        default: "video/mp4"
+        }
+        return HTTPServerResponse(status: 200, headers: [("Content-Type", type), ("Cache-Control", "public, max-age=86400")], body: .file(path: file))
+    }
+
+    private func playlist(_ text: String) -> HTTPServerResponse {
+        HTTPServerResponse(status: 200, headers: [("Content-Type", "application/vnd.apple.mpegurl"), ("Cache-Control", "no-store")],
+                           body: .bytes(Array(text.utf8)))
+    }
+}
+
+extension HTTPServerResponse {
+    /// The same answer, its access-log line naming the session.
+    func logged(_ session: ServeSession) -> HTTPServerResponse {
+        var copy = self
+        copy.logFields.append(("session", session.id))
+        return copy
+    }
+}
+
+/// Content read once per change of its playlist file: a session of a popular title costs no read of the origin.
+final class ContentCatalog: Sendable {
+    static let maximumEntries = 256
+    private let reader: OriginReader
+    private struct Entry {
+        var stamp: FileStamp
+        var content: OriginContent
+    }
+    private let entries = LockedState([[String]: Entry]())
+
+    init(reader: OriginReader) {
+        self.reader = reader
+    }
+
+    func content(_ path: [String]) -> Result<OriginContent, OriginContentError> {
+        guard let file = reader.origin.file(path), let stamp = FileStamp(file) else {
+            return .failure(.notFound("no content \"\(path.joined(separator: "/").excerpt)\" under the origin"))
+        }
+        if let cached = entries.withLock({ $0[path] }), cached.stamp == stamp { return .success(cached.content) }
+        do {
+            let content = try reader.read(path)
+            entries.withLock { all in
+                if all.count >= Self.maximumEntries { all.removeAll() }
+                all[path] = Entry(stamp: stamp, content: content)
+            }
+            return .success(content)
+        } catch {
+            return .failure(error)
+        }
+    }
+}
+
+/// A file's size and modification time: a playlist edited in place reads again.
+struct FileStamp: Equatable {
+    var size: Int64
+    var modified: timespec
+
+    init?(_ path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        size = Int64(info.st_size)
+        modified = info.st_mtim
+    }
+
+    static func == (a: FileStamp, b: FileStamp) -> Bool {
+        a.size == b.size && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import MediaCore
+
+/// One viewer's session: the content, what the viewer sent (parameters, agent, address), and the ad decision,
+/// started when the session is made and awaited by its first playlist.
+public final class ServeSession: Sendable {
+    public let id: String
+    public let content: OriginContent
+    public let values: AdRequestTemplate.Values
+    private let decision: Task<SessionAds, Never>
+    private let lastUsed: LockedState<ContinuousClock.Instant>
+
+    init(id: String, content: OriginContent, values: AdRequestTemplate.Values, decider: SessionDecider) {
+        self.id = id
+        self.content = content
+        self.values = values
+        self.lastUsed = LockedState(.now)
+        decision = Task { await decider.decide(values, content: content) }
+    }
+
+    /// The decision (waits for it: it is bounded by `--decision-timeout`).
+    public var ads: SessionAds { get async { await decision.value } }
+
+    func touch() { lastUsed.withLock { $0 = .now } }
+    var idleSince: ContinuousClock.Instant { lastUsed.withLock { $0 } }
+
+    func cancel() { decision.cancel() }
+}
+
+/// The sessions of one server: at most `maximumSessions`, each forgotten after `idleTimeout` without a request.
+public final class SessionStore: Sendable {
+    public let maximumSessions: Int
+    public let idleTimeout: Duration
+    private let sessions = LockedState([String: ServeSession]())
+
+    public init(maximumSessions: Int, idleTimeout: Duration) {
+        self.maximumSessions = maximumSessions
+        self.idleTimeout = idleTimeout
+    }
+
+    /// A new session, or nil when the store is full (after forgetting the idle ones).
+    func create(content: OriginContent, values: (String) -> AdRequestTemplate.Values, decider: SessionDecider) -> ServeSession? {
+        let id = Self.newID()
+        let session = ServeSession(id: id, content: content, values: values(id), decider: decider)
+        let stored = sessions.withLock { all -> Bool in
+            if all.count >= maximumSessions { expire(&all) }
+            guard all.count < maximumSessions else { return false }
+            all[id] = session
+            return true
+        }
+        if !stored { session.cancel() }
+        return stored ? session : nil
+    }
+
+    /// The session `id`, marked as used; nil when unknown or expired.
+    func session(_ id: String) -> ServeSession? {
+        guard id.utf8.count == 32, id.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else { return nil }
+        let found = sessions.withLock { all -> ServeSession? in
+            guard let session = all[id] else { return nil }
+            if ContinuousClock.now - session.idleSince > idleTimeout {
+                all[id] = nil
+                session.cancel()
+                return nil
+            }
+            return session
+        }
+        found?.touch()
+        return found
+    }
+
+    public var count: Int { sessions.withLock { $0.count } }
+
+    private func expire(_ all: inout [String: ServeSession]) {
+        let now = ContinuousClock.now
+        for (id, session) in all where now - session.idleSince > idleTimeout {
+            all[id] = nil
+            session.cancel()
+        }
+    }
+
+    /// 128 random bits (the system's CSPRNG) as 32 lower-case hex digits.
+    static func newID() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<2).map { _ in
+            let hex = String(generator.next() as UInt64, radix: 16)
+            return String(repeating: "0", count: 16 - hex.count) + hex
+        }.joined()
+    }
+}

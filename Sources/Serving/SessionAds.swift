@@ -1,0 +1,93 @@
+import AdDecisioning
+import AdPlayback
+import Foundation
+import MediaCore
+
+/// What the ad server decided for one session: its breaks on the content clock and their ads, or why it has none.
+/// A slow or failing ad server gives the viewer the content without ads, never an error.
+public struct SessionAds: Sendable {
+    public enum Outcome: Sendable, Equatable {
+        /// The ad server answered (a VAST or VMAP document, `kind`), possibly with no break that can play.
+        case decided(kind: String)
+        /// No ads for this viewer, and why (the ad server failed, was late, or answered nothing usable).
+        case noAds(reason: String)
+    }
+
+    public struct Break: Sendable {
+        public var position: BreakPosition
+        public var ads: [Ad]
+    }
+
+    public struct Ad: Sendable {
+        public var id: String?
+        public var title: String?
+        public var duration: MediaDuration?
+        /// The chosen media file's URL (its conditioning per rendition is the server's job).
+        public var media: String?
+        /// Beacon URL templates by event (`impression`, `start`, quartiles, `complete`, …).
+        public var beacons: [(event: String, urls: [String])]
+    }
+
+    public var outcome: Outcome
+    public var breaks: [Break]
+    /// What the decisioning dropped on the way (VAST error codes and their reasons), for the tracking document.
+    public var errors: [String]
+
+    static func decided(_ result: AdsLoadResult) -> SessionAds {
+        let breaks = result.plan.breaks.map { adBreak in
+            Break(position: adBreak.position, ads: adBreak.ads.filter { $0.state == .available }.map { planned in
+                let ad = planned.ad
+                var beacons: [(event: String, urls: [String])] = []
+                if !ad.beacons.impressions.isEmpty { beacons.append(("impression", ad.beacons.impressions)) }
+                for name in ["creativeView", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"] {
+                    let urls = ad.beacons.tracking.filter { $0.event.rawValue == name }.map(\.url)
+                    if !urls.isEmpty { beacons.append((name, urls)) }
+                }
+                return Ad(id: ad.id, title: ad.adTitle, duration: ad.declaredDuration,
+                          media: ad.selection?.remoteURL?.absoluteString ?? ad.selection?.chosen?.url, beacons: beacons)
+            })
+        }.filter { !$0.ads.isEmpty }
+        return SessionAds(outcome: .decided(kind: result.kind.rawValue), breaks: breaks,
+                          errors: result.plan.errors.map { "\($0)" })
+    }
+
+    static func none(_ reason: String) -> SessionAds {
+        SessionAds(outcome: .noAds(reason: reason), breaks: [], errors: [])
+    }
+}
+
+/// Asks the ad server for one session's ads: `--ads` filled in for it, fetched and resolved by the decisioning
+/// (VAST, VMAP, wrappers) within `--decision-timeout`, with the viewer's address and agent passed on as VAST 4's
+/// server-to-server headers.
+public struct SessionDecider: Sendable {
+    public var template: AdRequestTemplate
+    public var settings: AdsLoaderSettings
+
+    public init(template: AdRequestTemplate, decisionTimeout: Duration) {
+        self.template = template
+        var settings = AdsLoaderSettings()
+        settings.decisionTimeout = decisionTimeout
+        settings.firstRequestTimeout = decisionTimeout
+        settings.wrapperTimeout = min(settings.wrapperTimeout, decisionTimeout)
+        self.settings = settings
+    }
+
+    public func decide(_ values: AdRequestTemplate.Values, content: OriginContent) async -> SessionAds {
+        let url = template.url(for: values)
+        var cues: [MediaTime] = []
+        if let first = content.renditions.first {
+            cues = first.playlist.cueOuts.map { MediaTime(seconds: first.playlist.start(ofSegment: $0.segment)) }
+        }
+        let request = AdsRequest(adTag: url, contentDuration: MediaDuration(seconds: content.duration), cuePoints: cues)
+        var settings = self.settings
+        // A header value never carries a control character (a CR or LF would start another header).
+        func plain(_ text: String) -> String { String(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(512)) }
+        settings.requestHeaders = ["X-Device-IP": plain(values.clientIP), "X-Device-User-Agent": plain(values.userAgent)]
+        do {
+            let result = try await AdsLoader(settings: settings).load(request)
+            return .decided(result)
+        } catch {
+            return .none("the ad request failed: \(error)")
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import HTTPServing
+import MediaCore
+import Serving
+
+/// `pipctl serve`: server-side ad insertion over HTTP (docs/SERVE.md).
+enum ServeCommand: Command {
+    struct Options: CommandOptions {
+        var origin: String
+        var ads: String
+        var listen: ListenAddress
+        var decisionTimeout: MediaDuration
+        var maximumSessions: Int
+        var threads: Int
+
+        init(_ arguments: ParsedArguments) {
+            origin = arguments[ServeCommand.origin]
+            ads = arguments[ServeCommand.ads]
+            listen = arguments[ServeCommand.listen]
+            decisionTimeout = arguments[ServeCommand.decisionTimeout]
+            maximumSessions = arguments[ServeCommand.maximumSessions]
+            threads = arguments[ServeCommand.threads]
+        }
+    }
+
+    static let origin = Parameter.required("origin", .text("DIR"), help: "The folder of the content: HLS VODs (a multivariant "
+        + "playlist with its renditions, or one media playlist; TS or fMP4 segments). Sessions name content by its path "
+        + "under DIR; nothing outside DIR is ever served.")
+    static let ads = Parameter.required("ads", .text("URL"), help: "The ad server's URL (VAST or VMAP), with MediaTailor's "
+        + "variables filled in per session and URL-encoded: [session.id], [session.user_agent], [session.client_ip], "
+        + "[player_params.NAME].")
+    static let listen = Parameter.option("listen", .listenAddress, default: ListenAddress(host: "127.0.0.1", port: 8080),
+        help: "Where to listen: HOST:PORT, an IPv4 or [IPv6] address; port 0 takes any free one (the line on standard "
+            + "error says which).")
+    static let decisionTimeout = Parameter.option("decision-timeout", .seconds(), default: MediaDuration(seconds: 3),
+        help: "The ad server's whole answer (tag, VMAP sources, wrappers) must arrive within this; a viewer whose ads "
+            + "are late or fail gets the content without ads.")
+    static let maximumSessions = Parameter.option("max-sessions", .integer(in: 1...10_000_000), default: 100_000,
+        help: "Sessions held at once; beyond it, new sessions are refused with 503 until idle ones (4 h without a "
+            + "request) are forgotten.")
+    static let threads = Parameter.option("threads", .integer(in: 1...64), default: 2,
+        help: "Threads that accept, read and write connections (libmicrohttpd's pool).")
+
+    static let definition = CommandDefinition(
+        name: "serve",
+        abstract: "Serve HLS with each viewer's ads (server-side ad insertion).",
+        discussion: "An HTTP/1.1 origin for players: POST /v1/sessions {\"content\": PATH, \"params\": {…}} or GET "
+            + "/v1/master/PATH?NAME=VALUE starts a viewer's session, whose ads are decided by the ad server at once; "
+            + "its playlists list the content's segments, which are served as they are and cached by any CDN. Writes one "
+            + "JSON line per request on standard output; SIGTERM or Ctrl-C finishes the requests in flight and exits 0. "
+            + "Stitching the decided ads into the stream is not built yet (docs/SERVE.md).",
+        parameters: [origin, ads, listen, decisionTimeout, maximumSessions, threads])
+
+    /// SIGTERM and Ctrl-C end the server gracefully.
+    static var catchesInterrupts: Bool { true }
+
+    static func run(_ options: Options, context: CommandContext) async throws {
+        let settings: ServeSettings
+        do {
+            settings = ServeSettings(origin: try OriginDirectory(path: options.origin), ads: try AdRequestTemplate(options.ads),
+                                     decisionTimeout: .milliseconds(max(1, Int64((options.decisionTimeout.seconds * Rational(1000)).floor))),
+                                     maximumSessions: options.maximumSessions)
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        let responder = ServeResponder(settings: settings)
+        let output = context.output
+        let server: HTTPServer
+        do {
+            server = try HTTPServer(host: options.listen.host, port: options.listen.port,
+                                    limits: HTTPServerLimits(threads: options.threads), responder: responder,
+                                    log: { output.write($0 + "\n") })
+        } catch {
+            throw CommandFailure("\(error)")
+        }
+        let shown = server.host.contains(":") ? "[\(server.host)]" : server.host
+        context.errorOutput.write("\(context.command): serving \(settings.origin.root) on http://\(shown):\(server.port)/\n")
+        let signal = await context.interrupt.waitForInterrupt()
+        let inFlight = server.requestsInFlight
+        await server.stop()
+        context.errorOutput.write("\(context.command): \(Interrupted(signal: signal)): stopped after \(inFlight) request(s) in flight finished\n")
+    }
+}
+
+/// `--listen`'s HOST:PORT.
+struct ListenAddress: Sendable, Equatable {
+    var host: String
+    var port: Int
+}
+
+extension ArgumentValue where Value == ListenAddress {
+    static var listenAddress: ArgumentValue {
+        ArgumentValue(placeholder: "HOST:PORT", parse: { text throws(InvalidValue) in
+            guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port) else {
+                throw .not(text, "HOST:PORT (e.g. 127.0.0.1:8080, [::1]:8080)")
+            }
+            var host = String(text[..<colon])
+            if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+            guard !host.isEmpty else { throw .not(text, "HOST:PORT (e.g. 127.0.0.1:8080, [::1]:8080)") }
+            return ListenAddress(host: host, port: port)
+        }, describe: { $0.host.contains(":") ? "[\($0.host)]:\($0.port)" : "\($0.host):\($0.port)" })
+    }
+}

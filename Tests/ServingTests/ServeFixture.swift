@@ -1,0 +1,79 @@
+import Foundation
+import HTTPServing
+import LoopbackServer
+import Serving
+
+/// The origin the serve tests share (`HLSOriginFixture`), and a VMAP for its sessions.
+enum ServeFixture {
+    static let frames = HLSOriginFixture.frames
+
+    static func origin() throws -> String { try HLSOriginFixture.origin() }
+
+    /// A VMAP with a pre-roll and a mid-roll at 4 s, each one inline VAST ad with its beacons.
+    static func vmap(adServer: URL) -> String {
+        func vast(_ id: String) -> String {
+            """
+            <VAST version="4.0"><Ad id="\(id)"><InLine><AdSystem>test</AdSystem><AdTitle>\(id) title</AdTitle>
+            <Impression><![CDATA[\(adServer)/beacon/\(id)/impression]]></Impression>
+            <Creatives><Creative><Linear><Duration>00:00:05.000</Duration>
+            <TrackingEvents>
+            <Tracking event="start"><![CDATA[\(adServer)/beacon/\(id)/start]]></Tracking>
+            <Tracking event="complete"><![CDATA[\(adServer)/beacon/\(id)/complete]]></Tracking>
+            </TrackingEvents>
+            <MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="640" height="360"><![CDATA[\(adServer)/media/\(id).mp4]]></MediaFile></MediaFiles>
+            </Linear></Creative></Creatives></InLine></Ad></VAST>
+            """
+        }
+        return """
+        <vmap:VMAP xmlns:vmap="http://www.iab.net/videosuite/vmap" version="1.0">
+        <vmap:AdBreak timeOffset="start" breakType="linear" breakId="pre"><vmap:AdSource id="pre"><vmap:VASTAdData>\(vast("ad-pre"))</vmap:VASTAdData></vmap:AdSource></vmap:AdBreak>
+        <vmap:AdBreak timeOffset="00:00:04.000" breakType="linear" breakId="mid"><vmap:AdSource id="mid"><vmap:VASTAdData>\(vast("ad-mid"))</vmap:VASTAdData></vmap:AdSource></vmap:AdBreak>
+        </vmap:VMAP>
+        """
+    }
+}
+
+/// A `ServeResponder` behind a real `HTTPServer` on loopback, with an ad server the test controls.
+struct ServeHarness {
+    let server: HTTPServer
+    let responder: ServeResponder
+    let adServer: LoopbackHTTPServer
+    let origin: String
+
+    init(adsPath: String = "/vmap", decisionTimeout: Duration = .seconds(30), maximumSessions: Int = 100_000,
+         limits: HTTPServerLimits = .init()) throws {
+        origin = try ServeFixture.origin()
+        adServer = try LoopbackHTTPServer()
+        let template = try AdRequestTemplate("\(adServer.baseURL)\(adsPath)?sid=[session.id]&ua=[session.user_agent]&ip=[session.client_ip]&genre=[player_params.genre]")
+        let settings = ServeSettings(origin: try OriginDirectory(path: origin), ads: template,
+                                     decisionTimeout: decisionTimeout, maximumSessions: maximumSessions)
+        responder = ServeResponder(settings: settings)
+        server = try HTTPServer(host: "127.0.0.1", port: 0, limits: limits, responder: responder, log: { _ in })
+    }
+
+    var port: Int { server.port }
+
+    func request(_ method: String, _ target: String, headers: [String: String] = [:], body: String? = nil) async throws -> RawResponse {
+        try await RawHTTPConnection.request(port: port, method, target, headers: headers, body: body)
+    }
+
+    func json(_ response: RawResponse) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]) ?? [:]
+    }
+
+    /// Starts a session for `show/master.m3u8` and returns its id.
+    func session(params: [String: String] = ["genre": "news & sport"], userAgent: String = "TestPlayer/2.0") async throws -> String {
+        let body = try JSONSerialization.data(withJSONObject: ["content": "show/master.m3u8", "params": params])
+        let response = try await request("POST", "/v1/sessions", headers: ["User-Agent": userAgent, "Content-Type": "application/json"],
+                                   body: String(decoding: body, as: UTF8.self))
+        guard response.status == 201, let id = json(response)["sessionId"] as? String else {
+            throw ServeTestFailure("POST /v1/sessions answered \(response.status): \(response.text)")
+        }
+        return id
+    }
+}
+
+struct ServeTestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import HTTPServing
+import LoopbackServer
+import Serving
+import Testing
+
+@Suite struct ServeHostileTests {
+    @Test func pathsThatLeaveTheOriginOrNameNoSegmentAre404() async throws {
+        let harness = try ServeHarness()
+        for target in ["/v1/origin/../ServeFixture.swift", "/v1/origin/show/%2e%2e/%2e%2e/etc/passwd", "/v1/origin/show%2F..%2F..%2Fetc/passwd",
+                       "/v1/origin/show/master.m3u8", "/v1/origin/show/v0/index.m3u8", "/v1/origin/.hidden.ts", "/v1/origin/show/v0/none.ts",
+                       "/v1/master/..%2F..%2Fetc%2Fpasswd", "/v1/master/show/%2e%2e/show/master.m3u8", "/nothing"] {
+            let response = try await harness.request("GET", target)
+            #expect(response.status == 404, "\(target) answered \(response.status)")
+            #expect(response.headers["content-type"] == "application/json")
+            #expect((harness.json(response)["error"] as? [String: Any])?["status"] as? Int == 404)
+        }
+        let nul = try await harness.request("GET", "/v1/origin/show/v0/seg0.ts%00.txt")
+        #expect(nul.status == 400)
+    }
+
+    @Test func aSymlinkOutOfTheOriginIsNotFollowed() async throws {
+        let outside = try TemporaryDirectory()
+        let secret = try outside.write("secret.ts", "secret")
+        let origin = try TemporaryDirectory()
+        try FileManager.default.createSymbolicLink(atPath: origin.file("link.ts"), withDestinationPath: secret)
+        let directory = try OriginDirectory(path: origin.path)
+        #expect(directory.file(["link.ts"]) == nil)
+        try "inside".write(toFile: origin.file("inside.ts"), atomically: true, encoding: .utf8)
+        #expect(directory.file(["inside.ts"]) != nil)
+        #expect(directory.file(uri: "../x/inside.ts", relativeTo: origin.file("a.m3u8")) == nil)
+        #expect(directory.file(uri: "http://example.com/inside.ts", relativeTo: origin.file("a.m3u8")) == nil)
+        #expect(directory.file(uri: "/inside.ts", relativeTo: origin.file("a.m3u8")) == nil)
+        #expect(directory.file(uri: "./inside.ts", relativeTo: origin.file("a.m3u8")) != nil)
+    }
+
+    @Test func badSessionBodiesAre400sNamingTheField() async throws {
+        let harness = try ServeHarness()
+        let cases: [(String, String)] = [
+            ("{", "the body is not JSON"),
+            ("[]", "$: not an object"),
+            (#"{"content": 5}"#, "$.content: not a string"),
+            (#"{"params": {}}"#, "$.content: is missing"),
+            (#"{"content": "show/master.m3u8", "params": {"genre": 1}}"#, "$.params.genre: not a string"),
+            (#"{"content": "show/master.m3u8", "params": {"bad name": "x"}}"#, "$.params: parameter name \"bad name\""),
+            (#"{"content": "show/master.m3u8", "extra": 1}"#, "$.extra: not a field"),
+            (String(repeating: "[", count: 5000) + String(repeating: "]", count: 5000), "nests deeper than 4"),
+        ]
+        for (body, message) in cases {
+            let response = try await harness.request("POST", "/v1/sessions", body: body)
+            #expect(response.status == 400, "\(body.prefix(40)) answered \(response.status)")
+            let error = harness.json(response)["error"] as? [String: Any]
+            #expect((error?["message"] as? String)?.contains(message) == true, "\(body.prefix(40)): \(error ?? [:])")
+        }
+    }
+
+    @Test func unknownContentSessionsAndMethodsGetTheirStatus() async throws {
+        let harness = try ServeHarness()
+        #expect(try await harness.request("POST", "/v1/sessions", body: #"{"content": "none/master.m3u8"}"#).status == 404)
+        #expect(try await harness.request("GET", "/v1/sessions/0123456789abcdef0123456789abcdef/master.m3u8").status == 404)
+        #expect(try await harness.request("GET", "/v1/sessions/not-an-id/tracking").status == 404)
+        let wrong = try await harness.request("GET", "/v1/sessions")
+        #expect(wrong.status == 405)
+        #expect(wrong.headers["allow"] == "POST")
+        let preflight = try await harness.request("OPTIONS", "/v1/sessions", headers: ["Origin": "http://player.example", "Access-Control-Request-Method": "POST"])
+        #expect(preflight.status == 204)
+        #expect(preflight.headers["access-control-allow-methods"]?.contains("POST") == true)
+        #expect(preflight.headers["access-control-allow-origin"] == "*")
+    }
+
+    @Test func aHugeBodyIs413() async throws {
+        let harness = try ServeHarness()
+        let body = #"{"content": "show/master.m3u8", "params": {"x": ""# + String(repeating: "a", count: 100_000) + #""}}"#
+        let response = try await harness.request("POST", "/v1/sessions", body: body)
+        #expect(response.status == 413)
+    }
+
+    @Test func aThousandSessionsAtOnceAreAllMadeAndOthersStillServed() async throws {
+        let harness = try ServeHarness(decisionTimeout: .seconds(30))
+        harness.adServer.route("/vmap", .xml(ServeFixture.vmap(adServer: harness.adServer.baseURL)))
+        let port = harness.port
+        let statuses = await withTaskGroup(of: Int.self) { group in
+            for _ in 0..<1000 {
+                group.addTask {
+                    (try? await RawHTTPConnection.request(port: port, "POST", "/v1/sessions", body: #"{"content": "show/master.m3u8"}"#).status) ?? -1
+                }
+            }
+            return await group.reduce(into: [Int: Int]()) { $0[$1, default: 0] += 1 }
+        }
+        #expect(statuses == [201: 1000])
+        #expect(harness.responder.sessions.count == 1000)
+        #expect(try await harness.request("GET", "/v1/master/show/master.m3u8").status == 200)
+    }
+
+    @Test func sessionsOverTheLimitAre503() async throws {
+        let harness = try ServeHarness(maximumSessions: 2)
+        harness.adServer.route("/vmap", .notFound)
+        _ = try await harness.session()
+        _ = try await harness.session()
+        let refused = try await harness.request("POST", "/v1/sessions", body: #"{"content": "show/master.m3u8"}"#)
+        #expect(refused.status == 503)
+        #expect(refused.headers["retry-after"] == "10")
+    }
+
+    @Test func anAdsTemplateWithAnUnknownVariableOrNoHTTPURLIsRefusedAtStart() {
+        #expect(throws: ServeSetupError("--ads: [session.secret] is not one of [session.id], [session.user_agent], [session.client_ip], [player_params.NAME]")) {
+            _ = try AdRequestTemplate("http://ads.example/vmap?x=[session.secret]")
+        }
+        #expect(throws: ServeSetupError("--ads \"file:///etc/passwd\": not an http(s) URL")) {
+            _ = try AdRequestTemplate("file:///etc/passwd")
+        }
+        #expect(throws: ServeSetupError("--ads: \"[\" at \"[session.id\" is not closed")) {
+            _ = try AdRequestTemplate("http://ads.example/?[session.id")
+        }
+    }
+
+    @Test func anOriginPlaylistThatPointsOutsideIsRefused() async throws {
+        let origin = try TemporaryDirectory()
+        _ = try origin.write("bad.m3u8", "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4.0,\n../../etc/passwd\n#EXT-X-ENDLIST\n")
+        _ = try origin.write("remote.m3u8", "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4.0,\nhttp://elsewhere.example/a.ts\n#EXT-X-ENDLIST\n")
+        let reader = OriginReader(origin: try OriginDirectory(path: origin.path))
+        #expect(throws: OriginContentError.unusable("bad.m3u8: segment 0 \"../../etc/passwd\" is not a file inside the origin")) {
+            _ = try reader.read(["bad.m3u8"])
+        }
+        #expect(throws: OriginContentError.unusable("remote.m3u8: segment 0 \"http://elsewhere.example/a.ts\" is not a file inside the origin")) {
+            _ = try reader.read(["remote.m3u8"])
+        }
+        #expect(throws: OriginContentError.notFound("no content \"none.m3u8\" under the origin")) {
+            _ = try reader.read(["none.m3u8"])
+        }
+    }
+}
