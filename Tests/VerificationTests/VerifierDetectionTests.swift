@@ -213,7 +213,9 @@ import VideoPipeline
         let boundaries = try Verifier.audio(output, timeline: renders.goodTimeline, rate: FrameRate(30), sources: &sources,
                                             problems: &problems, notes: &notes)
         #expect(boundaries.isEmpty)
-        #expect(problems == [VerifyFinding(.audioMissing, .render, "the output has no audio")])
+        #expect(problems == [VerifyFinding(.audioMissing)])
+        #expect(problems.map(\.code) == [.audioMissing] && problems.map(\.subject) == [.render])
+        #expect(problems.map(\.text) == ["the output has no audio"])
     }
 
     /// A golden of another size: the output's format is not the golden's.

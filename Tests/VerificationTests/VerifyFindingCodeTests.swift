@@ -79,10 +79,18 @@ import Testing
         let bare = try Self.markers("#EXTINF:2.000000,\ns0.ts\n#EXTINF:2.000000,\ns1.ts\n#EXTINF:2.000000,\ns2.ts\n")
         #expect(bare.map(\.code) == [.hlsCueOut, .hlsCueIn, .hlsDateRange, .hlsMarkerCount], "\(bare)")
         #expect(bare.map(\.subject) == [.adBreak(0), .adBreak(0), .adBreak(0), .render])
+        #expect(bare.map(\.text) == ["break 0 (frames 60..<120): no EXT-X-CUE-OUT of 2.0 s before segment 1",
+                                     "break 0 (frames 60..<120): no EXT-X-CUE-IN before segment 2",
+                                     "break 0 (frames 60..<120): no EXT-X-DATERANGE break-0",
+                                     "the playlist marks 0 date range(s) and 0 EXT-X-CUE-OUT(s) for 1 break(s)"])
+        #expect(bare.first?.detail == .hlsCueOut(adBreak: .init(index: 0, startFrame: 60, endFrame: 120), seconds: 2, segment: 1))
         // A segment of 1.51 s: not whole frames, the playlist shorter than the render, and no segment where the break ends.
         let short = try Self.markers("#EXTINF:2.000000,\ns0.ts\n#EXT-X-CUE-OUT:2.000000\n#EXTINF:1.510000,\ns1.ts\n#EXTINF:2.000000,\ns2.ts\n")
         #expect(short.prefix(3).map(\.code) == [.hlsSegmentDuration, .hlsLength, .hlsBreakBoundary], "\(short)")
         #expect(short.first?.subject == .playlistSegment(1))
+        #expect(short.prefix(3).map(\.text) == ["segment 1 (s1.ts) lasts 1.51 s, not a whole number of frames",
+                                               "the playlist lasts 165 frames, the render 180",
+                                               "break 0 (frames 60..<120): no segment starts where it ends"])
         // A date range a second late and a second long, without its SCTE-35 splices.
         let dated = try Self.markers("""
             #EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z
@@ -98,18 +106,33 @@ import Testing
 
             """)
         #expect(dated.map(\.code) == [.hlsDateRange, .hlsDateRange, .hlsSCTE35, .hlsSCTE35], "\(dated)")
+        #expect(dated.map(\.text) == ["break 0 (frames 60..<120): START-DATE is 3.0 s after the program date-time, not 2.0",
+                                      "break 0 (frames 60..<120): DURATION is 1.0, not 2.0",
+                                      "break 0 (frames 60..<120): SCTE35-OUT is missing, not a splice_insert out of the network at PTS 180000 for 180000 ticks",
+                                      "break 0 (frames 60..<120): SCTE35-IN is missing, not a splice_insert back in the network at PTS 360000 before segment 2"])
     }
 
-    @Test func aFindingIsWrittenWithItsCodeSubjectAndSentenceAndReadBack() throws {
-        let findings = [VerifyFinding(.layerMismatch, .layer(frame: 7, name: "banner of scene \"main\""), "frame 7: …"),
-                        VerifyFinding(.hlsCueIn, .adBreak(1), "break 1: …"), VerifyFinding(.audioMissing, .render, "no audio"),
-                        VerifyFinding(.framesSource, .frames(first: 3, last: 9), "frames"), VerifyFinding(.loudnessLevel, .ad("ad"), "loud"),
-                        VerifyFinding(.hlsSegmentDuration, .playlistSegment(2), "s2"), VerifyFinding(.goldenLayers, .golden(.layers), "g")]
+    @Test func aFindingIsWrittenWithItsCodeSubjectSentenceAndDetailAndReadBack() throws {
+        let findings = [VerifyFinding(.layerMismatch(frame: 7, layer: "banner of scene \"main\"",
+                                                     rect: Timeline.Rect(PixelRect(x: 0, y: 130, width: 320, height: 50)),
+                                                     differences: [.pastEdge(.top)], alsoAt: [])),
+                        VerifyFinding(.hlsCueIn(adBreak: .init(index: 1, startFrame: 60, endFrame: 120), segment: 3)), VerifyFinding(.audioMissing),
+                        VerifyFinding(.sourceShown(first: 3, last: 9, shown: nil, expected: "ad60", segment: .content, against: .timeline)),
+                        VerifyFinding(.truePeak(ad: .linear(breakIndex: 0, adIndex: 0), outStartFrame: 90, outEndFrame: 210, truePeak: -0.5,
+                                                ceiling: -1)),
+                        VerifyFinding(.hlsSegmentDuration(segment: 2, uri: "s2.ts", seconds: 1.51)),
+                        VerifyFinding(.goldenLayersChange(frame: 30, expected: 60))]
+        #expect(findings.map(\.code) == [.layerMismatch, .hlsCueIn, .audioMissing, .framesSource, .loudnessTruePeak, .hlsSegmentDuration,
+                                         .goldenLayers])
+        #expect(findings.map(\.subject) == [.layer(frame: 7, name: "banner of scene \"main\""), .adBreak(1), .render, .frames(first: 3, last: 9),
+                                            .ad("break 0 ad 0 (frames 90–210)"), .playlistSegment(2), .golden(.layers)])
         let data = try JSONEncoder().encode(findings)
         #expect(try JSONDecoder().decode([VerifyFinding].self, from: data) == findings)
         let first = try #require((try JSONSerialization.jsonObject(with: data) as? [[String: Any]])?.first)
         #expect(first["code"] as? String == "layer.mismatch")
         #expect((first["subject"] as? [String: Any])?["kind"] as? String == "layer")
-        #expect(first["text"] as? String == "frame 7: …")
+        #expect(first["text"] as? String == "frame 7: banner of scene \"main\" expected at x=0, y=130, 320x50, not found there (it goes on past its top edge)")
+        #expect((first["detail"] as? [String: Any])?["kind"] as? String == "layerMismatch")
+        #expect((first["detail"] as? [String: Any])?["frame"] as? Int == 7)
     }
 }

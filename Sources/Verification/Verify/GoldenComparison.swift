@@ -38,31 +38,31 @@ public enum GoldenScope: Hashable, Sendable {
 /// The golden comparisons that read timelines and event logs rather than pixels: picture in picture, screen layers
 /// and events. The render's own timeline has been checked against the pixels (a PiP window's stamps are read
 /// inside its rectangle, every screen layer at its rectangle), so a difference from the golden's timeline is a
-/// difference on the screen. Each comparison reports only its first difference, in words.
+/// difference on the screen. Each comparison reports only its first difference, as a finding's facts.
 enum GoldenComparison {
     /// The problems and notes of comparing `timeline` (with its event log at `eventsPath`) with the golden at
     /// `goldenPath`, on the aspects of `scope` other than `frames`.
     static func compare(_ timeline: Timeline, eventsPath: String, golden: Timeline, goldenPath: String,
                         scope: GoldenScope) -> (problems: [VerifyFinding], notes: [String]) {
         var problems: [VerifyFinding] = [], notes: [String] = []
-        if scope.includes(.pip), let difference = firstPictureInPictureDifference(timeline, golden: golden) {
-            problems.append(.init(.goldenPictureInPicture, .golden(.pip), difference))
+        if scope.includes(.pip), let difference = pictureInPictureDifference(timeline, golden: golden) {
+            problems.append(.init(difference))
         }
-        if scope.includes(.layers), let difference = firstLayerDifference(timeline, golden: golden) {
-            problems.append(.init(.goldenLayers, .golden(.layers), difference))
+        if scope.includes(.layers), let difference = layerDifference(timeline, golden: golden) {
+            problems.append(.init(difference))
         }
         if scope.includes(.events) {
             switch (readEvents(eventsPath), readEvents(eventLogPath(ofTimeline: goldenPath))) {
             case (.success(let events), .success(let goldenEvents)):
-                if let difference = firstEventDifference(events, golden: goldenEvents) {
-                    problems.append(.init(.goldenEvents, .golden(.events), difference))
+                if let difference = eventDifference(events, golden: goldenEvents) {
+                    problems.append(.init(difference))
                 }
             case (.failure(let reason), _), (_, .failure(let reason)):
-                let sentence = "events not compared with the golden: \(reason)"
+                let unavailable = VerifyFinding(.goldenEventsUnavailable(reason: reason.reason))
                 if scope.names(.events) {
-                    problems.append(.init(.goldenEventsUnavailable, .golden(.events), sentence))
+                    problems.append(unavailable)
                 } else {
-                    notes.append(sentence)
+                    notes.append(unavailable.text)
                 }
             }
         }
@@ -93,27 +93,34 @@ enum GoldenComparison {
         return windows
     }
 
-    static func firstPictureInPictureDifference(_ timeline: Timeline, golden: Timeline) -> String? {
+    /// The first difference of the picture-in-picture windows from the golden's, if any.
+    static func pictureInPictureDifference(_ timeline: Timeline, golden: Timeline) -> VerifyFinding.Detail? {
         let windows = pictureInPictureWindows(timeline), expected = pictureInPictureWindows(golden)
         for (i, (window, want)) in zip(windows, expected).enumerated() where window != want {
-            let name = "picture in picture window \(i + 1) at \(words(window.rect))"
             if window.start != want.start {
-                return "\(name) started at output frame \(window.start), the golden says \(want.start)"
+                return .goldenPipStart(window: i + 1, rect: window.rect, frame: window.start, expected: want.start)
             }
             if window.end != want.end {
-                return "\(name) ended at output frame \(window.end), the golden says \(want.end)"
+                return .goldenPipEnd(window: i + 1, rect: window.rect, frame: window.end, expected: want.end)
             }
-            return "picture in picture window \(i + 1) from output frame \(window.start): PiP window at \(words(window.rect)), the golden has it at \(words(want.rect))"
+            return .goldenPipRect(window: i + 1, frame: window.start, rect: window.rect, expected: want.rect)
         }
         if windows.count > expected.count {
             let extra = windows[expected.count]
-            return "picture in picture window \(expected.count + 1) at \(words(extra.rect)), output frames \(extra.start)–\(extra.end - 1), is not in the golden (it has \(expected.count))"
+            return .goldenPipExtra(window: expected.count + 1, rect: extra.rect, first: extra.start, last: extra.end - 1,
+                                   goldenCount: expected.count)
         }
         if expected.count > windows.count {
             let missing = expected[windows.count]
-            return "the golden has picture in picture window \(windows.count + 1) at \(words(missing.rect)), output frames \(missing.start)–\(missing.end - 1); the output has \(windows.count)"
+            return .goldenPipMissing(window: windows.count + 1, rect: missing.rect, first: missing.start, last: missing.end - 1,
+                                     count: windows.count)
         }
         return nil
+    }
+
+    /// That difference's sentence.
+    static func firstPictureInPictureDifference(_ timeline: Timeline, golden: Timeline) -> String? {
+        pictureInPictureDifference(timeline, golden: golden)?.text
     }
 
     // MARK: - Screen layers
@@ -143,7 +150,8 @@ enum GoldenComparison {
             }
         }
 
-        var name: String { scene == .screen ? "\(kind.rawValue) of the screen" : "\(kind.rawValue) of scene \"\(scene)\"" }
+        /// The layer as a finding names it.
+        var name: VerifyFinding.LayerName { VerifyFinding.LayerName(kind: kind, scene: scene.rawValue) }
     }
 
     /// Output frames `[start, end)` over which the screen holds the same layers.
@@ -168,40 +176,46 @@ enum GoldenComparison {
         return runs
     }
 
-    static func firstLayerDifference(_ timeline: Timeline, golden: Timeline) -> String? {
+    /// The first difference of the screen layers from the golden's, if any.
+    static func layerDifference(_ timeline: Timeline, golden: Timeline) -> VerifyFinding.Detail? {
         let runs = layerRuns(timeline), expected = layerRuns(golden)
         for (run, want) in zip(runs, expected) where run != want {
             if run.start != want.start {
-                return "the screen layers change at output frame \(run.start), the golden says \(want.start)"
+                return .goldenLayersChange(frame: run.start, expected: want.start)
             }
             for (l, (layer, wanted)) in zip(run.layers, want.layers).enumerated() where layer != wanted {
-                let name = "screen layer \(l + 1) from output frame \(run.start)"
                 if layer.kind != wanted.kind || layer.scene != wanted.scene {
-                    return "\(name) is the \(layer.name), the golden has the \(wanted.name)"
+                    return .goldenLayerKind(number: l + 1, frame: run.start, layer: layer.name, expected: wanted.name)
                 }
                 if layer.rect != wanted.rect {
-                    return "\(name), the \(layer.name), is at \(words(layer.rect)), the golden has it at \(words(wanted.rect))"
+                    return .goldenLayerRect(number: l + 1, frame: run.start, layer: layer.name, rect: layer.rect, expected: wanted.rect)
                 }
                 if layer.shadow != wanted.shadow {
-                    let cast = { (s: ScreenLayer.Shadow?) in s.map { "by \(words(Timeline.Rect($0.caster))), \($0.reach) px out" } ?? "by nothing said" }
-                    return "\(name), the \(layer.name), is cast \(cast(layer.shadow)), the golden's \(cast(wanted.shadow))"
+                    return .goldenLayerShadow(number: l + 1, frame: run.start, layer: layer.name, shadow: layer.shadow.map { .init($0) },
+                                              expected: wanted.shadow.map { .init($0) })
                 }
-                return "\(name), the \(layer.name), shows \(layer.source ?? "a colour"), the golden \(wanted.source ?? "a colour")"
+                return .goldenLayerSource(number: l + 1, frame: run.start, layer: layer.name, source: layer.source, expected: wanted.source)
             }
             if run.layers.count != want.layers.count {
-                let names = { (layers: ArraySlice<LayerKey>) in layers.map(\.name).joined(separator: ", ") }
                 return run.layers.count > want.layers.count
-                    ? "from output frame \(run.start) the screen has \(run.layers.count) layers, the golden \(want.layers.count): not in the golden: \(names(run.layers[want.layers.count...]))"
-                    : "from output frame \(run.start) the screen has \(run.layers.count) layers, the golden \(want.layers.count): missing: \(names(want.layers[run.layers.count...]))"
+                    ? .goldenLayersExtra(frame: run.start, count: run.layers.count, goldenCount: want.layers.count,
+                                         layers: run.layers[want.layers.count...].map(\.name))
+                    : .goldenLayersMissing(frame: run.start, count: run.layers.count, goldenCount: want.layers.count,
+                                           layers: want.layers[run.layers.count...].map(\.name))
             }
-            return "the screen layers change at output frame \(run.end), the golden says \(want.end)"
+            return .goldenLayersChange(frame: run.end, expected: want.end)
         }
         if runs.count != expected.count {
             let at = min(runs.count, expected.count)
             let frame = (runs.count > expected.count ? runs[at] : expected[at]).start
-            return "the screen layers change \(runs.count - 1) times, the golden \(expected.count - 1) (first difference at output frame \(frame))"
+            return .goldenLayerChanges(changes: runs.count - 1, expected: expected.count - 1, frame: frame)
         }
         return nil
+    }
+
+    /// That difference's sentence.
+    static func firstLayerDifference(_ timeline: Timeline, golden: Timeline) -> String? {
+        layerDifference(timeline, golden: golden)?.text
     }
 
     // MARK: - Events
@@ -235,20 +249,10 @@ enum GoldenComparison {
             adID = line.native.adID
         }
 
-        /// `COMPLETE of break 0 ad 1 at output frame 412`.
-        var words: String {
-            var text = type.rawValue
-            if let event { text += " \(event.rawValue)" }
-            if let command { text += " \"\(command)\"" }
-            var of: [String] = []
-            if let breakIndex { of.append("break \(breakIndex)") }
-            if let adIndex { of.append("ad \(adIndex)") }
-            if let placement { of.append("placement \"\(placement)\"") }
-            if let card { of.append("card \(card)") }
-            if let adID { of.append("ad id \"\(adID)\"") }
-            if let scene { of.append("scene \"\(scene)\"") }
-            if !of.isEmpty { text += " of " + of.joined(separator: " ") }
-            return text + (frame.map { " at output frame \($0)" } ?? " before the first frame")
+        /// The event as a finding names it.
+        var named: VerifyFinding.Event {
+            VerifyFinding.Event(type: type.rawValue, event: event?.rawValue, command: command, breakIndex: breakIndex, adIndex: adIndex,
+                                placement: placement, card: card, adID: adID, scene: scene?.rawValue, frame: frame)
         }
     }
 
@@ -256,18 +260,24 @@ enum GoldenComparison {
         events.filter { $0.type != .log }.map(EventKey.init)
     }
 
-    static func firstEventDifference(_ events: [SessionEvent], golden: [SessionEvent]) -> String? {
+    /// The first difference of the event log from the golden's, if any.
+    static func eventDifference(_ events: [SessionEvent], golden: [SessionEvent]) -> VerifyFinding.Detail? {
         let keys = eventKeys(events), expected = eventKeys(golden)
         for (i, (key, want)) in zip(keys, expected).enumerated() where key != want {
-            return "event \(i + 1): \(key.words), the golden has \(want.words)"
+            return .goldenEvent(number: i + 1, event: key.named, expected: want.named)
         }
         if keys.count > expected.count {
-            return "event \(expected.count + 1): \(keys[expected.count].words) is not in the golden (it has \(expected.count) events)"
+            return .goldenEventExtra(number: expected.count + 1, event: keys[expected.count].named, goldenCount: expected.count)
         }
         if expected.count > keys.count {
-            return "event \(keys.count + 1): the golden has \(expected[keys.count].words); the output's log ends after \(keys.count) events"
+            return .goldenEventMissing(number: keys.count + 1, expected: expected[keys.count].named, count: keys.count)
         }
         return nil
+    }
+
+    /// That difference's sentence.
+    static func firstEventDifference(_ events: [SessionEvent], golden: [SessionEvent]) -> String? {
+        eventDifference(events, golden: golden)?.text
     }
 
     /// The event log written beside a timeline: `OUT.events.jsonl` for `OUT.timeline.json`, `events.jsonl` beside
@@ -295,7 +305,4 @@ enum GoldenComparison {
         var reason: String
         var description: String { reason }
     }
-
-    /// `(x,y 160x90)`.
-    static func words(_ rect: Timeline.Rect) -> String { "(\(rect.x),\(rect.y) \(rect.width)x\(rect.height))" }
 }

@@ -102,7 +102,7 @@ public enum HLSVerifier {
         func remove() { if let joined { TemporaryRemux.remove(joined) } }
     }
 
-    /// What is wrong with the playlist's segments and markers, in words; empty when they match the timeline.
+    /// What is wrong with the playlist's segments and markers; empty when they match the timeline.
     static func markerProblems(_ reading: HLSPlaylistReading, timeline: Timeline, rate: FrameRate, ptsOffset: Int64) -> [VerifyFinding] {
         var problems: [VerifyFinding] = []
         let segments = reading.playlist.segments
@@ -115,12 +115,12 @@ public enum HLSVerifier {
             // EXTINF has six decimals: within half a microsecond of a whole number of frames.
             let error = frames - Rational(whole)
             if Rational.max(error, .zero - error) * Rational(2_000_000) > rate.perSecond {
-                problems.append(.init(.hlsSegmentDuration, .playlistSegment(i), "segment \(i) (\(segment.uri)) lasts \(segment.duration.doubleValue) s, not a whole number of frames"))
+                problems.append(.init(.hlsSegmentDuration(segment: i, uri: segment.uri, seconds: segment.duration.doubleValue)))
             }
             frame += whole
         }
         if frame != timeline.output.frames {
-            problems.append(.init(.hlsLength, .render, "the playlist lasts \(frame) frames, the render \(timeline.output.frames)"))
+            problems.append(.init(.hlsLength(frames: frame, expected: timeline.output.frames)))
         }
         func seconds(_ frames: Int64) -> Rational { Rational(frames) / rate.perSecond }
         func ticks(_ frames: Int64) -> UInt64 { UInt64((seconds(frames) * Rational(SpliceInfoSection.clockRate)).rounded) }
@@ -129,43 +129,48 @@ public enum HLSVerifier {
         let breaks = HLSRender.breaks(of: timeline, plan: nil)
         let origin = reading.playlist.programDateTime
         for b in breaks {
-            let name = "break \(b.index) (frames \(b.startFrame)..<\(b.endFrame))"
+            let marked = VerifyFinding.Break(index: b.index, startFrame: b.startFrame, endFrame: b.endFrame)
             let length = seconds(b.endFrame - b.startFrame)
             guard let first = starts.firstIndex(of: b.startFrame) else {
-                problems.append(.init(.hlsBreakBoundary, .adBreak(b.index), "\(name): no segment starts where it starts"))
+                problems.append(.init(.hlsBreakStart(adBreak: marked)))
                 continue
             }
             let after = starts.firstIndex(of: b.endFrame)
-            if b.endFrame != frame, after == nil { problems.append(.init(.hlsBreakBoundary, .adBreak(b.index), "\(name): no segment starts where it ends")) }
+            if b.endFrame != frame, after == nil { problems.append(.init(.hlsBreakEnd(adBreak: marked))) }
             if !reading.cueOuts.contains(where: { $0.segment == first && close($0.duration, length) }) {
-                problems.append(.init(.hlsCueOut, .adBreak(b.index), "\(name): no EXT-X-CUE-OUT of \(length.doubleValue) s before segment \(first)"))
+                problems.append(.init(.hlsCueOut(adBreak: marked, seconds: length.doubleValue, segment: first)))
             }
             if let after, !reading.cueIns.contains(after) {
-                problems.append(.init(.hlsCueIn, .adBreak(b.index), "\(name): no EXT-X-CUE-IN before segment \(after)"))
+                problems.append(.init(.hlsCueIn(adBreak: marked, segment: after)))
             }
             guard let range = reading.dateRanges.first(where: { $0.id == "break-\(b.index)" }) else {
-                problems.append(.init(.hlsDateRange, .adBreak(b.index), "\(name): no EXT-X-DATERANGE break-\(b.index)"))
+                problems.append(.init(.hlsDateRangeMissing(adBreak: marked)))
                 continue
             }
             if let origin, abs(range.startDate.timeIntervalSince(origin) - seconds(b.startFrame).doubleValue) > 0.0005 {
-                problems.append(.init(.hlsDateRange, .adBreak(b.index), "\(name): START-DATE is \(range.startDate.timeIntervalSince(origin)) s after the program date-time, not \(seconds(b.startFrame).doubleValue)"))
+                problems.append(.init(.hlsStartDate(adBreak: marked, seconds: range.startDate.timeIntervalSince(origin),
+                                                    expected: seconds(b.startFrame).doubleValue)))
             }
-            if range.segment != first { problems.append(.init(.hlsDateRange, .adBreak(b.index), "\(name): its EXT-X-DATERANGE precedes segment \(range.segment), not \(first)")) }
-            if !close(range.duration, length) { problems.append(.init(.hlsDateRange, .adBreak(b.index), "\(name): DURATION is \(range.duration.map { "\($0.doubleValue)" } ?? "missing"), not \(length.doubleValue)")) }
+            if range.segment != first { problems.append(.init(.hlsDateRangeSegment(adBreak: marked, segment: range.segment, expected: first))) }
+            if !close(range.duration, length) {
+                problems.append(.init(.hlsDateRangeDuration(adBreak: marked, seconds: range.duration?.doubleValue, expected: length.doubleValue)))
+            }
             let out = SpliceInfoSection.SpliceInsert(eventID: UInt32(b.index + 1), outOfNetwork: true, pts: ticks(b.startFrame) + UInt64(ptsOffset),
                                                      breakDuration: .init(autoReturn: true, duration: ticks(b.endFrame - b.startFrame)))
             if range.scte35Out?.command != .spliceInsert(out) {
-                problems.append(.init(.hlsSCTE35, .adBreak(b.index), "\(name): SCTE35-OUT is \(range.scte35Out.map { "\($0.command)" } ?? "missing"), not a splice_insert out of the network at PTS \(out.pts!) for \(ticks(b.endFrame - b.startFrame)) ticks"))
+                problems.append(.init(.hlsSCTE35Out(adBreak: marked, found: range.scte35Out, pts: out.pts!,
+                                                    ticks: ticks(b.endFrame - b.startFrame))))
             }
             if let after {
                 let back = SpliceInfoSection.SpliceInsert(eventID: UInt32(b.index + 1), outOfNetwork: false, pts: ticks(b.endFrame) + UInt64(ptsOffset))
                 if range.scte35In?.command != .spliceInsert(back) || range.inSegment != after {
-                    problems.append(.init(.hlsSCTE35, .adBreak(b.index), "\(name): SCTE35-IN is \(range.scte35In.map { "\($0.command)" } ?? "missing"), not a splice_insert back in the network at PTS \(back.pts!) before segment \(after)"))
+                    problems.append(.init(.hlsSCTE35In(adBreak: marked, found: range.scte35In, pts: back.pts!,
+                                                       segment: after)))
                 }
             }
         }
         if reading.dateRanges.count != breaks.count || reading.cueOuts.count != breaks.count {
-            problems.append(.init(.hlsMarkerCount, .render, "the playlist marks \(reading.dateRanges.count) date range(s) and \(reading.cueOuts.count) EXT-X-CUE-OUT(s) for \(breaks.count) break(s)"))
+            problems.append(.init(.hlsMarkerCount(dateRanges: reading.dateRanges.count, cueOuts: reading.cueOuts.count, breaks: breaks.count)))
         }
         return problems
     }

@@ -25,11 +25,13 @@ enum LayoutInvariants {
         var rule: String
         var bound: PixelRect
 
-        var description: String {
-            "frame \(frame): \(layer) at \(Self.text(rect)) is not \(rule) at \(Self.text(bound))"
+        /// The violation as a finding's facts.
+        var detail: VerifyFinding.Detail {
+            .layoutRule(frame: frame, layer: layer, rect: Timeline.Rect(rect), rule: rule, bound: Timeline.Rect(bound))
         }
 
-        static func text(_ r: PixelRect) -> String { "x=\(r.x), y=\(r.y), \(r.width)x\(r.height)" }
+        /// The finding's sentence.
+        var description: String { detail.text }
     }
 
     /// Every rule broken by `timeline`, one violation per layer and rule at the first segment that breaks it

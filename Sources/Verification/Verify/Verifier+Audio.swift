@@ -6,17 +6,7 @@ import VideoPipeline
 
 extension Verifier {
     /// What a segment's audio should be: its source's tone, or silence (paused, or a source without audio).
-    enum Sound: Equatable {
-        case tone(Double)
-        case silence
-
-        var label: String {
-            switch self {
-            case .tone(let hz): "a \(Int(hz.rounded())) Hz tone"
-            case .silence: "silence"
-            }
-        }
-    }
+    typealias Sound = VerifyFinding.Sound
 
     /// Tones this close (in Hz) are one tone: two files made with the same `--tone` measure a few hundredths of a
     /// hertz apart, and as two candidates neither would ever win (`ToneAnalyzer.dominantTone`).
@@ -39,7 +29,7 @@ extension Verifier {
         let output: MediaSource
         do { output = try MediaSource(path: path, format: format) } catch { throw .media(error) }
         guard output.hasAudio else {
-            problems.append(.init(.audioMissing, .render, "the output has no audio"))
+            problems.append(.init(.audioMissing))
             return []
         }
         var sounds: [Sound] = []
@@ -109,9 +99,9 @@ extension Verifier {
                         frame: segment.outStartFrame, expectedSample: start, foundSample: offset.map { start + $0 },
                         offsetFrames: offset.map { Double($0) / Double(perFrame) }, ok: ok))
                     if !ok {
-                        problems.append(.init(.audioOffset, .frame(segment.outStartFrame), offset.map {
-                            "the audio of \(name(segment)) changes \(String(format: "%.1f", abs(Double($0) / Double(perFrame)))) frames \($0 < 0 ? "before" : "after") its video at output frame \(segment.outStartFrame)"
-                        } ?? "no change of sound found near output frame \(segment.outStartFrame), where \(name(segment)) begins"))
+                        problems.append(.init(offset.map {
+                            .audioChange(frame: segment.outStartFrame, segment: .init(segment), offsetFrames: Double($0) / Double(perFrame))
+                        } ?? .audioChangeNotFound(frame: segment.outStartFrame, segment: .init(segment))))
                     }
                 }
             }
@@ -122,8 +112,8 @@ extension Verifier {
             let samples = try read(start + (audible - Int64(length)) / 2, length)
             let heard = sound(of: samples[..<length])
             if heard != sounds[i] {
-                problems.append(.init(.audioSource, .frames(first: segment.outStartFrame, last: segment.outEndFrame - 1),
-                                      "output frames \(segment.outStartFrame)–\(segment.outEndFrame - 1) (\(fullName(segment))) sound like \(heard?.label ?? "noise"), expected \(sounds[i].label)"))
+                problems.append(.init(.audioSource(first: segment.outStartFrame, last: segment.outEndFrame - 1, segment: .init(segment),
+                                                   heard: heard, expected: sounds[i])))
             }
         }
         return boundaries

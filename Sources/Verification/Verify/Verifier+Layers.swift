@@ -46,7 +46,8 @@ extension Verifier {
         do { reader = try FrameReader(path: outputPath) } catch { throw .media(error) }
         var unverifiable: Set<String> = [], skipped: Set<String> = []
         // One problem per layer and segment, with the later frames it fails at: not three lines for one mistake.
-        var failures: [(layer: String, first: String, subject: VerifyFinding.Subject, frames: [Int64])] = []
+        var failures: [(segment: Int, name: String, rect: PixelRect, frame: Int64, differences: [VerifyFinding.LayerDifference],
+                        later: [Int64])] = []
         do throws(MediaError) {
             while let picture = try reader.next() {
                 let n = reader.index - 1
@@ -56,13 +57,12 @@ extension Verifier {
                 for subject in expected.subjects.indices {
                     guard let result = compare(subject, expected: expected, observed: observed) else { continue }
                     report.checked += 1
-                    guard let reason = result.failure else { continue }
-                    let s = expected.subjects[subject], r = s.rect
-                    let place = "\(s.name) expected at x=\(r.x), y=\(r.y), \(r.width)x\(r.height)"
-                    if let k = failures.firstIndex(where: { $0.layer == "\(i): \(place)" }) {
-                        failures[k].frames.append(n)
+                    guard !result.differences.isEmpty else { continue }
+                    let s = expected.subjects[subject]
+                    if let k = failures.firstIndex(where: { $0.segment == i && $0.name == s.name && $0.rect == s.rect }) {
+                        failures[k].later.append(n)
                     } else {
-                        failures.append(("\(i): \(place)", "frame \(n): \(place), not found there (\(reason))", .layer(frame: n, name: s.name), []))
+                        failures.append((i, s.name, s.rect, n, result.differences, []))
                     }
                 }
                 unverifiable.formUnion(expected.unverifiable)
@@ -73,7 +73,7 @@ extension Verifier {
             throw .media(error)
         }
         problems += failures.prefix(50).map { f in
-            .init(.layerMismatch, f.subject, f.first + (f.frames.isEmpty ? "" : "; the same at frame\(f.frames.count == 1 ? "" : "s") \(f.frames.map(String.init).joined(separator: ", "))"))
+            .init(.layerMismatch(frame: f.frame, layer: f.name, rect: Timeline.Rect(f.rect), differences: f.differences, alsoAt: f.later))
         }
         report.notVerifiable = unverifiable.sorted()
         report.skipped = skipped.sorted()
@@ -82,7 +82,7 @@ extension Verifier {
 
     /// The layout rules `timeline` breaks (`LayoutInvariants`), as findings.
     static func layoutFindings(in timeline: Timeline) -> [VerifyFinding] {
-        LayoutInvariants.violations(in: timeline).map { .init(.layoutRule, .layer(frame: $0.frame, name: $0.layer), $0.description) }
+        LayoutInvariants.violations(in: timeline).map { VerifyFinding($0.detail) }
     }
 
     // MARK: - The expected screen
@@ -357,15 +357,15 @@ extension Verifier {
     }
 
     /// What one layer's check found: `nil` when nothing of it could be compared (covered, too small, its edges
-    /// all on the canvas's); otherwise the reasons it fails in words, or no failure.
+    /// all on the canvas's); otherwise the ways it differs from its expected picture (none: it holds).
     struct LayerResult {
-        var failure: String?
+        var differences: [VerifyFinding.LayerDifference]
     }
 
     static func compare(_ subject: Int, expected: ExpectedScreen, observed: ColorProbe) -> LayerResult? {
         let rect = expected.subjects[subject].rect
         var compared = 0
-        var reasons: [String] = []
+        var differences: [VerifyFinding.LayerDifference] = []
         func owned(_ block: PixelRect) -> Bool { expected.owner(of: block)?.subject == subject }
         func comparison(_ block: PixelRect) -> BlockComparison? {
             guard let e = expected.probe.mean(in: block), let o = observed.mean(in: block) else { return nil }
@@ -380,7 +380,7 @@ extension Verifier {
             if miss == nil, !c.matches { miss = c }
         }
         if let miss {
-            reasons.append("the inside differs at x=\(miss.block.x), y=\(miss.block.y): \(describe(miss.observed)), expected \(describe(miss.expected))")
+            differences.append(.inside(x: miss.block.x, y: miss.block.y, found: .init(miss.observed), expected: .init(miss.expected)))
         }
         // Each edge: inside strips like the layer, outside strips unlike it.
         for edge in Edge.allCases {
@@ -403,14 +403,12 @@ extension Verifier {
                 if sameColor(o, i.expected) { spills += 1 }
             }
             compared += inside + judged
-            if insideMisses > 0 { reasons.append("its \(edge) edge differs inside") }
-            if judged > 0, spills == judged { reasons.append("it goes on past its \(edge) edge") }
+            if insideMisses > 0 { differences.append(.edgeInside(edge)) }
+            if judged > 0, spills == judged { differences.append(.pastEdge(edge)) }
         }
         guard compared > 0 else { return nil }
-        return LayerResult(failure: reasons.isEmpty ? nil : reasons.joined(separator: "; "))
+        return LayerResult(differences: differences)
     }
-
-    static func describe(_ c: YUVColor) -> String { "Y/U/V \(c.y)/\(c.u)/\(c.v)" }
 
     /// Up to 8x8 blocks tiling `rect`, each shrunk by the edge gap plus the strip so that the edges are left to
     /// the edge checks; none when `rect` is too small for a block of 2x2 pixels.
@@ -432,10 +430,10 @@ extension Verifier {
     }
 
     /// A side of a layer's rectangle.
-    enum Edge: String, CaseIterable, CustomStringConvertible {
+    public enum Edge: String, CaseIterable, Codable, Hashable, Sendable, CustomStringConvertible {
         case left, right, top, bottom
 
-        var description: String { rawValue }
+        public var description: String { rawValue }
 
         /// Pairs of strips along this edge, up to 8, each just inside and just outside it, kept clear of the
         /// corners (where another edge's neighbour begins).

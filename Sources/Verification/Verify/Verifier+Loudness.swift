@@ -55,16 +55,13 @@ public struct LoudnessCheck: Codable, Hashable, Sendable {
         }
 
         enum CodingKeys: String, CodingKey {
-            case breakIndex = "break", adIndex = "ad", fullScreen, outStartFrame, outEndFrame, measure, measured, target, reached, truePeak, ok
+            // Beside the ad's own keys (`Ad`'s).
+            case outStartFrame, outEndFrame, measure, measured, target, reached, truePeak, ok
         }
 
         public init(from decoder: Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
-            if let fullScreen = try c.decodeIfPresent(Timeline.SourceLoudness.FullScreen.self, forKey: .fullScreen) {
-                ad = .fullScreen(fullScreen)
-            } else {
-                ad = .linear(breakIndex: try c.decode(Int.self, forKey: .breakIndex), adIndex: try c.decode(Int.self, forKey: .adIndex))
-            }
+            ad = try Ad(from: decoder)
             outStartFrame = try c.decode(Int64.self, forKey: .outStartFrame)
             outEndFrame = try c.decode(Int64.self, forKey: .outEndFrame)
             measure = try c.decode(String.self, forKey: .measure)
@@ -76,13 +73,8 @@ public struct LoudnessCheck: Codable, Hashable, Sendable {
         }
 
         public func encode(to encoder: Encoder) throws {
+            try ad.encode(to: encoder)
             var c = encoder.container(keyedBy: CodingKeys.self)
-            switch ad {
-            case .linear(let b, let a):
-                try c.encode(b, forKey: .breakIndex)
-                try c.encode(a, forKey: .adIndex)
-            case .fullScreen(let fullScreen): try c.encode(fullScreen, forKey: .fullScreen)
-            }
             try c.encode(outStartFrame, forKey: .outStartFrame)
             try c.encode(outEndFrame, forKey: .outEndFrame)
             try c.encode(measure, forKey: .measure)
@@ -93,25 +85,19 @@ public struct LoudnessCheck: Codable, Hashable, Sendable {
             try c.encode(ok, forKey: .ok)
         }
 
-        var name: String {
-            switch ad {
-            case .linear(let b, let a): "break \(b) ad \(a) (frames \(outStartFrame)–\(outEndFrame))"
-            case .fullScreen(let f): "the full-screen ad of request \(f.request) over scene \"\(f.scene)\" (frames \(outStartFrame)–\(outEndFrame))"
-            }
-        }
+        /// The play as the report names it (`break 0 ad 1 (frames 90–210)`).
+        var name: String { Self.name(of: ad, outStartFrame: outStartFrame, outEndFrame: outEndFrame) }
 
-        /// What is wrong with it, in words (empty when `ok`).
+        /// What is wrong with it (none when `ok`).
         var problems: [VerifyFinding] {
             var problems: [VerifyFinding] = []
             if let target, let measured, abs(measured - (reached ?? target)) > LoudnessCheck.tolerance {
-                let off = LoudnessCheck.text(abs(measured - (reached ?? target)), over: LoudnessCheck.tolerance)
-                let limited = reached.map { ", limited to \(LoudnessCheck.text($0)) LUFS" } ?? ""
-                problems.append(.init(.loudnessLevel, .ad(name),
-                                      "loudness: \(name): \(measure) \(LoudnessCheck.text(measured)) LUFS, target \(LoudnessCheck.text(target)) LUFS\(limited): \(off) LU off (±1 LU allowed)"))
+                problems.append(.init(.loudnessLevel(ad: ad, outStartFrame: outStartFrame, outEndFrame: outEndFrame, measure: measure,
+                                                     measured: measured, target: target, reached: reached)))
             }
             if let truePeak, truePeak > LoudnessCheck.maxTruePeak {
-                problems.append(.init(.loudnessTruePeak, .ad(name),
-                                      "loudness: \(name): true peak \(LoudnessCheck.text(truePeak, over: LoudnessCheck.maxTruePeak)) dBTP is over \(LoudnessCheck.text(LoudnessCheck.maxTruePeak)) dBTP"))
+                problems.append(.init(.truePeak(ad: ad, outStartFrame: outStartFrame, outEndFrame: outEndFrame, truePeak: truePeak,
+                                                ceiling: LoudnessCheck.maxTruePeak)))
             }
             return problems
         }
@@ -143,6 +129,31 @@ public struct LoudnessCheck: Codable, Hashable, Sendable {
 
     /// The measure of a play shorter than the momentary window (400 ms): not judged.
     static let tooShort = "tooShort"
+}
+
+/// `{"break": 0, "ad": 1}` for a linear ad, `{"fullScreen": {"request", "scene"}}` for a full-screen one: the keys a
+/// segment of the check writes it with.
+extension LoudnessCheck.Segment.Ad: Codable {
+    enum CodingKeys: String, CodingKey { case breakIndex = "break", adIndex = "ad", fullScreen }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        if let fullScreen = try c.decodeIfPresent(Timeline.SourceLoudness.FullScreen.self, forKey: .fullScreen) {
+            self = .fullScreen(fullScreen)
+        } else {
+            self = .linear(breakIndex: try c.decode(Int.self, forKey: .breakIndex), adIndex: try c.decode(Int.self, forKey: .adIndex))
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .linear(let b, let a):
+            try c.encode(b, forKey: .breakIndex)
+            try c.encode(a, forKey: .adIndex)
+        case .fullScreen(let fullScreen): try c.encode(fullScreen, forKey: .fullScreen)
+        }
+    }
 }
 
 extension Verifier {

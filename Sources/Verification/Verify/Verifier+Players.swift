@@ -65,9 +65,8 @@ extension Verifier {
                     let got = picture.locateStamp(inside: check.rect)
                     if got?.sourceID == check.sourceID, got.map({ Int64($0.frameIndex) }) == check.frameIndex { continue }
                     reported.insert([check.segment, check.layer])
-                    let what = check.kind == .fullscreen ? "full-screen ad" : "player"
-                    problems.append(.init(.playerMismatch, .frame(n), "output frame \(n): scene \(check.scene)'s \(what) (\(check.kind.rawValue) layer) shows "
-                        + "\(describe(got)), the timeline says \(check.sourceID) frame \(check.frameIndex)"))
+                    problems.append(.init(.playerStamp(frame: n, scene: check.scene.rawValue, kind: check.kind, shown: got.map { .init($0) },
+                                                       expected: .init(source: check.sourceID, frame: check.frameIndex))))
                     if problems.count >= 50 { return problems }
                 }
             }

@@ -90,9 +90,9 @@ public enum Verifier {
         var notes: [String] = []
 
         if Int64(observed.count) != timeline.output.frames {
-            problems.append(.init(.outputFrameCount, .render, "the output has \(observed.count) frames, the timeline says \(timeline.output.frames)"))
+            problems.append(.init(.frameCount(found: Int64(observed.count), expected: timeline.output.frames, against: .timeline)))
         }
-        problems += compare(observed: observed, expected: expected, against: "the timeline", notes: &notes)
+        problems += compare(observed: observed, expected: expected, against: .timeline, notes: &notes)
         problems += continuity(timeline, seekFrames: try seekFrames(request.events))
         let layers = try checkLayers(timeline, rate: rate, outputPath: request.seekable, timelinePath: timelinePath,
                                      frameLimit: Int64(observed.count), problems: &problems)
@@ -106,14 +106,14 @@ public enum Verifier {
             if request.goldenScope.includes(.frames) {
                 if golden.output.fps != timeline.output.fps || golden.output.width != timeline.output.width
                     || golden.output.height != timeline.output.height {
-                    problems.append(.init(.outputFormat, .render, "the output is \(timeline.output.width)x\(timeline.output.height) at \(timeline.output.fps) fps, expected \(golden.output.width)x\(golden.output.height) at \(golden.output.fps) fps"))
+                    problems.append(.init(.format(found: .init(timeline.output), expected: .init(golden.output))))
                 }
                 let goldenExpected = try expectations(golden, rate: goldenRate, frameLimit: media.frames, sources: &sources, path: goldenPath)
                 if Int64(observed.count) != golden.output.frames {
-                    problems.append(.init(.outputFrameCount, .render, "the output has \(observed.count) frames, expected \(golden.output.frames)"))
+                    problems.append(.init(.frameCount(found: Int64(observed.count), expected: golden.output.frames, against: .golden)))
                 }
                 var ignored: [String] = []
-                problems += compare(observed: observed, expected: goldenExpected, against: "expected", notes: &ignored)
+                problems += compare(observed: observed, expected: goldenExpected, against: .golden, notes: &ignored)
             }
             let screen = GoldenComparison.compare(timeline, eventsPath: request.events, golden: golden, goldenPath: goldenPath,
                                                   scope: request.goldenScope)
@@ -236,8 +236,9 @@ public enum Verifier {
         return result
     }
 
-    /// Compares the pixels with the promises and says, in words, where they part.
-    static func compare(observed: [Observation], expected: [Expectation], against: String, notes: inout [String]) -> [VerifyFinding] {
+    /// Compares the pixels with the promises and finds where they part.
+    static func compare(observed: [Observation], expected: [Expectation], against: VerifyFinding.Reference,
+                        notes: inout [String]) -> [VerifyFinding] {
         var problems: [VerifyFinding] = []
         var smallFrames = 0
         var n = 0
@@ -247,7 +248,7 @@ public enum Verifier {
             if got.tooSmall { smallFrames += 1; n += 1; continue }
             // Under a full-screen ad or a slider the player's picture is not on screen: that layer is checked instead.
             if want.segment.pictureCover != nil { n += 1; continue }
-            problems.append(sentence(at: n, observed: observed, expected: expected, against: against))
+            problems.append(difference(at: n, observed: observed, expected: expected, against: against))
             // Skip to the next expected segment so that one shifted boundary is one problem, not hundreds.
             let segment = want.segmentIndex
             while n < min(observed.count, expected.count), expected[n].segmentIndex == segment { n += 1 }
@@ -260,36 +261,19 @@ public enum Verifier {
     }
 
     /// What starts with the segment: `break 1` for a break's first ad, `ad 2 of break 1`, or `content`.
-    static func name(_ segment: Timeline.Segment) -> String {
-        switch (segment.breakIndex, segment.adIndex) {
-        case let (b?, 0?): "break \(b)"
-        case let (b?, a?): "ad \(a) of break \(b)"
-        default: "content"
-        }
-    }
+    static func name(_ segment: Timeline.Segment) -> String { VerifyFinding.Segment(segment).name }
 
     /// The segment's own ad (`ad 0 of break 1`), or `content`.
-    static func fullName(_ segment: Timeline.Segment) -> String {
-        switch (segment.breakIndex, segment.adIndex) {
-        case let (b?, a?): "ad \(a) of break \(b)"
-        default: "content"
-        }
-    }
+    static func fullName(_ segment: Timeline.Segment) -> String { VerifyFinding.Segment(segment).fullName }
 
-    static func describe(_ stamp: FrameStamp?) -> String {
-        stamp.map { "\($0.sourceID) frame \($0.frameIndex)" } ?? "no stamp"
-    }
-
-    /// The first difference at frame `n`, put as a person would: a boundary that moved, a source swapped, or a
+    /// The first difference at frame `n`, as a person would see it: a boundary that moved, a source swapped, or a
     /// frame lost or repeated.
-    static func sentence(at n: Int, observed: [Observation], expected: [Expectation], against: String) -> VerifyFinding {
+    static func difference(at n: Int, observed: [Observation], expected: [Expectation], against: VerifyFinding.Reference) -> VerifyFinding {
         let count = min(observed.count, expected.count)
         let want = expected[n]
         let got = observed[n].stamp
-        func says(_ frame: Int) -> String { against == "expected" ? "expected \(frame)" : "\(against) says \(frame)" }
-        func started(_ e: Expectation) -> String {
-            "\(name(e.segment)) \(e.segment.kind == .content && e.segment.outStartFrame > 0 ? "resumed" : "started")"
-        }
+        /// Content resumes after its first segment; anything else starts.
+        func resumes(_ e: Expectation) -> Bool { e.segment.kind == .content && e.segment.outStartFrame > 0 }
         // A later segment's source is already on screen: that segment started early. Unless this segment's
         // source is on screen where that one should begin: then the two traded places.
         if let got, got.sourceID != want.stamp.sourceID,
@@ -297,7 +281,8 @@ public enum Verifier {
            expected[n..<count].first(where: { $0.segmentIndex != want.segmentIndex })?.segmentIndex == next.segmentIndex,
            !(Int(next.segment.outStartFrame) < count
              && observed[Int(next.segment.outStartFrame)].stamp?.sourceID == want.stamp.sourceID) {
-            return .init(.framesBoundary, .frame(Int64(n)), "\(started(next)) at output frame \(n), \(says(Int(next.segment.outStartFrame)))")
+            return .init(.segmentStarted(frame: Int64(n), segment: .init(next.segment), resumes: resumes(next),
+                                         expectedFrame: next.segment.outStartFrame, against: against))
         }
         // The previous source plays on where this segment should have begun, until this segment's source
         // appears: it started late.
@@ -306,28 +291,25 @@ public enum Verifier {
             var m = n
             while m < count, observed[m].stamp?.sourceID == got.sourceID { m += 1 }
             if m < count, observed[m].stamp?.sourceID == want.stamp.sourceID {
-                return .init(.framesBoundary, .frame(Int64(m)), "\(started(want)) at output frame \(m), \(says(n))")
+                return .init(.segmentStarted(frame: Int64(m), segment: .init(want.segment), resumes: resumes(want),
+                                             expectedFrame: Int64(n), against: against))
             }
         }
         if let got, got.sourceID == want.stamp.sourceID {
-            let delta = got.frameIndex - want.stamp.frameIndex
-            let offset = "\(abs(delta)) frame\(abs(delta) == 1 ? "" : "s") \(delta > 0 ? "ahead" : "behind")"
             // At a splice the offset says where the segment started, not that frames were lost or repeated: the
             // frames before it belong to another source.
             if Int64(n) == want.segment.outStartFrame, n > 0 {
-                return .init(.framesBoundary, .frame(Int64(n)),
-                             "\(started(want)) at \(describe(got)) at output frame \(n), \(against == "expected" ? "expected" : "\(against) says") frame \(want.stamp.frameIndex) (\(offset))")
+                return .init(.segmentStartedAtFrame(frame: Int64(n), segment: .init(want.segment), resumes: resumes(want), shown: .init(got),
+                                                    expected: Int64(want.stamp.frameIndex), against: against))
             }
-            return .init(.framesOffset, .frame(Int64(n)),
-                         "output frame \(n) shows \(describe(got)), \(against == "expected" ? "expected" : "\(against) says") frame \(want.stamp.frameIndex) (\(offset): frames \(delta > 0 ? "lost" : "repeated"))")
+            return .init(.frameShifted(frame: Int64(n), shown: .init(got), expected: Int64(want.stamp.frameIndex), against: against))
         }
         var end = n
         while end + 1 < count, expected[end + 1].segmentIndex == want.segmentIndex, observed[end + 1].stamp?.sourceID == got?.sourceID {
             end += 1
         }
-        let shown = got.map(\.sourceID) ?? "no stamp"
-        return .init(.framesSource, .frames(first: Int64(n), last: Int64(end)),
-                     "output frames \(n)–\(end) show \(shown), \(against == "expected" ? "expected" : "\(against) says") \(want.stamp.sourceID) (\(fullName(want.segment)))")
+        return .init(.sourceShown(first: Int64(n), last: Int64(end), shown: got?.sourceID, expected: want.stamp.sourceID,
+                                  segment: .init(want.segment), against: against))
     }
 
     /// Content must go on where it paused: each content segment starts at the tick where the content had got
@@ -340,11 +322,7 @@ public enum Verifier {
             defer { lastEnd = segment.outEndFrame }
             let sought = seekFrames.contains { $0 >= lastEnd - 1 && $0 <= segment.outStartFrame }
             if let reached, !segment.paused, segment.srcStartTick != reached, !sought {
-                let delta = segment.srcStartTick - reached
-                let ticks = delta > 0 ? reached..<segment.srcStartTick : segment.srcStartTick..<reached
-                let which = ticks.count == 1 ? "tick \(ticks.lowerBound) was" : "ticks \(ticks.lowerBound)–\(ticks.upperBound - 1) were"
-                problems.append(.init(.contentDiscontinuity, .frame(segment.outStartFrame),
-                                      "content resumed at tick \(segment.srcStartTick) at output frame \(segment.outStartFrame): \(which) \(delta > 0 ? "lost" : "shown twice")"))
+                problems.append(.init(.contentDiscontinuity(frame: segment.outStartFrame, tick: segment.srcStartTick, expectedTick: reached)))
             }
             if !segment.paused { reached = segment.srcEndTick }
         }

@@ -1,7 +1,9 @@
-/// One problem `pipctl verify` found: what kind of problem it is (`code`, stable and documented in docs/VERIFY.md),
-/// what it is about (`subject`), and its sentence (`description`, the report's line). `verify --json` writes each
-/// with its code; the text report writes only the sentence.
-public struct VerifyFinding: Codable, Hashable, Sendable, CustomStringConvertible {
+/// One problem `pipctl verify` found, as typed facts (`detail`: one case per kind of problem, with the frames, names
+/// and values it is about). From them follow what kind of problem it is (`code`, stable and documented in
+/// docs/VERIFY.md), what it is about (`subject`), and its sentence (`text`, the report's line), which is written only
+/// at the edge (`VerifyFinding+Text.swift`), never where the problem is found. `verify --json` writes each with
+/// its code, subject, sentence and detail; the text report writes only the sentence.
+public struct VerifyFinding: Hashable, Sendable, CustomStringConvertible {
     /// One kind of problem, by a stable name: scripts key on these, never on the sentence.
     public enum Code: String, Codable, Hashable, Sendable, CaseIterable {
         /// The output's frame count is not the timeline's (or the golden's).
@@ -79,18 +81,44 @@ public struct VerifyFinding: Codable, Hashable, Sendable, CustomStringConvertibl
         public static func frame(_ n: Int64) -> Subject { .frames(first: n, last: n) }
     }
 
-    public var code: Code
-    public var subject: Subject
-    /// The sentence, as the text report writes it.
-    public var text: String
+    /// What was found, as typed facts.
+    public var detail: Detail
 
-    public init(_ code: Code, _ subject: Subject, _ text: String) {
-        self.code = code
-        self.subject = subject
-        self.text = text
+    public init(_ detail: Detail) {
+        self.detail = detail
     }
 
+    /// The kind of problem: the detail's.
+    public var code: Code { detail.code }
+    /// What the problem is about: the detail's.
+    public var subject: Subject { detail.subject }
+    /// The sentence, as the text report writes it.
+    public var text: String { detail.text }
+
     public var description: String { text }
+}
+
+/// `{"code", "subject", "text", "detail"}`: the code, subject and sentence as `verify --json` always wrote them, and the
+/// typed facts they come from. Read back from its detail (a code that is not the detail's is refused).
+extension VerifyFinding: Codable {
+    enum CodingKeys: String, CodingKey { case code, subject, text, detail }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        detail = try c.decode(Detail.self, forKey: .detail)
+        if let code = try c.decodeIfPresent(Code.self, forKey: .code), code != detail.code {
+            throw DecodingError.dataCorruptedError(forKey: .code, in: c,
+                                                   debugDescription: "\(code.rawValue) is not the code of a \(detail.kind.rawValue) finding")
+        }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(code, forKey: .code)
+        try c.encode(subject, forKey: .subject)
+        try c.encode(text, forKey: .text)
+        try c.encode(detail, forKey: .detail)
+    }
 }
 
 extension VerifyFinding.Subject: Codable {

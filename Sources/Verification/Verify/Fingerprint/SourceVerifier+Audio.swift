@@ -24,7 +24,7 @@ extension SourceVerifier {
         let output: MediaSource
         do { output = try MediaSource(path: path, format: format) } catch { throw .media(error) }
         guard output.hasAudio else {
-            problems.append(.init(.audioMissing, .render, "the output has no audio"))
+            problems.append(.init(.audioMissing))
             return []
         }
         let factor = max(1, format.sampleRate / correlationRate)
@@ -66,9 +66,9 @@ extension SourceVerifier {
                 let x = try read(output, from: start + offset, count: length)
                 let y = try read(media, from: segment.sound.sourceStart + offset - reach, count: length + 2 * reach)
                 let splice = place == .start ? segment.outStartFrame : segment.outEndFrame
-                let where_ = "\(place == .start ? "after" : "before") output frame \(splice) (\(SourceVerifier.clock(splice, rate: rate)))"
+                let at = VerifyFinding.FrameTime(splice, rate: rate)
                 guard let aligned = correlate(x, y, reach: Int(reach) / factor) else {
-                    notes.append("the sound of \(Verifier.fullName(segment)) \(where_) is silent or periodic: its alignment is not verifiable")
+                    notes.append("the sound of \(Verifier.fullName(segment)) \(VerifyFinding.splice(at, place)) is silent or periodic: its alignment is not verifiable")
                     result.append(.init(segment: i, place: place, frame: splice, offsetMilliseconds: nil, correlation: nil, ok: true))
                     continue
                 }
@@ -78,7 +78,7 @@ extension SourceVerifier {
                 result.append(.init(segment: i, place: place, frame: splice, offsetMilliseconds: late,
                                     correlation: aligned.correlation, ok: ok))
                 if !ok {
-                    problems.append(.init(.audioOffset, .frame(splice), "the sound of \(Verifier.fullName(segment)) is \(Int(abs(late).rounded())) ms \(late > 0 ? "late" : "early") \(where_) (tolerance \(String(format: "%.1f", tolerance)) ms, one frame)"))
+                    problems.append(.init(.soundOffset(at: at, place: place, segment: .init(segment), milliseconds: late, tolerance: tolerance)))
                 }
             }
         }

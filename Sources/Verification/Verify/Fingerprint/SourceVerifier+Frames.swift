@@ -73,28 +73,25 @@ extension SourceVerifier {
     }
 
     /// `0:10.000`: an output frame's time, for people.
-    static func clock(_ n: Int64, rate: FrameRate) -> String {
-        let ms = (Rational(n) * Rational(1000) / rate.perSecond).rounded
-        return String(format: "%d:%02d.%03d", ms / 60_000, ms / 1000 % 60, ms % 1000)
-    }
+    static func clock(_ n: Int64, rate: FrameRate) -> String { VerifyFinding.FrameTime(n, rate: rate).clock }
 
-    /// Puts the matches in words, segment by segment: boundaries that moved, frames lost or repeated, pictures that
-    /// are not the source's, and runs that cannot be told apart.
+    /// Finds what the matches say, segment by segment: boundaries that moved, frames lost or repeated, pictures that
+    /// are not the source's (problems), and runs that cannot be told apart (notes).
     ///
     /// Offsets are counted in output frames (ticks): a frame shows the source frame of tick `n + offset`, so a
     /// source at another rate, whose frames the frame-rate rule shows once or twice, keeps one offset until a frame
     /// is really lost or repeated.
-    static func describe(_ plan: Plan, matches: [Match], scans: Scans, against: String,
+    static func describe(_ plan: Plan, matches: [Match], scans: Scans, against: VerifyFinding.Reference,
                          problems: inout [VerifyFinding], notes: inout [String]) -> [SourceReport.SegmentResult] {
         let segments = plan.timeline.segments
         var results: [SourceReport.SegmentResult] = []
-        func at(_ n: Int64) -> String { "at output frame \(n) (\(clock(n, rate: plan.rate)))" }
-        func plural(_ count: Int64, _ word: String) -> String { "\(count) \(word)\(count == 1 ? "" : "s")" }
+        func at(_ n: Int64) -> VerifyFinding.FrameTime { VerifyFinding.FrameTime(n, rate: plan.rate) }
         var earlyNext: Int64 = 0
         for (i, segment) in segments.enumerated() {
             let start = Int(segment.outStartFrame), end = min(Int(segment.outEndFrame), matches.count)
             guard start < end else { continue }
             let label = Verifier.fullName(segment)
+            let named = VerifyFinding.Segment(segment)
             if let cover = segment.pictureCover {
                 // The player's picture is hidden: the covering layer is checked (`Verifier.checkLayers`) instead.
                 let by = switch cover {
@@ -107,7 +104,7 @@ extension SourceVerifier {
                 earlyNext = 0
                 continue
             }
-            let starts = "\(Verifier.name(segment)) \(segment.kind == .content && segment.outStartFrame > 0 ? "resumes" : "starts")"
+            let resumes = segment.kind == .content && segment.outStartFrame > 0
             var result = SourceReport.SegmentResult(segment: i, name: label, outStartFrame: segment.outStartFrame,
                                                     outEndFrame: segment.outEndFrame, identified: 0, ambiguous: 0,
                                                     unmatched: 0)
@@ -130,10 +127,12 @@ extension SourceVerifier {
                 }
             }
             if late > 0 {
-                problems.append(.init(.framesBoundary, .frame(Int64(start + late)), "\(starts) \(plural(Int64(late), "frame")) late, \(at(Int64(start + late))); \(against) output frame \(start)"))
+                problems.append(.init(.startsLate(at: at(Int64(start + late)), segment: named, resumes: resumes, frames: Int64(late),
+                                                  expectedFrame: Int64(start), against: against)))
             }
             if earlyNext > 0 {
-                problems.append(.init(.framesBoundary, .frame(Int64(start) - earlyNext), "\(starts) \(plural(earlyNext, "frame")) early, \(at(Int64(start) - earlyNext)); \(against) output frame \(start)"))
+                problems.append(.init(.startsEarly(at: at(Int64(start) - earlyNext), segment: named, resumes: resumes, frames: earlyNext,
+                                                   expectedFrame: Int64(start), against: against)))
             }
             // After a boundary that moved, the first frame identified sets the offset: it was reported as the move.
             var current: Int64? = late > 0 || earlyNext > 0 ? nil : 0
@@ -143,7 +142,8 @@ extension SourceVerifier {
             var ambiguousRun: (Int, Int)?
             func flushRuns() {
                 if let (a, b) = unmatchedRun {
-                    problems.append(.init(.framesSource, .frames(first: Int64(a), last: Int64(b)), "output frames \(a)–\(b) (\(clock(Int64(a), rate: plan.rate))) do not show \(label): \(against) \(segment.source) frames \(matches[a].expected)–\(matches[b].expected)"))
+                    problems.append(.init(.sourceNotShown(at: at(Int64(a)), last: Int64(b), segment: named, source: segment.source,
+                                                          expectedFirst: matches[a].expected, expectedLast: matches[b].expected, against: against)))
                     unmatchedRun = nil
                 }
                 if let (a, b) = ambiguousRun {
@@ -175,7 +175,7 @@ extension SourceVerifier {
                     }
                     guard !ticks.isEmpty else {
                         // A frame the rule never shows here (a 60 fps source seen at 30 fps shows every other one).
-                        problems.append(.init(.framesOffset, .frame(Int64(n)), "\(at(Int64(n))), \(label) shows its frame \(shown), \(against) \(m.expected)"))
+                        problems.append(.init(.frameNotOnTick(at: at(Int64(n)), segment: named, shown: shown, expected: m.expected, against: against)))
                         continue
                     }
                     guard let known = current else {
@@ -186,19 +186,20 @@ extension SourceVerifier {
                     let delta = offset - known
                     current = offset
                     if first, n == start, late == 0, earlyNext == 0 {
-                        problems.append(.init(.framesBoundary, .frame(Int64(n)), "\(starts) at its frame \(shown) \(at(Int64(n))), \(against) frame \(m.expected) (\(plural(abs(delta), "frame")) \(delta > 0 ? "lost" : "repeated"))"))
+                        problems.append(.init(.startsAtFrame(at: at(Int64(n)), segment: named, resumes: resumes, shown: shown, expected: m.expected,
+                                                             offset: delta, against: against)))
                     } else if let previousShown, delta > 0 {
                         // The frames the skipped ticks should have shown, other than those on screen either side.
                         let lost = Set((known..<offset).map { plan.index(segment: i, outputFrame: Int64(n) + $0) })
                             .subtracting([previousShown, shown]).sorted()
-                        let list = lost.map(String.init).joined(separator: ", ")
-                        problems.append(.init(.framesOffset, .frame(Int64(n)), lost.isEmpty
-                            ? "\(at(Int64(n))), \(label) jumps \(plural(delta, "frame")) ahead: shows its frame \(shown), \(against) \(m.expected)"
-                            : "\(at(Int64(n))), \(label) frame\(lost.count == 1 ? " \(list) is" : "s \(list) are") lost (frame \(shown) follows frame \(previousShown))"))
+                        problems.append(.init(lost.isEmpty
+                            ? .jumpsAhead(at: at(Int64(n)), segment: named, frames: delta, shown: shown, expected: m.expected, against: against)
+                            : .framesLost(at: at(Int64(n)), segment: named, lost: lost, shown: shown, previous: previousShown)))
                     } else if let previousShown, shown == previousShown {
-                        problems.append(.init(.framesOffset, .frame(Int64(n)), "\(at(Int64(n))), \(label) frame \(shown) is shown twice"))
+                        problems.append(.init(.shownTwice(at: at(Int64(n)), segment: named, shown: shown)))
                     } else {
-                        problems.append(.init(.framesOffset, .frame(Int64(n)), "\(at(Int64(n))), \(label) falls \(plural(-delta, "frame")) behind: shows its frame \(shown), \(against) \(m.expected)"))
+                        problems.append(.init(.fallsBehind(at: at(Int64(n)), segment: named, frames: -delta, shown: shown, expected: m.expected,
+                                                           against: against)))
                     }
                 }
             }

@@ -30,7 +30,8 @@ extension SourceVerifier {
             var tick: Int64
         }
         struct Run {
-            var name: String
+            var scene: SceneID
+            var kind: ScreenLayer.Kind
             var path: String
             var identified = 0, ambiguous = 0
             var first: Int64
@@ -52,8 +53,7 @@ extension SourceVerifier {
                 }
                 let picture = layer.rect.pixelRect.fitting(aspect: aspects[path]!)
                 let end = min(segment.outEndFrame, frameLimit)
-                runs.append(Run(name: "scene \(layer.scene)'s player (\(layer.kind.rawValue) layer)", path: path,
-                                first: segment.outStartFrame, last: end - 1))
+                runs.append(Run(scene: layer.scene, kind: layer.kind, path: path, first: segment.outStartFrame, last: end - 1))
                 for n in segment.outStartFrame..<end {
                     let tick = playing.paused ? playing.srcStartTick : playing.srcStartTick + (n - segment.outStartFrame)
                     checks[n, default: []].append(Check(run: runs.count - 1, picture: picture, path: path, tick: tick))
@@ -100,15 +100,17 @@ extension SourceVerifier {
                     runs[check.run].ambiguous += 1
                 case .identified(let shown):
                     failed.insert(check.run)
-                    findings.problems.append(.init(.playerMismatch, .frame(Int64(n)), "output frame \(n): \(run.name) shows its frame \(shown), the timeline says \(match.expected) of \(run.path)"))
+                    findings.problems.append(.init(.playerFrame(frame: Int64(n), scene: run.scene.rawValue, kind: run.kind, shown: shown,
+                                                                expected: match.expected, source: run.path)))
                 case .unmatched:
                     failed.insert(check.run)
-                    findings.problems.append(.init(.playerMismatch, .frame(Int64(n)), "output frame \(n): \(run.name) does not show \(run.path) near its frame \(match.expected) at x=\(check.picture.x), y=\(check.picture.y), \(check.picture.width)x\(check.picture.height)"))
+                    findings.problems.append(.init(.playerNotShown(frame: Int64(n), scene: run.scene.rawValue, kind: run.kind, source: run.path,
+                                                                   expected: match.expected, picture: Timeline.Rect(check.picture))))
                 }
             }
         }
         for (k, run) in runs.enumerated() where !failed.contains(k) && run.identified == 0 {
-            findings.notes.append("output frames \(run.first)–\(run.last) of \(run.name) are static or black: not verifiable")
+            findings.notes.append("output frames \(run.first)–\(run.last) of \(VerifyFinding.Detail.player(run.scene.rawValue, run.kind)) are static or black: not verifiable")
             findings.unverifiable = true
         }
         return findings

@@ -60,21 +60,20 @@ public enum SourceVerifier {
         var problems: [VerifyFinding] = []
         var notes: [String] = []
         if Int64(scans.output.count) != timeline.output.frames {
-            problems.append(.init(.outputFrameCount, .render, "the output has \(scans.output.count) frames, the timeline says \(timeline.output.frames)"))
+            problems.append(.init(.frameCount(found: Int64(scans.output.count), expected: timeline.output.frames, against: .timeline)))
         }
         let matches = match(plan, scans: scans)
-        let segments = describe(plan, matches: matches, scans: scans, against: "expected", problems: &problems, notes: &notes)
+        let segments = describe(plan, matches: matches, scans: scans, against: .timeline, problems: &problems, notes: &notes)
         if let goldenPlan, let golden {
             if golden.output.fps != timeline.output.fps || golden.output.width != timeline.output.width
                 || golden.output.height != timeline.output.height {
-                problems.append(.init(.outputFormat, .render, "the output is \(timeline.output.width)x\(timeline.output.height) at \(timeline.output.fps) fps, expected \(golden.output.width)x\(golden.output.height) at \(golden.output.fps) fps"))
+                problems.append(.init(.format(found: .init(timeline.output), expected: .init(golden.output))))
             }
             if Int64(scans.output.count) != golden.output.frames {
-                problems.append(.init(.outputFrameCount, .render, "the output has \(scans.output.count) frames, expected \(golden.output.frames)"))
+                problems.append(.init(.frameCount(found: Int64(scans.output.count), expected: golden.output.frames, against: .golden)))
             }
             var ignored: [String] = []
-            _ = describe(goldenPlan, matches: match(goldenPlan, scans: scans), scans: scans,
-                         against: "the golden timeline says",
+            _ = describe(goldenPlan, matches: match(goldenPlan, scans: scans), scans: scans, against: .golden,
                          problems: &problems, notes: &ignored)
         }
         if let golden, let goldenPath = request.goldenPath {
