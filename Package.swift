@@ -118,7 +118,7 @@ if Context.environment["PIPCTL_FUZZ"] == "1" {
     }
     // The argument parser lives in the pipctl executable; its sources are compiled again into the fuzz target
     // (through the symlink Fuzz/args/pipctl → Sources/pipctl), without pipctl's `main.swift`.
-    package.targets.append(.executableTarget(name: "fuzz-args", dependencies: ["FuzzSupport", "Rendering", "Verification", "AdPlayback", "AdScreen", "AdDecisioning", "VideoPipeline", "MediaCore", "Batch", "LiveWindow"],
+    package.targets.append(.executableTarget(name: "fuzz-args", dependencies: ["FuzzSupport", "Serving", "HTTPServing", "Rendering", "Verification", "AdPlayback", "AdScreen", "AdDecisioning", "VideoPipeline", "MediaCore", "Batch", "LiveWindow"],
                                              path: "Fuzz/args", exclude: ["pipctl/main.swift"]))
 }
 

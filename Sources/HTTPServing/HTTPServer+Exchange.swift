@@ -116,8 +116,10 @@ let requestCompleted: MHD_RequestCompletedCallback = { context, _, exchangeSlot,
     exchangeSlot.pointee = nil
     let core = Unmanaged<HTTPServer.Core>.fromOpaque(context).takeUnretainedValue()
     let exchange = Unmanaged<Exchange>.fromOpaque(slot).takeRetainedValue()
-    core.log(HTTPAccessLog.line(exchange, outcome: HTTPAccessLog.Outcome(termination)))
+    // Counted as ended before its line is written: whoever reads the line sees the request no longer in flight
+    // (the daemon's stop still waits for this callback to return).
     core.ended()
+    core.log(HTTPAccessLog.line(exchange, outcome: HTTPAccessLog.Outcome(termination)))
 }
 
 private func queue(_ response: HTTPServerResponse, _ exchange: Exchange, _ connection: OpaquePointer) -> MHD_Result {

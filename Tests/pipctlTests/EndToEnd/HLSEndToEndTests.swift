@@ -183,7 +183,8 @@ extension EndToEnd {
             let out = try scratch.subdirectory("out")
             let job = try PipctlProcess(["render", "--content", try await TestClip.long.path, "--break", "pre=\(try await TestClip.adA.path)",
                                          "--hls", out + "/hls", "--preset", "medium"])
-            try await waitUntil("pipctl render has started writing into its staging directory") {
+            // The bound is a safety net, not a timing: on a busy machine the render may take long to start writing.
+            try await waitUntil("pipctl render has started writing into its staging directory", timeout: .seconds(180)) {
                 scratch.entries(in: "out").contains { $0.hasPrefix(".hls.partial-") && $0.contains("/") }
             }
             job.send(SIGINT)
