@@ -1,8 +1,8 @@
 import AdPlayback
 
-/// Verify's verdict on each run (segment) of a render: the problems `Verifier` found, each given to the segments
-/// whose frames it names (`output frame N`, `output frames A–B`); a problem that names no frame (the sound is
-/// missing, the frame count differs) belongs to the whole render.
+/// Verify's verdict on each run (segment) of a render: the findings `Verifier` made, each given to the segments
+/// whose output frames its subject is (frames, or a layer at a frame), as its sentence; a finding about anything
+/// else (the sound is missing, the frame count differs, a golden's difference) belongs to the whole render.
 public struct RunVerdicts: Hashable, Sendable {
     /// The whole verdict, as verify's first line says it.
     public var summary: String
@@ -15,13 +15,14 @@ public struct RunVerdicts: Hashable, Sendable {
     /// could not: then no run is OK or failed, each is "not checked".
     public var notChecked: String?
 
-    public init(summary: String, passed: Bool, problems: [String], timeline: Timeline) {
+    public init(summary: String, passed: Bool, findings: [VerifyFinding], timeline: Timeline) {
         self.summary = summary
         self.passed = passed
         segments = Array(repeating: [], count: timeline.segments.count)
         general = []
-        for problem in problems {
-            guard let frames = Self.frames(named: problem) else { general.append(problem); continue }
+        for finding in findings {
+            let problem = finding.description
+            guard let frames = Self.frames(of: finding.subject) else { general.append(problem); continue }
             let hit = timeline.segments.indices.filter {
                 timeline.segments[$0].outStartFrame <= frames.upperBound && frames.lowerBound < timeline.segments[$0].outEndFrame
             }
@@ -42,22 +43,15 @@ public struct RunVerdicts: Hashable, Sendable {
     /// Verify's report of the render, per run.
     public init(_ report: VerifyReport, timeline: Timeline) {
         self.init(summary: report.text.split(separator: "\n").first.map(String.init) ?? "",
-                  passed: report.passed && !report.notVerifiable, problems: report.problems, timeline: timeline)
+                  passed: report.passed && !report.notVerifiable, findings: report.findings, timeline: timeline)
     }
 
-    /// The frames `output frame N` or `output frames A–B` in `problem` name (A–B inclusive), if it names any.
-    static func frames(named problem: String) -> ClosedRange<Int64>? {
-        guard let found = problem.range(of: "output frame") else { return nil }
-        var rest = problem[found.upperBound...]
-        if rest.hasPrefix("s") { rest = rest.dropFirst() }
-        rest = rest.drop { $0 == " " }
-        let first = rest.prefix { $0.isASCII && $0.isNumber }
-        guard let a = Int64(first) else { return nil }
-        rest = rest.dropFirst(first.count)
-        if let dash = rest.first, dash == "–" || dash == "-" {
-            let second = rest.dropFirst().prefix { $0.isASCII && $0.isNumber }
-            if let b = Int64(second), b >= a { return a...b }
+    /// The output frames a finding is about, if it is about frames.
+    static func frames(of subject: VerifyFinding.Subject) -> ClosedRange<Int64>? {
+        switch subject {
+        case .frames(let first, let last): first...max(first, last)
+        case .layer(let frame, _): frame...frame
+        case .render, .ad, .adBreak, .playlistSegment, .golden: nil
         }
-        return a...a
     }
 }

@@ -112,7 +112,11 @@ import Testing
                          time: 1, frame: 30, contentTime: 1),
             SessionEvent(.click(AdReference(0, 0), clickThrough: "javascript:alert(3)\""), time: 1, frame: 30, contentTime: 1),
         ]
-        let verdict = RunVerdicts(summary: evil, passed: false, problems: ["output frame 61: " + evil, evil], timeline: t)
+        let rect = Timeline.Rect(PixelRect(x: 0, y: 0, width: 10, height: 10))
+        let verdict = RunVerdicts(summary: evil, passed: false, findings: [
+            VerifyFinding(.layoutRule(frame: 61, layer: evil, rect: rect, rule: evil, bound: rect)),
+            VerifyFinding(.goldenEventsUnavailable(reason: evil)),
+        ], timeline: t)
         let html = ReportPage(report: RenderReport(title: evil, timeline: t, events: events, verdict: verdict)).html
         #expect(!html.contains("<script>alert"))
         #expect(!html.contains("<img src=x"))
@@ -149,13 +153,16 @@ import Testing
         #expect(Self.count("<td class=\"none\">—</td>", in: html) == 9)
     }
 
-    @Test func verifyProblemsGoToTheRunsWhoseFramesTheyName() {
-        let verdict = RunVerdicts(summary: "verify out.mp4: FAILED — 3 problems", passed: false, problems: [
-            "output frame 61: shows ada #2, expected ada #1",
-            "output frames 100–130 (content) sound like noise, expected 440 Hz",
-            "the output has no audio",
-        ], timeline: Self.sample)
+    @Test func verifyFindingsGoToTheRunsWhoseFramesTheyAreAbout() {
+        let findings = [
+            VerifyFinding(.frameShifted(frame: 61, shown: .init(source: "ada", frame: 2), expected: 1, against: .timeline)),
+            VerifyFinding(.audioSource(first: 100, last: 130, segment: .init(breakIndex: nil, adIndex: nil), heard: .silence, expected: .tone(440))),
+            VerifyFinding(.audioMissing),
+        ]
+        let verdict = RunVerdicts(summary: "verify out.mp4: FAILED — 3 problems", passed: false, findings: findings, timeline: Self.sample)
         #expect(verdict.segments.map(\.count) == [0, 1, 1, 1, 0, 0])
+        #expect(verdict.segments[1] == [findings[0].description])
+        #expect(verdict.segments[2] == [findings[1].description] && verdict.segments[3] == [findings[1].description])
         #expect(verdict.general == ["the output has no audio"])
         let html = ReportPage(report: RenderReport(title: "out.mp4", timeline: Self.sample, events: [], verdict: verdict)).html
         #expect(Self.count("data-run-verdict=\"failed\"", in: html) == 3)

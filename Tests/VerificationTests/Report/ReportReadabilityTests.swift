@@ -100,7 +100,7 @@ import Testing
         for i in segments.indices { segments[i].screen.layers = segments[i].screen.layers?.map { var l = $0; l.scene = SceneID(id); return l } }
         let timeline = Page.timeline(segments)
         let summary = "verify /a/very/long/path/" + String(repeating: "x", count: 300) + ".mp4: FAILED — 3 problems"
-        let verdict = RunVerdicts(summary: summary, passed: false, problems: [], timeline: timeline)
+        let verdict = RunVerdicts(summary: summary, passed: false, findings: [], timeline: timeline)
         let report = RenderReport(title: "out.mp4", timeline: timeline, events: [], verdict: verdict)
         let html = ReportPage(report: report).html
         #expect(html.contains("text-anchor=\"end\">scene \(id)</text>"))
