@@ -38,18 +38,18 @@ public final class SessionStore: Sendable {
         self.idleTimeout = idleTimeout
     }
 
-    /// A new session, or nil when the store is full (after forgetting the idle ones).
+    /// A new session, or nil when the store is full (after forgetting the idle ones): only a session that is kept
+    /// asks the ad server.
     func create(content: OriginContent, values: (String) -> AdRequestTemplate.Values, decider: SessionDecider) -> ServeSession? {
         let id = Self.newID()
-        let session = ServeSession(id: id, content: content, values: values(id), decider: decider)
-        let stored = sessions.withLock { all -> Bool in
+        let values = values(id)
+        return sessions.withLock { all -> ServeSession? in
             if all.count >= maximumSessions { expire(&all) }
-            guard all.count < maximumSessions else { return false }
+            guard all.count < maximumSessions else { return nil }
+            let session = ServeSession(id: id, content: content, values: values, decider: decider)
             all[id] = session
-            return true
+            return session
         }
-        if !stored { session.cancel() }
-        return stored ? session : nil
     }
 
     /// The session `id`, marked as used; nil when unknown or expired.
@@ -69,6 +69,9 @@ public final class SessionStore: Sendable {
     }
 
     public var count: Int { sessions.withLock { $0.count } }
+
+    /// The ids of the sessions held.
+    public var ids: [String] { sessions.withLock { Array($0.keys) } }
 
     private func expire(_ all: inout [String: ServeSession]) {
         let now = ContinuousClock.now

@@ -100,6 +100,9 @@ import Testing
         let refused = try await harness.request("POST", "/v1/sessions", body: #"{"content": "show/master.m3u8"}"#)
         #expect(refused.status == 503)
         #expect(refused.headers["retry-after"] == "10")
+        // The two sessions' decisions are done once their tracking answers; the refused one never asked.
+        for id in harness.responder.sessions.ids { _ = try await harness.request("GET", "/v1/sessions/\(id)/tracking") }
+        #expect(harness.adServer.requests(for: "/vmap").count == 2)
     }
 
     @Test func anAdsTemplateWithAnUnknownVariableOrNoHTTPURLIsRefusedAtStart() {
