@@ -1,5 +1,6 @@
 import CMicroHTTPD
 import Foundation
+import MediaCore
 
 /// One JSON line per request, written when it ends: when it began (UTC), method, path as sent (cut to 256
 /// bytes), status, bytes of the body sent, milliseconds from its first byte read to its end, the client, how it
@@ -35,10 +36,10 @@ public enum HTTPAccessLog {
         let time = timeLock.withLock { timeFormat.string(from: exchange.startedAt) }
         var path = exchange.rawPath
         if path.utf8.count > 256 { path = String(decoding: path.utf8.prefix(256), as: UTF8.self) + "…" }
-        var line = "{\"time\":\"\(time)\",\"method\":\(JSONText.quoted(String(exchange.method.prefix(16)))),\"path\":\(JSONText.quoted(path))"
+        var line = "{\"time\":\"\(time)\",\"method\":\(JSONString.quoted(String(exchange.method.prefix(16)))),\"path\":\(JSONString.quoted(path))"
         line += ",\"status\":\(sent.status),\"bytes\":\(sent.bytes),\"ms\":\(String(format: "%.3f", milliseconds))"
-        line += ",\"client\":\(JSONText.quoted(exchange.clientAddress)),\"outcome\":\"\(outcome.rawValue)\""
-        for field in exchange.response?.logFields ?? [] { line += ",\(JSONText.quoted(field.name)):\(JSONText.quoted(field.value))" }
+        line += ",\"client\":\(JSONString.quoted(exchange.clientAddress)),\"outcome\":\"\(outcome.rawValue)\""
+        for field in exchange.response?.logFields ?? [] { line += ",\(JSONString.quoted(field.name)):\(JSONString.quoted(field.value))" }
         return line + "}"
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MediaCore
 
 /// What a responder answers.
 public struct HTTPServerResponse: Sendable {
@@ -31,27 +32,6 @@ public struct HTTPServerResponse: Sendable {
 
     /// `{"error": {"status": N, "message": "…"}}`: how every refusal is answered.
     public static func error(_ status: Int, _ message: String, headers: [(name: String, value: String)] = []) -> HTTPServerResponse {
-        .json(status, "{\"error\":{\"status\":\(status),\"message\":\(JSONText.quoted(message))}}\n", headers: headers)
-    }
-}
-
-/// JSON string literals, written by hand where a whole encoder is more than a line needs (the access log's lines).
-public enum JSONText {
-    public static func quoted(_ text: String) -> String {
-        var out = "\""
-        out.reserveCapacity(text.utf8.count + 2)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F || (0x2028...0x2029).contains(scalar.value):
-                out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        .json(status, "{\"error\":{\"status\":\(status),\"message\":\(JSONString.quoted(message))}}\n", headers: headers)
     }
 }

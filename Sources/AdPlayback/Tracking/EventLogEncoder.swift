@@ -1,3 +1,5 @@
+import MediaCore
+
 /// Writes a flat `Encodable` value (strings, integers, floating-point numbers, booleans) as one line of JSON with
 /// reproducible bytes.
 ///
@@ -16,7 +18,7 @@ enum EventLogEncoder {
         } catch {
             throw .unencodable(field: "?", reason: "\(error)")
         }
-        return "{" + encoder.fields.map { "\(string($0.key)):\($0.value)" }.joined(separator: ",") + "}"
+        return "{" + encoder.fields.map { "\(JSONString.quoted($0.key)):\($0.value)" }.joined(separator: ",") + "}"
     }
 
     /// `value` as a JSON number: at most six fractional digits, no exponent.
@@ -35,27 +37,6 @@ enum EventLogEncoder {
         digits = String(repeating: "0", count: 6 - digits.count) + digits
         while digits.hasSuffix("0") { digits.removeLast() }
         return "\(sign)\(whole).\(digits)"
-    }
-
-    /// `text` as a JSON string.
-    static func string(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{08}": out += "\\b"
-            case "\u{0C}": out += "\\f"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 }
 
@@ -84,7 +65,7 @@ private struct FieldContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     // Nil fields are left out, so that a reader sees absent and null alike.
     mutating func encodeNil(forKey key: Key) throws {}
     mutating func encode(_ value: Bool, forKey key: Key) throws { add(key, value ? "true" : "false") }
-    mutating func encode(_ value: String, forKey key: Key) throws { add(key, EventLogEncoder.string(value)) }
+    mutating func encode(_ value: String, forKey key: Key) throws { add(key, JSONString.quoted(value)) }
     mutating func encode(_ value: Double, forKey key: Key) throws {
         add(key, try EventLogEncoder.decimal(value, field: key.stringValue))
     }
