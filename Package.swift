@@ -68,9 +68,10 @@ let package = Package(
         // `verify` and `report`: what a render made, checked against rules and independent readers, and its page. It
         // draws a timeline's layers through the renderer's own path, so it depends on Rendering, never the other way.
         .target(name: "Verification", dependencies: ["Rendering", "AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "VideoPipeline"]),
-        // `pipctl serve`: server-side ad insertion. The origin's content, sessions, each viewer's ad decision and
-        // playlists, and the routes of its HTTP API; HTTPServing carries the bytes.
-        .target(name: "Serving", dependencies: ["HTTPServing", "AdPlayback", "AdDecisioning", "MediaCore"]),
+        // `pipctl serve`: server-side ad insertion. The origin's content, sessions, each viewer's ad decision, the cut
+        // pieces and conditioned ads (built through VideoPipeline, cached and shared), playlists, and the routes of its
+        // HTTP API; HTTPServing carries the bytes.
+        .target(name: "Serving", dependencies: ["HTTPServing", "AdPlayback", "AdDecisioning", "VideoPipeline", "Networking", "MediaCore"]),
         .executableTarget(name: "pipctl", dependencies: ["Serving", "HTTPServing", "Rendering", "Verification", "AdPlayback", "AdScreen", "AdDecisioning", "VideoPipeline", "MediaCore", "Batch", "LiveWindow"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "MediaCore"]),
@@ -78,7 +79,7 @@ let package = Package(
         .target(name: "LoopbackServer", dependencies: ["MediaCore"], path: "Tests/Support/LoopbackServer"),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "LoopbackServer"]),
         .testTarget(name: "HTTPServingTests", dependencies: ["HTTPServing", "Networking", "MediaCore", "LoopbackServer"]),
-        .testTarget(name: "ServingTests", dependencies: ["Serving", "HTTPServing", "AdPlayback", "Networking", "MediaCore", "LoopbackServer"]),
+        .testTarget(name: "ServingTests", dependencies: ["Serving", "HTTPServing", "AdPlayback", "Networking", "MediaCore", "VideoPipeline", "LoopbackServer"]),
         .testTarget(name: "VideoPipelineTests", dependencies: ["VideoPipeline", "MediaCore"]),
         // The media-free tests link no FFmpeg library (they may run the ffmpeg tool to make an image).
         .testTarget(name: "AdSideTests", dependencies: ["AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "Networking", "LoopbackServer"], exclude: ["Fixtures"]),

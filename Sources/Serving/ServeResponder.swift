@@ -1,3 +1,4 @@
+import AdPlayback
 import Foundation
 import HTTPServing
 import MediaCore
@@ -11,14 +12,17 @@ public struct ServeSettings: Sendable {
     public var maximumSessions: Int
     /// A session without a request for this long is forgotten.
     public var sessionIdleTimeout: Duration
+    /// Cuts the decided breaks into the content (`--cache`, `--stitch-wait`); `nil` serves the content without them.
+    public var stitcher: BreakStitcher?
 
     public init(origin: OriginDirectory, ads: AdRequestTemplate, decisionTimeout: Duration = .seconds(3),
-                maximumSessions: Int = 100_000, sessionIdleTimeout: Duration = .seconds(4 * 3600)) {
+                maximumSessions: Int = 100_000, sessionIdleTimeout: Duration = .seconds(4 * 3600), stitcher: BreakStitcher? = nil) {
         self.origin = origin
         self.ads = ads
         self.decisionTimeout = decisionTimeout
         self.maximumSessions = maximumSessions
         self.sessionIdleTimeout = sessionIdleTimeout
+        self.stitcher = stitcher
     }
 }
 
@@ -28,6 +32,8 @@ public struct ServeSettings: Sendable {
 /// - `GET /v1/sessions/ID/master.m3u8`, `GET /v1/sessions/ID/N.m3u8` → the session's playlists (`no-store`)
 /// - `GET /v1/sessions/ID/tracking` → its breaks, ads and beacons as JSON
 /// - `GET /v1/origin/PATH` → a segment of the content, as it is (cacheable for a day)
+/// - `GET /v1/cache/cuts/KEY/NAME`, `GET /v1/cache/ads/KEY/NAME` → a cut piece or a conditioned ad's segment, the
+///   same for every viewer (content-addressed, cacheable for a day)
 /// Every answer carries CORS headers; every refusal is a JSON error with its status.
 public final class ServeResponder: HTTPResponder {
     public let settings: ServeSettings
@@ -69,10 +75,14 @@ public final class ServeResponder: HTTPResponder {
             return await only("POST") { createSession(request) }
         case ("v1", "sessions") where path.count == 4:
             return await only("GET") { await sessionResource(id: path[2], name: path[3]) }
+        case ("v1", "sessions") where path.count == 8 && path[3] == "ads":
+            return await only("GET") { await adSegment(request, id: path[2], place: Array(path[4...])) }
         case ("v1", "master") where path.count > 2:
             return await only("GET") { implicitSession(request, content: Array(path.dropFirst(2))) }
         case ("v1", "origin") where path.count > 2:
             return await only("GET") { originFile(Array(path.dropFirst(2))) }
+        case ("v1", "cache") where path.count == 5:
+            return await only("GET") { cachedFile(kind: path[2], key: path[3], name: path[4]) }
         default:
             return .error(404, "no such resource: \(request.rawPath.excerpt)")
         }
@@ -131,14 +141,48 @@ public final class ServeResponder: HTTPResponder {
             return playlist(SessionPlaylists.multivariant(session)).logged(session)
         case "tracking":
             let ads = await session.ads
-            return .json(200, SessionPlaylists.tracking(session, ads), headers: [("Cache-Control", "no-store")]).logged(session)
+            let stitch = await session.stitch(settings.stitcher)
+            return .json(200, SessionPlaylists.tracking(session, ads, stitch), headers: [("Cache-Control", "no-store")]).logged(session)
         default:
             guard name.hasSuffix(".m3u8"), let index = Int(name.dropLast(5)), String(index) == name.dropLast(5),
-                  let text = SessionPlaylists.media(session, rendition: index, origin: settings.origin) else {
+                  session.content.renditions.indices.contains(index) else {
+                return .error(404, "session \(id) has no \(name.excerpt)")
+            }
+            let stitch = await session.stitch(settings.stitcher)
+            guard let text = SessionPlaylists.media(session, rendition: index, origin: settings.origin, stitch: stitch) else {
                 return .error(404, "session \(id) has no \(name.excerpt)")
             }
             return playlist(text).logged(session)
         }
+    }
+
+    /// `/v1/sessions/ID/ads/R/B/A/NAME`: sends the beacons of ad `A` of break `B` whose moment falls in this segment
+    /// (once per session), then redirects to the segment's shared URL, which a CDN caches for everyone.
+    private func adSegment(_ request: HTTPServerRequest, id: String, place: [String]) async -> HTTPServerResponse {
+        guard let session = sessions.session(id) else { return .error(404, "no session \(id.excerpt)") }
+        let numbers = place.prefix(3).compactMap { Int($0) }
+        let stitch = await session.stitch(settings.stitcher)
+        let missing = HTTPServerResponse.error(404, "session \(id) has no ad segment \(place.joined(separator: "/").excerpt)").logged(session)
+        guard numbers.count == 3, let stitched = stitch.breaks.first(where: { $0.index == numbers[1] }),
+              stitched.renditions.indices.contains(numbers[0]), let a = stitched.ads.firstIndex(of: numbers[2]) else { return missing }
+        let pieces = stitched.renditions[numbers[0]].ads[a]
+        guard let n = pieces.firstIndex(where: { $0.url.hasSuffix("/" + place[3]) }) else { return missing }
+        let ads = await session.ads
+        let events = session.beacons.claim(SessionBeacons.events(inSegment: n, segmentFrames: pieces.map(\.frames)),
+                                           break: stitched.index, ad: numbers[2])
+        if !events.isEmpty, ads.breaks.indices.contains(stitched.index), ads.breaks[stitched.index].ads.indices.contains(numbers[2]) {
+            let ad = ads.breaks[stitched.index].ads[numbers[2]]
+            let urls = events.flatMap { event in ad.beacons.filter { $0.event == event }.flatMap(\.urls) }
+            let headers = ["X-Device-IP": request.clientAddress, "X-Device-User-Agent": SessionDecider.headerValue(request.headers["user-agent"] ?? "")]
+            let adTime = pieces[..<n].reduce(Rational.zero) { $0 + $1.duration }
+            var context = MacroContext(adPlayhead: MediaTime(seconds: adTime),
+                                       timestamp: HLSAttributes.date(Date()), cacheBuster: String(UInt32.random(in: 10_000_000...99_999_999)))
+            if case .midroll(let time) = stitched.position { context.contentPlayhead = time }
+            SessionBeacons.send(urls, headers: headers, context: context)
+        }
+        var answer = HTTPServerResponse(status: 302, headers: [("Location", pieces[n].url), ("Cache-Control", "no-store")])
+        if !events.isEmpty { answer.logFields.append(("beacons", events.joined(separator: ","))) }
+        return answer.logged(session)
     }
 
     private func originFile(_ path: [String]) -> HTTPServerResponse {
@@ -155,6 +199,13 @@ public final class ServeResponder: HTTPResponder {
         default: "video/mp4"
         }
         return HTTPServerResponse(status: 200, headers: [("Content-Type", type), ("Cache-Control", "public, max-age=86400")], body: .file(path: file))
+    }
+
+    private func cachedFile(kind: String, key: String, name: String) -> HTTPServerResponse {
+        guard let file = settings.stitcher?.cache.segmentFile(kind: kind, key: key, name: name) else {
+            return .error(404, "no cached segment \(kind.excerpt)/\(key.excerpt)/\(name.excerpt)")
+        }
+        return HTTPServerResponse(status: 200, headers: [("Content-Type", "video/mp2t"), ("Cache-Control", "public, max-age=86400")], body: .file(path: file))
     }
 
     private func playlist(_ text: String) -> HTTPServerResponse {

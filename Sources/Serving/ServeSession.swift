@@ -9,6 +9,9 @@ public final class ServeSession: Sendable {
     public let values: AdRequestTemplate.Values
     private let decision: Task<SessionAds, Never>
     private let lastUsed: LockedState<ContinuousClock.Instant>
+    private let stitching = LockedState<Task<SessionStitch, Never>?>(nil)
+    /// The server-side beacons this session has sent.
+    let beacons = SessionBeacons()
 
     init(id: String, content: OriginContent, values: AdRequestTemplate.Values, decider: SessionDecider) {
         self.id = id
@@ -20,6 +23,19 @@ public final class ServeSession: Sendable {
 
     /// The decision (waits for it: it is bounded by `--decision-timeout`).
     public var ads: SessionAds { get async { await decision.value } }
+
+    /// The decided breaks as `stitcher` cuts them into the content, made once for the session (bounded by the
+    /// stitcher's wait); without a stitcher, none.
+    func stitch(_ stitcher: BreakStitcher?) async -> SessionStitch {
+        guard let stitcher else { return SessionStitch(breaks: [], notes: ["this server stitches no ads"]) }
+        let task = stitching.withLock { current -> Task<SessionStitch, Never> in
+            if let current { return current }
+            let made = Task { await stitcher.stitch(self, await self.ads) }
+            current = made
+            return made
+        }
+        return await task.value
+    }
 
     func touch() { lastUsed.withLock { $0 = .now } }
     var idleSince: ContinuousClock.Instant { lastUsed.withLock { $0 } }

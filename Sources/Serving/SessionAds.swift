@@ -72,6 +72,11 @@ public struct SessionDecider: Sendable {
         self.settings = settings
     }
 
+    /// A viewer's value as a header value: no control character (a CR or LF would start another header), at most 512.
+    static func headerValue(_ text: String) -> String {
+        String(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(512))
+    }
+
     public func decide(_ values: AdRequestTemplate.Values, content: OriginContent) async -> SessionAds {
         let url = template.url(for: values)
         var cues: [MediaTime] = []
@@ -80,9 +85,7 @@ public struct SessionDecider: Sendable {
         }
         let request = AdsRequest(adTag: url, contentDuration: MediaDuration(seconds: content.duration), cuePoints: cues)
         var settings = self.settings
-        // A header value never carries a control character (a CR or LF would start another header).
-        func plain(_ text: String) -> String { String(text.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.prefix(512)) }
-        settings.requestHeaders = ["X-Device-IP": plain(values.clientIP), "X-Device-User-Agent": plain(values.userAgent)]
+        settings.requestHeaders = ["X-Device-IP": Self.headerValue(values.clientIP), "X-Device-User-Agent": Self.headerValue(values.userAgent)]
         do {
             let result = try await AdsLoader(settings: settings).load(request)
             return .decided(result)

@@ -20,28 +20,83 @@ enum SessionPlaylists {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func media(_ session: ServeSession, rendition index: Int, origin: OriginDirectory) -> String? {
+    /// Rendition `index`'s media playlist: the origin's segments, with each stitched break in place. A break's
+    /// pieces and ads are marked as `render --hls` marks a break (`EXT-X-CUE-OUT`/`CUE-IN` and `EXT-X-DATERANGE` with
+    /// SCTE-35), with `EXT-X-DISCONTINUITY` before each ad and before the content that follows.
+    static func media(_ session: ServeSession, rendition index: Int, origin: OriginDirectory, stitch: SessionStitch) -> String? {
         guard session.content.renditions.indices.contains(index) else { return nil }
         let rendition = session.content.renditions[index]
-        let segments = zip(rendition.playlist.playlist.segments, rendition.segmentFiles).map { segment, file in
-            HLSMediaPlaylist.Segment(uri: originURL(file, origin), duration: segment.duration, discontinuity: segment.discontinuity)
+        let segments = rendition.playlist.playlist.segments
+        guard !stitch.breaks.isEmpty, stitch.frameRates.indices.contains(index) else {
+            let plain = zip(segments, rendition.segmentFiles).map { segment, file in
+                HLSMediaPlaylist.Segment(uri: originURL(file, origin), duration: segment.duration, discontinuity: segment.discontinuity)
+            }
+            return HLSMediaPlaylist(map: rendition.mapFile.map { originURL($0, origin) }, segments: plain).text
         }
-        return HLSMediaPlaylist(map: rendition.mapFile.map { originURL($0, origin) }, segments: segments).text
+        let frameRate = stitch.frameRates[index]
+        func frames(_ seconds: Rational) -> Int64 { max(1, (seconds * frameRate.perSecond).rounded) }
+        var spans: [HLSSegmentSpan] = [], discontinuities: Set<Int> = [], breaks: [HLSAdBreak] = []
+        var frame: Int64 = 0, next = 0, discontinuityNext = false
+        func add(_ uri: String, _ count: Int64, discontinuity: Bool = false) {
+            if discontinuity || discontinuityNext { discontinuities.insert(spans.count) }
+            discontinuityNext = false
+            spans.append(HLSSegmentSpan(uri: uri, startFrame: frame, frameCount: count))
+            frame += count
+        }
+        func content(upTo end: Int) {
+            while next < end {
+                add(originURL(rendition.segmentFiles[next], origin), frames(segments[next].duration), discontinuity: segments[next].discontinuity)
+                next += 1
+            }
+        }
+        for stitched in stitch.breaks {
+            let splice = stitched.renditions[index]
+            content(upTo: splice.replaced.lowerBound)
+            next = max(next, splice.replaced.upperBound)
+            if let before = splice.before { add(before.url, before.frames) }
+            let start = frame
+            for (a, ad) in splice.ads.enumerated() {
+                for (n, piece) in ad.enumerated() {
+                    add(adSegmentURL(session, rendition: index, break: stitched.index, ad: stitched.ads[a], piece: piece),
+                        piece.frames, discontinuity: n == 0)
+                }
+            }
+            let planned = splice.ads.joined().reduce(Rational.zero) { $0 + $1.duration }
+            breaks.append(HLSAdBreak(index: stitched.index, startFrame: start, endFrame: frame, plannedDuration: planned))
+            discontinuityNext = true
+            if let after = splice.after { add(after.url, after.frames) }
+        }
+        content(upTo: segments.count)
+        var playlist = HLSMediaPlaylist.withAdMarkers(spans, breaks: breaks, frameRate: frameRate, map: nil, origin: stitchEpoch,
+                                                      ptsOffset: stitch.ptsOffsets.indices.contains(index) ? stitch.ptsOffsets[index] : 0)
+        for i in discontinuities { playlist.segments[i].discontinuity = true }
+        return playlist.text
     }
+
+    /// An ad segment as this session's player asks for it: `/v1/sessions/ID/ads/R/B/A/NAME`, which sends the beacons
+    /// due in it and redirects to the shared segment (`/v1/cache/ads/KEY/NAME`).
+    static func adSegmentURL(_ session: ServeSession, rendition: Int, break adBreak: Int, ad: Int, piece: RenditionSplice.Piece) -> String {
+        "/v1/sessions/\(session.id)/ads/\(rendition)/\(adBreak)/\(ad)/" + (piece.url.split(separator: "/").last.map(String.init) ?? "")
+    }
+
+    /// `EXT-X-PROGRAM-DATE-TIME` of a stitched playlist's first segment (the date ranges count from it): a fixed
+    /// date, so that the playlists of one content differ only where their ads do.
+    static let stitchEpoch = Date(timeIntervalSince1970: 946_684_800)
 
     /// `/v1/origin/` and the file's path under the origin, each name percent-encoded.
     static func originURL(_ file: String, _ origin: OriginDirectory) -> String {
         "/v1/origin/" + (origin.relative(file) ?? []).map(AdRequestTemplate.encoded).joined(separator: "/")
     }
 
-    static func tracking(_ session: ServeSession, _ ads: SessionAds) -> String {
+    static func tracking(_ session: ServeSession, _ ads: SessionAds, _ stitch: SessionStitch) -> String {
         var decision: [String: Any]
         switch ads.outcome {
         case .decided(let kind): decision = ["outcome": "decided", "kind": kind]
         case .noAds(let reason): decision = ["outcome": "none", "reason": reason]
         }
         decision["errors"] = ads.errors
-        let breaks: [[String: Any]] = ads.breaks.map { adBreak in
+        let stitchedBreaks = Set(stitch.breaks.map(\.index))
+        let breaks: [[String: Any]] = ads.breaks.enumerated().map { index, adBreak in
             var entry: [String: Any] = ["ads": adBreak.ads.map { ad -> [String: Any] in
                 var entry: [String: Any] = ["beacons": Dictionary(ad.beacons.map { ($0.event, $0.urls) }, uniquingKeysWith: +)]
                 if let id = ad.id { entry["id"] = id }
@@ -50,6 +105,7 @@ enum SessionPlaylists {
                 if let media = ad.media { entry["media"] = media }
                 return entry
             }]
+            entry["stitched"] = stitchedBreaks.contains(index)
             switch adBreak.position {
             case .preroll: entry["position"] = "preroll"; entry["contentTime"] = 0
             case .midroll(let time): entry["position"] = "midroll"; entry["contentTime"] = time.seconds.doubleValue
@@ -62,8 +118,9 @@ enum SessionPlaylists {
             "content": session.content.path.joined(separator: "/"),
             "decision": decision,
             "breaks": breaks,
-            // The ads are decided but not yet cut into the stream (docs/SERVE.md, "Status").
-            "stitched": false,
+            // Every decided break is cut into the stream; `notes` says why one is not.
+            "stitched": stitch.breaks.count == ads.breaks.count && !ads.breaks.isEmpty,
+            "notes": stitch.notes,
         ]
         let data = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self) + "\n"

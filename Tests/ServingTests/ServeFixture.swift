@@ -40,13 +40,19 @@ struct ServeHarness {
     let adServer: LoopbackHTTPServer
     let origin: String
 
+    /// - Parameters:
+    ///   - stitchCache: the cache directory of a server that stitches its breaks (none when `nil`);
+    ///   - stitchWait: how long a first playlist waits for them (a safety net in the tests that wait for a build).
     init(adsPath: String = "/vmap", decisionTimeout: Duration = .seconds(30), maximumSessions: Int = 100_000,
-         limits: HTTPServerLimits = .init()) throws {
+         limits: HTTPServerLimits = .init(), stitchCache: String? = nil, stitchWait: Duration = .seconds(600),
+         adServer: LoopbackHTTPServer? = nil) throws {
         origin = try ServeFixture.origin()
-        adServer = try LoopbackHTTPServer()
-        let template = try AdRequestTemplate("\(adServer.baseURL)\(adsPath)?sid=[session.id]&ua=[session.user_agent]&ip=[session.client_ip]&genre=[player_params.genre]")
-        let settings = ServeSettings(origin: try OriginDirectory(path: origin), ads: template,
-                                     decisionTimeout: decisionTimeout, maximumSessions: maximumSessions)
+        self.adServer = try adServer ?? LoopbackHTTPServer()
+        let template = try AdRequestTemplate("\(self.adServer.baseURL)\(adsPath)?sid=[session.id]&ua=[session.user_agent]&ip=[session.client_ip]&genre=[player_params.genre]")
+        let originDirectory = try OriginDirectory(path: origin)
+        let stitcher = try stitchCache.map { BreakStitcher(cache: try StitchCache(directory: $0), origin: originDirectory, wait: stitchWait) }
+        let settings = ServeSettings(origin: originDirectory, ads: template,
+                                     decisionTimeout: decisionTimeout, maximumSessions: maximumSessions, stitcher: stitcher)
         responder = ServeResponder(settings: settings)
         server = try HTTPServer(host: "127.0.0.1", port: 0, limits: limits, responder: responder, log: { _ in })
     }

@@ -112,7 +112,7 @@ package enum HLSAttributes {
     }
 
     /// An ISO 8601 date with milliseconds in UTC, as `EXT-X-PROGRAM-DATE-TIME` and `START-DATE` take it.
-    static func date(_ date: Date) -> String {
+    package static func date(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         formatter.timeZone = TimeZone(identifier: "UTC")

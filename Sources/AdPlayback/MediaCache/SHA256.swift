@@ -2,7 +2,7 @@ import Foundation
 
 /// SHA-256 (FIPS 180-4), for content-addressed cache file names. The toolchain has no CryptoKit on Linux and the
 /// project takes no packages, so the digest is computed here; it names files, it does not protect anything.
-struct SHA256 {
+package struct SHA256 {
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
         0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -19,13 +19,13 @@ struct SHA256 {
     private var length: UInt64 = 0
 
     /// The digest of `data` as 64 lower-case hex digits.
-    static func hex(_ data: Data) -> String {
+    package static func hex(_ data: Data) -> String {
         var hasher = SHA256()
         hasher.update(data)
         return hasher.finalHex()
     }
 
-    static func hex(_ text: String) -> String { hex(Data(text.utf8)) }
+    package static func hex(_ text: String) -> String { hex(Data(text.utf8)) }
 
     mutating func update(_ data: Data) {
         length &+= UInt64(data.count)

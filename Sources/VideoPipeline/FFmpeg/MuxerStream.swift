@@ -17,6 +17,15 @@ struct MuxerStream {
         try check(avcodec_parameters_from_context(pointer.pointee.codecpar, codec.pointer), "avcodec_parameters_from_context")
     }
 
+    /// Copies the codec parameters of `input`'s stream `index` (`avcodec_parameters_copy`), for its packets to be
+    /// written as they are; the tag is left for the muxer to choose, and the time base is the input stream's.
+    func copyParameters(from input: InputFile, stream index: Int) throws(MediaError) {
+        let source = input.stream(index)
+        try check(avcodec_parameters_copy(pointer.pointee.codecpar, source.pointee.codecpar), "avcodec_parameters_copy")
+        pointer.pointee.codecpar.pointee.codec_tag = 0
+        pointer.pointee.time_base = source.pointee.time_base
+    }
+
     /// Sets the time base the muxer is asked for and, for video, the frame rate and sample aspect ratio it records.
     func setTiming(timeBase: AVRational, frameRate: AVRational? = nil, sampleAspect: AVRational? = nil) {
         pointer.pointee.time_base = timeBase

@@ -103,6 +103,7 @@ extension Packet {
 
     var streamIndex: Int { Int(pointer.pointee.stream_index) }
     var pts: Int64? { pointer.pointee.pts.timestamp }
+    var dts: Int64? { pointer.pointee.dts.timestamp }
     var isKeyframe: Bool { pointer.pointee.flags & AV_PKT_FLAG_KEY != 0 }
 }
 

@@ -69,6 +69,11 @@ extension InputFile {
         stream(index).pointee.time_base.rational
     }
 
+    /// Stream `index`'s average frame rate as the demuxer found it (`avg_frame_rate`); `nil` when unknown.
+    func nominalFrameRate(ofStream index: Int) -> Rational? {
+        stream(index).pointee.avg_frame_rate.rational
+    }
+
     /// Makes the demuxer skip every stream but `index` unread.
     func discardAll(except index: Int) {
         for i in 0..<streamCount where i != index { stream(i).pointee.discard = AVDISCARD_ALL }

@@ -24,6 +24,9 @@ struct X264Encoder {
     /// Whether the container wants the SPS and PPS once, in its header (MP4), rather than in the stream.
     let globalHeader: Bool
     let match: Match?
+    /// Whether pictures may be reordered (B-frames). A run spliced between copied pictures of an MPEG-TS segment
+    /// (`SegmentCutter`) is coded without, so that its decode times are its presentation times less a constant.
+    var reorders = true
 
     /// The opened encoder; errors name `path` (the destination) when given.
     /// - Throws: `.invalidSetting` when this FFmpeg has no libx264; FFmpeg errors naming `avcodec_open2`.
@@ -40,6 +43,11 @@ struct X264Encoder {
         let options = FFmpegOptions()
         try options.set("preset", encoding.preset)
         try options.set("crf", String(encoding.crf))
+        if let rate = encoding.maximumBitRate {
+            try options.set("maxrate", String(rate))
+            try options.set("bufsize", String(rate))
+        }
+        if !reorders { try options.set("bf", "0") }
         if let match {
             try options.set("profile", X264Encoder.profileName(match.profile))
             try options.set("level", String(match.level))

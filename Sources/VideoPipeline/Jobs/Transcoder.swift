@@ -16,10 +16,13 @@ public enum Transcoder {
         public var encoding: EncodingSettings
         /// Where to write the MD5 of every output picture (`framemd5` format), if anywhere.
         public var frameHashPath: String?
+        /// The frames encoded as IDRs (where an HLS segment may start), given the output's frame count; x264 places
+        /// the others.
+        public var keyframes: (@Sendable (_ frames: Int64) -> Set<Int64>)?
 
         public init(input: String, output: String, size: PixelSize? = nil, frameRate: FrameRate? = nil,
                     sampleRate: Int? = nil, channels: Int? = nil, encoding: EncodingSettings = EncodingSettings(),
-                    frameHashPath: String? = nil) {
+                    frameHashPath: String? = nil, keyframes: (@Sendable (_ frames: Int64) -> Set<Int64>)? = nil) {
             self.input = input
             self.output = output
             self.size = size
@@ -28,6 +31,7 @@ public enum Transcoder {
             self.channels = channels
             self.encoding = encoding
             self.frameHashPath = frameHashPath
+            self.keyframes = keyframes
         }
     }
 
@@ -52,10 +56,11 @@ public enum Transcoder {
         let compositor = try Compositor(size: format.size)
         let screen = PixelRect(size: format.size)
         var padded: Int64 = 0
+        let keyframes = request.keyframes?(source.frameCount) ?? []
         for tick in 0..<source.frameCount {
             if control.isCancelled() { throw .interrupted }
             try compositor.draw(source.picture(atTick: tick), in: screen)
-            try stage.write(frame: tick, picture: compositor.picture) { (span, audio) throws(MediaError) in
+            try stage.write(frame: tick, picture: compositor.picture, keyframe: keyframes.contains(tick)) { (span, audio) throws(MediaError) in
                 let real = try source.readAudio(from: span.start, count: span.count, into: audio)
                 padded += Int64(span.count - real)
             }

@@ -21,15 +21,19 @@ public struct EncodingSettings: Hashable, Sendable {
     /// Whether the output stage encodes on a thread of its own while the caller draws the next frames
     /// (`OutputStage`); the bytes written are the same either way.
     public var pipelined: Bool
+    /// A ceiling on the video's bit rate (bit/s), for a stream that must fit an HLS rendition's `BANDWIDTH`: x264's
+    /// CRF capped by its VBV (`maxrate`, with a buffer of one second); `nil` for CRF alone.
+    public var maximumBitRate: Int?
 
     public init(profile: Profile = .delivery, crf: Int = 23, preset: String = "veryfast", audioBitRate: Int = 192_000,
-                threads: Int = 0, pipelined: Bool = true) {
+                threads: Int = 0, pipelined: Bool = true, maximumBitRate: Int? = nil) {
         self.profile = profile
         self.crf = crf
         self.preset = preset
         self.audioBitRate = audioBitRate
         self.threads = threads
         self.pipelined = pipelined
+        self.maximumBitRate = maximumBitRate
     }
 
     public static let x264Presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow",
@@ -42,6 +46,9 @@ public struct EncodingSettings: Hashable, Sendable {
         guard EncodingSettings.x264Presets.contains(preset) else {
             throw .invalidSetting(name: "preset", value: preset,
                                   reason: "is not an x264 preset (\(EncodingSettings.x264Presets.joined(separator: ", ")))")
+        }
+        if let rate = maximumBitRate, !(10_000...1_000_000_000).contains(rate) {
+            throw .invalidSetting(name: "maximum bit rate", value: String(rate), reason: "must be between 10000 and 1000000000 bit/s")
         }
     }
 }

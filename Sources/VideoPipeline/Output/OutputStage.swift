@@ -184,9 +184,9 @@ public final class OutputStage {
     }
 
     /// `write(frame:picture:outputFailure:sound:)` for callers whose errors are all `MediaError`.
-    public func write(frame n: Int64, picture: VideoPicture,
+    public func write(frame n: Int64, picture: VideoPicture, keyframe: Bool = false,
                       sound: (SampleSpan, AudioBuffer) throws(MediaError) -> Void) throws(MediaError) {
-        try write(frame: n, picture: picture, outputFailure: { $0 }, sound: sound)
+        try write(frame: n, picture: picture, keyframe: keyframe, outputFailure: { $0 }, sound: sound)
     }
 
     /// Flushes the encoders and writes the trailer, leaving every file of the stage under its temporary name: the

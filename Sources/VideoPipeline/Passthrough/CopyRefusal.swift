@@ -16,6 +16,8 @@ public enum CopyRefusal: Hashable, Sendable, CustomStringConvertible {
     case unstampedPicture
     /// Its pictures fall between the output's frames.
     case offFrameGrid
+    /// Its first picture is not an IDR (an HLS segment that cannot be decoded on its own).
+    case noIDRAtStart
     /// Its pictures are not one per output frame (a variable or other frame rate).
     case notOnePerFrame
     /// Its parameter set ids leave none free for the encoder's.
@@ -55,6 +57,7 @@ public enum CopyRefusal: Hashable, Sendable, CustomStringConvertible {
         case .noAVCC: "its H.264 has no avcC (parameter sets in the stream only)"
         case .unstampedPicture: "a video packet has no timestamp"
         case .offFrameGrid: "its pictures are not on the output's frame grid"
+        case .noIDRAtStart: "its first picture is not an IDR"
         case .notOnePerFrame: "its pictures are not one per frame of the output (a variable or other frame rate)"
         case .parameterSetIDsExhausted: "its parameter set ids leave none free for the re-encoded pictures"
         case .parameterSetIDsClash(let ids): "x264's parameter set ids \(ids) clash with the content's"

@@ -1,3 +1,4 @@
+import AdPlayback
 import Foundation
 import HTTPServing
 import MediaCore
@@ -12,6 +13,8 @@ enum ServeCommand: Command {
         var decisionTimeout: MediaDuration
         var maximumSessions: Int
         var threads: Int
+        var cache: String?
+        var stitchWait: MediaDuration
 
         init(_ arguments: ParsedArguments) {
             origin = arguments[ServeCommand.origin]
@@ -20,6 +23,8 @@ enum ServeCommand: Command {
             decisionTimeout = arguments[ServeCommand.decisionTimeout]
             maximumSessions = arguments[ServeCommand.maximumSessions]
             threads = arguments[ServeCommand.threads]
+            cache = arguments[ServeCommand.cache]
+            stitchWait = arguments[ServeCommand.stitchWait]
         }
     }
 
@@ -38,6 +43,12 @@ enum ServeCommand: Command {
     static let maximumSessions = Parameter.option("max-sessions", .integer(in: 1...10_000_000), default: 100_000,
         help: "Sessions held at once; beyond it, new sessions are refused with 503 until idle ones (4 h without a "
             + "request) are forgotten.")
+    static let cache = Parameter.optional("cache", .text("DIR"), absent: "serve/ beside the media cache ($XDG_CACHE_HOME/pipctl/serve, else ~/.cache/pipctl/serve)",
+        help: "Where the ads' media, each ad conditioned per rendition and the pieces cut around each break are kept, "
+            + "built once and shared by every viewer (docs/SERVE.md, \"The cache\").")
+    static let stitchWait = Parameter.option("stitch-wait", .seconds(), default: MediaDuration(seconds: 5),
+        help: "How long a viewer's first media playlist waits for its breaks to be cut and its ads conditioned; a break "
+            + "not ready by then is left out for that viewer (the content plays there) and finished for the next.")
     static let threads = Parameter.option("threads", .integer(in: 1...64), default: 2,
         help: "Threads that accept, read and write connections (libmicrohttpd's pool).")
 
@@ -46,10 +57,11 @@ enum ServeCommand: Command {
         abstract: "Serve HLS with each viewer's ads (server-side ad insertion).",
         discussion: "An HTTP/1.1 origin for players: POST /v1/sessions {\"content\": PATH, \"params\": {…}} or GET "
             + "/v1/master/PATH?NAME=VALUE starts a viewer's session, whose ads are decided by the ad server at once; "
-            + "its playlists list the content's segments, which are served as they are and cached by any CDN. Writes one "
-            + "JSON line per request on standard output; SIGTERM or Ctrl-C finishes the requests in flight and exits 0. "
-            + "Stitching the decided ads into the stream is not built yet (docs/SERVE.md).",
-        parameters: [origin, ads, listen, decisionTimeout, maximumSessions, threads])
+            + "its playlists list the content's segments with the ads cut in at each break's exact frame: only the "
+            + "segments around a cut are replaced, by pieces whose partial GOPs are re-encoded, and each ad is "
+            + "conditioned to each rendition, both once for every viewer. Writes one JSON line per request on standard "
+            + "output; SIGTERM or Ctrl-C finishes the requests in flight and exits 0 (docs/SERVE.md).",
+        parameters: [origin, ads, listen, decisionTimeout, maximumSessions, cache, stitchWait, threads])
 
     /// SIGTERM and Ctrl-C end the server gracefully.
     static var catchesInterrupts: Bool { true }
@@ -57,9 +69,13 @@ enum ServeCommand: Command {
     static func run(_ options: Options, context: CommandContext) async throws {
         let settings: ServeSettings
         do {
-            settings = ServeSettings(origin: try OriginDirectory(path: options.origin), ads: try AdRequestTemplate(options.ads),
+            let origin = try OriginDirectory(path: options.origin)
+            let cacheDirectory = options.cache ?? (MediaCacheSettings.defaultDirectory() as NSString).deletingLastPathComponent + "/serve"
+            let stitcher = BreakStitcher(cache: try StitchCache(directory: cacheDirectory), origin: origin,
+                                         wait: .milliseconds(Int64((options.stitchWait.seconds * Rational(1000)).floor)))
+            settings = ServeSettings(origin: origin, ads: try AdRequestTemplate(options.ads),
                                      decisionTimeout: .milliseconds(max(1, Int64((options.decisionTimeout.seconds * Rational(1000)).floor))),
-                                     maximumSessions: options.maximumSessions)
+                                     maximumSessions: options.maximumSessions, stitcher: stitcher)
         } catch {
             throw CommandFailure("\(error)")
         }

@@ -1,0 +1,46 @@
+import AdPlayback
+import Foundation
+import MediaCore
+import Networking
+
+/// Server-side tracking: an ad's impression, start, quartiles and complete are sent when the viewer's player asks
+/// for the ad segment that holds that moment, never on a playlist fetch, and once per session however often a
+/// segment is fetched again. Each beacon carries VAST 4's server-to-server headers from the viewer's request.
+final class SessionBeacons: Sendable {
+    /// The events a segment can fire, with the fraction of the ad at which each falls (`complete` at its last frame).
+    static let moments: [(event: String, quarter: Int)] = [
+        ("impression", 0), ("creativeView", 0), ("start", 0),
+        ("firstQuartile", 1), ("midpoint", 2), ("thirdQuartile", 3), ("complete", 4),
+    ]
+
+    private let fired = LockedState(Set<String>())
+
+    /// The events whose moment falls in segment `n` of an ad whose segments hold `segmentFrames` pictures.
+    static func events(inSegment n: Int, segmentFrames: [Int64]) -> [String] {
+        let total = segmentFrames.reduce(0, +)
+        guard segmentFrames.indices.contains(n), total > 0 else { return [] }
+        let first = segmentFrames[..<n].reduce(0, +), range = first..<(first + segmentFrames[n])
+        return moments.filter { moment in
+            let frame = moment.quarter == 4 ? total - 1 : total * Int64(moment.quarter) / 4
+            return range.contains(frame)
+        }.map(\.event)
+    }
+
+    /// Of `events` of ad `ad` in break `adBreak`, those not yet sent in this session, marked as sent.
+    func claim(_ events: [String], break adBreak: Int, ad: Int) -> [String] {
+        fired.withLock { sent in
+            events.filter { sent.insert("\(adBreak)/\(ad)/\($0)").inserted }
+        }
+    }
+
+    /// Sends `urls` (macros filled in) in the background, each once, bounded in time and size; only network URLs.
+    static func send(_ urls: [String], headers: [String: String], context: MacroContext) {
+        for template in urls {
+            let expanded = MacroExpander.expand(template, with: context)
+            guard let url = URL(string: expanded), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else { continue }
+            Task.detached {
+                _ = await HTTPClient.shared.send(HTTPRequest(url: url, headers: headers, timeout: .seconds(5), maximumBytes: 64 * 1024))
+            }
+        }
+    }
+}

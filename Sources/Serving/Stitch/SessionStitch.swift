@@ -1,0 +1,293 @@
+import AdDecisioning
+import AdPlayback
+import Foundation
+import MediaCore
+import VideoPipeline
+
+/// One session's ads as they are cut into the content, the same for every rendition's playlist: decided once, when
+/// the session's first media playlist is asked for, so that a player switching renditions finds the same breaks.
+public struct SessionStitch: Sendable {
+    public var breaks: [StitchedBreak]
+    /// Each rendition's frame rate (the pieces and ads are counted in its frames); empty when nothing is stitched.
+    public var frameRates: [FrameRate] = []
+    /// Each rendition's first presentation time in 90 kHz ticks (the SCTE-35 cues' PTS count from it).
+    public var ptsOffsets: [Int64] = []
+    /// Why a break, or an ad in one, is not in the stream (the viewer gets the content there).
+    public var notes: [String]
+}
+
+/// A break cut into the content: where, and per rendition what replaces what.
+public struct StitchedBreak: Sendable {
+    /// Its index among the session's decided breaks (`SessionAds.breaks`).
+    public var index: Int
+    public var position: BreakPosition
+    /// Per rendition, in the content's order.
+    public var renditions: [RenditionSplice]
+    /// The ads played, by their index in the decided break.
+    public var ads: [Int]
+}
+
+/// One break in one rendition.
+public struct RenditionSplice: Sendable {
+    /// The origin segments the pieces stand in for: empty for a pre- or post-roll (the ads go in front of segment
+    /// `lowerBound`).
+    public var replaced: Range<Int>
+    /// The content up to the cut and from it (a piece is absent when the cut falls on the window's edge).
+    public var before: Piece?
+    public var after: Piece?
+    /// Each ad's segments.
+    public var ads: [[Piece]]
+
+    public struct Piece: Sendable, Hashable {
+        /// Its URL on this server.
+        public var url: String
+        public var frames: Int64
+        public var duration: Rational
+    }
+}
+
+/// What the cache keeps of a cut: its two pieces.
+struct CutEntry: StitchCacheEntry {
+    struct Piece: Codable, Sendable {
+        var file: StitchCache.CachedFile
+        var frames: Int64
+        var durationNumerator: Int64
+        var durationDenominator: Int64
+    }
+    var before: Piece?
+    var after: Piece?
+    var files: [StitchCache.CachedFile] { [before?.file, after?.file].compactMap { $0 } }
+}
+
+/// What the cache keeps of a conditioned ad: its segments.
+struct AdEntry: StitchCacheEntry {
+    struct Segment: Codable, Sendable {
+        var file: StitchCache.CachedFile
+        var frames: Int64
+    }
+    var segments: [Segment]
+    var rateNumerator: Int64
+    var rateDenominator: Int64
+    var files: [StitchCache.CachedFile] { segments.map(\.file) }
+}
+
+/// Cuts a session's decided breaks into each rendition: downloads each ad's media, conditions it per rendition, and
+/// cuts each mid-roll's segments at its exact frame, all through the shared `StitchCache`. What is not ready within
+/// `wait` is left out for this viewer and finished for the next.
+public struct BreakStitcher: Sendable {
+    public let cache: StitchCache
+    public let origin: OriginDirectory
+    /// How long a viewer's first media playlist waits for its breaks to be built.
+    public let wait: Duration
+    /// The x264 preset and CRF of cut pieces and conditioned ads.
+    public let encoding: EncodingSettings
+    /// The shortest segment a cut may leave, but for the stream's last: a shorter remainder joins its neighbour.
+    static let shortestPiece = Rational(1)
+
+    public init(cache: StitchCache, origin: OriginDirectory, wait: Duration, encoding: EncodingSettings = EncodingSettings()) {
+        self.cache = cache
+        self.origin = origin
+        self.wait = wait
+        self.encoding = encoding
+    }
+
+    /// What a rendition's media is, read from its first segment.
+    struct RenditionMedia: Sendable {
+        var size: PixelSize
+        var rate: FrameRate
+        var sampleRate: Int
+        var channels: Int
+        /// Where content time 0 is on the segments' clock.
+        var start: Rational
+    }
+
+    public func stitch(_ session: ServeSession, _ ads: SessionAds) async -> SessionStitch {
+        var notes: [String] = []
+        let content = session.content
+        var media: [RenditionMedia] = []
+        for (r, rendition) in content.renditions.enumerated() {
+            guard rendition.mapFile == nil else {
+                return SessionStitch(breaks: [], notes: ["rendition \(r) has fMP4 segments; only MPEG-TS renditions are cut for now"])
+            }
+            do throws(MediaError) {
+                let info = try MediaProbe.probe(rendition.segmentFiles[0])
+                guard let video = info.bestVideo, let size = video.size, let rate = video.frameRate else {
+                    return SessionStitch(breaks: [], notes: ["rendition \(r): its first segment has no video of a known size and rate"])
+                }
+                media.append(RenditionMedia(size: size, rate: rate, sampleRate: info.bestAudio?.sampleRate ?? 48_000,
+                                            channels: info.bestAudio?.channels ?? 2,
+                                            start: try SegmentCutter.firstPictureTime(of: rendition.segmentFiles[0])))
+            } catch {
+                return SessionStitch(breaks: [], notes: ["rendition \(r): \(error)"])
+            }
+        }
+        var breaks: [StitchedBreak] = []
+        var taken: [Range<Int>] = content.renditions.map { _ in 0..<0 }
+        for (index, adBreak) in ads.breaks.enumerated() {
+            let windows = content.renditions.indices.map { window(adBreak.position, in: content.renditions[$0]) }
+            if zip(windows, taken).contains(where: { $0.lowerBound < $1.upperBound && !$1.isEmpty }) {
+                notes.append("break \(index) (\(adBreak.position)): too close to the break before it")
+                continue
+            }
+            let prepared = Task { await prepare(index, adBreak, windows: windows, content: content, media: media) }
+            guard let result = await Self.value(of: prepared, within: wait) else {
+                notes.append("break \(index) (\(adBreak.position)): not ready within \(wait); built for the next viewer")
+                continue
+            }
+            switch result {
+            case .failure(let error): notes.append("break \(index) (\(adBreak.position)): \(error)")
+            case .success(let (stitched, adNotes)):
+                notes += adNotes
+                guard !stitched.ads.isEmpty else { continue }
+                breaks.append(stitched)
+                taken = windows
+            }
+        }
+        return SessionStitch(breaks: breaks, frameRates: media.map(\.rate),
+                             ptsOffsets: media.map { ($0.start * Rational(90_000)).rounded }, notes: notes)
+    }
+
+    /// The origin segments a break's pieces replace in `rendition`: the segment that holds its time, with a
+    /// neighbour when the cut would leave less than a second of it; empty for a pre- or post-roll.
+    func window(_ position: BreakPosition, in rendition: OriginContent.Rendition) -> Range<Int> {
+        let segments = rendition.playlist.playlist.segments
+        switch position {
+        case .preroll: return 0..<0
+        case .postroll: return segments.count..<segments.count
+        case .midroll(let time):
+            let t = time.seconds
+            var starts: [Rational] = [.zero]
+            for segment in segments { starts.append(starts.last! + segment.duration) }
+            guard t > .zero else { return 0..<0 }
+            guard t < starts.last! else { return segments.count..<segments.count }
+            let i = starts.lastIndex { $0 <= t }!
+            var lower = i, upper = i + 1
+            if t - starts[i] < Self.shortestPiece, i > 0 { lower -= 1 }
+            if starts[i + 1] - t < Self.shortestPiece, i + 1 < segments.count { upper += 1 }
+            return lower..<upper
+        }
+    }
+
+    private func prepare(_ index: Int, _ adBreak: SessionAds.Break, windows: [Range<Int>], content: OriginContent,
+                         media: [RenditionMedia]) async -> Result<(StitchedBreak, [String]), StitchBuildError> {
+        var notes: [String] = []
+        // The ads' media, downloaded once into the cache.
+        var adFiles: [(ad: Int, path: String)] = []
+        for (a, ad) in adBreak.ads.enumerated() {
+            guard let text = ad.media, let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+                notes.append("break \(index) ad \(a): no network media file to condition")
+                continue
+            }
+            switch await cache.media.file(for: url) {
+            case .success(let path): adFiles.append((a, path))
+            case .failure(let error): notes.append("break \(index) ad \(a): \(error)")
+            }
+        }
+        guard !adFiles.isEmpty else { return .success((StitchedBreak(index: index, position: adBreak.position, renditions: [], ads: []), notes)) }
+        var renditions: [RenditionSplice] = []
+        for (r, rendition) in content.renditions.enumerated() {
+            let m = media[r]
+            var encoding = self.encoding
+            encoding.audioBitRate = 128_000
+            encoding.maximumBitRate = max(100_000, rendition.bandwidth - 128_000)
+            var ads: [[RenditionSplice.Piece]] = []
+            for (_, path) in adFiles {
+                switch await conditioned(path, media: m, encoding: encoding) {
+                case .success(let pieces): ads.append(pieces)
+                case .failure(let error): return .failure(error)
+                }
+            }
+            var splice = RenditionSplice(replaced: windows[r], before: nil, after: nil, ads: ads)
+            if case .midroll(let time) = adBreak.position, !windows[r].isEmpty {
+                switch await cut(rendition, window: windows[r], at: m.start + time.seconds, encoding: encoding) {
+                case .success(let pieces): (splice.before, splice.after) = pieces
+                case .failure(let error): return .failure(error)
+                }
+            }
+            renditions.append(splice)
+        }
+        return .success((StitchedBreak(index: index, position: adBreak.position, renditions: renditions, ads: adFiles.map(\.ad)), notes))
+    }
+
+    private func conditioned(_ path: String, media m: RenditionMedia, encoding: EncodingSettings) async -> Result<[RenditionSplice.Piece], StitchBuildError> {
+        let name = (path as NSString).lastPathComponent
+        let key = SHA256.hex("ad-v1|\(name)|\(m.size)|\(m.rate.perSecond)|\(m.sampleRate)|\(m.channels)|\(encoding.maximumBitRate ?? 0)|\(encoding.crf)|\(encoding.preset)")
+        let result = await cache.entry("ads", key: key, as: AdEntry.self) { directory throws(StitchBuildError) in
+            do throws(MediaError) {
+                let made = try AdConditioner.condition(AdConditioner.Request(
+                    input: path, directory: directory, size: m.size, frameRate: m.rate, sampleRate: m.sampleRate,
+                    channels: m.channels, encoding: encoding))
+                return AdEntry(segments: made.segments.map { .init(file: .init(name: $0.uri, bytes: $0.bytes), frames: $0.frames) },
+                               rateNumerator: m.rate.perSecond.numerator, rateDenominator: m.rate.perSecond.denominator)
+            } catch {
+                throw StitchBuildError("the ad \(name) cannot be conditioned: \(error)")
+            }
+        }
+        return result.map { entry in
+            let rate = Rational(entry.rateNumerator, entry.rateDenominator)
+            return entry.segments.map { .init(url: "/v1/cache/ads/\(key)/\($0.file.name)", frames: $0.frames, duration: Rational($0.frames) / rate) }
+        }
+    }
+
+    private func cut(_ rendition: OriginContent.Rendition, window: Range<Int>, at time: Rational,
+                     encoding: EncodingSettings) async -> Result<(RenditionSplice.Piece?, RenditionSplice.Piece?), StitchBuildError> {
+        let files = window.map { rendition.segmentFiles[$0] }
+        let identity = files.map { file in
+            let stamp = FileStamp(file)
+            return "\(origin.relative(file)?.joined(separator: "/") ?? file):\(stamp?.size ?? -1):\(stamp?.modified.tv_sec ?? 0).\(stamp?.modified.tv_nsec ?? 0)"
+        }.joined(separator: "|")
+        let key = SHA256.hex("cut-v1|\(identity)|\(time)|\(encoding.maximumBitRate ?? 0)|\(encoding.crf)|\(encoding.preset)")
+        let result = await cache.entry("cuts", key: key, as: CutEntry.self) { directory throws(StitchBuildError) in
+            let input = directory + "/input.ts"
+            defer { try? FileManager.default.removeItem(atPath: input) }
+            guard FileManager.default.createFile(atPath: input, contents: nil), let out = FileHandle(forWritingAtPath: input) else {
+                throw StitchBuildError("\(input): cannot be written")
+            }
+            var total: Int64 = 0
+            for file in files {
+                guard let data = FileManager.default.contents(atPath: file) else { throw StitchBuildError("\(file): cannot be read") }
+                total += Int64(data.count)
+                guard total <= SegmentCutter.maximumInputBytes else { throw StitchBuildError("the segments around the cut are over \(SegmentCutter.maximumInputBytes) bytes") }
+                out.write(data)
+            }
+            try? out.close()
+            do throws(MediaError) {
+                let made = try SegmentCutter.cut(SegmentCutter.Request(input: input, cut: time, before: directory + "/before.ts",
+                                                                       after: directory + "/after.ts", encoding: encoding))
+                func piece(_ p: SegmentCutter.Piece?, _ name: String) -> CutEntry.Piece? {
+                    guard let p, let bytes = StitchCache.regularFileSize(directory + "/" + name) else { return nil }
+                    return .init(file: .init(name: name, bytes: bytes), frames: p.frames,
+                                 durationNumerator: p.duration.numerator, durationDenominator: p.duration.denominator)
+                }
+                return CutEntry(before: piece(made.before, "before.ts"), after: piece(made.after, "after.ts"))
+            } catch {
+                throw StitchBuildError("the cut at \(time) s cannot be made: \(error)")
+            }
+        }
+        return result.map { entry in
+            func piece(_ p: CutEntry.Piece?) -> RenditionSplice.Piece? {
+                p.map { .init(url: "/v1/cache/cuts/\(key)/\($0.file.name)", frames: $0.frames, duration: Rational($0.durationNumerator, $0.durationDenominator)) }
+            }
+            return (piece(entry.before), piece(entry.after))
+        }
+    }
+
+    /// `task`'s value if it comes within `limit`; the task goes on either way.
+    static func value<T: Sendable>(of task: Task<T, Never>, within limit: Duration) async -> T? {
+        let answered = LockedState(false)
+        return await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
+            @Sendable func answer(_ value: T?) {
+                let first = answered.withLock { done -> Bool in
+                    defer { done = true }
+                    return !done
+                }
+                if first { continuation.resume(returning: value) }
+            }
+            Task { answer(await task.value) }
+            Task {
+                try? await Task.sleep(for: limit)
+                answer(nil)
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import MediaCore
+
+/// Makes an ad's media fit one HLS rendition of the content: transcoded to the rendition's picture size and frame
+/// rate and the content's sound, its video capped at the rendition's bit rate, and cut into MPEG-TS segments of
+/// about `segmentSeconds`, none but a one-segment ad shorter than a second (`pipctl serve`, docs/SERVE.md).
+public enum AdConditioner {
+    public struct Request: Sendable {
+        public var input: String
+        /// The directory the segments are written into (`seg00000.ts`, …); it must exist.
+        public var directory: String
+        public var size: PixelSize
+        public var frameRate: FrameRate
+        public var sampleRate: Int
+        public var channels: Int
+        /// x264's settings, `maximumBitRate` the rendition's share for video.
+        public var encoding: EncodingSettings
+        public var segmentSeconds: Rational
+
+        public init(input: String, directory: String, size: PixelSize, frameRate: FrameRate, sampleRate: Int = 48_000,
+                    channels: Int = 2, encoding: EncodingSettings = EncodingSettings(), segmentSeconds: Rational = Rational(2)) {
+            self.input = input
+            self.directory = directory
+            self.size = size
+            self.frameRate = frameRate
+            self.sampleRate = sampleRate
+            self.channels = channels
+            self.encoding = encoding
+            self.segmentSeconds = segmentSeconds
+        }
+    }
+
+    public struct Segment: Hashable, Sendable {
+        /// The file's name in the directory.
+        public var uri: String
+        public var frames: Int64
+        public var bytes: Int64
+    }
+
+    public struct Result: Hashable, Sendable {
+        public var segments: [Segment]
+        public var frameRate: FrameRate
+        /// RFC 6381 codec strings (`avc1.…`, `mp4a.40.2`).
+        public var codecs: [String]
+        public var frames: Int64 { segments.reduce(0) { $0 + $1.frames } }
+        public var duration: Rational { Rational(frames) / frameRate.perSecond }
+    }
+
+    /// Where segments start, for `frames` pictures at `rate`: every `seconds`, but never leaving less than a
+    /// second after the last start.
+    public static func segmentStarts(frames: Int64, rate: FrameRate, seconds: Rational) -> Set<Int64> {
+        let step = HLSSegmenter.frames(perSegment: seconds, rate: rate)
+        let second = HLSSegmenter.frames(perSegment: Rational(1), rate: rate)
+        return Set(stride(from: step, to: frames, by: Int(step)).filter { frames - $0 >= second }).union([0])
+    }
+
+    public static func condition(_ request: Request, control: JobControl = .none) throws(MediaError) -> Result {
+        let rate = request.frameRate, seconds = request.segmentSeconds
+        let encoded = request.directory + "/.conditioned.mp4"
+        defer { try? FileManager.default.removeItem(atPath: encoded) }
+        let transcode = Transcoder.Request(input: request.input, output: encoded, size: request.size, frameRate: rate,
+                                           sampleRate: request.sampleRate, channels: request.channels, encoding: request.encoding,
+                                           keyframes: { frames in segmentStarts(frames: frames, rate: rate, seconds: seconds) })
+        let result = try Transcoder.run(transcode, control: control)
+        let starts = segmentStarts(frames: result.frames, rate: rate, seconds: seconds)
+        let files = try HLSSegmenter.segment(encoded, into: request.directory, type: .mpegts, rate: rate,
+                                             target: Int64.max, cuts: starts)
+        return Result(segments: files.segments.map { Segment(uri: $0.uri, frames: $0.frameCount, bytes: $0.bytes) },
+                      frameRate: rate, codecs: files.codecs)
+    }
+}

@@ -1,0 +1,319 @@
+import Foundation
+import HTTPServing
+import LoopbackServer
+import MediaCore
+import Serving
+import Testing
+import VideoPipeline
+
+/// The cut: each break in every rendition at its exact frame, judged from the pixels the ffmpeg tool decodes over
+/// HTTP, against the origin's own frames.
+@Suite struct ServeStitchTests {
+    /// The origin (`HLSOriginFixture`): 24 fps, GOPs of 48 frames, segments of 96. A mid-roll at 5.5 s is frame 132:
+    /// inside segment 1 (frames 96–191) and inside its first GOP (96–143), so both sides of the cut are partial GOPs.
+    static let cueFrame = 132
+    /// The ad: 3 s of solid red at 320x240 and 30 fps, conditioned to each rendition's size and 24 fps: 72 frames.
+    static let adFrames = 72
+
+    static func adMedia() throws -> String {
+        try TestFixtures.directory(for: "serve-ad-red-v1") { directory in
+            _ = try FFmpegCommandLine.run([
+                "-f", "lavfi", "-i", "color=c=red:size=320x240:rate=30:duration=3",
+                "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=44100:duration=3",
+                "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest",
+                directory + "/red.mp4",
+            ])
+        } + "/red.mp4"
+    }
+
+    static func vmap(adServer: URL, offset: String = "00:00:05.500") -> String {
+        """
+        <vmap:VMAP xmlns:vmap="http://www.iab.net/videosuite/vmap" version="1.0">
+        <vmap:AdBreak timeOffset="\(offset)" breakType="linear" breakId="mid"><vmap:AdSource id="mid"><vmap:VASTAdData>
+        <VAST version="4.0"><Ad id="red"><InLine><AdSystem>test</AdSystem><AdTitle>red</AdTitle>
+        <Impression><![CDATA[\(adServer)/beacon/red/impression]]></Impression>
+        <Creatives><Creative><Linear><Duration>00:00:03.000</Duration>
+        <TrackingEvents>\(["start", "firstQuartile", "midpoint", "thirdQuartile", "complete"].map {
+            "<Tracking event=\"\($0)\"><![CDATA[\(adServer)/beacon/red/\($0)?t=[ADPLAYHEAD]]]></Tracking>"
+        }.joined())</TrackingEvents>
+        <MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="320" height="240"><![CDATA[\(adServer)/media/red.mp4]]></MediaFile></MediaFiles>
+        </Linear></Creative></Creatives></InLine></Ad></VAST>
+        </vmap:VASTAdData></vmap:AdSource></vmap:AdBreak>
+        </vmap:VMAP>
+        """
+    }
+
+    static func harness(cache: String, wait: Duration = .seconds(600), adServer: LoopbackHTTPServer? = nil) throws -> ServeHarness {
+        let harness = try ServeHarness(stitchCache: cache, stitchWait: wait, adServer: adServer)
+        harness.adServer.route("/vmap", .xml(vmap(adServer: harness.adServer.baseURL)))
+        harness.adServer.route("/media/red.mp4", .file(URL(fileURLWithPath: try adMedia()), contentType: "video/mp4"))
+        return harness
+    }
+
+    static func temporaryCache() throws -> String {
+        let path = NSTemporaryDirectory() + "pipctl-stitch-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Every frame of `input`'s first video stream as 64x36 grey pictures (the ffmpeg tool's decoding).
+    static func greyFrames(_ input: String) throws -> [[UInt8]] {
+        let data = try FFmpegCommandLine.run(["-i", input, "-map", "0:v:0", "-fps_mode", "passthrough", "-vf", "scale=64:36,format=gray",
+                                              "-f", "rawvideo", "-"])
+        let size = 64 * 36
+        return stride(from: 0, to: data.count - size + 1, by: size).map { Array(data[$0..<($0 + size)]) }
+    }
+
+    static func difference(_ a: [UInt8], _ b: [UInt8]) -> Double {
+        var total = 0
+        for (x, y) in zip(a, b) { total += abs(Int(x) - Int(y)) }
+        return Double(total) / Double(max(1, a.count))
+    }
+
+    /// The index in `frames` of the one nearest to `picture`.
+    static func nearest(_ picture: [UInt8], among frames: [[UInt8]], in range: Range<Int>) -> Int {
+        range.min { difference(picture, frames[$0]) < difference(picture, frames[$1]) }!
+    }
+
+    /// The media playlist's segments: URI and `EXTINF` duration, and the tags before each.
+    static func segments(_ playlist: String) -> [(uri: String, duration: Double, tags: [String])] {
+        var result: [(String, Double, [String])] = [], tags: [String] = [], duration = 0.0
+        for line in playlist.split(separator: "\n").map(String.init) {
+            if line.hasPrefix("#EXTINF:") {
+                duration = Double(line.dropFirst(8).split(separator: ",")[0]) ?? -1
+            } else if line.hasPrefix("#") {
+                tags.append(line)
+            } else if !line.isEmpty {
+                result.append((line, duration, tags))
+                tags = []
+            }
+        }
+        return result
+    }
+
+    @Test func aMidRollIsCutIntoEveryRenditionAtItsExactFrameAndDecodesFromThePixels() async throws {
+        let cache = try Self.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let harness = try Self.harness(cache: cache)
+        let id = try await harness.session()
+        let origin = try ServeFixture.origin()
+        for rendition in 0..<2 {
+            let playlist = try await harness.request("GET", "/v1/sessions/\(id)/\(rendition).m3u8")
+            #expect(playlist.status == 200)
+            let segments = Self.segments(playlist.text)
+            // seg0 as it is, the piece before the cut, the ad's segments, the piece after it.
+            #expect(segments.first?.uri == "/v1/origin/show/v\(rendition)/seg0.ts")
+            #expect(segments[1].uri.hasPrefix("/v1/cache/cuts/") && segments[1].uri.hasSuffix("/before.ts"))
+            #expect(segments.last?.uri.hasSuffix("/after.ts") == true)
+            let ads = segments.filter { $0.uri.hasPrefix("/v1/sessions/\(id)/ads/") }
+            #expect(ads.count == 2)
+            #expect(ads.first?.tags.contains("#EXT-X-DISCONTINUITY") == true)
+            #expect(ads.first?.tags.contains { $0.hasPrefix("#EXT-X-CUE-OUT:3") } == true)
+            #expect(ads.first?.tags.contains { $0.hasPrefix("#EXT-X-DATERANGE:") && $0.contains("SCTE35-OUT=0x") } == true)
+            #expect(segments.last?.tags.contains("#EXT-X-DISCONTINUITY") == true)
+            #expect(segments.last?.tags.contains("#EXT-X-CUE-IN") == true)
+            #expect(segments.filter { $0.tags.contains("#EXT-X-DISCONTINUITY") }.count == 2)
+            // No segment under a second but the stream's last.
+            #expect(segments.dropLast().allSatisfy { $0.duration >= 1 }, "\(segments.map(\.duration))")
+            #expect(abs(segments[1].duration - 1.5) < 0.001 && abs(segments.last!.duration - 2.5) < 0.001)
+
+            let stitched = try Self.greyFrames("http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/\(rendition).m3u8")
+            let content = try Self.greyFrames(origin + "/show/v\(rendition)/index.m3u8")
+            #expect(content.count == ServeFixture.frames)
+            #expect(stitched.count == ServeFixture.frames + Self.adFrames)
+            guard stitched.count == ServeFixture.frames + Self.adFrames else { continue }
+            let cue = Self.cueFrame, end = cue + Self.adFrames
+            // The frame before the cue is the content's frame at the cue less one; the cue's frame is the ad's first.
+            #expect(Self.nearest(stitched[cue - 1], among: content, in: (cue - 4)..<(cue + 4)) == cue - 1)
+            #expect(Self.difference(stitched[cue - 1], content[cue - 1]) < 4)
+            // The 4:3 ad is pillarboxed in the 16:9 rendition: red (luma about 81) between black bars.
+            let red = stitched[cue]
+            let middle = (0..<36).map { Int(red[$0 * 64 + 32]) }, edge = (0..<36).map { Int(red[$0 * 64 + 2]) }
+            #expect(middle.allSatisfy { (70...95).contains($0) } && edge.allSatisfy { $0 <= 24 }, "frame \(cue) is not the red ad: \(middle) \(edge)")
+            #expect(stitched[cue..<end].allSatisfy { Self.difference($0, red) < 2 })
+            // The content comes back at the cue's own frame.
+            #expect(Self.nearest(stitched[end], among: content, in: (cue - 4)..<(cue + 4)) == cue)
+            #expect(Self.difference(stitched[end], content[cue]) < 4)
+            // Everywhere else, the content's frames in order.
+            for n in Array(0..<cue) + Array(end..<stitched.count) {
+                let source = n < cue ? n : n - Self.adFrames
+                #expect(Self.difference(stitched[n], content[source]) < 4, "stitched frame \(n) against content frame \(source)")
+            }
+        }
+        let tracking = harness.json(try await harness.request("GET", "/v1/sessions/\(id)/tracking"))
+        #expect(tracking["stitched"] as? Bool == true)
+        #expect(((tracking["breaks"] as? [[String: Any]])?.first?["stitched"]) as? Bool == true)
+        // Both renditions were played through: each beacon went out once.
+        let beacons = try await Self.waitForBeacons(harness.adServer, count: Self.beaconEvents.count)
+        #expect(beacons.map(\.event).sorted() == Self.beaconEvents.sorted())
+    }
+
+    static let beaconEvents = ["impression", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"]
+
+    /// The beacons the ad server has received (event, request, arrival), once `count` have come: an event, waited
+    /// for with a safety net.
+    static func waitForBeacons(_ server: LoopbackHTTPServer, count: Int) async throws -> [(event: String, request: LoopbackHTTPServer.Request)] {
+        func received() -> [(event: String, request: LoopbackHTTPServer.Request)] {
+            beaconEvents.flatMap { event in server.requests(for: "/beacon/red/\(event)").map { (event, $0) } }
+        }
+        let deadline = ContinuousClock.now + .seconds(300)
+        while received().count < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        return received()
+    }
+
+    @Test func eachBeaconIsSentOnceWhenTheSegmentHoldingItsMomentIsRequested() async throws {
+        let cache = try Self.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let harness = try Self.harness(cache: cache)
+        let id = try await harness.session()
+        let playlist = try await harness.request("GET", "/v1/sessions/\(id)/0.m3u8")
+        let ads = Self.segments(playlist.text).map(\.uri).filter { $0.contains("/ads/") }
+        #expect(ads.count == 2 && ads.allSatisfy { $0.hasPrefix("/v1/sessions/\(id)/ads/0/0/0/") })
+        let tracking = try await harness.request("GET", "/v1/sessions/\(id)/tracking")
+        #expect(tracking.status == 200)
+        #expect(harness.adServer.requests(for: "/beacon/red/impression").isEmpty, "a playlist fetch sent a beacon")
+
+        // Segment 0 holds frames 0–47 of 72: the impression, start, first quartile (18) and midpoint (36).
+        let sentFirst = ContinuousClock.now
+        let first = try await harness.request("GET", ads[0], headers: ["User-Agent": "Viewer/1.0"])
+        #expect(first.status == 302)
+        #expect(first.headers["location"]?.hasPrefix("/v1/cache/ads/") == true)
+        #expect(first.headers["cache-control"] == "no-store")
+        let early = try await Self.waitForBeacons(harness.adServer, count: 4)
+        #expect(early.map(\.event).sorted() == ["firstQuartile", "impression", "midpoint", "start"])
+        #expect(early.allSatisfy { $0.request.arrival > sentFirst })
+        #expect(early.allSatisfy { $0.request.headers["x-device-user-agent"] == "Viewer/1.0" && $0.request.headers["x-device-ip"] == "127.0.0.1" })
+        #expect(early.first { $0.event == "midpoint" }?.request.target == "/beacon/red/midpoint?t=00%3A00%3A00.000")
+        // Fetched again: nothing more. Segment 1 (frames 48–71): the third quartile (54) and complete (71).
+        #expect(try await harness.request("GET", ads[0]).status == 302)
+        let sentSecond = ContinuousClock.now
+        #expect(try await harness.request("GET", ads[1]).status == 302)
+        let all = try await Self.waitForBeacons(harness.adServer, count: 6)
+        #expect(all.map(\.event).sorted() == Self.beaconEvents.sorted())
+        #expect(all.filter { ["thirdQuartile", "complete"].contains($0.event) }.allSatisfy { $0.request.arrival > sentSecond })
+        #expect(all.first { $0.event == "complete" }?.request.target == "/beacon/red/complete?t=00%3A00%3A02.000")
+        // Another session's viewer sends their own.
+        let other = try await harness.session()
+        let otherAds = Self.segments(try await harness.request("GET", "/v1/sessions/\(other)/1.m3u8").text).map(\.uri).filter { $0.contains("/ads/") }
+        #expect(try await harness.request("GET", otherAds[0]).status == 302)
+        #expect(try await Self.waitForBeacons(harness.adServer, count: 10).count == 10)
+        #expect(try await harness.request("GET", "/v1/sessions/\(id)/ads/0/0/0/seg00009.ts").status == 404)
+        #expect(try await harness.request("GET", "/v1/sessions/\(id)/ads/0/7/0/seg00000.ts").status == 404)
+    }
+
+    @Test func theCutKeepsTheContentsOwnPacketsOutsideThePartialGOPs() throws {
+        let origin = try ServeFixture.origin()
+        let directory = try Self.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let segment = origin + "/show/v0/seg1.ts"
+        let start = try SegmentCutter.firstPictureTime(of: segment)
+        // Frame 36 of the segment (content frame 132): GOPs at 0 and 48 of it.
+        let result = try SegmentCutter.cut(SegmentCutter.Request(input: segment, cut: start + Rational(36, 24),
+                                                                 before: directory + "/before.ts", after: directory + "/after.ts"))
+        #expect(result.frames == 96)
+        #expect(result.before?.frames == 36 && result.before?.encodedFrames == 36)
+        #expect(result.after?.frames == 60 && result.after?.encodedFrames == 12)
+        #expect(result.before?.duration == Rational(36, 24) && result.after?.duration == Rational(60, 24))
+        // The pictures after the next IDR are the content's own: decoded, they are the same bytes.
+        func hashes(_ path: String) throws -> [String] {
+            String(decoding: try FFmpegCommandLine.run(["-i", path, "-map", "0:v:0", "-f", "framemd5", "-"]), as: UTF8.self)
+                .split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.split(separator: ",").last ?? "") }
+        }
+        let original = try hashes(segment), after = try hashes(directory + "/after.ts")
+        #expect(after.count == 60)
+        #expect(Array(after[12...]) == Array(original[48...]))
+        #expect(after[..<12] != original[36..<48])
+        // The pieces keep the content's timestamps: the piece after starts at the cut.
+        #expect(try SegmentCutter.firstPictureTime(of: directory + "/after.ts") == start + Rational(36, 24))
+        // The sound is split, not re-encoded: together the pieces hold the segment's packets.
+        func audioPackets(_ path: String) throws -> Int {
+            String(decoding: try FFmpegCommandLine.run(["-i", path, "-map", "0:a:0", "-c", "copy", "-f", "framemd5", "-"]), as: UTF8.self)
+                .split(separator: "\n").filter { !$0.hasPrefix("#") }.count
+        }
+        #expect(try audioPackets(directory + "/before.ts") + audioPackets(directory + "/after.ts") == audioPackets(segment))
+    }
+
+    @Test func everyViewerSharesOneBuildOfEachPieceAndAd() async throws {
+        let cache = try Self.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let harness = try Self.harness(cache: cache)
+        let ids = [try await harness.session(), try await harness.session(), try await harness.session()]
+        // Three viewers ask for both renditions at once: one build of each piece.
+        let playlists = try await withThrowingTaskGroup(of: (Int, String).self) { group in
+            for (n, id) in ids.enumerated() {
+                for rendition in 0..<2 {
+                    group.addTask { (n * 2 + rendition, try await harness.request("GET", "/v1/sessions/\(id)/\(rendition).m3u8").text) }
+                }
+            }
+            var all: [Int: String] = [:]
+            for try await (key, text) in group { all[key] = text.replacingOccurrences(of: ids[key / 2], with: "ID") }
+            return all
+        }
+        #expect(playlists[0] == playlists[2] && playlists[0] == playlists[4])
+        #expect(playlists[1] == playlists[3] && playlists[1] == playlists[5])
+        #expect(playlists[0]?.contains("/v1/sessions/ID/ads/") == true)
+        let cuts = try FileManager.default.contentsOfDirectory(atPath: cache + "/cuts")
+        let ads = try FileManager.default.contentsOfDirectory(atPath: cache + "/ads")
+        #expect(cuts.count == 2, "\(cuts)")
+        #expect(ads.count == 2, "\(ads)")
+        #expect(harness.adServer.requests(for: "/media/red.mp4").count == 1)
+        let piece = try #require(Self.segments(playlists[0] ?? "").first { $0.uri.hasPrefix("/v1/cache/cuts/") })
+        let answer = try await harness.request("GET", piece.uri)
+        #expect(answer.status == 200)
+        #expect(answer.headers["cache-control"] == "public, max-age=86400")
+        #expect(try await harness.request("GET", "/v1/cache/cuts/../ads/x.ts").status == 404)
+    }
+
+    @Test func aBreakNotReadyInTimeGivesThatViewerTheContentAndIsBuiltForTheNext() async throws {
+        let cache = try Self.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let impatient = try Self.harness(cache: cache, wait: .zero)
+        let first = try await impatient.session()
+        let playlist = try await impatient.request("GET", "/v1/sessions/\(first)/0.m3u8")
+        #expect(playlist.status == 200)
+        #expect(Self.segments(playlist.text).map(\.uri) == ["/v1/origin/show/v0/seg0.ts", "/v1/origin/show/v0/seg1.ts"])
+        let tracking = impatient.json(try await impatient.request("GET", "/v1/sessions/\(first)/tracking"))
+        #expect(tracking["stitched"] as? Bool == false)
+        #expect((tracking["notes"] as? [String])?.first?.contains("not ready") == true)
+        // The build goes on; the next viewer (of a server sharing the cache) gets the break.
+        try await waitForEntries(in: cache, count: 4)
+        let patient = try Self.harness(cache: cache, adServer: impatient.adServer)
+        let next = try await patient.session()
+        let stitched = try await patient.request("GET", "/v1/sessions/\(next)/0.m3u8")
+        #expect(stitched.text.contains("/v1/sessions/\(next)/ads/"))
+        #expect(impatient.adServer.requests(for: "/media/red.mp4").count == 1)
+    }
+
+    /// Waits until the cache holds `count` whole entries (each `entry.json` in place): the builds' end, an event.
+    private func waitForEntries(in cache: String, count: Int) async throws {
+        let deadline = ContinuousClock.now + .seconds(600)
+        while ContinuousClock.now < deadline {
+            let entries = ["cuts", "ads"].flatMap { kind in
+                ((try? FileManager.default.contentsOfDirectory(atPath: cache + "/" + kind)) ?? []).filter {
+                    FileManager.default.fileExists(atPath: "\(cache)/\(kind)/\($0)/entry.json")
+                }
+            }
+            if entries.count >= count { return }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        throw ServeTestFailure("the cache never held \(count) entries")
+    }
+
+    @Test func aBrokenCacheEntryIsBuiltAgainNotServed() async throws {
+        let cache = try Self.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let harness = try Self.harness(cache: cache)
+        let id = try await harness.session()
+        let first = try await harness.request("GET", "/v1/sessions/\(id)/0.m3u8")
+        let piece = try #require(Self.segments(first.text).first { $0.uri.hasSuffix("/before.ts") })
+        // Truncate the piece on disk, as a crash or another process might leave it.
+        let file = cache + piece.uri.replacingOccurrences(of: "/v1/cache", with: "")
+        let original = try Data(contentsOf: URL(fileURLWithPath: file))
+        try original.prefix(1000).write(to: URL(fileURLWithPath: file))
+        let other = try Self.harness(cache: cache, adServer: harness.adServer)
+        let next = try await other.session()
+        let again = try await other.request("GET", "/v1/sessions/\(next)/0.m3u8")
+        #expect(again.text.replacingOccurrences(of: next, with: id) == first.text)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)).count == original.count)
+    }
+}
