@@ -22,6 +22,10 @@ public struct OriginContent: Sendable {
         /// Each segment's file, in the playlist's order, and the fMP4 initialization section's.
         public var segmentFiles: [String]
         public var mapFile: String?
+        /// Where a player fetches each segment and the initialization section on this server: `/v1/origin/…` for
+        /// the origin's files, `/v1/cache/packaged/…` for an MP4's segments packaged by the server.
+        public var segmentURLs: [String]
+        public var mapURL: String?
     }
 
     /// The content's length (the first rendition's; renditions of one VOD agree).
@@ -57,7 +61,7 @@ public struct OriginReader: Sendable {
         let shown = path.joined(separator: "/")
         guard let file = origin.file(path) else { throw .notFound("no content \"\(shown.excerpt)\" under the origin") }
         guard file.hasSuffix(".m3u8") else {
-            throw .unusable("\(shown.excerpt): not an HLS playlist (.m3u8); MP4 origins are not served yet")
+            throw .unusable("\(shown.excerpt): not an HLS playlist (.m3u8) or an MP4 (.mp4, .m4v, .mov)")
         }
         let text = try playlistText(file, shown: shown)
         guard text.contains("#EXT-X-STREAM-INF") else {
@@ -131,7 +135,13 @@ public struct OriginReader: Sendable {
         let resolution = a["RESOLUTION"].flatMap(PixelSize.init(parsing:))
         return OriginContent.Rendition(bandwidth: bandwidth, averageBandwidth: a["AVERAGE-BANDWIDTH"].flatMap { Int($0) },
                                        resolution: resolution, codecs: a["CODECS"], frameRate: a["FRAME-RATE"],
-                                       playlist: playlist, segmentFiles: files, mapFile: mapFile)
+                                       playlist: playlist, segmentFiles: files, mapFile: mapFile,
+                                       segmentURLs: files.map(originURL), mapURL: mapFile.map(originURL))
+    }
+
+    /// `/v1/origin/` and the file's path under the origin, each name percent-encoded.
+    func originURL(_ file: String) -> String {
+        "/v1/origin/" + (origin.relative(file) ?? []).map(AdRequestTemplate.encoded).joined(separator: "/")
     }
 
     private func playlistText(_ file: String, shown: String) throws(OriginContentError) -> String {

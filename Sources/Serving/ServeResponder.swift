@@ -48,7 +48,8 @@ public final class ServeResponder: HTTPResponder {
     public init(settings: ServeSettings) {
         self.settings = settings
         sessions = SessionStore(maximumSessions: settings.maximumSessions, idleTimeout: settings.sessionIdleTimeout)
-        catalog = ContentCatalog(reader: OriginReader(origin: settings.origin))
+        catalog = ContentCatalog(reader: OriginReader(origin: settings.origin),
+                                 packager: settings.stitcher.map { MP4Packager(cache: $0.cache, origin: settings.origin) })
         decider = SessionDecider(template: settings.ads, decisionTimeout: settings.decisionTimeout)
     }
 
@@ -72,13 +73,13 @@ public final class ServeResponder: HTTPResponder {
         }
         switch (path.first, path.dropFirst().first) {
         case ("v1", "sessions") where path.count == 2:
-            return await only("POST") { createSession(request) }
+            return await only("POST") { await createSession(request) }
         case ("v1", "sessions") where path.count == 4:
             return await only("GET") { await sessionResource(id: path[2], name: path[3]) }
         case ("v1", "sessions") where path.count == 8 && path[3] == "ads":
             return await only("GET") { await adSegment(request, id: path[2], place: Array(path[4...])) }
         case ("v1", "master") where path.count > 2:
-            return await only("GET") { implicitSession(request, content: Array(path.dropFirst(2))) }
+            return await only("GET") { await implicitSession(request, content: Array(path.dropFirst(2))) }
         case ("v1", "origin") where path.count > 2:
             return await only("GET") { originFile(Array(path.dropFirst(2))) }
         case ("v1", "cache") where path.count == 5:
@@ -88,10 +89,10 @@ public final class ServeResponder: HTTPResponder {
         }
     }
 
-    private func createSession(_ request: HTTPServerRequest) -> HTTPServerResponse {
+    private func createSession(_ request: HTTPServerRequest) async -> HTTPServerResponse {
         let body: SessionRequestBody
         do { body = try SessionRequestBody(request.body) } catch { return .error(400, error.description) }
-        switch startSession(request, content: body.content, parameters: body.parameters) {
+        switch await startSession(request, content: body.content, parameters: body.parameters) {
         case .refused(let refusal): return refusal
         case .started(let session):
             let answer = "{\"sessionId\":\"\(session.id)\",\"manifestUrl\":\"/v1/sessions/\(session.id)/master.m3u8\",\"trackingUrl\":\"/v1/sessions/\(session.id)/tracking\"}\n"
@@ -100,14 +101,14 @@ public final class ServeResponder: HTTPResponder {
         }
     }
 
-    private func implicitSession(_ request: HTTPServerRequest, content: [String]) -> HTTPServerResponse {
+    private func implicitSession(_ request: HTTPServerRequest, content: [String]) async -> HTTPServerResponse {
         guard let query = request.query else { return .error(400, "the query is not valid percent-encoded UTF-8") }
         let parameters: [String: String]
         switch SessionParameters.validated(query, where: "query") {
         case .success(let valid): parameters = valid
         case .failure(let error): return .error(400, error.description)
         }
-        switch startSession(request, content: content, parameters: parameters) {
+        switch await startSession(request, content: content, parameters: parameters) {
         case .refused(let refusal): return refusal
         case .started(let session): return playlist(SessionPlaylists.multivariant(session)).logged(session)
         }
@@ -118,9 +119,9 @@ public final class ServeResponder: HTTPResponder {
         case refused(HTTPServerResponse)
     }
 
-    private func startSession(_ request: HTTPServerRequest, content path: [String], parameters: [String: String]) -> SessionStart {
+    private func startSession(_ request: HTTPServerRequest, content path: [String], parameters: [String: String]) async -> SessionStart {
         let content: OriginContent
-        switch catalog.content(path) {
+        switch await catalog.content(path) {
         case .success(let found): content = found
         case .failure(.notFound(let message)): return .refused(.error(404, message))
         case .failure(.unusable(let message)): return .refused(.error(422, message))
@@ -149,7 +150,7 @@ public final class ServeResponder: HTTPResponder {
                 return .error(404, "session \(id) has no \(name.excerpt)")
             }
             let stitch = await session.stitch(settings.stitcher)
-            guard let text = SessionPlaylists.media(session, rendition: index, origin: settings.origin, stitch: stitch) else {
+            guard let text = SessionPlaylists.media(session, rendition: index, stitch: stitch) else {
                 return .error(404, "session \(id) has no \(name.excerpt)")
             }
             return playlist(text).logged(session)
@@ -224,26 +225,34 @@ extension HTTPServerResponse {
 }
 
 /// Content read once per change of its playlist file: a session of a popular title costs no read of the origin.
+/// An MP4 is packaged as HLS by `packager` (once, into the cache); without one it is refused.
 final class ContentCatalog: Sendable {
     static let maximumEntries = 256
     private let reader: OriginReader
+    private let packager: MP4Packager?
     private struct Entry {
         var stamp: FileStamp
         var content: OriginContent
     }
     private let entries = LockedState([[String]: Entry]())
 
-    init(reader: OriginReader) {
+    init(reader: OriginReader, packager: MP4Packager?) {
         self.reader = reader
+        self.packager = packager
     }
 
-    func content(_ path: [String]) -> Result<OriginContent, OriginContentError> {
+    func content(_ path: [String]) async -> Result<OriginContent, OriginContentError> {
         guard let file = reader.origin.file(path), let stamp = FileStamp(file) else {
             return .failure(.notFound("no content \"\(path.joined(separator: "/").excerpt)\" under the origin"))
         }
         if let cached = entries.withLock({ $0[path] }), cached.stamp == stamp { return .success(cached.content) }
         do {
-            let content = try reader.read(path)
+            let content: OriginContent
+            if MP4Packager.takes(file), let packager {
+                content = try await packager.content(path, file: file).get()
+            } else {
+                content = try reader.read(path)
+            }
             entries.withLock { all in
                 if all.count >= Self.maximumEntries { all.removeAll() }
                 all[path] = Entry(stamp: stamp, content: content)

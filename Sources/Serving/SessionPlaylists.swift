@@ -23,15 +23,15 @@ enum SessionPlaylists {
     /// Rendition `index`'s media playlist: the origin's segments, with each stitched break in place. A break's
     /// pieces and ads are marked as `render --hls` marks a break (`EXT-X-CUE-OUT`/`CUE-IN` and `EXT-X-DATERANGE` with
     /// SCTE-35), with `EXT-X-DISCONTINUITY` before each ad and before the content that follows.
-    static func media(_ session: ServeSession, rendition index: Int, origin: OriginDirectory, stitch: SessionStitch) -> String? {
+    static func media(_ session: ServeSession, rendition index: Int, stitch: SessionStitch) -> String? {
         guard session.content.renditions.indices.contains(index) else { return nil }
         let rendition = session.content.renditions[index]
         let segments = rendition.playlist.playlist.segments
         guard !stitch.breaks.isEmpty, stitch.frameRates.indices.contains(index) else {
-            let plain = zip(segments, rendition.segmentFiles).map { segment, file in
-                HLSMediaPlaylist.Segment(uri: originURL(file, origin), duration: segment.duration, discontinuity: segment.discontinuity)
+            let plain = zip(segments, rendition.segmentURLs).map { segment, url in
+                HLSMediaPlaylist.Segment(uri: url, duration: segment.duration, discontinuity: segment.discontinuity)
             }
-            return HLSMediaPlaylist(map: rendition.mapFile.map { originURL($0, origin) }, segments: plain).text
+            return HLSMediaPlaylist(map: rendition.mapURL, segments: plain).text
         }
         let frameRate = stitch.frameRates[index]
         func frames(_ seconds: Rational) -> Int64 { max(1, (seconds * frameRate.perSecond).rounded) }
@@ -45,7 +45,7 @@ enum SessionPlaylists {
         }
         func content(upTo end: Int) {
             while next < end {
-                add(originURL(rendition.segmentFiles[next], origin), frames(segments[next].duration), discontinuity: segments[next].discontinuity)
+                add(rendition.segmentURLs[next], frames(segments[next].duration), discontinuity: segments[next].discontinuity)
                 next += 1
             }
         }
@@ -83,10 +83,6 @@ enum SessionPlaylists {
     /// date, so that the playlists of one content differ only where their ads do.
     static let stitchEpoch = Date(timeIntervalSince1970: 946_684_800)
 
-    /// `/v1/origin/` and the file's path under the origin, each name percent-encoded.
-    static func originURL(_ file: String, _ origin: OriginDirectory) -> String {
-        "/v1/origin/" + (origin.relative(file) ?? []).map(AdRequestTemplate.encoded).joined(separator: "/")
-    }
 
     static func tracking(_ session: ServeSession, _ ads: SessionAds, _ stitch: SessionStitch) -> String {
         var decision: [String: Any]

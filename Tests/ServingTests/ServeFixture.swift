@@ -45,11 +45,11 @@ struct ServeHarness {
     ///   - stitchWait: how long a first playlist waits for them (a safety net in the tests that wait for a build).
     init(adsPath: String = "/vmap", decisionTimeout: Duration = .seconds(30), maximumSessions: Int = 100_000,
          limits: HTTPServerLimits = .init(), stitchCache: String? = nil, stitchWait: Duration = .seconds(600),
-         adServer: LoopbackHTTPServer? = nil) throws {
-        origin = try ServeFixture.origin()
+         adServer: LoopbackHTTPServer? = nil, origin: String? = nil) throws {
+        self.origin = try origin ?? ServeFixture.origin()
         self.adServer = try adServer ?? LoopbackHTTPServer()
         let template = try AdRequestTemplate("\(self.adServer.baseURL)\(adsPath)?sid=[session.id]&ua=[session.user_agent]&ip=[session.client_ip]&genre=[player_params.genre]")
-        let originDirectory = try OriginDirectory(path: origin)
+        let originDirectory = try OriginDirectory(path: self.origin)
         let stitcher = try stitchCache.map { BreakStitcher(cache: try StitchCache(directory: $0), origin: originDirectory, wait: stitchWait) }
         let settings = ServeSettings(origin: originDirectory, ads: template,
                                      decisionTimeout: decisionTimeout, maximumSessions: maximumSessions, stitcher: stitcher)
@@ -68,8 +68,9 @@ struct ServeHarness {
     }
 
     /// Starts a session for `show/master.m3u8` and returns its id.
-    func session(params: [String: String] = ["genre": "news & sport"], userAgent: String = "TestPlayer/2.0") async throws -> String {
-        let body = try JSONSerialization.data(withJSONObject: ["content": "show/master.m3u8", "params": params])
+    func session(params: [String: String] = ["genre": "news & sport"], userAgent: String = "TestPlayer/2.0",
+                 content: String = "show/master.m3u8") async throws -> String {
+        let body = try JSONSerialization.data(withJSONObject: ["content": content, "params": params])
         let response = try await request("POST", "/v1/sessions", headers: ["User-Agent": userAgent, "Content-Type": "application/json"],
                                    body: String(decoding: body, as: UTF8.self))
         guard response.status == 201, let id = json(response)["sessionId"] as? String else {

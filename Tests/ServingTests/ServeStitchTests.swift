@@ -122,23 +122,7 @@ import VideoPipeline
             #expect(content.count == ServeFixture.frames)
             #expect(stitched.count == ServeFixture.frames + Self.adFrames)
             guard stitched.count == ServeFixture.frames + Self.adFrames else { continue }
-            let cue = Self.cueFrame, end = cue + Self.adFrames
-            // The frame before the cue is the content's frame at the cue less one; the cue's frame is the ad's first.
-            #expect(Self.nearest(stitched[cue - 1], among: content, in: (cue - 4)..<(cue + 4)) == cue - 1)
-            #expect(Self.difference(stitched[cue - 1], content[cue - 1]) < 4)
-            // The 4:3 ad is pillarboxed in the 16:9 rendition: red (luma about 81) between black bars.
-            let red = stitched[cue]
-            let middle = (0..<36).map { Int(red[$0 * 64 + 32]) }, edge = (0..<36).map { Int(red[$0 * 64 + 2]) }
-            #expect(middle.allSatisfy { (70...95).contains($0) } && edge.allSatisfy { $0 <= 24 }, "frame \(cue) is not the red ad: \(middle) \(edge)")
-            #expect(stitched[cue..<end].allSatisfy { Self.difference($0, red) < 2 })
-            // The content comes back at the cue's own frame.
-            #expect(Self.nearest(stitched[end], among: content, in: (cue - 4)..<(cue + 4)) == cue)
-            #expect(Self.difference(stitched[end], content[cue]) < 4)
-            // Everywhere else, the content's frames in order.
-            for n in Array(0..<cue) + Array(end..<stitched.count) {
-                let source = n < cue ? n : n - Self.adFrames
-                #expect(Self.difference(stitched[n], content[source]) < 4, "stitched frame \(n) against content frame \(source)")
-            }
+            Self.expectTheCut(stitched: stitched, content: content)
         }
         let tracking = harness.json(try await harness.request("GET", "/v1/sessions/\(id)/tracking"))
         #expect(tracking["stitched"] as? Bool == true)
@@ -146,6 +130,66 @@ import VideoPipeline
         // Both renditions were played through: each beacon went out once.
         let beacons = try await Self.waitForBeacons(harness.adServer, count: Self.beaconEvents.count)
         #expect(beacons.map(\.event).sorted() == Self.beaconEvents.sorted())
+    }
+
+    /// The stitched frames are the content's with the red ad's 72 between content frames 131 and 132, judged from the
+    /// pixels.
+    static func expectTheCut(stitched: [[UInt8]], content: [[UInt8]]) {
+        let cue = cueFrame, end = cue + adFrames
+        // The frame before the cue is the content's frame at the cue less one; the cue's frame is the ad's first.
+        #expect(nearest(stitched[cue - 1], among: content, in: (cue - 4)..<(cue + 4)) == cue - 1)
+        #expect(difference(stitched[cue - 1], content[cue - 1]) < 4)
+        // The 4:3 ad is pillarboxed in the 16:9 rendition: red (luma about 81) between black bars.
+        let red = stitched[cue]
+        let middle = (0..<36).map { Int(red[$0 * 64 + 32]) }, edge = (0..<36).map { Int(red[$0 * 64 + 2]) }
+        #expect(middle.allSatisfy { (70...95).contains($0) } && edge.allSatisfy { $0 <= 24 }, "frame \(cue) is not the red ad: \(middle) \(edge)")
+        #expect(stitched[cue..<end].allSatisfy { difference($0, red) < 2 })
+        // The content comes back at the cue's own frame.
+        #expect(nearest(stitched[end], among: content, in: (cue - 4)..<(cue + 4)) == cue)
+        #expect(difference(stitched[end], content[cue]) < 4)
+        // Everywhere else, the content's frames in order.
+        for n in Array(0..<cue) + Array(end..<stitched.count) {
+            let source = n < cue ? n : n - adFrames
+            #expect(difference(stitched[n], content[source]) < 4, "stitched frame \(n) against content frame \(source)")
+        }
+    }
+
+    static func mp4Origin() throws -> String {
+        try TestFixtures.directory(for: "serve-mp4-origin-v1") { directory in
+            _ = try FFmpegCommandLine.run([
+                "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=24:duration=8",
+                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=8",
+                "-c:v", "libx264", "-preset", "veryfast", "-g", "48", "-keyint_min", "48", "-sc_threshold", "0",
+                "-c:a", "aac", "-b:a", "64k", directory + "/movie.mp4",
+            ])
+        }
+    }
+
+    @Test func anMP4IsPackagedOnceAsHLSAndItsBreakCutAtTheFrame() async throws {
+        let cache = try Self.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let origin = try Self.mp4Origin()
+        let harness = try ServeHarness(stitchCache: cache, origin: origin)
+        harness.adServer.route("/vmap", .xml(Self.vmap(adServer: harness.adServer.baseURL)))
+        harness.adServer.route("/media/red.mp4", .file(URL(fileURLWithPath: try Self.adMedia()), contentType: "video/mp4"))
+        let id = try await harness.session(content: "movie.mp4")
+        let master = try await harness.request("GET", "/v1/sessions/\(id)/master.m3u8")
+        let variants = master.text.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-STREAM-INF:") }
+        #expect(variants.count == 1)
+        #expect(variants.first?.contains("RESOLUTION=640x360") == true && variants.first?.contains("CODECS=\"avc1.") == true)
+        #expect(variants.first?.contains("FRAME-RATE=24.000") == true)
+        let playlist = try await harness.request("GET", "/v1/sessions/\(id)/0.m3u8")
+        let uris = Self.segments(playlist.text).map(\.uri)
+        #expect(uris.first?.hasPrefix("/v1/cache/packaged/") == true && uris.first?.hasSuffix("/seg00000.ts") == true)
+        #expect(uris.contains { $0.hasSuffix("/before.ts") } && uris.contains { $0.hasSuffix("/after.ts") })
+        let stitched = try Self.greyFrames("http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/0.m3u8")
+        let content = try Self.greyFrames(origin + "/movie.mp4")
+        #expect(stitched.count == content.count + Self.adFrames)
+        if stitched.count == content.count + Self.adFrames { Self.expectTheCut(stitched: stitched, content: content) }
+        // Packaged once: another viewer's session reads the same segments.
+        let other = try await harness.session(content: "movie.mp4")
+        #expect(try await harness.request("GET", "/v1/sessions/\(other)/0.m3u8").text.contains(uris[0]))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache + "/packaged").count == 1)
     }
 
     static let beaconEvents = ["impression", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"]

@@ -14,6 +14,8 @@ protocol StitchCacheEntry: Codable, Sendable {
 ///   identities (path, size, modification time), the cut and the encoder's settings.
 /// - `ads/KEY/`: one ad conditioned for one rendition (`seg00000.ts`, …); KEY hashes the media's content name and the
 ///   rendition's size, rate, sound and bit-rate ceiling.
+/// - `packaged/KEY/`: MP4 content packaged as MPEG-TS segments (`MP4Packager`); KEY hashes the file's path, size and
+///   modification time.
 ///
 /// Each entry is built into a temporary directory beside it and renamed into place with its `entry.json` last
 /// written, so no reader sees half of one. An entry read back is trusted only when its `entry.json` decodes and
@@ -35,7 +37,7 @@ public final class StitchCache: Sendable {
     public init(directory: String) throws(StitchBuildError) {
         self.directory = directory
         do {
-            for sub in ["", "/cuts", "/ads", "/media"] {
+            for sub in ["", "/cuts", "/ads", "/packaged", "/media"] {
                 try FileManager.default.createDirectory(atPath: directory + sub, withIntermediateDirectories: true)
             }
         } catch {
@@ -46,7 +48,7 @@ public final class StitchCache: Sendable {
         media = MediaCache(settings: settings)
     }
 
-    /// The directory of entry `key` of `kind` (`cuts` or `ads`).
+    /// The directory of entry `key` of `kind` (`cuts`, `ads` or `packaged`).
     func path(_ kind: String, _ key: String) -> String { "\(directory)/\(kind)/\(key)" }
 
     /// Entry `key` of `kind`: read back when it is whole, else built by `build` (into the directory it is given, on
@@ -134,7 +136,7 @@ public final class StitchCache: Sendable {
 
     /// A cached segment's path, for `/v1/cache/KIND/KEY/NAME`: only names an entry could hold, in a whole entry.
     func segmentFile(kind: String, key: String, name: String) -> String? {
-        guard kind == "cuts" || kind == "ads", key.utf8.count == 64,
+        guard ["cuts", "ads", "packaged"].contains(kind), key.utf8.count == 64,
               key.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }),
               Self.isPlainName(name), name.hasSuffix(".ts") else { return nil }
         let file = path(kind, key) + "/" + name
