@@ -30,6 +30,26 @@ public struct OriginContent: Sendable {
 
     /// The content's length (the first rendition's; renditions of one VOD agree).
     public var duration: Rational { renditions.first?.playlist.playlist.duration ?? .zero }
+
+    /// Where the origin marks breaks (the first rendition's markers), in seconds of content, in order: each
+    /// `EXT-X-CUE-OUT` at the start of the segment it precedes, and each `EXT-X-DATERANGE` with `SCTE35-OUT` at its
+    /// `START-DATE` (exact to the frame, inside a segment too), one cue for markers less than 1 ms apart.
+    public var cues: [Rational] {
+        guard let reading = renditions.first?.playlist else { return [] }
+        var times = reading.cueOuts.map { reading.start(ofSegment: $0.segment) }
+        if let origin = reading.playlist.programDateTime {
+            for range in reading.dateRanges where range.scte35Out != nil {
+                let millis = Int64((range.startDate.timeIntervalSince(origin) * 1000).rounded())
+                times.append(Rational(millis, 1000))
+            }
+        }
+        var cues: [Rational] = []
+        for time in times.sorted() where time >= .zero && time < duration {
+            if let last = cues.last, time - last < Rational(1, 1000) { continue }
+            cues.append(time)
+        }
+        return cues
+    }
 }
 
 /// Why a content path cannot be served: it is not there (404) or not usable (422), in one line naming the file.

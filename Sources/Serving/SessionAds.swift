@@ -33,7 +33,9 @@ public struct SessionAds: Sendable {
     /// What the decisioning dropped on the way (VAST error codes and their reasons), for the tracking document.
     public var errors: [String]
 
-    static func decided(_ result: AdsLoadResult) -> SessionAds {
+    /// The decision; a VAST answer (a pre-roll of its own) fills each of the origin's `cues` instead, when it has
+    /// any, as MediaTailor fills a manifest's ad avails.
+    static func decided(_ result: AdsLoadResult, cues: [Rational] = []) -> SessionAds {
         let breaks = result.plan.breaks.map { adBreak in
             Break(position: adBreak.position, ads: adBreak.ads.filter { $0.state == .available }.map { planned in
                 let ad = planned.ad
@@ -47,7 +49,11 @@ public struct SessionAds: Sendable {
                           media: ad.selection?.remoteURL?.absoluteString ?? ad.selection?.chosen?.url, beacons: beacons)
             })
         }.filter { !$0.ads.isEmpty }
-        return SessionAds(outcome: .decided(kind: result.kind.rawValue), breaks: breaks,
+        var placed = breaks
+        if result.kind == .vast, !cues.isEmpty, let ads = breaks.first?.ads {
+            placed = cues.map { Break(position: $0 == .zero ? .preroll : .midroll(MediaTime(seconds: $0)), ads: ads) }
+        }
+        return SessionAds(outcome: .decided(kind: result.kind.rawValue), breaks: placed,
                           errors: result.plan.errors.map { "\($0)" })
     }
 
@@ -79,16 +85,13 @@ public struct SessionDecider: Sendable {
 
     public func decide(_ values: AdRequestTemplate.Values, content: OriginContent) async -> SessionAds {
         let url = template.url(for: values)
-        var cues: [MediaTime] = []
-        if let first = content.renditions.first {
-            cues = first.playlist.cueOuts.map { MediaTime(seconds: first.playlist.start(ofSegment: $0.segment)) }
-        }
-        let request = AdsRequest(adTag: url, contentDuration: MediaDuration(seconds: content.duration), cuePoints: cues)
+        let cues = content.cues
+        let request = AdsRequest(adTag: url, contentDuration: MediaDuration(seconds: content.duration), cuePoints: cues.map { MediaTime(seconds: $0) })
         var settings = self.settings
         settings.requestHeaders = ["X-Device-IP": Self.headerValue(values.clientIP), "X-Device-User-Agent": Self.headerValue(values.userAgent)]
         do {
             let result = try await AdsLoader(settings: settings).load(request)
-            return .decided(result)
+            return .decided(result, cues: cues)
         } catch {
             return .none("the ad request failed: \(error)")
         }

@@ -1,3 +1,4 @@
+import AdPlayback
 import Foundation
 import HTTPServing
 import LoopbackServer
@@ -190,6 +191,48 @@ import VideoPipeline
         let other = try await harness.session(content: "movie.mp4")
         #expect(try await harness.request("GET", "/v1/sessions/\(other)/0.m3u8").text.contains(uris[0]))
         #expect(try FileManager.default.contentsOfDirectory(atPath: cache + "/packaged").count == 1)
+    }
+
+    /// An origin whose playlist marks a break inside its second segment with `EXT-X-DATERANGE` and `SCTE35-OUT` at
+    /// 5.5 s (frame 132), and an ad server that answers plain VAST: the VAST fills the origin's break.
+    @Test func aVASTAnswerFillsTheOriginsOwnCueAtItsExactFrame() async throws {
+        let hls = try ServeFixture.origin()
+        let origin = try Self.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: origin) }
+        for name in ["seg0.ts", "seg1.ts"] { try FileManager.default.copyItem(atPath: hls + "/show/v0/" + name, toPath: origin + "/" + name) }
+        let cue = SpliceInfoSection(command: .spliceInsert(.init(eventID: 7, outOfNetwork: true, pts: 0,
+                                                                 breakDuration: .init(autoReturn: true, duration: 270_000))))
+        try """
+        #EXTM3U
+        #EXT-X-VERSION:3
+        #EXT-X-TARGETDURATION:4
+        #EXT-X-PLAYLIST-TYPE:VOD
+        #EXT-X-PROGRAM-DATE-TIME:2026-01-01T00:00:00.000Z
+        #EXTINF:4.000000,
+        seg0.ts
+        #EXT-X-DATERANGE:ID="avail-1",START-DATE="2026-01-01T00:00:05.500Z",SCTE35-OUT=\(cue.hexadecimal)
+        #EXTINF:4.000000,
+        seg1.ts
+        #EXT-X-ENDLIST
+
+        """.write(toFile: origin + "/cued.m3u8", atomically: true, encoding: .utf8)
+        let cache = try Self.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let harness = try ServeHarness(adsPath: "/vast", stitchCache: cache, origin: origin)
+        let vmap = Self.vmap(adServer: harness.adServer.baseURL)
+        let vast = String(vmap[vmap.range(of: "<VAST")!.lowerBound..<vmap.range(of: "</VAST>")!.upperBound])
+        harness.adServer.route("/vast", .xml(vast))
+        harness.adServer.route("/media/red.mp4", .file(URL(fileURLWithPath: try Self.adMedia()), contentType: "video/mp4"))
+        let id = try await harness.session(content: "cued.m3u8")
+        let tracking = harness.json(try await harness.request("GET", "/v1/sessions/\(id)/tracking"))
+        let breaks = try #require(tracking["breaks"] as? [[String: Any]])
+        #expect(breaks.count == 1)
+        #expect(breaks.first?["position"] as? String == "midroll" && breaks.first?["contentTime"] as? Double == 5.5)
+        #expect(breaks.first?["stitched"] as? Bool == true)
+        let stitched = try Self.greyFrames("http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/0.m3u8")
+        let content = try Self.greyFrames(hls + "/show/v0/index.m3u8")
+        #expect(stitched.count == content.count + Self.adFrames)
+        if stitched.count == content.count + Self.adFrames { Self.expectTheCut(stitched: stitched, content: content) }
     }
 
     static let beaconEvents = ["impression", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"]
