@@ -404,3 +404,43 @@ import VideoPipeline
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)).count == original.count)
     }
 }
+
+/// The cache's bound: least recently used entries go first, recent ones never.
+@Suite struct StitchCacheBoundTests {
+    static func build(_ cache: StitchCache, _ key: String, bytes: Int) async throws {
+        let result = await cache.entry("ads", key: key, as: BlobEntry.self) { directory throws(StitchBuildError) in
+            FileManager.default.createFile(atPath: directory + "/seg00000.ts", contents: Data(count: bytes))
+            return BlobEntry(files: [.init(name: "seg00000.ts", bytes: Int64(bytes))])
+        }
+        _ = try result.get()
+    }
+
+    static func key(_ n: Int) -> String { String(repeating: String(n), count: 64) }
+
+    @Test func theLeastRecentlyUsedEntriesAreRemovedPastTheBound() async throws {
+        let directory = try ServeStitchTests.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let cache = try StitchCache(directory: directory, limits: .init(maximumBytes: 250_000, keepRecent: .zero))
+        for n in 1...2 { try await Self.build(cache, Self.key(n), bytes: 100_000) }
+        // Entry 1 is used again (a segment served), so 2 is now the least recently used.
+        #expect(cache.segmentFile(kind: "ads", key: Self.key(1), name: "seg00000.ts") != nil)
+        try await Self.build(cache, Self.key(3), bytes: 100_000)
+        #expect(cache.evictions == 1)
+        #expect(cache.segmentFile(kind: "ads", key: Self.key(2), name: "seg00000.ts") == nil)
+        #expect(cache.segmentFile(kind: "ads", key: Self.key(1), name: "seg00000.ts") != nil)
+        #expect(cache.segmentFile(kind: "ads", key: Self.key(3), name: "seg00000.ts") != nil)
+    }
+
+    @Test func anEntryUsedRecentlyIsKeptEvenPastTheBound() async throws {
+        let directory = try ServeStitchTests.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let cache = try StitchCache(directory: directory, limits: .init(maximumBytes: 150_000, keepRecent: .seconds(3600)))
+        for n in 1...3 { try await Self.build(cache, Self.key(n), bytes: 100_000) }
+        #expect(cache.evictions == 0)
+        #expect((1...3).allSatisfy { cache.segmentFile(kind: "ads", key: Self.key($0), name: "seg00000.ts") != nil })
+    }
+}
+
+struct BlobEntry: StitchCacheEntry {
+    var files: [StitchCache.CachedFile]
+}

@@ -3,7 +3,7 @@ import Foundation
 import MediaCore
 
 /// What a cache entry lists: its files, each with the size it was written with, checked on every read back.
-protocol StitchCacheEntry: Codable, Sendable {
+package protocol StitchCacheEntry: Codable, Sendable {
     var files: [StitchCache.CachedFile] { get }
 }
 
@@ -22,20 +22,49 @@ protocol StitchCacheEntry: Codable, Sendable {
 /// every file it lists is there with its size, inside the entry; anything else is removed and built again.
 /// Concurrent requests for one entry wait for one build (single flight); builds run one at a time on a thread of
 /// their own, never on the threads that answer requests.
+///
+/// **Bounded.** After each build, while the entries hold more than `limits.maximumBytes`, the least recently used
+/// entry is removed (an entry is used when it is read back for a session or one of its segments is served), but
+/// never one used within `limits.keepRecent`, which a viewer may still be playing (so the bound can be passed while
+/// every entry is that recent). Entries from before the server started count as older than any used since, in
+/// the order of their last use on disk (`entry.json`'s modification time). The ads' media have their own cache
+/// (`media/`, AdPlayback's `MediaCache`).
 public final class StitchCache: Sendable {
+    public struct Limits: Sendable {
+        /// What `cuts/`, `ads/` and `packaged/` may hold together (`--cache-size`, 10 GiB).
+        public var maximumBytes: Int64
+        /// An entry used this recently is never removed.
+        public var keepRecent: Duration
+
+        public init(maximumBytes: Int64 = 10 << 30, keepRecent: Duration = .seconds(3600)) {
+            self.maximumBytes = maximumBytes
+            self.keepRecent = keepRecent
+        }
+    }
+
     public struct CachedFile: Codable, Hashable, Sendable {
         public var name: String
         public var bytes: Int64
+
+        package init(name: String, bytes: Int64) {
+            self.name = name
+            self.bytes = bytes
+        }
     }
 
     public let directory: String
+    public let limits: Limits
     let media: MediaCache
+    /// Each entry used since the server started ("kind/key"): the order of its last use, and when.
+    private let uses = LockedState((next: UInt64(0), last: [String: (order: UInt64, at: ContinuousClock.Instant)]()))
+    private let evicted = LockedState(0)
     private let flights = LockedState([String: Task<Result<Data, StitchBuildError>, Never>]())
     private static let builds = DispatchQueue(label: "pipctl.serve.builds")
 
     /// - Throws: `StitchBuildError` when the directory cannot be made.
-    public init(directory: String) throws(StitchBuildError) {
+    public init(directory: String, limits: Limits = Limits()) throws(StitchBuildError) {
         self.directory = directory
+        self.limits = limits
         do {
             for sub in ["", "/cuts", "/ads", "/packaged", "/media"] {
                 try FileManager.default.createDirectory(atPath: directory + sub, withIntermediateDirectories: true)
@@ -53,9 +82,12 @@ public final class StitchCache: Sendable {
 
     /// Entry `key` of `kind`: read back when it is whole, else built by `build` (into the directory it is given, on
     /// the build thread) once, however many callers ask at the same time.
-    func entry<Entry: StitchCacheEntry>(_ kind: String, key: String, as type: Entry.Type,
+    package func entry<Entry: StitchCacheEntry>(_ kind: String, key: String, as type: Entry.Type,
                                         build: @escaping @Sendable (String) throws(StitchBuildError) -> Entry) async -> Result<Entry, StitchBuildError> {
-        if let found = readBack(kind, key, as: type) { return .success(found) }
+        if let found = readBack(kind, key, as: type) {
+            noteUse(kind, key)
+            return .success(found)
+        }
         let flightKey = kind + "/" + key
         let task = flights.withLock { all -> Task<Result<Data, StitchBuildError>, Never> in
             if let running = all[flightKey] { return running }
@@ -101,6 +133,8 @@ public final class StitchCache: Sendable {
             guard rename(temporary, final) == 0 else {
                 throw StitchBuildError("\(final): cannot be put in place (errno \(errno))")
             }
+            noteUse(kind, key)
+            sweep()
             return .success(data)
         } catch {
             return .failure(error)
@@ -135,12 +169,75 @@ public final class StitchCache: Sendable {
     }
 
     /// A cached segment's path, for `/v1/cache/KIND/KEY/NAME`: only names an entry could hold, in a whole entry.
-    func segmentFile(kind: String, key: String, name: String) -> String? {
+    package func segmentFile(kind: String, key: String, name: String) -> String? {
         guard ["cuts", "ads", "packaged"].contains(kind), key.utf8.count == 64,
               key.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }),
               Self.isPlainName(name), name.hasSuffix(".ts") else { return nil }
         let file = path(kind, key) + "/" + name
-        return Self.regularFileSize(file) != nil ? file : nil
+        guard Self.regularFileSize(file) != nil else { return nil }
+        noteUse(kind, key)
+        return file
+    }
+
+    /// Entries removed to keep within `limits.maximumBytes` since the server started.
+    public var evictions: Int { evicted.withLock { $0 } }
+
+    /// Marks entry `key` of `kind` as used now: in memory, and on disk (`entry.json`'s time) for the next server.
+    private func noteUse(_ kind: String, _ key: String) {
+        let now = ContinuousClock.now
+        let stale = uses.withLock { state -> Bool in
+            let previous = state.last[kind + "/" + key]
+            state.last[kind + "/" + key] = (state.next, now)
+            state.next += 1
+            return previous.map { now - $0.at > .seconds(60) } ?? true
+        }
+        // The file's time says the order to a server started later; written at most once a minute per entry.
+        if stale { _ = utimes(path(kind, key) + "/entry.json", nil) }
+    }
+
+    /// Removes the least recently used entries while the entries hold more than `limits.maximumBytes` (on the build
+    /// thread, so no entry is being put in place meanwhile).
+    private func sweep() {
+        struct Found {
+            var name: String
+            var bytes: Int64
+            var order: UInt64?
+            var usedAt: ContinuousClock.Instant?
+            var modified: Int
+        }
+        let fm = FileManager.default
+        let known = uses.withLock { $0.last }
+        var all: [Found] = []
+        for kind in ["cuts", "ads", "packaged"] {
+            for key in (try? fm.contentsOfDirectory(atPath: "\(directory)/\(kind)")) ?? [] where !key.hasPrefix(".") {
+                let entry = path(kind, key)
+                let files = (try? fm.contentsOfDirectory(atPath: entry)) ?? []
+                let bytes = files.reduce(Int64(0)) { $0 + (Self.regularFileSize(entry + "/" + $1) ?? 0) }
+                var info = stat()
+                let modified = stat(entry + "/entry.json", &info) == 0 ? info.st_mtim.tv_sec : 0
+                let use = known[kind + "/" + key]
+                all.append(Found(name: kind + "/" + key, bytes: bytes, order: use?.order, usedAt: use?.at, modified: modified))
+            }
+        }
+        var total = all.reduce(Int64(0)) { $0 + $1.bytes }
+        guard total > limits.maximumBytes else { return }
+        // Oldest first: entries unused since the start by their time on disk, then the rest by their last use.
+        all.sort { a, b in
+            switch (a.order, b.order) {
+            case (nil, nil): a.modified < b.modified
+            case (nil, _): true
+            case (_, nil): false
+            case (let x?, let y?): x < y
+            }
+        }
+        let now = ContinuousClock.now
+        for found in all where total > limits.maximumBytes {
+            if let at = found.usedAt, now - at < limits.keepRecent { continue }
+            guard (try? fm.removeItem(atPath: "\(directory)/\(found.name)")) != nil else { continue }
+            total -= found.bytes
+            uses.withLock { _ = $0.last.removeValue(forKey: found.name) }
+            evicted.withLock { $0 += 1 }
+        }
     }
 }
 

@@ -14,6 +14,7 @@ enum ServeCommand: Command {
         var maximumSessions: Int
         var threads: Int
         var cache: String?
+        var cacheSize: Int
         var stitchWait: MediaDuration
 
         init(_ arguments: ParsedArguments) {
@@ -24,6 +25,7 @@ enum ServeCommand: Command {
             maximumSessions = arguments[ServeCommand.maximumSessions]
             threads = arguments[ServeCommand.threads]
             cache = arguments[ServeCommand.cache]
+            cacheSize = arguments[ServeCommand.cacheSize]
             stitchWait = arguments[ServeCommand.stitchWait]
         }
     }
@@ -46,6 +48,9 @@ enum ServeCommand: Command {
     static let cache = Parameter.optional("cache", .text("DIR"), absent: "serve/ beside the media cache ($XDG_CACHE_HOME/pipctl/serve, else ~/.cache/pipctl/serve)",
         help: "Where the ads' media, each ad conditioned per rendition and the pieces cut around each break are kept, "
             + "built once and shared by every viewer (docs/SERVE.md, \"The cache\").")
+    static let cacheSize = Parameter.option("cache-size", .integer("BYTES", in: (1 << 20)...Int.max), default: 10 << 30,
+        help: "What the cut pieces, conditioned ads and packaged MP4s may hold together; past it, the least recently used "
+            + "are removed after each build, except those used in the last hour (the ads' media are bounded apart).")
     static let stitchWait = Parameter.option("stitch-wait", .seconds(), default: MediaDuration(seconds: 5),
         help: "How long a viewer's first media playlist waits for its breaks to be cut and its ads conditioned; a break "
             + "not ready by then is left out for that viewer (the content plays there) and finished for the next.")
@@ -61,7 +66,7 @@ enum ServeCommand: Command {
             + "segments around a cut are replaced, by pieces whose partial GOPs are re-encoded, and each ad is "
             + "conditioned to each rendition, both once for every viewer. Writes one JSON line per request on standard "
             + "output; SIGTERM or Ctrl-C finishes the requests in flight and exits 0 (docs/SERVE.md).",
-        parameters: [origin, ads, listen, decisionTimeout, maximumSessions, cache, stitchWait, threads])
+        parameters: [origin, ads, listen, decisionTimeout, maximumSessions, cache, cacheSize, stitchWait, threads])
 
     /// SIGTERM and Ctrl-C end the server gracefully.
     static var catchesInterrupts: Bool { true }
@@ -71,7 +76,8 @@ enum ServeCommand: Command {
         do {
             let origin = try OriginDirectory(path: options.origin)
             let cacheDirectory = options.cache ?? (MediaCacheSettings.defaultDirectory() as NSString).deletingLastPathComponent + "/serve"
-            let stitcher = BreakStitcher(cache: try StitchCache(directory: cacheDirectory), origin: origin,
+            let cache = try StitchCache(directory: cacheDirectory, limits: StitchCache.Limits(maximumBytes: Int64(options.cacheSize)))
+            let stitcher = BreakStitcher(cache: cache, origin: origin,
                                          wait: .milliseconds(Int64((options.stitchWait.seconds * Rational(1000)).floor)))
             settings = ServeSettings(origin: origin, ads: try AdRequestTemplate(options.ads),
                                      decisionTimeout: .milliseconds(max(1, Int64((options.decisionTimeout.seconds * Rational(1000)).floor))),
