@@ -3,7 +3,7 @@
 
 Each job runs both tools on the same input with the same output size, rate, x264 preset and CRF, AAC bit rate
 and thread count; it prints wall time, frames per second, peak resident memory and the ratio pipctl/ffmpeg.
-Run from the repository root:  python3 bench/run.py [--repeat N] [--threads N] [--jobs transcode,render,remote,hls,passthrough,passthrough-matched,batch,report,report-long,loudness]
+Run from the repository root:  python3 bench/run.py [--repeat N] [--threads N] [--jobs transcode,render,remote,hls,passthrough,passthrough-matched,batch,report,report-long,loudness,serve]
 
 The `transcode` job also times x264 alone encoding the same frames with the same settings and threads (decoded and
 scaled to a raw file first, outside the timing): no tool that encodes with x264 so can take less than that, and its
@@ -42,6 +42,11 @@ to the load event, `body[data-load-ms]`; the issue's budget is 2 s) and Chromium
 The `loudness` job compares pipctl with itself too: the bundled demo (`pipctl render` alone: the demo VMAP and script)
 with `--loudness content` (every source measured before it plays, each ad's gain and limiter applied) against
 `--loudness off`. Its ratio is content/off: the cost of normalising (the issue asks for at most 1.05).
+
+The `serve` job runs `pipctl serve` on loopback (see `serve_job`): the first viewer of a new break (cold) against the
+second (warm), 200 concurrent new viewers, warm media playlists (p50, p99, per CPU second), and one viewer fetching
+the whole stitched stream, its server CPU per viewer-hour against nginx (Debian's, the peer) serving the origin's own
+files to the same client.
 """
 import argparse
 import functools
@@ -355,9 +360,205 @@ def page_load_ms(tmp):
     return best, os.path.getsize(page)
 
 
+def serve_job(tmp, args):
+    """`pipctl serve` on loopback: a 60 s HLS origin (1280x720 and 640x360, 6 s TS segments, 2 s GOPs) and a loopback
+    ad server whose VMAP has one mid-roll at 25.5 s (inside a segment and a GOP) with a 15 s 1280x720 30 fps ad.
+    Measures the first viewer of the break (cold: the cut and the ad conditioned for both renditions) against the
+    second (warm), 200 concurrent new viewers (session, multivariant and media playlist), warm media playlists (p50,
+    p99, requests per second per core of the server's CPU), and one viewer fetching a whole stitched stream (the
+    server's CPU seconds per viewer-hour) against nginx serving the origin's own files to the same client."""
+    import concurrent.futures
+    import http.client
+    import statistics
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not os.access(nginx, os.X_OK):
+        sys.exit("bench: the serve job needs nginx as its peer (apt-get install nginx-light)")
+    d = os.path.join(tmp, "serve")
+    origin = os.path.join(d, "origin")
+    os.makedirs(os.path.join(origin, "show"), exist_ok=True)
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=24:duration=60",
+                    "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=60",
+                    "-filter_complex", "[0:v]split=2[a][b];[b]scale=640:360[s]",
+                    "-map", "[a]", "-map", "1:a", "-map", "[s]", "-map", "1:a",
+                    "-c:v", "libx264", "-preset", "veryfast", "-g", "48", "-keyint_min", "48", "-sc_threshold", "0",
+                    "-b:v:0", "3000k", "-b:v:1", "1000k", "-c:a", "aac", "-b:a", "128k",
+                    "-f", "hls", "-hls_time", "6", "-hls_playlist_type", "vod",
+                    "-hls_segment_filename", os.path.join(origin, "show", "v%v", "seg%d.ts"),
+                    "-master_pl_name", "master.m3u8", "-var_stream_map", "v:0,a:0 v:1,a:1",
+                    os.path.join(origin, "show", "v%v", "index.m3u8")], check=True)
+    ad = os.path.join(d, "ad.mp4")
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=1280x720:rate=30:duration=15",
+                    "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=44100:duration=15",
+                    "-c:v", "libx264", "-preset", "veryfast", "-c:a", "aac", "-shortest", ad], check=True)
+
+    class AdServer(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            if self.path.startswith("/vmap"):
+                base = f"http://127.0.0.1:{self.server.server_port}"
+                body = (f'<vmap:VMAP xmlns:vmap="http://www.iab.net/videosuite/vmap" version="1.0"><vmap:AdBreak timeOffset="00:00:25.500" '
+                        f'breakType="linear" breakId="mid"><vmap:AdSource id="mid"><vmap:VASTAdData><VAST version="4.0"><Ad id="a"><InLine>'
+                        f'<AdSystem>bench</AdSystem><AdTitle>a</AdTitle><Impression>{base}/beacon/impression</Impression><Creatives><Creative>'
+                        f'<Linear><Duration>00:00:15</Duration><TrackingEvents><Tracking event="complete">{base}/beacon/complete</Tracking>'
+                        f'</TrackingEvents><MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="1280" height="720">'
+                        f'{base}/ad.mp4</MediaFile></MediaFiles></Linear></Creative></Creatives></InLine></Ad></VAST></vmap:VASTAdData>'
+                        f'</vmap:AdSource></vmap:AdBreak></vmap:VMAP>').encode()
+                kind = "application/xml"
+            elif self.path == "/ad.mp4":
+                with open(ad, "rb") as f:
+                    body = f.read()
+                kind = "video/mp4"
+            else:
+                body, kind = b"", "text/plain"
+            self.send_response(200)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *a):
+            pass
+
+    ads = http.server.ThreadingHTTPServer(("127.0.0.1", 0), AdServer)
+    threading.Thread(target=ads.serve_forever, daemon=True).start()
+    server = subprocess.Popen([PIPCTL, "serve", "--origin", origin, "--ads", f"http://127.0.0.1:{ads.server_port}/vmap?sid=[session.id]",
+                               "--listen", "127.0.0.1:0", "--cache", os.path.join(d, "cache"), "--stitch-wait", "600",
+                               "--threads", str(args.threads)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    line = server.stderr.readline()
+    port = int(line.rsplit(":", 1)[1].strip().rstrip("/"))
+
+    def cpu_of(pid):
+        """CPU seconds of a process so far, all its threads, to the nanosecond (/proc/PID/task/*/schedstat)."""
+        total = 0
+        for task in os.listdir(f"/proc/{pid}/task"):
+            try:
+                with open(f"/proc/{pid}/task/{task}/schedstat") as f:
+                    total += int(f.read().split()[0])
+            except OSError:
+                pass
+        return total / 1e9
+
+    def get(conn, path, method="GET", body=None):
+        conn.request(method, path, body=body, headers={"Content-Type": "application/json"} if body else {})
+        response = conn.getresponse()
+        data = response.read()
+        if response.status >= 400:
+            sys.exit(f"bench: {method} {path} answered {response.status}: {data[:200]!r}")
+        return response, data
+
+    def new_viewer():
+        """A new viewer: session, multivariant playlist, first media playlist; the seconds to that playlist."""
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+        start = time.monotonic()
+        _, answer = get(conn, "/v1/sessions", "POST", json.dumps({"content": "show/master.m3u8"}))
+        sid = json.loads(answer)["sessionId"]
+        get(conn, f"/v1/sessions/{sid}/master.m3u8")
+        _, playlist = get(conn, f"/v1/sessions/{sid}/0.m3u8")
+        took = time.monotonic() - start
+        conn.close()
+        if b"/ads/" not in playlist:
+            sys.exit("bench: a viewer's playlist has no ad")
+        return sid, took
+
+    def percentile(values, p):
+        ordered = sorted(values)
+        return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+
+    try:
+        _, cold = new_viewer()
+        _, warm = new_viewer()
+        with concurrent.futures.ThreadPoolExecutor(200) as pool:
+            viewers = list(pool.map(lambda _: new_viewer(), range(200)))
+        firsts = [t for _, t in viewers]
+        sessions = [s for s, _ in viewers]
+        # Warm media playlists: 8 keep-alive clients, 250 requests each.
+        def playlists(k, at=None):
+            conn = http.client.HTTPConnection("127.0.0.1", at or port, timeout=60)
+            times = []
+            for n in range(250):
+                sid = sessions[(k * 250 + n) % len(sessions)]
+                start = time.monotonic()
+                get(conn, f"/v1/sessions/{sid}/{n % 2}.m3u8" if at is None else "/show/v0/index.m3u8")
+                times.append(time.monotonic() - start)
+            conn.close()
+            return times
+        cpu0, wall0 = cpu_of(server.pid), time.monotonic()
+        with concurrent.futures.ThreadPoolExecutor(8) as pool:
+            latencies = [t for ts in pool.map(playlists, range(8)) for t in ts]
+        cpu_playlists, wall_playlists = cpu_of(server.pid) - cpu0, time.monotonic() - wall0
+        # One client alone, so no client thread waits for another: the server's own latency.
+        alone = [t for k in range(4) for t in playlists(k)]
+
+        def play(conn_for, playlist_path, follow):
+            """Fetches a media playlist and every segment in it (redirects followed); the bytes read."""
+            conn = conn_for()
+            _, text = get(conn, playlist_path)
+            total = len(text)
+            for uri in [l for l in text.decode().splitlines() if l and not l.startswith("#")]:
+                path = uri if uri.startswith("/") else playlist_path.rsplit("/", 1)[0] + "/" + uri
+                while True:
+                    response, data = get(conn, path)
+                    total += len(data)
+                    if follow and response.status == 302:
+                        path = response.getheader("Location")
+                        continue
+                    break
+            conn.close()
+            return total
+        sid = sessions[0]
+        cpu0 = cpu_of(server.pid)
+        ours_bytes = sum(play(lambda: http.client.HTTPConnection("127.0.0.1", port, timeout=60), f"/v1/sessions/{sid}/0.m3u8", True)
+                         for _ in range(20)) / 20
+        ours_cpu = (cpu_of(server.pid) - cpu0) / 20
+    finally:
+        server.terminate()
+        server.wait()
+        ads.shutdown()
+    # The peer: nginx serving the origin's own playlist and segments to the same client.
+    conf = os.path.join(d, "nginx.conf")
+    with open(conf, "w") as f:
+        f.write(f"daemon off; worker_processes 1; {'user root; ' if os.geteuid() == 0 else ''}pid {d}/nginx.pid; error_log {d}/nginx.error.log;\n"
+                f"events {{ worker_connections 256; }}\n"
+                f"http {{ access_log off; sendfile on; server {{ listen 127.0.0.1:{port + 1}; root {origin}; }} }}\n")
+    peer = subprocess.Popen([nginx, "-c", conf], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(200):
+            try:
+                http.client.HTTPConnection("127.0.0.1", port + 1, timeout=1).request("GET", "/")
+                break
+            except OSError:
+                time.sleep(0.05)
+        workers = [int(p) for p in subprocess.run(["pgrep", "-P", str(peer.pid)], capture_output=True, text=True).stdout.split()]
+        peer_cpu0 = sum(cpu_of(p) for p in [peer.pid] + workers)
+        peer_bytes = sum(play(lambda: http.client.HTTPConnection("127.0.0.1", port + 1, timeout=60), "/show/v0/index.m3u8", False)
+                         for _ in range(20)) / 20
+        peer_cpu = (sum(cpu_of(p) for p in [peer.pid] + workers) - peer_cpu0) / 20
+        # The same client asking nginx for the origin's static playlist: the client's own share of the latency.
+        with concurrent.futures.ThreadPoolExecutor(8) as pool:
+            static = [t for ts in pool.map(lambda k: playlists(k, port + 1), range(8)) for t in ts]
+        static_alone = [t for k in range(4) for t in playlists(k, port + 1)]
+    finally:
+        peer.terminate()
+        peer.wait()
+    hours = 75 / 3600  # a stitched viewing: 60 s of content and the 15 s ad
+    return {"job": "serve", "label": "serve: 60 s origin, 2 renditions, one 15 s mid-roll",
+            "coldFirstPlaylist": round(cold, 3), "warmFirstPlaylist": round(warm, 3),
+            "viewers200": {"p50": round(percentile(firsts, 50), 4), "p99": round(percentile(firsts, 99), 4)},
+            "warmPlaylist": {"requests": len(latencies), "p50ms": round(percentile(latencies, 50) * 1000, 2),
+                             "p99ms": round(percentile(latencies, 99) * 1000, 2),
+                             "perSecond": round(len(latencies) / wall_playlists, 1),
+                             "perCPUSecond": round(len(latencies) / max(cpu_playlists, 1e-6), 1),
+                             "oneClient": {"p50ms": round(percentile(alone, 50) * 1000, 3), "p99ms": round(percentile(alone, 99) * 1000, 3)}},
+            "viewer": {"bytes": int(ours_bytes), "cpuSeconds": round(ours_cpu, 4), "cpuPerViewerHour": round(ours_cpu / hours, 3)},
+            "nginx": {"bytes": int(peer_bytes), "cpuSeconds": round(peer_cpu, 4),
+                      "cpuPerViewerHour": round(peer_cpu / (60 / 3600), 3),
+                      "staticPlaylist": {"p50ms": round(percentile(static, 50) * 1000, 2), "p99ms": round(percentile(static, 99) * 1000, 2),
+                                         "oneClient": {"p50ms": round(percentile(static_alone, 50) * 1000, 3),
+                                                       "p99ms": round(percentile(static_alone, 99) * 1000, 3)}}}}
+
+
 JOBS = {"transcode": transcode_job, "render": render_job, "remote": remote_job, "hls": hls_job, "passthrough": passthrough_job,
         "passthrough-matched": functools.partial(passthrough_job, matched=True), "batch": batch_job,
-        "report": report_job, "report-long": report_long_job, "loudness": loudness_job}
+        "report": report_job, "report-long": report_long_job, "loudness": loudness_job, "serve": serve_job}
 
 
 def main():
@@ -379,6 +580,9 @@ def main():
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.jobs.split(","):
+            if name == "serve":
+                results.append(serve_job(tmp, args))
+                continue
             job = JOBS[name](tmp, args)
             label, ours, peer, out = job[:4]
             tools = job[4] if len(job) > 4 else ("pipctl", "ffmpeg")
@@ -419,6 +623,22 @@ def main():
         return
     print(f"{'job':<58} {'tool':<7} {'wall s':>8} {'fps':>8} {'peak MiB':>9}")
     for r in results:
+        if r["job"] == "serve":
+            w, v, n = r["warmPlaylist"], r["viewer"], r["nginx"]
+            print(r["label"])
+            print(f"  first media playlist of a new break: cold {r['coldFirstPlaylist']:.3f} s, warm {r['warmFirstPlaylist']:.3f} s")
+            print(f"  200 concurrent new viewers, session to first media playlist: p50 {r['viewers200']['p50'] * 1000:.1f} ms, "
+                  f"p99 {r['viewers200']['p99'] * 1000:.1f} ms")
+            print(f"  warm media playlists ({w['requests']}, 8 clients): p50 {w['p50ms']:.2f} ms, p99 {w['p99ms']:.2f} ms, "
+                  f"{w['perSecond']:.0f}/s, {w['perCPUSecond']:.0f} per CPU second of the server; the same client from nginx "
+                  f"(a static playlist): p50 {n['staticPlaylist']['p50ms']:.2f} ms, p99 {n['staticPlaylist']['p99ms']:.2f} ms")
+            a, b = w["oneClient"], n["staticPlaylist"]["oneClient"]
+            print(f"  warm media playlists, one client (1000): p50 {a['p50ms']:.3f} ms, p99 {a['p99ms']:.3f} ms; nginx's static "
+                  f"playlist: p50 {b['p50ms']:.3f} ms, p99 {b['p99ms']:.3f} ms")
+            print(f"  one viewer, the whole stitched stream ({v['bytes'] / 1e6:.1f} MB): {v['cpuSeconds']:.4f} CPU s, "
+                  f"{v['cpuPerViewerHour']:.3f} CPU s per viewer-hour; nginx, the origin's own ({n['bytes'] / 1e6:.1f} MB): "
+                  f"{n['cpuSeconds']:.4f} CPU s, {n['cpuPerViewerHour']:.3f} per viewer-hour")
+            continue
         for tool in r["tools"]:
             m = r[tool]
             print(f"{r['label']:<58} {tool:<7} {m['seconds']:>8.3f} {m['fps']:>8.1f} {m['peakMiB']:>9.1f}")

@@ -150,7 +150,7 @@ public final class ServeResponder: HTTPResponder {
                 return .error(404, "session \(id) has no \(name.excerpt)")
             }
             let stitch = await session.stitch(settings.stitcher)
-            guard let text = SessionPlaylists.media(session, rendition: index, stitch: stitch) else {
+            guard let text = session.mediaPlaylist(index, { SessionPlaylists.media(session, rendition: index, stitch: stitch) }) else {
                 return .error(404, "session \(id) has no \(name.excerpt)")
             }
             return playlist(text).logged(session)

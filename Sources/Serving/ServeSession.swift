@@ -12,6 +12,16 @@ public final class ServeSession: Sendable {
     private let stitching = LockedState<Task<SessionStitch, Never>?>(nil)
     /// The server-side beacons this session has sent.
     let beacons = SessionBeacons()
+    /// Each rendition's media playlist once written: it cannot change after the session's breaks are decided.
+    private let mediaPlaylists = LockedState([Int: String]())
+
+    /// Rendition `index`'s media playlist: written once by `make`, then the same text.
+    func mediaPlaylist(_ index: Int, _ make: () -> String?) -> String? {
+        if let written = mediaPlaylists.withLock({ $0[index] }) { return written }
+        guard let text = make() else { return nil }
+        mediaPlaylists.withLock { $0[index] = text }
+        return text
+    }
 
     init(id: String, content: OriginContent, values: AdRequestTemplate.Values, decider: SessionDecider) {
         self.id = id

@@ -46,6 +46,34 @@ public struct RenditionSplice: Sendable {
     }
 }
 
+/// What the first segments of renditions say (`BreakStitcher.RenditionMedia`), probed once per change of the file:
+/// a popular title's sessions cost no decoding.
+final class RenditionProbes: Sendable {
+    private let known = LockedState([String: (stamp: FileStamp, media: BreakStitcher.RenditionMedia)]())
+
+    func media(of segment: String) -> Result<BreakStitcher.RenditionMedia, StitchBuildError> {
+        guard let stamp = FileStamp(segment) else { return .failure(StitchBuildError("\(segment): cannot be read")) }
+        if let found = known.withLock({ $0[segment] }), found.stamp == stamp { return .success(found.media) }
+        let media: BreakStitcher.RenditionMedia
+        do throws(MediaError) {
+            let info = try MediaProbe.probe(segment)
+            guard let video = info.bestVideo, let size = video.size, let rate = video.frameRate else {
+                return .failure(StitchBuildError("its first segment has no video of a known size and rate"))
+            }
+            media = BreakStitcher.RenditionMedia(size: size, rate: rate, sampleRate: info.bestAudio?.sampleRate ?? 48_000,
+                                                 channels: info.bestAudio?.channels ?? 2,
+                                                 start: try SegmentCutter.firstPictureTime(of: segment))
+        } catch {
+            return .failure(StitchBuildError("\(error)"))
+        }
+        known.withLock { all in
+            if all.count >= 1024 { all.removeAll() }
+            all[segment] = (stamp, media)
+        }
+        return .success(media)
+    }
+}
+
 /// What the cache keeps of a cut: its two pieces.
 struct CutEntry: StitchCacheEntry {
     struct Piece: Codable, Sendable {
@@ -84,6 +112,9 @@ public struct BreakStitcher: Sendable {
     /// The shortest segment a cut may leave, but for the stream's last: a shorter remainder joins its neighbour.
     static let shortestPiece = Rational(1)
 
+    /// What each rendition's first segment says, read once per change of the file.
+    private let probes = RenditionProbes()
+
     public init(cache: StitchCache, origin: OriginDirectory, wait: Duration, encoding: EncodingSettings = EncodingSettings()) {
         self.cache = cache
         self.origin = origin
@@ -102,6 +133,7 @@ public struct BreakStitcher: Sendable {
     }
 
     public func stitch(_ session: ServeSession, _ ads: SessionAds) async -> SessionStitch {
+        guard !ads.breaks.isEmpty else { return SessionStitch(breaks: [], notes: []) }
         var notes: [String] = []
         let content = session.content
         var media: [RenditionMedia] = []
@@ -109,16 +141,9 @@ public struct BreakStitcher: Sendable {
             guard rendition.mapFile == nil else {
                 return SessionStitch(breaks: [], notes: ["rendition \(r) has fMP4 segments; only MPEG-TS renditions are cut for now"])
             }
-            do throws(MediaError) {
-                let info = try MediaProbe.probe(rendition.segmentFiles[0])
-                guard let video = info.bestVideo, let size = video.size, let rate = video.frameRate else {
-                    return SessionStitch(breaks: [], notes: ["rendition \(r): its first segment has no video of a known size and rate"])
-                }
-                media.append(RenditionMedia(size: size, rate: rate, sampleRate: info.bestAudio?.sampleRate ?? 48_000,
-                                            channels: info.bestAudio?.channels ?? 2,
-                                            start: try SegmentCutter.firstPictureTime(of: rendition.segmentFiles[0])))
-            } catch {
-                return SessionStitch(breaks: [], notes: ["rendition \(r): \(error)"])
+            switch probes.media(of: rendition.segmentFiles[0]) {
+            case .success(let found): media.append(found)
+            case .failure(let error): return SessionStitch(breaks: [], notes: ["rendition \(r): \(error)"])
             }
         }
         var breaks: [StitchedBreak] = []
