@@ -1,3 +1,4 @@
+import AdDecisioning
 import AdPlayback
 import Foundation
 import HTTPServing
@@ -14,6 +15,8 @@ public struct ServeSettings: Sendable {
     public var sessionIdleTimeout: Duration
     /// Cuts the decided breaks into the content (`--cache`, `--stitch-wait`); `nil` serves the content without them.
     public var stitcher: BreakStitcher?
+    /// `--url-map`: ad documents and media under its prefixes are read from local files (a demo, a test bed).
+    public var urlMap: URLMap?
 
     public init(origin: OriginDirectory, ads: AdRequestTemplate, decisionTimeout: Duration = .seconds(3),
                 maximumSessions: Int = 100_000, sessionIdleTimeout: Duration = .seconds(4 * 3600), stitcher: BreakStitcher? = nil) {
@@ -50,7 +53,7 @@ public final class ServeResponder: HTTPResponder {
         sessions = SessionStore(maximumSessions: settings.maximumSessions, idleTimeout: settings.sessionIdleTimeout)
         catalog = ContentCatalog(reader: OriginReader(origin: settings.origin),
                                  packager: settings.stitcher.map { MP4Packager(cache: $0.cache, origin: settings.origin) })
-        decider = SessionDecider(template: settings.ads, decisionTimeout: settings.decisionTimeout)
+        decider = SessionDecider(template: settings.ads, decisionTimeout: settings.decisionTimeout, urlMap: settings.urlMap)
     }
 
     public func respond(to request: HTTPServerRequest) async -> HTTPServerResponse {

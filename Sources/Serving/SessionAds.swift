@@ -24,6 +24,8 @@ public struct SessionAds: Sendable {
         public var duration: MediaDuration?
         /// The chosen media file's URL (its conditioning per rendition is the server's job).
         public var media: String?
+        /// The local file `--url-map` maps that URL to, when it does (then nothing is downloaded).
+        public var localMedia: String?
         /// Beacon URL templates by event (`impression`, `start`, quartiles, `complete`, …).
         public var beacons: [(event: String, urls: [String])]
     }
@@ -46,7 +48,8 @@ public struct SessionAds: Sendable {
                     if !urls.isEmpty { beacons.append((name, urls)) }
                 }
                 return Ad(id: ad.id, title: ad.adTitle, duration: ad.declaredDuration,
-                          media: ad.selection?.remoteURL?.absoluteString ?? ad.selection?.chosen?.url, beacons: beacons)
+                          media: ad.selection?.remoteURL?.absoluteString ?? ad.selection?.chosen?.url,
+                          localMedia: ad.selection?.localPath, beacons: beacons)
             })
         }.filter { !$0.ads.isEmpty }
         var placed = breaks
@@ -69,9 +72,11 @@ public struct SessionDecider: Sendable {
     public var template: AdRequestTemplate
     public var settings: AdsLoaderSettings
 
-    public init(template: AdRequestTemplate, decisionTimeout: Duration) {
+    /// - Parameter urlMap: `--url-map`: ad documents and media under its prefixes are read from local files.
+    public init(template: AdRequestTemplate, decisionTimeout: Duration, urlMap: URLMap? = nil) {
         self.template = template
         var settings = AdsLoaderSettings()
+        settings.urlMap = urlMap
         settings.decisionTimeout = decisionTimeout
         settings.firstRequestTimeout = decisionTimeout
         settings.wrapperTimeout = min(settings.wrapperTimeout, decisionTimeout)

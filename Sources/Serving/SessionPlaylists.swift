@@ -38,7 +38,8 @@ enum SessionPlaylists {
         var spans: [HLSSegmentSpan] = [], discontinuities: Set<Int> = [], breaks: [HLSAdBreak] = []
         var frame: Int64 = 0, next = 0, discontinuityNext = false
         func add(_ uri: String, _ count: Int64, discontinuity: Bool = false) {
-            if discontinuity || discontinuityNext { discontinuities.insert(spans.count) }
+            // Not before the first segment: there is nothing to be discontinuous with.
+            if (discontinuity || discontinuityNext) && !spans.isEmpty { discontinuities.insert(spans.count) }
             discontinuityNext = false
             spans.append(HLSSegmentSpan(uri: uri, startFrame: frame, frameCount: count))
             frame += count

@@ -199,6 +199,10 @@ public struct BreakStitcher: Sendable {
         // The ads' media, downloaded once into the cache.
         var adFiles: [(ad: Int, path: String)] = []
         for (a, ad) in adBreak.ads.enumerated() {
+            if let local = ad.localMedia {
+                adFiles.append((a, local))
+                continue
+            }
             guard let text = ad.media, let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
                 notes.append("break \(index) ad \(a): no network media file to condition")
                 continue
@@ -235,8 +239,14 @@ public struct BreakStitcher: Sendable {
     }
 
     private func conditioned(_ path: String, media m: RenditionMedia, encoding: EncodingSettings) async -> Result<[RenditionSplice.Piece], StitchBuildError> {
+        // A downloaded file is named by its SHA-256; a local one (`--url-map`) is known by its path, size and time.
         let name = (path as NSString).lastPathComponent
-        let key = SHA256.hex("ad-v1|\(name)|\(m.size)|\(m.rate.perSecond)|\(m.sampleRate)|\(m.channels)|\(encoding.maximumBitRate ?? 0)|\(encoding.crf)|\(encoding.preset)")
+        var identity = name
+        if !path.hasPrefix(cache.directory + "/media/") {
+            let stamp = FileStamp(path)
+            identity = "local:\(path):\(stamp?.size ?? -1):\(stamp?.modified.tv_sec ?? 0).\(stamp?.modified.tv_nsec ?? 0)"
+        }
+        let key = SHA256.hex("ad-v1|\(identity)|\(m.size)|\(m.rate.perSecond)|\(m.sampleRate)|\(m.channels)|\(encoding.maximumBitRate ?? 0)|\(encoding.crf)|\(encoding.preset)")
         let result = await cache.entry("ads", key: key, as: AdEntry.self) { directory throws(StitchBuildError) in
             do throws(MediaError) {
                 let made = try AdConditioner.condition(AdConditioner.Request(

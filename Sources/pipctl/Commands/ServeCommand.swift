@@ -1,3 +1,4 @@
+import AdDecisioning
 import AdPlayback
 import Foundation
 import HTTPServing
@@ -16,6 +17,7 @@ enum ServeCommand: Command {
         var cache: String?
         var cacheSize: Int
         var stitchWait: MediaDuration
+        var urlMap: String?
 
         init(_ arguments: ParsedArguments) {
             origin = arguments[ServeCommand.origin]
@@ -27,6 +29,7 @@ enum ServeCommand: Command {
             cache = arguments[ServeCommand.cache]
             cacheSize = arguments[ServeCommand.cacheSize]
             stitchWait = arguments[ServeCommand.stitchWait]
+            urlMap = arguments[ServeCommand.urlMap]
         }
     }
 
@@ -54,6 +57,9 @@ enum ServeCommand: Command {
     static let stitchWait = Parameter.option("stitch-wait", .seconds(), default: MediaDuration(seconds: 5),
         help: "How long a viewer's first media playlist waits for its breaks to be cut and its ads conditioned; a break "
             + "not ready by then is left out for that viewer (the content plays there) and finished for the next.")
+    static let urlMap = Parameter.optional("url-map", .text("FILE"), absent: "fetch the ad server's URLs over HTTP(S)",
+        help: "Read ad documents and media whose URLs start with a prefix of FILE from local files instead (lines of "
+            + "URL-PREFIX and LOCAL-PATH; media/demo.urlmap serves the demo's ad server from media/).")
     static let threads = Parameter.option("threads", .integer(in: 1...64), default: 2,
         help: "Threads that accept, read and write connections (libmicrohttpd's pool).")
 
@@ -66,7 +72,7 @@ enum ServeCommand: Command {
             + "segments around a cut are replaced, by pieces whose partial GOPs are re-encoded, and each ad is "
             + "conditioned to each rendition, both once for every viewer. Writes one JSON line per request on standard "
             + "output; SIGTERM or Ctrl-C finishes the requests in flight and exits 0 (docs/SERVE.md).",
-        parameters: [origin, ads, listen, decisionTimeout, maximumSessions, cache, cacheSize, stitchWait, threads])
+        parameters: [origin, ads, listen, decisionTimeout, maximumSessions, cache, cacheSize, stitchWait, urlMap, threads])
 
     /// SIGTERM and Ctrl-C end the server gracefully.
     static var catchesInterrupts: Bool { true }
@@ -74,14 +80,19 @@ enum ServeCommand: Command {
     static func run(_ options: Options, context: CommandContext) async throws {
         let settings: ServeSettings
         do {
+            // Every option is checked before the cache directory is made.
             let origin = try OriginDirectory(path: options.origin)
+            let template = try AdRequestTemplate(options.ads)
+            let urlMap = try options.urlMap.map { path throws(DecisioningError) in try URLMap.load(contentsOfFile: path) }
             let cacheDirectory = options.cache ?? (MediaCacheSettings.defaultDirectory() as NSString).deletingLastPathComponent + "/serve"
             let cache = try StitchCache(directory: cacheDirectory, limits: StitchCache.Limits(maximumBytes: Int64(options.cacheSize)))
             let stitcher = BreakStitcher(cache: cache, origin: origin,
                                          wait: .milliseconds(Int64((options.stitchWait.seconds * Rational(1000)).floor)))
-            settings = ServeSettings(origin: origin, ads: try AdRequestTemplate(options.ads),
+            var made = ServeSettings(origin: origin, ads: template,
                                      decisionTimeout: .milliseconds(max(1, Int64((options.decisionTimeout.seconds * Rational(1000)).floor))),
                                      maximumSessions: options.maximumSessions, stitcher: stitcher)
+            made.urlMap = urlMap
+            settings = made
         } catch {
             throw CommandFailure("\(error)")
         }
