@@ -65,6 +65,11 @@ import VideoPipeline
         return stride(from: 0, to: data.count - size + 1, by: size).map { Array(data[$0..<($0 + size)]) }
     }
 
+    /// The sound's samples per channel as the ffmpeg tool decodes them (48 kHz mono, 16-bit).
+    static func soundSamples(_ input: String) throws -> Int {
+        try FFmpegCommandLine.run(["-i", input, "-map", "0:a:0", "-ac", "1", "-ar", "48000", "-f", "s16le", "-"]).count / 2
+    }
+
     static func difference(_ a: [UInt8], _ b: [UInt8]) -> Double {
         var total = 0
         for (x, y) in zip(a, b) { total += abs(Int(x) - Int(y)) }
@@ -124,6 +129,10 @@ import VideoPipeline
             #expect(stitched.count == ServeFixture.frames + Self.adFrames)
             guard stitched.count == ServeFixture.frames + Self.adFrames else { continue }
             Self.expectTheCut(stitched: stitched, content: content)
+            // The sound: the content's samples and the ad's 3 s, with at most an AAC frame lost or added per splice.
+            let stitchedSound = try Self.soundSamples("http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/\(rendition).m3u8")
+            let contentSound = try Self.soundSamples(origin + "/show/v\(rendition)/index.m3u8")
+            #expect(abs(stitchedSound - contentSound - 3 * 48_000) <= 2 * 1024, "\(stitchedSound) samples against \(contentSound) + 144000")
         }
         let tracking = harness.json(try await harness.request("GET", "/v1/sessions/\(id)/tracking"))
         #expect(tracking["stitched"] as? Bool == true)
