@@ -244,6 +244,49 @@ import VideoPipeline
         if stitched.count == content.count + Self.adFrames { Self.expectTheCut(stitched: stitched, content: content) }
     }
 
+    /// `ffmpeg`'s own EBU R128 meter (the `ebur128` filter): the integrated loudness of `input`'s sound, LUFS.
+    static func integratedLoudness(_ input: String) throws -> Double {
+        let out = String(decoding: try FFmpegCommandLine.run(["-i", input, "-map", "0:a:0", "-af",
+                                                              "ebur128=metadata=1,ametadata=print:key=lavfi.r128.I:file=-", "-f", "null", "-"]),
+                         as: UTF8.self)
+        let values = out.split(separator: "\n").compactMap { $0.hasPrefix("lavfi.r128.I=") ? Double($0.dropFirst(13)) : nil }
+        guard let last = values.last else { throw ServeTestFailure("ffmpeg measured no loudness of \(input)") }
+        return last
+    }
+
+    @Test func eachAdIsBroughtToTheContentsLoudness() async throws {
+        let quiet = try TestFixtures.directory(for: "serve-ad-quiet-v1") { directory in
+            _ = try FFmpegCommandLine.run([
+                "-f", "lavfi", "-i", "color=c=blue:size=320x240:rate=30:duration=3",
+                "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=44100:duration=3",
+                "-af", "volume=-18dB", "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "aac",
+                "-shortest", directory + "/quiet.mp4",
+            ])
+        } + "/quiet.mp4"
+        let cache = try Self.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let harness = try Self.harness(cache: cache)
+        harness.adServer.route("/media/red.mp4", .file(URL(fileURLWithPath: quiet), contentType: "video/mp4"))
+        let id = try await harness.session()
+        #expect(try await harness.request("GET", "/v1/sessions/\(id)/0.m3u8").text.contains("/ads/"))
+        let content = try Self.integratedLoudness(try ServeFixture.origin() + "/show/v0/index.m3u8")
+        let before = try Self.integratedLoudness(quiet)
+        #expect(content - before > 10, "the fixture's ad is not quieter: \(before) against \(content)")
+        let entries = try FileManager.default.contentsOfDirectory(atPath: cache + "/ads")
+        #expect(entries.count == 2)
+        for entry in entries {
+            let directory = cache + "/ads/" + entry
+            let joined = directory + "/joined.ts"
+            var bytes = Data()
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory).filter({ $0.hasSuffix(".ts") }).sorted() {
+                bytes += try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))
+            }
+            try bytes.write(to: URL(fileURLWithPath: joined))
+            let after = try Self.integratedLoudness(joined)
+            #expect(abs(after - content) < 1, "the conditioned ad is \(after) LUFS, the content \(content)")
+        }
+    }
+
     static let beaconEvents = ["impression", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"]
 
     /// The beacons the ad server has received (event, request, arrival), once `count` have come: an event, waited

@@ -87,6 +87,22 @@ struct CutEntry: StitchCacheEntry {
     var files: [StitchCache.CachedFile] { [before?.file, after?.file].compactMap { $0 } }
 }
 
+/// What the cache keeps of a content's loudness (no files).
+struct LoudnessEntry: StitchCacheEntry {
+    var integrated: Double?
+    var files: [StitchCache.CachedFile] { [] }
+}
+
+/// What each ad's sound is brought to (`--loudness`).
+public enum ServeLoudness: Sendable, Equatable {
+    /// Left as it is.
+    case off
+    /// The content's integrated loudness, measured once from the first rendition's segments.
+    case content
+    /// This integrated loudness, LUFS.
+    case target(Double)
+}
+
 /// What the cache keeps of a conditioned ad: its segments.
 struct AdEntry: StitchCacheEntry {
     struct Segment: Codable, Sendable {
@@ -109,14 +125,18 @@ public struct BreakStitcher: Sendable {
     public let wait: Duration
     /// The x264 preset and CRF of cut pieces and conditioned ads.
     public let encoding: EncodingSettings
+    /// What each ad's sound is brought to.
+    public let loudness: ServeLoudness
     /// The shortest segment a cut may leave, but for the stream's last: a shorter remainder joins its neighbour.
     static let shortestPiece = Rational(1)
 
     /// What each rendition's first segment says, read once per change of the file.
     private let probes = RenditionProbes()
 
-    public init(cache: StitchCache, origin: OriginDirectory, wait: Duration, encoding: EncodingSettings = EncodingSettings()) {
+    public init(cache: StitchCache, origin: OriginDirectory, wait: Duration, encoding: EncodingSettings = EncodingSettings(),
+                loudness: ServeLoudness = .content) {
         self.cache = cache
+        self.loudness = loudness
         self.origin = origin
         self.wait = wait
         self.encoding = encoding
@@ -213,6 +233,16 @@ public struct BreakStitcher: Sendable {
             }
         }
         guard !adFiles.isEmpty else { return .success((StitchedBreak(index: index, position: adBreak.position, renditions: [], ads: []), notes)) }
+        let target: Double?
+        switch loudness {
+        case .off: target = nil
+        case .target(let lufs): target = lufs
+        case .content:
+            switch await contentLoudness(content.renditions[0], media: media[0]) {
+            case .success(let measured): target = measured
+            case .failure(let error): return .failure(error)
+            }
+        }
         var renditions: [RenditionSplice] = []
         for (r, rendition) in content.renditions.enumerated() {
             let m = media[r]
@@ -221,7 +251,7 @@ public struct BreakStitcher: Sendable {
             encoding.maximumBitRate = max(100_000, rendition.bandwidth - 128_000)
             var ads: [[RenditionSplice.Piece]] = []
             for (_, path) in adFiles {
-                switch await conditioned(path, media: m, encoding: encoding) {
+                switch await conditioned(path, media: m, encoding: encoding, loudness: target) {
                 case .success(let pieces): ads.append(pieces)
                 case .failure(let error): return .failure(error)
                 }
@@ -238,7 +268,27 @@ public struct BreakStitcher: Sendable {
         return .success((StitchedBreak(index: index, position: adBreak.position, renditions: renditions, ads: adFiles.map(\.ad)), notes))
     }
 
-    private func conditioned(_ path: String, media m: RenditionMedia, encoding: EncodingSettings) async -> Result<[RenditionSplice.Piece], StitchBuildError> {
+    /// The integrated loudness of `rendition`'s sound, measured once (a content whose sound is silence has none).
+    private func contentLoudness(_ rendition: OriginContent.Rendition, media m: RenditionMedia) async -> Result<Double?, StitchBuildError> {
+        let files = rendition.segmentFiles
+        let identity = files.map { file in
+            let stamp = FileStamp(file)
+            return "\(file):\(stamp?.size ?? -1):\(stamp?.modified.tv_sec ?? 0).\(stamp?.modified.tv_nsec ?? 0)"
+        }.joined(separator: "|")
+        let key = SHA256.hex("loudness-v1|\(m.sampleRate)|\(m.channels)|\(identity)")
+        let result = await cache.entry("loudness", key: key, as: LoudnessEntry.self) { _ throws(StitchBuildError) in
+            do throws(MediaError) {
+                let measured = try LoudnessAnalysis.measure(sequence: files, sampleRate: m.sampleRate, channels: m.channels)
+                return LoudnessEntry(integrated: measured.integrated)
+            } catch {
+                throw StitchBuildError("the content's loudness cannot be measured: \(error)")
+            }
+        }
+        return result.map(\.integrated)
+    }
+
+    private func conditioned(_ path: String, media m: RenditionMedia, encoding: EncodingSettings,
+                             loudness: Double?) async -> Result<[RenditionSplice.Piece], StitchBuildError> {
         // A downloaded file is named by its SHA-256; a local one (`--url-map`) is known by its path, size and time.
         let name = (path as NSString).lastPathComponent
         var identity = name
@@ -246,12 +296,12 @@ public struct BreakStitcher: Sendable {
             let stamp = FileStamp(path)
             identity = "local:\(path):\(stamp?.size ?? -1):\(stamp?.modified.tv_sec ?? 0).\(stamp?.modified.tv_nsec ?? 0)"
         }
-        let key = SHA256.hex("ad-v1|\(identity)|\(m.size)|\(m.rate.perSecond)|\(m.sampleRate)|\(m.channels)|\(encoding.maximumBitRate ?? 0)|\(encoding.crf)|\(encoding.preset)")
+        let key = SHA256.hex("ad-v1|\(identity)|\(m.size)|\(m.rate.perSecond)|\(m.sampleRate)|\(m.channels)|\(encoding.maximumBitRate ?? 0)|\(encoding.crf)|\(encoding.preset)|loudness=\(loudness.map { String(format: "%.2f", $0) } ?? "as is")")
         let result = await cache.entry("ads", key: key, as: AdEntry.self) { directory throws(StitchBuildError) in
             do throws(MediaError) {
                 let made = try AdConditioner.condition(AdConditioner.Request(
                     input: path, directory: directory, size: m.size, frameRate: m.rate, sampleRate: m.sampleRate,
-                    channels: m.channels, encoding: encoding))
+                    channels: m.channels, encoding: encoding, loudness: loudness))
                 return AdEntry(segments: made.segments.map { .init(file: .init(name: $0.uri, bytes: $0.bytes), frames: $0.frames) },
                                rateNumerator: m.rate.perSecond.numerator, rateDenominator: m.rate.perSecond.denominator)
             } catch {

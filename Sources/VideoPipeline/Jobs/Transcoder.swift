@@ -19,6 +19,8 @@ public enum Transcoder {
         /// The frames encoded as IDRs (where an HLS segment may start), given the output's frame count; x264 places
         /// the others.
         public var keyframes: (@Sendable (_ frames: Int64) -> Set<Int64>)?
+        /// A gain (and its limiter) every sample is multiplied by: loudness normalisation; `nil` for none.
+        public var soundGain: SoundGain?
 
         public init(input: String, output: String, size: PixelSize? = nil, frameRate: FrameRate? = nil,
                     sampleRate: Int? = nil, channels: Int? = nil, encoding: EncodingSettings = EncodingSettings(),
@@ -51,6 +53,7 @@ public enum Transcoder {
                                           channels: request.channels, source: probe)
         try format.validate()
         let source = try MediaSource(path: request.input, format: format, threads: request.encoding.threads)
+        source.soundGain = request.soundGain
         let stage = try OutputStage(destination: request.output, format: format, encoding: request.encoding,
                                     frameHashPath: request.frameHashPath)
         let compositor = try Compositor(size: format.size)

@@ -118,3 +118,30 @@ extension LoudnessAnalysis {
         return SourceReport(loudness: try meter.result(), peaks: BlockPeaks(blockLength: length, peaks: peaks))
     }
 }
+
+extension LoudnessAnalysis {
+    /// The loudness of `paths` played one after another (an HLS rendition's segments), each file's sound decoded
+    /// to `sampleRate` and `channels` from its first sample to its last, into one meter: what `pipctl serve` brings
+    /// each ad to. Files without sound add nothing.
+    /// - Throws: `MediaError` when a file cannot be read, or libebur128 fails.
+    public static func measure(sequence paths: [String], sampleRate: Int, channels: Int,
+                               control: JobControl = .none) throws(MediaError) -> Loudness {
+        let meter = try LoudnessMeter(channels: channels, sampleRate: sampleRate, truePeak: false)
+        let block = sampleRate / 10
+        let buffer = try AudioBuffer(channels: channels, sampleRate: sampleRate, capacity: block)
+        for path in paths {
+            let input = try InputFile(path: path)
+            guard input.info.bestAudio != nil else { continue }
+            let track = try AudioTrack(path: path, sampleRate: sampleRate, channels: channels, origin: input.startTime ?? .zero)
+            var position: Int64 = 0
+            while true {
+                if control.isCancelled() { throw .interrupted }
+                let real = try track.read(from: position, count: block, into: buffer)
+                if real > 0 { try meter.add(buffer, to: real) }
+                position += Int64(real)
+                if real < block { break }
+            }
+        }
+        return try meter.result()
+    }
+}

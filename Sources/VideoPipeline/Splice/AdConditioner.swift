@@ -16,9 +16,13 @@ public enum AdConditioner {
         /// x264's settings, `maximumBitRate` the rendition's share for video.
         public var encoding: EncodingSettings
         public var segmentSeconds: Rational
+        /// The integrated loudness (LUFS) the ad's sound is brought to, by a static gain with a true-peak limiter
+        /// (`SoundGain`, as a normalised render's); `nil` leaves it as it is.
+        public var loudness: Double?
 
         public init(input: String, directory: String, size: PixelSize, frameRate: FrameRate, sampleRate: Int = 48_000,
-                    channels: Int = 2, encoding: EncodingSettings = EncodingSettings(), segmentSeconds: Rational = Rational(2)) {
+                    channels: Int = 2, encoding: EncodingSettings = EncodingSettings(), segmentSeconds: Rational = Rational(2),
+                    loudness: Double? = nil) {
             self.input = input
             self.directory = directory
             self.size = size
@@ -27,6 +31,7 @@ public enum AdConditioner {
             self.channels = channels
             self.encoding = encoding
             self.segmentSeconds = segmentSeconds
+            self.loudness = loudness
         }
     }
 
@@ -61,7 +66,15 @@ public enum AdConditioner {
         let transcode = Transcoder.Request(input: request.input, output: encoded, size: request.size, frameRate: rate,
                                            sampleRate: request.sampleRate, channels: request.channels, encoding: request.encoding,
                                            keyframes: { frames in segmentStarts(frames: frames, rate: rate, seconds: seconds) })
-        let result = try Transcoder.run(transcode, control: control)
+        var normalised = transcode
+        if let target = request.loudness {
+            let format = OutputFormat(size: request.size, frameRate: rate, sampleRate: request.sampleRate, channels: request.channels)
+            if let measured = try LoudnessAnalysis.measure(source: request.input, format: format, control: control),
+               let level = measured.loudness.integrated ?? measured.loudness.maxMomentary {
+                normalised.soundGain = SoundGain(decibels: target - level, peaks: measured.peaks)
+            }
+        }
+        let result = try Transcoder.run(normalised, control: control)
         let starts = segmentStarts(frames: result.frames, rate: rate, seconds: seconds)
         let files = try HLSSegmenter.segment(encoded, into: request.directory, type: .mpegts, rate: rate,
                                              target: Int64.max, cuts: starts)

@@ -3,6 +3,7 @@ import AdPlayback
 import Foundation
 import HTTPServing
 import MediaCore
+import Rendering
 import Serving
 
 /// `pipctl serve`: server-side ad insertion over HTTP (docs/SERVE.md).
@@ -18,6 +19,7 @@ enum ServeCommand: Command {
         var cacheSize: Int
         var stitchWait: MediaDuration
         var urlMap: String?
+        var loudness: LoudnessNormalisation
 
         init(_ arguments: ParsedArguments) {
             origin = arguments[ServeCommand.origin]
@@ -30,6 +32,7 @@ enum ServeCommand: Command {
             cacheSize = arguments[ServeCommand.cacheSize]
             stitchWait = arguments[ServeCommand.stitchWait]
             urlMap = arguments[ServeCommand.urlMap]
+            loudness = arguments[ServeCommand.loudness]
         }
     }
 
@@ -60,6 +63,10 @@ enum ServeCommand: Command {
     static let urlMap = Parameter.optional("url-map", .text("FILE"), absent: "fetch the ad server's URLs over HTTP(S)",
         help: "Read ad documents and media whose URLs start with a prefix of FILE from local files instead (lines of "
             + "URL-PREFIX and LOCAL-PATH; media/demo.urlmap serves the demo's ad server from media/).")
+    static let loudness = Parameter.option("loudness", .loudness, default: .content,
+        help: "content brings each ad's sound to the content's integrated loudness (ITU-R BS.1770-4, EBU R128; measured "
+            + "once from the first rendition's segments); a number from -60 to 0 (e.g. -23) brings each ad to that "
+            + "loudness in LUFS; off leaves it as it is. A static gain per ad with a true-peak limiter, as render's.")
     static let threads = Parameter.option("threads", .integer(in: 1...64), default: 2,
         help: "Threads that accept, read and write connections (libmicrohttpd's pool).")
 
@@ -72,7 +79,7 @@ enum ServeCommand: Command {
             + "segments around a cut are replaced, by pieces whose partial GOPs are re-encoded, and each ad is "
             + "conditioned to each rendition, both once for every viewer. Writes one JSON line per request on standard "
             + "output; SIGTERM or Ctrl-C finishes the requests in flight and exits 0 (docs/SERVE.md).",
-        parameters: [origin, ads, listen, decisionTimeout, maximumSessions, cache, cacheSize, stitchWait, urlMap, threads])
+        parameters: [origin, ads, listen, decisionTimeout, maximumSessions, cache, cacheSize, stitchWait, loudness, urlMap, threads])
 
     /// SIGTERM and Ctrl-C end the server gracefully.
     static var catchesInterrupts: Bool { true }
@@ -86,8 +93,13 @@ enum ServeCommand: Command {
             let urlMap = try options.urlMap.map { path throws(DecisioningError) in try URLMap.load(contentsOfFile: path) }
             let cacheDirectory = options.cache ?? (MediaCacheSettings.defaultDirectory() as NSString).deletingLastPathComponent + "/serve"
             let cache = try StitchCache(directory: cacheDirectory, limits: StitchCache.Limits(maximumBytes: Int64(options.cacheSize)))
+            let loudness: ServeLoudness = switch options.loudness {
+            case .off: .off
+            case .content: .content
+            case .lufs(let target): .target(target)
+            }
             let stitcher = BreakStitcher(cache: cache, origin: origin,
-                                         wait: .milliseconds(Int64((options.stitchWait.seconds * Rational(1000)).floor)))
+                                         wait: .milliseconds(Int64((options.stitchWait.seconds * Rational(1000)).floor)), loudness: loudness)
             var made = ServeSettings(origin: origin, ads: template,
                                      decisionTimeout: .milliseconds(max(1, Int64((options.decisionTimeout.seconds * Rational(1000)).floor))),
                                      maximumSessions: options.maximumSessions, stitcher: stitcher)
