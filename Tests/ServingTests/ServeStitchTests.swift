@@ -370,6 +370,12 @@ import VideoPipeline
                 .split(separator: "\n").filter { !$0.hasPrefix("#") }.count
         }
         #expect(try audioPackets(directory + "/before.ts") + audioPackets(directory + "/after.ts") == audioPackets(segment))
+
+        // A cut on an IDR (frame 48 of the segment) re-encodes nothing: both pieces are the content's own pictures.
+        let onIDR = try SegmentCutter.cut(SegmentCutter.Request(input: segment, cut: start + Rational(48, 24),
+                                                                before: directory + "/b2.ts", after: directory + "/a2.ts"))
+        #expect(onIDR.before?.encodedFrames == 0 && onIDR.after?.encodedFrames == 0)
+        #expect(try hashes(directory + "/b2.ts") + hashes(directory + "/a2.ts") == original)
     }
 
     @Test func everyViewerSharesOneBuildOfEachPieceAndAd() async throws {

@@ -85,7 +85,8 @@ public enum SegmentCutter {
         }
         let scan = try VideoScan(path)
         let cut = scan.index(nearest: request.cut)
-        let nextIDR = scan.idrs.first { $0 > cut } ?? scan.count
+        // Where the piece after starts copying: the cut itself when it is an IDR, else the next one.
+        let nextIDR = scan.idrs.first { $0 >= cut } ?? scan.count
         let before: Piece?, after: Piece?
         var muxers: [PieceMuxer] = []
         // The piece before: copied GOPs [0, k), then [k, cut) encoded, k the last IDR at or before the cut.
