@@ -33,41 +33,8 @@ enum SessionPlaylists {
             }
             return HLSMediaPlaylist(map: rendition.mapURL, segments: plain).text
         }
-        let frameRate = stitch.frameRates[index]
-        func frames(_ seconds: Rational) -> Int64 { max(1, (seconds * frameRate.perSecond).rounded) }
-        var spans: [HLSSegmentSpan] = [], discontinuities: Set<Int> = [], breaks: [HLSAdBreak] = []
-        var frame: Int64 = 0, next = 0, discontinuityNext = false
-        func add(_ uri: String, _ count: Int64, discontinuity: Bool = false) {
-            // Not before the first segment: there is nothing to be discontinuous with.
-            if (discontinuity || discontinuityNext) && !spans.isEmpty { discontinuities.insert(spans.count) }
-            discontinuityNext = false
-            spans.append(HLSSegmentSpan(uri: uri, startFrame: frame, frameCount: count))
-            frame += count
-        }
-        func content(upTo end: Int) {
-            while next < end {
-                add(rendition.segmentURLs[next], frames(segments[next].duration), discontinuity: segments[next].discontinuity)
-                next += 1
-            }
-        }
-        for stitched in stitch.breaks {
-            let splice = stitched.renditions[index]
-            content(upTo: splice.replaced.lowerBound)
-            next = max(next, splice.replaced.upperBound)
-            if let before = splice.before { add(before.url, before.frames) }
-            let start = frame
-            for (a, ad) in splice.ads.enumerated() {
-                for (n, piece) in ad.enumerated() {
-                    add(adSegmentURL(session, rendition: index, break: stitched.index, ad: stitched.ads[a], piece: piece),
-                        piece.frames, discontinuity: n == 0)
-                }
-            }
-            let planned = splice.ads.joined().reduce(Rational.zero) { $0 + $1.duration }
-            breaks.append(HLSAdBreak(index: stitched.index, startFrame: start, endFrame: frame, plannedDuration: planned))
-            discontinuityNext = true
-            if let after = splice.after { add(after.url, after.frames) }
-        }
-        content(upTo: segments.count)
+        let layout = StitchedLayout(session, rendition: index, stitch: stitch)
+        let (spans, discontinuities, breaks, frameRate) = (layout.spans, layout.discontinuities, layout.breaks, layout.frameRate)
         var playlist = HLSMediaPlaylist.withAdMarkers(spans, breaks: breaks, frameRate: frameRate, map: nil, origin: stitchEpoch,
                                                       ptsOffset: stitch.ptsOffsets.indices.contains(index) ? stitch.ptsOffsets[index] : 0)
         for i in discontinuities { playlist.segments[i].discontinuity = true }
@@ -86,6 +53,14 @@ enum SessionPlaylists {
 
 
     static func tracking(_ session: ServeSession, _ ads: SessionAds, _ stitch: SessionStitch) -> String {
+        // Where each stitched ad plays in the stream (the first rendition's; every rendition's ads start at the
+        // same frames but for the packaging of the content around them), for players that send their own beacons.
+        let layout = stitch.breaks.isEmpty || stitch.frameRates.isEmpty ? nil : StitchedLayout(session, rendition: 0, stitch: stitch)
+        var placed: [String: (start: Rational, duration: Rational)] = [:]
+        for ad in layout?.ads ?? [] {
+            placed["\(ad.breakIndex)/\(ad.adIndex)"] = (Rational(ad.startFrame) / layout!.frameRate.perSecond,
+                                                         Rational(ad.frames) / layout!.frameRate.perSecond)
+        }
         var decision: [String: Any]
         switch ads.outcome {
         case .decided(let kind): decision = ["outcome": "decided", "kind": kind]
@@ -94,8 +69,18 @@ enum SessionPlaylists {
         decision["errors"] = ads.errors
         let stitchedBreaks = Set(stitch.breaks.map(\.index))
         let breaks: [[String: Any]] = ads.breaks.enumerated().map { index, adBreak in
-            var entry: [String: Any] = ["ads": adBreak.ads.map { ad -> [String: Any] in
+            var entry: [String: Any] = ["ads": adBreak.ads.enumerated().map { adIndex, ad -> [String: Any] in
                 var entry: [String: Any] = ["beacons": Dictionary(ad.beacons.map { ($0.event, $0.urls) }, uniquingKeysWith: +)]
+                if let (start, duration) = placed["\(index)/\(adIndex)"] {
+                    // Stream time (seconds from the stitched stream's start) of the ad and of each beacon's moment.
+                    entry["streamTime"] = start.doubleValue
+                    entry["streamDuration"] = duration.doubleValue
+                    let moments = Dictionary(SessionBeacons.moments.map { moment in
+                        (moment.event, (start + duration * Rational(Int64(moment.quarter), 4)).doubleValue)
+                    }, uniquingKeysWith: { a, _ in a })
+                    entry["beaconTimes"] = Dictionary(ad.beacons.compactMap { beacon in moments[beacon.event].map { (beacon.event, $0) } },
+                                                      uniquingKeysWith: { a, _ in a })
+                }
                 if let id = ad.id { entry["id"] = id }
                 if let title = ad.title { entry["title"] = title }
                 if let duration = ad.duration { entry["duration"] = duration.seconds.doubleValue }
@@ -121,5 +106,56 @@ enum SessionPlaylists {
         ]
         let data = (try? JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self) + "\n"
+    }
+}
+
+/// A stitched rendition laid out in its frames: each segment's span, where a discontinuity goes, each break's place
+/// for the markers, and each ad's first frame and length; what the media playlist and the tracking document share.
+struct StitchedLayout {
+    var spans: [HLSSegmentSpan] = []
+    var discontinuities: Set<Int> = []
+    var breaks: [HLSAdBreak] = []
+    var ads: [(breakIndex: Int, adIndex: Int, startFrame: Int64, frames: Int64)] = []
+    let frameRate: FrameRate
+
+    init(_ session: ServeSession, rendition index: Int, stitch: SessionStitch) {
+        let rendition = session.content.renditions[index]
+        let segments = rendition.playlist.playlist.segments
+        let frameRate = stitch.frameRates[index]
+        self.frameRate = frameRate
+        func frames(_ seconds: Rational) -> Int64 { max(1, (seconds * frameRate.perSecond).rounded) }
+        var frame: Int64 = 0, next = 0, discontinuityNext = false
+        func add(_ uri: String, _ count: Int64, discontinuity: Bool = false) {
+            // Not before the first segment: there is nothing to be discontinuous with.
+            if (discontinuity || discontinuityNext) && !spans.isEmpty { discontinuities.insert(spans.count) }
+            discontinuityNext = false
+            spans.append(HLSSegmentSpan(uri: uri, startFrame: frame, frameCount: count))
+            frame += count
+        }
+        func content(upTo end: Int) {
+            while next < end {
+                add(rendition.segmentURLs[next], frames(segments[next].duration), discontinuity: segments[next].discontinuity)
+                next += 1
+            }
+        }
+        for stitched in stitch.breaks {
+            let splice = stitched.renditions[index]
+            content(upTo: splice.replaced.lowerBound)
+            next = max(next, splice.replaced.upperBound)
+            if let before = splice.before { add(before.url, before.frames) }
+            let start = frame
+            for (a, ad) in splice.ads.enumerated() {
+                ads.append((stitched.index, stitched.ads[a], frame, ad.reduce(0) { $0 + $1.frames }))
+                for (n, piece) in ad.enumerated() {
+                    add(SessionPlaylists.adSegmentURL(session, rendition: index, break: stitched.index, ad: stitched.ads[a], piece: piece),
+                        piece.frames, discontinuity: n == 0)
+                }
+            }
+            let planned = splice.ads.joined().reduce(Rational.zero) { $0 + $1.duration }
+            breaks.append(HLSAdBreak(index: stitched.index, startFrame: start, endFrame: frame, plannedDuration: planned))
+            discontinuityNext = true
+            if let after = splice.after { add(after.url, after.frames) }
+        }
+        content(upTo: segments.count)
     }
 }

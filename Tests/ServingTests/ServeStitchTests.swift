@@ -137,6 +137,11 @@ import VideoPipeline
         let tracking = harness.json(try await harness.request("GET", "/v1/sessions/\(id)/tracking"))
         #expect(tracking["stitched"] as? Bool == true)
         #expect(((tracking["breaks"] as? [[String: Any]])?.first?["stitched"]) as? Bool == true)
+        // Where the ad plays in the stream, and each beacon's moment, for players that send their own.
+        let ad = try #require(((tracking["breaks"] as? [[String: Any]])?.first?["ads"] as? [[String: Any]])?.first)
+        #expect(ad["streamTime"] as? Double == 5.5 && ad["streamDuration"] as? Double == 3)
+        let times = try #require(ad["beaconTimes"] as? [String: Double])
+        #expect(times == ["impression": 5.5, "start": 5.5, "firstQuartile": 6.25, "midpoint": 7, "thirdQuartile": 7.75, "complete": 8.5])
         // Both renditions were played through: each beacon went out once.
         let beacons = try await Self.waitForBeacons(harness.adServer, count: Self.beaconEvents.count)
         #expect(beacons.map(\.event).sorted() == Self.beaconEvents.sorted())
