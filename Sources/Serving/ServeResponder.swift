@@ -17,6 +17,8 @@ public struct ServeSettings: Sendable {
     public var stitcher: BreakStitcher?
     /// `--url-map`: ad documents and media under its prefixes are read from local files (a demo, a test bed).
     public var urlMap: URLMap?
+    /// What sessions' idle time is told by.
+    public var clock: any WallClock = SystemClock()
 
     public init(origin: OriginDirectory, ads: AdRequestTemplate, decisionTimeout: Duration = .seconds(3),
                 maximumSessions: Int = 100_000, sessionIdleTimeout: Duration = .seconds(4 * 3600), stitcher: BreakStitcher? = nil) {
@@ -50,7 +52,7 @@ public final class ServeResponder: HTTPResponder {
 
     public init(settings: ServeSettings) {
         self.settings = settings
-        sessions = SessionStore(maximumSessions: settings.maximumSessions, idleTimeout: settings.sessionIdleTimeout)
+        sessions = SessionStore(maximumSessions: settings.maximumSessions, idleTimeout: settings.sessionIdleTimeout, clock: settings.clock)
         catalog = ContentCatalog(reader: OriginReader(origin: settings.origin),
                                  packager: settings.stitcher.map { MP4Packager(cache: $0.cache, origin: settings.origin) })
         decider = SessionDecider(template: settings.ads, decisionTimeout: settings.decisionTimeout, urlMap: settings.urlMap)

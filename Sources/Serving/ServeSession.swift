@@ -23,11 +23,11 @@ public final class ServeSession: Sendable {
         return text
     }
 
-    init(id: String, content: OriginContent, values: AdRequestTemplate.Values, decider: SessionDecider) {
+    init(id: String, content: OriginContent, values: AdRequestTemplate.Values, decider: SessionDecider, now: ContinuousClock.Instant) {
         self.id = id
         self.content = content
         self.values = values
-        self.lastUsed = LockedState(.now)
+        self.lastUsed = LockedState(now)
         decision = Task { await decider.decide(values, content: content) }
     }
 
@@ -47,21 +47,24 @@ public final class ServeSession: Sendable {
         return await task.value
     }
 
-    func touch() { lastUsed.withLock { $0 = .now } }
+    func touch(_ now: ContinuousClock.Instant) { lastUsed.withLock { $0 = now } }
     var idleSince: ContinuousClock.Instant { lastUsed.withLock { $0 } }
 
     func cancel() { decision.cancel() }
 }
 
-/// The sessions of one server: at most `maximumSessions`, each forgotten after `idleTimeout` without a request.
+/// The sessions of one server: at most `maximumSessions`, each forgotten after `idleTimeout` without a request,
+/// as `clock` tells the time.
 public final class SessionStore: Sendable {
     public let maximumSessions: Int
     public let idleTimeout: Duration
+    private let clock: any WallClock
     private let sessions = LockedState([String: ServeSession]())
 
-    public init(maximumSessions: Int, idleTimeout: Duration) {
+    public init(maximumSessions: Int, idleTimeout: Duration, clock: any WallClock = SystemClock()) {
         self.maximumSessions = maximumSessions
         self.idleTimeout = idleTimeout
+        self.clock = clock
     }
 
     /// A new session, or nil when the store is full (after forgetting the idle ones): only a session that is kept
@@ -72,7 +75,7 @@ public final class SessionStore: Sendable {
         return sessions.withLock { all -> ServeSession? in
             if all.count >= maximumSessions { expire(&all) }
             guard all.count < maximumSessions else { return nil }
-            let session = ServeSession(id: id, content: content, values: values, decider: decider)
+            let session = ServeSession(id: id, content: content, values: values, decider: decider, now: clock.now)
             all[id] = session
             return session
         }
@@ -81,16 +84,17 @@ public final class SessionStore: Sendable {
     /// The session `id`, marked as used; nil when unknown or expired.
     func session(_ id: String) -> ServeSession? {
         guard id.utf8.count == 32, id.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else { return nil }
+        let now = clock.now
         let found = sessions.withLock { all -> ServeSession? in
             guard let session = all[id] else { return nil }
-            if ContinuousClock.now - session.idleSince > idleTimeout {
+            if now - session.idleSince > idleTimeout {
                 all[id] = nil
                 session.cancel()
                 return nil
             }
             return session
         }
-        found?.touch()
+        found?.touch(now)
         return found
     }
 
@@ -100,7 +104,7 @@ public final class SessionStore: Sendable {
     public var ids: [String] { sessions.withLock { Array($0.keys) } }
 
     private func expire(_ all: inout [String: ServeSession]) {
-        let now = ContinuousClock.now
+        let now = clock.now
         for (id, session) in all where now - session.idleSince > idleTimeout {
             all[id] = nil
             session.cancel()

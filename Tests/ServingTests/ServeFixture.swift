@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServing
 import LoopbackServer
+import MediaCore
 import Serving
 
 /// The origin the serve tests share (`HLSOriginFixture`), and a VMAP for its sessions.
@@ -45,14 +46,16 @@ struct ServeHarness {
     ///   - stitchWait: how long a first playlist waits for them (a safety net in the tests that wait for a build).
     init(adsPath: String = "/vmap", decisionTimeout: Duration = .seconds(30), maximumSessions: Int = 100_000,
          limits: HTTPServerLimits = .init(), stitchCache: String? = nil, stitchWait: Duration = .seconds(600),
-         adServer: LoopbackHTTPServer? = nil, origin: String? = nil) throws {
+         adServer: LoopbackHTTPServer? = nil, origin: String? = nil, clock: (any WallClock)? = nil,
+         sessionIdleTimeout: Duration = .seconds(4 * 3600)) throws {
         self.origin = try origin ?? ServeFixture.origin()
         self.adServer = try adServer ?? LoopbackHTTPServer()
         let template = try AdRequestTemplate("\(self.adServer.baseURL)\(adsPath)?sid=[session.id]&ua=[session.user_agent]&ip=[session.client_ip]&genre=[player_params.genre]")
         let originDirectory = try OriginDirectory(path: self.origin)
         let stitcher = try stitchCache.map { BreakStitcher(cache: try StitchCache(directory: $0), origin: originDirectory, wait: stitchWait) }
-        let settings = ServeSettings(origin: originDirectory, ads: template,
-                                     decisionTimeout: decisionTimeout, maximumSessions: maximumSessions, stitcher: stitcher)
+        var settings = ServeSettings(origin: originDirectory, ads: template, decisionTimeout: decisionTimeout,
+                                     maximumSessions: maximumSessions, sessionIdleTimeout: sessionIdleTimeout, stitcher: stitcher)
+        if let clock { settings.clock = clock }
         responder = ServeResponder(settings: settings)
         server = try HTTPServer(host: "127.0.0.1", port: 0, limits: limits, responder: responder, log: { _ in })
     }

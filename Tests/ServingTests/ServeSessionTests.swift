@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServing
 import LoopbackServer
+import MediaCore
 import Serving
 import Testing
 
@@ -118,5 +119,26 @@ import Testing
                                                 "-map", "0:v:0", "-f", "framemd5", "-"])
         let frames = String(decoding: output, as: UTF8.self).split(separator: "\n").filter { !$0.hasPrefix("#") }
         #expect(frames.count == ServeFixture.frames)
+    }
+
+    @Test func anIdleSessionIsForgottenAndItsPlaceTakenAsTheClockSays() async throws {
+        let clock = ManualClock()
+        let harness = try ServeHarness(maximumSessions: 2, clock: clock, sessionIdleTimeout: .seconds(3600))
+        harness.adServer.route("/vmap", .xml(ServeFixture.vmap(adServer: harness.adServer.baseURL)))
+        let first = try await harness.session(), second = try await harness.session()
+        #expect(try await harness.request("POST", "/v1/sessions", body: #"{"content": "show/master.m3u8"}"#).status == 503)
+        clock.advance(by: .seconds(1800))
+        #expect(try await harness.request("GET", "/v1/sessions/\(first)/master.m3u8").status == 200)
+        clock.advance(by: .seconds(2700))
+        // The second has been idle 75 minutes, the first 45.
+        #expect(try await harness.request("GET", "/v1/sessions/\(second)/master.m3u8").status == 404)
+        #expect(try await harness.request("GET", "/v1/sessions/\(first)/master.m3u8").status == 200)
+        let third = try await harness.session()
+        #expect(harness.responder.sessions.count == 2)
+        clock.advance(by: .seconds(3601))
+        // Both idle past the hour: a full store forgets them to make room.
+        _ = try await harness.session()
+        #expect(harness.responder.sessions.count == 1)
+        #expect(try await harness.request("GET", "/v1/sessions/\(third)/master.m3u8").status == 404)
     }
 }
