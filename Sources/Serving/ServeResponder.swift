@@ -255,6 +255,9 @@ final class ContentCatalog: Sendable {
             let content: OriginContent
             if MP4Packager.takes(file), let packager {
                 content = try await packager.content(path, file: file).get()
+            } else if let packager {
+                // fMP4 renditions are served as MPEG-TS, cut at their own segments, so that breaks can be cut in.
+                content = try await packager.transmuxed(try reader.read(path)).get()
             } else {
                 content = try reader.read(path)
             }

@@ -292,6 +292,35 @@ import VideoPipeline
         }
     }
 
+    @Test func anFMP4OriginIsServedAsMPEGTSAndItsBreakCutAtTheFrame() async throws {
+        let origin = try TestFixtures.directory(for: "serve-fmp4-origin-v1") { directory in
+            _ = try FFmpegCommandLine.run([
+                "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=24:duration=8",
+                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=8",
+                "-c:v", "libx264", "-preset", "veryfast", "-g", "48", "-keyint_min", "48", "-sc_threshold", "0",
+                "-c:a", "aac", "-b:a", "64k", "-f", "hls", "-hls_time", "4", "-hls_playlist_type", "vod",
+                "-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4",
+                "-hls_segment_filename", directory + "/seg%d.m4s", directory + "/index.m3u8",
+            ])
+        }
+        let cache = try Self.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let harness = try ServeHarness(stitchCache: cache, origin: origin)
+        harness.adServer.route("/vmap", .xml(Self.vmap(adServer: harness.adServer.baseURL)))
+        harness.adServer.route("/media/red.mp4", .file(URL(fileURLWithPath: try Self.adMedia()), contentType: "video/mp4"))
+        let id = try await harness.session(content: "index.m3u8")
+        let playlist = try await harness.request("GET", "/v1/sessions/\(id)/0.m3u8")
+        #expect(!playlist.text.contains("#EXT-X-MAP"))
+        let uris = Self.segments(playlist.text).map(\.uri)
+        #expect(uris.first?.hasPrefix("/v1/cache/packaged/") == true)
+        #expect(uris.contains { $0.hasSuffix("/before.ts") } && uris.contains { $0.hasSuffix("/after.ts") })
+        let stitched = try Self.greyFrames("http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/0.m3u8")
+        let content = try Self.greyFrames(origin + "/index.m3u8")
+        #expect(content.count == ServeFixture.frames)
+        #expect(stitched.count == content.count + Self.adFrames)
+        if stitched.count == content.count + Self.adFrames { Self.expectTheCut(stitched: stitched, content: content) }
+    }
+
     static let beaconEvents = ["impression", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"]
 
     /// The beacons the ad server has received (event, request, arrival), once `count` have come: an event, waited

@@ -5,7 +5,9 @@ import VideoPipeline
 
 /// MP4 content under the origin (H.264 and AAC), served as HLS: packaged once into MPEG-TS segments of about
 /// `segmentSeconds`, cut at its own keyframes by stream copy (`HLSSegmenter`, as `render --hls`), kept in the cache
-/// as `packaged/KEY/` (KEY hashes the file's path, size and modification time) and shared by every viewer.
+/// as `packaged/KEY/` (KEY hashes the file's path, size and modification time) and shared by every viewer. An fMP4
+/// rendition is served as MPEG-TS the same way (`transmuxed`), cut where its own segments start: the cut pieces and
+/// the conditioned ads are TS, and a media playlist cannot mix TS with fMP4.
 struct MP4Packager: Sendable {
     let cache: StitchCache
     let origin: OriginDirectory
@@ -39,28 +41,102 @@ struct MP4Packager: Sendable {
         guard stamp.size <= Self.maximumBytes else { return .failure(.unusable("\(shown.excerpt): over \(Self.maximumBytes) bytes")) }
         let key = SHA256.hex("packaged-v1|\(shown)|\(stamp.size)|\(stamp.modified.tv_sec).\(stamp.modified.tv_nsec)")
         let built = await cache.entry("packaged", key: key, as: Entry.self) { directory throws(StitchBuildError) in
-            let info: MediaInfo
-            do throws(MediaError) { info = try MediaProbe.probe(file) } catch {
-                throw StitchBuildError("\(shown.excerpt): cannot be packaged as HLS: \(error)")
-            }
-            guard let video = info.bestVideo, let size = video.size, let rate = video.frameRate else {
-                throw StitchBuildError("\(shown.excerpt): no video of a known size and frame rate")
-            }
-            do throws(MediaError) {
-                let made = try HLSSegmenter.segment(file, into: directory, type: .mpegts, rate: rate,
-                                                    target: HLSSegmenter.frames(perSegment: Self.segmentSeconds, rate: rate), cuts: [])
-                return Entry(segments: made.segments.map { .init(file: .init(name: $0.uri, bytes: $0.bytes), frames: $0.frameCount) },
-                             rateNumerator: rate.perSecond.numerator, rateDenominator: rate.perSecond.denominator,
-                             codecs: made.codecs, width: size.width, height: size.height)
-            } catch {
-                throw StitchBuildError("\(shown.excerpt): cannot be packaged as HLS: \(error)")
-            }
+            try Self.segment(file, shown: shown, directory: directory, durations: nil)
         }
-        let entry: Entry
         switch built {
-        case .success(let found): entry = found
-        case .failure(let error): return .failure(.unusable(error.description))
+        case .success(let entry):
+            return rendition(entry, key: key, shown: shown, keeping: nil).map { OriginContent(path: path, renditions: [$0]) }
+        case .failure(let error):
+            return .failure(.unusable(error.description))
         }
+    }
+
+    /// An fMP4 rendition as MPEG-TS segments, cut where its own segments start (stream copy, once, in the cache), so
+    /// that its breaks can be cut like any TS rendition's; its playlist's attributes are kept.
+    func transmuxed(_ content: OriginContent) async -> Result<OriginContent, OriginContentError> {
+        var result = content
+        let shownContent = content.path.joined(separator: "/")
+        for (r, original) in content.renditions.enumerated() {
+            guard let map = original.mapFile else { continue }
+            let files = [map] + original.segmentFiles
+            var total: Int64 = 0
+            var identity: [String] = []
+            for file in files {
+                guard let stamp = FileStamp(file) else {
+                    return .failure(.notFound("\(shownContent.excerpt): a segment of rendition \(r) cannot be read"))
+                }
+                total += stamp.size
+                identity.append("\(origin.relative(file)?.joined(separator: "/") ?? file):\(stamp.size):\(stamp.modified.tv_sec).\(stamp.modified.tv_nsec)")
+            }
+            guard total <= Self.maximumBytes else {
+                return .failure(.unusable("\(shownContent.excerpt): rendition \(r) is over \(Self.maximumBytes) bytes"))
+            }
+            let key = SHA256.hex("fmp4-ts-v1|" + identity.joined(separator: "|"))
+            let durations = original.playlist.playlist.segments.map(\.duration)
+            let shown = "\(shownContent) rendition \(r)"
+            let built = await cache.entry("packaged", key: key, as: Entry.self) { directory throws(StitchBuildError) in
+                let joined = directory + "/joined.mp4"
+                defer { try? FileManager.default.removeItem(atPath: joined) }
+                guard FileManager.default.createFile(atPath: joined, contents: nil), let out = FileHandle(forWritingAtPath: joined) else {
+                    throw StitchBuildError("\(joined): cannot be written")
+                }
+                for file in files {
+                    guard let data = FileManager.default.contents(atPath: file) else { throw StitchBuildError("\(file): cannot be read") }
+                    out.write(data)
+                }
+                try? out.close()
+                return try Self.segment(joined, shown: shown, directory: directory, durations: durations)
+            }
+            switch built {
+            case .success(let entry):
+                switch rendition(entry, key: key, shown: shown, keeping: original) {
+                case .success(let made): result.renditions[r] = made
+                case .failure(let error): return .failure(error)
+                }
+            case .failure(let error):
+                return .failure(.unusable(error.description))
+            }
+        }
+        return .success(result)
+    }
+
+    /// Cuts `file` (an MP4, fragmented or not) into MPEG-TS segments in `directory`: at its keyframes about every
+    /// `segmentSeconds`, or where `durations` (seconds, in order) say its segments start.
+    private static func segment(_ file: String, shown: String, directory: String, durations: [Rational]?) throws(StitchBuildError) -> Entry {
+        let info: MediaInfo
+        do throws(MediaError) { info = try MediaProbe.probe(file) } catch {
+            throw StitchBuildError("\(shown.excerpt): cannot be packaged as HLS: \(error)")
+        }
+        guard let video = info.bestVideo, let size = video.size, let rate = video.frameRate else {
+            throw StitchBuildError("\(shown.excerpt): no video of a known size and frame rate")
+        }
+        var cuts: Set<Int64> = []
+        if let durations {
+            // The segmenter counts frames from time 0; the first picture may come later (a packager's decode delay).
+            let first: Int64
+            do throws(MediaError) { first = try HLSSegmenter.firstVideoPTS(file) } catch {
+                throw StitchBuildError("\(shown.excerpt): cannot be packaged as HLS: \(error)")
+            }
+            var start = Rational(first, 90_000)
+            for duration in durations.dropLast() {
+                start = start + duration
+                cuts.insert((start * rate.perSecond).rounded)
+            }
+        }
+        do throws(MediaError) {
+            let target = durations == nil ? HLSSegmenter.frames(perSegment: Self.segmentSeconds, rate: rate) : Int64.max
+            let made = try HLSSegmenter.segment(file, into: directory, type: .mpegts, rate: rate, target: target, cuts: cuts)
+            return Entry(segments: made.segments.map { .init(file: .init(name: $0.uri, bytes: $0.bytes), frames: $0.frameCount) },
+                         rateNumerator: rate.perSecond.numerator, rateDenominator: rate.perSecond.denominator,
+                         codecs: made.codecs, width: size.width, height: size.height)
+        } catch {
+            throw StitchBuildError("\(shown.excerpt): cannot be packaged as HLS: \(error)")
+        }
+    }
+
+    /// The rendition the packaged `entry` makes; `keeping` gives the attributes of the rendition it stands for.
+    private func rendition(_ entry: Entry, key: String, shown: String,
+                           keeping original: OriginContent.Rendition?) -> Result<OriginContent.Rendition, OriginContentError> {
         let rate = Rational(entry.rateNumerator, entry.rateDenominator)
         let directory = cache.path("packaged", key)
         let segments = entry.segments.map { HLSMediaPlaylist.Segment(uri: $0.file.name, duration: Rational($0.frames) / rate) }
@@ -74,12 +150,12 @@ struct MP4Packager: Sendable {
         for (segment, written) in zip(segments, entry.segments) where segment.duration > .zero {
             largest = .max(largest, Rational(written.file.bytes * 8) / segment.duration)
         }
-        let rendition = OriginContent.Rendition(
-            bandwidth: max(1, Int(largest.ceiling)), averageBandwidth: nil,
-            resolution: PixelSize(width: entry.width, height: entry.height), codecs: entry.codecs.joined(separator: ","),
-            frameRate: String(format: "%.3f", rate.doubleValue), playlist: playlist,
+        return .success(OriginContent.Rendition(
+            bandwidth: original?.bandwidth ?? max(1, Int(largest.ceiling)), averageBandwidth: original?.averageBandwidth,
+            resolution: original?.resolution ?? PixelSize(width: entry.width, height: entry.height),
+            codecs: original?.codecs ?? entry.codecs.joined(separator: ","),
+            frameRate: original?.frameRate ?? String(format: "%.3f", rate.doubleValue), playlist: playlist,
             segmentFiles: entry.segments.map { directory + "/" + $0.file.name }, mapFile: nil,
-            segmentURLs: entry.segments.map { "/v1/cache/packaged/\(key)/\($0.file.name)" }, mapURL: nil)
-        return .success(OriginContent(path: path, renditions: [rendition]))
+            segmentURLs: entry.segments.map { "/v1/cache/packaged/\(key)/\($0.file.name)" }, mapURL: nil))
     }
 }
