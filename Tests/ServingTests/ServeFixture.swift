@@ -87,3 +87,31 @@ struct ServeTestFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }
+
+/// Debian's python3 (where `scripts/setup --for-tests` installs the independent readers: `m3u8`, `threefive`,
+/// `js.videojs`), else the first on the PATH.
+enum PythonScript {
+    static let executable = FileManager.default.isExecutableFile(atPath: "/usr/bin/python3") ? "/usr/bin/python3" : "/usr/bin/env"
+
+    /// Runs `script` with `arguments` and returns its standard output; throws with its standard error when it fails.
+    static func run(_ script: String, arguments: [String] = []) throws -> String {
+        let scratch = try TemporaryDirectory()
+        let errors = scratch.file("stderr")
+        FileManager.default.createFile(atPath: errors, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = (executable == "/usr/bin/env" ? ["python3"] : []) + ["-c", script] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errors))
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            let message = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+            throw ServeTestFailure("python3 exited \(process.terminationStatus): \(message)")
+        }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

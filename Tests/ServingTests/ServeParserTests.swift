@@ -1,0 +1,120 @@
+import Foundation
+import LoopbackServer
+import Testing
+
+/// Independent readers of a stitched session's playlists and markers: PyPI's `m3u8` parses every playlist (each
+/// segment, discontinuity and date range) and `threefive` decodes every `SCTE35-OUT`/`SCTE35-IN`; nothing of
+/// pipctl's own reading is used.
+@Suite struct ServeParserTests {
+    static var canRead: Bool { (try? PythonScript.run("import m3u8, threefive")) != nil }
+
+    /// Reads the multivariant playlist (argument 1) and media playlists (the rest) and prints what it found as JSON.
+    static let script = #"""
+    import json, sys, datetime
+    import m3u8, threefive
+    from threefive.crc import crc32
+
+    def cue(text):
+        data = bytes.fromhex(text[2:])
+        decoded = threefive.Cue(text).get()
+        return {"info": decoded["info_section"], "command": decoded["command"],
+                "crcMatches": crc32(data[:-4]) == int.from_bytes(data[-4:], "big")}
+
+    master = m3u8.loads(open(sys.argv[1]).read())
+    out = {"variants": [{"uri": p.uri, "bandwidth": p.stream_info.bandwidth,
+                         "resolution": list(p.stream_info.resolution or [])} for p in master.playlists], "media": []}
+    for path in sys.argv[2:]:
+        playlist = m3u8.loads(open(path).read())
+        epoch = playlist.segments[0].program_date_time
+        segments, dateranges, elapsed = [], [], 0.0
+        for segment in playlist.segments:
+            segments.append({"uri": segment.uri, "duration": segment.duration, "discontinuity": segment.discontinuity,
+                             "cueOut": segment.cue_out_start, "cueIn": segment.cue_in, "cueOutDuration": segment.scte35_duration})
+            for d in segment.dateranges:
+                start = datetime.datetime.fromisoformat(d.start_date)
+                entry = {"id": d.id, "segment": len(segments) - 1, "segmentStart": elapsed,
+                         "startAfterProgramDateTime": (start - epoch).total_seconds(),
+                         "duration": d.duration, "plannedDuration": d.planned_duration}
+                if d.scte35_out: entry["out"] = cue(d.scte35_out)
+                if d.scte35_in: entry["in"] = cue(d.scte35_in)
+                dateranges.append(entry)
+            elapsed += segment.duration
+        out["media"].append({"programDateTime": epoch.isoformat() if epoch else None, "segments": segments,
+                             "dateranges": dateranges, "targetDuration": playlist.target_duration,
+                             "endList": playlist.is_endlist})
+    print(json.dumps(out))
+    """#
+
+    @Test(.enabled(if: canRead, "needs python3's m3u8 and threefive (scripts/setup --for-tests)"))
+    func m3u8AndThreefiveReadEveryPlaylistAndMarker() async throws {
+        let cache = try ServeStitchTests.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let harness = try ServeStitchTests.harness(cache: cache)
+        let id = try await harness.session()
+        let files = try TemporaryDirectory()
+        var paths: [String] = []
+        for name in ["master.m3u8", "0.m3u8", "1.m3u8"] {
+            let response = try await harness.request("GET", "/v1/sessions/\(id)/\(name)")
+            try #require(response.status == 200, "\(name): \(response.status)")
+            paths.append(try files.write(name, response.text))
+        }
+        let output = try PythonScript.run(Self.script, arguments: paths)
+        let read = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "\(output)")
+
+        let variants = try #require(read["variants"] as? [[String: Any]])
+        #expect(variants.map { $0["uri"] as? String } == ["/v1/sessions/\(id)/0.m3u8", "/v1/sessions/\(id)/1.m3u8"])
+        #expect(variants.map { $0["resolution"] as? [Int] } == [[640, 360], [320, 180]])
+        let media = try #require(read["media"] as? [[String: Any]])
+        try #require(media.count == 2)
+        for (rendition, playlist) in media.enumerated() {
+            let segments = try #require(playlist["segments"] as? [[String: Any]])
+            let durations = segments.compactMap { $0["duration"] as? Double }
+            #expect(durations.count == segments.count)
+            // The content's 8 s and the ad's 3 s.
+            #expect(abs(durations.reduce(0, +) - 11) < 0.001, "rendition \(rendition): \(durations)")
+            #expect(playlist["endList"] as? Bool == true)
+            #expect((playlist["programDateTime"] as? String)?.hasPrefix("2000-01-01T00:00:00") == true, "\(playlist)")
+            // A discontinuity before the ad and before the content after it, nowhere else.
+            let discontinuities = segments.indices.filter { segments[$0]["discontinuity"] as? Bool == true }
+            let ads = segments.indices.filter { (segments[$0]["uri"] as? String)?.hasPrefix("/v1/sessions/\(id)/ads/") == true }
+            #expect(ads.count == 2)
+            #expect(discontinuities == [ads.first ?? -1, (ads.last ?? -2) + 1], "rendition \(rendition): \(discontinuities)")
+            #expect(segments.indices.filter { segments[$0]["cueOut"] as? Bool == true } == [ads.first ?? -1])
+            #expect(segments.indices.filter { segments[$0]["cueIn"] as? Bool == true } == [(ads.last ?? -2) + 1])
+
+            let ranges = try #require(playlist["dateranges"] as? [[String: Any]])
+            let outs = ranges.filter { $0["out"] != nil }, ins = ranges.filter { $0["in"] != nil }
+            try #require(outs.count == 1 && ins.count == 1 && ranges.count == 2, "rendition \(rendition): \(ranges)")
+            let out = outs[0], back = ins[0]
+            #expect(out["id"] as? String == "break-0" && back["id"] as? String == "break-0")
+            // The break starts 5.5 s into the stream, by the dates and by the segments before it; it lasts 3 s.
+            #expect(abs((out["startAfterProgramDateTime"] as? Double ?? -1) - 5.5) < 0.001, "\(out)")
+            #expect(abs((back["startAfterProgramDateTime"] as? Double ?? -1) - 5.5) < 0.001, "\(back)")
+            #expect(out["segment"] as? Int == ads.first && back["segment"] as? Int == (ads.last ?? -2) + 1)
+            #expect(abs((out["segmentStart"] as? Double ?? -1) - 5.5) < 0.001)
+            #expect(abs((back["segmentStart"] as? Double ?? -1) - 8.5) < 0.001)
+            #expect(abs((out["duration"] as? Double ?? -1) - 3) < 0.001)
+            let cueOut = segments[ads.first ?? 0]["cueOutDuration"].map { "\($0)" }.flatMap { Double($0) } ?? -1
+            #expect(abs(cueOut - 3) < 0.001, "EXT-X-CUE-OUT: \(segments[ads.first ?? 0])")
+
+            // threefive's decoding of the cues.
+            let outCue = try #require(out["out"] as? [String: Any]), inCue = try #require(back["in"] as? [String: Any])
+            for cue in [outCue, inCue] {
+                #expect(cue["crcMatches"] as? Bool == true, "\(cue)")
+                #expect((cue["info"] as? [String: Any])?["table_id"] as? String == "0xfc", "\(cue)")
+            }
+            let leave = try #require(outCue["command"] as? [String: Any]), come = try #require(inCue["command"] as? [String: Any])
+            #expect(leave["command_type"] as? Int == 5 && come["command_type"] as? Int == 5, "\(leave) \(come)")
+            #expect(leave["out_of_network_indicator"] as? Bool == true, "\(leave)")
+            #expect(leave["break_duration"] as? Double == 3.0, "\(leave)")
+            #expect(leave["break_auto_return"] as? Bool == true, "\(leave)")
+            #expect(come["out_of_network_indicator"] as? Bool == false, "\(come)")
+            let event = try #require(leave["splice_event_id"] as? Int)
+            #expect(come["splice_event_id"] as? Int == event)
+            // The return is the break's length after the leaving, on the 90 kHz clock.
+            let outTime: Double = try #require(leave["pts_time"] as? Double), inTime: Double = try #require(come["pts_time"] as? Double)
+            let gap: Double = inTime - outTime
+            #expect(abs(gap - 3) < 0.0001, "out at \(outTime), in at \(inTime)")
+        }
+    }
+}
