@@ -97,7 +97,9 @@ enum PythonScript {
     static func run(_ script: String, arguments: [String] = []) throws -> String {
         let scratch = try TemporaryDirectory()
         let errors = scratch.file("stderr")
-        FileManager.default.createFile(atPath: errors, contents: nil)
+        guard FileManager.default.createFile(atPath: errors, contents: nil) else {
+            throw ServeTestFailure("\(errors): cannot be made")
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = (executable == "/usr/bin/env" ? ["python3"] : []) + ["-c", script] + arguments
