@@ -58,16 +58,17 @@ import VideoPipeline
     }
 
     /// Every frame of `input`'s first video stream as 64x36 grey pictures (the ffmpeg tool's decoding).
-    static func greyFrames(_ input: String) throws -> [[UInt8]] {
-        let data = try FFmpegCommandLine.run(["-i", input, "-map", "0:v:0", "-fps_mode", "passthrough", "-vf", "scale=64:36,format=gray",
-                                              "-f", "rawvideo", "-"])
+    /// (Off Swift's pool: the ffmpeg tool may be reading from the server under test, whose responders need it.)
+    static func greyFrames(_ input: String) async throws -> [[UInt8]] {
+        let data = try await offPool { try FFmpegCommandLine.run(["-i", input, "-map", "0:v:0", "-fps_mode", "passthrough", "-vf", "scale=64:36,format=gray",
+                                              "-f", "rawvideo", "-"]) }
         let size = 64 * 36
         return stride(from: 0, to: data.count - size + 1, by: size).map { Array(data[$0..<($0 + size)]) }
     }
 
     /// The sound's samples per channel as the ffmpeg tool decodes them (48 kHz mono, 16-bit).
-    static func soundSamples(_ input: String) throws -> Int {
-        try FFmpegCommandLine.run(["-i", input, "-map", "0:a:0", "-ac", "1", "-ar", "48000", "-f", "s16le", "-"]).count / 2
+    static func soundSamples(_ input: String) async throws -> Int {
+        try await offPool { try FFmpegCommandLine.run(["-i", input, "-map", "0:a:0", "-ac", "1", "-ar", "48000", "-f", "s16le", "-"]).count / 2 }
     }
 
     static func difference(_ a: [UInt8], _ b: [UInt8]) -> Double {
@@ -123,15 +124,15 @@ import VideoPipeline
             #expect(segments.dropLast().allSatisfy { $0.duration >= 1 }, "\(segments.map(\.duration))")
             #expect(abs(segments[1].duration - 1.5) < 0.001 && abs(segments.last!.duration - 2.5) < 0.001)
 
-            let stitched = try Self.greyFrames("http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/\(rendition).m3u8")
-            let content = try Self.greyFrames(origin + "/show/v\(rendition)/index.m3u8")
+            let stitched = try await Self.greyFrames("http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/\(rendition).m3u8")
+            let content = try await Self.greyFrames(origin + "/show/v\(rendition)/index.m3u8")
             #expect(content.count == ServeFixture.frames)
             #expect(stitched.count == ServeFixture.frames + Self.adFrames)
             guard stitched.count == ServeFixture.frames + Self.adFrames else { continue }
             Self.expectTheCut(stitched: stitched, content: content)
             // The sound: the content's samples and the ad's 3 s, with at most an AAC frame lost or added per splice.
-            let stitchedSound = try Self.soundSamples("http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/\(rendition).m3u8")
-            let contentSound = try Self.soundSamples(origin + "/show/v\(rendition)/index.m3u8")
+            let stitchedSound = try await Self.soundSamples("http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/\(rendition).m3u8")
+            let contentSound = try await Self.soundSamples(origin + "/show/v\(rendition)/index.m3u8")
             #expect(abs(stitchedSound - contentSound - 3 * 48_000) <= 2 * 1024, "\(stitchedSound) samples against \(contentSound) + 144000")
         }
         let tracking = harness.json(try await harness.request("GET", "/v1/sessions/\(id)/tracking"))
@@ -197,8 +198,8 @@ import VideoPipeline
         let uris = Self.segments(playlist.text).map(\.uri)
         #expect(uris.first?.hasPrefix("/v1/cache/packaged/") == true && uris.first?.hasSuffix("/seg00000.ts") == true)
         #expect(uris.contains { $0.hasSuffix("/before.ts") } && uris.contains { $0.hasSuffix("/after.ts") })
-        let stitched = try Self.greyFrames("http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/0.m3u8")
-        let content = try Self.greyFrames(origin + "/movie.mp4")
+        let stitched = try await Self.greyFrames("http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/0.m3u8")
+        let content = try await Self.greyFrames(origin + "/movie.mp4")
         #expect(stitched.count == content.count + Self.adFrames)
         if stitched.count == content.count + Self.adFrames { Self.expectTheCut(stitched: stitched, content: content) }
         // Packaged once: another viewer's session reads the same segments.
@@ -243,8 +244,8 @@ import VideoPipeline
         #expect(breaks.count == 1)
         #expect(breaks.first?["position"] as? String == "midroll" && breaks.first?["contentTime"] as? Double == 5.5)
         #expect(breaks.first?["stitched"] as? Bool == true)
-        let stitched = try Self.greyFrames("http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/0.m3u8")
-        let content = try Self.greyFrames(hls + "/show/v0/index.m3u8")
+        let stitched = try await Self.greyFrames("http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/0.m3u8")
+        let content = try await Self.greyFrames(hls + "/show/v0/index.m3u8")
         #expect(stitched.count == content.count + Self.adFrames)
         if stitched.count == content.count + Self.adFrames { Self.expectTheCut(stitched: stitched, content: content) }
     }
@@ -314,8 +315,8 @@ import VideoPipeline
         let uris = Self.segments(playlist.text).map(\.uri)
         #expect(uris.first?.hasPrefix("/v1/cache/packaged/") == true)
         #expect(uris.contains { $0.hasSuffix("/before.ts") } && uris.contains { $0.hasSuffix("/after.ts") })
-        let stitched = try Self.greyFrames("http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/0.m3u8")
-        let content = try Self.greyFrames(origin + "/index.m3u8")
+        let stitched = try await Self.greyFrames("http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/0.m3u8")
+        let content = try await Self.greyFrames(origin + "/index.m3u8")
         #expect(content.count == ServeFixture.frames)
         #expect(stitched.count == content.count + Self.adFrames)
         if stitched.count == content.count + Self.adFrames { Self.expectTheCut(stitched: stitched, content: content) }

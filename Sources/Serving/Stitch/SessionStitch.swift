@@ -249,6 +249,7 @@ public struct BreakStitcher: Sendable {
             var encoding = self.encoding
             encoding.audioBitRate = 128_000
             encoding.maximumBitRate = max(100_000, rendition.bandwidth - 128_000)
+            encoding.reorders = false
             var ads: [[RenditionSplice.Piece]] = []
             for (_, path) in adFiles {
                 switch await conditioned(path, media: m, encoding: encoding, loudness: target) {
@@ -296,7 +297,7 @@ public struct BreakStitcher: Sendable {
             let stamp = FileStamp(path)
             identity = "local:\(path):\(stamp?.size ?? -1):\(stamp?.modified.tv_sec ?? 0).\(stamp?.modified.tv_nsec ?? 0)"
         }
-        let key = SHA256.hex("ad-v1|\(identity)|\(m.size)|\(m.rate.perSecond)|\(m.sampleRate)|\(m.channels)|\(encoding.maximumBitRate ?? 0)|\(encoding.crf)|\(encoding.preset)|loudness=\(loudness.map { String(format: "%.2f", $0) } ?? "as is")")
+        let key = SHA256.hex("ad-v1|\(identity)|\(m.size)|\(m.rate.perSecond)|\(m.sampleRate)|\(m.channels)|\(encoding.maximumBitRate ?? 0)|\(encoding.crf)|\(encoding.preset)|reorders=\(encoding.reorders)|loudness=\(loudness.map { String(format: "%.2f", $0) } ?? "as is")")
         let result = await cache.entry("ads", key: key, as: AdEntry.self) { directory throws(StitchBuildError) in
             do throws(MediaError) {
                 let made = try AdConditioner.condition(AdConditioner.Request(

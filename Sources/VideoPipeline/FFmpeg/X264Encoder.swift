@@ -47,7 +47,7 @@ struct X264Encoder {
             try options.set("maxrate", String(rate))
             try options.set("bufsize", String(rate))
         }
-        if !reorders { try options.set("bf", "0") }
+        if !reorders || !encoding.reorders { try options.set("bf", "0") }
         if let match {
             try options.set("profile", X264Encoder.profileName(match.profile))
             try options.set("level", String(match.level))

@@ -24,6 +24,9 @@ public struct EncodingSettings: Hashable, Sendable {
     /// A ceiling on the video's bit rate (bit/s), for a stream that must fit an HLS rendition's `BANDWIDTH`: x264's
     /// CRF capped by its VBV (`maxrate`, with a buffer of one second); `nil` for CRF alone.
     public var maximumBitRate: Int?
+    /// Whether x264 may reorder pictures (B-frames). `pipctl serve` conditions ads without: a player that freezes
+    /// after a discontinuity following reordered pictures (Video.js 7.5's VHS) then shows the content after an ad.
+    public var reorders = true
 
     public init(profile: Profile = .delivery, crf: Int = 23, preset: String = "veryfast", audioBitRate: Int = 192_000,
                 threads: Int = 0, pipelined: Bool = true, maximumBitRate: Int? = nil) {
