@@ -23,7 +23,7 @@ final class ImageEncoder {
     private var sent: Int64 = 0
 
     /// - Throws: `.invalidSetting` when this FFmpeg has no such encoder; FFmpeg errors naming `avcodec_open2` or
-    ///   `sws_getContext`.
+    ///   `sws_init_context`.
     init(kind: Kind, size: PixelSize) throws(MediaError) {
         self.size = size
         let name = switch kind { case .png: "png"; case .jpeg: "mjpeg" }

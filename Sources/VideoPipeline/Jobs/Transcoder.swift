@@ -56,16 +56,28 @@ public enum Transcoder {
         source.soundGain = request.soundGain
         let stage = try OutputStage(destination: request.output, format: format, encoding: request.encoding,
                                     frameHashPath: request.frameHashPath)
-        let compositor = try Compositor(size: format.size)
+        // A picture that fills the output is scaled straight into the encoder's frame; the compositor (made when a
+        // picture first needs bars or turning) draws the others.
+        let direct = DirectScaler(size: format.size, threads: request.encoding.threads)
+        var compositor: Compositor?
         let screen = PixelRect(size: format.size)
         var padded: Int64 = 0
         let keyframes = request.keyframes?(source.frameCount) ?? []
         for tick in 0..<source.frameCount {
             if control.isCancelled() { throw .interrupted }
-            try compositor.draw(source.picture(atTick: tick), in: screen)
-            try stage.write(frame: tick, picture: compositor.picture, keyframe: keyframes.contains(tick)) { (span, audio) throws(MediaError) in
+            let picture = try source.picture(atTick: tick)
+            let sound = { (span: OutputStage.SampleSpan, audio: AudioBuffer) throws(MediaError) in
                 let real = try source.readAudio(from: span.start, count: span.count, into: audio)
                 padded += Int64(span.count - real)
+            }
+            if direct.fills(picture) {
+                try stage.write(frame: tick, keyframe: keyframes.contains(tick),
+                                draw: { target throws(MediaError) in try direct.scale(picture, into: target) }, sound: sound)
+            } else {
+                let canvas = if let compositor { compositor } else { try Compositor(size: format.size) }
+                compositor = canvas
+                try canvas.draw(picture, in: screen)
+                try stage.write(frame: tick, picture: canvas.picture, keyframe: keyframes.contains(tick), sound: sound)
             }
             control.progress(tick + 1, source.frameCount)
         }

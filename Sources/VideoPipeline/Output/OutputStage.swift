@@ -36,6 +36,8 @@ public final class OutputStage {
     /// The encoder thread when pipelined, and the copies it has given back for reuse.
     private let encoder: EncodeThread?
     private let spares = LockedState<(pictures: [Frame], sounds: [AudioBuffer])>(([], []))
+    /// Unpipelined, the frame drawn into by `write(frame:keyframe:draw:sound:)`.
+    private var drawn: Frame?
 
     /// Sees every frame `write` takes, its picture and its samples, before they are encoded (`play --show`).
     public var frameObserver: ((OutputFrameView) -> Void)?
@@ -98,22 +100,53 @@ public final class OutputStage {
         do {
             precondition(picture != nil || writer?.copyable != nil, "a picture deferred without passthrough")
             if let encoder {
-                try handOff(picture, keyframe: keyframe, to: encoder)
+                try handOff(try picture.map { p throws(MediaError) in try spareCopy(of: p) }, keyframe: keyframe, to: encoder)
             } else {
-                if let picture {
-                    try hashes?.append(picture)
-                    try writer?.writeVideo(picture, keyframe: keyframe)
-                }
-                try writer?.writeAudio(audio)
+                try encode(picture, keyframe: keyframe)
             }
         } catch { throw outputFailure(error) }
         nextFrame = n + 1
     }
 
-    /// Copies `picture` (when there is one) and the frame's samples into spare buffers and queues their hashing and
-    /// encoding; the job gives the buffers back when done.
-    private func handOff(_ picture: VideoPicture?, keyframe: Bool, to encoder: EncodeThread) throws(MediaError) {
-        let copy = try picture.map { p throws(MediaError) in try spareCopy(of: p) }
+    /// Writes output frame `n` like `write(frame:picture:keyframe:sound:)`, its picture drawn by `draw` straight
+    /// into the frame the encoder takes (a writable yuv420p frame of the output size, whose pixels `draw` must all
+    /// set): no canvas, and no copy of it when pipelined. The samples are taken first; when `draw` throws, its error
+    /// reaches the caller unchanged, nothing of frame `n` is written and it may be written again.
+    func write(frame n: Int64, keyframe: Bool = false, draw: (Frame) throws(MediaError) -> Void,
+               sound: (SampleSpan, AudioBuffer) throws(MediaError) -> Void) throws(MediaError) {
+        precondition(n == nextFrame, "output frame \(n) written after frame \(nextFrame - 1)")
+        let span = span(ofFrame: n)
+        audio.count = 0
+        audio.copyableSound = nil
+        try sound(span, audio)
+        precondition(audio.count == span.count, "frame \(n) got \(audio.count) audio samples for \(span.count)")
+        let target = try encoder == nil ? ownPicture() : spare()
+        do { try draw(target) } catch {
+            if encoder != nil { spares.withLock { $0.pictures.append(target) } }
+            throw error
+        }
+        let picture = VideoPicture(frame: target)
+        frameObserver?(OutputFrameView(frame: n, picture: picture, sound: audio))
+        if let encoder {
+            try handOff(target, keyframe: keyframe, to: encoder)
+        } else {
+            try encode(picture, keyframe: keyframe)
+        }
+        nextFrame = n + 1
+    }
+
+    /// Unpipelined: hashes and encodes `picture` (when there is one) and the frame's samples now.
+    private func encode(_ picture: VideoPicture?, keyframe: Bool) throws(MediaError) {
+        if let picture {
+            try hashes?.append(picture)
+            try writer?.writeVideo(picture, keyframe: keyframe)
+        }
+        try writer?.writeAudio(audio)
+    }
+
+    /// Queues the hashing and encoding of `copy` (a spare frame, when the frame has a picture) and of the frame's
+    /// samples, copied into a spare buffer; the job gives both back when done.
+    private func handOff(_ copy: Frame?, keyframe: Bool, to encoder: EncodeThread) throws(MediaError) {
         let spare = spares.withLock { $0.sounds.popLast() }
         let sound = if let spare { spare } else {
             try AudioBuffer(channels: audio.channels, sampleRate: audio.sampleRate, capacity: audio.capacity)
@@ -134,11 +167,27 @@ public final class OutputStage {
 
     /// `picture` copied into a spare frame (given back by the job that encodes it).
     private func spareCopy(of picture: VideoPicture) throws(MediaError) -> Frame {
-        let spare = spares.withLock { $0.pictures.popLast() }
-        let copy = if let spare { spare } else { try Frame.picture(picture.size) }
-        try copy.makeWritable()
+        let copy = try spare(picture.size)
         try copy.copyPixels(from: picture.frame)
         return copy
+    }
+
+    /// A writable picture of `size` (the output's by default) that no queued job holds: one given back, or a new one.
+    private func spare(_ size: PixelSize? = nil) throws(MediaError) -> Frame {
+        let size = size ?? format.size
+        let spare = spares.withLock { $0.pictures.popLast() }
+        let frame = if let spare, spare.size == size { spare } else { try Frame.picture(size) }
+        try frame.makeWritable()
+        return frame
+    }
+
+    /// Unpipelined: the one frame `write(frame:keyframe:draw:sound:)` draws into, writable (an encoder that kept a
+    /// reference to it keeps the old buffers).
+    private func ownPicture() throws(MediaError) -> Frame {
+        let frame = if let drawn { drawn } else { try Frame.picture(format.size) }
+        drawn = frame
+        try frame.makeWritable()
+        return frame
     }
 
     /// In passthrough: what the output's video can copy, the passthrough file's IDR pictures and picture count.
