@@ -502,7 +502,9 @@ import VideoPipeline
 @Suite struct StitchCacheBoundTests {
     static func build(_ cache: StitchCache, _ key: String, bytes: Int) async throws {
         let result = await cache.entry("ads", key: key, as: BlobEntry.self) { directory throws(StitchBuildError) in
-            FileManager.default.createFile(atPath: directory + "/seg00000.ts", contents: Data(count: bytes))
+            guard FileManager.default.createFile(atPath: directory + "/seg00000.ts", contents: Data(count: bytes)) else {
+                throw StitchBuildError("\(directory): cannot write")
+            }
             return BlobEntry(files: [.init(name: "seg00000.ts", bytes: Int64(bytes))])
         }
         _ = try result.get()

@@ -244,5 +244,5 @@ public final class StitchCache: Sendable {
 /// Why a piece or an ad could not be built (the viewer then gets the content there).
 public struct StitchBuildError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String
-    init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }
