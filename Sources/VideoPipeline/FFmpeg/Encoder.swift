@@ -5,10 +5,14 @@ import MediaCore
 final class Encoder {
     let codec: CodecContext
     let stream: MuxerStream
+    /// The opened codec's time base, which its packets are stamped in (read once: `write(_:into:path:)` may run
+    /// on another thread than the one encoding).
+    private let timeBase: AVRational
 
     private init(codec: CodecContext, stream: MuxerStream) {
         self.codec = codec
         self.stream = stream
+        timeBase = codec.timeBase
     }
 
     private static func find(_ name: String, profile: EncodingSettings.Profile) throws(MediaError) -> UnsafePointer<AVCodec> {
@@ -92,5 +96,19 @@ final class Encoder {
         try codec.receivePackets(into: packet, path: path) { packet throws(MediaError) in
             try output.write(packet, to: stream, from: codec.timeBase, path: path)
         }
+    }
+
+    /// Takes every packet the encoder has ready, in order, to be written later by `write(_:into:path:)` (on the
+    /// thread that owns the muxer); `packet` is the scratch they are received through.
+    func drain(using packet: Packet, path: String) throws(MediaError) -> [Packet] {
+        var packets: [Packet] = []
+        try codec.receivePackets(into: packet, path: path) { packet throws(MediaError) in packets.append(try packet.movedOut()) }
+        return packets
+    }
+
+    /// Writes packets `drain(using:path:)` took to `output`, in their order, rescaled to the stream's time base;
+    /// it touches neither the codec nor its state, so another thread may be encoding meanwhile.
+    func write(_ packets: [Packet], into output: OutputContext, path: String) throws(MediaError) {
+        for packet in packets { try output.write(packet, to: stream, from: timeBase, path: path) }
     }
 }

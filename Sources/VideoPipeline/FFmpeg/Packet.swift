@@ -18,6 +18,14 @@ final class Packet {
 
     func unref() { av_packet_unref(pointer) }
 
+    /// A new packet that takes this one's payload and properties (`av_packet_move_ref`), leaving this one blank
+    /// for reuse.
+    func movedOut() throws(MediaError) -> Packet {
+        let packet = try Packet()
+        av_packet_move_ref(packet.pointer, pointer)
+        return packet
+    }
+
     /// Its duration, in its stream's time base (0 when unknown).
     var duration: Int64 { pointer.pointee.duration }
 

@@ -15,7 +15,11 @@ public final class MediaWriter {
     /// The file being written and its muxer.
     private var file: File
     private var video: Video
+    /// The audio track's state; with `encodeAudio` on a thread of its own, only that thread touches it.
     private var audio: Audio
+    /// The audio encoder, when the track is encoded (not spliced), for `writeAudio(packets:)` on the muxing
+    /// thread.
+    private let audioOutput: Encoder?
 
     /// The file being written: under its temporary name until it is put in place, the muxer writing it, the packet
     /// the encoders drain through, and whether its trailer is written.
@@ -42,6 +46,9 @@ public final class MediaWriter {
         let fifo: AudioFIFO
         let frame: Frame
         let frameSize: Int
+        /// The packet the encoder's packets are received through (not the file's: audio may be encoded on a
+        /// thread of its own).
+        let scratch: Packet
         var samples: Int64 = 0
         var staging: AudioBuffer?
     }
@@ -109,11 +116,12 @@ public final class MediaWriter {
         }
         audioCopyRefusal = refusal
         let encoder = splicedAudio == nil ? try Encoder.audio(in: context, format: format, encoding: encoding) : nil
+        audioOutput = encoder
         let frameSize = encoder?.frameSize ?? 1024
         audio = Audio(encoder: encoder, spliced: splicedAudio,
                       fifo: try AudioFIFO(format: AV_SAMPLE_FMT_FLTP, channels: format.channels, capacity: frameSize * 4,
                                           path: destination),
-                      frame: try Frame(), frameSize: frameSize)
+                      frame: try Frame(), frameSize: frameSize, scratch: try Packet())
         try openFile()
     }
 
@@ -178,11 +186,32 @@ public final class MediaWriter {
             audio.samples += Int64(buffer.count)
             return
         }
+        try writeAudio(packets: try encodeAudio(buffer))
+    }
+
+    /// Whether the audio track is encoded here (not spliced from copied packets): then its encoding may run on a
+    /// thread of its own, `encodeAudio` there and `writeAudio(packets:)` on the thread that writes the video.
+    var encodesAudio: Bool { audioOutput != nil }
+
+    /// Appends the samples of `buffer` to the audio encoder and takes the packets it makes of them, without
+    /// writing them: `writeAudio(packets:)` does, in the same order relative to the video as `writeAudio(_:)`
+    /// would have, so the file is the same bytes. Only one thread at a time may encode audio.
+    func encodeAudio(_ buffer: AudioBuffer) throws(MediaError) -> [Packet] {
+        precondition(buffer.channels == format.channels && buffer.sampleRate == format.sampleRate && encodesAudio)
+        guard buffer.count > 0 else { return [] }
         let fifo = audio.fifo
         _ = try buffer.withPlanes { planes throws(MediaError) in try fifo.write(planes, count: buffer.count) }
+        var packets: [Packet] = []
         while fifo.count >= audio.frameSize {
-            try encodeAudio(count: audio.frameSize)
+            packets += try encodeAudio(count: audio.frameSize)
         }
+        return packets
+    }
+
+    /// Writes the audio packets `encodeAudio` made.
+    func writeAudio(packets: [Packet]) throws(MediaError) {
+        guard let audioOutput, !packets.isEmpty else { return }
+        try audioOutput.write(packets, into: file.context, path: destination)
     }
 
     /// Flushes the encoders, writes the trailer and moves the file into place.
@@ -195,7 +224,7 @@ public final class MediaWriter {
     public func finishWriting() throws(MediaError) -> AtomicFile {
         precondition(!file.finished)
         let rest = audio.fifo.count
-        if rest > 0 { try encodeAudio(count: rest) }
+        if rest > 0 { try writeAudio(packets: try encodeAudio(count: rest)) }
         if let encoder = video.encoder {
             try encoder.send(nil, pts: 0, path: destination)
             try drain(encoder)
@@ -204,7 +233,7 @@ public final class MediaWriter {
         try audio.spliced?.finish()
         if let encoder = audio.encoder {
             try encoder.send(nil, pts: 0, path: destination)
-            try drain(encoder)
+            try writeAudio(packets: try encoder.drain(using: audio.scratch, path: destination))
         }
         try file.context.writeTrailer(reportedAs: destination)
         file.finished = true
@@ -212,9 +241,9 @@ public final class MediaWriter {
         return file.output
     }
 
-    /// Pops `count` samples from the FIFO and encodes them as one audio frame.
-    private func encodeAudio(count: Int) throws(MediaError) {
-        guard let encoder = audio.encoder else { return }
+    /// Pops `count` samples from the FIFO and encodes them as one audio frame; returns the packets it made.
+    private func encodeAudio(count: Int) throws(MediaError) -> [Packet] {
+        guard let encoder = audio.encoder else { return [] }
         let frame = audio.frame
         try encoder.prepareAudio(frame, count: count)
         if encoder.takesPlanarFloat {
@@ -224,7 +253,7 @@ public final class MediaWriter {
         }
         try encoder.send(frame, pts: audio.samples, path: destination)
         audio.samples += Int64(count)
-        try drain(encoder)
+        return try encoder.drain(using: audio.scratch, path: destination)
     }
 
     /// PCM wants interleaved 16-bit: read planar floats, round and clamp.

@@ -12,8 +12,11 @@ import MediaCore
 ///
 /// **Pipelined** (`EncodingSettings.pipelined`, the default): the stage copies the picture and the samples and hands
 /// them to its `EncodeThread`, which hashes and encodes them in the same order the caller gave them, while the caller
-/// goes on to draw the next frame. At most `pipelineDepth` frames wait; an output error surfaces at a later `write`
-/// or at `finishWriting`. The encoders see the same frames in the same order, so the bytes are the same.
+/// goes on to draw the next frame. Encoded audio (AAC, PCM) is encoded on a second thread, and its packets go back
+/// (`PacketChannel`) to the first, which writes each frame's after the frame's video, where encoding them itself
+/// would have. At most `pipelineDepth` frames wait; an output error surfaces at a later `write` or at
+/// `finishWriting`. The encoders see the same frames in the same order and the muxer the same packets in the same
+/// order, so the bytes are the same.
 public final class OutputStage {
     /// Frames the encoder thread may have waiting: enough to ride out a slow frame on either side, few enough
     /// that memory stays a handful of pictures.
@@ -35,6 +38,9 @@ public final class OutputStage {
     private var nextFrame: Int64 = 0
     /// The encoder thread when pipelined, and the copies it has given back for reuse.
     private let encoder: EncodeThread?
+    /// When pipelined and the output's audio is encoded (not spliced from copied packets): the thread that encodes
+    /// it, and the channel its packets reach the encoder thread through, which writes them where it would have.
+    private let audioEncoder: (thread: EncodeThread, packets: PacketChannel)?
     private let spares = LockedState<(pictures: [Frame], sounds: [AudioBuffer])>(([], []))
     /// Unpipelined, the frame drawn into by `write(frame:keyframe:draw:sound:)`.
     private var drawn: Frame?
@@ -67,9 +73,16 @@ public final class OutputStage {
                                 capacity: Int(clock.samples(fromFrame: 0, toFrame: 1)) + 2)
         encoder = encoding.pipelined && (writer != nil || hashes != nil)
             ? EncodeThread(capacity: OutputStage.pipelineDepth, name: "pipctl encode") : nil
+        audioEncoder = encoder != nil && writer?.encodesAudio == true
+            ? (EncodeThread(capacity: OutputStage.pipelineDepth, name: "pipctl audio"), PacketChannel()) : nil
     }
 
-    deinit { encoder?.cancel() }
+    deinit {
+        // The audio thread first: a video job still waiting for its packets then gets the channel's error.
+        audioEncoder?.thread.cancel()
+        audioEncoder?.packets.fail(.interrupted)
+        encoder?.cancel()
+    }
 
     /// The samples output frame `n` owns.
     public func span(ofFrame n: Int64) -> SampleSpan {
@@ -153,6 +166,19 @@ public final class OutputStage {
         }
         sound.copy(from: audio)
         let (hashes, writer, spares) = (hashes, writer, spares)
+        let channel = audioEncoder?.packets
+        if let audioEncoder, let writer {
+            // AAC costs about a sixth of a 720p transcode's CPU: on its own thread it runs while x264 holds the
+            // encoder thread, instead of after each frame's video.
+            let channel = audioEncoder.packets
+            try audioEncoder.thread.submit { () throws(MediaError) in
+                defer { spares.withLock { $0.sounds.append(sound) } }
+                do throws(MediaError) { channel.send(try writer.encodeAudio(sound)) } catch {
+                    channel.fail(error)
+                    throw error
+                }
+            }
+        }
         try encoder.submit { () throws(MediaError) in
             if let copy {
                 let frame = VideoPicture(frame: copy)
@@ -160,8 +186,12 @@ public final class OutputStage {
                 try writer?.writeVideo(frame, keyframe: keyframe)
                 spares.withLock { $0.pictures.append(copy) }
             }
-            try writer?.writeAudio(sound)
-            spares.withLock { $0.sounds.append(sound) }
+            if let channel {
+                try writer?.writeAudio(packets: channel.receive())
+            } else {
+                try writer?.writeAudio(sound)
+                spares.withLock { $0.sounds.append(sound) }
+            }
         }
     }
 
@@ -241,6 +271,7 @@ public final class OutputStage {
     /// Flushes the encoders and writes the trailer, leaving every file of the stage under its temporary name: the
     /// caller puts them in place with its own (`AtomicFile.commitAll`), so that all appear or none does.
     public func finishWriting() throws(MediaError) -> [AtomicFile] {
+        try audioEncoder?.thread.finish()
         try encoder?.finish()
         var files: [AtomicFile] = []
         if let writer { files.append(try writer.finishWriting()) }
