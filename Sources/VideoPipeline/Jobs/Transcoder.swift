@@ -52,37 +52,42 @@ public enum Transcoder {
         let format = OutputFormat.resolve(size: request.size, frameRate: request.frameRate, sampleRate: request.sampleRate,
                                           channels: request.channels, source: probe)
         try format.validate()
-        let source = try MediaSource(path: request.input, format: format, threads: request.encoding.threads)
-        source.soundGain = request.soundGain
+        // The output stage first, on the calling thread: x264's threads and the encoder thread take its priority.
+        // Decoding, scaling and drawing run on a thread below it (FeederPriority), which the decoder's and
+        // libswscale's threads inherit.
         let stage = try OutputStage(destination: request.output, format: format, encoding: request.encoding,
                                     frameHashPath: request.frameHashPath)
-        // A picture that fills the output is scaled straight into the encoder's frame; the compositor (made when a
-        // picture first needs bars or turning) draws the others.
-        let direct = DirectScaler(size: format.size, threads: request.encoding.threads)
-        var compositor: Compositor?
-        let screen = PixelRect(size: format.size)
-        var padded: Int64 = 0
-        let keyframes = request.keyframes?(source.frameCount) ?? []
-        for tick in 0..<source.frameCount {
-            if control.isCancelled() { throw .interrupted }
-            let picture = try source.picture(atTick: tick)
-            let sound = { (span: OutputStage.SampleSpan, audio: AudioBuffer) throws(MediaError) in
-                let real = try source.readAudio(from: span.start, count: span.count, into: audio)
-                padded += Int64(span.count - real)
+        return try FeederPriority.run("pipctl decode") { () throws(MediaError) -> Result in
+            let source = try MediaSource(path: request.input, format: format, threads: request.encoding.threads)
+            source.soundGain = request.soundGain
+            // A picture that fills the output is scaled straight into the encoder's frame; the compositor (made
+            // when a picture first needs bars or turning) draws the others.
+            let direct = DirectScaler(size: format.size, threads: request.encoding.threads)
+            var compositor: Compositor?
+            let screen = PixelRect(size: format.size)
+            var padded: Int64 = 0
+            let keyframes = request.keyframes?(source.frameCount) ?? []
+            for tick in 0..<source.frameCount {
+                if control.isCancelled() { throw .interrupted }
+                let picture = try source.picture(atTick: tick)
+                let sound = { (span: OutputStage.SampleSpan, audio: AudioBuffer) throws(MediaError) in
+                    let real = try source.readAudio(from: span.start, count: span.count, into: audio)
+                    padded += Int64(span.count - real)
+                }
+                if direct.fills(picture) {
+                    try stage.write(frame: tick, keyframe: keyframes.contains(tick),
+                                    draw: { target throws(MediaError) in try direct.scale(picture, into: target) }, sound: sound)
+                } else {
+                    let canvas = if let compositor { compositor } else { try Compositor(size: format.size) }
+                    compositor = canvas
+                    try canvas.draw(picture, in: screen)
+                    try stage.write(frame: tick, picture: canvas.picture, keyframe: keyframes.contains(tick), sound: sound)
+                }
+                control.progress(tick + 1, source.frameCount)
             }
-            if direct.fills(picture) {
-                try stage.write(frame: tick, keyframe: keyframes.contains(tick),
-                                draw: { target throws(MediaError) in try direct.scale(picture, into: target) }, sound: sound)
-            } else {
-                let canvas = if let compositor { compositor } else { try Compositor(size: format.size) }
-                compositor = canvas
-                try canvas.draw(picture, in: screen)
-                try stage.write(frame: tick, picture: canvas.picture, keyframe: keyframes.contains(tick), sound: sound)
-            }
-            control.progress(tick + 1, source.frameCount)
+            // The output and its frame hashes appear together or not at all.
+            try stage.commit()
+            return Result(format: format, frames: stage.frameCount, audioSamples: stage.sampleCount, paddedSamples: padded)
         }
-        // The output and its frame hashes appear together or not at all.
-        try stage.commit()
-        return Result(format: format, frames: stage.frameCount, audioSamples: stage.sampleCount, paddedSamples: padded)
     }
 }

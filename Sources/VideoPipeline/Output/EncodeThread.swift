@@ -23,10 +23,15 @@ final class EncodeThread: @unchecked Sendable {
     private let condition = NSCondition()
     private var state = State()
 
-    init(capacity: Int, name: String) {
+    /// - Parameter lowered: whether the thread runs below its creator's priority (`FeederPriority`: a thread
+    ///   that feeds the video encoder rather than runs it).
+    init(capacity: Int, name: String, lowered: Bool = false) {
         precondition(capacity > 0)
         self.capacity = capacity
-        let thread = Thread { [self] in run() }
+        let thread = Thread { [self] in
+            if lowered { FeederPriority.lowerCurrentThread() }
+            run()
+        }
         thread.name = name
         thread.start()
     }

@@ -74,7 +74,7 @@ public final class OutputStage {
         encoder = encoding.pipelined && (writer != nil || hashes != nil)
             ? EncodeThread(capacity: OutputStage.pipelineDepth, name: "pipctl encode") : nil
         audioEncoder = encoder != nil && writer?.encodesAudio == true
-            ? (EncodeThread(capacity: OutputStage.pipelineDepth, name: "pipctl audio"), PacketChannel()) : nil
+            ? (EncodeThread(capacity: OutputStage.pipelineDepth, name: "pipctl audio", lowered: true), PacketChannel()) : nil
     }
 
     deinit {
@@ -168,8 +168,8 @@ public final class OutputStage {
         let (hashes, writer, spares) = (hashes, writer, spares)
         let channel = audioEncoder?.packets
         if let audioEncoder, let writer {
-            // AAC costs about a sixth of a 720p transcode's CPU: on its own thread it runs while x264 holds the
-            // encoder thread, instead of after each frame's video.
+            // AAC costs about a sixth of a 720p transcode's CPU: on its own thread, a little below x264's, it runs
+            // while x264's threads wait, instead of after each frame's video on the encoder thread.
             let channel = audioEncoder.packets
             try audioEncoder.thread.submit { () throws(MediaError) in
                 defer { spares.withLock { $0.sounds.append(sound) } }
