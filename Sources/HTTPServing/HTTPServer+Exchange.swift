@@ -119,7 +119,11 @@ let requestCompleted: MHD_RequestCompletedCallback = { context, _, exchangeSlot,
     // Counted as ended before its line is written: whoever reads the line sees the request no longer in flight
     // (the daemon's stop still waits for this callback to return).
     core.ended()
-    core.log(HTTPAccessLog.line(exchange, outcome: HTTPAccessLog.Outcome(termination)))
+    let outcome = HTTPAccessLog.Outcome(termination)
+    core.log(HTTPAccessLog.line(exchange, outcome: outcome))
+    let sent = exchange.sent
+    core.responder.completed(HTTPCompletedRequest(method: exchange.method, route: exchange.response?.route, status: sent.status,
+                                                  bytes: sent.bytes, duration: ContinuousClock.now - exchange.started, outcome: outcome))
 }
 
 private func queue(_ response: HTTPServerResponse, _ exchange: Exchange, _ connection: OpaquePointer) -> MHD_Result {

@@ -5,6 +5,27 @@ import MediaCore
 /// Answers requests; called once per request, concurrently, on Swift's pool (never on libmicrohttpd's threads).
 public protocol HTTPResponder: Sendable {
     func respond(to request: HTTPServerRequest) async -> HTTPServerResponse
+    /// Told of each request once it has ended, however it ended (on one of the server's threads, so it must be
+    /// quick and must not block): what `/metrics` counts. By default nothing is done.
+    func completed(_ request: HTTPCompletedRequest)
+}
+
+extension HTTPResponder {
+    public func completed(_ request: HTTPCompletedRequest) {}
+}
+
+/// A request that has ended, as its access-log line tells it.
+public struct HTTPCompletedRequest: Sendable {
+    public var method: String
+    /// The responder's name for what was asked (`HTTPServerResponse.route`); nil when the server answered by itself
+    /// (a body over the limit) or nothing was answered.
+    public var route: String?
+    /// The status sent (0 when nothing was).
+    public var status: Int
+    public var bytes: UInt64
+    /// From the request's first byte read to its end.
+    public var duration: Duration
+    public var outcome: HTTPAccessLog.Outcome
 }
 
 /// Why a server could not start.

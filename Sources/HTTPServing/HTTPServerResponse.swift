@@ -16,6 +16,8 @@ public struct HTTPServerResponse: Sendable {
     public var body: Body
     /// Extra fields for this request's access-log line (a session id, say), written as JSON strings.
     public var logFields: [(name: String, value: String)]
+    /// What was asked, in the responder's words (a route's name, never a path): the label `/metrics` counts it by.
+    public var route: String?
 
     public init(status: Int, headers: [(name: String, value: String)] = [], body: Body = .bytes([]),
                 logFields: [(name: String, value: String)] = []) {

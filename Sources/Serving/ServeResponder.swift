@@ -45,6 +45,7 @@ public final class ServeResponder: HTTPResponder {
     public let sessions: SessionStore
     private let catalog: ContentCatalog
     private let decider: SessionDecider
+    public let metrics = ServeMetrics()
 
     /// Files `/v1/origin/` serves: segments and initialization sections, never playlists or anything else.
     static let segmentExtensions: Set<String> = ["ts", "m4s", "mp4", "m4a", "m4v", "aac", "vtt", "webvtt"]
@@ -64,13 +65,17 @@ public final class ServeResponder: HTTPResponder {
         return response
     }
 
+    public func completed(_ request: HTTPCompletedRequest) {
+        metrics.record(request)
+    }
+
     private func route(_ request: HTTPServerRequest) async -> HTTPServerResponse {
         guard let path = request.pathComponents else { return .error(400, "the path is not valid percent-encoded UTF-8") }
         let method = request.method == "HEAD" ? "GET" : request.method
         if method == "OPTIONS" {
             return HTTPServerResponse(status: 204, headers: [("Access-Control-Allow-Methods", "GET, HEAD, POST, OPTIONS"),
                                                              ("Access-Control-Allow-Headers", "Content-Type"),
-                                                             ("Access-Control-Max-Age", "86400")])
+                                                             ("Access-Control-Max-Age", "86400")]).named("options")
         }
         func only(_ allowed: String, _ answer: () async -> HTTPServerResponse) async -> HTTPServerResponse {
             guard method == allowed else { return .error(405, "\(request.method.prefix(16)) is not allowed here", headers: [("Allow", allowed == "GET" ? "GET, HEAD" : allowed)]) }
@@ -78,19 +83,29 @@ public final class ServeResponder: HTTPResponder {
         }
         switch (path.first, path.dropFirst().first) {
         case ("v1", "sessions") where path.count == 2:
-            return await only("POST") { await createSession(request) }
+            return await only("POST") { await createSession(request) }.named("session")
         case ("v1", "sessions") where path.count == 4:
-            return await only("GET") { await sessionResource(id: path[2], name: path[3]) }
+            let name = path[3] == "master.m3u8" ? "multivariant" : path[3] == "tracking" ? "tracking" : "media_playlist"
+            return await only("GET") { await sessionResource(id: path[2], name: path[3]) }.named(name)
         case ("v1", "sessions") where path.count == 8 && path[3] == "ads":
-            return await only("GET") { await adSegment(request, id: path[2], place: Array(path[4...])) }
+            return await only("GET") { await adSegment(request, id: path[2], place: Array(path[4...])) }.named("ad_segment")
         case ("v1", "master") where path.count > 2:
-            return await only("GET") { await implicitSession(request, content: Array(path.dropFirst(2))) }
+            return await only("GET") { await implicitSession(request, content: Array(path.dropFirst(2))) }.named("implicit_session")
         case ("v1", "origin") where path.count > 2:
-            return await only("GET") { originFile(Array(path.dropFirst(2))) }
+            return await only("GET") { originFile(Array(path.dropFirst(2))) }.named("origin_segment")
         case ("v1", "cache") where path.count == 5:
-            return await only("GET") { cachedFile(kind: path[2], key: path[3], name: path[4]) }
+            return await only("GET") { cachedFile(kind: path[2], key: path[3], name: path[4]) }.named("cache_segment")
+        case ("metrics", nil):
+            return await only("GET") {
+                HTTPServerResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")],
+                                   body: .bytes(Array(metrics.text(sessions: sessions, cache: settings.stitcher?.cache).utf8)))
+            }.named("metrics")
+        case ("healthz", nil):
+            return await only("GET") {
+                .json(200, "{\"status\":\"ok\",\"sessions\":\(sessions.count)}\n", headers: [("Cache-Control", "no-store")])
+            }.named("healthz")
         default:
-            return .error(404, "no such resource: \(request.rawPath.excerpt)")
+            return .error(404, "no such resource: \(request.rawPath.excerpt)").named("unknown")
         }
     }
 
@@ -184,7 +199,7 @@ public final class ServeResponder: HTTPResponder {
             var context = MacroContext(adPlayhead: MediaTime(seconds: adTime),
                                        timestamp: HLSAttributes.date(Date()), cacheBuster: String(UInt32.random(in: 10_000_000...99_999_999)))
             if case .midroll(let time) = stitched.position { context.contentPlayhead = time }
-            SessionBeacons.send(urls, headers: headers, context: context)
+            SessionBeacons.send(urls, headers: headers, context: context) { [metrics] sent in metrics.beacon(sent: sent) }
         }
         var answer = HTTPServerResponse(status: 302, headers: [("Location", pieces[n].url), ("Cache-Control", "no-store")])
         if !events.isEmpty { answer.logFields.append(("beacons", events.joined(separator: ","))) }
@@ -221,6 +236,13 @@ public final class ServeResponder: HTTPResponder {
 }
 
 extension HTTPServerResponse {
+    /// The same answer, counted under `route` by `/metrics`.
+    func named(_ route: String) -> HTTPServerResponse {
+        var copy = self
+        copy.route = route
+        return copy
+    }
+
     /// The same answer, its access-log line naming the session.
     func logged(_ session: ServeSession) -> HTTPServerResponse {
         var copy = self

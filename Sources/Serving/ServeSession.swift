@@ -60,6 +60,7 @@ public final class SessionStore: Sendable {
     public let idleTimeout: Duration
     private let clock: any WallClock
     private let sessions = LockedState([String: ServeSession]())
+    private let made = LockedState(0)
 
     public init(maximumSessions: Int, idleTimeout: Duration, clock: any WallClock = SystemClock()) {
         self.maximumSessions = maximumSessions
@@ -77,6 +78,7 @@ public final class SessionStore: Sendable {
             guard all.count < maximumSessions else { return nil }
             let session = ServeSession(id: id, content: content, values: values, decider: decider, now: clock.now)
             all[id] = session
+            made.withLock { $0 += 1 }
             return session
         }
     }
@@ -99,6 +101,9 @@ public final class SessionStore: Sendable {
     }
 
     public var count: Int { sessions.withLock { $0.count } }
+
+    /// Sessions made since the server started.
+    public var created: Int { made.withLock { $0 } }
 
     /// The ids of the sessions held.
     public var ids: [String] { sessions.withLock { Array($0.keys) } }

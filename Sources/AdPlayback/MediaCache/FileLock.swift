@@ -6,7 +6,7 @@ import Foundation
 /// Two runs, or two loads in one run, that need the same URL take turns on its lock: the second finds the first's
 /// finished download instead of writing beside it. Lock files are never removed, since removing one while
 /// another run waits on it would let a third take a second lock on a new file of the same name.
-final class FileLock: Sendable {
+package final class FileLock: Sendable {
     private let descriptor: Int32
 
     private init(descriptor: Int32) { self.descriptor = descriptor }
@@ -14,7 +14,7 @@ final class FileLock: Sendable {
     deinit { close(descriptor) }
 
     /// Why the lock was not taken.
-    enum Failure: Error {
+    package enum Failure: Error {
         case cannotOpen(String)
         case deadline
         case cancelled
@@ -25,7 +25,7 @@ final class FileLock: Sendable {
     /// The wait polls `flock(LOCK_NB)` every 20 ms on a suspended task, not a blocked thread, so that the calling
     /// task can be cancelled at once (Ctrl-C) and no cooperative thread is held; the polling costs no measurable
     /// CPU.
-    static func acquire(_ path: String, until deadline: ContinuousClock.Instant) async -> Result<FileLock, Failure> {
+    package static func acquire(_ path: String, until deadline: ContinuousClock.Instant) async -> Result<FileLock, Failure> {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return .failure(.cannotOpen(String(cString: strerror(errno)))) }
         let lock = FileLock(descriptor: fd)
@@ -38,6 +38,14 @@ final class FileLock: Sendable {
         }
     }
 
+    /// Takes the lock at `path` if no one holds it; nil when someone does (or the file cannot be opened).
+    package static func tryAcquire(_ path: String) -> FileLock? {
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return nil }
+        let lock = FileLock(descriptor: fd)
+        return flock(fd, LOCK_EX | LOCK_NB) == 0 ? lock : nil
+    }
+
     /// Gives the lock up (closing the descriptor in `deinit` would too).
-    func release() { flock(descriptor, LOCK_UN) }
+    package func release() { flock(descriptor, LOCK_UN) }
 }

@@ -34,12 +34,18 @@ final class SessionBeacons: Sendable {
     }
 
     /// Sends `urls` (macros filled in) in the background, each once, bounded in time and size; only network URLs.
-    static func send(_ urls: [String], headers: [String: String], context: MacroContext) {
+    /// `outcome` is told of each: accepted by the tracking server, or not (refused, timed out, unreachable, or not a
+    /// network URL).
+    static func send(_ urls: [String], headers: [String: String], context: MacroContext, outcome: @escaping @Sendable (Bool) -> Void) {
         for template in urls {
             let expanded = MacroExpander.expand(template, with: context)
-            guard let url = URL(string: expanded), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else { continue }
+            guard let url = URL(string: expanded), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+                outcome(false)
+                continue
+            }
             Task.detached {
-                _ = await HTTPClient.shared.send(HTTPRequest(url: url, headers: headers, timeout: .seconds(5), maximumBytes: 64 * 1024))
+                let answer = await HTTPClient.shared.send(HTTPRequest(url: url, headers: headers, timeout: .seconds(5), maximumBytes: 64 * 1024))
+                outcome((try? answer.get()) != nil)
             }
         }
     }

@@ -57,7 +57,7 @@ public final class StitchCache: Sendable {
     let media: MediaCache
     /// Each entry used since the server started ("kind/key"): the order of its last use, and when.
     private let uses = LockedState((next: UInt64(0), last: [String: (order: UInt64, at: ContinuousClock.Instant)]()))
-    private let evicted = LockedState(0)
+    private let counted = LockedState(Counts())
     private let flights = LockedState([String: Task<Result<Data, StitchBuildError>, Never>]())
     private static let builds = DispatchQueue(label: "pipctl.serve.builds")
 
@@ -66,7 +66,7 @@ public final class StitchCache: Sendable {
         self.directory = directory
         self.limits = limits
         do {
-            for sub in ["", "/cuts", "/ads", "/packaged", "/loudness", "/media"] {
+            for sub in ["", "/cuts", "/ads", "/packaged", "/loudness", "/media", "/locks"] {
                 try FileManager.default.createDirectory(atPath: directory + sub, withIntermediateDirectories: true)
             }
         } catch {
@@ -77,6 +77,24 @@ public final class StitchCache: Sendable {
         media = MediaCache(settings: settings)
     }
 
+    /// What one kind of entry has done since the server started (`/metrics`).
+    public struct KindCounts: Sendable {
+        public var hits = 0
+        public var misses = 0
+        public var builds = 0
+        public var failures = 0
+        package var buildTime = Histogram(buckets: ServeMetrics.buildBuckets)
+    }
+
+    public struct Counts: Sendable {
+        /// By kind: `cuts`, `ads`, `packaged`, `loudness`.
+        public var kinds: [String: KindCounts] = [:]
+        /// Entries removed to keep within `limits.maximumBytes`.
+        public var evictions = 0
+    }
+
+    public var counts: Counts { counted.withLock { $0 } }
+
     /// The directory of entry `key` of `kind` (`cuts`, `ads` or `packaged`).
     func path(_ kind: String, _ key: String) -> String { "\(directory)/\(kind)/\(key)" }
 
@@ -86,13 +104,23 @@ public final class StitchCache: Sendable {
                                         build: @escaping @Sendable (String) throws(StitchBuildError) -> Entry) async -> Result<Entry, StitchBuildError> {
         if let found = readBack(kind, key, as: type) {
             noteUse(kind, key)
+            counted.withLock { $0.kinds[kind, default: KindCounts()].hits += 1 }
             return .success(found)
         }
+        counted.withLock { $0.kinds[kind, default: KindCounts()].misses += 1 }
         let flightKey = kind + "/" + key
         let task = flights.withLock { all -> Task<Result<Data, StitchBuildError>, Never> in
             if let running = all[flightKey] { return running }
             let task = Task<Result<Data, StitchBuildError>, Never> {
-                await withCheckedContinuation { continuation in
+                // Another process sharing the directory may be building the same entry: wait for its lock (on a
+                // suspended task, not the build thread), then find its entry, or build it.
+                let lock: FileLock
+                switch await FileLock.acquire(self.lockPath(kind, key), until: .now + Self.lockWait) {
+                case .success(let taken): lock = taken
+                case .failure(let failure): return .failure(StitchBuildError("\(flightKey): the cache's lock was not taken (\(failure))"))
+                }
+                defer { lock.release() }
+                return await withCheckedContinuation { continuation in
                     Self.builds.async {
                         continuation.resume(returning: self.buildNow(kind, key, build))
                     }
@@ -116,6 +144,15 @@ public final class StitchCache: Sendable {
         let fm = FileManager.default
         if let found = readBack(kind, key, as: Entry.self), let data = try? JSONEncoder().encode(found) { return .success(data) }
         let final = path(kind, key)
+        let started = ContinuousClock.now
+        var built = false
+        defer {
+            let time = ContinuousClock.now - started
+            counted.withLock { c in
+                if built { c.kinds[kind, default: KindCounts()].builds += 1 } else { c.kinds[kind, default: KindCounts()].failures += 1 }
+                if built { c.kinds[kind, default: KindCounts()].buildTime.observe(time) }
+            }
+        }
         let temporary = "\(directory)/\(kind)/.building-\(key)-\(SessionStore.newID().prefix(8))"
         defer { try? fm.removeItem(atPath: temporary) }
         do {
@@ -133,6 +170,7 @@ public final class StitchCache: Sendable {
             guard rename(temporary, final) == 0 else {
                 throw StitchBuildError("\(final): cannot be put in place (errno \(errno))")
             }
+            built = true
             noteUse(kind, key)
             sweep()
             return .success(data)
@@ -142,7 +180,8 @@ public final class StitchCache: Sendable {
     }
 
     /// The entry, when its `entry.json` decodes and each file it lists is a regular file inside the entry with the
-    /// size it was written with; a broken entry is removed.
+    /// size it was written with. A broken entry is left for the builder, which replaces it under the entry's lock
+    /// (removing it here could remove another process's entry as it is renamed into place).
     private func readBack<Entry: StitchCacheEntry>(_ kind: String, _ key: String, as type: Entry.Type) -> Entry? {
         let entryDirectory = path(kind, key)
         guard let data = FileManager.default.contents(atPath: entryDirectory + "/entry.json") else { return nil }
@@ -150,7 +189,6 @@ public final class StitchCache: Sendable {
               entry.files.allSatisfy({ file in
                   Self.isPlainName(file.name) && Self.regularFileSize(entryDirectory + "/" + file.name) == file.bytes
               }) else {
-            try? FileManager.default.removeItem(atPath: entryDirectory)
             return nil
         }
         return entry
@@ -180,7 +218,17 @@ public final class StitchCache: Sendable {
     }
 
     /// Entries removed to keep within `limits.maximumBytes` since the server started.
-    public var evictions: Int { evicted.withLock { $0 } }
+    public var evictions: Int { counted.withLock { $0.evictions } }
+
+    /// How long a build waits for another process's build of the same entry (or of one sharing its lock).
+    static let lockWait: Duration = .seconds(600)
+
+    /// The lock of entry `key` of `kind`: one of 256 per kind, by the key's first two hex digits, so that lock
+    /// files never pile up (they are never removed: see `FileLock`), and two builds of one entry in two processes
+    /// take turns.
+    func lockPath(_ kind: String, _ key: String) -> String {
+        "\(directory)/locks/\(kind)-\(key.prefix(2)).lock"
+    }
 
     /// Marks entry `key` of `kind` as used now: in memory, and on disk (`entry.json`'s time) for the next server.
     private func noteUse(_ kind: String, _ key: String) {
@@ -221,6 +269,10 @@ public final class StitchCache: Sendable {
         }
         var total = all.reduce(Int64(0)) { $0 + $1.bytes }
         guard total > limits.maximumBytes else { return }
+        // One process sweeps at a time; another that finds the sweep taken leaves it to that one.
+        guard let sweeping = FileLock.tryAcquire(directory + "/locks/sweep.lock") else { return }
+        defer { sweeping.release() }
+        let wallNow = time(nil)
         // Oldest first: entries unused since the start by their time on disk, then the rest by their last use.
         all.sort { a, b in
             switch (a.order, b.order) {
@@ -233,10 +285,16 @@ public final class StitchCache: Sendable {
         let now = ContinuousClock.now
         for found in all where total > limits.maximumBytes {
             if let at = found.usedAt, now - at < limits.keepRecent { continue }
-            guard (try? fm.removeItem(atPath: "\(directory)/\(found.name)")) != nil else { continue }
+            // Used as recently by another process sharing the directory: its uses touch `entry.json` (the first
+            // use, then at most once a minute).
+            if .seconds(wallNow - found.modified) < limits.keepRecent { continue }
+            // Renamed aside first, so that no reader ever finds half of it, then removed.
+            let aside = "\(directory)/\(found.name.split(separator: "/")[0])/.evicted-\(SessionStore.newID().prefix(8))"
+            guard rename("\(directory)/\(found.name)", aside) == 0 else { continue }
+            try? fm.removeItem(atPath: aside)
             total -= found.bytes
             uses.withLock { _ = $0.last.removeValue(forKey: found.name) }
-            evicted.withLock { $0 += 1 }
+            counted.withLock { $0.evictions += 1 }
         }
     }
 }
