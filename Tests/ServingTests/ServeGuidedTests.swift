@@ -33,17 +33,8 @@ import Testing
         return "<vmap:VMAP xmlns:vmap=\"http://www.iab.net/videosuite/vmap\" version=\"1.0\">\n" + breaks.joined(separator: "\n") + "\n</vmap:VMAP>"
     }
 
-    /// 2 s of solid blue at 320x240 and 30 fps: 48 frames at the origin's 24 fps.
-    static func blueAd() throws -> String {
-        try TestFixtures.directory(for: "serve-ad-blue-v1") { directory in
-            _ = try FFmpegCommandLine.run([
-                "-f", "lavfi", "-i", "color=c=blue:size=320x240:rate=30:duration=2",
-                "-f", "lavfi", "-i", "sine=frequency=500:sample_rate=44100:duration=2",
-                "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest",
-                directory + "/blue.mp4",
-            ])
-        } + "/blue.mp4"
-    }
+    /// 2 s of solid blue: 48 frames at the origin's 24 fps.
+    static func blueAd() throws -> String { try ServeStitchTests.solidAd("blue", seconds: 2, tone: 500) }
 
     /// A stitching server whose ad server answers `/vmap/GENRE`: the red ad (3 s) for `news`, the blue (2 s) for
     /// `sport`, at the same places.
