@@ -38,8 +38,10 @@ import Testing
 
     /// A stitching server whose ad server answers `/vmap/GENRE`: the red ad (3 s) for `news`, the blue (2 s) for
     /// `sport`, at the same places.
-    static func harness(cache: String, wait: Duration = .seconds(600), adServer: LoopbackHTTPServer? = nil) throws -> ServeHarness {
-        let harness = try ServeHarness(adsPath: "/vmap/[player_params.genre]", stitchCache: cache, stitchWait: wait, adServer: adServer)
+    static func harness(cache: String, wait: Duration = .seconds(600), adServer: LoopbackHTTPServer? = nil,
+                        origin: String? = nil) throws -> ServeHarness {
+        let harness = try ServeHarness(adsPath: "/vmap/[player_params.genre]", stitchCache: cache, stitchWait: wait, adServer: adServer,
+                                       origin: origin)
         let base = harness.adServer.baseURL
         harness.adServer.route("/vmap/news", .xml(vmap(adServer: base, ad: "red", seconds: 3)))
         harness.adServer.route("/vmap/sport", .xml(vmap(adServer: base, ad: "blue", seconds: 2)))
@@ -49,9 +51,9 @@ import Testing
     }
 
     /// Starts a guided session (`"mode": "guided"`) and returns its id.
-    static func guidedSession(_ harness: ServeHarness, genre: String = "news") async throws -> String {
+    static func guidedSession(_ harness: ServeHarness, genre: String = "news", content: String = "show/master.m3u8") async throws -> String {
         let response = try await harness.request("POST", "/v1/sessions", headers: ["Content-Type": "application/json"],
-                                                 body: #"{"content": "show/master.m3u8", "mode": "guided", "params": {"genre": "\#(genre)"}}"#)
+                                                 body: #"{"content": "\#(content)", "mode": "guided", "params": {"genre": "\#(genre)"}}"#)
         guard response.status == 201, let id = harness.json(response)["sessionId"] as? String else {
             throw ServeTestFailure("POST /v1/sessions answered \(response.status): \(response.text)")
         }
@@ -189,6 +191,25 @@ import Testing
             #expect(Int((starts[1] * 24).rounded()) == Self.midrollFrame)
             #expect(ranges.map { $0["cue"] as? String } == ["\"PRE\"", nil, "\"POST\""], "\(ranges)")
         }
+    }
+
+    @Test func anMP4sPrimaryListsTheSegmentsTheServerPackagedWithItsInterstitials() async throws {
+        let cache = try ServeStitchTests.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let harness = try Self.harness(cache: cache, origin: try ServeStitchTests.mp4Origin())
+        let id = try await Self.guidedSession(harness, content: "movie.mp4")
+        let variants = try await Self.variants(harness, id)
+        #expect(variants.count == 1 && variants.first?.hasPrefix("/v1/guided/movie.mp4/0.m3u8?breaks=") == true, "\(variants)")
+        let primary = try await harness.request("GET", try #require(variants.first))
+        let segments = ServeStitchTests.segments(primary.text)
+        #expect(segments.count >= 2 && segments.allSatisfy { $0.uri.hasPrefix("/v1/cache/packaged/") }, "\(primary.text)")
+        #expect(abs(segments.map(\.duration).reduce(0, +) - 8) < 0.001)
+        let starts = primary.text.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-DATERANGE:") }.compactMap { line in
+            line.range(of: "START-DATE=\"").map { String(line[$0.upperBound...].prefix(24)) }
+        }
+        #expect(starts == ["2000-01-01T00:00:00.000Z", "2000-01-01T00:00:05.542Z", "2000-01-01T00:00:08.000Z"], "\(starts)")
+        let assets = try await Self.assets(harness, try Self.assetListURL(primary.text, interstitial: "break-1", session: id))
+        #expect(assets.count == 1 && assets.first?["DURATION"] as? Double == 3, "\(assets)")
     }
 
     @Test func anAssetListsAdsPlayToTheirEndOverHTTP() async throws {
