@@ -343,8 +343,16 @@ import Testing
         #expect(try await harness.request("GET", String(variants[0].prefix { $0 != "?" })).status == 400)
         #expect(try await harness.request("GET", variants[0].replacingOccurrences(of: "/show/master.m3u8/", with: "/show/other.m3u8/")).status == 404)
 
-        // Stitched stays the default.
+        for name in ["x.json", "-1.json", "01.json", "0.m3u8"] {
+            #expect(try await harness.request("GET", "/v1/sessions/\(id)/assets/\(name)").status == 404, "\(name)")
+        }
+        // Its tracking document says why nothing is stitched.
+        let tracking = harness.json(try await harness.request("GET", "/v1/sessions/\(id)/tracking"))
+        #expect((tracking["notes"] as? [String])?.contains { $0.contains("guided session") } == true, "\(tracking)")
+
+        // Stitched stays the default, and has no asset lists.
         let stitched = try await harness.session()
         #expect(try await Self.variants(harness, stitched) == ["/v1/sessions/\(stitched)/0.m3u8", "/v1/sessions/\(stitched)/1.m3u8"])
+        #expect(try await harness.request("GET", "/v1/sessions/\(stitched)/assets/0.json").status == 404)
     }
 }
