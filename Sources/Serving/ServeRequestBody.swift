@@ -1,13 +1,15 @@
 import Foundation
 import MediaCore
 
-/// `POST /v1/sessions`'s body: `{"content": "PATH under the origin", "params": {"NAME": "VALUE", …}}`. Read
+/// `POST /v1/sessions`'s body: `{"content": "PATH under the origin", "params": {"NAME": "VALUE", …}, "mode": "stitched"
+/// or "guided"}` (`mode` is optional, `stitched` by default). Read
 /// bounded: the HTTP layer caps its size, and its nesting is checked (at most `maximumDepth`) before it is parsed.
 struct SessionRequestBody {
     static let maximumDepth = 4
 
     var content: [String]
     var parameters: [String: String]
+    var mode: ServeMode = .stitched
 
     init(_ body: [UInt8]) throws(SessionRequestError) {
         guard !body.isEmpty else { throw SessionRequestError("the body is empty: send {\"content\": \"PATH\"}") }
@@ -17,8 +19,15 @@ struct SessionRequestBody {
             throw SessionRequestError("the body is not JSON")
         }
         guard let object = parsed as? [String: Any] else { throw SessionRequestError("$: not an object") }
-        for key in object.keys where key != "content" && key != "params" {
-            throw SessionRequestError("$.\(key.excerpt): not a field (content, params)")
+        for key in object.keys where !["content", "params", "mode"].contains(key) {
+            throw SessionRequestError("$.\(key.excerpt): not a field (content, params, mode)")
+        }
+        if let mode = object["mode"] {
+            guard let text = mode as? String else { throw SessionRequestError("$.mode: not a string") }
+            switch ServeMode.parsed(text, at: "$.mode") {
+            case .success(let parsed): self.mode = parsed
+            case .failure(let error): throw error
+            }
         }
         guard let path = object["content"] else { throw SessionRequestError("$.content: is missing") }
         guard let text = path as? String else { throw SessionRequestError("$.content: not a string") }

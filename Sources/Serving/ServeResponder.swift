@@ -36,6 +36,9 @@ public struct ServeSettings: Sendable {
 /// - `GET /v1/master/PATH?NAME=VALUE…` → a new session's multivariant playlist
 /// - `GET /v1/sessions/ID/master.m3u8`, `GET /v1/sessions/ID/N.m3u8` → the session's playlists (`no-store`)
 /// - `GET /v1/sessions/ID/tracking` → its breaks, ads and beacons as JSON
+/// - `GET /v1/guided/PATH/N.m3u8?breaks=D&session=ID` → a guided session's primary media playlist, the same for every
+///   viewer (cacheable); `GET /v1/sessions/ID/assets/B.json` → break `B`'s asset list, decided for the viewer;
+///   `GET /v1/sessions/ID/assets/B/A/master.m3u8`, `…/R.m3u8` → ad `A` as an asset
 /// - `GET /v1/origin/PATH` → a segment of the content, as it is (cacheable for a day)
 /// - `GET /v1/cache/cuts/KEY/NAME`, `GET /v1/cache/ads/KEY/NAME` → a cut piece or a conditioned ad's segment, the
 ///   same for every viewer (content-addressed, cacheable for a day)
@@ -87,6 +90,12 @@ public final class ServeResponder: HTTPResponder {
         case ("v1", "sessions") where path.count == 4:
             let name = path[3] == "master.m3u8" ? "multivariant" : path[3] == "tracking" ? "tracking" : "media_playlist"
             return await only("GET") { await sessionResource(id: path[2], name: path[3]) }.named(name)
+        case ("v1", "sessions") where path.count == 5 && path[3] == "assets":
+            return await only("GET") { await assetList(id: path[2], name: path[4]) }.named("asset_list")
+        case ("v1", "sessions") where path.count == 7 && path[3] == "assets":
+            return await only("GET") { await assetPlaylist(id: path[2], place: Array(path[4...])) }.named("asset_playlist")
+        case ("v1", "guided") where path.count > 3:
+            return await only("GET") { await guidedPlaylist(request, path: Array(path.dropFirst(2))) }.named("guided_playlist")
         case ("v1", "sessions") where path.count == 8 && path[3] == "ads":
             return await only("GET") { await adSegment(request, id: path[2], place: Array(path[4...])) }.named("ad_segment")
         case ("v1", "master") where path.count > 2:
@@ -112,7 +121,7 @@ public final class ServeResponder: HTTPResponder {
     private func createSession(_ request: HTTPServerRequest) async -> HTTPServerResponse {
         let body: SessionRequestBody
         do { body = try SessionRequestBody(request.body) } catch { return .error(400, error.description) }
-        switch await startSession(request, content: body.content, parameters: body.parameters) {
+        switch await startSession(request, content: body.content, parameters: body.parameters, mode: body.mode) {
         case .refused(let refusal): return refusal
         case .started(let session):
             let answer = "{\"sessionId\":\"\(session.id)\",\"manifestUrl\":\"/v1/sessions/\(session.id)/master.m3u8\",\"trackingUrl\":\"/v1/sessions/\(session.id)/tracking\"}\n"
@@ -123,14 +132,22 @@ public final class ServeResponder: HTTPResponder {
 
     private func implicitSession(_ request: HTTPServerRequest, content: [String]) async -> HTTPServerResponse {
         guard let query = request.query else { return .error(400, "the query is not valid percent-encoded UTF-8") }
+        // `mode` chooses the session's mode; it is not a player parameter.
+        var mode = ServeMode.stitched
+        if let named = query.last(where: { $0.name == "mode" }) {
+            switch ServeMode.parsed(named.value, at: "query.mode") {
+            case .success(let parsed): mode = parsed
+            case .failure(let error): return .error(400, error.description)
+            }
+        }
         let parameters: [String: String]
-        switch SessionParameters.validated(query, where: "query") {
+        switch SessionParameters.validated(query.filter { $0.name != "mode" }, where: "query") {
         case .success(let valid): parameters = valid
         case .failure(let error): return .error(400, error.description)
         }
-        switch await startSession(request, content: content, parameters: parameters) {
+        switch await startSession(request, content: content, parameters: parameters, mode: mode) {
         case .refused(let refusal): return refusal
-        case .started(let session): return playlist(SessionPlaylists.multivariant(session)).logged(session)
+        case .started(let session): return playlist(await multivariant(session)).logged(session)
         }
     }
 
@@ -139,7 +156,8 @@ public final class ServeResponder: HTTPResponder {
         case refused(HTTPServerResponse)
     }
 
-    private func startSession(_ request: HTTPServerRequest, content path: [String], parameters: [String: String]) async -> SessionStart {
+    private func startSession(_ request: HTTPServerRequest, content path: [String], parameters: [String: String],
+                              mode: ServeMode) async -> SessionStart {
         let content: OriginContent
         switch await catalog.content(path) {
         case .success(let found): content = found
@@ -147,7 +165,7 @@ public final class ServeResponder: HTTPResponder {
         case .failure(.unusable(let message)): return .refused(.error(422, message))
         }
         let userAgent = request.headers["user-agent"] ?? "", client = request.clientAddress
-        guard let session = sessions.create(content: content, values: { id in
+        guard let session = sessions.create(content: content, mode: mode, values: { id in
             AdRequestTemplate.Values(sessionID: id, userAgent: userAgent, clientIP: client, parameters: parameters)
         }, decider: decider) else {
             return .refused(.error(503, "the server holds its most sessions (\(sessions.maximumSessions)); try again later", headers: [("Retry-After", "10")]))
@@ -159,13 +177,15 @@ public final class ServeResponder: HTTPResponder {
         guard let session = sessions.session(id) else { return .error(404, "no session \(id.excerpt)") }
         switch name {
         case "master.m3u8":
-            return playlist(SessionPlaylists.multivariant(session)).logged(session)
+            return playlist(await multivariant(session)).logged(session)
         case "tracking":
             let ads = await session.ads
-            let stitch = await session.stitch(settings.stitcher)
+            let stitch = session.mode == .guided
+                ? SessionStitch(breaks: [], notes: ["a guided session: each break is an interstitial, its ads in its asset list"])
+                : await session.stitch(settings.stitcher)
             return .json(200, SessionPlaylists.tracking(session, ads, stitch), headers: [("Cache-Control", "no-store")]).logged(session)
         default:
-            guard name.hasSuffix(".m3u8"), let index = Int(name.dropLast(5)), String(index) == name.dropLast(5),
+            guard session.mode == .stitched, name.hasSuffix(".m3u8"), let index = Int(name.dropLast(5)), String(index) == name.dropLast(5),
                   session.content.renditions.indices.contains(index) else {
                 return .error(404, "session \(id) has no \(name.excerpt)")
             }
@@ -182,28 +202,97 @@ public final class ServeResponder: HTTPResponder {
     private func adSegment(_ request: HTTPServerRequest, id: String, place: [String]) async -> HTTPServerResponse {
         guard let session = sessions.session(id) else { return .error(404, "no session \(id.excerpt)") }
         let numbers = place.prefix(3).compactMap { Int($0) }
-        let stitch = await session.stitch(settings.stitcher)
         let missing = HTTPServerResponse.error(404, "session \(id) has no ad segment \(place.joined(separator: "/").excerpt)").logged(session)
-        guard numbers.count == 3, let stitched = stitch.breaks.first(where: { $0.index == numbers[1] }),
-              stitched.renditions.indices.contains(numbers[0]), let a = stitched.ads.firstIndex(of: numbers[2]) else { return missing }
-        let pieces = stitched.renditions[numbers[0]].ads[a]
-        guard let n = pieces.firstIndex(where: { $0.url.hasSuffix("/" + place[3]) }) else { return missing }
+        guard numbers.count == 3, let pieces = await adPieces(session, rendition: numbers[0], break: numbers[1], ad: numbers[2]),
+              let n = pieces.firstIndex(where: { $0.url.hasSuffix("/" + place[3]) }) else { return missing }
         let ads = await session.ads
         let events = session.beacons.claim(SessionBeacons.events(inSegment: n, segmentFrames: pieces.map(\.frames)),
-                                           break: stitched.index, ad: numbers[2])
-        if !events.isEmpty, ads.breaks.indices.contains(stitched.index), ads.breaks[stitched.index].ads.indices.contains(numbers[2]) {
-            let ad = ads.breaks[stitched.index].ads[numbers[2]]
+                                           break: numbers[1], ad: numbers[2])
+        if !events.isEmpty, ads.breaks.indices.contains(numbers[1]), ads.breaks[numbers[1]].ads.indices.contains(numbers[2]) {
+            let adBreak = ads.breaks[numbers[1]], ad = adBreak.ads[numbers[2]]
             let urls = events.flatMap { event in ad.beacons.filter { $0.event == event }.flatMap(\.urls) }
             let headers = ["X-Device-IP": request.clientAddress, "X-Device-User-Agent": SessionDecider.headerValue(request.headers["user-agent"] ?? "")]
             let adTime = pieces[..<n].reduce(Rational.zero) { $0 + $1.duration }
             var context = MacroContext(adPlayhead: MediaTime(seconds: adTime),
                                        timestamp: HLSAttributes.date(Date()), cacheBuster: String(UInt32.random(in: 10_000_000...99_999_999)))
-            if case .midroll(let time) = stitched.position { context.contentPlayhead = time }
+            if case .midroll(let time) = adBreak.position { context.contentPlayhead = time }
             SessionBeacons.send(urls, headers: headers, context: context) { [metrics] sent in metrics.beacon(sent: sent) }
         }
         var answer = HTTPServerResponse(status: 302, headers: [("Location", pieces[n].url), ("Cache-Control", "no-store")])
         if !events.isEmpty { answer.logFields.append(("beacons", events.joined(separator: ","))) }
         return answer.logged(session)
+    }
+
+    /// The segments of ad `ad` of break `adBreak` in `rendition` as this session plays them: cut into its stream
+    /// (stitched), or in the asset list its player was given (guided); nil when the session has no such ad.
+    private func adPieces(_ session: ServeSession, rendition: Int, break adBreak: Int, ad: Int) async -> [RenditionSplice.Piece]? {
+        switch session.mode {
+        case .stitched:
+            let stitch = await session.stitch(settings.stitcher)
+            guard let stitched = stitch.breaks.first(where: { $0.index == adBreak }), stitched.renditions.indices.contains(rendition),
+                  let a = stitched.ads.firstIndex(of: ad) else { return nil }
+            return stitched.renditions[rendition].ads[a]
+        case .guided:
+            guard let guided = await session.guidedBreak(adBreak, settings.stitcher), let found = guided.ads.first(where: { $0.index == ad }),
+                  found.renditions.indices.contains(rendition) else { return nil }
+            return found.renditions[rendition]
+        }
+    }
+
+    /// A session's multivariant playlist: its own media playlists (stitched), or the shared primaries (guided, once
+    /// its breaks are decided: their places are in the primaries' URLs).
+    private func multivariant(_ session: ServeSession) async -> String {
+        switch session.mode {
+        case .stitched: return SessionPlaylists.multivariant(session)
+        case .guided: return GuidedPlaylists.multivariant(session, digest: GuidedPlaylists.breaksDigest(await session.ads))
+        }
+    }
+
+    /// `/v1/guided/PATH/N.m3u8?breaks=D&session=ID`: rendition `N`'s primary playlist of a guided session of content
+    /// `PATH`, the same bytes for every viewer whose breaks are `D`, so cacheable by a key that ignores `session`.
+    private func guidedPlaylist(_ request: HTTPServerRequest, path: [String]) async -> HTTPServerResponse {
+        guard let query = request.query else { return .error(400, "the query is not valid percent-encoded UTF-8") }
+        let name = path.last ?? ""
+        guard let id = query.last(where: { $0.name == GuidedPlaylists.sessionParameter })?.value else {
+            return .error(400, "query.\(GuidedPlaylists.sessionParameter): is missing (the playlist imports it)")
+        }
+        guard let session = sessions.session(id), session.mode == .guided else { return .error(404, "no guided session \(id.excerpt)") }
+        let ads = await session.ads
+        guard Array(path.dropLast()) == session.content.path, name.hasSuffix(".m3u8"), let index = Int(name.dropLast(5)),
+              String(index) == name.dropLast(5), session.content.renditions.indices.contains(index),
+              query.last(where: { $0.name == "breaks" })?.value == GuidedPlaylists.breaksDigest(ads) else {
+            return HTTPServerResponse.error(404, "session \(id) has no playlist \(request.rawPath.excerpt)").logged(session)
+        }
+        let rates = (try? settings.stitcher?.renditionMedia(session.content).get())?.map(\.rate) ?? []
+        guard let text = session.mediaPlaylist(index, { GuidedPlaylists.media(session, rendition: index, ads: ads, frameRates: rates) }) else {
+            return HTTPServerResponse.error(404, "session \(id) has no playlist \(request.rawPath.excerpt)").logged(session)
+        }
+        return HTTPServerResponse(status: 200, headers: [("Content-Type", "application/vnd.apple.mpegurl"), ("Cache-Control", "public, max-age=3600")],
+                                  body: .bytes(Array(text.utf8))).logged(session)
+    }
+
+    /// `/v1/sessions/ID/assets/B.json` (the player's `_HLS_primary_id` and other query parameters are ignored): break
+    /// `B`'s asset list, decided for this viewer when first asked; the ads not ready within `--stitch-wait` are left
+    /// out.
+    private func assetList(id: String, name: String) async -> HTTPServerResponse {
+        guard let session = sessions.session(id), session.mode == .guided else { return .error(404, "no guided session \(id.excerpt)") }
+        guard name.hasSuffix(".json"), let index = Int(name.dropLast(5)), String(index) == name.dropLast(5),
+              let guided = await session.guidedBreak(index, settings.stitcher) else {
+            return HTTPServerResponse.error(404, "session \(id) has no asset list \(name.excerpt)").logged(session)
+        }
+        return .json(200, GuidedPlaylists.assetList(session, guided, await session.ads), headers: [("Cache-Control", "no-store")]).logged(session)
+    }
+
+    /// `/v1/sessions/ID/assets/B/A/master.m3u8` and `…/R.m3u8`: ad `A` of break `B`, as the asset list gave it.
+    private func assetPlaylist(id: String, place: [String]) async -> HTTPServerResponse {
+        guard let session = sessions.session(id), session.mode == .guided else { return .error(404, "no guided session \(id.excerpt)") }
+        let missing = HTTPServerResponse.error(404, "session \(id) has no asset \(place.joined(separator: "/").excerpt)").logged(session)
+        guard let b = Int(place[0]), let a = Int(place[1]), let guided = await session.guidedBreak(b, settings.stitcher),
+              let ad = guided.ads.first(where: { $0.index == a }) else { return missing }
+        if place[2] == "master.m3u8" { return playlist(GuidedPlaylists.assetMultivariant(session, break: b, ad: a)).logged(session) }
+        guard place[2].hasSuffix(".m3u8"), let r = Int(place[2].dropLast(5)), String(r) == place[2].dropLast(5),
+              let text = GuidedPlaylists.assetMedia(session, rendition: r, break: b, ad: ad) else { return missing }
+        return playlist(text).logged(session)
     }
 
     private func originFile(_ path: [String]) -> HTTPServerResponse {

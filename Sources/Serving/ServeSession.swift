@@ -7,9 +7,12 @@ public final class ServeSession: Sendable {
     public let id: String
     public let content: OriginContent
     public let values: AdRequestTemplate.Values
+    public let mode: ServeMode
     private let decision: Task<SessionAds, Never>
     private let lastUsed: LockedState<ContinuousClock.Instant>
     private let stitching = LockedState<Task<SessionStitch, Never>?>(nil)
+    /// A guided session's breaks as its asset lists give them, each decided once, when the player first asks.
+    private let guidedBreaks = LockedState([Int: Task<GuidedBreak, Never>]())
     /// The server-side beacons this session has sent.
     let beacons = SessionBeacons()
     /// Each rendition's media playlist once written: it cannot change after the session's breaks are decided.
@@ -23,10 +26,12 @@ public final class ServeSession: Sendable {
         return text
     }
 
-    init(id: String, content: OriginContent, values: AdRequestTemplate.Values, decider: SessionDecider, now: ContinuousClock.Instant) {
+    init(id: String, content: OriginContent, values: AdRequestTemplate.Values, mode: ServeMode, decider: SessionDecider,
+         now: ContinuousClock.Instant) {
         self.id = id
         self.content = content
         self.values = values
+        self.mode = mode
         self.lastUsed = LockedState(now)
         decision = Task { await decider.decide(values, content: content) }
     }
@@ -42,6 +47,22 @@ public final class ServeSession: Sendable {
             if let current { return current }
             let made = Task { await stitcher.stitch(self, await self.ads) }
             current = made
+            return made
+        }
+        return await task.value
+    }
+
+    /// Break `index` of a guided session's decision with its ads as `stitcher` conditions them (those ready within
+    /// its wait), made once for the session, so that the asset list, the ads' playlists and their beacons agree;
+    /// nil when the decision has no such break.
+    func guidedBreak(_ index: Int, _ stitcher: BreakStitcher?) async -> GuidedBreak? {
+        let ads = await self.ads
+        guard ads.breaks.indices.contains(index) else { return nil }
+        guard let stitcher else { return GuidedBreak(index: index, ads: [], notes: ["this server conditions no ads"]) }
+        let task = guidedBreaks.withLock { all -> Task<GuidedBreak, Never> in
+            if let current = all[index] { return current }
+            let made = Task { await stitcher.guidedBreak(index, ads.breaks[index], content: self.content) }
+            all[index] = made
             return made
         }
         return await task.value
@@ -70,13 +91,14 @@ public final class SessionStore: Sendable {
 
     /// A new session, or nil when the store is full (after forgetting the idle ones): only a session that is kept
     /// asks the ad server.
-    func create(content: OriginContent, values: (String) -> AdRequestTemplate.Values, decider: SessionDecider) -> ServeSession? {
+    func create(content: OriginContent, mode: ServeMode = .stitched, values: (String) -> AdRequestTemplate.Values,
+                decider: SessionDecider) -> ServeSession? {
         let id = Self.newID()
         let values = values(id)
         return sessions.withLock { all -> ServeSession? in
             if all.count >= maximumSessions { expire(&all) }
             guard all.count < maximumSessions else { return nil }
-            let session = ServeSession(id: id, content: content, values: values, decider: decider, now: clock.now)
+            let session = ServeSession(id: id, content: content, values: values, mode: mode, decider: decider, now: clock.now)
             all[id] = session
             made.withLock { $0 += 1 }
             return session

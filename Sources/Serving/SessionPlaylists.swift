@@ -7,17 +7,31 @@ import MediaCore
 /// CDN caches them once).
 enum SessionPlaylists {
     static func multivariant(_ session: ServeSession) -> String {
+        multivariant(session.content) { "/v1/sessions/\(session.id)/\($0).m3u8" }
+    }
+
+    /// A multivariant playlist of `content`'s renditions, rendition `n`'s media playlist at `uri(n)`. Without
+    /// `codecs`, `CODECS` is left out (an ad conditioned for a rendition has x264's profile, not the content's).
+    static func multivariant(_ content: OriginContent, codecs: Bool = true, uri: (Int) -> String) -> String {
         var lines = ["#EXTM3U", "#EXT-X-VERSION:6", "#EXT-X-INDEPENDENT-SEGMENTS"]
-        for (index, rendition) in session.content.renditions.enumerated() {
+        for (index, rendition) in content.renditions.enumerated() {
             var attributes = ["BANDWIDTH=\(rendition.bandwidth)"]
             if let average = rendition.averageBandwidth { attributes.append("AVERAGE-BANDWIDTH=\(average)") }
-            if let codecs = rendition.codecs { attributes.append("CODECS=\"\(codecs)\"") }
+            if codecs, let codecs = rendition.codecs { attributes.append("CODECS=\"\(codecs)\"") }
             if let resolution = rendition.resolution { attributes.append("RESOLUTION=\(resolution.width)x\(resolution.height)") }
             if let rate = rendition.frameRate { attributes.append("FRAME-RATE=\(rate)") }
             lines.append("#EXT-X-STREAM-INF:" + attributes.joined(separator: ","))
-            lines.append("/v1/sessions/\(session.id)/\(index).m3u8")
+            lines.append(uri(index))
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Rendition `rendition`'s own segments, without breaks: the origin's, or those the server packaged.
+    static func content(_ rendition: OriginContent.Rendition) -> HLSMediaPlaylist {
+        let segments = zip(rendition.playlist.playlist.segments, rendition.segmentURLs).map { segment, url in
+            HLSMediaPlaylist.Segment(uri: url, duration: segment.duration, discontinuity: segment.discontinuity)
+        }
+        return HLSMediaPlaylist(map: rendition.mapURL, segments: segments)
     }
 
     /// Rendition `index`'s media playlist: the origin's segments, with each stitched break in place. A break's
@@ -26,13 +40,7 @@ enum SessionPlaylists {
     static func media(_ session: ServeSession, rendition index: Int, stitch: SessionStitch) -> String? {
         guard session.content.renditions.indices.contains(index) else { return nil }
         let rendition = session.content.renditions[index]
-        let segments = rendition.playlist.playlist.segments
-        guard !stitch.breaks.isEmpty, stitch.frameRates.indices.contains(index) else {
-            let plain = zip(segments, rendition.segmentURLs).map { segment, url in
-                HLSMediaPlaylist.Segment(uri: url, duration: segment.duration, discontinuity: segment.discontinuity)
-            }
-            return HLSMediaPlaylist(map: rendition.mapURL, segments: plain).text
-        }
+        guard !stitch.breaks.isEmpty, stitch.frameRates.indices.contains(index) else { return content(rendition).text }
         let layout = StitchedLayout(session, rendition: index, stitch: stitch)
         let (spans, discontinuities, breaks, frameRate) = (layout.spans, layout.discontinuities, layout.breaks, layout.frameRate)
         var playlist = HLSMediaPlaylist.withAdMarkers(spans, breaks: breaks, frameRate: frameRate, map: nil, origin: stitchEpoch,

@@ -16,15 +16,18 @@ import VideoPipeline
     /// The ad: 3 s of solid red at 320x240 and 30 fps, conditioned to each rendition's size and 24 fps: 72 frames.
     static let adFrames = 72
 
-    static func adMedia() throws -> String {
-        try TestFixtures.directory(for: "serve-ad-red-v1") { directory in
+    static func adMedia() throws -> String { try solidAd("red", seconds: 3, tone: 1000) }
+
+    /// `seconds` of solid `colour` at 320x240 and 30 fps with a `tone` Hz sine at 44.1 kHz: an ad's media.
+    static func solidAd(_ colour: String, seconds: Int, tone: Int) throws -> String {
+        try TestFixtures.directory(for: "serve-ad-\(colour)-v1") { directory in
             _ = try FFmpegCommandLine.run([
-                "-f", "lavfi", "-i", "color=c=red:size=320x240:rate=30:duration=3",
-                "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=44100:duration=3",
+                "-f", "lavfi", "-i", "color=c=\(colour):size=320x240:rate=30:duration=\(seconds)",
+                "-f", "lavfi", "-i", "sine=frequency=\(tone):sample_rate=44100:duration=\(seconds)",
                 "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest",
-                directory + "/red.mp4",
+                directory + "/\(colour).mp4",
             ])
-        } + "/red.mp4"
+        } + "/\(colour).mp4"
     }
 
     static func vmap(adServer: URL, offset: String = "00:00:05.500") -> String {

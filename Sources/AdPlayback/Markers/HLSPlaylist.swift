@@ -28,6 +28,10 @@ public struct HLSMediaPlaylist: Hashable, Sendable {
     public var segments: [Segment]
     /// `EXT-X-PROGRAM-DATE-TIME` of the first segment, when written.
     public var programDateTime: Date?
+    /// Whole tag lines written in the header, after `EXT-X-INDEPENDENT-SEGMENTS` (e.g. `EXT-X-DEFINE`).
+    public var headerTags: [String] = []
+    /// The least `EXT-X-VERSION` the tags need (11 for `EXT-X-DEFINE:QUERYPARAM`); the segments' own need counts too.
+    public var minimumVersion = 3
 
     public init(map: String?, segments: [Segment], programDateTime: Date? = nil) {
         self.map = map
@@ -45,10 +49,11 @@ public struct HLSMediaPlaylist: Hashable, Sendable {
     public var duration: Rational { segments.reduce(.zero) { $0 + $1.duration } }
 
     /// The playlist's text. Version 6 where fMP4 needs `EXT-X-MAP` in a media playlist, 3 otherwise (decimal
-    /// `EXTINF`).
+    /// `EXTINF`), or `minimumVersion` when higher.
     public var text: String {
-        var lines = ["#EXTM3U", "#EXT-X-VERSION:\(map == nil ? 3 : 6)", "#EXT-X-TARGETDURATION:\(targetDuration)",
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:\(max(minimumVersion, map == nil ? 3 : 6))", "#EXT-X-TARGETDURATION:\(targetDuration)",
                      "#EXT-X-MEDIA-SEQUENCE:0", "#EXT-X-PLAYLIST-TYPE:VOD", "#EXT-X-INDEPENDENT-SEGMENTS"]
+        lines += headerTags
         if let map { lines.append("#EXT-X-MAP:URI=\(HLSAttributes.quoted(map))") }
         if let programDateTime { lines.append("#EXT-X-PROGRAM-DATE-TIME:\(HLSAttributes.date(programDateTime))") }
         for segment in segments {
@@ -97,7 +102,7 @@ public struct HLSMasterPlaylist: Hashable, Sendable {
 
 /// How attribute values are written (RFC 8216 §4.2).
 package enum HLSAttributes {
-    static func quoted(_ text: String) -> String { "\"\(text)\"" }
+    package static func quoted(_ text: String) -> String { "\"\(text)\"" }
 
     /// A decimal-floating-point with `places` digits after the point, rounded half up, from an exact value.
     package static func decimal(_ value: Rational, places: Int = 6) -> String {

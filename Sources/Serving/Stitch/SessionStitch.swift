@@ -152,19 +152,29 @@ public struct BreakStitcher: Sendable {
         var start: Rational
     }
 
+    /// What each rendition of `content` is, read from its first segment (once per change of the file).
+    func renditionMedia(_ content: OriginContent) -> Result<[RenditionMedia], StitchBuildError> {
+        var media: [RenditionMedia] = []
+        for (r, rendition) in content.renditions.enumerated() {
+            guard rendition.mapFile == nil else {
+                return .failure(StitchBuildError("rendition \(r) has fMP4 segments; only MPEG-TS renditions are cut for now"))
+            }
+            switch probes.media(of: rendition.segmentFiles[0]) {
+            case .success(let found): media.append(found)
+            case .failure(let error): return .failure(StitchBuildError("rendition \(r): \(error)"))
+            }
+        }
+        return .success(media)
+    }
+
     public func stitch(_ session: ServeSession, _ ads: SessionAds) async -> SessionStitch {
         guard !ads.breaks.isEmpty else { return SessionStitch(breaks: [], notes: []) }
         var notes: [String] = []
         let content = session.content
-        var media: [RenditionMedia] = []
-        for (r, rendition) in content.renditions.enumerated() {
-            guard rendition.mapFile == nil else {
-                return SessionStitch(breaks: [], notes: ["rendition \(r) has fMP4 segments; only MPEG-TS renditions are cut for now"])
-            }
-            switch probes.media(of: rendition.segmentFiles[0]) {
-            case .success(let found): media.append(found)
-            case .failure(let error): return SessionStitch(breaks: [], notes: ["rendition \(r): \(error)"])
-            }
+        let media: [RenditionMedia]
+        switch renditionMedia(content) {
+        case .success(let found): media = found
+        case .failure(let error): return SessionStitch(breaks: [], notes: [error.description])
         }
         var breaks: [StitchedBreak] = []
         var taken: [Range<Int>] = content.renditions.map { _ in 0..<0 }
@@ -218,38 +228,22 @@ public struct BreakStitcher: Sendable {
         var notes: [String] = []
         // The ads' media, downloaded once into the cache.
         var adFiles: [(ad: Int, path: String)] = []
-        for (a, ad) in adBreak.ads.enumerated() {
-            if let local = ad.localMedia {
-                adFiles.append((a, local))
-                continue
-            }
-            guard let text = ad.media, let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
-                notes.append("break \(index) ad \(a): no network media file to condition")
-                continue
-            }
-            switch await cache.media.file(for: url) {
+        for a in adBreak.ads.indices {
+            switch await adMediaFile(adBreak.ads[a]) {
             case .success(let path): adFiles.append((a, path))
             case .failure(let error): notes.append("break \(index) ad \(a): \(error)")
             }
         }
         guard !adFiles.isEmpty else { return .success((StitchedBreak(index: index, position: adBreak.position, renditions: [], ads: []), notes)) }
         let target: Double?
-        switch loudness {
-        case .off: target = nil
-        case .target(let lufs): target = lufs
-        case .content:
-            switch await contentLoudness(content.renditions[0], media: media[0]) {
-            case .success(let measured): target = measured
-            case .failure(let error): return .failure(error)
-            }
+        switch await loudnessTarget(content, media: media) {
+        case .success(let found): target = found
+        case .failure(let error): return .failure(error)
         }
         var renditions: [RenditionSplice] = []
         for (r, rendition) in content.renditions.enumerated() {
             let m = media[r]
-            var encoding = self.encoding
-            encoding.audioBitRate = 128_000
-            encoding.maximumBitRate = max(100_000, rendition.bandwidth - 128_000)
-            encoding.reorders = false
+            let encoding = adEncoding(rendition)
             var ads: [[RenditionSplice.Piece]] = []
             for (_, path) in adFiles {
                 switch await conditioned(path, media: m, encoding: encoding, loudness: target) {
@@ -267,6 +261,33 @@ public struct BreakStitcher: Sendable {
             renditions.append(splice)
         }
         return .success((StitchedBreak(index: index, position: adBreak.position, renditions: renditions, ads: adFiles.map(\.ad)), notes))
+    }
+
+    /// The media file of `ad`: the local file `--url-map` names, or its network file downloaded once into the cache.
+    func adMediaFile(_ ad: SessionAds.Ad) async -> Result<String, StitchBuildError> {
+        if let local = ad.localMedia { return .success(local) }
+        guard let text = ad.media, let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? "") else {
+            return .failure(StitchBuildError("no network media file to condition"))
+        }
+        return await cache.media.file(for: url).mapError { StitchBuildError("\($0)") }
+    }
+
+    /// What each ad's sound is brought to for `content` (`--loudness`); nil leaves it as it is.
+    func loudnessTarget(_ content: OriginContent, media: [RenditionMedia]) async -> Result<Double?, StitchBuildError> {
+        switch loudness {
+        case .off: return .success(nil)
+        case .target(let lufs): return .success(lufs)
+        case .content: return await contentLoudness(content.renditions[0], media: media[0])
+        }
+    }
+
+    /// How an ad is coded for `rendition`: capped at its `BANDWIDTH` less the sound's 128 kbit/s, without B-frames.
+    func adEncoding(_ rendition: OriginContent.Rendition) -> EncodingSettings {
+        var encoding = self.encoding
+        encoding.audioBitRate = 128_000
+        encoding.maximumBitRate = max(100_000, rendition.bandwidth - 128_000)
+        encoding.reorders = false
+        return encoding
     }
 
     /// The integrated loudness of `rendition`'s sound, measured once (a content whose sound is silence has none).
@@ -288,7 +309,7 @@ public struct BreakStitcher: Sendable {
         return result.map(\.integrated)
     }
 
-    private func conditioned(_ path: String, media m: RenditionMedia, encoding: EncodingSettings,
+    func conditioned(_ path: String, media m: RenditionMedia, encoding: EncodingSettings,
                              loudness: Double?) async -> Result<[RenditionSplice.Piece], StitchBuildError> {
         // A downloaded file is named by its SHA-256; a local one (`--url-map`) is known by its path, size and time.
         let name = (path as NSString).lastPathComponent

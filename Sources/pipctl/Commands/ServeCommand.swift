@@ -77,7 +77,10 @@ enum ServeCommand: Command {
             + "/v1/master/PATH?NAME=VALUE starts a viewer's session, whose ads are decided by the ad server at once; "
             + "its playlists list the content's segments with the ads cut in at each break's exact frame: only the "
             + "segments around a cut are replaced, by pieces whose partial GOPs are re-encoded, and each ad is "
-            + "conditioned to each rendition, both once for every viewer. Writes one JSON line per request on standard "
+            + "conditioned to each rendition, both once for every viewer. A session made with \"mode\": \"guided\" (or "
+            + "?mode=guided) is played by the player instead: the content's playlists, the same for every viewer, mark "
+            + "each break as an HLS interstitial whose asset list gives that viewer's conditioned ads. Writes one JSON "
+            + "line per request on standard "
             + "output; SIGTERM or Ctrl-C finishes the requests in flight and exits 0 (docs/SERVE.md).",
         parameters: [origin, ads, listen, decisionTimeout, maximumSessions, cache, cacheSize, stitchWait, loudness, urlMap, threads])
 
