@@ -16,7 +16,11 @@ public final class RawHTTPConnection {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { close(fd); throw Failure("connect: \(String(cString: strerror(errno)))") }
+        // No close here: a class whose init throws once every property is set runs its deinit, which closes `fd`.
+        // Closing it here too closed it twice, the second time whatever socket had taken its number meanwhile (a
+        // server's connection in a test running beside this one: answered with nothing, and libmicrohttpd aborted
+        // when its epoll set lost the descriptor).
+        guard connected == 0 else { throw Failure("connect: \(String(cString: strerror(errno)))") }
         var timeout = timeval(tv_sec: 120, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     }
