@@ -36,6 +36,7 @@ public struct ServeSettings: Sendable {
 /// - `GET /v1/master/PATH?NAME=VALUE…` → a new session's multivariant playlist
 /// - `GET /v1/sessions/ID/master.m3u8`, `GET /v1/sessions/ID/N.m3u8` → the session's playlists (`no-store`)
 /// - `GET /v1/sessions/ID/tracking` → its breaks, ads and beacons as JSON
+/// - `GET /v1/sessions/ID/N.timeline.json` → rendition `N`'s stream as a timeline for `pipctl verify --sources`
 /// - `GET /v1/origin/PATH` → a segment of the content, as it is (cacheable for a day)
 /// - `GET /v1/cache/cuts/KEY/NAME`, `GET /v1/cache/ads/KEY/NAME` → a cut piece or a conditioned ad's segment, the
 ///   same for every viewer (content-addressed, cacheable for a day)
@@ -149,6 +150,8 @@ public final class ServeResponder: HTTPResponder {
             let ads = await session.ads
             let stitch = await session.stitch(settings.stitcher)
             return .json(200, SessionPlaylists.tracking(session, ads, stitch), headers: [("Cache-Control", "no-store")]).logged(session)
+        case _ where name.hasSuffix(".timeline.json"):
+            return await timeline(session, name: name)
         default:
             guard name.hasSuffix(".m3u8"), let index = Int(name.dropLast(5)), String(index) == name.dropLast(5),
                   session.content.renditions.indices.contains(index) else {
@@ -159,6 +162,26 @@ public final class ServeResponder: HTTPResponder {
                 return .error(404, "session \(id) has no \(name.excerpt)")
             }
             return playlist(text).logged(session)
+        }
+    }
+
+    /// `/v1/sessions/ID/N.timeline.json`: what rendition `N`'s stitched stream shows, frame by frame, in the format
+    /// `pipctl render` writes and `pipctl verify --sources` reads (`SessionTimeline`).
+    private func timeline(_ session: ServeSession, name: String) async -> HTTPServerResponse {
+        let number = name.dropLast(".timeline.json".count)
+        guard let index = Int(number), String(index) == number, session.content.renditions.indices.contains(index) else {
+            return .error(404, "session \(session.id) has no \(name.excerpt)").logged(session)
+        }
+        guard let stitcher = settings.stitcher else {
+            return .error(404, "session \(session.id) has no timeline: this server stitches no ads (no --cache)").logged(session)
+        }
+        let stitch = await session.stitch(stitcher)
+        switch await SessionTimeline.make(session, rendition: index, stitch: stitch, cache: stitcher.cache) {
+        case .failure(let error):
+            return .error(500, "session \(session.id)'s timeline of rendition \(index) cannot be made: \(error)").logged(session)
+        case .success(let timeline):
+            guard let data = try? timeline.jsonData() else { return .error(500, "the timeline cannot be written as JSON").logged(session) }
+            return .json(200, String(decoding: data, as: UTF8.self) + "\n", headers: [("Cache-Control", "no-store")]).logged(session)
         }
     }
 

@@ -1,0 +1,127 @@
+import AdPlayback
+import Foundation
+import HTTPServing
+import LoopbackServer
+import MediaCore
+import Serving
+import Testing
+import Verification
+import VideoPipeline
+
+/// `pipctl verify --sources`, an independent reader of the pixels, passes the stream a player downloads: each
+/// rendition fetched over HTTP by the ffmpeg tool, against the session's timeline (`/v1/sessions/ID/N.timeline.json`).
+@Suite struct ServeVerifyTests {
+    /// An ad that moves (fingerprints tell its frames apart; a solid colour would be "not verifiable") with a noise
+    /// for its sound (whose alignment can be measured; a tone's cannot): 3 s at 320x240 and 30 fps.
+    static func movingAd() throws -> String {
+        try TestFixtures.directory(for: "serve-ad-moving-v1") { directory in
+            _ = try FFmpegCommandLine.run([
+                "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=3,negate",
+                "-f", "lavfi", "-i", "anoisesrc=color=pink:sample_rate=44100:amplitude=0.3:duration=3:seed=7",
+                "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest",
+                directory + "/moving.mp4",
+            ])
+        } + "/moving.mp4"
+    }
+
+    static func harness(cache: String) throws -> ServeHarness {
+        let harness = try ServeHarness(stitchCache: cache)
+        let vmap = ServeStitchTests.vmap(adServer: harness.adServer.baseURL).replacingOccurrences(of: "/media/red.mp4", with: "/media/moving.mp4")
+        harness.adServer.route("/vmap", .xml(vmap))
+        harness.adServer.route("/media/moving.mp4", .file(URL(fileURLWithPath: try movingAd()), contentType: "video/mp4"))
+        return harness
+    }
+
+    /// The stream at `url` as an MP4, as a viewer would keep it: every picture re-encoded at high quality, none added
+    /// or dropped, and each discontinuity's jump in the timestamps taken out (the ffmpeg tool's own correction,
+    /// from a second on), so the sound runs on across each splice.
+    static func download(_ url: String, to path: String) async throws {
+        _ = try await offPool {
+            try FFmpegCommandLine.run([
+                "-dts_delta_threshold", "1", "-i", url, "-map", "0:v:0", "-map", "0:a:0", "-fps_mode", "passthrough",
+                "-c:v", "libx264", "-preset", "veryfast", "-crf", "12", "-c:a", "aac", "-b:a", "192k", "-y", path,
+            ])
+        }
+    }
+
+    static func verify(_ output: String, timeline: String) async throws -> SourceReport {
+        try await offPool { try SourceVerifier.verify(Verifier.Request(outputPath: output, timelinePath: timeline)) }
+    }
+
+    /// The same timeline (content, ad, content) with its cut one frame later: the content runs a frame longer before
+    /// the ad and starts a frame later after it, which the stream does not show.
+    static func cutOneFrameLater(_ timeline: Timeline) throws -> Timeline {
+        var moved = timeline
+        let rate = try #require(FrameRate(parsing: timeline.output.fps))
+        let clock = SampleClock(sampleRate: Int64(timeline.output.sampleRate), frameRate: rate)
+        try #require(moved.segments.map(\.kind) == [.content, .ad, .content])
+        moved.segments[0].outEndFrame += 1
+        moved.segments[0].srcEndTick += 1
+        moved.segments[1].outStartFrame += 1
+        moved.segments[1].outEndFrame += 1
+        moved.segments[2].outStartFrame += 1
+        moved.segments[2].srcStartTick += 1
+        moved.segments[2].sound.sourceStart += clock.samples(fromFrame: 0, toFrame: 1)
+        for i in 1...2 { moved.segments[i].sound.start = clock.sample(atFrame: moved.segments[i].outStartFrame) }
+        return moved
+    }
+
+    @Test func verifyPassesEachDownloadedRenditionAgainstTheSessionsTimelineAndFailsOneCutAFrameLater() async throws {
+        let cache = try ServeStitchTests.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let scratch = try TemporaryDirectory()
+        let harness = try Self.harness(cache: cache)
+        let id = try await harness.session()
+        let origin = try ServeFixture.origin()
+        for rendition in 0..<2 {
+            let answer = try await harness.request("GET", "/v1/sessions/\(id)/\(rendition).timeline.json")
+            #expect(answer.status == 200, "\(answer.text)")
+            #expect(answer.headers["cache-control"] == "no-store")
+            let timeline = try Timeline.decode(Data(answer.body))
+            // The content up to the cue's frame (132: inside segment 1 and inside its first GOP), the ad's 72 frames
+            // at the rendition's 24 fps, then the content from the cue's frame to its end.
+            #expect(timeline.segments.map(\.kind) == [.content, .ad, .content])
+            #expect(timeline.segments.map(\.outStartFrame) == [0, 132, 204])
+            #expect(timeline.output.frames == Int64(ServeFixture.frames + 72))
+            #expect(timeline.content.path == origin + "/show/v\(rendition)/index.m3u8")
+            #expect(timeline.segments[1].source.hasPrefix(cache + "/media/"))
+            #expect(timeline.output.width == (rendition == 0 ? 640 : 320))
+            // The ad's 4:3 picture pillarboxed in the 16:9 rendition.
+            #expect(timeline.segments[1].picture.width == (rendition == 0 ? 480 : 240))
+
+            let stream = scratch.file("stream\(rendition).mp4"), path = scratch.file("stream\(rendition).timeline.json")
+            try Data(answer.body).write(to: URL(fileURLWithPath: path))
+            try await Self.download("http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/\(rendition).m3u8", to: stream)
+            let report = try await Self.verify(stream, timeline: path)
+            #expect(report.verdict == .passed, "rendition \(rendition): \(report.problems) \(report.notes)")
+            #expect(report.frames == timeline.output.frames)
+            // Every frame was told apart by its fingerprint, and the ad's sound was measured at both ends (within a
+            // frame: the ffmpeg tool joins the ad's sound, its encoder's priming included, to the end of the content's,
+            // which runs 4 ms past the content's last picture, so it measures about 25 ms late).
+            #expect(report.segments.map(\.identified) == [132, 72, 60], "\(report.segments)")
+            #expect(report.audio.filter { $0.segment == 1 && $0.offsetMilliseconds != nil && $0.ok }.count == 2, "\(report.audio)")
+
+            if rendition == 0 {
+                let moved = scratch.file("moved.timeline.json")
+                try Self.cutOneFrameLater(timeline).jsonData().write(to: URL(fileURLWithPath: moved))
+                let wrong = try await Self.verify(stream, timeline: moved)
+                #expect(wrong.verdict == .failed, "a cut a frame later passed: \(wrong.notes)")
+                // Named where it is wrong: the break's first frame and the content's return, each a frame early.
+                #expect(wrong.findings.filter { $0.code == .framesBoundary }.count == 2, "\(wrong.problems)")
+            }
+        }
+    }
+
+    @Test func aTimelineOfAnUnknownSessionOrRenditionIsNotFound() async throws {
+        let cache = try ServeStitchTests.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let harness = try Self.harness(cache: cache)
+        let id = try await harness.session()
+        let unknown = try await harness.request("GET", "/v1/sessions/\(String(repeating: "0", count: 32))/0.timeline.json")
+        #expect(unknown.status == 404)
+        for name in ["2.timeline.json", "-1.timeline.json", "01.timeline.json", ".timeline.json", "0.timeline.jsonx"] {
+            let answer = try await harness.request("GET", "/v1/sessions/\(id)/\(name)")
+            #expect(answer.status == 404, "\(name): \(answer.status)")
+        }
+    }
+}
