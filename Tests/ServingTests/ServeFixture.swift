@@ -40,6 +40,8 @@ struct ServeHarness {
     let responder: ServeResponder
     let adServer: LoopbackHTTPServer
     let origin: String
+    /// The server's access log, one JSON line per request, in the order requests ended.
+    let accessLog: LockedState<[String]>
 
     /// - Parameters:
     ///   - stitchCache: the cache directory of a server that stitches its breaks (none when `nil`);
@@ -57,10 +59,23 @@ struct ServeHarness {
                                      maximumSessions: maximumSessions, sessionIdleTimeout: sessionIdleTimeout, stitcher: stitcher)
         if let clock { settings.clock = clock }
         responder = ServeResponder(settings: settings)
-        server = try HTTPServer(host: "127.0.0.1", port: 0, limits: limits, responder: responder, log: { _ in })
+        let lines = LockedState([String]())
+        accessLog = lines
+        server = try HTTPServer(host: "127.0.0.1", port: 0, limits: limits, responder: responder, log: { line in
+            lines.withLock { $0.append(line) }
+        })
     }
 
     var port: Int { server.port }
+
+    /// The paths of the requests answered (a status under 400), from the access log.
+    func answeredPaths() -> [String] {
+        accessLog.withLock { $0 }.compactMap { line in
+            guard let entry = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let status = entry["status"] as? Int, status < 400 else { return nil }
+            return entry["path"] as? String
+        }
+    }
 
     func request(_ method: String, _ target: String, headers: [String: String] = [:], body: String? = nil) async throws -> RawResponse {
         try await RawHTTPConnection.request(port: port, method, target, headers: headers, body: body)
