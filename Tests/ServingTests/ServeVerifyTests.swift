@@ -24,10 +24,14 @@ import VideoPipeline
         } + "/moving.mp4"
     }
 
-    static func harness(cache: String) throws -> ServeHarness {
-        let harness = try ServeHarness(stitchCache: cache)
-        let vmap = ServeStitchTests.vmap(adServer: harness.adServer.baseURL).replacingOccurrences(of: "/media/red.mp4", with: "/media/moving.mp4")
-        harness.adServer.route("/vmap", .xml(vmap))
+    /// A server whose ad server answers `vmap` (the mid-roll at 5.5 s by default), every ad the moving one.
+    static func harness(cache: String, origin: String? = nil, vmap: ((URL) -> String)? = nil) throws -> ServeHarness {
+        let harness = try ServeHarness(stitchCache: cache, origin: origin)
+        var document = vmap?(harness.adServer.baseURL) ?? ServeStitchTests.vmap(adServer: harness.adServer.baseURL)
+        for name in ["red", "ad-pre", "ad-mid"] {
+            document = document.replacingOccurrences(of: "/media/\(name).mp4", with: "/media/moving.mp4")
+        }
+        harness.adServer.route("/vmap", .xml(document))
         harness.adServer.route("/media/moving.mp4", .file(URL(fileURLWithPath: try movingAd()), contentType: "video/mp4"))
         return harness
     }
@@ -123,5 +127,46 @@ import VideoPipeline
             let answer = try await harness.request("GET", "/v1/sessions/\(id)/\(name)")
             #expect(answer.status == 404, "\(name): \(answer.status)")
         }
+    }
+
+    /// Downloads rendition `rendition` of session `id` and verifies it against its timeline.
+    static func downloadAndVerify(_ harness: ServeHarness, id: String, rendition: Int, in scratch: TemporaryDirectory) async throws -> (Timeline, SourceReport) {
+        let answer = try await harness.request("GET", "/v1/sessions/\(id)/\(rendition).timeline.json")
+        try #require(answer.status == 200, "\(answer.text)")
+        let timeline = try Timeline.decode(Data(answer.body))
+        let stream = scratch.file("s\(id)-\(rendition).mp4"), path = scratch.file("s\(id)-\(rendition).timeline.json")
+        try Data(answer.body).write(to: URL(fileURLWithPath: path))
+        try await download("http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/\(rendition).m3u8", to: stream)
+        return (timeline, try await verify(stream, timeline: path))
+    }
+
+    /// The other shapes a session's stream takes: MP4 content packaged by the server (the timeline names the MP4),
+    /// and a pre-roll with a mid-roll on a segment's first frame, an IDR (the ads first, the cut copying both sides).
+    enum Shape: String, CaseIterable, Sendable {
+        case packagedMP4, prerollAndMidrollOnASegmentBoundary
+    }
+
+    @Test(arguments: Shape.allCases)
+    func verifyPassesTheDownloadedStream(of shape: Shape) async throws {
+        let cache = try ServeStitchTests.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let scratch = try TemporaryDirectory()
+        let harness: ServeHarness, id: String, kinds: [Timeline.Segment.Kind], starts: [Int64]
+        switch shape {
+        case .packagedMP4:
+            harness = try Self.harness(cache: cache, origin: try ServeStitchTests.mp4Origin())
+            id = try await harness.session(content: "movie.mp4")
+            (kinds, starts) = ([.content, .ad, .content], [0, 132, 204])
+        case .prerollAndMidrollOnASegmentBoundary:
+            harness = try Self.harness(cache: cache, vmap: ServeFixture.vmap(adServer:))
+            id = try await harness.session()
+            (kinds, starts) = ([.ad, .content, .ad, .content], [0, 72, 168, 240])
+        }
+        let (timeline, report) = try await Self.downloadAndVerify(harness, id: id, rendition: 0, in: scratch)
+        #expect(timeline.segments.map(\.kind) == kinds && timeline.segments.map(\.outStartFrame) == starts, "\(timeline.segments)")
+        #expect(report.verdict == .passed, "\(report.problems) \(report.notes)")
+        #expect(report.frames == timeline.output.frames && timeline.output.frames == Int64(ServeFixture.frames + 72 * (kinds.count / 2)))
+        #expect(report.segments.allSatisfy { $0.identified == $0.outEndFrame - $0.outStartFrame }, "\(report.segments)")
+        if shape == .packagedMP4 { #expect(timeline.content.path == (try ServeStitchTests.mp4Origin()) + "/movie.mp4") }
     }
 }

@@ -24,6 +24,9 @@ public enum SessionTimeline {
         /// Where the source's first picture starts after the source's start (its sound may start first).
         var firstPictureNumerator: Int64
         var firstPictureDenominator: Int64
+        /// The same in the stream's first segment: how far the stream's sound leads its picture.
+        var streamLeadNumerator: Int64
+        var streamLeadDenominator: Int64
         /// The source's frame rate (a rendition without breaks has no other).
         var rateNumerator: Int64
         var rateDenominator: Int64
@@ -85,10 +88,15 @@ public enum SessionTimeline {
         // is the source's start, and its picture may start after its sound): the nearest frame, the later on a tie.
         let firstPicture = Rational(content.firstPictureNumerator, content.firstPictureDenominator)
         let lead = max(0, (firstPicture * rate.perSecond - Rational(1, 2)).ceiling)
-        // The stream keeps that lead of the sound over the picture (each ad's segments start with the AAC encoder's
-        // priming too), and an ad's sound starts with its picture: so the output sample of an ad's first frame is that
-        // lead before the ad's own first sample.
-        let soundLead = (firstPicture * Rational(Int64(content.sampleRate))).rounded
+        // Output sample `s` is counted as the stream's frames are (`SampleClock`), from the stream's start, and the
+        // stream's sound leads its picture (an AAC encoder's priming: the content's first segment's, each ad's own):
+        // the sample of output frame `n` is heard that lead before the picture. So a content frame's sample in its
+        // source is moved by the source's lead less the stream's, and an ad, whose sound starts with its picture, is
+        // read from the stream's lead before its first sample.
+        let sampleRate = Rational(Int64(content.sampleRate))
+        let streamLead = Rational(content.streamLeadNumerator, content.streamLeadDenominator)
+        let contentShift = ((firstPicture - streamLead) * sampleRate).rounded
+        let adShift = -(streamLead * sampleRate).rounded
         let fps = rate.perSecond.fraction
         var segments: [Timeline.Segment] = []
         var frame: Int64 = 0, contentFrame: Int64 = 0
@@ -106,7 +114,7 @@ public enum SessionTimeline {
         func addContent(upTo end: Int64) {
             guard end > contentFrame else { return }
             add(.content, source: rendition.source, sourceFps: fps, break: nil, ad: nil, frames: end - contentFrame,
-                tick: contentFrame + lead, picture: full, sourceSample: clock.sample(atFrame: contentFrame))
+                tick: contentFrame + lead, picture: full, sourceSample: clock.sample(atFrame: contentFrame) + contentShift)
             contentFrame = end
         }
         for stitched in stitch.breaks {
@@ -135,7 +143,7 @@ public enum SessionTimeline {
                 let picture = PixelRect(x: 0, y: 0, width: size.width, height: size.height).fitting(aspect: aspect)
                 add(.ad, source: path, sourceFps: Rational(ad.rateNumerator, ad.rateDenominator).fraction, break: stitched.index,
                     ad: stitched.ads[a], frames: pieces.reduce(0) { $0 + $1.frames }, tick: 0, picture: Timeline.Rect(picture),
-                    sourceSample: -soundLead)
+                    sourceSample: adShift)
             }
         }
         addContent(upTo: total)
@@ -159,18 +167,20 @@ public enum SessionTimeline {
         guard bytes <= maximumScannedBytes else {
             return .failure(StitchBuildError("the rendition's segments and source are over \(maximumScannedBytes) bytes"))
         }
-        let key = SHA256.hex("timeline-content-v1|" + identity.joined(separator: "|"))
+        let key = SHA256.hex("timeline-content-v2|" + identity.joined(separator: "|"))
         let segments = rendition.segmentFiles, source = rendition.source
         return await cache.entry("timelines", key: key, as: ContentEntry.self) { _ throws(StitchBuildError) in
             do throws(MediaError) {
-                let counts = try segments.map { file throws(MediaError) in try MediaProbe.scanVideo(file).frames }
+                let scans = try segments.map { file throws(MediaError) in try MediaProbe.scanVideo(file) }
                 let scan = try MediaProbe.scanVideo(source)
                 let info = try MediaProbe.probe(source)
                 guard let size = info.bestVideo?.size, let rate = info.bestVideo?.frameRate, let first = scan.firstPicture else {
                     throw MediaError.missingStream(path: source, kind: .video)
                 }
-                return ContentEntry(segmentFrames: counts, sourceFrames: scan.frames,
+                guard let lead = scans[0].firstPicture else { throw MediaError.missingStream(path: segments[0], kind: .video) }
+                return ContentEntry(segmentFrames: scans.map(\.frames), sourceFrames: scan.frames,
                                     firstPictureNumerator: first.seconds.numerator, firstPictureDenominator: first.seconds.denominator,
+                                    streamLeadNumerator: lead.seconds.numerator, streamLeadDenominator: lead.seconds.denominator,
                                     rateNumerator: rate.perSecond.numerator, rateDenominator: rate.perSecond.denominator, width: size.width, height: size.height, sampleRate: info.bestAudio?.sampleRate ?? 48_000,
                                     channels: info.bestAudio?.channels ?? 2)
             } catch {
