@@ -19,6 +19,8 @@ public struct ServeSettings: Sendable {
     public var urlMap: URLMap?
     /// What sessions' idle time is told by.
     public var clock: any WallClock = SystemClock()
+    /// The most bytes of a rendition's segments and source read to count its frames for its timeline.
+    public var timelineScanBytes: Int64 = SessionTimeline.maximumScannedBytes
 
     public init(origin: OriginDirectory, ads: AdRequestTemplate, decisionTimeout: Duration = .seconds(3),
                 maximumSessions: Int = 100_000, sessionIdleTimeout: Duration = .seconds(4 * 3600), stitcher: BreakStitcher? = nil) {
@@ -176,9 +178,10 @@ public final class ServeResponder: HTTPResponder {
             return .error(404, "session \(session.id) has no timeline: this server stitches no ads (no --cache)").logged(session)
         }
         let stitch = await session.stitch(stitcher)
-        switch await SessionTimeline.make(session, rendition: index, stitch: stitch, cache: stitcher.cache) {
+        switch await SessionTimeline.make(session, rendition: index, stitch: stitch, cache: stitcher.cache,
+                                          maximumScannedBytes: settings.timelineScanBytes) {
         case .failure(let error):
-            return .error(500, "session \(session.id)'s timeline of rendition \(index) cannot be made: \(error)").logged(session)
+            return .error(422, "session \(session.id)'s timeline of rendition \(index) cannot be made: \(error)").logged(session)
         case .success(let timeline):
             guard let data = try? timeline.jsonData() else { return .error(500, "the timeline cannot be written as JSON").logged(session) }
             return .json(200, String(decoding: data, as: UTF8.self) + "\n", headers: [("Cache-Control", "no-store")]).logged(session)

@@ -49,7 +49,7 @@ struct ServeHarness {
     init(adsPath: String = "/vmap", decisionTimeout: Duration = .seconds(30), maximumSessions: Int = 100_000,
          limits: HTTPServerLimits = .init(), stitchCache: String? = nil, stitchWait: Duration = .seconds(600),
          adServer: LoopbackHTTPServer? = nil, origin: String? = nil, clock: (any WallClock)? = nil,
-         sessionIdleTimeout: Duration = .seconds(4 * 3600)) throws {
+         sessionIdleTimeout: Duration = .seconds(4 * 3600), timelineScanBytes: Int64? = nil) throws {
         self.origin = try origin ?? ServeFixture.origin()
         self.adServer = try adServer ?? LoopbackHTTPServer()
         let template = try AdRequestTemplate("\(self.adServer.baseURL)\(adsPath)?sid=[session.id]&ua=[session.user_agent]&ip=[session.client_ip]&genre=[player_params.genre]")
@@ -58,6 +58,7 @@ struct ServeHarness {
         var settings = ServeSettings(origin: originDirectory, ads: template, decisionTimeout: decisionTimeout,
                                      maximumSessions: maximumSessions, sessionIdleTimeout: sessionIdleTimeout, stitcher: stitcher)
         if let clock { settings.clock = clock }
+        if let timelineScanBytes { settings.timelineScanBytes = timelineScanBytes }
         responder = ServeResponder(settings: settings)
         let lines = LockedState([String]())
         accessLog = lines

@@ -25,8 +25,9 @@ import VideoPipeline
     }
 
     /// A server whose ad server answers `vmap` (the mid-roll at 5.5 s by default), every ad the moving one.
-    static func harness(cache: String, origin: String? = nil, vmap: ((URL) -> String)? = nil) throws -> ServeHarness {
-        let harness = try ServeHarness(stitchCache: cache, origin: origin)
+    static func harness(cache: String, origin: String? = nil, vmap: ((URL) -> String)? = nil,
+                        timelineScanBytes: Int64? = nil) throws -> ServeHarness {
+        let harness = try ServeHarness(stitchCache: cache, origin: origin, timelineScanBytes: timelineScanBytes)
         var document = vmap?(harness.adServer.baseURL) ?? ServeStitchTests.vmap(adServer: harness.adServer.baseURL)
         for name in ["red", "ad-pre", "ad-mid"] {
             document = document.replacingOccurrences(of: "/media/\(name).mp4", with: "/media/moving.mp4")
@@ -138,6 +139,35 @@ import VideoPipeline
         try Data(answer.body).write(to: URL(fileURLWithPath: path))
         try await download("http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/\(rendition).m3u8", to: stream)
         return (timeline, try await verify(stream, timeline: path))
+    }
+
+    @Test func aSessionWithoutAdsHasTheContentAloneInItsTimeline() async throws {
+        let cache = try ServeStitchTests.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let scratch = try TemporaryDirectory()
+        // An ad server with no ads: the VMAP's one break is empty, so the stream is the content as it is.
+        let harness = try Self.harness(cache: cache, vmap: { _ in
+            #"<vmap:VMAP xmlns:vmap="http://www.iab.net/videosuite/vmap" version="1.0"></vmap:VMAP>"#
+        })
+        let id = try await harness.session()
+        let (timeline, report) = try await Self.downloadAndVerify(harness, id: id, rendition: 1, in: scratch)
+        #expect(timeline.segments.map(\.kind) == [.content] && timeline.output.frames == Int64(ServeFixture.frames))
+        #expect(timeline.output.width == 320 && timeline.output.fps == "24/1")
+        #expect(report.verdict == .passed, "\(report.problems) \(report.notes)")
+    }
+
+    @Test func aRenditionOverTheScanBoundHasNoTimeline() async throws {
+        let cache = try ServeStitchTests.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        // The origin's renditions are about 400 KiB and 800 KiB of segments: neither is counted within 64 KiB.
+        let harness = try Self.harness(cache: cache, timelineScanBytes: 64 << 10)
+        let id = try await harness.session()
+        let answer = try await harness.request("GET", "/v1/sessions/\(id)/0.timeline.json")
+        #expect(answer.status == 422)
+        let message = (harness.json(answer)["error"] as? [String: Any])?["message"] as? String ?? ""
+        #expect(message.contains("over the 65536 read to count its frames") && !message.contains("\n"), "\(message)")
+        // Nothing was read: the cache holds no count of its frames.
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: cache + "/timelines")) ?? []).filter { !$0.hasPrefix(".") }.isEmpty)
     }
 
     /// The other shapes a session's stream takes: MP4 content packaged by the server (the timeline names the MP4),

@@ -12,8 +12,9 @@ import VideoPipeline
 /// the segments the stream serves (each segment's packets, read once and kept in the cache), so a cut's frame is
 /// the window's first frame plus the frames of the piece before it.
 public enum SessionTimeline {
-    /// The most bytes of segments and source read to count a rendition's frames (as much as an MP4 packaged).
-    static let maximumScannedBytes: Int64 = 8 << 30
+    /// The most bytes of segments and source read to count a rendition's frames (as much as an MP4 packaged), by
+    /// default (`ServeSettings.timelineScanBytes`).
+    public static let maximumScannedBytes: Int64 = 8 << 30
 
     /// What the cache keeps of a rendition's content for its timeline (no files).
     struct ContentEntry: StitchCacheEntry {
@@ -48,13 +49,13 @@ public enum SessionTimeline {
 
     /// Rendition `index`'s timeline, for a session whose breaks are `stitch`.
     ///
-    /// - Returns: the timeline, or why it cannot be made, in one line (a source that cannot be read, segments over
-    ///   `maximumScannedBytes`, segments whose frames are not the source's).
-    static func make(_ session: ServeSession, rendition index: Int, stitch: SessionStitch,
-                     cache: StitchCache) async -> Result<Timeline, StitchBuildError> {
+    /// - Returns: the timeline, or why it cannot be made, in one line (a source that cannot be read, segments and
+    ///   source over `maximumScannedBytes`, segments whose frames are not the source's).
+    static func make(_ session: ServeSession, rendition index: Int, stitch: SessionStitch, cache: StitchCache,
+                     maximumScannedBytes: Int64) async -> Result<Timeline, StitchBuildError> {
         let rendition = session.content.renditions[index]
         let content: ContentEntry
-        switch await contentEntry(rendition, cache: cache) {
+        switch await contentEntry(rendition, cache: cache, maximumScannedBytes: maximumScannedBytes) {
         case .success(let entry): content = entry
         case .failure(let error): return .failure(error)
         }
@@ -156,7 +157,8 @@ public enum SessionTimeline {
     }
 
     /// The rendition's segments and source, counted once per change of their files and kept in the cache.
-    private static func contentEntry(_ rendition: OriginContent.Rendition, cache: StitchCache) async -> Result<ContentEntry, StitchBuildError> {
+    private static func contentEntry(_ rendition: OriginContent.Rendition, cache: StitchCache,
+                                     maximumScannedBytes: Int64) async -> Result<ContentEntry, StitchBuildError> {
         let files = rendition.segmentFiles + [rendition.source]
         var identity: [String] = [], bytes: Int64 = 0
         for file in files {
@@ -165,7 +167,7 @@ public enum SessionTimeline {
             identity.append("\(file):\(stamp.size):\(stamp.modified.tv_sec).\(stamp.modified.tv_nsec)")
         }
         guard bytes <= maximumScannedBytes else {
-            return .failure(StitchBuildError("the rendition's segments and source are over \(maximumScannedBytes) bytes"))
+            return .failure(StitchBuildError("its segments and source are \(bytes) bytes, over the \(maximumScannedBytes) read to count its frames"))
         }
         let key = SHA256.hex("timeline-content-v2|" + identity.joined(separator: "|"))
         let segments = rendition.segmentFiles, source = rendition.source
