@@ -117,7 +117,7 @@ import VideoPipeline
         }
     }
 
-    @Test func aTimelineOfAnUnknownSessionOrRenditionIsNotFound() async throws {
+    @Test func aTimelineOfAnUnknownSessionOrRenditionOrOfAServerWithoutACacheIsNotFound() async throws {
         let cache = try ServeStitchTests.temporaryCache()
         defer { try? FileManager.default.removeItem(atPath: cache) }
         let harness = try Self.harness(cache: cache)
@@ -128,6 +128,11 @@ import VideoPipeline
             let answer = try await harness.request("GET", "/v1/sessions/\(id)/\(name)")
             #expect(answer.status == 404, "\(name): \(answer.status)")
         }
+        // A server that stitches nothing (no --cache) has no timelines.
+        let plain = try ServeHarness()
+        let plainID = try await plain.session()
+        let answer = try await plain.request("GET", "/v1/sessions/\(plainID)/0.timeline.json")
+        #expect(answer.status == 404 && answer.text.contains("no --cache"), "\(answer.status) \(answer.text)")
     }
 
     /// Downloads rendition `rendition` of session `id` and verifies it against its timeline.
