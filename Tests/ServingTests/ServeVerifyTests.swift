@@ -178,7 +178,7 @@ import VideoPipeline
     /// The other shapes a session's stream takes: MP4 content packaged by the server (the timeline names the MP4),
     /// and a pre-roll with a mid-roll on a segment's first frame, an IDR (the ads first, the cut copying both sides).
     enum Shape: String, CaseIterable, Sendable {
-        case packagedMP4, prerollAndMidrollOnASegmentBoundary
+        case packagedMP4, fmp4Renditions, prerollAndMidrollOnASegmentBoundary
     }
 
     @Test(arguments: Shape.allCases)
@@ -191,6 +191,10 @@ import VideoPipeline
         case .packagedMP4:
             harness = try Self.harness(cache: cache, origin: try ServeStitchTests.mp4Origin())
             id = try await harness.session(content: "movie.mp4")
+            (kinds, starts) = ([.content, .ad, .content], [0, 132, 204])
+        case .fmp4Renditions:
+            harness = try Self.harness(cache: cache, origin: try ServeStitchTests.fmp4Origin())
+            id = try await harness.session(content: "index.m3u8")
             (kinds, starts) = ([.content, .ad, .content], [0, 132, 204])
         case .prerollAndMidrollOnASegmentBoundary:
             harness = try Self.harness(cache: cache, vmap: ServeFixture.vmap(adServer:))

@@ -139,7 +139,7 @@ public enum SessionTimeline {
             addContent(upTo: cut)
             for (a, pieces) in splice.ads.enumerated() where stitched.adMedia.indices.contains(a) {
                 let path = stitched.adMedia[a]
-                guard let ad = ads[path] else { continue }
+                guard let ad = ads[path] else { return .failure(StitchBuildError("the ad \((path as NSString).lastPathComponent) was not read")) }
                 let aspect = Rational(ad.aspectNumerator, ad.aspectDenominator)
                 let picture = PixelRect(x: 0, y: 0, width: size.width, height: size.height).fitting(aspect: aspect)
                 add(.ad, source: path, sourceFps: Rational(ad.rateNumerator, ad.rateDenominator).fraction, break: stitched.index,
