@@ -79,7 +79,7 @@ let package = Package(
         .target(name: "LoopbackServer", dependencies: ["MediaCore"], path: "Tests/Support/LoopbackServer"),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "LoopbackServer"]),
         .testTarget(name: "HTTPServingTests", dependencies: ["HTTPServing", "Networking", "MediaCore", "LoopbackServer"]),
-        .testTarget(name: "ServingTests", dependencies: ["Serving", "HTTPServing", "AdPlayback", "Networking", "MediaCore", "VideoPipeline", "LoopbackServer"]),
+        .testTarget(name: "ServingTests", dependencies: ["Serving", "HTTPServing", "AdPlayback", "Networking", "MediaCore", "VideoPipeline", "Verification", "LoopbackServer"]),
         .testTarget(name: "VideoPipelineTests", dependencies: ["VideoPipeline", "MediaCore"]),
         // The media-free tests link no FFmpeg library (they may run the ffmpeg tool to make an image).
         .testTarget(name: "AdSideTests", dependencies: ["AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "Networking", "LoopbackServer"], exclude: ["Fixtures"]),

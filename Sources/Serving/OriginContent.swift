@@ -26,6 +26,9 @@ public struct OriginContent: Sendable {
         /// the origin's files, `/v1/cache/packaged/…` for an MP4's segments packaged by the server.
         public var segmentURLs: [String]
         public var mapURL: String?
+        /// The local file whose pictures and sound the segments carry, for a reader that takes one file: the
+        /// rendition's media playlist under the origin, or the MP4 the server packaged (a session's timeline names it).
+        public var source: String
     }
 
     /// The content's length (the first rendition's; renditions of one VOD agree).
@@ -156,7 +159,7 @@ public struct OriginReader: Sendable {
         return OriginContent.Rendition(bandwidth: bandwidth, averageBandwidth: a["AVERAGE-BANDWIDTH"].flatMap { Int($0) },
                                        resolution: resolution, codecs: a["CODECS"], frameRate: a["FRAME-RATE"],
                                        playlist: playlist, segmentFiles: files, mapFile: mapFile,
-                                       segmentURLs: files.map(originURL), mapURL: mapFile.map(originURL))
+                                       segmentURLs: files.map(originURL), mapURL: mapFile.map(originURL), source: file)
     }
 
     /// `/v1/origin/` and the file's path under the origin, each name percent-encoded.

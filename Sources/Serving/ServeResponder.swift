@@ -19,6 +19,8 @@ public struct ServeSettings: Sendable {
     public var urlMap: URLMap?
     /// What sessions' idle time is told by.
     public var clock: any WallClock = SystemClock()
+    /// The most bytes of a rendition's segments and source read to count its frames for its timeline.
+    public var timelineScanBytes: Int64 = SessionTimeline.maximumScannedBytes
 
     public init(origin: OriginDirectory, ads: AdRequestTemplate, decisionTimeout: Duration = .seconds(3),
                 maximumSessions: Int = 100_000, sessionIdleTimeout: Duration = .seconds(4 * 3600), stitcher: BreakStitcher? = nil) {
@@ -39,6 +41,7 @@ public struct ServeSettings: Sendable {
 /// - `GET /v1/guided/PATH/N.m3u8?breaks=D&session=ID` → a guided session's primary media playlist, the same for every
 ///   viewer (cacheable); `GET /v1/sessions/ID/assets/B.json` → break `B`'s asset list, decided for the viewer;
 ///   `GET /v1/sessions/ID/assets/B/A/master.m3u8`, `…/R.m3u8` → ad `A` as an asset
+/// - `GET /v1/sessions/ID/N.timeline.json` → rendition `N`'s stream as a timeline for `pipctl verify --sources`
 /// - `GET /v1/origin/PATH` → a segment of the content, as it is (cacheable for a day)
 /// - `GET /v1/cache/cuts/KEY/NAME`, `GET /v1/cache/ads/KEY/NAME` → a cut piece or a conditioned ad's segment, the
 ///   same for every viewer (content-addressed, cacheable for a day)
@@ -88,7 +91,8 @@ public final class ServeResponder: HTTPResponder {
         case ("v1", "sessions") where path.count == 2:
             return await only("POST") { await createSession(request) }.named("session")
         case ("v1", "sessions") where path.count == 4:
-            let name = path[3] == "master.m3u8" ? "multivariant" : path[3] == "tracking" ? "tracking" : "media_playlist"
+            let name = path[3] == "master.m3u8" ? "multivariant" : path[3] == "tracking" ? "tracking"
+                : path[3].hasSuffix(".timeline.json") ? "timeline" : "media_playlist"
             return await only("GET") { await sessionResource(id: path[2], name: path[3]) }.named(name)
         case ("v1", "sessions") where path.count == 5 && path[3] == "assets":
             return await only("GET") { await assetList(id: path[2], name: path[4]) }.named("asset_list")
@@ -184,6 +188,8 @@ public final class ServeResponder: HTTPResponder {
                 ? SessionStitch(breaks: [], notes: ["a guided session: each break is an interstitial, its ads in its asset list"])
                 : await session.stitch(settings.stitcher)
             return .json(200, SessionPlaylists.tracking(session, ads, stitch), headers: [("Cache-Control", "no-store")]).logged(session)
+        case _ where name.hasSuffix(".timeline.json"):
+            return await timeline(session, name: name)
         default:
             guard session.mode == .stitched, name.hasSuffix(".m3u8"), let index = Int(name.dropLast(5)), String(index) == name.dropLast(5),
                   session.content.renditions.indices.contains(index) else {
@@ -194,6 +200,27 @@ public final class ServeResponder: HTTPResponder {
                 return .error(404, "session \(id) has no \(name.excerpt)")
             }
             return playlist(text).logged(session)
+        }
+    }
+
+    /// `/v1/sessions/ID/N.timeline.json`: what rendition `N`'s stitched stream shows, frame by frame, in the format
+    /// `pipctl render` writes and `pipctl verify --sources` reads (`SessionTimeline`).
+    private func timeline(_ session: ServeSession, name: String) async -> HTTPServerResponse {
+        let number = name.dropLast(".timeline.json".count)
+        guard let index = Int(number), String(index) == number, session.content.renditions.indices.contains(index) else {
+            return .error(404, "session \(session.id) has no \(name.excerpt)").logged(session)
+        }
+        guard let stitcher = settings.stitcher else {
+            return .error(404, "session \(session.id) has no timeline: this server stitches no ads (no --cache)").logged(session)
+        }
+        let stitch = await session.stitch(stitcher)
+        switch await SessionTimeline.make(session, rendition: index, stitch: stitch, cache: stitcher.cache,
+                                          maximumScannedBytes: settings.timelineScanBytes) {
+        case .failure(let error):
+            return .error(422, "session \(session.id)'s timeline of rendition \(index) cannot be made: \(error)").logged(session)
+        case .success(let timeline):
+            guard let data = try? timeline.jsonData() else { return .error(500, "the timeline cannot be written as JSON").logged(session) }
+            return .json(200, String(decoding: data, as: UTF8.self) + "\n", headers: [("Cache-Control", "no-store")]).logged(session)
         }
     }
 

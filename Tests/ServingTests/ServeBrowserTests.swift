@@ -28,7 +28,12 @@ import Testing
     /// The player's page, served from a loopback origin of its own (not the server's): every request the player
     /// makes to `serve` is cross-origin, so the session's `POST` (with its CORS preflight), the playlists, the
     /// 302 of each ad segment and the segments it leads to all go through the browser's CORS checks.
-    static func page(server: Int) -> String {
+    ///
+    /// - Parameters:
+    ///   - rate: how fast it plays;
+    ///   - onMetadata: script run once the player has the stream's metadata (`player` and `tech` are in scope);
+    ///   - onTime: script run at each `timeupdate`, after the time is noted (`player` and `tech` are in scope).
+    static func page(server: Int, rate: Int = playbackRate, onMetadata: String = "", onTime: String = "") -> String {
         """
         <!doctype html><html><head><script src="/video.min.js"></script></head><body>
         <video id="v" class="video-js" muted playsinline width="640" height="360"></video><script>
@@ -37,7 +42,7 @@ import Testing
         const report = (r) => {
           if (reported) return;
           reported = true;
-          r.seen = seen; r.frames = frames; r.sessionId = sessionId; r.player = player_;
+          r.seen = seen; r.frames = frames; r.sessionId = sessionId; r.player = player_; r.extra = window.extra || null;
           try {  // for the failure message: what the element holds and how many pictures it showed
             const el = player.tech(true).el(), b = el.buffered, q = el.getVideoPlaybackQuality();
             r.buffered = []; for (let i = 0; i < b.length; i++) r.buffered.push([b.start(i), b.end(i)]);
@@ -50,24 +55,25 @@ import Testing
         // overrideNative, a Chromium that plays HLS itself would be the player, and VHS never run.
         const player = videojs("v", {muted: true, autoplay: true, html5: {hls: {overrideNative: true},
                                      nativeAudioTracks: false, nativeVideoTracks: false}});
-        player.on("timeupdate", () => seen.push(player.currentTime()));
+        player.on("timeupdate", () => { seen.push(player.currentTime()); const tech = player.tech(true); \(onTime) });
         player.on("error", () => { const e = player.error(); report({error: e ? e.code + ": " + e.message : "error", ended: false}); });
         player.on("ended", () => report({error: null, ended: true, duration: player.duration(), currentTime: player.currentTime()}));
-        // Each picture the browser presents: its media time and the mean colour of the middle of the picture.
+        // Each picture the browser presents: its media time, the mean colour of the middle of the picture and its width.
         const canvas = document.createElement("canvas"), context = canvas.getContext("2d", {willReadFrequently: true});
         canvas.width = 32; canvas.height = 18;
         const sample = (video) => video.requestVideoFrameCallback((now, frame) => {
           context.drawImage(video, 0, 0, 32, 18);
           const pixels = context.getImageData(10, 0, 12, 18).data, mean = [0, 0, 0];
           for (let i = 0; i < pixels.length; i += 4) for (let c = 0; c < 3; c++) mean[c] += pixels[i + c] / (pixels.length / 4);
-          frames.push([frame.mediaTime].concat(mean.map(Math.round)));
+          frames.push([frame.mediaTime].concat(mean.map(Math.round), [frame.width]));
           sample(video);
         });
         player.on("loadedmetadata", () => {
           const tech = player.tech(true);
-          player.playbackRate(\(playbackRate));
+          player.playbackRate(\(rate));
           // Who plays: VHS over Media Source Extensions (a blob: source), not the browser's own HLS.
           player_ = {source: tech.el().currentSrc, vhs: !!tech.hls};
+          \(onMetadata)
           sample(tech.el());
           // A failure detector, not a clock the test waits on: a player whose clock has not moved for 60 s has
           // stalled for good (a refused segment makes VHS retry for ever), and says so rather than leave the test
@@ -89,14 +95,13 @@ import Testing
         """
     }
 
-    @Test(.enabled(if: canPlay, "needs Debian's chromium and js.videojs's video.min.js (scripts/setup --for-tests)"))
-    func videoJSPlaysAStitchedSessionToItsEnd() async throws {
-        let cache = try ServeStitchTests.temporaryCache()
-        defer { try? FileManager.default.removeItem(atPath: cache) }
-        let harness = try ServeStitchTests.harness(cache: cache)
+    /// Plays `page` (made for `harness`'s server) in headless Chromium, from a loopback site of its own, and returns
+    /// what the page reported: it reports once, when the player ends or fails (the event waited for; 300 s is a
+    /// safety net).
+    static func play(_ harness: ServeHarness, page: String) async throws -> [String: Any] {
         let site = try LoopbackHTTPServer()
         defer { site.stop() }
-        site.route("/play.html", .init(contentType: "text/html", body: Data(Self.page(server: harness.port).utf8)))
+        site.route("/play.html", .init(contentType: "text/html", body: Data(page.utf8)))
         site.route("/video.min.js", .file(URL(fileURLWithPath: try #require(Self.videoJS)), contentType: "text/javascript"))
         site.route("/result", .init(contentType: "text/plain", body: Data("ok".utf8)))
         let profile = try TemporaryDirectory()
@@ -112,14 +117,21 @@ import Testing
             browser.terminate()
             browser.waitUntilExit()
         }
-        // The page's report is a request to /result: the event waited for (300 s is a safety net).
         let deadline = ContinuousClock.now + .seconds(300)
         while site.requests(for: "/result").isEmpty, browser.isRunning, ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
         let request = try #require(site.requests(for: "/result").first, "the page reported nothing (chromium running: \(browser.isRunning))")
         let json = try #require(String(request.target.dropFirst("/result?".count)).removingPercentEncoding)
-        let played = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+    }
+
+    @Test(.enabled(if: canPlay, "needs Debian's chromium and js.videojs's video.min.js (scripts/setup --for-tests)"))
+    func videoJSPlaysAStitchedSessionToItsEnd() async throws {
+        let cache = try ServeStitchTests.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let harness = try ServeStitchTests.harness(cache: cache)
+        let played = try await Self.play(harness, page: Self.page(server: harness.port))
 
         #expect(played["error"] is NSNull, "\(played)")
         #expect(played["ended"] as? Bool == true)
@@ -137,7 +149,7 @@ import Testing
         // for up to 3 s after an EXT-X-DISCONTINUITY that follows a segment with B-frames, while the sound and the
         // clock go on (ffmpeg's own segments with a DISCONTINUITY tag between them do the same): the server
         // conditions ads without B-frames, and with them this player showed 3 pictures of the 60 after the ad.
-        let frames = try #require(played["frames"] as? [[Double]]).filter { $0.count == 4 }
+        let frames = try #require(played["frames"] as? [[Double]]).filter { $0.count == 5 }
         func red(_ f: [Double]) -> Bool { f[1] > 150 && f[2] < 70 && f[3] < 70 }
         let slack = 2.0 / 24
         let inAd = frames.filter { $0[0] > 5.5 + slack && $0[0] < 8.5 - slack }
@@ -156,5 +168,90 @@ import Testing
             #expect(beacons.filter { $0.event == event }.count == 1, "\(event): \(beacons.map(\.event))")
         }
         #expect(beacons.allSatisfy { $0.request.headers["x-device-user-agent"]?.contains("Chrome") == true })
+    }
+
+    /// Script for `page`: VHS plays only the larger rendition, then, once the clock is half a second into the ad, only
+    /// the smaller one (`representations()`, each with `enabled(bool)`: the new one enabled before the old one is
+    /// disabled, so one is always left), noting when it switched in `window.extra`.
+    static let switchOnMetadata = """
+        window.only = (i) => {
+          const all = tech.hls.representations().slice().sort((a, b) => b.bandwidth - a.bandwidth);
+          all[i].enabled(true);
+          all.forEach((r, j) => { if (j !== i) r.enabled(false); });
+        };
+        window.extra = {representations: tech.hls.representations().map((r) => [r.width, r.height, r.bandwidth]), switchedAt: null};
+        only(0);
+        """
+    static let switchOnTime = """
+        if (window.extra && window.extra.switchedAt === null && player.currentTime() >= 6) {
+          window.extra.switchedAt = player.currentTime();
+          only(1);
+        }
+        """
+
+    @Test(.enabled(if: canPlay, "needs Debian's chromium and js.videojs's video.min.js (scripts/setup --for-tests)"))
+    func videoJSSwitchesBetweenTwoRenditionsInsideTheAdAndPlaysBothCleanly() async throws {
+        let cache = try ServeStitchTests.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let harness = try ServeStitchTests.harness(cache: cache)
+        // At normal speed: a starved page notes the time late, and the switch must still come inside the ad.
+        let played = try await Self.play(harness, page: Self.page(server: harness.port, rate: 1, onMetadata: Self.switchOnMetadata,
+                                                                  onTime: Self.switchOnTime))
+        #expect(played["error"] is NSNull, "\(played)")
+        #expect(played["ended"] as? Bool == true)
+        let player = played["player"] as? [String: Any]
+        #expect(player?["vhs"] as? Bool == true, "played by \(player ?? [:])")
+        let duration = try #require(played["duration"] as? Double, "\(played)")
+        #expect(abs(duration - 11) <= 2.0 / 24, "duration \(duration)")
+        let extra = try #require(played["extra"] as? [String: Any], "\(played)")
+        #expect((extra["representations"] as? [[Double]])?.map { $0[0] }.sorted() == [320, 640], "\(extra)")
+        // The switch came inside the ad (5.5 s to 8.5 s), with time left to show the other rendition's ad.
+        let switchedAt = try #require(extra["switchedAt"] as? Double, "never switched: \(extra)")
+        #expect(switchedAt > 5.5 && switchedAt < 8, "switched at \(switchedAt)")
+
+        // What the browser showed, in the order it showed them: the larger rendition's pictures, then from the switch
+        // on the smaller one's, with no picture of the larger after the first of the smaller (VHS drops what it
+        // buffered and fetches the other rendition from the clock's time; in runs here the first smaller picture came
+        // within two frames of the switch); the red ad in both sizes between 5.5 s and 8.5 s, never before it nor
+        // after it, and the content after it.
+        let frames = try #require(played["frames"] as? [[Double]]).filter { $0.count == 5 }
+        func red(_ f: [Double]) -> Bool { f[1] > 150 && f[2] < 70 && f[3] < 70 }
+        let slack = 2.0 / 24
+        let widths = frames.map { Int($0[4]) }
+        let firstSmall = try #require(widths.firstIndex(of: 320), "no picture of the smaller rendition: \(widths)")
+        #expect(firstSmall > 0 && widths[..<firstSmall].allSatisfy { $0 == 640 } && widths[firstSmall...].allSatisfy { $0 == 320 },
+                "widths in the order shown: \(frames.map { [$0[0], $0[4]] })")
+        #expect(abs(frames[firstSmall][0] - switchedAt) < 0.5, "the first smaller picture at \(frames[firstSmall][0]) s, the switch at \(switchedAt) s")
+        let inAd = frames.filter { $0[0] > 5.5 + slack && $0[0] < 8.5 - slack }
+        let before = frames.filter { $0[0] < 5.5 - slack }, after = frames.filter { $0[0] > 8.5 + slack }
+        #expect(inAd.allSatisfy(red), "in the ad: \(inAd)")
+        #expect(inAd.contains { $0[4] == 640 } && inAd.contains { $0[4] == 320 }, "the ad in both sizes: \(inAd.map { [$0[0], $0[4]] })")
+        #expect(before.count >= 6 && !before.contains(where: red), "before the ad: \(before)")
+        #expect(after.count >= 6 && !after.contains(where: red), "after the ad: \(after)")
+
+        // The server's log: the player fetched content and ad segments of both renditions, each ad segment through
+        // this session's URL and its 302 to that rendition's own conditioned ad.
+        let id = try #require(played["sessionId"] as? String)
+        let answered = Set(harness.answeredPaths())
+        var conditioned: Set<String> = []
+        for rendition in 0..<2 {
+            let playlist = try await harness.request("GET", "/v1/sessions/\(id)/\(rendition).m3u8")
+            let uris = ServeStitchTests.segments(playlist.text).map(\.uri)
+            let ads = uris.filter { $0.hasPrefix("/v1/sessions/\(id)/ads/\(rendition)/") }
+            let content = uris.filter { !$0.hasPrefix("/v1/sessions/") }
+            #expect(ads.contains { answered.contains($0) }, "no ad segment of rendition \(rendition) fetched: \(answered.sorted())")
+            #expect(content.contains { answered.contains($0) }, "no content segment of rendition \(rendition) fetched: \(answered.sorted())")
+            for ad in ads.prefix(1) {
+                let redirect = try await harness.request("GET", ad)
+                let location = try #require(redirect.headers["location"], "\(ad): \(redirect.status)")
+                conditioned.insert(String(location[..<(location.lastIndex(of: "/") ?? location.endIndex)]))
+            }
+        }
+        // Each rendition's ad is its own conditioning, and the player fetched both.
+        #expect(conditioned.count == 2 && conditioned.allSatisfy { key in answered.contains { $0.hasPrefix(key + "/") } },
+                "\(conditioned) against \(answered.sorted())")
+        // However many renditions the ad was fetched from, each beacon went out once.
+        let beacons = try await ServeStitchTests.waitForBeacons(harness.adServer, count: ServeStitchTests.beaconEvents.count)
+        #expect(beacons.map(\.event).sorted() == ServeStitchTests.beaconEvents.sorted())
     }
 }

@@ -40,6 +40,8 @@ struct ServeHarness {
     let responder: ServeResponder
     let adServer: LoopbackHTTPServer
     let origin: String
+    /// The server's access log, one JSON line per request, in the order requests ended.
+    let accessLog: LockedState<[String]>
 
     /// - Parameters:
     ///   - stitchCache: the cache directory of a server that stitches its breaks (none when `nil`);
@@ -47,7 +49,7 @@ struct ServeHarness {
     init(adsPath: String = "/vmap", decisionTimeout: Duration = .seconds(30), maximumSessions: Int = 100_000,
          limits: HTTPServerLimits = .init(), stitchCache: String? = nil, stitchWait: Duration = .seconds(600),
          adServer: LoopbackHTTPServer? = nil, origin: String? = nil, clock: (any WallClock)? = nil,
-         sessionIdleTimeout: Duration = .seconds(4 * 3600)) throws {
+         sessionIdleTimeout: Duration = .seconds(4 * 3600), timelineScanBytes: Int64? = nil) throws {
         self.origin = try origin ?? ServeFixture.origin()
         self.adServer = try adServer ?? LoopbackHTTPServer()
         let template = try AdRequestTemplate("\(self.adServer.baseURL)\(adsPath)?sid=[session.id]&ua=[session.user_agent]&ip=[session.client_ip]&genre=[player_params.genre]")
@@ -56,11 +58,25 @@ struct ServeHarness {
         var settings = ServeSettings(origin: originDirectory, ads: template, decisionTimeout: decisionTimeout,
                                      maximumSessions: maximumSessions, sessionIdleTimeout: sessionIdleTimeout, stitcher: stitcher)
         if let clock { settings.clock = clock }
+        if let timelineScanBytes { settings.timelineScanBytes = timelineScanBytes }
         responder = ServeResponder(settings: settings)
-        server = try HTTPServer(host: "127.0.0.1", port: 0, limits: limits, responder: responder, log: { _ in })
+        let lines = LockedState([String]())
+        accessLog = lines
+        server = try HTTPServer(host: "127.0.0.1", port: 0, limits: limits, responder: responder, log: { line in
+            lines.withLock { $0.append(line) }
+        })
     }
 
     var port: Int { server.port }
+
+    /// The paths of the requests answered (a status under 400), from the access log.
+    func answeredPaths() -> [String] {
+        accessLog.withLock { $0 }.compactMap { line in
+            guard let entry = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let status = entry["status"] as? Int, status < 400 else { return nil }
+            return entry["path"] as? String
+        }
+    }
 
     func request(_ method: String, _ target: String, headers: [String: String] = [:], body: String? = nil) async throws -> RawResponse {
         try await RawHTTPConnection.request(port: port, method, target, headers: headers, body: body)

@@ -296,8 +296,9 @@ import VideoPipeline
         }
     }
 
-    @Test func anFMP4OriginIsServedAsMPEGTSAndItsBreakCutAtTheFrame() async throws {
-        let origin = try TestFixtures.directory(for: "serve-fmp4-origin-v1") { directory in
+    /// An fMP4 HLS origin made by the ffmpeg tool: `index.m3u8`, `init.mp4` and segments of 4 s, 8 s at 24 fps.
+    static func fmp4Origin() throws -> String {
+        try TestFixtures.directory(for: "serve-fmp4-origin-v1") { directory in
             _ = try FFmpegCommandLine.run([
                 "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=24:duration=8",
                 "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=8",
@@ -307,6 +308,10 @@ import VideoPipeline
                 "-hls_segment_filename", directory + "/seg%d.m4s", directory + "/index.m3u8",
             ])
         }
+    }
+
+    @Test func anFMP4OriginIsServedAsMPEGTSAndItsBreakCutAtTheFrame() async throws {
+        let origin = try Self.fmp4Origin()
         let cache = try Self.temporaryCache()
         defer { try? FileManager.default.removeItem(atPath: cache) }
         let harness = try ServeHarness(stitchCache: cache, origin: origin)

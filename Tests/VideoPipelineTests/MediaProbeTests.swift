@@ -31,4 +31,20 @@ struct MediaProbeTests {
         #expect(video.sampleAspectRatio == Rational(64, 45))
         #expect(video.displayAspect == Rational(16, 9))
     }
+
+    /// An MPEG-TS whose sound starts with the AAC encoder's priming: the picture starts those 1,024 samples after the
+    /// file's start (the earliest of its streams'), as the ffmpeg tool muxes it; the scan's `end` counts from there too.
+    @Test func aVideoScanTellsWhereTheFirstPictureStartsAfterTheFilesStart() throws {
+        let dir = TemporaryDirectory()
+        try FFmpegTool.ffmpeg("-f", "lavfi", "-i", "testsrc2=size=160x90:rate=24:duration=1",
+                              "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=1",
+                              "-c:v", "libx264", "-bf", "0", "-c:a", "aac", "-shortest", "-y", dir.path("clip.ts"))
+        let scan = try MediaProbe.scanVideo(dir.path("clip.ts"))
+        #expect(scan.frames == 24)
+        #expect(scan.firstPicture == MediaDuration(seconds: Rational(1024, 48_000)))
+        #expect(scan.end == MediaDuration(seconds: Rational(1024, 48_000) + Rational(1)))
+        // An MP4 skips the priming (its edit list): the picture starts with the file.
+        try FFmpegTool.makeClip(dir.path("clip.mp4"), seconds: 1)
+        #expect(try MediaProbe.scanVideo(dir.path("clip.mp4")).firstPicture == MediaDuration(seconds: .zero))
+    }
 }

@@ -45,7 +45,7 @@ struct MP4Packager: Sendable {
         }
         switch built {
         case .success(let entry):
-            return rendition(entry, key: key, shown: shown, keeping: nil).map { OriginContent(path: path, renditions: [$0]) }
+            return rendition(entry, key: key, shown: shown, keeping: nil, source: file).map { OriginContent(path: path, renditions: [$0]) }
         case .failure(let error):
             return .failure(.unusable(error.description))
         }
@@ -89,7 +89,7 @@ struct MP4Packager: Sendable {
             }
             switch built {
             case .success(let entry):
-                switch rendition(entry, key: key, shown: shown, keeping: original) {
+                switch rendition(entry, key: key, shown: shown, keeping: original, source: original.source) {
                 case .success(let made): result.renditions[r] = made
                 case .failure(let error): return .failure(error)
                 }
@@ -135,8 +135,8 @@ struct MP4Packager: Sendable {
     }
 
     /// The rendition the packaged `entry` makes; `keeping` gives the attributes of the rendition it stands for.
-    private func rendition(_ entry: Entry, key: String, shown: String,
-                           keeping original: OriginContent.Rendition?) -> Result<OriginContent.Rendition, OriginContentError> {
+    private func rendition(_ entry: Entry, key: String, shown: String, keeping original: OriginContent.Rendition?,
+                           source: String) -> Result<OriginContent.Rendition, OriginContentError> {
         let rate = Rational(entry.rateNumerator, entry.rateDenominator)
         let directory = cache.path("packaged", key)
         let segments = entry.segments.map { HLSMediaPlaylist.Segment(uri: $0.file.name, duration: Rational($0.frames) / rate) }
@@ -156,6 +156,6 @@ struct MP4Packager: Sendable {
             codecs: original?.codecs ?? entry.codecs.joined(separator: ","),
             frameRate: original?.frameRate ?? String(format: "%.3f", rate.doubleValue), playlist: playlist,
             segmentFiles: entry.segments.map { directory + "/" + $0.file.name }, mapFile: nil,
-            segmentURLs: entry.segments.map { "/v1/cache/packaged/\(key)/\($0.file.name)" }, mapURL: nil))
+            segmentURLs: entry.segments.map { "/v1/cache/packaged/\(key)/\($0.file.name)" }, mapURL: nil, source: source))
     }
 }

@@ -25,6 +25,9 @@ public struct StitchedBreak: Sendable {
     public var renditions: [RenditionSplice]
     /// The ads played, by their index in the decided break.
     public var ads: [Int]
+    /// Each played ad's media file as it was conditioned (the cache's download, or a `--url-map` file), in the
+    /// order of `ads`: what a session's timeline names as its source.
+    public var adMedia: [String]
 }
 
 /// One break in one rendition.
@@ -234,7 +237,7 @@ public struct BreakStitcher: Sendable {
             case .failure(let error): notes.append("break \(index) ad \(a): \(error)")
             }
         }
-        guard !adFiles.isEmpty else { return .success((StitchedBreak(index: index, position: adBreak.position, renditions: [], ads: []), notes)) }
+        guard !adFiles.isEmpty else { return .success((StitchedBreak(index: index, position: adBreak.position, renditions: [], ads: [], adMedia: []), notes)) }
         let target: Double?
         switch await loudnessTarget(content, media: media) {
         case .success(let found): target = found
@@ -260,7 +263,7 @@ public struct BreakStitcher: Sendable {
             }
             renditions.append(splice)
         }
-        return .success((StitchedBreak(index: index, position: adBreak.position, renditions: renditions, ads: adFiles.map(\.ad)), notes))
+        return .success((StitchedBreak(index: index, position: adBreak.position, renditions: renditions, ads: adFiles.map(\.ad), adMedia: adFiles.map(\.path)), notes))
     }
 
     /// The media file of `ad`: the local file `--url-map` names, or its network file downloaded once into the cache.

@@ -66,7 +66,7 @@ public final class StitchCache: Sendable {
         self.directory = directory
         self.limits = limits
         do {
-            for sub in ["", "/cuts", "/ads", "/packaged", "/loudness", "/media", "/locks"] {
+            for sub in ["", "/cuts", "/ads", "/packaged", "/loudness", "/timelines", "/media", "/locks"] {
                 try FileManager.default.createDirectory(atPath: directory + sub, withIntermediateDirectories: true)
             }
         } catch {

@@ -124,7 +124,7 @@ public final class MediaSource {
     static func videoDuration(input: InputFile, streamIndex: Int, origin: MediaTime) throws(MediaError) -> MediaDuration {
         if let declared = input.declaredEnd(ofStream: streamIndex, origin: origin) { return declared - origin }
         // A second opening of the file, so the scan does not move the one the decoders read.
-        let (_, end) = try InputFile(path: input.path).scanPackets(ofStream: streamIndex)
+        let (_, _, end) = try InputFile(path: input.path).scanPackets(ofStream: streamIndex)
         guard let end else { throw .noFrames(path: input.path) }
         return end - origin
     }

@@ -124,22 +124,25 @@ final class InputFile {
     }
 
     /// Demuxes the whole file and counts the packets of stream `index` (the others are discarded unread), with
-    /// the latest end (timestamp + duration) among them.
-    func scanPackets(ofStream index: Int) throws(MediaError) -> (count: Int64, end: MediaTime?) {
+    /// the earliest presentation timestamp and the latest end (timestamp + duration) among them.
+    func scanPackets(ofStream index: Int) throws(MediaError) -> (count: Int64, first: MediaTime?, end: MediaTime?) {
         discardAll(except: index)
         let timeBase = stream(index).pointee.time_base.rational ?? Rational(1, 1000)
         let packet = try Packet()
         var count: Int64 = 0
+        var first: MediaTime?
         var end: MediaTime?
         while true {
             packet.unref()
             let read = av_read_frame(context, packet.pointer)
-            if read == averrorEOF { return (count, end) }
+            if read == averrorEOF { return (count, first, end) }
             try check(read, "av_read_frame", path: path)
             let p = packet.pointer.pointee
             guard Int(p.stream_index) == index else { continue }
             count += 1
             if let pts = p.pts.timestamp {
+                let start = MediaTime(value: pts, timeBase: timeBase)
+                first = min(first ?? start, start)
                 let (sum, overflow) = pts.addingReportingOverflow(max(0, p.duration))
                 if !overflow {
                     let packetEnd = MediaTime(value: sum, timeBase: timeBase)

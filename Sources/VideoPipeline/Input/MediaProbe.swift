@@ -26,6 +26,10 @@ public enum MediaProbe {
         public var frames: Int64
         /// The end of its last frame (timestamp + duration) relative to the file's start; `nil` without timestamps.
         public var end: MediaDuration?
+        /// Where its first picture starts (the earliest presentation timestamp) relative to the file's start, which
+        /// is the earliest of all its streams': a sound that starts before the picture (an AAC encoder's priming)
+        /// puts it after zero; `nil` without timestamps.
+        public var firstPicture: MediaDuration?
     }
 
     /// Reads every packet of the file's video stream without decoding it.
@@ -34,7 +38,8 @@ public enum MediaProbe {
     public static func scanVideo(_ path: String) throws(MediaError) -> VideoScan {
         let input = try InputFile(path: path)
         guard let index = input.bestStream(.video) else { throw .missingStream(path: path, kind: .video) }
-        let (count, end) = try input.scanPackets(ofStream: index)
-        return VideoScan(frames: count, end: end.map { $0 - (input.startTime ?? .zero) })
+        let (count, first, end) = try input.scanPackets(ofStream: index)
+        let origin = input.startTime ?? .zero
+        return VideoScan(frames: count, end: end.map { $0 - origin }, firstPicture: first.map { $0 - origin })
     }
 }
