@@ -19,6 +19,8 @@ public struct ServeSettings: Sendable {
     public var urlMap: URLMap?
     /// What sessions' idle time is told by.
     public var clock: any WallClock = SystemClock()
+    /// `--trusted-proxy`: addresses (canonical IP literals) whose `X-Forwarded-For` names the viewer (`ViewerAddress`).
+    public var trustedProxies: Set<String> = []
     /// The most bytes of a rendition's segments and source read to count its frames for its timeline.
     public var timelineScanBytes: Int64 = SessionTimeline.maximumScannedBytes
 
@@ -168,7 +170,7 @@ public final class ServeResponder: HTTPResponder {
         case .failure(.notFound(let message)): return .refused(.error(404, message))
         case .failure(.unusable(let message)): return .refused(.error(422, message))
         }
-        let userAgent = request.headers["user-agent"] ?? "", client = request.clientAddress
+        let userAgent = request.headers["user-agent"] ?? "", client = ViewerAddress.of(request, trusting: settings.trustedProxies)
         guard let session = sessions.create(content: content, mode: mode, values: { id in
             AdRequestTemplate.Values(sessionID: id, userAgent: userAgent, clientIP: client, parameters: parameters)
         }, decider: decider) else {
@@ -238,7 +240,7 @@ public final class ServeResponder: HTTPResponder {
         if !events.isEmpty, ads.breaks.indices.contains(numbers[1]), ads.breaks[numbers[1]].ads.indices.contains(numbers[2]) {
             let adBreak = ads.breaks[numbers[1]], ad = adBreak.ads[numbers[2]]
             let urls = events.flatMap { event in ad.beacons.filter { $0.event == event }.flatMap(\.urls) }
-            let headers = ["X-Device-IP": request.clientAddress, "X-Device-User-Agent": SessionDecider.headerValue(request.headers["user-agent"] ?? "")]
+            let headers = ["X-Device-IP": ViewerAddress.of(request, trusting: settings.trustedProxies), "X-Device-User-Agent": SessionDecider.headerValue(request.headers["user-agent"] ?? "")]
             let adTime = pieces[..<n].reduce(Rational.zero) { $0 + $1.duration }
             var context = MacroContext(adPlayhead: MediaTime(seconds: adTime),
                                        timestamp: HLSAttributes.date(Date()), cacheBuster: String(UInt32.random(in: 10_000_000...99_999_999)))

@@ -20,6 +20,7 @@ enum ServeCommand: Command {
         var stitchWait: MediaDuration
         var urlMap: String?
         var loudness: LoudnessNormalisation
+        var trustedProxies: [String]
 
         init(_ arguments: ParsedArguments) {
             origin = arguments[ServeCommand.origin]
@@ -33,6 +34,7 @@ enum ServeCommand: Command {
             stitchWait = arguments[ServeCommand.stitchWait]
             urlMap = arguments[ServeCommand.urlMap]
             loudness = arguments[ServeCommand.loudness]
+            trustedProxies = arguments[ServeCommand.trustedProxy]
         }
     }
 
@@ -67,6 +69,10 @@ enum ServeCommand: Command {
         help: "content brings each ad's sound to the content's integrated loudness (ITU-R BS.1770-4, EBU R128; measured "
             + "once from the first rendition's segments); a number from -60 to 0 (e.g. -23) brings each ad to that "
             + "loudness in LUFS; off leaves it as it is. A static gain per ad with a true-peak limiter, as render's.")
+    static let trustedProxy = Parameter.repeating("trusted-proxy", .ipAddress, absent: "none: the connection's address is the viewer's",
+        help: "A proxy in front of the server (a load balancer, nginx, a CDN's edge) whose X-Forwarded-For names the viewer: "
+            + "for [session.client_ip] and the beacons' X-Device-IP, that header is read from its right end past every "
+            + "trusted proxy. An IPv4 or IPv6 address; repeat it for several.")
     static let threads = Parameter.option("threads", .integer(in: 1...64), default: 2,
         help: "Threads that accept, read and write connections (libmicrohttpd's pool).")
 
@@ -82,7 +88,7 @@ enum ServeCommand: Command {
             + "each break as an HLS interstitial whose asset list gives that viewer's conditioned ads. Writes one JSON "
             + "line per request on standard "
             + "output; SIGTERM or Ctrl-C finishes the requests in flight and exits 0 (docs/SERVE.md).",
-        parameters: [origin, ads, listen, decisionTimeout, maximumSessions, cache, cacheSize, stitchWait, loudness, urlMap, threads])
+        parameters: [origin, ads, listen, decisionTimeout, maximumSessions, cache, cacheSize, stitchWait, loudness, urlMap, trustedProxy, threads])
 
     /// SIGTERM and Ctrl-C end the server gracefully.
     static var catchesInterrupts: Bool { true }
@@ -107,6 +113,7 @@ enum ServeCommand: Command {
                                      decisionTimeout: .milliseconds(max(1, Int64((options.decisionTimeout.seconds * Rational(1000)).floor))),
                                      maximumSessions: options.maximumSessions, stitcher: stitcher)
             made.urlMap = urlMap
+            made.trustedProxies = Set(options.trustedProxies)
             settings = made
         } catch {
             throw CommandFailure("\(error)")
@@ -127,6 +134,16 @@ enum ServeCommand: Command {
         let inFlight = server.requestsInFlight
         await server.stop()
         context.errorOutput.write("\(context.command): \(Interrupted(signal: signal)): stopped after \(inFlight) request(s) in flight finished\n")
+    }
+}
+
+extension ArgumentValue where Value == String {
+    /// An IPv4 or IPv6 address, kept in its canonical text.
+    static var ipAddress: ArgumentValue {
+        ArgumentValue(placeholder: "ADDRESS", parse: { text throws(InvalidValue) in
+            guard let canonical = ViewerAddress.canonical(text) else { throw .not(text, "an IPv4 or IPv6 address (e.g. 10.0.0.5, ::1)") }
+            return canonical
+        }, describe: { $0 })
     }
 }
 
