@@ -60,7 +60,7 @@ public struct SessionAds: Sendable, Codable {
                           errors: result.plan.errors.map { "\($0)" })
     }
 
-    static func none(_ reason: String) -> SessionAds {
+    package static func none(_ reason: String) -> SessionAds {
         SessionAds(outcome: .noAds(reason: reason), breaks: [], errors: [])
     }
 }

@@ -33,7 +33,7 @@ public struct ServeSecret: Sendable {
 
     /// The code of `message` under this secret, for the purpose `domain` (so that a token's signature is never a
     /// record's).
-    func sign(_ domain: String, _ message: [UInt8]) -> [UInt8] {
+    package func sign(_ domain: String, _ message: [UInt8]) -> [UInt8] {
         HMACSHA256.code(Array(domain.utf8) + [0] + message, key: key)
     }
 }

@@ -10,7 +10,7 @@ import MediaCore
 package struct SessionToken: Sendable, Equatable, Codable {
     /// The longest token (a URL path segment; nginx's default header buffers take 8 KiB lines).
     package static let maximumBytes = 4096
-    static let domain = "pipctl-session-token-v1"
+    package static let domain = "pipctl-session-token-v1"
 
     /// The content's path under the origin.
     package var content: [String]
@@ -69,12 +69,12 @@ package struct SessionToken: Sendable, Equatable, Codable {
 }
 
 /// Unpadded base64url (RFC 4648 §5).
-enum Base64URL {
-    static func isDigit(_ byte: UInt8) -> Bool {
+package enum Base64URL {
+    package static func isDigit(_ byte: UInt8) -> Bool {
         (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x5F
     }
 
-    static func encode(_ bytes: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8]) -> String {
         String(Data(bytes).base64EncodedString().compactMap { character -> Character? in
             switch character {
             case "+": "-"
@@ -86,7 +86,7 @@ enum Base64URL {
     }
 
     /// The bytes of `text`, or nil when it is not unpadded base64url.
-    static func decode(_ text: ArraySlice<UInt8>) -> [UInt8]? {
+    package static func decode(_ text: ArraySlice<UInt8>) -> [UInt8]? {
         guard text.allSatisfy(isDigit), text.count % 4 != 1 else { return nil }
         var standard = text.map { $0 == 0x2D ? UInt8(ascii: "+") : $0 == 0x5F ? UInt8(ascii: "/") : $0 }
         standard += [UInt8](repeating: UInt8(ascii: "="), count: (4 - standard.count % 4) % 4)

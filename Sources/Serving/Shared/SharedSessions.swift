@@ -23,14 +23,14 @@ package final class SharedSessions: Sendable {
     let idleTimeout: Duration
     private let lastSweep = LockedState<ContinuousClock.Instant?>(nil)
 
-    init(_ sharing: SessionSharing, idleTimeout: Duration) {
+    package init(_ sharing: SessionSharing, idleTimeout: Duration) {
         secret = sharing.secret
         directory = sharing.directory
         self.idleTimeout = idleTimeout
     }
 
     /// Session `nonce`'s folder (a nonce is 32 hex digits from a checked token).
-    func folder(_ nonce: String) -> String { directory + "/" + nonce }
+    package func folder(_ nonce: String) -> String { directory + "/" + nonce }
 
     /// How often an instance touches a session's record when it serves it: its last use, for every instance.
     var touchInterval: Duration { min(.seconds(60), idleTimeout / 4) }
@@ -41,7 +41,7 @@ package final class SharedSessions: Sendable {
     /// Session `nonce`'s decision: its record's, else `decide`'s, recorded for the others. The first instance to
     /// get the session's lock decides; one that finds the lock taken waits for it (up to `wait`) and reads the
     /// winner's record.
-    func decision(_ nonce: String, wait: Duration, decide: @Sendable () async -> SessionAds) async -> SessionAds {
+    package func decision(_ nonce: String, wait: Duration, decide: @Sendable () async -> SessionAds) async -> SessionAds {
         if let recorded = record(nonce) { return recorded }
         mkdir(folder(nonce), 0o755)
         let lock: FileLock
@@ -115,7 +115,7 @@ package final class SharedSessions: Sendable {
     /// Claims `marker` (`beacon-B-A-EVENT`) of session `nonce` for this instance: true for the one instance whose
     /// `O_CREAT|O_EXCL` made the file, false for every other (and when it cannot be made: a beacon is never sent
     /// twice).
-    func claim(_ marker: String, _ nonce: String) -> Bool {
+    package func claim(_ marker: String, _ nonce: String) -> Bool {
         mkdir(folder(nonce), 0o755)
         let fd = open(folder(nonce) + "/" + marker, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return false }
@@ -127,14 +127,14 @@ package final class SharedSessions: Sendable {
 
     /// Whether session `nonce` (made at `created`, seconds since 1970) is still live at `now`: used within the idle
     /// timeout (its record's time), or made within it when it has no record yet.
-    func isLive(_ nonce: String, created: Int64, now: Int64 = Int64(time(nil))) -> Bool {
+    package func isLive(_ nonce: String, created: Int64, now: Int64 = Int64(time(nil))) -> Bool {
         var info = stat()
         let lastUse = stat(folder(nonce) + "/decision", &info) == 0 ? Int64(info.st_mtim.tv_sec) : created
         return .seconds(now - lastUse) <= idleTimeout
     }
 
     /// Marks session `nonce` as used now, for every instance.
-    func touch(_ nonce: String) {
+    package func touch(_ nonce: String) {
         _ = utimes(folder(nonce) + "/decision", nil)
     }
 

@@ -7,7 +7,7 @@ import Networking
 /// for the ad segment that holds that moment, never on a playlist fetch, and once per session however often a
 /// segment is fetched again (across every instance that shares the session). Each beacon carries VAST 4's
 /// server-to-server headers from the viewer's request.
-final class SessionBeacons: Sendable {
+package final class SessionBeacons: Sendable {
     /// The events a segment can fire, with the fraction of the ad at which each falls (`complete` at its last frame).
     static let moments: [(event: String, quarter: Int)] = [
         ("impression", 0), ("creativeView", 0), ("start", 0),
@@ -24,7 +24,7 @@ final class SessionBeacons: Sendable {
 
     private let claims: Claims
 
-    init(shared: SharedSessions? = nil, nonce: String) {
+    package init(shared: SharedSessions? = nil, nonce: String) {
         claims = shared.map { .shared($0, nonce: nonce) } ?? .memory(LockedState([]))
     }
 
@@ -40,7 +40,7 @@ final class SessionBeacons: Sendable {
     }
 
     /// Of `events` of ad `ad` in break `adBreak`, those not yet sent in this session, marked as sent.
-    func claim(_ events: [String], break adBreak: Int, ad: Int) -> [String] {
+    package func claim(_ events: [String], break adBreak: Int, ad: Int) -> [String] {
         switch claims {
         case .memory(let fired):
             fired.withLock { sent in

@@ -20,6 +20,7 @@ enum ServeCommand: Command {
         var stitchWait: MediaDuration
         var urlMap: String?
         var loudness: LoudnessNormalisation
+        var secretFile: String?
 
         init(_ arguments: ParsedArguments) {
             origin = arguments[ServeCommand.origin]
@@ -33,6 +34,7 @@ enum ServeCommand: Command {
             stitchWait = arguments[ServeCommand.stitchWait]
             urlMap = arguments[ServeCommand.urlMap]
             loudness = arguments[ServeCommand.loudness]
+            secretFile = arguments[ServeCommand.secretFile]
         }
     }
 
@@ -67,6 +69,11 @@ enum ServeCommand: Command {
         help: "content brings each ad's sound to the content's integrated loudness (ITU-R BS.1770-4, EBU R128; measured "
             + "once from the first rendition's segments); a number from -60 to 0 (e.g. -23) brings each ad to that "
             + "loudness in LUFS; off leaves it as it is. A static gain per ad with a true-peak limiter, as render's.")
+    static let secretFile = Parameter.optional("secret-file", .text("FILE"), absent: "sessions live in this server's memory",
+        help: "Share sessions between instances: each session's URLs carry a token signed with this secret (HMAC-SHA256), "
+            + "and its ad decision and sent beacons are kept under --cache DIR/sessions/, so every instance started with the "
+            + "same FILE and --cache answers every viewer, and one restarted does too (docs/SERVE.md, \"Several instances\"). "
+            + "FILE holds 32 to 4096 bytes, readable by its owner only: head -c 64 /dev/urandom > FILE; chmod 600 FILE.")
     static let threads = Parameter.option("threads", .integer(in: 1...64), default: 2,
         help: "Threads that accept, read and write connections (libmicrohttpd's pool).")
 
@@ -82,7 +89,7 @@ enum ServeCommand: Command {
             + "each break as an HLS interstitial whose asset list gives that viewer's conditioned ads. Writes one JSON "
             + "line per request on standard "
             + "output; SIGTERM or Ctrl-C finishes the requests in flight and exits 0 (docs/SERVE.md).",
-        parameters: [origin, ads, listen, decisionTimeout, maximumSessions, cache, cacheSize, stitchWait, loudness, urlMap, threads])
+        parameters: [origin, ads, listen, decisionTimeout, maximumSessions, cache, cacheSize, stitchWait, loudness, urlMap, secretFile, threads])
 
     /// SIGTERM and Ctrl-C end the server gracefully.
     static var catchesInterrupts: Bool { true }
@@ -94,6 +101,7 @@ enum ServeCommand: Command {
             let origin = try OriginDirectory(path: options.origin)
             let template = try AdRequestTemplate(options.ads)
             let urlMap = try options.urlMap.map { path throws(DecisioningError) in try URLMap.load(contentsOfFile: path) }
+            let secret = try options.secretFile.map { file throws(ServeSetupError) in try ServeSecret(file: file) }
             let cacheDirectory = options.cache ?? (MediaCacheSettings.defaultDirectory() as NSString).deletingLastPathComponent + "/serve"
             let cache = try StitchCache(directory: cacheDirectory, limits: StitchCache.Limits(maximumBytes: Int64(options.cacheSize)))
             let loudness: ServeLoudness = switch options.loudness {
@@ -107,6 +115,7 @@ enum ServeCommand: Command {
                                      decisionTimeout: .milliseconds(max(1, Int64((options.decisionTimeout.seconds * Rational(1000)).floor))),
                                      maximumSessions: options.maximumSessions, stitcher: stitcher)
             made.urlMap = urlMap
+            made.sharing = try secret.map { secret throws(ServeSetupError) in try SessionSharing(secret: secret, cacheDirectory: cacheDirectory) }
             settings = made
         } catch {
             throw CommandFailure("\(error)")
