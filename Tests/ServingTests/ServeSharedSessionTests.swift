@@ -182,4 +182,44 @@ import Testing
         #expect(a.adServer.requests(for: "/vmap").count == 1)
         #expect(a.adServer.requests(for: "/vmap").first?.target.contains("genre=drama") == true)
     }
+    @Test func aSessionWhoseTokenWouldBeOversizedIsRefusedWhenMade() async throws {
+        let cache = try ServeStitchTests.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let a = try ServeStitchTests.harness(cache: cache, secret: Self.secret)
+        let params = Dictionary(uniqueKeysWithValues: (0..<4).map { ("p\($0)", String(repeating: "v", count: 1000)) })
+        let body = String(decoding: try JSONSerialization.data(withJSONObject: ["content": "show/master.m3u8", "params": params]), as: UTF8.self)
+        let answer = try await a.request("POST", "/v1/sessions", headers: ["Content-Type": "application/json"], body: body)
+        #expect(answer.status == 400)
+        let message = (a.json(answer)["error"] as? [String: Any])?["message"] as? String
+        #expect(message?.hasPrefix("the session's parameters and user agent make a token of ") == true && message?.hasSuffix("(at most 4096)") == true,
+                "\(answer.text)")
+        #expect(a.responder.sessions.count == 0 && a.adServer.requests(for: "/vmap").isEmpty)
+        // Without a secret, the same session is held in memory (its id is not a token).
+        let plain = try ServeStitchTests.harness(cache: cache, adServer: a.adServer)
+        let made = try await plain.request("POST", "/v1/sessions", headers: ["Content-Type": "application/json"], body: body)
+        #expect(made.status == 201)
+        let id = plain.json(made)["sessionId"] as? String
+        #expect(id?.utf8.count == 32 && id?.utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) } == true)
+    }
+
+    @Test func makingASessionSweepsTheFoldersOfExpiredOnes() async throws {
+        let cache = try ServeStitchTests.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let a = try ServeStitchTests.harness(cache: cache, secret: Self.secret, sessionIdleTimeout: .seconds(600))
+        // A session another instance left: its record last used 11 minutes ago.
+        let stale = cache + "/sessions/" + String(repeating: "5a", count: 16)
+        try FileManager.default.createDirectory(atPath: stale, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: stale + "/decision", contents: Data("x".utf8)))
+        #expect(FileManager.default.createFile(atPath: stale + "/beacon-0-0-start", contents: nil))
+        let past = time_t(time(nil) - 660)
+        var times = [timeval(tv_sec: past, tv_usec: 0), timeval(tv_sec: past, tv_usec: 0)]
+        #expect(utimes(stale + "/decision", &times) == 0)
+        _ = try await a.session()
+        // The sweep runs in the background: its end is the folder's going.
+        let deadline = ContinuousClock.now + .seconds(120)
+        while FileManager.default.fileExists(atPath: stale), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(!FileManager.default.fileExists(atPath: stale))
+        // The new session's folder stays.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache + "/sessions").filter { !$0.hasPrefix(".") }.count == 1)
+    }
 }
