@@ -214,12 +214,13 @@ import Testing
         let past = time_t(time(nil) - 660)
         var times = [timeval(tv_sec: past, tv_usec: 0), timeval(tv_sec: past, tv_usec: 0)]
         #expect(utimes(stale + "/decision", &times) == 0)
-        _ = try await a.session()
+        let id = try await a.session()
         // The sweep runs in the background: its end is the folder's going.
         let deadline = ContinuousClock.now + .seconds(120)
         while FileManager.default.fileExists(atPath: stale), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
         #expect(!FileManager.default.fileExists(atPath: stale))
         // The new session's folder stays.
+        #expect(try await a.request("GET", "/v1/sessions/\(id)/tracking").status == 200)
         #expect(try FileManager.default.contentsOfDirectory(atPath: cache + "/sessions").filter { !$0.hasPrefix(".") }.count == 1)
     }
 }
