@@ -121,11 +121,8 @@ public final class SessionStore: Sendable {
     private let sessions = LockedState([String: ServeSession]())
     private let made = LockedState(0)
 
-    public init(maximumSessions: Int, idleTimeout: Duration, clock: any WallClock = SystemClock()) {
-        self.maximumSessions = maximumSessions
-        self.idleTimeout = idleTimeout
-        self.clock = clock
-        shared = nil
+    public convenience init(maximumSessions: Int, idleTimeout: Duration, clock: any WallClock = SystemClock()) {
+        self.init(maximumSessions: maximumSessions, idleTimeout: idleTimeout, clock: clock, shared: nil)
     }
 
     init(maximumSessions: Int, idleTimeout: Duration, clock: any WallClock, shared: SharedSessions?) {

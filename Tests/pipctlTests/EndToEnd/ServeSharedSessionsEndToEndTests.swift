@@ -57,6 +57,9 @@ extension EndToEnd {
             while ads.requests(for: "/beacon/impression").isEmpty, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
             #expect(ads.requests(for: "/beacon/impression").count == 1)
 
+            let playlist = try await RawHTTPConnection.request(port: servers[1].port, "GET", "/v1/sessions/\(id)/1.m3u8")
+            #expect(playlist.status == 200 && playlist.text.contains("/v1/sessions/\(id)/ads/"))
+
             var logs: [[[String: Any]]] = []
             for server in servers {
                 server.process.send(SIGTERM)
@@ -70,6 +73,22 @@ extension EndToEnd {
             #expect(logs[0].count == 1)
             #expect(logs[1].count > 4 && logs[1].allSatisfy { ($0["status"] as? Int ?? 500) < 400 }, "\(logs[1])")
             #expect(logs[1].contains { ($0["path"] as? String)?.contains("/ads/") == true && $0["session"] as? String == id })
+
+            // Both stopped, one started again: it serves the same session, the same bytes, without asking the ad
+            // server again or sending a beacon twice.
+            let restarted = try PipctlProcess(["serve", "--origin", origin, "--ads", "\(ads.baseURL)/vmap?s=[session.id]",
+                                               "--listen", "127.0.0.1:0", "--cache", scratch.path("cache"), "--stitch-wait", "600",
+                                               "--secret-file", secret])
+            try await restarted.waitForOutput(containing: "/\n", onStandardError: true)
+            let port = try #require(Int(restarted.standardErrorSoFar.split(separator: ":").last?.prefix { $0.isNumber } ?? ""))
+            let again = try await RawHTTPConnection.request(port: port, "GET", "/v1/sessions/\(id)/1.m3u8")
+            #expect(again.status == 200 && again.body == playlist.body)
+            let adSegment = try #require(again.text.split(separator: "\n").first { $0.contains("/ads/") }.map(String.init))
+            #expect(try await RawHTTPConnection.request(port: port, "GET", adSegment).status == 302)
+            restarted.send(SIGTERM)
+            #expect(try await restarted.result().exitStatus == 0)
+            #expect(ads.requests(for: "/vmap").count == 1)
+            #expect(ads.requests(for: "/beacon/impression").count == 1)
         }
 
         @Test func aBadSecretFileIsOneLine() async throws {
