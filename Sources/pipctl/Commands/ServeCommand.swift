@@ -52,7 +52,8 @@ enum ServeCommand: Command {
             + "are late or fail gets the content without ads.")
     static let maximumSessions = Parameter.option("max-sessions", .integer(in: 1...10_000_000), default: 100_000,
         help: "Sessions held at once; beyond it, new sessions are refused with 503 until idle ones (4 h without a "
-            + "request) are forgotten.")
+            + "request) are forgotten. With --secret-file, sessions held in memory: beyond it, the least recently used "
+            + "is forgotten instead, and rebuilt from its URL when asked again.")
     static let cache = Parameter.optional("cache", .text("DIR"), absent: "serve/ beside the media cache ($XDG_CACHE_HOME/pipctl/serve, else ~/.cache/pipctl/serve)",
         help: "Where the ads' media, each ad conditioned per rendition and the pieces cut around each break are kept, "
             + "built once and shared by every viewer (docs/SERVE.md, \"The cache\").")
