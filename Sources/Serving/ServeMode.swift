@@ -1,7 +1,7 @@
 import MediaCore
 
 /// How a session's ads reach its viewer (docs/SERVE.md, "Guided mode").
-public enum ServeMode: String, Sendable, CaseIterable {
+public enum ServeMode: String, Sendable, CaseIterable, Codable {
     /// The server cuts each break into the session's own playlists at its exact frame (the default).
     case stitched
     /// The playlists are the content's, the same for every viewer, with each break an HLS interstitial whose asset

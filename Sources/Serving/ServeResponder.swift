@@ -23,6 +23,9 @@ public struct ServeSettings: Sendable {
     public var trustedProxies: Set<String> = []
     /// The most bytes of a rendition's segments and source read to count its frames for its timeline.
     public var timelineScanBytes: Int64 = SessionTimeline.maximumScannedBytes
+    /// `--secret-file` with `--cache`: sessions kept in their signed URLs and the shared directory, so that every
+    /// instance started with both answers every viewer; nil keeps them in this server's memory.
+    public var sharing: SessionSharing?
 
     public init(origin: OriginDirectory, ads: AdRequestTemplate, decisionTimeout: Duration = .seconds(3),
                 maximumSessions: Int = 100_000, sessionIdleTimeout: Duration = .seconds(4 * 3600), stitcher: BreakStitcher? = nil) {
@@ -61,7 +64,8 @@ public final class ServeResponder: HTTPResponder {
 
     public init(settings: ServeSettings) {
         self.settings = settings
-        sessions = SessionStore(maximumSessions: settings.maximumSessions, idleTimeout: settings.sessionIdleTimeout, clock: settings.clock)
+        sessions = SessionStore(maximumSessions: settings.maximumSessions, idleTimeout: settings.sessionIdleTimeout, clock: settings.clock,
+                                shared: settings.sharing.map { SharedSessions($0, idleTimeout: settings.sessionIdleTimeout) })
         catalog = ContentCatalog(reader: OriginReader(origin: settings.origin),
                                  packager: settings.stitcher.map { MP4Packager(cache: $0.cache, origin: settings.origin) })
         decider = SessionDecider(template: settings.ads, decisionTimeout: settings.decisionTimeout, urlMap: settings.urlMap)
@@ -170,17 +174,28 @@ public final class ServeResponder: HTTPResponder {
         case .failure(.notFound(let message)): return .refused(.error(404, message))
         case .failure(.unusable(let message)): return .refused(.error(422, message))
         }
-        let userAgent = request.headers["user-agent"] ?? "", client = ViewerAddress.of(request, trusting: settings.trustedProxies)
-        guard let session = sessions.create(content: content, mode: mode, values: { id in
-            AdRequestTemplate.Values(sessionID: id, userAgent: userAgent, clientIP: client, parameters: parameters)
-        }, decider: decider) else {
+        switch sessions.create(content: content, mode: mode, userAgent: request.headers["user-agent"] ?? "", clientIP: ViewerAddress.of(request, trusting: settings.trustedProxies),
+                               parameters: parameters, decider: decider) {
+        case .made(let session): return .started(session)
+        case .full:
             return .refused(.error(503, "the server holds its most sessions (\(sessions.maximumSessions)); try again later", headers: [("Retry-After", "10")]))
+        case .tooLong(let bytes):
+            return .refused(.error(400, "the session's parameters and user agent make a token of \(bytes) bytes (at most \(SessionToken.maximumBytes))"))
         }
-        return .started(session)
+    }
+
+    /// Session `id`: held here, or (shared sessions) rebuilt from its token when the secret signed it, the content
+    /// it names is under the origin, and it is live in the shared directory; nil otherwise, every case one 404.
+    private func session(_ id: String) async -> ServeSession? {
+        if let held = sessions.session(id) { return held }
+        guard let shared = sessions.shared, let token = SessionToken(verifying: id, with: shared.secret),
+              shared.isLive(token.nonce, created: token.created),
+              case .success(let content) = await catalog.content(token.content) else { return nil }
+        return sessions.rebuilt(id: id, token: token, content: content, decider: decider)
     }
 
     private func sessionResource(id: String, name: String) async -> HTTPServerResponse {
-        guard let session = sessions.session(id) else { return .error(404, "no session \(id.excerpt)") }
+        guard let session = await session(id) else { return .error(404, "no session \(id.excerpt)") }
         switch name {
         case "master.m3u8":
             return playlist(await multivariant(session)).logged(session)
@@ -229,7 +244,7 @@ public final class ServeResponder: HTTPResponder {
     /// `/v1/sessions/ID/ads/R/B/A/NAME`: sends the beacons of ad `A` of break `B` whose moment falls in this segment
     /// (once per session), then redirects to the segment's shared URL, which a CDN caches for everyone.
     private func adSegment(_ request: HTTPServerRequest, id: String, place: [String]) async -> HTTPServerResponse {
-        guard let session = sessions.session(id) else { return .error(404, "no session \(id.excerpt)") }
+        guard let session = await session(id) else { return .error(404, "no session \(id.excerpt)") }
         let numbers = place.prefix(3).compactMap { Int($0) }
         let missing = HTTPServerResponse.error(404, "session \(id) has no ad segment \(place.joined(separator: "/").excerpt)").logged(session)
         guard numbers.count == 3, let pieces = await adPieces(session, rendition: numbers[0], break: numbers[1], ad: numbers[2]),
@@ -285,7 +300,7 @@ public final class ServeResponder: HTTPResponder {
         guard let id = query.last(where: { $0.name == GuidedPlaylists.sessionParameter })?.value else {
             return .error(400, "query.\(GuidedPlaylists.sessionParameter): is missing (the playlist imports it)")
         }
-        guard let session = sessions.session(id), session.mode == .guided else { return .error(404, "no guided session \(id.excerpt)") }
+        guard let session = await session(id), session.mode == .guided else { return .error(404, "no guided session \(id.excerpt)") }
         let ads = await session.ads
         guard Array(path.dropLast()) == session.content.path, name.hasSuffix(".m3u8"), let index = Int(name.dropLast(5)),
               String(index) == name.dropLast(5), session.content.renditions.indices.contains(index),
@@ -304,7 +319,7 @@ public final class ServeResponder: HTTPResponder {
     /// `B`'s asset list, decided for this viewer when first asked; the ads not ready within `--stitch-wait` are left
     /// out.
     private func assetList(id: String, name: String) async -> HTTPServerResponse {
-        guard let session = sessions.session(id), session.mode == .guided else { return .error(404, "no guided session \(id.excerpt)") }
+        guard let session = await session(id), session.mode == .guided else { return .error(404, "no guided session \(id.excerpt)") }
         guard name.hasSuffix(".json"), let index = Int(name.dropLast(5)), String(index) == name.dropLast(5),
               let guided = await session.guidedBreak(index, settings.stitcher) else {
             return HTTPServerResponse.error(404, "session \(id) has no asset list \(name.excerpt)").logged(session)
@@ -314,7 +329,7 @@ public final class ServeResponder: HTTPResponder {
 
     /// `/v1/sessions/ID/assets/B/A/master.m3u8` and `…/R.m3u8`: ad `A` of break `B`, as the asset list gave it.
     private func assetPlaylist(id: String, place: [String]) async -> HTTPServerResponse {
-        guard let session = sessions.session(id), session.mode == .guided else { return .error(404, "no guided session \(id.excerpt)") }
+        guard let session = await session(id), session.mode == .guided else { return .error(404, "no guided session \(id.excerpt)") }
         let missing = HTTPServerResponse.error(404, "session \(id) has no asset \(place.joined(separator: "/").excerpt)").logged(session)
         guard let b = Int(place[0]), let a = Int(place[1]), let guided = await session.guidedBreak(b, settings.stitcher),
               let ad = guided.ads.first(where: { $0.index == a }) else { return missing }

@@ -2,19 +2,25 @@ import Foundation
 import MediaCore
 
 /// One viewer's session: the content, what the viewer sent (parameters, agent, address), and the ad decision,
-/// started when the session is made and awaited by its first playlist.
+/// started when the session is made (or rebuilt from its token on another instance) and awaited by its first
+/// playlist.
 public final class ServeSession: Sendable {
+    /// What its URLs name it by: its nonce (in memory), or its signed token (shared).
     public let id: String
     public let content: OriginContent
     public let values: AdRequestTemplate.Values
     public let mode: ServeMode
+    /// The instances' shared directory, when the session is shared (`--secret-file`).
+    private let shared: SharedSessions?
     private let decision: Task<SessionAds, Never>
     private let lastUsed: LockedState<ContinuousClock.Instant>
+    /// When this instance last touched the shared record (its last use for every instance).
+    private let lastTouched = LockedState<ContinuousClock.Instant?>(nil)
     private let stitching = LockedState<Task<SessionStitch, Never>?>(nil)
     /// A guided session's breaks as its asset lists give them, each decided once, when the player first asks.
     private let guidedBreaks = LockedState([Int: Task<GuidedBreak, Never>]())
     /// The server-side beacons this session has sent.
-    let beacons = SessionBeacons()
+    let beacons: SessionBeacons
     /// Each rendition's media playlist once written: it cannot change after the session's breaks are decided.
     private let mediaPlaylists = LockedState([Int: String]())
 
@@ -26,14 +32,24 @@ public final class ServeSession: Sendable {
         return text
     }
 
+    /// - Parameter shared: where a shared session's decision and beacons are kept; its name there is
+    ///   `values.sessionID`, the token's nonce.
     init(id: String, content: OriginContent, values: AdRequestTemplate.Values, mode: ServeMode, decider: SessionDecider,
-         now: ContinuousClock.Instant) {
+         shared: SharedSessions? = nil, now: ContinuousClock.Instant) {
         self.id = id
         self.content = content
         self.values = values
         self.mode = mode
+        self.shared = shared
         self.lastUsed = LockedState(now)
-        decision = Task { await decider.decide(values, content: content) }
+        beacons = SessionBeacons(shared: shared, nonce: values.sessionID)
+        if let shared {
+            // The lock is waited for as long as the winner may take to decide, and a little more.
+            let wait = (decider.settings.decisionTimeout ?? .seconds(3)) + .seconds(10)
+            decision = Task { await shared.decision(values.sessionID, wait: wait) { await decider.decide(values, content: content) } }
+        } else {
+            decision = Task { await decider.decide(values, content: content) }
+        }
     }
 
     /// The decision (waits for it: it is bounded by `--decision-timeout`).
@@ -68,46 +84,122 @@ public final class ServeSession: Sendable {
         return await task.value
     }
 
-    func touch(_ now: ContinuousClock.Instant) { lastUsed.withLock { $0 = now } }
+    /// Marks the session as used at `now`: in memory, and for a shared session on its record, at most every
+    /// `SharedSessions.touchInterval`.
+    func touch(_ now: ContinuousClock.Instant) {
+        lastUsed.withLock { $0 = now }
+        guard let shared else { return }
+        let due = lastTouched.withLock { last -> Bool in
+            if let last, now - last < shared.touchInterval { return false }
+            last = now
+            return true
+        }
+        if due { shared.touch(values.sessionID) }
+    }
+
     var idleSince: ContinuousClock.Instant { lastUsed.withLock { $0 } }
 
-    func cancel() { decision.cancel() }
+    /// Stops asking the ad server for a session forgotten; a shared session's decision goes on, since another
+    /// instance may be waiting for its record.
+    func cancel() {
+        if shared == nil { decision.cancel() }
+    }
 }
 
 /// The sessions of one server: at most `maximumSessions`, each forgotten after `idleTimeout` without a request,
 /// as `clock` tells the time.
+///
+/// Without `shared`, the store is where sessions live: ids are random, and a full store refuses new sessions. With
+/// it (`--secret-file`), a session lives in its token and the shared directory, and the store is a cache of the
+/// sessions made or rebuilt here: a full store forgets its least recently used one instead.
 public final class SessionStore: Sendable {
     public let maximumSessions: Int
     public let idleTimeout: Duration
     private let clock: any WallClock
+    /// The instances' shared sessions (`--secret-file` with `--cache`), or nil.
+    let shared: SharedSessions?
     private let sessions = LockedState([String: ServeSession]())
     private let made = LockedState(0)
 
-    public init(maximumSessions: Int, idleTimeout: Duration, clock: any WallClock = SystemClock()) {
+    public convenience init(maximumSessions: Int, idleTimeout: Duration, clock: any WallClock = SystemClock()) {
+        self.init(maximumSessions: maximumSessions, idleTimeout: idleTimeout, clock: clock, shared: nil)
+    }
+
+    init(maximumSessions: Int, idleTimeout: Duration, clock: any WallClock, shared: SharedSessions?) {
         self.maximumSessions = maximumSessions
         self.idleTimeout = idleTimeout
         self.clock = clock
+        self.shared = shared
     }
 
-    /// A new session, or nil when the store is full (after forgetting the idle ones): only a session that is kept
-    /// asks the ad server.
-    func create(content: OriginContent, mode: ServeMode = .stitched, values: (String) -> AdRequestTemplate.Values,
-                decider: SessionDecider) -> ServeSession? {
-        let id = Self.newID()
-        let values = values(id)
-        return sessions.withLock { all -> ServeSession? in
-            if all.count >= maximumSessions { expire(&all) }
-            guard all.count < maximumSessions else { return nil }
-            let session = ServeSession(id: id, content: content, values: values, mode: mode, decider: decider, now: clock.now)
+    /// What `create` made.
+    enum Creation {
+        case made(ServeSession)
+        /// The store holds `maximumSessions` that are not idle (sessions in memory only).
+        case full
+        /// A shared session's token would be longer than `SessionToken.maximumBytes` (its parameters and agent).
+        case tooLong(bytes: Int)
+    }
+
+    /// A new session: only a session that is kept asks the ad server.
+    func create(content: OriginContent, mode: ServeMode = .stitched, userAgent: String, clientIP: String,
+                parameters: [String: String], decider: SessionDecider) -> Creation {
+        let nonce = Self.newID()
+        let values = AdRequestTemplate.Values(sessionID: nonce, userAgent: userAgent, clientIP: clientIP, parameters: parameters)
+        var id = nonce
+        if let shared {
+            let token = SessionToken(content: content.path, mode: mode, parameters: parameters, userAgent: userAgent,
+                                     clientIP: clientIP, nonce: nonce, created: Int64(time(nil)))
+            id = token.signed(with: shared.secret)
+            guard id.utf8.count <= SessionToken.maximumBytes else { return .tooLong(bytes: id.utf8.count) }
+            shared.sweepWhenDue(clock)
+        }
+        let made = sessions.withLock { all -> ServeSession? in
+            guard room(&all) else { return nil }
+            let session = ServeSession(id: id, content: content, values: values, mode: mode, decider: decider, shared: shared, now: clock.now)
             all[id] = session
-            made.withLock { $0 += 1 }
+            self.made.withLock { $0 += 1 }
             return session
         }
+        return made.map { .made($0) } ?? .full
     }
 
-    /// The session `id`, marked as used; nil when unknown or expired.
+    /// Shared session `id` rebuilt from its checked `token` on this instance, or the one a concurrent request
+    /// rebuilt first.
+    func rebuilt(id: String, token: SessionToken, content: OriginContent, decider: SessionDecider) -> ServeSession? {
+        guard let shared else { return nil }
+        let values = AdRequestTemplate.Values(sessionID: token.nonce, userAgent: token.userAgent, clientIP: token.clientIP,
+                                              parameters: token.parameters)
+        let now = clock.now
+        let session = sessions.withLock { all -> ServeSession? in
+            if let current = all[id] { return current }
+            guard room(&all) else { return nil }
+            let session = ServeSession(id: id, content: content, values: values, mode: token.mode, decider: decider, shared: shared, now: now)
+            all[id] = session
+            return session
+        }
+        session?.touch(now)
+        return session
+    }
+
+    /// Makes room for one more session: forgets the idle ones when full, then (shared sessions, which any instance
+    /// rebuilds) the least recently used; false when there is none.
+    private func room(_ all: inout [String: ServeSession]) -> Bool {
+        if all.count >= maximumSessions { expire(&all) }
+        if all.count >= maximumSessions, shared != nil, let oldest = all.min(by: { $0.value.idleSince < $1.value.idleSince }) {
+            all[oldest.key] = nil
+        }
+        return all.count < maximumSessions
+    }
+
+    /// The session `id` held here, marked as used; nil when unknown or expired (a shared one is then rebuilt from
+    /// its token, when its shared record says it is live).
     func session(_ id: String) -> ServeSession? {
-        guard id.utf8.count == 32, id.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else { return nil }
+        if shared == nil {
+            guard id.utf8.count == 32, id.utf8.allSatisfy({ ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) }) else { return nil }
+        } else {
+            guard id.utf8.count <= SessionToken.maximumBytes else { return nil }
+        }
         let now = clock.now
         let found = sessions.withLock { all -> ServeSession? in
             guard let session = all[id] else { return nil }

@@ -5,8 +5,8 @@ import MediaCore
 
 /// What the ad server decided for one session: its breaks on the content clock and their ads, or why it has none.
 /// A slow or failing ad server gives the viewer the content without ads, never an error.
-public struct SessionAds: Sendable {
-    public enum Outcome: Sendable, Equatable {
+public struct SessionAds: Sendable, Codable {
+    public enum Outcome: Sendable, Equatable, Codable {
         /// The ad server answered (a VAST or VMAP document, `kind`), possibly with no break that can play.
         case decided(kind: String)
         /// No ads for this viewer, and why (the ad server failed, was late, or answered nothing usable).
@@ -60,7 +60,7 @@ public struct SessionAds: Sendable {
                           errors: result.plan.errors.map { "\($0)" })
     }
 
-    static func none(_ reason: String) -> SessionAds {
+    package static func none(_ reason: String) -> SessionAds {
         SessionAds(outcome: .noAds(reason: reason), breaks: [], errors: [])
     }
 }

@@ -45,11 +45,12 @@ struct ServeHarness {
 
     /// - Parameters:
     ///   - stitchCache: the cache directory of a server that stitches its breaks (none when `nil`);
-    ///   - stitchWait: how long a first playlist waits for them (a safety net in the tests that wait for a build).
+    ///   - stitchWait: how long a first playlist waits for them (a safety net in the tests that wait for a build);
+    ///   - secret: `--secret-file`'s: sessions shared through `stitchCache` with every server started with both.
     init(adsPath: String = "/vmap", decisionTimeout: Duration = .seconds(30), maximumSessions: Int = 100_000,
          limits: HTTPServerLimits = .init(), stitchCache: String? = nil, stitchWait: Duration = .seconds(600),
          adServer: LoopbackHTTPServer? = nil, origin: String? = nil, clock: (any WallClock)? = nil,
-         sessionIdleTimeout: Duration = .seconds(4 * 3600), timelineScanBytes: Int64? = nil) throws {
+         sessionIdleTimeout: Duration = .seconds(4 * 3600), timelineScanBytes: Int64? = nil, secret: ServeSecret? = nil) throws {
         self.origin = try origin ?? ServeFixture.origin()
         self.adServer = try adServer ?? LoopbackHTTPServer()
         let template = try AdRequestTemplate("\(self.adServer.baseURL)\(adsPath)?sid=[session.id]&ua=[session.user_agent]&ip=[session.client_ip]&genre=[player_params.genre]")
@@ -59,6 +60,7 @@ struct ServeHarness {
                                      maximumSessions: maximumSessions, sessionIdleTimeout: sessionIdleTimeout, stitcher: stitcher)
         if let clock { settings.clock = clock }
         if let timelineScanBytes { settings.timelineScanBytes = timelineScanBytes }
+        if let secret, let stitchCache { settings.sharing = try SessionSharing(secret: secret, cacheDirectory: stitchCache) }
         responder = ServeResponder(settings: settings)
         let lines = LockedState([String]())
         accessLog = lines

@@ -47,8 +47,10 @@ import VideoPipeline
         """
     }
 
-    static func harness(cache: String, wait: Duration = .seconds(600), adServer: LoopbackHTTPServer? = nil) throws -> ServeHarness {
-        let harness = try ServeHarness(stitchCache: cache, stitchWait: wait, adServer: adServer)
+    static func harness(cache: String, wait: Duration = .seconds(600), adServer: LoopbackHTTPServer? = nil,
+                        secret: ServeSecret? = nil, maximumSessions: Int = 100_000, sessionIdleTimeout: Duration = .seconds(4 * 3600)) throws -> ServeHarness {
+        let harness = try ServeHarness(maximumSessions: maximumSessions, stitchCache: cache, stitchWait: wait, adServer: adServer,
+                                       sessionIdleTimeout: sessionIdleTimeout, secret: secret)
         harness.adServer.route("/vmap", .xml(vmap(adServer: harness.adServer.baseURL)))
         harness.adServer.route("/media/red.mp4", .file(URL(fileURLWithPath: try adMedia()), contentType: "video/mp4"))
         return harness

@@ -1,7 +1,8 @@
 import Foundation
 
-/// SHA-256 (FIPS 180-4), for content-addressed cache file names. The toolchain has no CryptoKit on Linux and the
-/// project takes no packages, so the digest is computed here; it names files, it does not protect anything.
+/// SHA-256 (FIPS 180-4), for content-addressed cache file names and, under `HMACSHA256`, `pipctl serve`'s signed
+/// session tokens. The toolchain has no CryptoKit on Linux and the project takes no packages, so the digest is
+/// computed here.
 package struct SHA256 {
     private static let k: [UInt32] = [
         0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -27,6 +28,13 @@ package struct SHA256 {
 
     package static func hex(_ text: String) -> String { hex(Data(text.utf8)) }
 
+    /// The digest of `bytes`: 32 bytes.
+    package static func digest(_ bytes: [UInt8]) -> [UInt8] {
+        var hasher = SHA256()
+        hasher.update(Data(bytes))
+        return hasher.finalBytes()
+    }
+
     mutating func update(_ data: Data) {
         length &+= UInt64(data.count)
         data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
@@ -49,6 +57,14 @@ package struct SHA256 {
     }
 
     mutating func finalHex() -> String {
+        finalBytes().map { byte in
+            let s = String(byte, radix: 16)
+            return s.count == 1 ? "0" + s : s
+        }.joined()
+    }
+
+    /// The digest: 32 bytes, big-endian words.
+    mutating func finalBytes() -> [UInt8] {
         let bits = length &* 8
         var tail = pending
         tail.append(0x80)
@@ -58,10 +74,7 @@ package struct SHA256 {
             for start in stride(from: 0, to: raw.count, by: 64) { compress(raw.baseAddress! + start) }
         }
         pending = []
-        return h.map { word in
-            let s = String(word, radix: 16)
-            return String(repeating: "0", count: 8 - s.count) + s
-        }.joined()
+        return h.flatMap { word in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> UInt32($0)) } }
     }
 
     /// Hashes the 64-byte block at `block` into `h`.

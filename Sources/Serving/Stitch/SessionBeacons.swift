@@ -5,15 +5,28 @@ import Networking
 
 /// Server-side tracking: an ad's impression, start, quartiles and complete are sent when the viewer's player asks
 /// for the ad segment that holds that moment, never on a playlist fetch, and once per session however often a
-/// segment is fetched again. Each beacon carries VAST 4's server-to-server headers from the viewer's request.
-final class SessionBeacons: Sendable {
+/// segment is fetched again (across every instance that shares the session). Each beacon carries VAST 4's
+/// server-to-server headers from the viewer's request.
+package final class SessionBeacons: Sendable {
     /// The events a segment can fire, with the fraction of the ad at which each falls (`complete` at its last frame).
     static let moments: [(event: String, quarter: Int)] = [
         ("impression", 0), ("creativeView", 0), ("start", 0),
         ("firstQuartile", 1), ("midpoint", 2), ("thirdQuartile", 3), ("complete", 4),
     ]
 
-    private let fired = LockedState(Set<String>())
+    /// Where the session's sent beacons are kept.
+    enum Claims: Sendable {
+        /// In this server's memory.
+        case memory(LockedState<Set<String>>)
+        /// In the shared directory, one marker file per beacon (`SharedSessions.claim`): session `nonce`'s.
+        case shared(SharedSessions, nonce: String)
+    }
+
+    private let claims: Claims
+
+    package init(shared: SharedSessions? = nil, nonce: String) {
+        claims = shared.map { .shared($0, nonce: nonce) } ?? .memory(LockedState([]))
+    }
 
     /// The events whose moment falls in segment `n` of an ad whose segments hold `segmentFrames` pictures.
     static func events(inSegment n: Int, segmentFrames: [Int64]) -> [String] {
@@ -27,9 +40,14 @@ final class SessionBeacons: Sendable {
     }
 
     /// Of `events` of ad `ad` in break `adBreak`, those not yet sent in this session, marked as sent.
-    func claim(_ events: [String], break adBreak: Int, ad: Int) -> [String] {
-        fired.withLock { sent in
-            events.filter { sent.insert("\(adBreak)/\(ad)/\($0)").inserted }
+    package func claim(_ events: [String], break adBreak: Int, ad: Int) -> [String] {
+        switch claims {
+        case .memory(let fired):
+            fired.withLock { sent in
+                events.filter { sent.insert("\(adBreak)/\(ad)/\($0)").inserted }
+            }
+        case .shared(let shared, let nonce):
+            events.filter { shared.claim("beacon-\(adBreak)-\(ad)-\($0)", nonce) }
         }
     }
 

@@ -21,6 +21,7 @@ enum ServeCommand: Command {
         var urlMap: String?
         var loudness: LoudnessNormalisation
         var trustedProxies: [String]
+        var secretFile: String?
 
         init(_ arguments: ParsedArguments) {
             origin = arguments[ServeCommand.origin]
@@ -35,6 +36,7 @@ enum ServeCommand: Command {
             urlMap = arguments[ServeCommand.urlMap]
             loudness = arguments[ServeCommand.loudness]
             trustedProxies = arguments[ServeCommand.trustedProxy]
+            secretFile = arguments[ServeCommand.secretFile]
         }
     }
 
@@ -52,7 +54,8 @@ enum ServeCommand: Command {
             + "are late or fail gets the content without ads.")
     static let maximumSessions = Parameter.option("max-sessions", .integer(in: 1...10_000_000), default: 100_000,
         help: "Sessions held at once; beyond it, new sessions are refused with 503 until idle ones (4 h without a "
-            + "request) are forgotten.")
+            + "request) are forgotten. With --secret-file, sessions held in memory: beyond it, the least recently used "
+            + "is forgotten instead, and rebuilt from its URL when asked again.")
     static let cache = Parameter.optional("cache", .text("DIR"), absent: "serve/ beside the media cache ($XDG_CACHE_HOME/pipctl/serve, else ~/.cache/pipctl/serve)",
         help: "Where the ads' media, each ad conditioned per rendition and the pieces cut around each break are kept, "
             + "built once and shared by every viewer (docs/SERVE.md, \"The cache\").")
@@ -73,6 +76,11 @@ enum ServeCommand: Command {
         help: "A proxy in front of the server (a load balancer, nginx, a CDN's edge) whose X-Forwarded-For names the viewer: "
             + "for [session.client_ip] and the beacons' X-Device-IP, that header is read from its right end past every "
             + "trusted proxy. An IPv4 or IPv6 address; repeat it for several.")
+    static let secretFile = Parameter.optional("secret-file", .text("FILE"), absent: "sessions live in this server's memory",
+        help: "Share sessions between instances: each session's URLs carry a token signed with this secret (HMAC-SHA256), "
+            + "and its ad decision and sent beacons are kept under --cache DIR/sessions/, so every instance started with the "
+            + "same FILE and --cache answers every viewer, and one restarted does too (docs/SERVE.md, \"Several instances\"). "
+            + "FILE holds 32 to 4096 bytes, readable by its owner only: head -c 64 /dev/urandom > FILE; chmod 600 FILE.")
     static let threads = Parameter.option("threads", .integer(in: 1...64), default: 2,
         help: "Threads that accept, read and write connections (libmicrohttpd's pool).")
 
@@ -88,7 +96,7 @@ enum ServeCommand: Command {
             + "each break as an HLS interstitial whose asset list gives that viewer's conditioned ads. Writes one JSON "
             + "line per request on standard "
             + "output; SIGTERM or Ctrl-C finishes the requests in flight and exits 0 (docs/SERVE.md).",
-        parameters: [origin, ads, listen, decisionTimeout, maximumSessions, cache, cacheSize, stitchWait, loudness, urlMap, trustedProxy, threads])
+        parameters: [origin, ads, listen, decisionTimeout, maximumSessions, cache, cacheSize, stitchWait, loudness, urlMap, secretFile, trustedProxy, threads])
 
     /// SIGTERM and Ctrl-C end the server gracefully.
     static var catchesInterrupts: Bool { true }
@@ -100,6 +108,7 @@ enum ServeCommand: Command {
             let origin = try OriginDirectory(path: options.origin)
             let template = try AdRequestTemplate(options.ads)
             let urlMap = try options.urlMap.map { path throws(DecisioningError) in try URLMap.load(contentsOfFile: path) }
+            let secret = try options.secretFile.map { file throws(ServeSetupError) in try ServeSecret(file: file) }
             let cacheDirectory = options.cache ?? (MediaCacheSettings.defaultDirectory() as NSString).deletingLastPathComponent + "/serve"
             let cache = try StitchCache(directory: cacheDirectory, limits: StitchCache.Limits(maximumBytes: Int64(options.cacheSize)))
             let loudness: ServeLoudness = switch options.loudness {
@@ -114,6 +123,7 @@ enum ServeCommand: Command {
                                      maximumSessions: options.maximumSessions, stitcher: stitcher)
             made.urlMap = urlMap
             made.trustedProxies = Set(options.trustedProxies)
+            made.sharing = try secret.map { secret throws(ServeSetupError) in try SessionSharing(secret: secret, cacheDirectory: cacheDirectory) }
             settings = made
         } catch {
             throw CommandFailure("\(error)")
