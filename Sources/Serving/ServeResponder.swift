@@ -19,8 +19,8 @@ public struct ServeSettings: Sendable {
     public var urlMap: URLMap?
     /// What sessions' idle time is told by.
     public var clock: any WallClock = SystemClock()
-    /// `--trusted-proxy`: addresses (canonical IP literals) whose `X-Forwarded-For` names the viewer (`ViewerAddress`).
-    public var trustedProxies: Set<String> = []
+    /// `--trusted-proxy`: the addresses whose `X-Forwarded-For` names the viewer (`ViewerAddress`).
+    public var trustedProxies: [AddressRange] = []
     /// The most bytes of a rendition's segments and source read to count its frames for its timeline.
     public var timelineScanBytes: Int64 = SessionTimeline.maximumScannedBytes
     /// `--secret-file` with `--cache`: sessions kept in their signed URLs and the shared directory, so that every

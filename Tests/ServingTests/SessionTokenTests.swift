@@ -275,7 +275,11 @@ private func hexOf(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02
         #expect(try Self.secretError(Data()) == "--secret-file FILE: empty (head -c 64 /dev/urandom > FILE; chmod 600 FILE)")
         #expect(try Self.secretError(Data(count: 31)) == "--secret-file FILE: 31 bytes; a secret has 32 to 4096 (head -c 64 /dev/urandom > FILE)")
         #expect(try Self.secretError(Data(count: 64), mode: 0o644) == "--secret-file FILE: readable by others (mode 644); chmod 600 it")
-        #expect(try Self.secretError(Data(count: 64), mode: 0o640) == "--secret-file FILE: readable by others (mode 640); chmod 600 it")
+        #expect(try Self.secretError(Data(count: 64), mode: 0o660) == "--secret-file FILE: readable by others (mode 660); chmod 600 it")
+        #expect(try Self.secretError(Data(count: 64), mode: 0o604) == "--secret-file FILE: readable by others (mode 604); chmod 600 it")
         #expect(try Self.secretError(Data(count: 64), mode: 0o400) == nil)
+        // A Kubernetes Secret in a pod with an fsGroup: readable by the pod's group.
+        #expect(try Self.secretError(Data(count: 64), mode: 0o440) == nil)
+        #expect(try Self.secretError(Data(count: 64), mode: 0o640) == nil)
     }
 }

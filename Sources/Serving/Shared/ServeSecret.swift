@@ -3,8 +3,9 @@ import MediaCore
 
 /// `--secret-file FILE`: the key every instance of one service signs its sessions' tokens and records with
 /// (`head -c 64 /dev/urandom > secret; chmod 600 secret`). Refused, in one line naming the file, when it is missing,
-/// not a regular file, empty, shorter than `minimumBytes`, longer than `maximumBytes`, or open to anyone but its
-/// owner (any group or other mode bit).
+/// not a regular file, empty, shorter than `minimumBytes`, longer than `maximumBytes`, or open to more than its owner
+/// and the reading of its group: any mode bit for others, or for its group but read (a Kubernetes Secret mounted into a
+/// pod with an `fsGroup` is made group-readable, 0440, and its group is the pod's own).
 public struct ServeSecret: Sendable {
     public static let minimumBytes = 32
     public static let maximumBytes = 4096
@@ -16,7 +17,7 @@ public struct ServeSecret: Sendable {
         guard stat(file, &info) == 0 else { throw ServeSetupError("\(shown): \(String(cString: strerror(errno)))") }
         guard info.st_mode & S_IFMT == S_IFREG else { throw ServeSetupError("\(shown): not a regular file") }
         let mode = info.st_mode & 0o777
-        guard mode & 0o077 == 0 else {
+        guard mode & 0o037 == 0 else {
             throw ServeSetupError("\(shown): readable by others (mode \(String(mode, radix: 8))); chmod 600 it")
         }
         guard info.st_size <= Self.maximumBytes else { throw ServeSetupError("\(shown): over \(Self.maximumBytes) bytes") }

@@ -20,7 +20,7 @@ enum ServeCommand: Command {
         var stitchWait: MediaDuration
         var urlMap: String?
         var loudness: LoudnessNormalisation
-        var trustedProxies: [String]
+        var trustedProxies: [AddressRange]
         var secretFile: String?
 
         init(_ arguments: ParsedArguments) {
@@ -72,15 +72,15 @@ enum ServeCommand: Command {
         help: "content brings each ad's sound to the content's integrated loudness (ITU-R BS.1770-4, EBU R128; measured "
             + "once from the first rendition's segments); a number from -60 to 0 (e.g. -23) brings each ad to that "
             + "loudness in LUFS; off leaves it as it is. A static gain per ad with a true-peak limiter, as render's.")
-    static let trustedProxy = Parameter.repeating("trusted-proxy", .ipAddress, absent: "none: the connection's address is the viewer's",
+    static let trustedProxy = Parameter.repeating("trusted-proxy", .addressRange, absent: "none: the connection's address is the viewer's",
         help: "A proxy in front of the server (a load balancer, nginx, a CDN's edge) whose X-Forwarded-For names the viewer: "
             + "for [session.client_ip] and the beacons' X-Device-IP, that header is read from its right end past every "
-            + "trusted proxy. An IPv4 or IPv6 address; repeat it for several.")
+            + "trusted proxy. An IPv4 or IPv6 address, or a network (10.0.0.0/8, fd00::/8); repeat it for several.")
     static let secretFile = Parameter.optional("secret-file", .text("FILE"), absent: "sessions live in this server's memory",
         help: "Share sessions between instances: each session's URLs carry a token signed with this secret (HMAC-SHA256), "
             + "and its ad decision and sent beacons are kept under --cache DIR/sessions/, so every instance started with the "
             + "same FILE and --cache answers every viewer, and one restarted does too (docs/SERVE.md, \"Several instances\"). "
-            + "FILE holds 32 to 4096 bytes, readable by its owner only: head -c 64 /dev/urandom > FILE; chmod 600 FILE.")
+            + "FILE holds 32 to 4096 bytes, readable by its owner (and at most read by its group): head -c 64 /dev/urandom > FILE; chmod 600 FILE.")
     static let threads = Parameter.option("threads", .integer(in: 1...64), default: 2,
         help: "Threads that accept, read and write connections (libmicrohttpd's pool).")
 
@@ -122,7 +122,7 @@ enum ServeCommand: Command {
                                      decisionTimeout: .milliseconds(max(1, Int64((options.decisionTimeout.seconds * Rational(1000)).floor))),
                                      maximumSessions: options.maximumSessions, stitcher: stitcher)
             made.urlMap = urlMap
-            made.trustedProxies = Set(options.trustedProxies)
+            made.trustedProxies = options.trustedProxies
             made.sharing = try secret.map { secret throws(ServeSetupError) in try SessionSharing(secret: secret, cacheDirectory: cacheDirectory) }
             settings = made
         } catch {
@@ -147,13 +147,13 @@ enum ServeCommand: Command {
     }
 }
 
-extension ArgumentValue where Value == String {
-    /// An IPv4 or IPv6 address, kept in its canonical text.
-    static var ipAddress: ArgumentValue {
-        ArgumentValue(placeholder: "ADDRESS", parse: { text throws(InvalidValue) in
-            guard let canonical = ViewerAddress.canonical(text) else { throw .not(text, "an IPv4 or IPv6 address (e.g. 10.0.0.5, ::1)") }
-            return canonical
-        }, describe: { $0 })
+extension ArgumentValue where Value == AddressRange {
+    /// An IPv4 or IPv6 address, or a network in CIDR notation.
+    static var addressRange: ArgumentValue {
+        ArgumentValue(placeholder: "ADDRESS[/BITS]", parse: { text throws(InvalidValue) in
+            guard let range = AddressRange(text) else { throw .not(text, "an IPv4 or IPv6 address or network (e.g. 10.0.0.5, 10.0.0.0/8, fd00::/8)") }
+            return range
+        }, describe: { $0.description })
     }
 }
 
