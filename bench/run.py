@@ -45,6 +45,11 @@ The `loudness` job compares pipctl with itself too: the bundled demo (`pipctl re
 with `--loudness content` (every source measured before it plays, each ad's gain and limiter applied) against
 `--loudness off`. Its ratio is content/off: the cost of normalising (the issue asks for at most 1.05).
 
+The `serve-scale` job (bench/serve_scale.py) plays many viewers at once for minutes (`--viewers 1000 --seconds 300`,
+half stitched, half guided, each at the pace it plays) against one `pipctl serve` and against two behind nginx
+(deploy/nginx/pipctl-serve.conf): requests, errors and p50/p99 per route, the servers' CPU per 1,000 viewers, and
+their memory after the warm-up and at the end.
+
 The `serve` job runs `pipctl serve` on loopback (see `serve_job`): the first viewer of a new break (cold) against the
 second (warm), 200 concurrent new viewers, warm media playlists (p50, p99, per CPU second), and one viewer fetching
 the whole stitched stream, its server CPU per viewer-hour against nginx (Debian's, the peer) serving the origin's own
@@ -60,6 +65,9 @@ import subprocess
 import sys
 import tempfile
 import threading
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import serve_scale  # noqa: E402 (beside this file)
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -376,37 +384,32 @@ def page_load_ms(tmp):
     return best, os.path.getsize(page)
 
 
-def serve_job(tmp, args):
-    """`pipctl serve` on loopback: a 60 s HLS origin (1280x720 and 640x360, 6 s TS segments, 2 s GOPs) and a loopback
-    ad server whose VMAP has one mid-roll at 25.5 s (inside a segment and a GOP) with a 15 s 1280x720 30 fps ad.
-    Measures the first viewer of the break (cold: the cut and the ad conditioned for both renditions) against the
-    second (warm), 200 concurrent new viewers (session, multivariant and media playlist), warm media playlists (p50,
-    p99, requests per second per core of the server's CPU), and one viewer fetching a whole stitched stream (the
-    server's CPU seconds per viewer-hour) against nginx serving the origin's own files to the same client."""
-    import concurrent.futures
-    import http.client
-    import statistics
-    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
-    if not os.access(nginx, os.X_OK):
-        sys.exit("bench: the serve job needs nginx as its peer (apt-get install nginx-light)")
-    d = os.path.join(tmp, "serve")
+def serve_origin(d, sizes=("1280x720", "640x360"), rates=("3000k", "1000k")):
+    """A 60 s HLS origin under d/origin/show/: two renditions of `sizes` and video bit `rates`, 6 s TS segments, 2 s
+    GOPs (24 fps), AAC at 128 kbit/s."""
     origin = os.path.join(d, "origin")
     os.makedirs(os.path.join(origin, "show"), exist_ok=True)
-    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1280x720:rate=24:duration=60",
+    small = sizes[1].replace("x", ":")
+    subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", f"testsrc2=size={sizes[0]}:rate=24:duration=60",
                     "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=60",
-                    "-filter_complex", "[0:v]split=2[a][b];[b]scale=640:360[s]",
+                    "-filter_complex", f"[0:v]split=2[a][b];[b]scale={small}[s]",
                     "-map", "[a]", "-map", "1:a", "-map", "[s]", "-map", "1:a",
                     "-c:v", "libx264", "-preset", "veryfast", "-g", "48", "-keyint_min", "48", "-sc_threshold", "0",
-                    "-b:v:0", "3000k", "-b:v:1", "1000k", "-c:a", "aac", "-b:a", "128k",
+                    "-b:v:0", rates[0], "-b:v:1", rates[1], "-c:a", "aac", "-b:a", "128k",
                     "-f", "hls", "-hls_time", "6", "-hls_playlist_type", "vod",
                     "-hls_segment_filename", os.path.join(origin, "show", "v%v", "seg%d.ts"),
                     "-master_pl_name", "master.m3u8", "-var_stream_map", "v:0,a:0 v:1,a:1",
                     os.path.join(origin, "show", "v%v", "index.m3u8")], check=True)
+    return origin
+
+
+def serve_ad_server(d):
+    """A loopback ad server (started): a VMAP with one mid-roll at 25.5 s (inside a segment and a GOP) of a 15 s
+    1280x720 30 fps ad, and its beacons."""
     ad = os.path.join(d, "ad.mp4")
     subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=1280x720:rate=30:duration=15",
                     "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=44100:duration=15",
                     "-c:v", "libx264", "-preset", "veryfast", "-c:a", "aac", "-shortest", ad], check=True)
-
     class AdServer(http.server.BaseHTTPRequestHandler):
         def do_GET(self):
             if self.path.startswith("/vmap"):
@@ -436,6 +439,25 @@ def serve_job(tmp, args):
 
     ads = http.server.ThreadingHTTPServer(("127.0.0.1", 0), AdServer)
     threading.Thread(target=ads.serve_forever, daemon=True).start()
+    return ads
+
+
+def serve_job(tmp, args):
+    """`pipctl serve` on loopback: a 60 s HLS origin (1280x720 and 640x360, 6 s TS segments, 2 s GOPs) and a loopback
+    ad server whose VMAP has one mid-roll at 25.5 s (inside a segment and a GOP) with a 15 s 1280x720 30 fps ad.
+    Measures the first viewer of the break (cold: the cut and the ad conditioned for both renditions) against the
+    second (warm), 200 concurrent new viewers (session, multivariant and media playlist), warm media playlists (p50,
+    p99, requests per second per core of the server's CPU), and one viewer fetching a whole stitched stream (the
+    server's CPU seconds per viewer-hour) against nginx serving the origin's own files to the same client."""
+    import concurrent.futures
+    import http.client
+    import statistics
+    nginx = shutil.which("nginx") or "/usr/sbin/nginx"
+    if not os.access(nginx, os.X_OK):
+        sys.exit("bench: the serve job needs nginx as its peer (apt-get install nginx-light)")
+    d = os.path.join(tmp, "serve")
+    origin = serve_origin(d)
+    ads = serve_ad_server(d)
     server = subprocess.Popen([PIPCTL, "serve", "--origin", origin, "--ads", f"http://127.0.0.1:{ads.server_port}/vmap?sid=[session.id]",
                                "--listen", "127.0.0.1:0", "--cache", os.path.join(d, "cache"), "--stitch-wait", "600",
                                "--threads", str(args.threads)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
@@ -574,7 +596,8 @@ def serve_job(tmp, args):
 
 JOBS = {"transcode": transcode_job, "render": render_job, "remote": remote_job, "hls": hls_job, "passthrough": passthrough_job,
         "passthrough-matched": functools.partial(passthrough_job, matched=True), "batch": batch_job,
-        "report": report_job, "report-long": report_long_job, "loudness": loudness_job, "serve": serve_job}
+        "report": report_job, "report-long": report_long_job, "loudness": loudness_job, "serve": serve_job,
+        "serve-scale": lambda tmp, args: serve_scale.serve_scale_job(tmp, args, PIPCTL, serve_origin, serve_ad_server)}
 
 
 def main():
@@ -585,7 +608,12 @@ def main():
     parser.add_argument("--jobs", default=",".join(JOBS))
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--pipctl", default=PIPCTL, help="the pipctl to measure (the release build by default)")
+    parser.add_argument("--viewers", type=int, default=1000, help="serve-scale: simulated viewers at once")
+    parser.add_argument("--seconds", type=int, default=300, help="serve-scale: how long they play, per setup")
+    parser.add_argument("--speed", type=float, default=1.0, help="serve-scale: how fast they play (1 is real time)")
     args = parser.parse_args()
+    if not (1 <= args.viewers <= 5000 and 10 <= args.seconds <= 3600 and 0.1 <= args.speed <= 100):
+        sys.exit("bench: --viewers 1 to 5000, --seconds 10 to 3600, --speed 0.1 to 100")
     globals()["PIPCTL"] = os.path.abspath(args.pipctl)
     if not os.access(PIPCTL, os.X_OK):
         sys.exit("bench: build first: swift build -c release --product pipctl")
@@ -596,8 +624,8 @@ def main():
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.jobs.split(","):
-            if name == "serve":
-                results.append(serve_job(tmp, args))
+            if name in ("serve", "serve-scale"):
+                results.append(JOBS[name](tmp, args))
                 continue
             job = JOBS[name](tmp, args)
             label, ours, peer, out = job[:4]
@@ -643,6 +671,10 @@ def main():
         return
     print(f"{'job':<58} {'tool':<7} {'wall s':>8} {'fps':>8} {'peak MiB':>9}")
     for r in results:
+        if r["job"] == "serve-scale":
+            print(r["label"])
+            serve_scale.print_serve_scale(r)
+            continue
         if r["job"] == "serve":
             w, v, n = r["warmPlaylist"], r["viewer"], r["nginx"]
             print(r["label"])
