@@ -105,6 +105,10 @@ let accessHandler: MHD_AccessHandlerCallback = { context, connection, url, metho
     }
     if let response = exchange.response { return queue(response, exchange, connection) }
     guard exchange.beginAnswering() else { return .YES }
+    if let immediate = core.responder.immediateResponse(to: exchange.request) {
+        exchange.setResponse(immediate)
+        return queue(immediate, exchange, connection)
+    }
     MHD_suspend_connection(connection)
     core.answer(exchange, on: ConnectionHandle(pointer: connection))
     return .YES
@@ -120,10 +124,11 @@ let requestCompleted: MHD_RequestCompletedCallback = { context, _, exchangeSlot,
     // (the daemon's stop still waits for this callback to return).
     core.ended()
     let outcome = HTTPAccessLog.Outcome(termination)
-    core.log(HTTPAccessLog.line(exchange, outcome: outcome))
+    // The responder is told before the line is written: whoever reads the line finds the request counted.
     let sent = exchange.sent
     core.responder.completed(HTTPCompletedRequest(method: exchange.method, route: exchange.response?.route, status: sent.status,
                                                   bytes: sent.bytes, duration: ContinuousClock.now - exchange.started, outcome: outcome))
+    core.log(HTTPAccessLog.line(exchange, outcome: outcome))
 }
 
 private func queue(_ response: HTTPServerResponse, _ exchange: Exchange, _ connection: OpaquePointer) -> MHD_Result {

@@ -5,12 +5,17 @@ import MediaCore
 /// Answers requests; called once per request, concurrently, on Swift's pool (never on libmicrohttpd's threads).
 public protocol HTTPResponder: Sendable {
     func respond(to request: HTTPServerRequest) async -> HTTPServerResponse
+    /// The answer when it needs no waiting at all (a file found by its name), given on the server's own thread as
+    /// the request is read, so that it is sent without the connection being suspended and handed to Swift's pool;
+    /// nil sends the request to `respond(to:)`. It must be quick and must not block. By default, nil.
+    func immediateResponse(to request: HTTPServerRequest) -> HTTPServerResponse?
     /// Told of each request once it has ended, however it ended (on one of the server's threads, so it must be
     /// quick and must not block): what `/metrics` counts. By default nothing is done.
     func completed(_ request: HTTPCompletedRequest)
 }
 
 extension HTTPResponder {
+    public func immediateResponse(to request: HTTPServerRequest) -> HTTPServerResponse? { nil }
     public func completed(_ request: HTTPCompletedRequest) {}
 }
 

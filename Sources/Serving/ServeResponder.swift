@@ -77,6 +77,20 @@ public final class ServeResponder: HTTPResponder {
         return response
     }
 
+    /// Segments (`/v1/origin/…`, `/v1/cache/…`) are files found by their names: answered at once on the server's
+    /// thread, without a hop to Swift's pool (most of a viewer's requests, so most of the server's work per viewer).
+    public func immediateResponse(to request: HTTPServerRequest) -> HTTPServerResponse? {
+        guard request.method == "GET" || request.method == "HEAD", let path = request.pathComponents, path.first == "v1" else { return nil }
+        var response: HTTPServerResponse
+        switch path.dropFirst().first {
+        case "origin" where path.count > 2: response = originFile(Array(path.dropFirst(2))).named("origin_segment")
+        case "cache" where path.count == 5: response = cachedFile(kind: path[2], key: path[3], name: path[4]).named("cache_segment")
+        default: return nil
+        }
+        response.headers += Self.cors
+        return response
+    }
+
     public func completed(_ request: HTTPCompletedRequest) {
         metrics.record(request)
     }

@@ -27,6 +27,25 @@ import Testing
         #expect((line["ms"] as? Double).map { $0 >= 0 } == true)
     }
 
+    @Test func anImmediateAnswerIsSentWithoutTheResponderAndCountedUnderItsRoute() async throws {
+        let test = try TestServer()
+        // While a pooled request waits at the gate, an immediate one is answered.
+        let held = Task { try await test.get("/slow") }
+        await test.gate.arrived(1)
+        let now = try await test.get("/now")
+        #expect(test.json(now)["answered"] as? String == "immediately")
+        test.gate.open()
+        #expect(try await held.value.status == 200)
+        _ = await test.log.wait(for: 2)
+        // The responder is told of each request once it has ended, with the route its answer named.
+        let completed = test.completions.withLock { $0 }
+        #expect(completed.count == 2)
+        let immediate = try #require(completed.first { $0.route == "now" })
+        #expect(immediate.status == 200 && immediate.method == "GET" && immediate.outcome == .completed)
+        #expect(immediate.bytes == UInt64(now.body.count))
+        #expect(completed.contains { $0.route == nil && $0.status == 200 })
+    }
+
     @Test func aNulOrABrokenEscapeLeavesThePathOrQueryUndecoded() async throws {
         let test = try TestServer()
         let nul = test.json(try await test.get("/a%00b"))

@@ -75,13 +75,28 @@ final class LogLines: Sendable {
     }
 }
 
-/// Echoes what it was asked as JSON; `/slow` waits at the gate; `/file` is the test's file.
+/// Echoes what it was asked as JSON; `/slow` waits at the gate; `/file` is the test's file; `/now` is answered at
+/// once (`immediateResponse`), and would say `pooled` if it ever reached `respond(to:)`.
 struct EchoResponder: HTTPResponder {
     let gate: Gate
     let file: String
+    var completions = LockedState([HTTPCompletedRequest]())
+
+    func immediateResponse(to request: HTTPServerRequest) -> HTTPServerResponse? {
+        guard request.pathComponents?.first == "now" else { return nil }
+        var answer = HTTPServerResponse.json(200, "{\"answered\":\"immediately\"}")
+        answer.route = "now"
+        return answer
+    }
+
+    func completed(_ request: HTTPCompletedRequest) {
+        completions.withLock { $0.append(request) }
+    }
 
     func respond(to request: HTTPServerRequest) async -> HTTPServerResponse {
         switch request.pathComponents?.first {
+        case "now":
+            return .json(200, "{\"answered\":\"pooled\"}")
         case "slow":
             await gate.pass()
             return .json(200, "{\"slow\":true}", headers: [("X-Test", "slow")])
@@ -106,14 +121,15 @@ struct TestServer {
     let server: HTTPServer
     let gate: Gate
     let log: LogLines
+    let completions = LockedState([HTTPCompletedRequest]())
 
     init(limits: HTTPServerLimits = .init(), file: String = "/nonexistent") throws {
         let gate = Gate()
         let log = LogLines()
         self.gate = gate
         self.log = log
-        server = try HTTPServer(host: "127.0.0.1", port: 0, limits: limits, responder: EchoResponder(gate: gate, file: file),
-                                log: { log.append($0) })
+        server = try HTTPServer(host: "127.0.0.1", port: 0, limits: limits,
+                                responder: EchoResponder(gate: gate, file: file, completions: completions), log: { log.append($0) })
     }
 
     var port: Int { server.port }
