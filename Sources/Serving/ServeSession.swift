@@ -120,6 +120,17 @@ public final class SessionStore: Sendable {
     let shared: SharedSessions?
     private let sessions = LockedState([String: ServeSession]())
     private let made = LockedState(0)
+    private let lastForget = LockedState<ContinuousClock.Instant?>(nil)
+
+    /// How long a shared session (which any instance rebuilds from its token and the shared folder) stays in memory
+    /// without a request: a player that plays asks for a segment every few seconds, so one silent for a minute has
+    /// stopped, paused or filled its buffer far ahead, and is rebuilt if it comes back (from its token and the shared folder,
+    /// reading its decision, never asking the ad server again). So memory holds the sessions being played, not every
+    /// session of the idle timeout.
+    public static let sharedMemoryIdle: Duration = .seconds(60)
+
+    /// How long a session stays in memory without a request: the idle timeout, or `sharedMemoryIdle` for shared ones.
+    public var memoryIdle: Duration { shared == nil ? idleTimeout : min(idleTimeout, Self.sharedMemoryIdle) }
 
     public convenience init(maximumSessions: Int, idleTimeout: Duration, clock: any WallClock = SystemClock()) {
         self.init(maximumSessions: maximumSessions, idleTimeout: idleTimeout, clock: clock, shared: nil)
@@ -154,7 +165,15 @@ public final class SessionStore: Sendable {
             guard id.utf8.count <= SessionToken.maximumBytes else { return .tooLong(bytes: id.utf8.count) }
             shared.sweepWhenDue(clock)
         }
+        let now = clock.now
+        let forget = lastForget.withLock { last -> Bool in
+            guard last.map({ now - $0 >= .seconds(10) }) ?? true else { return false }
+            last = now
+            return true
+        }
         let made = sessions.withLock { all -> ServeSession? in
+            // At most every 10 s, a scan of the store forgets the sessions silent past `memoryIdle`.
+            if forget { expire(&all, after: memoryIdle) }
             guard room(&all) else { return nil }
             let session = ServeSession(id: id, content: content, values: values, mode: mode, decider: decider, shared: shared, now: clock.now)
             all[id] = session
@@ -185,7 +204,7 @@ public final class SessionStore: Sendable {
     /// Makes room for one more session: forgets the idle ones when full, then (shared sessions, which any instance
     /// rebuilds) the least recently used; false when there is none.
     private func room(_ all: inout [String: ServeSession]) -> Bool {
-        if all.count >= maximumSessions { expire(&all) }
+        if all.count >= maximumSessions { expire(&all, after: memoryIdle) }
         if all.count >= maximumSessions, shared != nil, let oldest = all.min(by: { $0.value.idleSince < $1.value.idleSince }) {
             all[oldest.key] = nil
         }
@@ -222,9 +241,9 @@ public final class SessionStore: Sendable {
     /// The ids of the sessions held.
     public var ids: [String] { sessions.withLock { Array($0.keys) } }
 
-    private func expire(_ all: inout [String: ServeSession]) {
+    private func expire(_ all: inout [String: ServeSession], after idle: Duration) {
         let now = clock.now
-        for (id, session) in all where now - session.idleSince > idleTimeout {
+        for (id, session) in all where now - session.idleSince > idle {
             all[id] = nil
             session.cancel()
         }

@@ -164,6 +164,26 @@ import Testing
         #expect(try await b.request("GET", "/v1/sessions/\(id)/master.m3u8").status == 404)
     }
 
+    @Test func aSharedSessionSilentForAMinuteLeavesMemoryAndIsRebuiltWhenAskedAgain() async throws {
+        let cache = try ServeStitchTests.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let clock = ManualClock()
+        let harness = try ServeHarness(stitchCache: cache, clock: clock, secret: Self.secret)
+        harness.adServer.route("/vmap", .xml(ServeFixture.vmap(adServer: harness.adServer.baseURL)))
+        let first = try await harness.session()
+        let master = try await harness.request("GET", "/v1/sessions/\(first)/master.m3u8")
+        #expect(harness.responder.sessions.memoryIdle == SessionStore.sharedMemoryIdle)
+        clock.advance(by: SessionStore.sharedMemoryIdle + .seconds(1))
+        // The next session made finds the first silent past the bound: memory holds the one being played.
+        let second = try await harness.session()
+        #expect(harness.responder.sessions.ids == [second])
+        // Asked again, the first is rebuilt from its token and the shared folder: the same playlist, no new decision.
+        let again = try await harness.request("GET", "/v1/sessions/\(first)/master.m3u8")
+        #expect(again.status == 200 && again.body == master.body)
+        #expect(Set(harness.responder.sessions.ids) == [first, second])
+        #expect(harness.adServer.requests(for: "/vmap").count == 2)
+    }
+
     @Test func anImplicitGuidedSessionsAssetListsAreTheSameFromEitherServer() async throws {
         let cache = try ServeStitchTests.temporaryCache()
         defer { try? FileManager.default.removeItem(atPath: cache) }
