@@ -340,7 +340,7 @@ public struct BreakStitcher: Sendable {
             let stamp = FileStamp(path)
             identity = "local:\(path):\(stamp?.size ?? -1):\(stamp?.modified.tv_sec ?? 0).\(stamp?.modified.tv_nsec ?? 0)"
         }
-        let key = SHA256.hex("ad-v2|\(identity)|\(m.size)|\(m.rate.perSecond)|\(m.sampleRate)|\(m.channels)|\(encoding.maximumBitRate ?? 0)|\(encoding.crf)|\(encoding.preset)|reorders=\(encoding.reorders)|loudness=\(loudness.map { String(format: "%.2f", $0) } ?? "as is")")
+        let key = SHA256.hex("ad-v3|\(identity)|\(m.size)|\(m.rate.perSecond)|\(m.sampleRate)|\(m.channels)|\(encoding.maximumBitRate ?? 0)|\(encoding.crf)|\(encoding.preset)|reorders=\(encoding.reorders)|loudness=\(loudness.map { String(format: "%.2f", $0) } ?? "as is")")
         let result = await cache.entry("ads", key: key, as: AdEntry.self) { directory throws(StitchBuildError) in
             do throws(MediaError) {
                 let made = try AdConditioner.condition(AdConditioner.Request(

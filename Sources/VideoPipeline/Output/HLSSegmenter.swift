@@ -127,7 +127,7 @@ public enum HLSSegmenter {
 
     /// Remuxes `input` into `path`, one flushed piece per segment; returns where each piece starts, and the end.
     /// With `soundEnd` (seconds: the last picture's end), sound packets marked as not presented and those whose
-    /// middle falls at or after it are left out.
+    /// middle (as a whole frame) falls at or after it are left out.
     private static func mux(_ input: String, to path: String, type: HLSSegmentType, rate: FrameRate,
                             starts: [Int64], soundEnd: Rational?) throws(MediaError) -> [Int64] {
         let file = try InputFile(path: input)
@@ -154,9 +154,12 @@ public enum HLSSegmenter {
             offsets.append(try muxer.endPiece())
             current += 1
         }
+        // A sound frame's length, the longest packet's so far (an MP4's last packet is cut short by its edit list).
+        var soundFrame = Array(repeating: Int64(0), count: file.streamCount)
         try file.forEachPacket { packet throws(MediaError) in
             if let soundEnd, packet.streamIndex != video, let pts = packet.pts {
-                let middle = (Rational(pts) + Rational(packet.duration, 2)) * timeBases[packet.streamIndex]
+                soundFrame[packet.streamIndex] = max(soundFrame[packet.streamIndex], packet.duration)
+                let middle = (Rational(pts) + Rational(soundFrame[packet.streamIndex], 2)) * timeBases[packet.streamIndex]
                 if packet.isDiscarded || middle >= soundEnd { return }
             }
             let s = max(current, segment(of: packet) ?? reached[packet.streamIndex])

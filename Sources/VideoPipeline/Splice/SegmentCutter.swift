@@ -109,8 +109,7 @@ public enum SegmentCutter {
         var beforeMuxer: PieceMuxer?
         var copiedBefore: Range<Int64> = 0..<0
         if cut > 0 {
-            // At the end (a post-roll's cut), every picture is copied.
-            let k = cut == scan.count ? cut : scan.idrs.last { $0 <= cut }!
+            let k = scan.idrs.last { $0 <= cut }!
             let muxer = try PieceMuxer(path: request.before, scan: scan)
             muxers.append(muxer)
             beforeMuxer = muxer
@@ -132,7 +131,7 @@ public enum SegmentCutter {
         // The partial GOPs, decoded once from the IDR before the cut and encoded into their pieces.
         let lastIDR = scan.idrs.last { $0 <= cut } ?? 0
         var runs: [EncodedRun] = []
-        if let beforeMuxer, lastIDR < cut, cut < scan.count {
+        if let beforeMuxer, lastIDR < cut {
             runs.append(EncodedRun(frames: lastIDR..<cut, into: beforeMuxer, delayOf: lastIDR))
         }
         if let afterMuxer, cut < nextIDR {
