@@ -114,6 +114,28 @@ import VideoPipeline
         """
     }
 
+    /// A conditioned ad's sound starts with its first picture (no priming) and ends within half an AAC frame of its
+    /// last picture's end: 5 s at 48 kHz is 234.375 AAC frames, so its encoder's 235 (with the last one cut short in
+    /// the MP4 by its edit list) would run 640 samples past; 234 end 384 before.
+    @Test func aConditionedAdsSoundStartsWithItsFirstPictureAndEndsWithinHalfAFrameOfItsLast() throws {
+        let scratch = try TemporaryDirectory()
+        let source = scratch.file("five.mp4")
+        _ = try FFmpegCommandLine.run([
+            "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30:duration=5",
+            "-f", "lavfi", "-i", "anoisesrc=color=pink:sample_rate=48000:amplitude=0.3:duration=5:seed=3",
+            "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", source,
+        ])
+        let directory = scratch.file("ad")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let made = try AdConditioner.condition(AdConditioner.Request(
+            input: source, directory: directory, size: PixelSize(width: 320, height: 180), frameRate: FrameRate(24)))
+        #expect(made.frames == 120)
+        let scans = try made.segments.map { segment in try MediaProbe.scanSound(directory + "/" + segment.uri) }
+        #expect(scans.first?.soundAfterPicture == 0)
+        let samples = scans.reduce(0) { $0 + $1.samples }
+        #expect(samples == 234 * Self.frame, "\(samples) samples for 240,000 of pictures")
+    }
+
     enum Shape: String, CaseIterable, Sendable {
         /// ServeStitchTests' fixture: the mid-roll at 5.5 s, inside a segment and inside a GOP.
         case midrollInASegmentAndGOP
