@@ -365,7 +365,7 @@ public struct BreakStitcher: Sendable {
             let stamp = FileStamp(file)
             return "\(origin.relative(file)?.joined(separator: "/") ?? file):\(stamp?.size ?? -1):\(stamp?.modified.tv_sec ?? 0).\(stamp?.modified.tv_nsec ?? 0)"
         }.joined(separator: "|")
-        let key = SHA256.hex("cut-v2|\(identity)|\(time)|\(encoding.maximumBitRate ?? 0)|\(encoding.crf)|\(encoding.preset)")
+        let key = SHA256.hex("cut-v3|\(identity)|\(time)|\(encoding.maximumBitRate ?? 0)|\(encoding.crf)|\(encoding.preset)")
         let result = await cache.entry("cuts", key: key, as: CutEntry.self) { directory throws(StitchBuildError) in
             let input = directory + "/input.ts"
             defer { try? FileManager.default.removeItem(atPath: input) }
@@ -386,6 +386,7 @@ public struct BreakStitcher: Sendable {
                 // The stream's first segment: its sound before its first picture (the priming) is left out, as an
                 // ad's is, so that what comes before it (a pre-roll) or after it meets it by its pictures.
                 request.soundBeforeFirstPicture = window.lowerBound > 0
+                request.soundLeads = window.lowerBound == 0
                 let made = try SegmentCutter.cut(request)
                 func piece(_ p: SegmentCutter.Piece?, _ name: String) -> CutEntry.Piece? {
                     guard let p, let bytes = StitchCache.regularFileSize(directory + "/" + name) else { return nil }

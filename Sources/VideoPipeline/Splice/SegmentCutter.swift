@@ -25,7 +25,7 @@ import MediaCore
 ///   (an ad whose sound starts with its picture) meets each with a gap or overlap of at most half an AAC frame, and
 ///   a reader that plays the pieces' sound one after the other is never more than half a frame off the pictures
 ///   there. A cut at the first picture (`before` absent) leaves out the sound before it (an encoder's priming).
-///   Each piece's file starts with a sound packet, then its first pictures each followed by a sound packet, the rest
+///   With `soundLeads`, each piece's file starts with a sound packet, then its first picture followed by one, the rest
 ///   interleaved by decode time (its pictures' decode times are earlier than their sound's by the content's decode
 ///   delay), every picture's PES with its length. The ffmpeg tool joins the timestamps across a discontinuity at
 ///   each packet it reads whose decode time jumps: it reads the first sound packet and continues the sound; the
@@ -38,9 +38,9 @@ import MediaCore
 public enum SegmentCutter {
     /// The largest input read (a few segments of a high rendition).
     public static let maximumInputBytes: Int64 = 256 << 20
-    /// The sound packets written ahead of the interleaved packets (all but the first each after one of the first
-    /// pictures).
-    static let leadingSoundPackets = 4
+    /// The sound packets written ahead of the interleaved packets with `soundLeads` (the second after the first
+    /// picture).
+    static let leadingSoundPackets = 2
 
     public struct Request: Sendable {
         /// An MPEG-TS file.
@@ -56,6 +56,11 @@ public enum SegmentCutter {
         /// Whether `before` keeps the sound packets whose middle is before the input's first picture (an AAC
         /// encoder's priming); `after` never has them.
         public var soundBeforeFirstPicture = true
+        /// Whether each piece's file leads with sound (see the type's notes): for a stream's first segment, which
+        /// follows a pre-roll. Off, packets are interleaved by decode time alone (what Video.js 7's VHS, whose
+        /// transmuxer times a segment from its first packets, plays in place; led by sound, it plays the content
+        /// after a mid-roll two frames late).
+        public var soundLeads = false
 
         public init(input: String, cut: Rational, before: String, after: String, encoding: EncodingSettings = EncodingSettings()) {
             self.input = input
@@ -144,7 +149,7 @@ public enum SegmentCutter {
         }
         // Each piece's first sound packet leads its file.
         var written: Set<Int64> = []
-        if scan.audioStream != nil {
+        if scan.audioStream != nil, request.soundLeads {
             var leading: [ObjectIdentifier: Int] = [:]
             try scan.copySound { middle, pts in
                 guard let muxer = soundPiece(middle), leading[ObjectIdentifier(muxer), default: 0] < SegmentCutter.leadingSoundPackets else { return nil }
@@ -223,7 +228,7 @@ private final class PieceMuxer {
         packet.stamp(pts: pts, dts: dts, duration: duration)
         packet.setKeyframe(key)
         if !interleaving, !heldSound.isEmpty, let audio {
-            try context.writeAhead(packet, to: video, from: timeBase, path: path)
+            try context.writeAhead(packet, to: video, from: timeBase, flush: false, path: path)
             try context.writeAhead(heldSound.removeFirst(), to: audio, from: audioTimeBase, path: path)
             return
         }
