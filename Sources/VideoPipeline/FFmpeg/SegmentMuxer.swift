@@ -48,11 +48,6 @@ final class SegmentMuxer {
         let options = FFmpegOptions()
         if container == .fragmentedMP4 {
             try options.set("movflags", "+frag_custom+dash+delay_moov+default_base_moof")
-        } else if container == .mpegTS {
-            // Each picture's PES states its length, so that a demuxer hands a segment's last picture over at the
-            // segment's end rather than once the next segment's first picture starts (which, across a discontinuity,
-            // moves the ffmpeg tool's join of the timestamps back to the pictures').
-            try options.set("omit_video_pes_length", "0")
         }
         try output.writeHeader(options: options, reportedAs: path)
     }
