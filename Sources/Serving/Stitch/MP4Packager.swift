@@ -39,7 +39,7 @@ struct MP4Packager: Sendable {
         let shown = path.joined(separator: "/")
         guard let stamp = FileStamp(file) else { return .failure(.notFound("no content \"\(shown.excerpt)\" under the origin")) }
         guard stamp.size <= Self.maximumBytes else { return .failure(.unusable("\(shown.excerpt): over \(Self.maximumBytes) bytes")) }
-        let key = SHA256.hex("packaged-v1|\(shown)|\(stamp.size)|\(stamp.modified.tv_sec).\(stamp.modified.tv_nsec)")
+        let key = SHA256.hex("packaged-v3|\(shown)|\(stamp.size)|\(stamp.modified.tv_sec).\(stamp.modified.tv_nsec)")
         let built = await cache.entry("packaged", key: key, as: Entry.self) { directory throws(StitchBuildError) in
             try Self.segment(file, shown: shown, directory: directory, durations: nil)
         }
@@ -71,7 +71,7 @@ struct MP4Packager: Sendable {
             guard total <= Self.maximumBytes else {
                 return .failure(.unusable("\(shownContent.excerpt): rendition \(r) is over \(Self.maximumBytes) bytes"))
             }
-            let key = SHA256.hex("fmp4-ts-v1|" + identity.joined(separator: "|"))
+            let key = SHA256.hex("fmp4-ts-v3|" + identity.joined(separator: "|"))
             let durations = original.playlist.playlist.segments.map(\.duration)
             let shown = "\(shownContent) rendition \(r)"
             let built = await cache.entry("packaged", key: key, as: Entry.self) { directory throws(StitchBuildError) in
@@ -125,7 +125,8 @@ struct MP4Packager: Sendable {
         }
         do throws(MediaError) {
             let target = durations == nil ? HLSSegmenter.frames(perSegment: Self.segmentSeconds, rate: rate) : Int64.max
-            let made = try HLSSegmenter.segment(file, into: directory, type: .mpegts, rate: rate, target: target, cuts: cuts)
+            let made = try HLSSegmenter.segment(file, into: directory, type: .mpegts, rate: rate, target: target, cuts: cuts,
+                                                soundWithPictures: true)
             return Entry(segments: made.segments.map { .init(file: .init(name: $0.uri, bytes: $0.bytes), frames: $0.frameCount) },
                          rateNumerator: rate.perSecond.numerator, rateDenominator: rate.perSecond.denominator,
                          codecs: made.codecs, width: size.width, height: size.height)

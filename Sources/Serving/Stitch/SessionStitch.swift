@@ -32,8 +32,10 @@ public struct StitchedBreak: Sendable {
 
 /// One break in one rendition.
 public struct RenditionSplice: Sendable {
-    /// The origin segments the pieces stand in for: empty for a pre- or post-roll (the ads go in front of segment
-    /// `lowerBound`).
+    /// The origin segments the pieces stand in for: empty for a post-roll (the ads go in front of segment
+    /// `lowerBound`); for a pre-roll, the first segment, which `after` (a copy of it without the sound before its
+    /// first picture: its encoder's priming, heard after the ads otherwise) stands in for, or empty when a mid-roll's
+    /// cut stands in for it (or it cannot be cut).
     public var replaced: Range<Int>
     /// The content up to the cut and from it (a piece is absent when the cut falls on the window's edge).
     public var before: Piece?
@@ -183,7 +185,7 @@ public struct BreakStitcher: Sendable {
         var taken: [Range<Int>] = content.renditions.map { _ in 0..<0 }
         for (index, adBreak) in ads.breaks.enumerated() {
             let windows = content.renditions.indices.map { window(adBreak.position, in: content.renditions[$0]) }
-            if zip(windows, taken).contains(where: { $0.lowerBound < $1.upperBound && !$1.isEmpty }) {
+            if case .midroll = adBreak.position, zip(windows, taken).contains(where: { $0.lowerBound < $1.upperBound && !$1.isEmpty }) {
                 notes.append("break \(index) (\(adBreak.position)): too close to the break before it")
                 continue
             }
@@ -198,7 +200,17 @@ public struct BreakStitcher: Sendable {
                 notes += adNotes
                 guard !stitched.ads.isEmpty else { continue }
                 breaks.append(stitched)
-                taken = windows
+                if case .midroll = adBreak.position { taken = windows }
+            }
+        }
+        // A mid-roll whose cut starts at the first segment stands in for it (its piece before the cut has no priming
+        // either): the pre-roll's copy is not served.
+        if let first = breaks.first, first.position == .preroll {
+            for r in content.renditions.indices where breaks.dropFirst().contains(where: {
+                $0.renditions.indices.contains(r) && $0.renditions[r].replaced.lowerBound == 0 && !$0.renditions[r].replaced.isEmpty
+            }) {
+                breaks[0].renditions[r].replaced = 0..<0
+                breaks[0].renditions[r].after = nil
             }
         }
         return SessionStitch(breaks: breaks, frameRates: media.map(\.rate),
@@ -206,11 +218,12 @@ public struct BreakStitcher: Sendable {
     }
 
     /// The origin segments a break's pieces replace in `rendition`: the segment that holds its time, with a
-    /// neighbour when the cut would leave less than a second of it; empty for a pre- or post-roll.
+    /// neighbour when the cut would leave less than a second of it; the first segment for a pre-roll (copied
+    /// without its priming); empty for a post-roll.
     func window(_ position: BreakPosition, in rendition: OriginContent.Rendition) -> Range<Int> {
         let segments = rendition.playlist.playlist.segments
         switch position {
-        case .preroll: return 0..<0
+        case .preroll: return segments.isEmpty ? 0..<0 : 0..<1
         case .postroll: return segments.count..<segments.count
         case .midroll(let time):
             let t = time.seconds
@@ -259,6 +272,12 @@ public struct BreakStitcher: Sendable {
                 switch await cut(rendition, window: windows[r], at: m.start + time.seconds, encoding: encoding) {
                 case .success(let pieces): (splice.before, splice.after) = pieces
                 case .failure(let error): return .failure(error)
+                }
+            } else if adBreak.position == .preroll, !windows[r].isEmpty {
+                // The first segment from its first picture: nothing re-encoded, the sound before it left out.
+                switch await cut(rendition, window: windows[r], at: m.start, encoding: encoding) {
+                case .success(let (_, after?)): splice.after = after
+                default: splice.replaced = 0..<0
                 }
             }
             renditions.append(splice)
@@ -321,7 +340,7 @@ public struct BreakStitcher: Sendable {
             let stamp = FileStamp(path)
             identity = "local:\(path):\(stamp?.size ?? -1):\(stamp?.modified.tv_sec ?? 0).\(stamp?.modified.tv_nsec ?? 0)"
         }
-        let key = SHA256.hex("ad-v1|\(identity)|\(m.size)|\(m.rate.perSecond)|\(m.sampleRate)|\(m.channels)|\(encoding.maximumBitRate ?? 0)|\(encoding.crf)|\(encoding.preset)|reorders=\(encoding.reorders)|loudness=\(loudness.map { String(format: "%.2f", $0) } ?? "as is")")
+        let key = SHA256.hex("ad-v3|\(identity)|\(m.size)|\(m.rate.perSecond)|\(m.sampleRate)|\(m.channels)|\(encoding.maximumBitRate ?? 0)|\(encoding.crf)|\(encoding.preset)|reorders=\(encoding.reorders)|loudness=\(loudness.map { String(format: "%.2f", $0) } ?? "as is")")
         let result = await cache.entry("ads", key: key, as: AdEntry.self) { directory throws(StitchBuildError) in
             do throws(MediaError) {
                 let made = try AdConditioner.condition(AdConditioner.Request(
@@ -346,7 +365,7 @@ public struct BreakStitcher: Sendable {
             let stamp = FileStamp(file)
             return "\(origin.relative(file)?.joined(separator: "/") ?? file):\(stamp?.size ?? -1):\(stamp?.modified.tv_sec ?? 0).\(stamp?.modified.tv_nsec ?? 0)"
         }.joined(separator: "|")
-        let key = SHA256.hex("cut-v1|\(identity)|\(time)|\(encoding.maximumBitRate ?? 0)|\(encoding.crf)|\(encoding.preset)")
+        let key = SHA256.hex("cut-v3|\(identity)|\(time)|\(encoding.maximumBitRate ?? 0)|\(encoding.crf)|\(encoding.preset)")
         let result = await cache.entry("cuts", key: key, as: CutEntry.self) { directory throws(StitchBuildError) in
             let input = directory + "/input.ts"
             defer { try? FileManager.default.removeItem(atPath: input) }
@@ -362,8 +381,13 @@ public struct BreakStitcher: Sendable {
             }
             try? out.close()
             do throws(MediaError) {
-                let made = try SegmentCutter.cut(SegmentCutter.Request(input: input, cut: time, before: directory + "/before.ts",
-                                                                       after: directory + "/after.ts", encoding: encoding))
+                var request = SegmentCutter.Request(input: input, cut: time, before: directory + "/before.ts",
+                                                    after: directory + "/after.ts", encoding: encoding)
+                // The stream's first segment: its sound before its first picture (the priming) is left out, as an
+                // ad's is, so that what comes before it (a pre-roll) or after it meets it by its pictures.
+                request.soundBeforeFirstPicture = window.lowerBound > 0
+                request.soundLeads = window.lowerBound == 0
+                let made = try SegmentCutter.cut(request)
                 func piece(_ p: SegmentCutter.Piece?, _ name: String) -> CutEntry.Piece? {
                     guard let p, let bytes = StitchCache.regularFileSize(directory + "/" + name) else { return nil }
                     return .init(file: .init(name: name, bytes: bytes), frames: p.frames,

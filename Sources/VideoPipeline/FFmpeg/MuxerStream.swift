@@ -68,4 +68,14 @@ extension OutputContext {
         av_packet_rescale_ts(packet.pointer, timeBase, stream.timeBase)
         try check(av_interleaved_write_frame(pointer, packet.pointer), "av_interleaved_write_frame", path: path)
     }
+
+    /// Writes `packet`, stamped in `timeBase`, to `stream` at once, ahead of whatever is queued for interleaving
+    /// (`av_write_frame`), and flushes the muxer's own buffers (the mpegts muxer holds sound to fill a PES): a
+    /// piece's first packets, in the order chosen to lead the file.
+    func writeAhead(_ packet: Packet, to stream: MuxerStream, from timeBase: Rational, flush: Bool = true, path: String) throws(MediaError) {
+        packet.pointer.pointee.stream_index = stream.index
+        av_packet_rescale_ts(packet.pointer, timeBase.av, stream.timeBase)
+        try check(av_write_frame(pointer, packet.pointer), "av_write_frame", path: path)
+        if flush { try check(av_write_frame(pointer, nil), "av_write_frame", path: path) }
+    }
 }

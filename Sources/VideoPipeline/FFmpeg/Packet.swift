@@ -29,6 +29,10 @@ final class Packet {
     /// Its duration, in its stream's time base (0 when unknown).
     var duration: Int64 { pointer.pointee.duration }
 
+    /// Whether the demuxer marks it as not to be presented (`AV_PKT_FLAG_DISCARD`): an MP4's AAC priming, which its
+    /// edit list skips.
+    var isDiscarded: Bool { pointer.pointee.flags & AV_PKT_FLAG_DISCARD != 0 }
+
     /// Its payload, valid until the packet is unreferenced or its payload replaced.
     var payload: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: pointer.pointee.data, count: Int(pointer.pointee.size)) }
 

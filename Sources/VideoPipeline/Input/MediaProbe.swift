@@ -42,4 +42,48 @@ public enum MediaProbe {
         let origin = input.startTime ?? .zero
         return VideoScan(frames: count, end: end.map { $0 - origin }, firstPicture: first.map { $0 - origin })
     }
+
+    /// What a demux-only scan of a file's sound and picture finds, on the file's own clock (seconds).
+    public struct SoundScan: Hashable, Sendable {
+        /// The samples its sound packets hold, at `sampleRate`: each packet's duration (an AAC packet's 1,024).
+        public var samples: Int64
+        public var sampleRate: Int
+        /// The presentation time of its first sound packet and of its first picture; `nil` without either.
+        public var firstSound: Rational?
+        public var firstPicture: Rational?
+        /// Its pictures (video packets), and the presentation time of the last one's start.
+        public var pictures: Int64 = 0
+        public var lastPicture: Rational?
+
+        /// Where its sound starts after its first picture, in samples (negative: before it).
+        public var soundAfterPicture: Int64? {
+            guard let firstSound, let firstPicture else { return nil }
+            return ((firstSound - firstPicture) * Rational(Int64(sampleRate))).rounded
+        }
+    }
+
+    /// Reads every packet of the file's sound and video without decoding them: how much sound it holds and where
+    /// its sound and picture start (what a reader that plays files' sounds one after the other hears).
+    ///
+    /// - Throws: what `probe` throws and demuxing errors naming `av_read_frame`.
+    public static func scanSound(_ path: String) throws(MediaError) -> SoundScan {
+        let input = try InputFile(path: path)
+        let audio = input.bestStream(.audio), video = input.bestStream(.video)
+        let sampleRate = input.info.bestAudio?.sampleRate ?? 48_000
+        let bases = (0..<input.streamCount).map { input.streamDescription($0).timeBase }
+        var scan = SoundScan(samples: 0, sampleRate: sampleRate)
+        try input.forEachPacket { packet throws(MediaError) in
+            guard let pts = packet.pts else { return }
+            let time = Rational(pts) * bases[packet.streamIndex]
+            if packet.streamIndex == audio {
+                scan.samples += (Rational(packet.duration) * bases[packet.streamIndex] * Rational(Int64(sampleRate))).rounded
+                scan.firstSound = scan.firstSound.map { .min($0, time) } ?? time
+            } else if packet.streamIndex == video {
+                scan.firstPicture = scan.firstPicture.map { .min($0, time) } ?? time
+                scan.lastPicture = scan.lastPicture.map { .max($0, time) } ?? time
+                scan.pictures += 1
+            }
+        }
+        return scan
+    }
 }

@@ -47,10 +47,15 @@ public enum HLSSegmenter {
     /// `directory`: a segment starts at frame 0, at every frame of `cuts` (which must be keyframes: the render
     /// forced them), and otherwise at the first keyframe at least `target` frames after the current segment's start.
     ///
+    /// - Parameter soundWithPictures: the sound trimmed to the pictures, for segments that follow or lead into
+    ///   other media (`pipctl serve`'s ads and packaged content, MPEG-TS, which has no edit list): without the packets
+    ///   the input marks as not presented (its AAC encoder's priming, which would be heard before the first
+    ///   picture), and without those whose middle falls past the last picture's end, so that the sound starts with
+    ///   the first picture and ends within half an AAC frame of the last one's end.
     /// - Throws: `.invalidSetting` when a cut is not a keyframe or the video is not H.264, FFmpeg errors naming the
     ///   function, `.outputNotWritable` when a segment file cannot be written.
     public static func segment(_ input: String, into directory: String, type: HLSSegmentType, rate: FrameRate,
-                               target: Int64, cuts: Set<Int64>) throws(MediaError) -> HLSSegmentFiles {
+                               target: Int64, cuts: Set<Int64>, soundWithPictures: Bool = false) throws(MediaError) -> HLSSegmentFiles {
         let plan = try keyframePlan(input, rate: rate)
         var starts: [Int64] = [0]
         for k in plan.keyframes.sorted() where k > 0 && k < plan.frames {
@@ -61,7 +66,8 @@ public enum HLSSegmenter {
         }
         let muxed = directory + "/.segments." + type.segmentExtension
         defer { try? FileManager.default.removeItem(atPath: muxed) }
-        let offsets = try mux(input, to: muxed, type: type, rate: rate, starts: starts)
+        let offsets = try mux(input, to: muxed, type: type, rate: rate, starts: starts,
+                              soundEnd: soundWithPictures ? Rational(plan.frames) / rate.perSecond : nil)
         var files = HLSSegmentFiles(initSegment: type == .fmp4 ? "init.mp4" : nil, segments: [],
                                     ptsOffset: try firstVideoPTS(muxed), codecs: plan.codecs)
         if let initSegment = files.initSegment { try copyBytes(of: muxed, range: 0..<offsets[0], to: directory + "/" + initSegment) }
@@ -120,8 +126,10 @@ public enum HLSSegmenter {
     }
 
     /// Remuxes `input` into `path`, one flushed piece per segment; returns where each piece starts, and the end.
+    /// With `soundEnd` (seconds: the last picture's end), sound packets marked as not presented and those whose
+    /// middle (as a whole frame) falls at or after it are left out.
     private static func mux(_ input: String, to path: String, type: HLSSegmentType, rate: FrameRate,
-                            starts: [Int64]) throws(MediaError) -> [Int64] {
+                            starts: [Int64], soundEnd: Rational?) throws(MediaError) -> [Int64] {
         let file = try InputFile(path: input)
         let muxer = try SegmentMuxer(copying: file, to: path, container: type == .fmp4 ? .fragmentedMP4 : .mpegTS)
         // TS: the first segment begins at the first byte; fMP4: after the init segment, known after the first piece.
@@ -146,7 +154,14 @@ public enum HLSSegmenter {
             offsets.append(try muxer.endPiece())
             current += 1
         }
+        // A sound frame's length, the longest packet's so far (an MP4's last packet is cut short by its edit list).
+        var soundFrame = Array(repeating: Int64(0), count: file.streamCount)
         try file.forEachPacket { packet throws(MediaError) in
+            if let soundEnd, packet.streamIndex != video, let pts = packet.pts {
+                soundFrame[packet.streamIndex] = max(soundFrame[packet.streamIndex], packet.duration)
+                let middle = (Rational(pts) + Rational(soundFrame[packet.streamIndex], 2)) * timeBases[packet.streamIndex]
+                if packet.isDiscarded || middle >= soundEnd { return }
+            }
             let s = max(current, segment(of: packet) ?? reached[packet.streamIndex])
             pending[s].append(try packet.clone())
             reached[packet.streamIndex] = max(reached[packet.streamIndex], s)

@@ -3,7 +3,9 @@ import MediaCore
 
 /// Makes an ad's media fit one HLS rendition of the content: transcoded to the rendition's picture size and frame
 /// rate and the content's sound, its video capped at the rendition's bit rate, and cut into MPEG-TS segments of
-/// about `segmentSeconds`, none but a one-segment ad shorter than a second (`pipctl serve`, docs/SERVE.md).
+/// about `segmentSeconds`, none but a one-segment ad shorter than a second (`pipctl serve`, docs/SERVE.md). Its sound
+/// starts with its first picture (no AAC priming) and ends within half an AAC frame of its last picture's end, so
+/// that it neither delays nor overlaps the sound around it (`HLSSegmenter`'s `soundWithPictures`).
 public enum AdConditioner {
     public struct Request: Sendable {
         public var input: String
@@ -77,7 +79,7 @@ public enum AdConditioner {
         let result = try Transcoder.run(normalised, control: control)
         let starts = segmentStarts(frames: result.frames, rate: rate, seconds: seconds)
         let files = try HLSSegmenter.segment(encoded, into: request.directory, type: .mpegts, rate: rate,
-                                             target: Int64.max, cuts: starts)
+                                             target: Int64.max, cuts: starts, soundWithPictures: true)
         return Result(segments: files.segments.map { Segment(uri: $0.uri, frames: $0.frameCount, bytes: $0.bytes) },
                       frameRate: rate, codecs: files.codecs)
     }

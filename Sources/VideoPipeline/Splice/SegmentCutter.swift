@@ -20,14 +20,27 @@ import MediaCore
 ///   the content's profile, level, aspect and colour and SPS/PPS ids clear of the content's (both sets travel in
 ///   the stream, as MPEG-TS carries them). Decode times are presentation times less the decode delay of the IDR
 ///   that follows the run (or none), so they rise across every switch between copied and encoded pictures.
-/// - **Sound** is copied, never re-encoded: each AAC packet goes to the piece its start falls in. `before` may run
-///   past the cut by less than one packet and `after` start less than one packet after it, so neither splice has a
-///   gap or overlap of more than one AAC frame.
+/// - **Sound** is copied, never re-encoded: each AAC packet goes to the piece its middle falls in. `before` ends and
+///   `after` starts within half a packet of the cut (the same packet boundary), so whatever is put between them
+///   (an ad whose sound starts with its picture) meets each with a gap or overlap of at most half an AAC frame, and
+///   a reader that plays the pieces' sound one after the other is never more than half a frame off the pictures
+///   there. A cut at the first picture (`before` absent) leaves out the sound before it (an encoder's priming).
+///   With `soundLeads`, each piece's file starts with a sound packet, then its first picture followed by one, the rest
+///   interleaved by decode time (its pictures' decode times are earlier than their sound's by the content's decode
+///   delay), every picture's PES with its length. The ffmpeg tool joins the timestamps across a discontinuity at
+///   each packet it reads whose decode time jumps: it reads the first sound packet and continues the sound; the
+///   first picture hands over the last picture of the segment before (its H.264 parser holds a picture until the
+///   next one comes), which moves the join back; the next sound packet joins it to the sound again, and the
+///   pictures are placed beside the sound by their presentation times. Interleaved by decode time alone, the
+///   pictures' decode times would be continued and the sound left a decode delay late.
 /// - **Limits:** the video must be H.264, 8-bit 4:2:0, its first picture an IDR; GOPs are closed at IDRs (other
 ///   keyframes are not cut points). `SegmentCutter.maximumInputBytes` bounds the input before anything is decoded.
 public enum SegmentCutter {
     /// The largest input read (a few segments of a high rendition).
     public static let maximumInputBytes: Int64 = 256 << 20
+    /// The sound packets written ahead of the interleaved packets with `soundLeads` (the second after the first
+    /// picture).
+    static let leadingSoundPackets = 2
 
     public struct Request: Sendable {
         /// An MPEG-TS file.
@@ -40,6 +53,14 @@ public enum SegmentCutter {
         public var after: String
         /// The encoded runs' x264 settings (preset, CRF, threads, `maximumBitRate`).
         public var encoding: EncodingSettings
+        /// Whether `before` keeps the sound packets whose middle is before the input's first picture (an AAC
+        /// encoder's priming); `after` never has them.
+        public var soundBeforeFirstPicture = true
+        /// Whether each piece's file leads with sound (see the type's notes): for a stream's first segment, which
+        /// follows a pre-roll. Off, packets are interleaved by decode time alone (what Video.js 7's VHS, whose
+        /// transmuxer times a segment from its first packets, plays in place; led by sound, it plays the content
+        /// after a mid-roll two frames late).
+        public var soundLeads = false
 
         public init(input: String, cut: Rational, before: String, after: String, encoding: EncodingSettings = EncodingSettings()) {
             self.input = input
@@ -91,12 +112,13 @@ public enum SegmentCutter {
         var muxers: [PieceMuxer] = []
         // The piece before: copied GOPs [0, k), then [k, cut) encoded, k the last IDR at or before the cut.
         var beforeMuxer: PieceMuxer?
+        var copiedBefore: Range<Int64> = 0..<0
         if cut > 0 {
             let k = scan.idrs.last { $0 <= cut }!
             let muxer = try PieceMuxer(path: request.before, scan: scan)
             muxers.append(muxer)
             beforeMuxer = muxer
-            try scan.copyPackets(k > 0 ? 0..<k : 0..<0, into: muxer)
+            copiedBefore = 0..<k
             before = Piece(frames: cut, encodedFrames: cut - k, start: scan.time(0), duration: scan.time(cut) - scan.time(0))
         } else {
             before = nil
@@ -120,6 +142,23 @@ public enum SegmentCutter {
         if let afterMuxer, cut < nextIDR {
             runs.append(EncodedRun(frames: cut..<nextIDR, into: afterMuxer, delayOf: nextIDR < scan.count ? nextIDR : nil))
         }
+        let cutTicks = Rational(scan.pts[Int(min(cut, scan.count - 1))] + (cut == scan.count ? scan.frameTicks : 0))
+        let firstPicture = Rational(scan.pts[0]), keepsLead = request.soundBeforeFirstPicture
+        func soundPiece(_ middle: Rational) -> PieceMuxer? {
+            middle < firstPicture && !keepsLead ? nil : middle < cutTicks ? beforeMuxer : afterMuxer
+        }
+        // Each piece's first sound packet leads its file.
+        var written: Set<Int64> = []
+        if scan.audioStream != nil, request.soundLeads {
+            var leading: [ObjectIdentifier: Int] = [:]
+            try scan.copySound { middle, pts in
+                guard let muxer = soundPiece(middle), leading[ObjectIdentifier(muxer), default: 0] < SegmentCutter.leadingSoundPackets else { return nil }
+                leading[ObjectIdentifier(muxer), default: 0] += 1
+                written.insert(pts)
+                return muxer
+            } write: { muxer, packet throws(MediaError) in try muxer.writeAudioAhead(packet) }
+        }
+        if let beforeMuxer { try scan.copyPackets(copiedBefore, into: beforeMuxer) }
         if !runs.isEmpty {
             try scan.encode(runs, encoding: request.encoding)
         }
@@ -127,8 +166,9 @@ public enum SegmentCutter {
             try scan.copyPackets(nextIDR..<scan.count, into: afterMuxer)
         }
         if scan.audioStream != nil {
-            let cutTicks = scan.pts[Int(min(cut, scan.count - 1))] + (cut == scan.count ? scan.frameTicks : 0)
-            try scan.copySound { pts in pts < cutTicks ? beforeMuxer : afterMuxer }
+            try scan.copySound { middle, pts in written.contains(pts) ? nil : soundPiece(middle) } write: { muxer, packet throws(MediaError) in
+                try muxer.writeAudio(packet)
+            }
         }
         for muxer in muxers { try muxer.finish() }
         return Result(before: before, after: after, frames: scan.count, frameRate: scan.rate)
@@ -173,12 +213,26 @@ private final class PieceMuxer {
         // streams have one, so the sound written after the pictures still interleaves with them.
         try options.set("copyts", "1")
         try options.set("max_interleave_delta", "0")
+        // Each sound packet its own PES, written when it comes (the first ones ahead of the interleaved packets), and
+        // each picture's PES with its length, so that a demuxer hands it over once read.
+        try options.set("pes_payload_size", "0")
+        try options.set("omit_video_pes_length", "0")
         try context.writeHeader(options: options, reportedAs: path)
     }
+
+    /// The sound packets after the first, each written right after one of the first pictures.
+    private var heldSound: [Packet] = []
+    private var interleaving = false
 
     func writeVideo(_ packet: Packet, pts: Int64, dts: Int64, duration: Int64, key: Bool) throws(MediaError) {
         packet.stamp(pts: pts, dts: dts, duration: duration)
         packet.setKeyframe(key)
+        if !interleaving, !heldSound.isEmpty, let audio {
+            try context.writeAhead(packet, to: video, from: timeBase, flush: false, path: path)
+            try context.writeAhead(heldSound.removeFirst(), to: audio, from: audioTimeBase, path: path)
+            return
+        }
+        interleaving = true
         try context.write(packet, to: video, from: timeBase, path: path)
     }
 
@@ -188,7 +242,25 @@ private final class PieceMuxer {
         try context.write(packet, to: audio, from: audioTimeBase, path: path)
     }
 
+    /// Writes the piece's first sound packet before anything else, and keeps its second for after its first picture.
+    func writeAudioAhead(_ packet: Packet) throws(MediaError) {
+        guard let audio else { return }
+        packet.stamp(pts: packet.pts ?? 0, dts: packet.dts ?? packet.pts ?? 0, duration: packet.duration)
+        if sentAhead {
+            heldSound.append(try packet.clone())
+        } else {
+            sentAhead = true
+            try context.writeAhead(packet, to: audio, from: audioTimeBase, path: path)
+        }
+    }
+    private var sentAhead = false
+
     func finish() throws(MediaError) {
+        // A piece with fewer pictures still gets its held sound.
+        if let audio {
+            for held in heldSound { try context.write(held, to: audio, from: audioTimeBase, path: path) }
+            heldSound = []
+        }
         try context.writeTrailer(reportedAs: path)
         try context.closeIO(reportedAs: path)
     }
@@ -345,17 +417,18 @@ private final class VideoScan {
         }
     }
 
-    /// Copies every sound packet into the piece `destination` names for its start (90 kHz ticks of the video's
-    /// clock, which in MPEG-TS is the sound's too).
-    func copySound(_ destination: (Int64) -> PieceMuxer?) throws(MediaError) {
+    /// Hands every sound packet to `write` with the piece `destination` names for its middle and its presentation
+    /// time (90 kHz ticks of the video's clock, which in MPEG-TS is the sound's too; the time in the sound's own).
+    func copySound(_ destination: (Rational, Int64) -> PieceMuxer?,
+                   write: (PieceMuxer, Packet) throws(MediaError) -> Void) throws(MediaError) {
         guard let audioStream else { return }
         let reader = try InputFile(path: path)
         let packet = try Packet()
         let audioBase = reader.timeBase(ofStream: audioStream) ?? Rational(1, 90_000)
         while try reader.readPacket(ofStream: audioStream, into: packet) {
             guard let p = packet.pts else { continue }
-            let ticks = (Rational(p) * audioBase / timeBase).rounded
-            try destination(ticks)?.writeAudio(packet)
+            let middle = (Rational(p) + Rational(packet.duration, 2)) * audioBase / timeBase
+            if let muxer = destination(middle, p) { try write(muxer, packet) }
         }
     }
 }

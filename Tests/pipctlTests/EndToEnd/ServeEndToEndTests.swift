@@ -65,6 +65,23 @@ extension EndToEnd {
             let decoded = try FFmpegCommandLine.run(["-i", url, "-map", "0:v:0", "-fps_mode", "passthrough", "-f", "framemd5", "-"])
             let frames = String(decoding: decoded, as: UTF8.self).split(separator: "\n").filter { !$0.hasPrefix("#") }
             #expect(frames.count == 3751)
+
+            // `pipctl verify --sources` passes the stream a player downloads against the session's timeline: every
+            // frame identified, and the sound in sync across the pre-roll, the pod, the mid-roll and the post-roll
+            // (issue 39).
+            let master = try await RawHTTPConnection.request(port: port, "GET", "/v1/master/content.mp4")
+            let media = try #require(master.text.split(separator: "\n").first { $0.hasSuffix(".m3u8") && !$0.hasPrefix("#") })
+            let timeline = try await RawHTTPConnection.request(port: port, "GET", media.replacingOccurrences(of: ".m3u8", with: ".timeline.json"))
+            #expect(timeline.status == 200, "\(timeline.text)")
+            try Data(timeline.body).write(to: URL(fileURLWithPath: dir.path("timeline.json")))
+            _ = try FFmpegCommandLine.run([
+                "-dts_delta_threshold", "1", "-i", "http://127.0.0.1:\(port)\(media)", "-map", "0:v:0", "-map", "0:a:0",
+                "-fps_mode", "passthrough", "-c:v", "libx264", "-preset", "veryfast", "-crf", "12", "-c:a", "aac",
+                "-b:a", "192k", "-y", dir.path("stream.mp4"),
+            ])
+            let verify = try await PipctlProcess.run(["verify", "stream.mp4", "--timeline", "timeline.json", "--sources"],
+                                                     directory: dir.url, timeout: .seconds(600))
+            #expect(verify.exitStatus == 0, "\(verify.standardOutput)\n\(verify.errorLines)")
             server.send(SIGTERM)
             let result = try await server.result()
             #expect(result.exitStatus == 0)
