@@ -611,6 +611,8 @@ def main():
     parser.add_argument("--viewers", type=int, default=1000, help="serve-scale: simulated viewers at once")
     parser.add_argument("--seconds", type=int, default=300, help="serve-scale: how long they play, per setup")
     parser.add_argument("--speed", type=float, default=1.0, help="serve-scale: how fast they play (1 is real time)")
+    parser.add_argument("--setups", choices=["both", "one"], default="both",
+                        help="serve-scale: one instance and two behind nginx, or one instance only")
     args = parser.parse_args()
     if not (1 <= args.viewers <= 5000 and 10 <= args.seconds <= 3600 and 0.1 <= args.speed <= 100):
         sys.exit("bench: --viewers 1 to 5000, --seconds 10 to 3600, --speed 0.1 to 100")

@@ -338,6 +338,10 @@ def serve_scale_job(tmp, args, pipctl, make_origin, ad_server):
     finally:
         first.terminate()
         first.wait()
+    if args.setups == "one":
+        ads.shutdown()
+        return {"job": "serve-scale", "label": f"serve-scale: {args.viewers} viewers for {args.seconds} s, half stitched, half guided",
+                **results}
     # Two instances on the same cache and secret, behind nginx.
     a, port_a = start_serve(pipctl, origin, ads.server_port, cache, secret, args.threads)
     b, port_b = start_serve(pipctl, origin, ads.server_port, cache, secret, args.threads)
@@ -378,7 +382,9 @@ async def _warm(load):
 
 
 def print_serve_scale(r):
-    for name, setup in (("one instance", r["one"]), ("two instances behind nginx", r["twoBehindNginx"])):
+    for name, setup in (("one instance", r.get("one")), ("two instances behind nginx", r.get("twoBehindNginx"))):
+        if setup is None:
+            continue
         print(f"  {name}: {setup['viewers']} viewers, {setup['seconds']} s, sessions {setup['sessions']}, "
               f"{setup['requests']} requests, errors {setup['errors'] or 0}")
         for route_name, v in setup["routes"].items():
