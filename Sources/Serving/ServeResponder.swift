@@ -124,6 +124,7 @@ public final class ServeResponder: HTTPResponder {
             return await only("GET") { await adSegment(request, id: path[2], place: Array(path[4...])) }.named("ad_segment")
         case ("v1", "master") where path.count > 2:
             return await only("GET") { await implicitSession(request, content: Array(path.dropFirst(2))) }.named("implicit_session")
+        // A GET or HEAD of a segment is answered by `immediateResponse` before it comes here; here, the others' 405.
         case ("v1", "origin") where path.count > 2:
             return await only("GET") { originFile(Array(path.dropFirst(2))) }.named("origin_segment")
         case ("v1", "cache") where path.count == 5:

@@ -31,8 +31,8 @@ extension EndToEnd {
             return metrics.split(separator: "\n").first { $0.hasPrefix(prefix) }.flatMap { Int($0.dropFirst(prefix.count)) } ?? 0
         }
 
-        @Test func twoServersSharingACacheBuildEachPieceAndAdOnce() async throws {
-            let origin = try HLSOriginFixture.origin()
+        /// A loopback ad server answering `/vmap` (the red 3 s mid-roll at 5.5 s) and its media.
+        static func adServer() throws -> LoopbackHTTPServer {
             let red = try TestFixtures.directory(for: "serve-e2e-ad-red-v1") { directory in
                 _ = try FFmpegCommandLine.run([
                     "-f", "lavfi", "-i", "color=c=red:size=320x240:rate=30:duration=3",
@@ -42,8 +42,14 @@ extension EndToEnd {
                 ])
             } + "/red.mp4"
             let ads = try LoopbackHTTPServer()
-            ads.route("/vmap", .xml(Self.vmap(ads.baseURL)))
+            ads.route("/vmap", .xml(vmap(ads.baseURL)))
             ads.route("/media/red.mp4", .file(URL(fileURLWithPath: red), contentType: "video/mp4"))
+            return ads
+        }
+
+        @Test func twoServersSharingACacheBuildEachPieceAndAdOnce() async throws {
+            let origin = try HLSOriginFixture.origin()
+            let ads = try Self.adServer()
             let scratch = try ScratchDirectory()
             var servers: [(process: PipctlProcess, port: Int)] = []
             for _ in 0..<2 {

@@ -20,17 +20,7 @@ extension EndToEnd {
 
         @Test func aSessionMadeOnOneProcessPlaysEntirelyFromTheOther() async throws {
             let origin = try HLSOriginFixture.origin()
-            let red = try TestFixtures.directory(for: "serve-e2e-ad-red-v1") { directory in
-                _ = try FFmpegCommandLine.run([
-                    "-f", "lavfi", "-i", "color=c=red:size=320x240:rate=30:duration=3",
-                    "-f", "lavfi", "-i", "sine=frequency=1000:sample_rate=44100:duration=3",
-                    "-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest",
-                    directory + "/red.mp4",
-                ])
-            } + "/red.mp4"
-            let ads = try LoopbackHTTPServer()
-            ads.route("/vmap", .xml(ServeSharedCacheTests.vmap(ads.baseURL)))
-            ads.route("/media/red.mp4", .file(URL(fileURLWithPath: red), contentType: "video/mp4"))
+            let ads = try ServeSharedCacheTests.adServer()
             let scratch = try ScratchDirectory()
             let secret = try Self.secretFile(scratch)
             var servers: [(process: PipctlProcess, port: Int)] = []
