@@ -465,15 +465,7 @@ def serve_job(tmp, args):
     port = int(line.rsplit(":", 1)[1].strip().rstrip("/"))
 
     def cpu_of(pid):
-        """CPU seconds of a process so far, all its threads, to the nanosecond (/proc/PID/task/*/schedstat)."""
-        total = 0
-        for task in os.listdir(f"/proc/{pid}/task"):
-            try:
-                with open(f"/proc/{pid}/task/{task}/schedstat") as f:
-                    total += int(f.read().split()[0])
-            except OSError:
-                pass
-        return total / 1e9
+        return serve_scale.cpu_of([pid])
 
     def get(conn, path, method="GET", body=None):
         conn.request(method, path, body=body, headers={"Content-Type": "application/json"} if body else {})

@@ -103,12 +103,7 @@ public final class OutputStage {
     public func write<Failure: Error>(frame n: Int64, picture: VideoPicture?, keyframe: Bool = false,
                                       outputFailure: (MediaError) -> Failure,
                                       sound: (SampleSpan, AudioBuffer) throws(Failure) -> Void) throws(Failure) {
-        precondition(n == nextFrame, "output frame \(n) written after frame \(nextFrame - 1)")
-        let span = span(ofFrame: n)
-        audio.count = 0
-        audio.copyableSound = nil
-        try sound(span, audio)
-        precondition(audio.count == span.count, "frame \(n) got \(audio.count) audio samples for \(span.count)")
+        try takeSound(ofFrame: n, sound)
         frameObserver?(OutputFrameView(frame: n, picture: picture, sound: audio))
         do {
             precondition(picture != nil || writer?.copyable != nil, "a picture deferred without passthrough")
@@ -121,18 +116,24 @@ public final class OutputStage {
         nextFrame = n + 1
     }
 
-    /// Writes output frame `n` like `write(frame:picture:keyframe:sound:)`, its picture drawn by `draw` straight
-    /// into the frame the encoder takes (a writable yuv420p frame of the output size, whose pixels `draw` must all
-    /// set): no canvas, and no copy of it when pipelined. The samples are taken first; when `draw` throws, its error
-    /// reaches the caller unchanged, nothing of frame `n` is written and it may be written again.
-    func write(frame n: Int64, keyframe: Bool = false, draw: (Frame) throws(MediaError) -> Void,
-               sound: (SampleSpan, AudioBuffer) throws(MediaError) -> Void) throws(MediaError) {
+    /// Takes frame `n`'s samples into `audio` before anything of it is written, so that when `sound` throws nothing of
+    /// the frame is in the output and it may be written again. `n` must be the next frame.
+    private func takeSound<Failure: Error>(ofFrame n: Int64, _ sound: (SampleSpan, AudioBuffer) throws(Failure) -> Void) throws(Failure) {
         precondition(n == nextFrame, "output frame \(n) written after frame \(nextFrame - 1)")
         let span = span(ofFrame: n)
         audio.count = 0
         audio.copyableSound = nil
         try sound(span, audio)
         precondition(audio.count == span.count, "frame \(n) got \(audio.count) audio samples for \(span.count)")
+    }
+
+    /// Writes output frame `n` like `write(frame:picture:keyframe:sound:)`, its picture drawn by `draw` straight
+    /// into the frame the encoder takes (a writable yuv420p frame of the output size, whose pixels `draw` must all
+    /// set): no canvas, and no copy of it when pipelined. The samples are taken first; when `draw` throws, its error
+    /// reaches the caller unchanged, nothing of frame `n` is written and it may be written again.
+    func write(frame n: Int64, keyframe: Bool = false, draw: (Frame) throws(MediaError) -> Void,
+               sound: (SampleSpan, AudioBuffer) throws(MediaError) -> Void) throws(MediaError) {
+        try takeSound(ofFrame: n, sound)
         let target = try encoder == nil ? ownPicture() : spare()
         do { try draw(target) } catch {
             if encoder != nil { spares.withLock { $0.pictures.append(target) } }
