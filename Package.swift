@@ -79,7 +79,7 @@ let package = Package(
         .target(name: "LoopbackServer", dependencies: ["MediaCore"], path: "Tests/Support/LoopbackServer"),
         .testTarget(name: "NetworkingTests", dependencies: ["Networking", "LoopbackServer"]),
         .testTarget(name: "HTTPServingTests", dependencies: ["HTTPServing", "Networking", "MediaCore", "LoopbackServer"]),
-        .testTarget(name: "ServingTests", dependencies: ["Serving", "HTTPServing", "AdPlayback", "Networking", "MediaCore", "VideoPipeline", "Verification", "LoopbackServer"]),
+        .testTarget(name: "ServingTests", dependencies: ["Serving", "HTTPServing", "AdPlayback", "Networking", "MediaCore", "VideoPipeline", "Verification", "LoopbackServer", "StampedMedia"]),
         .testTarget(name: "VideoPipelineTests", dependencies: ["VideoPipeline", "MediaCore"]),
         // The media-free tests link no FFmpeg library (they may run the ffmpeg tool to make an image).
         .testTarget(name: "AdSideTests", dependencies: ["AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "Networking", "LoopbackServer"], exclude: ["Fixtures"]),
@@ -88,7 +88,7 @@ let package = Package(
                 path: "Tests/Support/StampedMedia"),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering", "Verification", "StampedMedia", "AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "VideoPipeline", "LoopbackServer"]),
         .testTarget(name: "VerificationTests", dependencies: ["Verification", "Rendering", "StampedMedia", "AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "VideoPipeline", "LoopbackServer"]),
-        .testTarget(name: "pipctlTests", dependencies: ["pipctl", "Rendering", "AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "LoopbackServer", "LiveWindow"]),
+        .testTarget(name: "pipctlTests", dependencies: ["pipctl", "Rendering", "AdPlayback", "AdScreen", "AdDecisioning", "MediaCore", "LoopbackServer", "LiveWindow", "StampedMedia"]),
     ],
     swiftLanguageModes: [.v6]
 )

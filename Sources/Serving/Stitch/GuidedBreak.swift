@@ -67,7 +67,7 @@ extension BreakStitcher {
         var renditions: [[RenditionSplice.Piece]] = []
         for (r, rendition) in content.renditions.enumerated() {
             switch await conditioned(path, media: media[r], encoding: adEncoding(rendition), loudness: target) {
-            case .success(let pieces): renditions.append(pieces)
+            case .success(let ad): renditions.append(ad.pieces)
             case .failure(let error): return .failure(error)
             }
         }

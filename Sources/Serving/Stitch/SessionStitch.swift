@@ -40,8 +40,12 @@ public struct RenditionSplice: Sendable {
     /// The content up to the cut and from it (a piece is absent when the cut falls on the window's edge).
     public var before: Piece?
     public var after: Piece?
-    /// Each ad's segments.
+    /// Each ad's segments. Its last is the conditioned ad's own, or its alternate ending when that keeps the sound
+    /// of the session's ads in step with their pictures (`SoundBalance`).
     public var ads: [[Piece]]
+    /// Each ad's last segment with its sound ending on the other side of its pictures' end (`AdConditioner`'s
+    /// `alternateLast`); nil when it has none.
+    public var alternateEnds: [Piece?] = []
 
     public struct Piece: Sendable, Hashable {
         /// Its URL on this server.
@@ -108,16 +112,24 @@ public enum ServeLoudness: Sendable, Equatable {
     case target(Double)
 }
 
-/// What the cache keeps of a conditioned ad: its segments.
+/// What the cache keeps of a conditioned ad: its segments, and its last one's alternate ending.
 struct AdEntry: StitchCacheEntry {
     struct Segment: Codable, Sendable {
         var file: StitchCache.CachedFile
         var frames: Int64
     }
     var segments: [Segment]
+    var alternateLast: Segment?
     var rateNumerator: Int64
     var rateDenominator: Int64
-    var files: [StitchCache.CachedFile] { segments.map(\.file) }
+    var files: [StitchCache.CachedFile] { (segments + [alternateLast].compactMap { $0 }).map(\.file) }
+}
+
+/// A conditioned ad for one rendition, as a session splices it in.
+struct ConditionedAd: Sendable {
+    var pieces: [RenditionSplice.Piece]
+    /// The last piece with its sound ending on the other side of the pictures' end.
+    var alternateLast: RenditionSplice.Piece?
 }
 
 /// Cuts a session's decided breaks into each rendition: downloads each ad's media, conditions it per rendition, and
@@ -213,6 +225,7 @@ public struct BreakStitcher: Sendable {
                 breaks[0].renditions[r].after = nil
             }
         }
+        notes += await balanceSound(&breaks, content: content, media: media)
         return SessionStitch(breaks: breaks, frameRates: media.map(\.rate),
                              ptsOffsets: media.map { ($0.start * Rational(90_000)).rounded }, notes: notes)
     }
@@ -260,14 +273,15 @@ public struct BreakStitcher: Sendable {
         for (r, rendition) in content.renditions.enumerated() {
             let m = media[r]
             let encoding = adEncoding(rendition)
-            var ads: [[RenditionSplice.Piece]] = []
+            var ads: [ConditionedAd] = []
             for (_, path) in adFiles {
                 switch await conditioned(path, media: m, encoding: encoding, loudness: target) {
-                case .success(let pieces): ads.append(pieces)
+                case .success(let ad): ads.append(ad)
                 case .failure(let error): return .failure(error)
                 }
             }
-            var splice = RenditionSplice(replaced: windows[r], before: nil, after: nil, ads: ads)
+            var splice = RenditionSplice(replaced: windows[r], before: nil, after: nil, ads: ads.map(\.pieces),
+                                         alternateEnds: ads.map(\.alternateLast))
             if case .midroll(let time) = adBreak.position, !windows[r].isEmpty {
                 switch await cut(rendition, window: windows[r], at: m.start + time.seconds, encoding: encoding) {
                 case .success(let pieces): (splice.before, splice.after) = pieces
@@ -332,7 +346,7 @@ public struct BreakStitcher: Sendable {
     }
 
     func conditioned(_ path: String, media m: RenditionMedia, encoding: EncodingSettings,
-                             loudness: Double?) async -> Result<[RenditionSplice.Piece], StitchBuildError> {
+                             loudness: Double?) async -> Result<ConditionedAd, StitchBuildError> {
         // A downloaded file is named by its SHA-256; a local one (`--url-map`) is known by its path, size and time.
         let name = (path as NSString).lastPathComponent
         var identity = name
@@ -340,13 +354,14 @@ public struct BreakStitcher: Sendable {
             let stamp = FileStamp(path)
             identity = "local:\(path):\(stamp?.size ?? -1):\(stamp?.modified.tv_sec ?? 0).\(stamp?.modified.tv_nsec ?? 0)"
         }
-        let key = SHA256.hex("ad-v3|\(identity)|\(m.size)|\(m.rate.perSecond)|\(m.sampleRate)|\(m.channels)|\(encoding.maximumBitRate ?? 0)|\(encoding.crf)|\(encoding.preset)|reorders=\(encoding.reorders)|loudness=\(loudness.map { String(format: "%.2f", $0) } ?? "as is")")
+        let key = SHA256.hex("ad-v4|\(identity)|\(m.size)|\(m.rate.perSecond)|\(m.sampleRate)|\(m.channels)|\(encoding.maximumBitRate ?? 0)|\(encoding.crf)|\(encoding.preset)|reorders=\(encoding.reorders)|loudness=\(loudness.map { String(format: "%.2f", $0) } ?? "as is")")
         let result = await cache.entry("ads", key: key, as: AdEntry.self) { directory throws(StitchBuildError) in
             do throws(MediaError) {
                 let made = try AdConditioner.condition(AdConditioner.Request(
                     input: path, directory: directory, size: m.size, frameRate: m.rate, sampleRate: m.sampleRate,
                     channels: m.channels, encoding: encoding, loudness: loudness))
-                return AdEntry(segments: made.segments.map { .init(file: .init(name: $0.uri, bytes: $0.bytes), frames: $0.frames) },
+                func segment(_ s: AdConditioner.Segment) -> AdEntry.Segment { .init(file: .init(name: s.uri, bytes: s.bytes), frames: s.frames) }
+                return AdEntry(segments: made.segments.map(segment), alternateLast: made.alternateLast.map(segment),
                                rateNumerator: m.rate.perSecond.numerator, rateDenominator: m.rate.perSecond.denominator)
             } catch {
                 throw StitchBuildError("the ad \(name) cannot be conditioned: \(error)")
@@ -354,7 +369,10 @@ public struct BreakStitcher: Sendable {
         }
         return result.map { entry in
             let rate = Rational(entry.rateNumerator, entry.rateDenominator)
-            return entry.segments.map { .init(url: "/v1/cache/ads/\(key)/\($0.file.name)", frames: $0.frames, duration: Rational($0.frames) / rate) }
+            func piece(_ s: AdEntry.Segment) -> RenditionSplice.Piece {
+                .init(url: "/v1/cache/ads/\(key)/\(s.file.name)", frames: s.frames, duration: Rational(s.frames) / rate)
+            }
+            return ConditionedAd(pieces: entry.segments.map(piece), alternateLast: entry.alternateLast.map(piece))
         }
     }
 

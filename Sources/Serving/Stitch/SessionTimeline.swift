@@ -39,12 +39,13 @@ public enum SessionTimeline {
         var files: [StitchCache.CachedFile] { [] }
     }
 
-    /// What the cache keeps of one served segment's sound (no files): its samples and where its sound starts after
-    /// its first picture.
+    /// What the cache keeps of one served segment's sound (no files): its samples, where its sound starts after
+    /// its first picture, and its pictures.
     struct PieceSound: StitchCacheEntry {
         var samples: Int64
         /// In samples (negative: the sound starts first).
         var soundAfterPicture: Int64
+        var pictures: Int64
         var files: [StitchCache.CachedFile] { [] }
     }
 
@@ -254,9 +255,9 @@ public enum SessionTimeline {
     }
 
     /// A served segment's sound, counted once per change of its file (at `sampleRate`, the rendition's).
-    private static func pieceSound(_ path: String, cache: StitchCache, sampleRate: Int) async -> Result<PieceSound, StitchBuildError> {
+    static func pieceSound(_ path: String, cache: StitchCache, sampleRate: Int) async -> Result<PieceSound, StitchBuildError> {
         guard let stamp = FileStamp(path) else { return .failure(StitchBuildError("\((path as NSString).lastPathComponent): cannot be read")) }
-        let key = SHA256.hex("timeline-sound-v1|\(sampleRate)|\(path):\(stamp.size):\(stamp.modified.tv_sec).\(stamp.modified.tv_nsec)")
+        let key = SHA256.hex("timeline-sound-v2|\(sampleRate)|\(path):\(stamp.size):\(stamp.modified.tv_sec).\(stamp.modified.tv_nsec)")
         return await cache.entry("timelines", key: key, as: PieceSound.self) { _ throws(StitchBuildError) in
             let scan: MediaProbe.SoundScan
             do throws(MediaError) { scan = try MediaProbe.scanSound(path) } catch {
@@ -265,7 +266,7 @@ public enum SessionTimeline {
             guard scan.sampleRate == sampleRate else {
                 throw StitchBuildError("\((path as NSString).lastPathComponent): its sound is at \(scan.sampleRate) Hz, the rendition's at \(sampleRate)")
             }
-            return PieceSound(samples: scan.samples, soundAfterPicture: scan.soundAfterPicture ?? 0)
+            return PieceSound(samples: scan.samples, soundAfterPicture: scan.soundAfterPicture ?? 0, pictures: scan.pictures)
         }
     }
 

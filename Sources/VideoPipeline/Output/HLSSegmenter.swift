@@ -29,6 +29,9 @@ public struct HLSSegmentFiles: Hashable, Sendable {
     public var ptsOffset: Int64
     /// RFC 6381 codec strings of the streams: `avc1.PPCCLL` from the SPS, `mp4a.40.N` from the AAC config.
     public var codecs: [String]
+    /// With `alternateEnding`: the last segment again, its sound ending on the other side of the last picture's end
+    /// (one AAC packet more or fewer), named `segNNNNN-alt.ts`; `nil` when no packet straddles that end.
+    public var alternateLast: Segment?
 }
 
 /// Cuts a rendered MP4 into HLS segments by stream copy, at its keyframes.
@@ -52,10 +55,15 @@ public enum HLSSegmenter {
     ///   the input marks as not presented (its AAC encoder's priming, which would be heard before the first
     ///   picture), and without those whose middle falls past the last picture's end, so that the sound starts with
     ///   the first picture and ends within half an AAC frame of the last one's end.
+    /// - Parameter alternateEnding: with `soundWithPictures`, the last segment is written a second time with the
+    ///   packet that straddles the last picture's end taken the other way (kept if the nearest end leaves it out, left
+    ///   out if it keeps it): its sound ends up to a frame from the pictures' end, on the other side, so that a
+    ///   stitcher can choose, per viewer, the ending that keeps the sound of a run of ads in step (`pipctl serve`).
     /// - Throws: `.invalidSetting` when a cut is not a keyframe or the video is not H.264, FFmpeg errors naming the
     ///   function, `.outputNotWritable` when a segment file cannot be written.
     public static func segment(_ input: String, into directory: String, type: HLSSegmentType, rate: FrameRate,
-                               target: Int64, cuts: Set<Int64>, soundWithPictures: Bool = false) throws(MediaError) -> HLSSegmentFiles {
+                               target: Int64, cuts: Set<Int64>, soundWithPictures: Bool = false,
+                               alternateEnding: Bool = false) throws(MediaError) -> HLSSegmentFiles {
         let plan = try keyframePlan(input, rate: rate)
         var starts: [Int64] = [0]
         for k in plan.keyframes.sorted() where k > 0 && k < plan.frames {
@@ -66,8 +74,8 @@ public enum HLSSegmenter {
         }
         let muxed = directory + "/.segments." + type.segmentExtension
         defer { try? FileManager.default.removeItem(atPath: muxed) }
-        let offsets = try mux(input, to: muxed, type: type, rate: rate, starts: starts,
-                              soundEnd: soundWithPictures ? Rational(plan.frames) / rate.perSecond : nil)
+        let soundEnd = soundWithPictures ? Rational(plan.frames) / rate.perSecond : nil
+        let (offsets, straddled) = try mux(input, to: muxed, type: type, rate: rate, starts: starts, soundEnd: soundEnd, flipped: false)
         var files = HLSSegmentFiles(initSegment: type == .fmp4 ? "init.mp4" : nil, segments: [],
                                     ptsOffset: try firstVideoPTS(muxed), codecs: plan.codecs)
         if let initSegment = files.initSegment { try copyBytes(of: muxed, range: 0..<offsets[0], to: directory + "/" + initSegment) }
@@ -76,6 +84,16 @@ public enum HLSSegmenter {
             let uri = "seg" + String(format: "%05d", i) + "." + type.segmentExtension
             try copyBytes(of: muxed, range: offsets[i]..<offsets[i + 1], to: directory + "/" + uri)
             files.segments.append(.init(uri: uri, startFrame: start, frameCount: end - start, bytes: offsets[i + 1] - offsets[i]))
+        }
+        if alternateEnding, straddled, let last = files.segments.last {
+            // The same packets up to the last piece, so its continuity counters follow the segment before it too.
+            let other = directory + "/.alternate." + type.segmentExtension
+            defer { try? FileManager.default.removeItem(atPath: other) }
+            let (ends, _) = try mux(input, to: other, type: type, rate: rate, starts: starts, soundEnd: soundEnd, flipped: true)
+            let uri = "seg" + String(format: "%05d", starts.count - 1) + "-alt." + type.segmentExtension
+            let range = ends[starts.count - 1]..<ends[starts.count]
+            try copyBytes(of: other, range: range, to: directory + "/" + uri)
+            files.alternateLast = .init(uri: uri, startFrame: last.startFrame, frameCount: last.frameCount, bytes: Int64(range.count))
         }
         return files
     }
@@ -125,11 +143,12 @@ public enum HLSSegmenter {
         return "avc1." + sps.map { String(format: "%02X", $0) }.joined()
     }
 
-    /// Remuxes `input` into `path`, one flushed piece per segment; returns where each piece starts, and the end.
-    /// With `soundEnd` (seconds: the last picture's end), sound packets marked as not presented and those whose
-    /// middle (as a whole frame) falls at or after it are left out.
-    private static func mux(_ input: String, to path: String, type: HLSSegmentType, rate: FrameRate,
-                            starts: [Int64], soundEnd: Rational?) throws(MediaError) -> [Int64] {
+    /// Remuxes `input` into `path`, one flushed piece per segment; returns where each piece starts, and the end, and
+    /// whether a sound packet straddles `soundEnd`. With `soundEnd` (seconds: the last picture's end), sound packets
+    /// marked as not presented and those whose middle (as a whole frame) falls at or after it are left out; `flipped`
+    /// takes the packet that straddles it the other way.
+    private static func mux(_ input: String, to path: String, type: HLSSegmentType, rate: FrameRate, starts: [Int64],
+                            soundEnd: Rational?, flipped: Bool) throws(MediaError) -> (offsets: [Int64], straddled: Bool) {
         let file = try InputFile(path: input)
         let muxer = try SegmentMuxer(copying: file, to: path, container: type == .fmp4 ? .fragmentedMP4 : .mpegTS)
         // TS: the first segment begins at the first byte; fMP4: after the init segment, known after the first piece.
@@ -156,11 +175,15 @@ public enum HLSSegmenter {
         }
         // A sound frame's length, the longest packet's so far (an MP4's last packet is cut short by its edit list).
         var soundFrame = Array(repeating: Int64(0), count: file.streamCount)
+        var straddled = false
         try file.forEachPacket { packet throws(MediaError) in
             if let soundEnd, packet.streamIndex != video, let pts = packet.pts {
-                soundFrame[packet.streamIndex] = max(soundFrame[packet.streamIndex], packet.duration)
-                let middle = (Rational(pts) + Rational(soundFrame[packet.streamIndex], 2)) * timeBases[packet.streamIndex]
-                if packet.isDiscarded || middle >= soundEnd { return }
+                let length = max(soundFrame[packet.streamIndex], packet.duration), base = timeBases[packet.streamIndex]
+                soundFrame[packet.streamIndex] = length
+                let middle = (Rational(pts) + Rational(length, 2)) * base
+                let straddles = Rational(pts) * base < soundEnd && (Rational(pts) + Rational(length)) * base > soundEnd
+                straddled = straddled || (straddles && !packet.isDiscarded)
+                if packet.isDiscarded || (middle >= soundEnd) != (flipped && straddles) { return }
             }
             let s = max(current, segment(of: packet) ?? reached[packet.streamIndex])
             pending[s].append(try packet.clone())
@@ -170,7 +193,7 @@ public enum HLSSegmenter {
         while current < starts.count { try writePiece() }
         try muxer.finish()
         if let initEnd = muxer.initEnd { offsets[0] = initEnd }
-        return offsets
+        return (offsets, straddled)
     }
 
     /// Copies every stream of `input` (an HLS media playlist, read once from start to end through FFmpeg's HLS

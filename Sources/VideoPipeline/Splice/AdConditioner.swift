@@ -5,7 +5,9 @@ import MediaCore
 /// rate and the content's sound, its video capped at the rendition's bit rate, and cut into MPEG-TS segments of
 /// about `segmentSeconds`, none but a one-segment ad shorter than a second (`pipctl serve`, docs/SERVE.md). Its sound
 /// starts with its first picture (no AAC priming) and ends within half an AAC frame of its last picture's end, so
-/// that it neither delays nor overlaps the sound around it (`HLSSegmenter`'s `soundWithPictures`).
+/// that it neither delays nor overlaps the sound around it (`HLSSegmenter`'s `soundWithPictures`). Its last
+/// segment comes a second time with the sound ending on the other side of that end (`alternateLast`), so that a
+/// stitcher can keep a run of ads' sound in step with their pictures (`pipctl serve`'s `SoundBalance`).
 public enum AdConditioner {
     public struct Request: Sendable {
         public var input: String
@@ -46,6 +48,9 @@ public enum AdConditioner {
 
     public struct Result: Hashable, Sendable {
         public var segments: [Segment]
+        /// The last segment with one AAC packet more or fewer at its end (`segNNNNN-alt.ts`), when a packet straddles
+        /// the last picture's end.
+        public var alternateLast: Segment?
         public var frameRate: FrameRate
         /// RFC 6381 codec strings (`avc1.…`, `mp4a.40.2`).
         public var codecs: [String]
@@ -79,8 +84,9 @@ public enum AdConditioner {
         let result = try Transcoder.run(normalised, control: control)
         let starts = segmentStarts(frames: result.frames, rate: rate, seconds: seconds)
         let files = try HLSSegmenter.segment(encoded, into: request.directory, type: .mpegts, rate: rate,
-                                             target: Int64.max, cuts: starts, soundWithPictures: true)
-        return Result(segments: files.segments.map { Segment(uri: $0.uri, frames: $0.frameCount, bytes: $0.bytes) },
-                      frameRate: rate, codecs: files.codecs)
+                                             target: Int64.max, cuts: starts, soundWithPictures: true, alternateEnding: true)
+        func segment(_ file: HLSSegmentFiles.Segment) -> Segment { Segment(uri: file.uri, frames: file.frameCount, bytes: file.bytes) }
+        return Result(segments: files.segments.map(segment), alternateLast: files.alternateLast.map(segment), frameRate: rate,
+                      codecs: files.codecs)
     }
 }

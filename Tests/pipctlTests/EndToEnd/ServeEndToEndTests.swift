@@ -1,5 +1,7 @@
 import Foundation
 import LoopbackServer
+import MediaCore
+import StampedMedia
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -82,6 +84,25 @@ extension EndToEnd {
             let verify = try await PipctlProcess.run(["verify", "stream.mp4", "--timeline", "timeline.json", "--sources"],
                                                      directory: dir.url, timeout: .seconds(600))
             #expect(verify.exitStatus == 0, "\(verify.standardOutput)\n\(verify.errorLines)")
+
+            // The sound at each of the seven splices, from the segments' packets (`SoundSplices`): within one AAC
+            // frame by presentation time and one after the other, and what the ads add up to within half a frame at
+            // the stream's end (each ad's ending chosen for it; with every ad's own, 1,984 samples early).
+            let playlist = try await RawHTTPConnection.request(port: port, "GET", String(media))
+            var segments: [SoundSplices.Segment] = []
+            for (n, segment) in SoundSplices.playlistSegments(playlist.text).enumerated() {
+                var answer = try await RawHTTPConnection.request(port: port, "GET", segment.uri)
+                if answer.status == 302, let location = answer.headers["location"] {
+                    answer = try await RawHTTPConnection.request(port: port, "GET", location)
+                }
+                try #require(answer.status == 200, "\(segment.uri): \(answer.status)")
+                let file = dir.path("segment\(n).ts")
+                try Data(answer.body).write(to: URL(fileURLWithPath: file))
+                segments.append(SoundSplices.Segment(uri: segment.uri, discontinuity: segment.discontinuity, file: file))
+            }
+            let sound = try SoundSplices.measure(segments, rate: Rational(30))
+            SoundSplices.expectWithinOneFrame(sound, splices: 7, "the demo")
+            #expect(abs(sound.offsets.last!) <= SoundSplices.frame / 2, "the demo: offsets \(sound.offsets)")
             server.send(SIGTERM)
             let result = try await server.result()
             #expect(result.exitStatus == 0)
