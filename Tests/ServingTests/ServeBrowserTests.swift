@@ -126,6 +126,42 @@ import Testing
         return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
     }
 
+    /// What a played page must show: no error, VHS as the player, `ended` at `duration` (within two frames at 24
+    /// fps), the clock seen in every ad and every run of content, and the pictures the browser presented red in each
+    /// ad (two frames' slack at either end) and never in the content (`earlyAd` frames more of slack before each ad).
+    static func expectPlayed(_ played: [String: Any], duration: Double, ads: [(Double, Double)], earlyAd: Int = 0,
+                             sourceLocation: SourceLocation = #_sourceLocation) throws {
+        #expect(played["error"] is NSNull, "\(played)", sourceLocation: sourceLocation)
+        #expect(played["ended"] as? Bool == true, sourceLocation: sourceLocation)
+        let player = played["player"] as? [String: Any]
+        #expect(player?["vhs"] as? Bool == true && (player?["source"] as? String)?.hasPrefix("blob:") == true, "played by \(player ?? [:])",
+                sourceLocation: sourceLocation)
+        let ended = try #require(played["duration"] as? Double, "\(played)", sourceLocation: sourceLocation)
+        #expect(abs(ended - duration) <= 2.0 / 24, "duration \(ended)", sourceLocation: sourceLocation)
+        var content: [(Double, Double)] = [], start = 0.0
+        for (from, to) in ads {
+            if from > start { content.append((start, from)) }
+            start = to
+        }
+        if duration > start { content.append((start, duration)) }
+        let seen = try #require(played["seen"] as? [Double], sourceLocation: sourceLocation)
+        for (from, to) in ads + content {
+            #expect(seen.contains { $0 > from && $0 < to }, "no time seen in \(from)–\(to): \(seen)", sourceLocation: sourceLocation)
+        }
+        let frames = try #require(played["frames"] as? [[Double]], sourceLocation: sourceLocation).filter { $0.count == 5 }
+        func red(_ f: [Double]) -> Bool { f[1] > 150 && f[2] < 70 && f[3] < 70 }
+        let slack = 2.0 / 24
+        func shown(_ from: Double, _ to: Double) -> [[Double]] { frames.filter { $0[0] > from + slack && $0[0] < to - slack } }
+        for (from, to) in ads {
+            let inAd = shown(from, to)
+            #expect(inAd.count >= 3 && inAd.allSatisfy(red), "in the ad at \(from)–\(to): \(inAd)", sourceLocation: sourceLocation)
+        }
+        for (from, to) in content {
+            let pictures = shown(from, to < duration ? to - Double(earlyAd) / 24 : to)
+            #expect(pictures.count >= 6 && !pictures.contains(where: red), "content at \(from)–\(to): \(pictures)", sourceLocation: sourceLocation)
+        }
+    }
+
     @Test(.enabled(if: canPlay, "needs Debian's chromium and js.videojs's video.min.js (scripts/setup --for-tests)"))
     func videoJSPlaysAStitchedSessionToItsEnd() async throws {
         let cache = try ServeStitchTests.temporaryCache()
@@ -133,31 +169,11 @@ import Testing
         let harness = try ServeStitchTests.harness(cache: cache)
         let played = try await Self.play(harness, page: Self.page(server: harness.port))
 
-        #expect(played["error"] is NSNull, "\(played)")
-        #expect(played["ended"] as? Bool == true)
-        let player = played["player"] as? [String: Any]
-        #expect(player?["vhs"] as? Bool == true && (player?["source"] as? String)?.hasPrefix("blob:") == true, "played by \(player ?? [:])")
-        // The stream's length: the content's 8 s and the ad's 3 s, within two frames at 24 fps.
-        let duration = try #require(played["duration"] as? Double, "\(played)")
-        #expect(abs(duration - 11) <= 2.0 / 24, "duration \(duration)")
-        let seen = try #require(played["seen"] as? [Double])
-        for (from, to) in [(0.0, 5.5), (5.5, 8.5), (8.5, 11.0)] {
-            #expect(seen.contains { $0 > from && $0 < to }, "no time seen in \(from)–\(to): \(seen)")
-        }
-        // What the browser showed: the red ad from 5.5 s to 8.5 s (two frames' slack at either end), never before it
-        // nor after it, and the content's pictures after it. This VHS (2019) in today's Chromium shows no new picture
-        // for up to 3 s after an EXT-X-DISCONTINUITY that follows a segment with B-frames, while the sound and the
-        // clock go on (ffmpeg's own segments with a DISCONTINUITY tag between them do the same): the server
-        // conditions ads without B-frames, and with them this player showed 3 pictures of the 60 after the ad.
-        let frames = try #require(played["frames"] as? [[Double]]).filter { $0.count == 5 }
-        func red(_ f: [Double]) -> Bool { f[1] > 150 && f[2] < 70 && f[3] < 70 }
-        let slack = 2.0 / 24
-        let inAd = frames.filter { $0[0] > 5.5 + slack && $0[0] < 8.5 - slack }
-        let before = frames.filter { $0[0] < 5.5 - slack }, after = frames.filter { $0[0] > 8.5 + slack }
-        #expect(inAd.count >= 3 && inAd.allSatisfy(red), "in the ad: \(inAd)")
-        #expect(before.count >= 6 && !before.contains(where: red), "before the ad: \(before)")
-        #expect(!after.contains(where: red), "after the ad: \(after)")
-        #expect(after.count >= 6, "pictures after the ad: \(after)")
+        // This VHS (2019) in today's Chromium shows no new picture for up to 3 s after an EXT-X-DISCONTINUITY that
+        // follows a segment with B-frames, while the sound and the clock go on (ffmpeg's own segments with a
+        // DISCONTINUITY tag between them do the same): the server conditions ads without B-frames, and with them
+        // this player showed 3 pictures of the 60 after the ad.
+        try Self.expectPlayed(played, duration: 11, ads: [(5.5, 8.5)])
         let id = try #require(played["sessionId"] as? String)
         let tracking = harness.json(try await harness.request("GET", "/v1/sessions/\(id)/tracking"))
         #expect(tracking["stitched"] as? Bool == true, "\(tracking)")
@@ -168,6 +184,29 @@ import Testing
             #expect(beacons.filter { $0.event == event }.count == 1, "\(event): \(beacons.map(\.event))")
         }
         #expect(beacons.allSatisfy { $0.request.headers["x-device-user-agent"]?.contains("Chrome") == true })
+    }
+
+    /// A session that starts with a pre-roll: the red ad, then the content (its first segment served as a copy
+    /// without the sound before its first picture), the red ad again at the content's 5.5 s, and the content to its
+    /// end: 14 s. VHS plays it from the ad's first frame to the end, and each beacon of each ad goes out once. This
+    /// VHS shows the mid-roll's first red picture two frames early here (at 8.417 s: the content's last two pictures
+    /// before the cut are not shown), the same whether the content's first piece is led by its sound or interleaved
+    /// by decode time; without the pre-roll it shows it at 5.5 s to the frame (above). The ffmpeg tool's pixels
+    /// (`ServeVerifyTests`' pre-roll shape) put it at the cut's exact frame.
+    @Test(.enabled(if: canPlay, "needs Debian's chromium and js.videojs's video.min.js (scripts/setup --for-tests)"))
+    func videoJSPlaysASessionThatStartsWithAPreRoll() async throws {
+        let cache = try ServeStitchTests.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let harness = try ServeStitchTests.harness(cache: cache)
+        harness.adServer.route("/vmap", .xml(ServeStitchTests.vmap(adServer: harness.adServer.baseURL, preroll: true)))
+        let played = try await Self.play(harness, page: Self.page(server: harness.port))
+        try Self.expectPlayed(played, duration: 14, ads: [(0, 3), (8.5, 11.5)], earlyAd: 1)
+        let id = try #require(played["sessionId"] as? String)
+        let tracking = harness.json(try await harness.request("GET", "/v1/sessions/\(id)/tracking"))
+        #expect(tracking["stitched"] as? Bool == true, "\(tracking)")
+        let events = ServeStitchTests.beaconEvents
+        let beacons = try await ServeStitchTests.waitForBeacons(harness.adServer, count: 2 * events.count)
+        #expect(beacons.map(\.event).sorted() == (events + events).sorted())
     }
 
     /// Script for `page`: VHS plays only the larger rendition, then, once the clock is half a second into the ad, only

@@ -30,19 +30,26 @@ import VideoPipeline
         } + "/\(colour).mp4"
     }
 
-    static func vmap(adServer: URL, offset: String = "00:00:05.500") -> String {
-        """
+    /// A VMAP whose mid-roll at `offset` (and pre-roll, with `preroll`) is the red 3 s ad.
+    static func vmap(adServer: URL, offset: String = "00:00:05.500", preroll: Bool = false) -> String {
+        func adBreak(_ offset: String, _ id: String) -> String {
+            """
+            <vmap:AdBreak timeOffset="\(offset)" breakType="linear" breakId="\(id)"><vmap:AdSource id="\(id)"><vmap:VASTAdData>
+            <VAST version="4.0"><Ad id="red"><InLine><AdSystem>test</AdSystem><AdTitle>red</AdTitle>
+            <Impression><![CDATA[\(adServer)/beacon/red/impression]]></Impression>
+            <Creatives><Creative><Linear><Duration>00:00:03.000</Duration>
+            <TrackingEvents>\(["start", "firstQuartile", "midpoint", "thirdQuartile", "complete"].map {
+                "<Tracking event=\"\($0)\"><![CDATA[\(adServer)/beacon/red/\($0)?t=[ADPLAYHEAD]]]></Tracking>"
+            }.joined())</TrackingEvents>
+            <MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="320" height="240"><![CDATA[\(adServer)/media/red.mp4]]></MediaFile></MediaFiles>
+            </Linear></Creative></Creatives></InLine></Ad></VAST>
+            </vmap:VASTAdData></vmap:AdSource></vmap:AdBreak>
+            """
+        }
+        let breaks = (preroll ? [adBreak("start", "pre")] : []) + [adBreak(offset, "mid")]
+        return """
         <vmap:VMAP xmlns:vmap="http://www.iab.net/videosuite/vmap" version="1.0">
-        <vmap:AdBreak timeOffset="\(offset)" breakType="linear" breakId="mid"><vmap:AdSource id="mid"><vmap:VASTAdData>
-        <VAST version="4.0"><Ad id="red"><InLine><AdSystem>test</AdSystem><AdTitle>red</AdTitle>
-        <Impression><![CDATA[\(adServer)/beacon/red/impression]]></Impression>
-        <Creatives><Creative><Linear><Duration>00:00:03.000</Duration>
-        <TrackingEvents>\(["start", "firstQuartile", "midpoint", "thirdQuartile", "complete"].map {
-            "<Tracking event=\"\($0)\"><![CDATA[\(adServer)/beacon/red/\($0)?t=[ADPLAYHEAD]]]></Tracking>"
-        }.joined())</TrackingEvents>
-        <MediaFiles><MediaFile delivery="progressive" type="video/mp4" width="320" height="240"><![CDATA[\(adServer)/media/red.mp4]]></MediaFile></MediaFiles>
-        </Linear></Creative></Creatives></InLine></Ad></VAST>
-        </vmap:VASTAdData></vmap:AdSource></vmap:AdBreak>
+        \(breaks.joined(separator: "\n"))
         </vmap:VMAP>
         """
     }
