@@ -149,6 +149,8 @@ public struct BreakStitcher: Sendable {
 
     /// What each rendition's first segment says, read once per change of the file.
     private let probes = RenditionProbes()
+    /// Each rendition's choice of ads' endings, remembered by what it depends on.
+    let soundChoices = SoundBalanceMemo()
 
     public init(cache: StitchCache, origin: OriginDirectory, wait: Duration, encoding: EncodingSettings = EncodingSettings(),
                 loudness: ServeLoudness = .content) {
@@ -424,8 +426,10 @@ public struct BreakStitcher: Sendable {
         }
     }
 
-    /// `task`'s value if it comes within `limit`; the task goes on either way.
-    static func value<T: Sendable>(of task: Task<T, Never>, within limit: Duration) async -> T? {
+    /// `task`'s value if it comes within `limit`; the task goes on either way. The timer ends with the answer: a
+    /// server whose `--stitch-wait` is long would otherwise hold one sleeping task per session for that long.
+    package static func value<T: Sendable, C: Clock>(of task: Task<T, Never>, within limit: C.Duration,
+                                                    clock: C = ContinuousClock()) async -> T? {
         let answered = LockedState(false)
         return await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
             @Sendable func answer(_ value: T?) {
@@ -435,10 +439,13 @@ public struct BreakStitcher: Sendable {
                 }
                 if first { continuation.resume(returning: value) }
             }
-            Task { answer(await task.value) }
-            Task {
-                try? await Task.sleep(for: limit)
+            let timer = Task {
+                try? await Task.sleep(for: limit, clock: clock)
                 answer(nil)
+            }
+            Task {
+                answer(await task.value)
+                timer.cancel()
             }
         }
     }

@@ -56,34 +56,79 @@ package enum SoundBalance {
     package static func magnitude(_ value: Rational) -> Rational { value < .zero ? .zero - value : value }
 }
 
+/// Each rendition's choice of endings by what it depends on, so that the sessions of a popular title, whose breaks
+/// hold the same ads, count no sound again: the files around its ads (a cache piece by its URL, content-addressed; an
+/// origin segment by its path, size and time).
+final class SoundBalanceMemo: Sendable {
+    static let maximumEntries = 4096
+    private let known = LockedState([String: [Bool]]())
+
+    func choice(_ key: String) -> [Bool]? { known.withLock { $0[key] } }
+
+    func remember(_ key: String, _ choice: [Bool]) {
+        known.withLock { all in
+            if all.count >= Self.maximumEntries { all.removeAll() }
+            all[key] = choice
+        }
+    }
+}
+
 extension BreakStitcher {
+    /// The stream's files in order, each ad's as one item: what follows an ad is the next item's first file.
+    private enum Item {
+        case content(String)
+        case ad(break: Int, ad: Int)
+
+        var isAd: Bool { if case .ad = self { true } else { false } }
+    }
+
     /// Gives each ad of `breaks` the ending `SoundBalance` chooses, rendition by rendition, from the sound its
-    /// segments hold (counted once per file and kept in the cache, as a timeline counts it).
+    /// segments and those around it hold (counted once per file and kept in the cache, as a timeline counts it; the
+    /// choice remembered by what it depends on).
     ///
     /// - Returns: why a rendition's endings are left as conditioned (a segment whose sound cannot be counted).
     func balanceSound(_ breaks: inout [StitchedBreak], content: OriginContent, media: [RenditionMedia]) async -> [String] {
         var notes: [String] = []
         for r in content.renditions.indices where media.indices.contains(r) {
-            switch await soundOfAds(breaks, rendition: r, content: content, media: media[r]) {
-            case .failure(let error):
-                notes.append("rendition \(r)'s ads keep their own endings: \(error)")
-            case .success(let ads):
-                for (place, alternate) in zip(ads.map(\.place), SoundBalance.choose(ads.map(\.ad))) where alternate {
-                    let splice = breaks[place.break].renditions[r]
-                    guard let ending = splice.alternateEnds[place.ad] else { continue }
-                    breaks[place.break].renditions[r].ads[place.ad][splice.ads[place.ad].count - 1] = ending
+            let items = streamItems(breaks, rendition: r, content: content)
+            var places: [(break: Int, ad: Int)] = [], key: [String] = ["\(media[r].sampleRate)|\(media[r].rate.perSecond)"]
+            for (i, item) in items.enumerated() {
+                switch item {
+                case .ad(let b, let a):
+                    places.append((b, a))
+                    let splice = breaks[b].renditions[r]
+                    let alternate = splice.alternateEnds.indices.contains(a) ? splice.alternateEnds[a] : nil
+                    key.append((splice.ads[a] + [alternate].compactMap { $0 }).map(\.url).joined(separator: " "))
+                case .content(let path):
+                    // Only the content next to an ad counts.
+                    guard [i - 1, i + 1].contains(where: { items.indices.contains($0) && items[$0].isAd }) else { continue }
+                    let stamp = FileStamp(path)
+                    key.append("\(path):\(stamp?.size ?? -1):\(stamp?.modified.tv_sec ?? 0).\(stamp?.modified.tv_nsec ?? 0)")
                 }
+            }
+            let memoKey = key.joined(separator: "\n")
+            var choice = soundChoices.choice(memoKey)
+            if choice == nil {
+                switch await soundOfAds(items, breaks, rendition: r, media: media[r]) {
+                case .failure(let error): notes.append("rendition \(r)'s ads keep their own endings: \(error)")
+                case .success(let ads):
+                    choice = SoundBalance.choose(ads)
+                    soundChoices.remember(memoKey, choice!)
+                }
+            }
+            for (place, alternate) in zip(places, choice ?? []) where alternate {
+                let splice = breaks[place.break].renditions[r]
+                guard let ending = splice.alternateEnds[place.ad] else { continue }
+                breaks[place.break].renditions[r].ads[place.ad][splice.ads[place.ad].count - 1] = ending
             }
         }
         return notes
     }
 
-    /// Rendition `r`'s ads in the stream's order, each with where it is in `breaks` and what its sound does.
-    private func soundOfAds(_ breaks: [StitchedBreak], rendition r: Int, content: OriginContent,
-                            media m: RenditionMedia) async -> Result<[(place: (break: Int, ad: Int), ad: SoundBalance.Ad)], StitchBuildError> {
+    /// Rendition `r`'s stream as items: the content's files and each ad, in order, up to the first content file after
+    /// the last break.
+    private func streamItems(_ breaks: [StitchedBreak], rendition r: Int, content: OriginContent) -> [Item] {
         let rendition = content.renditions[r]
-        // The stream's files in order, each ad's as one item: what follows an ad is the next item's first file.
-        enum Item { case content(String), ad(break: Int, ad: Int) }
         var items: [Item] = [], next = 0
         for (b, stitched) in breaks.enumerated() where stitched.renditions.indices.contains(r) {
             let splice = stitched.renditions[r]
@@ -94,7 +139,12 @@ extension BreakStitcher {
             if let after = splice.after { items.append(.content(SessionTimeline.file(of: after.url, cache: cache))) }
         }
         if next < rendition.segmentFiles.count { items.append(.content(rendition.segmentFiles[next])) }
+        return items
+    }
 
+    /// What the sound of each ad of `items` does, in their order.
+    private func soundOfAds(_ items: [Item], _ breaks: [StitchedBreak], rendition r: Int,
+                            media m: RenditionMedia) async -> Result<[SoundBalance.Ad], StitchBuildError> {
         func sound(_ file: String) async -> Result<SessionTimeline.PieceSound, StitchBuildError> {
             await SessionTimeline.pieceSound(file, cache: cache, sampleRate: m.sampleRate)
         }
@@ -120,7 +170,7 @@ extension BreakStitcher {
             case .ad(let b, let a): return breaks[b].renditions[r].ads[a].map { SessionTimeline.file(of: $0.url, cache: cache) }
             }
         }
-        var ads: [(place: (break: Int, ad: Int), ad: SoundBalance.Ad)] = []
+        var ads: [SoundBalance.Ad] = []
         for (i, item) in items.enumerated() {
             guard case .ad(let b, let a) = item else { continue }
             let splice = breaks[b].renditions[r]
@@ -149,7 +199,7 @@ extension BreakStitcher {
                 case .failure(let error): return .failure(error)
                 }
             }
-            ads.append(((b, a), SoundBalance.Ad(spliceIn: spliceIn, overrun: own.overrun, alternateOverrun: alternate, nextLead: nextLead)))
+            ads.append(SoundBalance.Ad(spliceIn: spliceIn, overrun: own.overrun, alternateOverrun: alternate, nextLead: nextLead))
         }
         return .success(ads)
     }
