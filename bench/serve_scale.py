@@ -197,20 +197,18 @@ def percentile(values, p):
 
 
 def cpu_of(pids):
-    """CPU seconds of processes so far, every thread (/proc/PID/task/*/schedstat)."""
+    """CPU seconds of processes so far, every thread's, those that have ended included (/proc/PID/stat's utime and
+    stime; each live thread's schedstat would miss the threads a pool has let go)."""
+    ticks = os.sysconf("SC_CLK_TCK")
     total = 0
     for pid in pids:
         try:
-            tasks = os.listdir(f"/proc/{pid}/task")
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        for task in tasks:
-            try:
-                with open(f"/proc/{pid}/task/{task}/schedstat") as f:
-                    total += int(f.read().split()[0])
-            except OSError:
-                pass
-    return total / 1e9
+        total += int(fields[11]) + int(fields[12])
+    return total / ticks
 
 
 def tree_cpu(master):

@@ -177,7 +177,7 @@ public struct BatchManifest: Sendable {
             guard let output = try text(object, "output", line: number, id: id) else {
                 throw BatchLineError(line: number, id: id, path: "output", message: "missing")
             }
-            let options = try self.options(object["options"], line: number, id: id)
+            let options = try self.options(object["options"], line: number, id: id, path: "options.")
             return .job(BatchJob(id: id, line: number, source: source, output: output, options: options))
         } catch {
             var error = error
@@ -211,15 +211,29 @@ public struct BatchManifest: Sendable {
         }
     }
 
-    /// The `options` object, sorted by name.
-    private static func options(_ value: ManifestValue?, line: Int, id: String) throws(BatchLineError) -> [BatchJob.Option] {
+    /// Options given as one JSON object, as a line's `options` holds them (`{"fps": 30, "passthrough": true,
+    /// "trusted-proxy": ["10.0.0.0/8"]}`), sorted by name: a command's configuration file (`pipctl serve --config`).
+    ///
+    /// - Throws: `BatchLineError` for line 1, whose path names the wrong member (`listen`, `trusted-proxy[1]`; nil
+    ///   for the document as a whole).
+    public static func options(ofJSONObject data: Data) throws(BatchLineError) -> [BatchJob.Option] {
+        let value: ManifestValue
+        do { value = try JSONDecoder().decode(ManifestValue.self, from: data) } catch {
+            throw BatchLineError(line: 1, message: "not a JSON object (\(jsonReason(error)))")
+        }
+        return try options(value, line: 1, id: nil, path: "")
+    }
+
+    /// The `options` object, sorted by name; each member's path is `path` and its name.
+    private static func options(_ value: ManifestValue?, line: Int, id: String?, path prefix: String) throws(BatchLineError) -> [BatchJob.Option] {
         guard let value else { return [] }
         guard case .object(let object) = value else {
-            throw BatchLineError(line: line, id: id, path: "options", message: "expected an object of render options, not \(value.kind)")
+            throw BatchLineError(line: line, id: id, path: prefix.isEmpty ? nil : String(prefix.dropLast()),
+                                 message: "expected an object of \(prefix.isEmpty ? "" : "render ")options, not \(value.kind)")
         }
         var options: [BatchJob.Option] = []
         for name in object.keys.sorted() {
-            let path = "options." + name
+            let path = prefix + name
             switch object[name]! {
             case .scalar(.bool(let flag)): options.append(.init(name: name, value: .boolean(flag)))
             case .scalar(let scalar):

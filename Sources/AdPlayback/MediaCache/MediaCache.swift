@@ -26,6 +26,11 @@ public final class MediaCache: Sendable {
     /// all local never starts the network thread.
     private let client: HTTPClient?
     private let now: @Sendable () -> Int64
+    /// Files whose content was hashed and found to match their name, by path, with the identity the file had then
+    /// (device, inode, size, modification and change times): a file changed since in any way (written, replaced,
+    /// its times set) no longer matches and is hashed again. A server looks its ads up once per session.
+    private let verified = LockedState([String: FileVersion]())
+    static let maximumVerified = 4096
 
     /// - Parameter now: the wall clock in whole seconds since 1970, for freshness (a fixed one in tests).
     public init(settings: MediaCacheSettings, client: HTTPClient? = nil,
@@ -281,8 +286,16 @@ public final class MediaCache: Sendable {
                   info.st_mode & S_IFMT == S_IFREG else {
                 return dropping(.outsideCache(url: entry.url, file: entry.file), key: key, removing: removingUntrusted)
             }
+            let version = FileVersion(info)
+            if verified.withLock({ $0[resolved] }) == version { return .found(entry) }
             guard let found = Self.sha256(ofFile: resolved) else { return .none }
-            if found == digest { return .found(entry) }
+            if found == digest {
+                verified.withLock { all in
+                    if all.count >= Self.maximumVerified { all.removeAll() }
+                    all[resolved] = version
+                }
+                return .found(entry)
+            }
             drop = .contentChanged(url: entry.url, file: entry.file, found: found)
             if removingUntrusted { unlink(resolved) }
         } else if Self.digest(named: entry.file) != nil {

@@ -38,24 +38,8 @@ extension BatchJobCommand {
                 let guess = Suggestion.closest(to: option.name, among: specs.compactMap(\.long)).map { " (did you mean \($0)?)" } ?? ""
                 throw fail(path, "not an option of pipctl render\(guess)")
             }
-            switch (spec.kind, option.value) {
-            case (.flag, .boolean(let on)):
-                if on { arguments.append("--" + option.name) }
-            case (.flag, .text):
-                throw fail(path, "a flag: give true or false")
-            case (_, .boolean(let on)):
-                // `"passthrough": true` reads as on, for the options whose values are on/off words.
-                guard spec.choices.contains("on"), spec.choices.contains("off") else {
-                    throw fail(path, "expected a value (\(spec.placeholder ?? "a string")), not a boolean")
-                }
-                arguments += ["--" + option.name, on ? "on" : "off"]
-            case (.option, .text(let values)):
-                guard values.count == 1 else { throw fail(path, "takes one value, not a list") }
-                arguments += ["--" + option.name, values[0]]
-                optionFiles[option.name] = values[0]
-            case (_, .text(let values)):
-                arguments += values.flatMap { ["--" + option.name, $0] }
-            }
+            do { arguments += try spec.arguments(option.value) } catch { throw fail(path, error.explanation) }
+            if spec.kind == .option, case .text(let values) = option.value { optionFiles[option.name] = values.first }
         }
         // Render's parser checks every value as it would on a command line.
         let parsed: ParsedArguments

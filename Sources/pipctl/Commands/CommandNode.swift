@@ -54,6 +54,7 @@ struct CommandNode: Sendable {
             return try sub.resolve(Array(arguments.dropFirst()), command: command + " " + first)
         }
         guard action == nil else {
+            let arguments = try ConfigFile.expand(arguments, definition: definition, command: command)
             switch try ArgumentParser(command: command, definition: definition).parse(arguments) {
             case .help: return .help(self, command: command)
             case .arguments(let parsed): return .run(self, parsed, command: command)

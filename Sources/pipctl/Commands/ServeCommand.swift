@@ -83,6 +83,11 @@ enum ServeCommand: Command {
             + "FILE holds 32 to 4096 bytes, readable by its owner (and at most read by its group): head -c 64 /dev/urandom > FILE; chmod 600 FILE.")
     static let threads = Parameter.option("threads", .integer(in: 1...64), default: 2,
         help: "Threads that accept, read and write connections (libmicrohttpd's pool).")
+    static let config = Parameter.optional(ConfigFile.option, .text("FILE"), absent: "the command line's options only",
+        help: "Read options from FILE, a JSON object of this command's long options (without dashes) and their values: "
+            + "a string or number, true or false for a flag, a list for an option that repeats, e.g. {\"origin\": "
+            + "\"/srv/hls\", \"ads\": \"https://ads.example/vmap\", \"listen\": \"0.0.0.0:8080\", \"trusted-proxy\": "
+            + "[\"10.0.0.0/8\"]}. Options on the command line win over the file's; a repeating one adds to them.")
 
     static let definition = CommandDefinition(
         name: "serve",
@@ -96,7 +101,7 @@ enum ServeCommand: Command {
             + "each break as an HLS interstitial whose asset list gives that viewer's conditioned ads. Writes one JSON "
             + "line per request on standard "
             + "output; SIGTERM or Ctrl-C finishes the requests in flight and exits 0 (docs/SERVE.md).",
-        parameters: [origin, ads, listen, decisionTimeout, maximumSessions, cache, cacheSize, stitchWait, loudness, urlMap, secretFile, trustedProxy, threads])
+        parameters: [origin, ads, listen, decisionTimeout, maximumSessions, cache, cacheSize, stitchWait, loudness, urlMap, secretFile, trustedProxy, threads, config])
 
     /// SIGTERM and Ctrl-C end the server gracefully.
     static var catchesInterrupts: Bool { true }

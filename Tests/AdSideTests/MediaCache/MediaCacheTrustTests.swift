@@ -62,6 +62,28 @@ import Glibc
         #expect(quiet.all.isEmpty && server.requests(for: "/ad.mp4").count == 2)
     }
 
+    /// A cache remembers which files it hashed (a server looks its ads up once per session), by each file's version:
+    /// the same cache still catches a file rewritten after it trusted it, even with its size and modification time
+    /// put back as they were.
+    @Test func aFileRewrittenAfterTheCacheTrustedItIsDroppedByThatSameCache() async throws {
+        let server = try LoopbackHTTPServer()
+        defer { server.stop() }
+        let dir = try TemporaryDirectory()
+        let (url, path) = try await Self.cached(server, dir)
+        let cache = MediaCache(settings: MediaCacheTests.settings(dir))
+        #expect(cache.freshCopy(of: url) == path)
+        var info = stat()
+        #expect(stat(path, &info) == 0)
+        let forged = Data(Self.body.reversed())
+        try forged.write(to: URL(fileURLWithPath: path))
+        var times = [info.st_atim, info.st_mtim]
+        #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+        let drops = Drops()
+        #expect(try await cache.file(for: url, dropped: drops.add).get() == path)
+        #expect(drops.all == [.contentChanged(url: url.absoluteString, file: "\(Self.digest).mp4", found: SHA256.hex(forged))])
+        #expect(FileManager.default.contents(atPath: path) == Self.body)
+    }
+
     @Test func anUntouchedCachedFileIsPlayedWithoutARequestOrAReport() async throws {
         let server = try LoopbackHTTPServer()
         defer { server.stop() }
