@@ -101,11 +101,12 @@ if Context.environment["PIPCTL_FUZZ"] == "1" {
     package.targets.append(.target(name: "FuzzSupport", dependencies: ["CFuzzerDriver"], path: "Fuzz/Support"))
     // The parsers' fuzzers link no FFmpeg: VAST, VMAP, wrapper resolution and URL maps only AdDecisioning; scripts
     // and native responses AdPlayback and AdScreen too. `timeline` drives the verifier's continuity check, `report` the
-    // report's readers and page (no media).
+    // report's readers and page (no media). `serveshared` links Serving: what `serve` reads back from a session's
+    // token and the shared folder.
     let adSide = ["AdPlayback", "AdScreen", "AdDecisioning"]
     let library = ["vast": ["AdDecisioning"], "vmap": ["AdDecisioning"], "resolver": ["AdDecisioning"],
                    "urlmap": ["AdDecisioning"], "timeline": ["Verification", "Rendering"] + adSide, "report": ["Verification", "Rendering"] + adSide, "script": adSide, "native": adSide,
-                   "manifest": ["Batch"]]
+                   "manifest": ["Batch"], "serveshared": ["Serving"]]
     for (name, libraries) in library.sorted(by: { $0.key < $1.key }) {
         package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", "MediaCore"] + libraries.map { .target(name: $0) },
                                                  path: "Fuzz/\(name)"))

@@ -89,10 +89,39 @@ import Testing
         for server in [a, b, c, b, a] {
             for uri in ads { #expect(try await server.request("GET", uri).status == 302) }
         }
-        let markers = try FileManager.default.contentsOfDirectory(atPath: cache + "/sessions/" + Self.nonce(cache)).filter { $0.hasPrefix("beacon-") }
-        // One marker per moment of the ad (creativeView's too, though this ad has no URL for it).
-        #expect(markers.sorted() == (ServeStitchTests.beaconEvents + ["creativeView"]).map { "beacon-0-0-\($0)" }.sorted())
+        let folder = cache + "/sessions/" + (try Self.nonce(cache))
+        let markers = try String(contentsOfFile: folder + "/beacons", encoding: .utf8).split(separator: "\n").map(String.init)
+        // One line per moment of the ad (creativeView's too, though this ad has no URL for it), in one file.
+        #expect(markers.sorted() == (ServeStitchTests.beaconEvents + ["creativeView"]).map { "0-0-\($0)" }.sorted())
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder).sorted() == ["beacons", "decision", "lock"])
         #expect(ServeStitchTests.beaconEvents.allSatisfy { a.adServer.requests(for: "/beacon/red/\($0)").count == 1 })
+    }
+
+    /// Two instances' claims of one session's beacons at once, in batches as segment requests make them: each
+    /// beacon is claimed once in all, and the session's folder holds one file of them.
+    @Test func eachBeaconIsClaimedOnceAmongInstancesClaimingAtOnce() async throws {
+        let cache = try ServeStitchTests.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let instances = try (0..<2).map { _ in SharedSessions(try SessionSharing(secret: Self.secret, cacheDirectory: cache), idleTimeout: .seconds(600)) }
+        let nonce = String(repeating: "ab", count: 16)
+        let markers = (0..<40).map { "0-\($0 / 8)-event\($0 % 8)" }
+        let granted = await withTaskGroup(of: [String].self) { group in
+            for worker in 0..<8 {
+                group.addTask {
+                    var mine: [String] = []
+                    for batch in stride(from: 0, to: markers.count, by: 5) {
+                        let asked = Array(markers[batch..<(batch + 5)]).shuffled()
+                        mine += zip(asked, instances[worker % 2].claim(asked, nonce)).filter(\.1).map(\.0)
+                    }
+                    return mine
+                }
+            }
+            return await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(granted.sorted() == markers.sorted())
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cache + "/sessions/" + nonce) == ["beacons"])
+        // Asked again, none is claimed.
+        #expect(instances[1].claim(markers, nonce).allSatisfy { !$0 })
     }
 
     @Test func aForgedTamperedTruncatedOversizedOrForeignTokenIsAnUnknownSession() async throws {
@@ -230,7 +259,7 @@ import Testing
         let stale = cache + "/sessions/" + String(repeating: "5a", count: 16)
         try FileManager.default.createDirectory(atPath: stale, withIntermediateDirectories: true)
         #expect(FileManager.default.createFile(atPath: stale + "/decision", contents: Data("x".utf8)))
-        #expect(FileManager.default.createFile(atPath: stale + "/beacon-0-0-start", contents: nil))
+        #expect(FileManager.default.createFile(atPath: stale + "/beacons", contents: Data("0-0-start\n".utf8)))
         let past = time_t(time(nil) - 660)
         var times = [timeval(tv_sec: past, tv_usec: 0), timeval(tv_sec: past, tv_usec: 0)]
         #expect(utimes(stale + "/decision", &times) == 0)

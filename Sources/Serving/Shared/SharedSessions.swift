@@ -9,14 +9,16 @@ import MediaCore
 ///   written to a temporary file and renamed into place, signed with the secret (`CODE\nJSON`); every other instance
 ///   reads it instead of asking the ad server. Read back only when it is at most `maximumRecordBytes`, its code is
 ///   the secret's for this session, and it decodes.
-/// - `beacon-B-A-EVENT`: made with `O_CREAT|O_EXCL` by the one instance that sends that beacon.
+/// - `beacons`: one line `B-A-EVENT` per beacon sent, appended by the one instance that sends it, which read the
+///   file under its exclusive `flock` and found no such line (one file per session: creating a file per beacon
+///   made a server spend a sixth of its CPU in the file system's inode allocation).
 ///
 /// A session's last use is its `decision`'s modification time, touched at most every `touchInterval` by each
 /// instance that serves it. A session unused for `idleTimeout` is expired everywhere, and its folder is removed
 /// (renamed aside first) by the next sweep: one instance at a time, at most every `sweepInterval`.
 package final class SharedSessions: Sendable {
     package static let maximumRecordBytes = 1 << 20
-    static let recordDomain = "pipctl-session-record-v1"
+    package static let recordDomain = "pipctl-session-record-v1"
     package let secret: ServeSecret
     /// `DIR/sessions`.
     package let directory: String
@@ -83,11 +85,16 @@ package final class SharedSessions: Sendable {
     package func record(_ nonce: String) -> SessionAds? {
         let file = folder(nonce) + "/decision"
         guard let size = StitchCache.regularFileSize(file), size <= Self.maximumRecordBytes,
-              let data = FileManager.default.contents(atPath: file), data.count <= Self.maximumRecordBytes else { return nil }
-        let bytes = Array(data)
-        guard bytes.count > 65, bytes[64] == 0x0A, let code = Self.hexBytes(bytes[..<64]) else { return nil }
+              let data = FileManager.default.contents(atPath: file) else { return nil }
+        return Self.decodeRecord(Array(data), nonce: nonce, secret: secret)
+    }
+
+    /// A record's bytes as `recordBytes` writes them, for session `nonce`: its code checked under `secret` before
+    /// its JSON is decoded; nil for anything else (over the bound, another session's, tampered with, truncated).
+    package static func decodeRecord(_ bytes: [UInt8], nonce: String, secret: ServeSecret) -> SessionAds? {
+        guard bytes.count <= maximumRecordBytes, bytes.count > 65, bytes[64] == 0x0A, let code = hexBytes(bytes[..<64]) else { return nil }
         let json = Array(bytes[65...])
-        guard HMACSHA256.same(code, secret.sign(Self.recordDomain, Array(nonce.utf8) + [0] + json)) else { return nil }
+        guard HMACSHA256.same(code, secret.sign(recordDomain, Array(nonce.utf8) + [0] + json)) else { return nil }
         return try? JSONDecoder().decode(SessionAds.self, from: Data(json))
     }
 
@@ -112,15 +119,35 @@ package final class SharedSessions: Sendable {
 
     // MARK: Beacons
 
-    /// Claims `marker` (`beacon-B-A-EVENT`) of session `nonce` for this instance: true for the one instance whose
-    /// `O_CREAT|O_EXCL` made the file, false for every other (and when it cannot be made: a beacon is never sent
+    /// The most bytes of a session's `beacons` file read (a line per beacon sent: far more than any session's).
+    static let maximumBeaconBytes = 1 << 20
+
+    /// Claims each of `markers` (`B-A-EVENT`) of session `nonce` for this instance: true for each no instance had
+    /// claimed, now this one's, false for the others. Under an exclusive `flock` of the session's `beacons` file, its
+    /// lines are read and the new markers appended. All false when the file cannot be used (a beacon is never sent
     /// twice).
-    package func claim(_ marker: String, _ nonce: String) -> Bool {
+    package func claim(_ markers: [String], _ nonce: String) -> [Bool] {
+        let refused = markers.map { _ in false }
+        guard !markers.isEmpty else { return [] }
         mkdir(folder(nonce), 0o755)
-        let fd = open(folder(nonce) + "/" + marker, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return false }
-        close(fd)
-        return true
+        let fd = open(folder(nonce) + "/beacons", O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return refused }
+        defer { close(fd) }  // which releases the lock
+        guard flock(fd, LOCK_EX) == 0 else { return refused }
+        var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 16 << 10)
+        while bytes.count <= Self.maximumBeaconBytes {
+            let count = read(fd, &chunk, chunk.count)
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += chunk[..<count]
+        }
+        guard bytes.count <= Self.maximumBeaconBytes else { return refused }
+        var sent = Set(bytes.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) })
+        let claimed = markers.map { sent.insert($0).inserted }
+        let lines = Array(zip(markers, claimed).filter(\.1).map { $0.0 + "\n" }.joined().utf8)
+        guard !lines.isEmpty else { return claimed }
+        // A short write leaves those markers claimed by no one: not sent, rather than sent twice.
+        return Glibc.write(fd, lines, lines.count) == lines.count ? claimed : refused
     }
 
     // MARK: Expiry

@@ -47,7 +47,7 @@ package final class SessionBeacons: Sendable {
                 events.filter { sent.insert("\(adBreak)/\(ad)/\($0)").inserted }
             }
         case .shared(let shared, let nonce):
-            events.filter { shared.claim("beacon-\(adBreak)-\(ad)-\($0)", nonce) }
+            zip(events, shared.claim(events.map { "\(adBreak)-\(ad)-\($0)" }, nonce)).filter(\.1).map(\.0)
         }
     }
 
