@@ -457,4 +457,10 @@ struct FileStamp: Equatable {
     static func == (a: FileStamp, b: FileStamp) -> Bool {
         a.size == b.size && a.modified.tv_sec == b.modified.tv_sec && a.modified.tv_nsec == b.modified.tv_nsec
     }
+
+    /// `SIZE:SECONDS.NANOSECONDS`, for the keys of what is built from the file.
+    var text: String { "\(size):\(modified.tv_sec).\(modified.tv_nsec)" }
+
+    /// The stamp of `path` as `text`, or `-1:0.0` when it cannot be read.
+    static func text(of path: String) -> String { FileStamp(path)?.text ?? "-1:0.0" }
 }

@@ -66,7 +66,7 @@ struct MP4Packager: Sendable {
                     return .failure(.notFound("\(shownContent.excerpt): a segment of rendition \(r) cannot be read"))
                 }
                 total += stamp.size
-                identity.append("\(origin.relative(file)?.joined(separator: "/") ?? file):\(stamp.size):\(stamp.modified.tv_sec).\(stamp.modified.tv_nsec)")
+                identity.append("\(origin.relative(file)?.joined(separator: "/") ?? file):\(stamp.text)")
             }
             guard total <= Self.maximumBytes else {
                 return .failure(.unusable("\(shownContent.excerpt): rendition \(r) is over \(Self.maximumBytes) bytes"))

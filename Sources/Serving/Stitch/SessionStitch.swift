@@ -331,10 +331,7 @@ public struct BreakStitcher: Sendable {
     /// The integrated loudness of `rendition`'s sound, measured once (a content whose sound is silence has none).
     private func contentLoudness(_ rendition: OriginContent.Rendition, media m: RenditionMedia) async -> Result<Double?, StitchBuildError> {
         let files = rendition.segmentFiles
-        let identity = files.map { file in
-            let stamp = FileStamp(file)
-            return "\(file):\(stamp?.size ?? -1):\(stamp?.modified.tv_sec ?? 0).\(stamp?.modified.tv_nsec ?? 0)"
-        }.joined(separator: "|")
+        let identity = files.map { "\($0):\(FileStamp.text(of: $0))" }.joined(separator: "|")
         let key = SHA256.hex("loudness-v1|\(m.sampleRate)|\(m.channels)|\(identity)")
         let result = await cache.entry("loudness", key: key, as: LoudnessEntry.self) { _ throws(StitchBuildError) in
             do throws(MediaError) {
@@ -353,8 +350,7 @@ public struct BreakStitcher: Sendable {
         let name = (path as NSString).lastPathComponent
         var identity = name
         if !path.hasPrefix(cache.directory + "/media/") {
-            let stamp = FileStamp(path)
-            identity = "local:\(path):\(stamp?.size ?? -1):\(stamp?.modified.tv_sec ?? 0).\(stamp?.modified.tv_nsec ?? 0)"
+            identity = "local:\(path):\(FileStamp.text(of: path))"
         }
         let key = SHA256.hex("ad-v4|\(identity)|\(m.size)|\(m.rate.perSecond)|\(m.sampleRate)|\(m.channels)|\(encoding.maximumBitRate ?? 0)|\(encoding.crf)|\(encoding.preset)|reorders=\(encoding.reorders)|loudness=\(loudness.map { String(format: "%.2f", $0) } ?? "as is")")
         let result = await cache.entry("ads", key: key, as: AdEntry.self) { directory throws(StitchBuildError) in
@@ -381,10 +377,7 @@ public struct BreakStitcher: Sendable {
     private func cut(_ rendition: OriginContent.Rendition, window: Range<Int>, at time: Rational,
                      encoding: EncodingSettings) async -> Result<(RenditionSplice.Piece?, RenditionSplice.Piece?), StitchBuildError> {
         let files = window.map { rendition.segmentFiles[$0] }
-        let identity = files.map { file in
-            let stamp = FileStamp(file)
-            return "\(origin.relative(file)?.joined(separator: "/") ?? file):\(stamp?.size ?? -1):\(stamp?.modified.tv_sec ?? 0).\(stamp?.modified.tv_nsec ?? 0)"
-        }.joined(separator: "|")
+        let identity = files.map { "\(origin.relative($0)?.joined(separator: "/") ?? $0):\(FileStamp.text(of: $0))" }.joined(separator: "|")
         let key = SHA256.hex("cut-v3|\(identity)|\(time)|\(encoding.maximumBitRate ?? 0)|\(encoding.crf)|\(encoding.preset)")
         let result = await cache.entry("cuts", key: key, as: CutEntry.self) { directory throws(StitchBuildError) in
             let input = directory + "/input.ts"

@@ -229,7 +229,7 @@ public enum SessionTimeline {
         for file in files {
             guard let stamp = FileStamp(file) else { return .failure(StitchBuildError("\((file as NSString).lastPathComponent): cannot be read")) }
             bytes += stamp.size
-            identity.append("\(file):\(stamp.size):\(stamp.modified.tv_sec).\(stamp.modified.tv_nsec)")
+            identity.append("\(file):\(stamp.text)")
         }
         guard bytes <= maximumScannedBytes else {
             return .failure(StitchBuildError("its segments and source are \(bytes) bytes, over the \(maximumScannedBytes) read to count its frames"))
@@ -257,7 +257,7 @@ public enum SessionTimeline {
     /// A served segment's sound, counted once per change of its file (at `sampleRate`, the rendition's).
     static func pieceSound(_ path: String, cache: StitchCache, sampleRate: Int) async -> Result<PieceSound, StitchBuildError> {
         guard let stamp = FileStamp(path) else { return .failure(StitchBuildError("\((path as NSString).lastPathComponent): cannot be read")) }
-        let key = SHA256.hex("timeline-sound-v2|\(sampleRate)|\(path):\(stamp.size):\(stamp.modified.tv_sec).\(stamp.modified.tv_nsec)")
+        let key = SHA256.hex("timeline-sound-v2|\(sampleRate)|\(path):\(stamp.text)")
         return await cache.entry("timelines", key: key, as: PieceSound.self) { _ throws(StitchBuildError) in
             let scan: MediaProbe.SoundScan
             do throws(MediaError) { scan = try MediaProbe.scanSound(path) } catch {
@@ -273,7 +273,7 @@ public enum SessionTimeline {
     /// An ad's frame rate and display aspect, read once per change of its file.
     private static func adEntry(_ path: String, cache: StitchCache) async -> Result<AdEntry, StitchBuildError> {
         guard let stamp = FileStamp(path) else { return .failure(StitchBuildError("\((path as NSString).lastPathComponent): cannot be read")) }
-        let key = SHA256.hex("timeline-ad-v1|\(path):\(stamp.size):\(stamp.modified.tv_sec).\(stamp.modified.tv_nsec)")
+        let key = SHA256.hex("timeline-ad-v1|\(path):\(stamp.text)")
         return await cache.entry("timelines", key: key, as: AdEntry.self) { _ throws(StitchBuildError) in
             do throws(MediaError) {
                 let info = try MediaProbe.probe(path, pictureLimit: .creatives)

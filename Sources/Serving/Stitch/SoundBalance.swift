@@ -102,8 +102,7 @@ extension BreakStitcher {
                 case .content(let path):
                     // Only the content next to an ad counts.
                     guard [i - 1, i + 1].contains(where: { items.indices.contains($0) && items[$0].isAd }) else { continue }
-                    let stamp = FileStamp(path)
-                    key.append("\(path):\(stamp?.size ?? -1):\(stamp?.modified.tv_sec ?? 0).\(stamp?.modified.tv_nsec ?? 0)")
+                    key.append("\(path):\(FileStamp.text(of: path))")
                 }
             }
             let memoKey = key.joined(separator: "\n")
