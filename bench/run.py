@@ -453,7 +453,8 @@ def serve_job(tmp, args):
     Measures the first viewer of the break (cold: the cut and the ad conditioned for both renditions) against the
     second (warm), 200 concurrent new viewers (session, multivariant and media playlist), warm media playlists (p50,
     p99, requests per second per core of the server's CPU), and one viewer fetching a whole stitched stream (the
-    server's CPU seconds per viewer-hour) against nginx serving the origin's own files to the same client."""
+    server's CPU seconds per viewer-hour) against nginx serving the origin's own files to the same client, and against
+    the copying of the very files that viewing fetched, by this server and by nginx."""
     import concurrent.futures
     import http.client
     import statistics
@@ -512,7 +513,7 @@ def serve_job(tmp, args):
             for n in range(250):
                 sid = sessions[(k * 250 + n) % len(sessions)]
                 start = time.monotonic()
-                get(conn, f"/v1/sessions/{sid}/{n % 2}.m3u8" if at is None else "/show/v0/index.m3u8")
+                get(conn, f"/v1/sessions/{sid}/{n % 2}.m3u8" if at is None else "/v1/origin/show/v0/index.m3u8")
                 times.append(time.monotonic() - start)
             conn.close()
             return times
@@ -523,13 +524,11 @@ def serve_job(tmp, args):
         # One client alone, so no client thread waits for another: the server's own latency.
         alone = [t for k in range(4) for t in playlists(k)]
 
-        def play(conn_for, playlist_path, follow):
-            """Fetches a media playlist and every segment in it (redirects followed); the bytes read."""
-            conn = conn_for()
-            _, text = get(conn, playlist_path)
-            total = len(text)
-            for uri in [l for l in text.decode().splitlines() if l and not l.startswith("#")]:
-                path = uri if uri.startswith("/") else playlist_path.rsplit("/", 1)[0] + "/" + uri
+        def fetch_all(port_, paths, follow):
+            """Fetches `paths` in order on one keep-alive connection (302s followed when `follow`); the bytes read."""
+            conn = http.client.HTTPConnection("127.0.0.1", port_, timeout=60)
+            total = 0
+            for path in paths:
                 while True:
                     response, data = get(conn, path)
                     total += len(data)
@@ -539,21 +538,55 @@ def serve_job(tmp, args):
                     break
             conn.close()
             return total
+
+        def uris(text, playlist_path):
+            return [u if u.startswith("/") else playlist_path.rsplit("/", 1)[0] + "/" + u
+                    for u in text.decode().splitlines() if u and not u.startswith("#")]
+
+        def play(port_, playlist_path, follow):
+            """One viewing: a media playlist, then every segment in it; the bytes read."""
+            conn = http.client.HTTPConnection("127.0.0.1", port_, timeout=60)
+            _, text = get(conn, playlist_path)
+            conn.close()
+            return len(text) + fetch_all(port_, uris(text, playlist_path), follow)
+
+        def server_cpu_per_viewing(pids, view):
+            cpu0 = sum(cpu_of(p) for p in pids)
+            read = sum(view() for _ in range(VIEWINGS)) / VIEWINGS
+            return (sum(cpu_of(p) for p in pids) - cpu0) / VIEWINGS, read
         sid = sessions[0]
-        cpu0 = cpu_of(server.pid)
-        ours_bytes = sum(play(lambda: http.client.HTTPConnection("127.0.0.1", port, timeout=60), f"/v1/sessions/{sid}/0.m3u8", True)
-                         for _ in range(VIEWINGS)) / VIEWINGS
-        ours_cpu = (cpu_of(server.pid) - cpu0) / VIEWINGS
+        ours_cpu, ours_bytes = server_cpu_per_viewing([server.pid], lambda: play(port, f"/v1/sessions/{sid}/0.m3u8", True))
+        # The same stream's files as a static playlist (each ad segment by its shared URL, where its redirect leads),
+        # for the cost of copying these very bytes: by this server, and by nginx below.
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        _, stitched_text = get(conn, f"/v1/sessions/{sid}/0.m3u8")
+        static_lines = []
+        for line in stitched_text.decode().splitlines():
+            if line.startswith("/v1/sessions/"):
+                response, _ = get(conn, line)
+                line = response.getheader("Location")
+            static_lines.append(line)
+        conn.close()
+        stitched_files = uris("\n".join(static_lines).encode(), "/")
+        files_cpu, _ = server_cpu_per_viewing([server.pid], lambda: fetch_all(port, stitched_files, False))
     finally:
         server.terminate()
         server.wait()
         ads.shutdown()
-    # The peer: nginx serving the origin's own playlist and segments to the same client.
+    # The peer: nginx serving the origin's own playlist and segments to the same client, and the stitched stream's
+    # files (the origin's under /v1/origin, the cache's under /v1/cache, as this server names them).
+    root = os.path.join(d, "static")
+    os.makedirs(os.path.join(root, "v1"), exist_ok=True)
+    for name, target in (("origin", origin), ("cache", os.path.join(d, "cache"))):
+        if not os.path.islink(os.path.join(root, "v1", name)):
+            os.symlink(target, os.path.join(root, "v1", name))
+    with open(os.path.join(root, "stitched.m3u8"), "w") as f:
+        f.write("\n".join(static_lines) + "\n")
     conf = os.path.join(d, "nginx.conf")
     with open(conf, "w") as f:
         f.write(f"daemon off; worker_processes 1; {'user root; ' if os.geteuid() == 0 else ''}pid {d}/nginx.pid; error_log {d}/nginx.error.log;\n"
                 f"events {{ worker_connections 256; }}\n"
-                f"http {{ access_log off; sendfile on; server {{ listen 127.0.0.1:{port + 1}; root {origin}; }} }}\n")
+                f"http {{ access_log off; sendfile on; server {{ listen 127.0.0.1:{port + 1}; root {root}; }} }}\n")
     peer = subprocess.Popen([nginx, "-c", conf], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(200):
@@ -563,10 +596,8 @@ def serve_job(tmp, args):
             except OSError:
                 time.sleep(0.05)
         workers = [int(p) for p in subprocess.run(["pgrep", "-P", str(peer.pid)], capture_output=True, text=True).stdout.split()]
-        peer_cpu0 = sum(cpu_of(p) for p in [peer.pid] + workers)
-        peer_bytes = sum(play(lambda: http.client.HTTPConnection("127.0.0.1", port + 1, timeout=60), "/show/v0/index.m3u8", False)
-                         for _ in range(VIEWINGS)) / VIEWINGS
-        peer_cpu = (sum(cpu_of(p) for p in [peer.pid] + workers) - peer_cpu0) / VIEWINGS
+        peer_cpu, peer_bytes = server_cpu_per_viewing([peer.pid] + workers, lambda: play(port + 1, "/v1/origin/show/v0/index.m3u8", False))
+        peer_stitched_cpu, peer_stitched_bytes = server_cpu_per_viewing([peer.pid] + workers, lambda: play(port + 1, "/stitched.m3u8", False))
         # The same client asking nginx for the origin's static playlist: the client's own share of the latency.
         with concurrent.futures.ThreadPoolExecutor(8) as pool:
             static = [t for ts in pool.map(lambda k: playlists(k, port + 1), range(8)) for t in ts]
@@ -583,8 +614,11 @@ def serve_job(tmp, args):
                              "perSecond": round(len(latencies) / wall_playlists, 1),
                              "perCPUSecond": round(len(latencies) / max(cpu_playlists, 1e-6), 1),
                              "oneClient": {"p50ms": round(percentile(alone, 50) * 1000, 3), "p99ms": round(percentile(alone, 99) * 1000, 3)}},
-            "viewer": {"bytes": int(ours_bytes), "cpuSeconds": round(ours_cpu, 4), "cpuPerViewerHour": round(ours_cpu / hours, 3)},
+            "viewer": {"bytes": int(ours_bytes), "cpuSeconds": round(ours_cpu, 4), "cpuPerViewerHour": round(ours_cpu / hours, 3),
+                       "sameFilesCpuSeconds": round(files_cpu, 4), "ofSameFiles": round(ours_cpu / max(files_cpu, 1e-6), 3),
+                       "ofNginxSameFiles": round(ours_cpu / max(peer_stitched_cpu, 1e-6), 3)},
             "nginx": {"bytes": int(peer_bytes), "cpuSeconds": round(peer_cpu, 4),
+                      "stitchedFiles": {"bytes": int(peer_stitched_bytes), "cpuSeconds": round(peer_stitched_cpu, 4)},
                       "cpuPerViewerHour": round(peer_cpu / (60 / 3600), 3),
                       "staticPlaylist": {"p50ms": round(percentile(static, 50) * 1000, 2), "p99ms": round(percentile(static, 99) * 1000, 2),
                                          "oneClient": {"p50ms": round(percentile(static_alone, 50) * 1000, 3),
@@ -689,6 +723,9 @@ def main():
             print(f"  one viewer, the whole stitched stream ({v['bytes'] / 1e6:.1f} MB): {v['cpuSeconds']:.4f} CPU s, "
                   f"{v['cpuPerViewerHour']:.3f} CPU s per viewer-hour; nginx, the origin's own ({n['bytes'] / 1e6:.1f} MB): "
                   f"{n['cpuSeconds']:.4f} CPU s, {n['cpuPerViewerHour']:.3f} per viewer-hour")
+            print(f"  the stitched stream's own files as a static playlist ({n['stitchedFiles']['bytes'] / 1e6:.1f} MB): this server "
+                  f"{v['sameFilesCpuSeconds']:.4f} CPU s (the viewing costs {v['ofSameFiles']:.2f}x that), nginx "
+                  f"{n['stitchedFiles']['cpuSeconds']:.4f} CPU s (the viewing costs {v['ofNginxSameFiles']:.2f}x that)")
             continue
         for tool in r["tools"]:
             m = r[tool]

@@ -246,8 +246,9 @@ import Testing
     @Test func eachBeaconIsSentOnceWhenTheAssetsSegmentHoldingItIsRequested() async throws {
         let cache = try ServeStitchTests.temporaryCache()
         defer { try? FileManager.default.removeItem(atPath: cache) }
-        // One mid-roll of the red ad, whose beacons `ServeStitchTests.waitForBeacons` counts.
-        let harness = try ServeStitchTests.harness(cache: cache)
+        // One mid-roll of the red ad, whose beacons `ServeStitchTests.waitForBeacons` counts: 6 s, two segments of the
+        // content's 4 s.
+        let harness = try ServeStitchTests.harness(cache: cache, adSeconds: 6)
         let id = try await Self.guidedSession(harness)
         let primary = try await harness.request("GET", try Self.variants(harness, id)[0])
         let assets = try await Self.assets(harness, try Self.assetListURL(primary.text, interstitial: "break-0", session: id))
@@ -256,8 +257,8 @@ import Testing
         let slot = try #require(((assets[0]["X-AD-CREATIVE-SIGNALING"] as? [String: Any])?["payload"] as? [[String: Any]])?.first)
         let offsets = Dictionary((slot["tracking"] as? [[String: Any]] ?? []).map { ($0["type"] as? String ?? "", $0["offset"] as? Double ?? -1) },
                                  uniquingKeysWith: { a, _ in a })
-        #expect(offsets == ["impression": 0, "start": 0, "firstQuartile": 0.75, "midpoint": 1.5, "thirdQuartile": 2.25, "complete": 3])
-        #expect(slot["type"] as? String == "linear" && slot["duration"] as? Double == 3)
+        #expect(offsets == ["impression": 0, "start": 0, "firstQuartile": 1.5, "midpoint": 3, "thirdQuartile": 4.5, "complete": 6])
+        #expect(slot["type"] as? String == "linear" && slot["duration"] as? Double == 6)
         let uri = try #require(assets[0]["URI"] as? String)
         #expect(try await harness.request("GET", uri).status == 200)
         var ads: [[String]] = [[], []]
@@ -267,7 +268,7 @@ import Testing
         }
         #expect(harness.adServer.requests(for: "/beacon/red/impression").isEmpty, "a playlist or asset list sent a beacon")
 
-        // Segment 0 holds frames 0–47 of 72: the impression, start, first quartile (18) and midpoint (36).
+        // Segment 0 holds frames 0–119 of 180: the impression, start, first quartile (45) and midpoint (90).
         let sentFirst = ContinuousClock.now
         let first = try await harness.request("GET", ads[0][0], headers: ["User-Agent": "Viewer/1.0"])
         #expect(first.status == 302 && first.headers["location"]?.hasPrefix("/v1/cache/ads/") == true)

@@ -77,7 +77,7 @@ import Testing
             // A discontinuity before the ad and before the content after it, nowhere else.
             let discontinuities = segments.indices.filter { segments[$0]["discontinuity"] as? Bool == true }
             let ads = segments.indices.filter { (segments[$0]["uri"] as? String)?.hasPrefix("/v1/sessions/\(id)/ads/") == true }
-            #expect(ads.count == 2)
+            #expect(ads.count == 1)
             #expect(discontinuities == [ads.first ?? -1, (ads.last ?? -2) + 1], "rendition \(rendition): \(discontinuities)")
             #expect(segments.indices.filter { segments[$0]["cueOut"] as? Bool == true } == [ads.first ?? -1])
             #expect(segments.indices.filter { segments[$0]["cueIn"] as? Bool == true } == [(ads.last ?? -2) + 1])

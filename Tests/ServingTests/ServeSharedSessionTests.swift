@@ -11,9 +11,9 @@ import Testing
     static let secret = ServeSecret(key: Array("the instances' shared secret: 32 bytes or more".utf8))
 
     /// Server A and server B, sharing `cache`, the secret and one ad server (whose requests the tests count).
-    static func pair(cache: String, maximumSessions: Int = 100_000) throws -> (ServeHarness, ServeHarness) {
-        let a = try ServeStitchTests.harness(cache: cache, secret: secret, maximumSessions: maximumSessions)
-        return (a, try ServeStitchTests.harness(cache: cache, adServer: a.adServer, secret: secret))
+    static func pair(cache: String, maximumSessions: Int = 100_000, adSeconds: Int = 3) throws -> (ServeHarness, ServeHarness) {
+        let a = try ServeStitchTests.harness(cache: cache, secret: secret, maximumSessions: maximumSessions, adSeconds: adSeconds)
+        return (a, try ServeStitchTests.harness(cache: cache, adServer: a.adServer, secret: secret, adSeconds: adSeconds))
     }
 
     /// The one session folder in `cache/sessions/`: its nonce.
@@ -68,7 +68,8 @@ import Testing
     @Test func eachBeaconIsSentOnceWhenTheAdsSegmentsAreRequestedFromEitherServer() async throws {
         let cache = try ServeStitchTests.temporaryCache()
         defer { try? FileManager.default.removeItem(atPath: cache) }
-        let (a, b) = try Self.pair(cache: cache)
+        // A 6 s ad: two segments of the content's 4 s.
+        let (a, b) = try Self.pair(cache: cache, adSeconds: 6)
         let id = try await a.session()
         let playlist = try await a.request("GET", "/v1/sessions/\(id)/0.m3u8")
         let ads = ServeStitchTests.segments(playlist.text).map(\.uri).filter { $0.contains("/ads/") }
@@ -85,7 +86,7 @@ import Testing
         let all = try await ServeStitchTests.waitForBeacons(a.adServer, count: 6)
         #expect(all.map(\.event).sorted() == ServeStitchTests.beaconEvents.sorted())
         // Again from both, and from a server started since: nothing more is claimed, so nothing more is sent.
-        let c = try ServeStitchTests.harness(cache: cache, adServer: a.adServer, secret: Self.secret)
+        let c = try ServeStitchTests.harness(cache: cache, adServer: a.adServer, secret: Self.secret, adSeconds: 6)
         for server in [a, b, c, b, a] {
             for uri in ads { #expect(try await server.request("GET", uri).status == 302) }
         }

@@ -16,11 +16,11 @@ import VideoPipeline
     /// The ad: 3 s of solid red at 320x240 and 30 fps, conditioned to each rendition's size and 24 fps: 72 frames.
     static let adFrames = 72
 
-    static func adMedia() throws -> String { try solidAd("red", seconds: 3, tone: 1000) }
+    static func adMedia(seconds: Int = 3) throws -> String { try solidAd("red", seconds: seconds, tone: 1000) }
 
     /// `seconds` of solid `colour` at 320x240 and 30 fps with a `tone` Hz sine at 44.1 kHz: an ad's media.
     static func solidAd(_ colour: String, seconds: Int, tone: Int) throws -> String {
-        try TestFixtures.directory(for: "serve-ad-\(colour)-v1") { directory in
+        try TestFixtures.directory(for: "serve-ad-\(colour)-\(seconds)s-v1") { directory in
             _ = try FFmpegCommandLine.run([
                 "-f", "lavfi", "-i", "color=c=\(colour):size=320x240:rate=30:duration=\(seconds)",
                 "-f", "lavfi", "-i", "sine=frequency=\(tone):sample_rate=44100:duration=\(seconds)",
@@ -31,13 +31,13 @@ import VideoPipeline
     }
 
     /// A VMAP whose mid-roll at `offset` (and pre-roll, with `preroll`) is the red 3 s ad.
-    static func vmap(adServer: URL, offset: String = "00:00:05.500", preroll: Bool = false) -> String {
+    static func vmap(adServer: URL, offset: String = "00:00:05.500", preroll: Bool = false, adSeconds: Int = 3) -> String {
         func adBreak(_ offset: String, _ id: String) -> String {
             """
             <vmap:AdBreak timeOffset="\(offset)" breakType="linear" breakId="\(id)"><vmap:AdSource id="\(id)"><vmap:VASTAdData>
             <VAST version="4.0"><Ad id="red"><InLine><AdSystem>test</AdSystem><AdTitle>red</AdTitle>
             <Impression><![CDATA[\(adServer)/beacon/red/impression]]></Impression>
-            <Creatives><Creative><Linear><Duration>00:00:03.000</Duration>
+            <Creatives><Creative><Linear><Duration>00:00:0\(adSeconds).000</Duration>
             <TrackingEvents>\(["start", "firstQuartile", "midpoint", "thirdQuartile", "complete"].map {
                 "<Tracking event=\"\($0)\"><![CDATA[\(adServer)/beacon/red/\($0)?t=[ADPLAYHEAD]]]></Tracking>"
             }.joined())</TrackingEvents>
@@ -54,12 +54,15 @@ import VideoPipeline
         """
     }
 
+    /// A server stitching into the HLS origin fixture, whose ad server answers `vmap(adSeconds:)` with the red ad of
+    /// `adSeconds` (3 s: one segment of the content's 4; 6 s: two, a beacon test's).
     static func harness(cache: String, wait: Duration = .seconds(600), adServer: LoopbackHTTPServer? = nil,
-                        secret: ServeSecret? = nil, maximumSessions: Int = 100_000, sessionIdleTimeout: Duration = .seconds(4 * 3600)) throws -> ServeHarness {
+                        secret: ServeSecret? = nil, maximumSessions: Int = 100_000, sessionIdleTimeout: Duration = .seconds(4 * 3600),
+                        adSeconds: Int = 3) throws -> ServeHarness {
         let harness = try ServeHarness(maximumSessions: maximumSessions, stitchCache: cache, stitchWait: wait, adServer: adServer,
                                        sessionIdleTimeout: sessionIdleTimeout, secret: secret)
-        harness.adServer.route("/vmap", .xml(vmap(adServer: harness.adServer.baseURL)))
-        harness.adServer.route("/media/red.mp4", .file(URL(fileURLWithPath: try adMedia()), contentType: "video/mp4"))
+        harness.adServer.route("/vmap", .xml(vmap(adServer: harness.adServer.baseURL, adSeconds: adSeconds)))
+        harness.adServer.route("/media/red.mp4", .file(URL(fileURLWithPath: try adMedia(seconds: adSeconds)), contentType: "video/mp4"))
         return harness
     }
 
@@ -124,8 +127,10 @@ import VideoPipeline
             #expect(segments.first?.uri == "/v1/origin/show/v\(rendition)/seg0.ts")
             #expect(segments[1].uri.hasPrefix("/v1/cache/cuts/") && segments[1].uri.hasSuffix("/before.ts"))
             #expect(segments.last?.uri.hasSuffix("/after.ts") == true)
+            // The 3 s ad in one segment: an ad's segments are as long as the content's (4 s), so that a player asks
+            // no more often during an ad than during the content.
             let ads = segments.filter { $0.uri.hasPrefix("/v1/sessions/\(id)/ads/") }
-            #expect(ads.count == 2)
+            #expect(ads.count == 1 && abs((ads.first?.duration ?? 0) - 3) < 0.001, "\(ads.map(\.duration))")
             #expect(ads.first?.tags.contains("#EXT-X-DISCONTINUITY") == true)
             #expect(ads.first?.tags.contains { $0.hasPrefix("#EXT-X-CUE-OUT:3") } == true)
             #expect(ads.first?.tags.contains { $0.hasPrefix("#EXT-X-DATERANGE:") && $0.contains("SCTE35-OUT=0x") } == true)
@@ -355,7 +360,8 @@ import VideoPipeline
     @Test func eachBeaconIsSentOnceWhenTheSegmentHoldingItsMomentIsRequested() async throws {
         let cache = try Self.temporaryCache()
         defer { try? FileManager.default.removeItem(atPath: cache) }
-        let harness = try Self.harness(cache: cache)
+        // A 6 s ad: two segments of the content's 4 s.
+        let harness = try Self.harness(cache: cache, adSeconds: 6)
         let id = try await harness.session()
         let playlist = try await harness.request("GET", "/v1/sessions/\(id)/0.m3u8")
         let ads = Self.segments(playlist.text).map(\.uri).filter { $0.contains("/ads/") }
@@ -364,7 +370,7 @@ import VideoPipeline
         #expect(tracking.status == 200)
         #expect(harness.adServer.requests(for: "/beacon/red/impression").isEmpty, "a playlist fetch sent a beacon")
 
-        // Segment 0 holds frames 0–47 of 72: the impression, start, first quartile (18) and midpoint (36).
+        // Segment 0 holds frames 0–119 of 180: the impression, start, first quartile (45) and midpoint (90).
         let sentFirst = ContinuousClock.now
         let first = try await harness.request("GET", ads[0], headers: ["User-Agent": "Viewer/1.0"])
         #expect(first.status == 302)
@@ -375,14 +381,14 @@ import VideoPipeline
         #expect(early.allSatisfy { $0.request.arrival > sentFirst })
         #expect(early.allSatisfy { $0.request.headers["x-device-user-agent"] == "Viewer/1.0" && $0.request.headers["x-device-ip"] == "127.0.0.1" })
         #expect(early.first { $0.event == "midpoint" }?.request.target == "/beacon/red/midpoint?t=00%3A00%3A00.000")
-        // Fetched again: nothing more. Segment 1 (frames 48–71): the third quartile (54) and complete (71).
+        // Fetched again: nothing more. Segment 1 (frames 120–179): the third quartile (135) and complete (179).
         #expect(try await harness.request("GET", ads[0]).status == 302)
         let sentSecond = ContinuousClock.now
         #expect(try await harness.request("GET", ads[1]).status == 302)
         let all = try await Self.waitForBeacons(harness.adServer, count: 6)
         #expect(all.map(\.event).sorted() == Self.beaconEvents.sorted())
         #expect(all.filter { ["thirdQuartile", "complete"].contains($0.event) }.allSatisfy { $0.request.arrival > sentSecond })
-        #expect(all.first { $0.event == "complete" }?.request.target == "/beacon/red/complete?t=00%3A00%3A02.000")
+        #expect(all.first { $0.event == "complete" }?.request.target == "/beacon/red/complete?t=00%3A00%3A04.000")
         // Another session's viewer sends their own.
         let other = try await harness.session()
         let otherAds = Self.segments(try await harness.request("GET", "/v1/sessions/\(other)/1.m3u8").text).map(\.uri).filter { $0.contains("/ads/") }

@@ -66,7 +66,8 @@ extension BreakStitcher {
         }
         var renditions: [[RenditionSplice.Piece]] = []
         for (r, rendition) in content.renditions.enumerated() {
-            switch await conditioned(path, media: media[r], encoding: adEncoding(rendition), loudness: target) {
+            switch await conditioned(path, media: media[r], encoding: adEncoding(rendition), loudness: target,
+                                     segmentSeconds: Self.adSegmentSeconds(content)) {
             case .success(let ad): renditions.append(ad.pieces)
             case .failure(let error): return .failure(error)
             }
