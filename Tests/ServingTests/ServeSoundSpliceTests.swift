@@ -124,4 +124,67 @@ import VideoPipeline
             #expect(abs(measure.offsets.last!) <= Self.frame / 2, "\(shape) rendition \(rendition): offsets \(measure.offsets)")
         }
     }
+
+    /// The presentation times (90 kHz) of the packets of `file`'s first stream of `kind` (`v` or `a`), sorted, as
+    /// ffprobe reads them.
+    static func presentationTimes(_ file: String, _ kind: String) throws -> [Int64] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        process.arguments = ["-v", "error", "-select_streams", "\(kind):0", "-show_entries", "packet=pts", "-of", "csv=p=0", file]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0, "ffprobe \(file)")
+        return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).compactMap { Int64($0.split(separator: ",").first ?? "") }.sorted()
+    }
+
+    /// The ffmpeg tool reading a stitched stream over HTTP joins decode times across each discontinuity. The
+    /// content's pictures are decoded two frames before they are shown (x264's B-pyramid), and each ad is stamped
+    /// the same (`AdConditioner.Request.decodeDelay`): so every picture of its download comes one frame after the one
+    /// before (decoded as they were shown, the ads left the content after them two frames late, with 80 ms of silence),
+    /// and the sound runs on within an AAC frame at every splice.
+    @Test(arguments: Shape.allCases)
+    func theFFmpegToolShowsEveryPictureOneFrameAfterTheLastWithItsSound(_ shape: Shape) async throws {
+        let cache = try ServeStitchTests.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let scratch = try TemporaryDirectory()
+        let harness: ServeHarness, id: String
+        switch shape {
+        case .midrollInASegmentAndGOP:
+            harness = try ServeVerifyTests.harness(cache: cache)
+            id = try await harness.session()
+        case .prerollAndMidrollOnASegmentBoundary:
+            harness = try ServeVerifyTests.harness(cache: cache, vmap: ServeFixture.vmap(adServer:))
+            id = try await harness.session()
+        case .packagedMP4:
+            harness = try ServeVerifyTests.harness(cache: cache, origin: try ServeStitchTests.mp4Origin())
+            id = try await harness.session(content: "movie.mp4")
+        case .podOfTwoAds:
+            harness = try ServeVerifyTests.harness(cache: cache, vmap: Self.pod(adServer:))
+            id = try await harness.session()
+        }
+        let playlist = try await harness.request("GET", "/v1/sessions/\(id)/0.m3u8")
+        let frames = Int64((ServeStitchTests.segments(playlist.text).map(\.duration).reduce(0, +) * 24).rounded())
+        let first = try #require(ServeStitchTests.segments(playlist.text).first { !$0.uri.contains("/ads/") })
+        let content = try await harness.request("GET", first.uri)
+        try Data(content.body).write(to: URL(fileURLWithPath: scratch.file("content.ts")))
+        // The content is decoded two frames ahead of its pictures, else this test would prove nothing.
+        #expect(try SegmentCutter.pictureTiming(of: scratch.file("content.ts")).decodeDelay == Rational(2, 24))
+
+        let download = scratch.file("download.ts")
+        try await offPool { try FFmpegCommandLine.run(["-i", "http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/0.m3u8", "-c", "copy", download]) }
+        let pictures = try Self.presentationTimes(download, "v"), sound = try Self.presentationTimes(download, "a")
+        #expect(Int64(pictures.count) == frames, "\(shape)")
+        // One frame is 3,750 ticks. Where a piece starts with its sound (the content's first segment after a
+        // pre-roll), the tool joins the sound, which is within half an AAC frame (960 ticks) of the pictures.
+        let steps = zip(pictures.dropFirst(), pictures).map { $0 - $1 }
+        #expect(steps.allSatisfy { abs($0 - 3_750) <= 960 }, "\(shape): picture steps \(Set(steps).sorted())")
+        // 1,024 samples at 48 kHz are 1,920 ticks: no gap or overlap over one AAC frame.
+        let soundSteps = zip(sound.dropFirst(), sound).map { $0 - $1 }
+        #expect(soundSteps.allSatisfy { abs($0 - 1_920) <= 1_920 }, "\(shape): sound steps \(Set(soundSteps).sorted())")
+        let pictureEnd = pictures.last! + 3_750, soundEnd = sound.last! + 1_920
+        #expect(abs(soundEnd - pictureEnd) <= 1_920, "\(shape): the sound ends \(soundEnd - pictureEnd) ticks after the pictures")
+    }
 }

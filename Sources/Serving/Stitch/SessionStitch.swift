@@ -69,9 +69,10 @@ final class RenditionProbes: Sendable {
             guard let video = info.bestVideo, let size = video.size, let rate = video.frameRate else {
                 return .failure(StitchBuildError("its first segment has no video of a known size and rate"))
             }
+            let timing = try SegmentCutter.pictureTiming(of: segment)
             media = BreakStitcher.RenditionMedia(size: size, rate: rate, sampleRate: info.bestAudio?.sampleRate ?? 48_000,
-                                                 channels: info.bestAudio?.channels ?? 2,
-                                                 start: try SegmentCutter.firstPictureTime(of: segment))
+                                                 channels: info.bestAudio?.channels ?? 2, start: timing.start,
+                                                 decodeDelay: timing.decodeDelay)
         } catch {
             return .failure(StitchBuildError("\(error)"))
         }
@@ -169,6 +170,9 @@ public struct BreakStitcher: Sendable {
         var channels: Int
         /// Where content time 0 is on the segments' clock.
         var start: Rational
+        /// How long before its presentation each picture is decoded (`SegmentCutter.pictureTiming`): the ads are
+        /// stamped the same (`AdConditioner.Request.decodeDelay`).
+        var decodeDelay: Rational
     }
 
     /// What each rendition of `content` is, read from its first segment (once per change of the file).
@@ -360,12 +364,13 @@ public struct BreakStitcher: Sendable {
         if !path.hasPrefix(cache.directory + "/media/") {
             identity = "local:\(path):\(FileStamp.text(of: path))"
         }
-        let key = SHA256.hex("ad-v5|\(identity)|segments=\(segmentSeconds)|\(m.size)|\(m.rate.perSecond)|\(m.sampleRate)|\(m.channels)|\(encoding.maximumBitRate ?? 0)|\(encoding.crf)|\(encoding.preset)|reorders=\(encoding.reorders)|loudness=\(loudness.map { String(format: "%.2f", $0) } ?? "as is")")
+        let key = SHA256.hex("ad-v5|\(identity)|segments=\(segmentSeconds)|delay=\(m.decodeDelay)|base=\(AdConditioner.timestampBase)|\(m.size)|\(m.rate.perSecond)|\(m.sampleRate)|\(m.channels)|\(encoding.maximumBitRate ?? 0)|\(encoding.crf)|\(encoding.preset)|reorders=\(encoding.reorders)|loudness=\(loudness.map { String(format: "%.2f", $0) } ?? "as is")")
         let result = await cache.entry("ads", key: key, as: AdEntry.self) { directory throws(StitchBuildError) in
             do throws(MediaError) {
                 let made = try AdConditioner.condition(AdConditioner.Request(
                     input: path, directory: directory, size: m.size, frameRate: m.rate, sampleRate: m.sampleRate,
-                    channels: m.channels, encoding: encoding, segmentSeconds: segmentSeconds, loudness: loudness))
+                    channels: m.channels, encoding: encoding, segmentSeconds: segmentSeconds, loudness: loudness,
+                    decodeDelay: m.decodeDelay))
                 func segment(_ s: AdConditioner.Segment) -> AdEntry.Segment { .init(file: .init(name: s.uri, bytes: s.bytes), frames: s.frames) }
                 return AdEntry(segments: made.segments.map(segment), alternateLast: made.alternateLast.map(segment),
                                rateNumerator: m.rate.perSecond.numerator, rateDenominator: m.rate.perSecond.denominator)

@@ -59,11 +59,15 @@ public enum HLSSegmenter {
     ///   packet that straddles the last picture's end taken the other way (kept if the nearest end leaves it out, left
     ///   out if it keeps it): its sound ends up to a frame from the pictures' end, on the other side, so that a
     ///   stitcher can choose, per viewer, the ending that keeps the sound of a run of ads in step (`pipctl serve`).
+    /// - Parameter decodeDelay: for video whose pictures are not reordered (no B-frames), each picture is decoded
+    ///   this long before it is shown (every stream later by it), as in content coded with B-frames.
+    /// - Parameter timestampBase: added to every timestamp.
     /// - Throws: `.invalidSetting` when a cut is not a keyframe or the video is not H.264, FFmpeg errors naming the
     ///   function, `.outputNotWritable` when a segment file cannot be written.
     public static func segment(_ input: String, into directory: String, type: HLSSegmentType, rate: FrameRate,
                                target: Int64, cuts: Set<Int64>, soundWithPictures: Bool = false,
-                               alternateEnding: Bool = false) throws(MediaError) -> HLSSegmentFiles {
+                               alternateEnding: Bool = false, decodeDelay: Rational = .zero,
+                               timestampBase: Rational = .zero) throws(MediaError) -> HLSSegmentFiles {
         let plan = try keyframePlan(input, rate: rate)
         var starts: [Int64] = [0]
         for k in plan.keyframes.sorted() where k > 0 && k < plan.frames {
@@ -75,7 +79,8 @@ public enum HLSSegmenter {
         let muxed = directory + "/.segments." + type.segmentExtension
         defer { try? FileManager.default.removeItem(atPath: muxed) }
         let soundEnd = soundWithPictures ? Rational(plan.frames) / rate.perSecond : nil
-        let (offsets, straddled) = try mux(input, to: muxed, type: type, rate: rate, starts: starts, soundEnd: soundEnd, flipped: false)
+        let (offsets, straddled) = try mux(input, to: muxed, type: type, rate: rate, starts: starts, soundEnd: soundEnd, flipped: false,
+                                           decodeDelay: decodeDelay, timestampBase: timestampBase)
         var files = HLSSegmentFiles(initSegment: type == .fmp4 ? "init.mp4" : nil, segments: [],
                                     ptsOffset: try firstVideoPTS(muxed), codecs: plan.codecs)
         if let initSegment = files.initSegment { try copyBytes(of: muxed, range: 0..<offsets[0], to: directory + "/" + initSegment) }
@@ -89,7 +94,8 @@ public enum HLSSegmenter {
             // The same packets up to the last piece, so its continuity counters follow the segment before it too.
             let other = directory + "/.alternate." + type.segmentExtension
             defer { try? FileManager.default.removeItem(atPath: other) }
-            let (ends, _) = try mux(input, to: other, type: type, rate: rate, starts: starts, soundEnd: soundEnd, flipped: true)
+            let (ends, _) = try mux(input, to: other, type: type, rate: rate, starts: starts, soundEnd: soundEnd, flipped: true,
+                                    decodeDelay: decodeDelay, timestampBase: timestampBase)
             let uri = "seg" + String(format: "%05d", starts.count - 1) + "-alt." + type.segmentExtension
             let range = ends[starts.count - 1]..<ends[starts.count]
             try copyBytes(of: other, range: range, to: directory + "/" + uri)
@@ -148,7 +154,7 @@ public enum HLSSegmenter {
     /// marked as not presented and those whose middle (as a whole frame) falls at or after it are left out; `flipped`
     /// takes the packet that straddles it the other way.
     private static func mux(_ input: String, to path: String, type: HLSSegmentType, rate: FrameRate, starts: [Int64],
-                            soundEnd: Rational?, flipped: Bool) throws(MediaError) -> (offsets: [Int64], straddled: Bool) {
+                            soundEnd: Rational?, flipped: Bool, decodeDelay: Rational, timestampBase: Rational) throws(MediaError) -> (offsets: [Int64], straddled: Bool) {
         let file = try InputFile(path: input)
         let muxer = try SegmentMuxer(copying: file, to: path, container: type == .fmp4 ? .fragmentedMP4 : .mpegTS)
         // TS: the first segment begins at the first byte; fMP4: after the init segment, known after the first piece.
@@ -186,7 +192,16 @@ public enum HLSSegmenter {
                 if packet.isDiscarded || (middle >= soundEnd) != (flipped && straddles) { return }
             }
             let s = max(current, segment(of: packet) ?? reached[packet.streamIndex])
-            pending[s].append(try packet.clone())
+            let copy = try packet.clone()
+            if decodeDelay > .zero || timestampBase > .zero, let pts = packet.pts {
+                // Every stream later by the base and the delay, and each picture (not reordered: see the parameter)
+                // decoded the delay before it is shown: the same pictures and sound, in step.
+                let base = (timestampBase / timeBases[packet.streamIndex]).rounded
+                let delay = (decodeDelay / timeBases[packet.streamIndex]).rounded
+                let decoded = packet.streamIndex == video && decodeDelay > .zero ? pts : (packet.dts ?? pts) + delay
+                copy.stamp(pts: base + pts + delay, dts: base + decoded, duration: packet.duration)
+            }
+            pending[s].append(copy)
             reached[packet.streamIndex] = max(reached[packet.streamIndex], s)
             while current < starts.count - 1, reached.allSatisfy({ $0 > current }) { try writePiece() }
         }

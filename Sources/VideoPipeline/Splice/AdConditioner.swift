@@ -23,10 +23,17 @@ public enum AdConditioner {
         /// The integrated loudness (LUFS) the ad's sound is brought to, by a static gain with a true-peak limiter
         /// (`SoundGain`, as a normalised render's); `nil` leaves it as it is.
         public var loudness: Double?
+        /// The decode delay of the content the ad plays between (`SegmentCutter.pictureTiming`): the ad, coded
+        /// without B-frames, is stamped with each picture decoded that long before it is shown, so that its decode
+        /// times run on from the content's before it and into the content's after it. A reader that joins decode
+        /// times across a discontinuity (the ffmpeg tool) then shows the content after the ad at its frame, not that
+        /// delay late. Only for an ad coded without B-frames (`encoding.reorders` false); with them, its own delay
+        /// stands.
+        public var decodeDelay: Rational
 
         public init(input: String, directory: String, size: PixelSize, frameRate: FrameRate, sampleRate: Int = 48_000,
                     channels: Int = 2, encoding: EncodingSettings = EncodingSettings(), segmentSeconds: Rational = Rational(2),
-                    loudness: Double? = nil) {
+                    loudness: Double? = nil, decodeDelay: Rational = .zero) {
             self.input = input
             self.directory = directory
             self.size = size
@@ -36,6 +43,7 @@ public enum AdConditioner {
             self.encoding = encoding
             self.segmentSeconds = segmentSeconds
             self.loudness = loudness
+            self.decodeDelay = decodeDelay
         }
     }
 
@@ -57,6 +65,14 @@ public enum AdConditioner {
         public var frames: Int64 { segments.reduce(0) { $0 + $1.frames } }
         public var duration: Rational { Rational(frames) / frameRate.perSecond }
     }
+
+    /// Where a conditioned ad's clock starts: 6 h 37 min 40 s, far from where content's clocks are. A reader that
+    /// plays a stitched stream one segment after another (the ffmpeg tool) joins the timestamps across a
+    /// discontinuity only where they jump back, or forward by more than 10 s: an ad whose clock started at zero,
+    /// followed by content less than 10 s further on its own clock, left that much of a hole in its download. Just
+    /// under 2^31 ticks of 90 kHz (a quarter of MPEG-TS's 33-bit range, so no reader takes it for a wrap), and whole
+    /// seconds, exact in every stream's time base.
+    public static let timestampBase = Rational(23_860)
 
     /// Where segments start, for `frames` pictures at `rate`: every `seconds`, but never leaving less than a
     /// second after the last start.
@@ -84,7 +100,9 @@ public enum AdConditioner {
         let result = try Transcoder.run(normalised, control: control)
         let starts = segmentStarts(frames: result.frames, rate: rate, seconds: seconds)
         let files = try HLSSegmenter.segment(encoded, into: request.directory, type: .mpegts, rate: rate,
-                                             target: Int64.max, cuts: starts, soundWithPictures: true, alternateEnding: true)
+                                             target: Int64.max, cuts: starts, soundWithPictures: true, alternateEnding: true,
+                                             decodeDelay: request.encoding.reorders ? .zero : request.decodeDelay,
+                                             timestampBase: Self.timestampBase)
         func segment(_ file: HLSSegmentFiles.Segment) -> Segment { Segment(uri: file.uri, frames: file.frameCount, bytes: file.bytes) }
         return Result(segments: files.segments.map(segment), alternateLast: files.alternateLast.map(segment), frameRate: rate,
                       codecs: files.codecs)

@@ -97,6 +97,14 @@ public enum SegmentCutter {
         try VideoScan(path).start
     }
 
+    /// Where an HLS rendition's content time 0 is (`firstPictureTime`), and how long before its presentation each
+    /// picture is decoded (its first picture's presentation less its first decode time, in seconds: two frames in
+    /// x264's default B-pyramid, zero without B-frames), from one scan of `path`.
+    public static func pictureTiming(of path: String) throws(MediaError) -> (start: Rational, decodeDelay: Rational) {
+        let scan = try VideoScan(path)
+        return (scan.start, scan.decodeDelay)
+    }
+
     public static func cut(_ request: Request) throws(MediaError) -> Result {
         let path = request.input
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int64) ?? nil
@@ -286,6 +294,8 @@ private final class VideoScan {
 
     var count: Int64 { Int64(pts.count) }
     var start: Rational { time(0) }
+    /// The first picture's presentation less the first decode time.
+    var decodeDelay: Rational { Rational(max(0, pts[0] - (dts.min() ?? pts[0]))) * timeBase }
     var end: Rational { Rational(pts[pts.count - 1] + frameTicks) * timeBase }
 
     init(_ path: String) throws(MediaError) {
