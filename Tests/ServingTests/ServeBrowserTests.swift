@@ -128,8 +128,8 @@ import Testing
 
     /// What a played page must show: no error, VHS as the player, `ended` at `duration` (within two frames at 24
     /// fps), the clock seen in every ad and every run of content, and the pictures the browser presented red in each
-    /// ad (two frames' slack at either end) and never in the content (`earlyAd` frames more of slack before each ad).
-    static func expectPlayed(_ played: [String: Any], duration: Double, ads: [(Double, Double)], earlyAd: Int = 0,
+    /// ad (two frames' slack at either end) and never in the content.
+    static func expectPlayed(_ played: [String: Any], duration: Double, ads: [(Double, Double)],
                              sourceLocation: SourceLocation = #_sourceLocation) throws {
         #expect(played["error"] is NSNull, "\(played)", sourceLocation: sourceLocation)
         #expect(played["ended"] as? Bool == true, sourceLocation: sourceLocation)
@@ -157,7 +157,7 @@ import Testing
             #expect(inAd.count >= 3 && inAd.allSatisfy(red), "in the ad at \(from)–\(to): \(inAd)", sourceLocation: sourceLocation)
         }
         for (from, to) in content {
-            let pictures = shown(from, to < duration ? to - Double(earlyAd) / 24 : to)
+            let pictures = shown(from, to)
             #expect(pictures.count >= 6 && !pictures.contains(where: red), "content at \(from)–\(to): \(pictures)", sourceLocation: sourceLocation)
         }
     }
@@ -200,7 +200,7 @@ import Testing
         let harness = try ServeStitchTests.harness(cache: cache)
         harness.adServer.route("/vmap", .xml(ServeStitchTests.vmap(adServer: harness.adServer.baseURL, preroll: true)))
         let played = try await Self.play(harness, page: Self.page(server: harness.port))
-        try Self.expectPlayed(played, duration: 14, ads: [(0, 3), (8.5, 11.5)], earlyAd: 1)
+        try Self.expectPlayed(played, duration: 14, ads: [(0, 3), (8.5, 11.5)])
         let id = try #require(played["sessionId"] as? String)
         let tracking = harness.json(try await harness.request("GET", "/v1/sessions/\(id)/tracking"))
         #expect(tracking["stitched"] as? Bool == true, "\(tracking)")
