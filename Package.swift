@@ -71,7 +71,7 @@ let package = Package(
         // `pipctl serve`: server-side ad insertion. The origin's content, sessions, each viewer's ad decision, the cut
         // pieces and conditioned ads (built through VideoPipeline, cached and shared), playlists, and the routes of its
         // HTTP API; HTTPServing carries the bytes.
-        .target(name: "Serving", dependencies: ["HTTPServing", "AdPlayback", "AdDecisioning", "VideoPipeline", "Networking", "MediaCore"]),
+        .target(name: "Serving", dependencies: ["HTTPServing", "AdPlayback", "AdDecisioning", "VideoPipeline", "Networking", "MediaCore", "CSystem"]),
         .executableTarget(name: "pipctl", dependencies: ["Serving", "HTTPServing", "Rendering", "Verification", "AdPlayback", "AdScreen", "AdDecisioning", "VideoPipeline", "MediaCore", "Batch", "LiveWindow"]),
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"]),
         .testTarget(name: "BatchTests", dependencies: ["Batch", "MediaCore"]),

@@ -50,6 +50,10 @@ half stitched, half guided, each at the pace it plays) against one `pipctl serve
 (deploy/nginx/pipctl-serve.conf): requests, errors and p50/p99 per route, the servers' CPU per 1,000 viewers, and
 their memory after the warm-up and at the end.
 
+The `serve-burst` job (bench/serve_scale.py) makes bursts of new viewers against one `pipctl serve` (2,000 sessions,
+then 6,000 twice), each followed by a quiet minute, and prints the server's resident memory after each: what a
+burst leaves behind once its sessions are forgotten.
+
 The `serve` job runs `pipctl serve` on loopback (see `serve_job`): the first viewer of a new break (cold) against the
 second (warm), 200 concurrent new viewers, warm media playlists (p50, p99, per CPU second), and one viewer fetching
 the whole stitched stream, its server CPU per viewer-hour against nginx (Debian's, the peer) serving the origin's own
@@ -628,7 +632,8 @@ def serve_job(tmp, args):
 JOBS = {"transcode": transcode_job, "render": render_job, "remote": remote_job, "hls": hls_job, "passthrough": passthrough_job,
         "passthrough-matched": functools.partial(passthrough_job, matched=True), "batch": batch_job,
         "report": report_job, "report-long": report_long_job, "loudness": loudness_job, "serve": serve_job,
-        "serve-scale": lambda tmp, args: serve_scale.serve_scale_job(tmp, args, PIPCTL, serve_origin, serve_ad_server)}
+        "serve-scale": lambda tmp, args: serve_scale.serve_scale_job(tmp, args, PIPCTL, serve_origin, serve_ad_server),
+        "serve-burst": lambda tmp, args: serve_scale.serve_burst_job(tmp, args, PIPCTL, serve_origin, serve_ad_server)}
 
 
 def main():
@@ -657,7 +662,7 @@ def main():
     results = []
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.jobs.split(","):
-            if name in ("serve", "serve-scale"):
+            if name in ("serve", "serve-scale", "serve-burst"):
                 results.append(JOBS[name](tmp, args))
                 continue
             job = JOBS[name](tmp, args)
@@ -707,6 +712,10 @@ def main():
         if r["job"] == "serve-scale":
             print(r["label"])
             serve_scale.print_serve_scale(r)
+            continue
+        if r["job"] == "serve-burst":
+            print(r["label"])
+            serve_scale.print_serve_burst(r)
             continue
         if r["job"] == "serve":
             w, v, n = r["warmPlaylist"], r["viewer"], r["nginx"]

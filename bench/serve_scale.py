@@ -11,6 +11,8 @@ on this machine's cores. Every loop is bounded in count and in time.
 It prints, per setup: the requests and errors, p50 and p99 by route, the server's CPU (pipctl's, and nginx's) per
 1,000 viewers, and its resident memory after the warm-up (the first half) and at the end (flat memory is the goal)."""
 import asyncio
+import concurrent.futures
+import http.client
 import json
 import os
 import re
@@ -391,3 +393,62 @@ def print_serve_scale(r):
               f"nginx {setup['proxyCores']:.3f} cores; resident memory {setup['rssAfterWarmupMiB']} MiB after the warm-up, "
               f"{setup['rssEndMiB']} MiB at the end (at most {setup['rssMaxAfterWarmupMiB']} after the warm-up; each minute: "
               f"{setup['rssMiBEveryMinute']})")
+
+
+def serve_burst_job(tmp, args, pipctl, make_origin, ad_server):
+    """Bursts of new viewers, then quiet, on one instance with shared sessions (`--secret-file`, so a session stays in
+    memory 60 s after its last request): 2,000 sessions, then 6,000 twice, each by 8 clients at once (a session,
+    its multivariant and first media playlist, and the ad segments it lists; half stitched, half guided), each burst
+    followed by 65 s without a request and one more session (which lets the server forget the idle ones). The
+    server's resident memory after each quiet spell: what a burst leaves behind."""
+    d = os.path.join(tmp, "serve-burst")
+    os.makedirs(d, exist_ok=True)
+    origin = make_origin(d)
+    ads = ad_server(d)
+    secret = os.path.join(d, "secret")
+    with open(secret, "wb") as f:
+        f.write(os.urandom(32))
+    os.chmod(secret, 0o600)
+    server, port = start_serve(pipctl, origin, ads.server_port, os.path.join(d, "cache"), secret, args.threads)
+
+    def viewer(k):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
+        mode = "guided" if k % 2 else "stitched"
+        conn.request("POST", "/v1/sessions", body=json.dumps({"content": "show/master.m3u8", "mode": mode}),
+                     headers={"Content-Type": "application/json"})
+        made = json.loads(conn.getresponse().read())
+        conn.request("GET", made["manifestUrl"])
+        variants = [u for u in conn.getresponse().read().decode().splitlines() if u and not u.startswith("#")]
+        conn.request("GET", variants[0])
+        playlist = conn.getresponse().read().decode()
+        for uri in [u for u in playlist.splitlines() if "/ads/" in u and not u.startswith("#")]:
+            conn.request("GET", uri)
+            conn.getresponse().read()
+        conn.close()
+
+    def burst(count):
+        with concurrent.futures.ThreadPoolExecutor(8) as pool:
+            list(pool.map(viewer, range(count)))
+
+    def quiet():
+        time.sleep(65)
+        viewer(0)
+        return round(rss_of([server.pid]) / 2**20, 1)
+
+    memory, sessions = [], 0
+    try:
+        for count in (2000, 6000, 6000):
+            burst(count)
+            sessions += count + 1
+            memory.append({"sessions": sessions, "rssMiB": quiet()})
+    finally:
+        server.terminate()
+        server.wait()
+        ads.shutdown()
+    return {"job": "serve-burst", "label": "serve-burst: 2,000 then 6,000 and 6,000 new viewers, 65 s quiet after each",
+            "afterQuiet": memory}
+
+
+def print_serve_burst(r):
+    for m in r["afterQuiet"]:
+        print(f"  after {m['sessions']:,} sessions and a quiet minute: resident memory {m['rssMiB']:.1f} MiB")

@@ -1,5 +1,6 @@
 #ifndef CSYSTEM_SHIM_H
 #define CSYSTEM_SHIM_H
+#include <malloc.h>
 #include <spawn.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -22,6 +23,11 @@ static inline int csystem_affinity_count(void) {
     int count = 0;
     for (long i = 0; i < bytes / (long)sizeof(unsigned long); i++) count += __builtin_popcountl(mask[i]);
     return count;
+}
+
+/* Gives the memory the allocator holds free (in every arena) back to the system; 1 when some was released. */
+static inline int csystem_release_free_memory(void) {
+    return malloc_trim(0);
 }
 
 #endif

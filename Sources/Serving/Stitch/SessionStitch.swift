@@ -432,10 +432,10 @@ public struct BreakStitcher: Sendable {
         }
     }
 
-    /// `task`'s value if it comes within `limit`; the task goes on either way. The timer ends with the answer: a
-    /// server whose `--stitch-wait` is long would otherwise hold one sleeping task per session for that long.
-    package static func value<T: Sendable, C: Clock>(of task: Task<T, Never>, within limit: C.Duration,
-                                                    clock: C = ContinuousClock()) async -> T? {
+    /// `task`'s value if it comes within `limit`; the task goes on either way. `timer` (a new one by default)
+    /// ends with the answer.
+    package static func value<T: Sendable>(of task: Task<T, Never>, within limit: Duration,
+                                           timer: WaitTimer = WaitTimer()) async -> T? {
         let answered = LockedState(false)
         return await withCheckedContinuation { (continuation: CheckedContinuation<T?, Never>) in
             @Sendable func answer(_ value: T?) {
@@ -443,16 +443,41 @@ public struct BreakStitcher: Sendable {
                     defer { done = true }
                     return !done
                 }
-                if first { continuation.resume(returning: value) }
-            }
-            let timer = Task {
-                try? await Task.sleep(for: limit, clock: clock)
-                answer(nil)
-            }
-            Task {
-                answer(await task.value)
+                guard first else { return }
                 timer.cancel()
+                continuation.resume(returning: value)
             }
+            timer.start(after: limit) { answer(nil) }
+            Task { answer(await task.value) }
         }
     }
+}
+
+/// A one-shot timer on the system's monotonic clock whose cancellation frees it at once: a dispatch source.
+/// A cancelled `Task.sleep` resumes its task at once, but on Linux its dispatch timer and sleeping job stay
+/// allocated until the deadline (`heaptrack`: some 560 bytes per wait, one wait per session's first playlist), so a
+/// server with a long `--stitch-wait` held one per session for that long, pinning pages the allocator could not
+/// give back: the memory that crept up under `serve-scale` after its warm-up.
+package final class WaitTimer: @unchecked Sendable {
+    private static let queue = DispatchQueue(label: "pipctl-stitch-wait")
+    private let source = DispatchSource.makeTimerSource(queue: WaitTimer.queue)
+    private let started = LockedState(false)
+
+    /// Active from the start, with no deadline: dispatch must never release a source that was not activated.
+    package init() { source.activate() }
+
+    /// Calls `fire` once `limit` has passed, unless cancelled first. At most once per timer.
+    func start(after limit: Duration, _ fire: @escaping @Sendable () -> Void) {
+        guard started.withLock({ s -> Bool in defer { s = true }; return !s }) else { return }
+        let (seconds, attoseconds) = limit.components
+        let nanoseconds = seconds >= Int64.max / 1_000_000_000 ? Int.max : max(0, Int(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))
+        source.setEventHandler(handler: fire)
+        source.schedule(deadline: .now() + .nanoseconds(nanoseconds))
+    }
+
+    /// Stops it and releases it from the system's timers now.
+    func cancel() { source.cancel() }
+
+    /// Whether it was cancelled (`dispatch_source_testcancel`).
+    package var isCancelled: Bool { source.isCancelled }
 }
