@@ -122,7 +122,7 @@ public final class SessionStore: Sendable {
     private let sessions = LockedState([String: ServeSession]())
     private let made = LockedState(0)
     private let lastForget = LockedState<ContinuousClock.Instant?>(nil)
-    private let lastTrim = LockedState<ContinuousClock.Instant?>(nil)
+    private let lastTrim: LockedState<ContinuousClock.Instant>
 
     /// How long a shared session (which any instance rebuilds from its token and the shared folder) stays in memory
     /// without a request: a player that plays asks for a segment every few seconds, so one silent for a minute has
@@ -143,6 +143,7 @@ public final class SessionStore: Sendable {
         self.idleTimeout = idleTimeout
         self.clock = clock
         self.shared = shared
+        lastTrim = LockedState(clock.now)
     }
 
     /// What `create` made.
@@ -186,16 +187,18 @@ public final class SessionStore: Sendable {
         return made.map { .made($0) } ?? .full
     }
 
-    /// At most once a minute, gives the memory the allocator holds free back to the system (`malloc_trim`): glibc
-    /// keeps what a thread's arena freed, so the sessions that come and go under load made the resident size creep up
-    /// after the warm-up (1.3 MiB over the last 4 minutes of a 10-minute `serve-scale` run with 1,000 viewers).
+    /// At most once a minute (the first a minute after the store is made), gives the memory the allocator holds
+    /// free back to the system (`malloc_trim`), in the background: glibc keeps what its arenas freed, so a burst of
+    /// sessions left the server at its peak size once they were forgotten (`bench/run.py --jobs serve-burst`: 227 MiB
+    /// after a burst of 6,000 viewers and a quiet minute, 78 once trimmed). Off the request's path: the trim walks
+    /// every arena, each under its lock.
     private func releaseFreedMemory(_ now: ContinuousClock.Instant) {
         let due = lastTrim.withLock { last -> Bool in
-            guard last.map({ now - $0 >= .seconds(60) }) ?? true else { return false }
+            guard now - last >= .seconds(60) else { return false }
             last = now
             return true
         }
-        if due { _ = csystem_release_free_memory() }
+        if due { DispatchQueue.global(qos: .utility).async { _ = csystem_release_free_memory() } }
     }
 
     /// Shared session `id` rebuilt from its checked `token` on this instance, or the one a concurrent request

@@ -135,14 +135,17 @@ import Testing
         let cache = try ServeStitchTests.temporaryCache()
         defer { try? FileManager.default.removeItem(atPath: cache) }
         let (a, b, proxy) = try Self.setUp(cache: cache)
-        let played = try await ServeBrowserTests.play(a, page: ServeBrowserTests.page(server: proxy.port))
+        // At its own pace: at 4x, on two busy cores, Chromium could drop every picture of the 3 s ad (0.75 s of wall
+        // time) and show none of its red.
+        let played = try await ServeBrowserTests.play(a, page: ServeBrowserTests.page(server: proxy.port, rate: 1))
         #expect(played["error"] is NSNull, "\(played)")
         #expect(played["ended"] as? Bool == true)
         let duration = try #require(played["duration"] as? Double, "\(played)")
         #expect(abs(duration - 11) <= 2.0 / 24, "duration \(duration)")
         let frames = try #require(played["frames"] as? [[Double]]).filter { $0.count == 5 }
         let red = frames.filter { $0[1] > 150 && $0[2] < 70 && $0[3] < 70 }
-        #expect(!red.isEmpty && red.allSatisfy { $0[0] > 5.5 - 2.0 / 24 && $0[0] < 8.5 + 2.0 / 24 }, "\(red)")
+        #expect(!red.isEmpty && red.allSatisfy { $0[0] > 5.5 - 2.0 / 24 && $0[0] < 8.5 + 2.0 / 24 },
+                "red: \(red); shown from 5 to 9 s: \(frames.filter { $0[0] > 5 && $0[0] < 9 })")
         let id = try #require(played["sessionId"] as? String)
         #expect(!Self.served(a, id).isEmpty && !Self.served(b, id).isEmpty, "A: \(Self.served(a, id)) B: \(Self.served(b, id))")
         let beacons = try await ServeStitchTests.waitForBeacons(a.adServer, count: ServeStitchTests.beaconEvents.count)

@@ -116,6 +116,7 @@ import VideoPipeline
             id = try await harness.session()
             splices = 3
         }
+        try await Self.expectTheFFmpegToolShowsEveryPictureOneFrameAfterTheLast(harness, id: id, shape, in: scratch)
         for rendition in 0..<(shape == .packagedMP4 ? 1 : 2) {
             let measure = try await Self.measure(harness, id: id, rendition: rendition, rate: Rational(24), in: scratch)
             SoundSplices.expectWithinOneFrame(measure, splices: splices, "\(shape) rendition \(rendition)")
@@ -145,26 +146,8 @@ import VideoPipeline
     /// the same (`AdConditioner.Request.decodeDelay`): so every picture of its download comes one frame after the one
     /// before (decoded as they were shown, the ads left the content after them two frames late, with 80 ms of silence),
     /// and the sound runs on within an AAC frame at every splice.
-    @Test(arguments: Shape.allCases)
-    func theFFmpegToolShowsEveryPictureOneFrameAfterTheLastWithItsSound(_ shape: Shape) async throws {
-        let cache = try ServeStitchTests.temporaryCache()
-        defer { try? FileManager.default.removeItem(atPath: cache) }
-        let scratch = try TemporaryDirectory()
-        let harness: ServeHarness, id: String
-        switch shape {
-        case .midrollInASegmentAndGOP:
-            harness = try ServeVerifyTests.harness(cache: cache)
-            id = try await harness.session()
-        case .prerollAndMidrollOnASegmentBoundary:
-            harness = try ServeVerifyTests.harness(cache: cache, vmap: ServeFixture.vmap(adServer:))
-            id = try await harness.session()
-        case .packagedMP4:
-            harness = try ServeVerifyTests.harness(cache: cache, origin: try ServeStitchTests.mp4Origin())
-            id = try await harness.session(content: "movie.mp4")
-        case .podOfTwoAds:
-            harness = try ServeVerifyTests.harness(cache: cache, vmap: Self.pod(adServer:))
-            id = try await harness.session()
-        }
+    static func expectTheFFmpegToolShowsEveryPictureOneFrameAfterTheLast(_ harness: ServeHarness, id: String, _ shape: Shape,
+                                                                          in scratch: TemporaryDirectory) async throws {
         let playlist = try await harness.request("GET", "/v1/sessions/\(id)/0.m3u8")
         let frames = Int64((ServeStitchTests.segments(playlist.text).map(\.duration).reduce(0, +) * 24).rounded())
         let first = try #require(ServeStitchTests.segments(playlist.text).first { !$0.uri.contains("/ads/") })
@@ -175,7 +158,7 @@ import VideoPipeline
 
         let download = scratch.file("download.ts")
         try await offPool { try FFmpegCommandLine.run(["-i", "http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/0.m3u8", "-c", "copy", download]) }
-        let pictures = try Self.presentationTimes(download, "v"), sound = try Self.presentationTimes(download, "a")
+        let (pictures, sound) = try await offPool { (try Self.presentationTimes(download, "v"), try Self.presentationTimes(download, "a")) }
         #expect(Int64(pictures.count) == frames, "\(shape)")
         // One frame is 3,750 ticks. Where a piece starts with its sound (the content's first segment after a
         // pre-roll), the tool joins the sound, which is within half an AAC frame (960 ticks) of the pictures.
