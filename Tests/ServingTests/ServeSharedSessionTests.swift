@@ -175,6 +175,8 @@ import Testing
         #expect(again.status == 200 && again.body == firstPlaylist.body)
         #expect(a.responder.sessions.count == 2)
         #expect(try await b.request("GET", "/v1/sessions/\(second)/1.m3u8").status == 200)
+        // The third's decision, awaited (one of the two servers made it): three in all.
+        #expect(try await b.request("GET", "/v1/sessions/\(third)/tracking").status == 200)
         #expect(a.adServer.requests(for: "/vmap").count == 3)
     }
 
@@ -211,6 +213,8 @@ import Testing
         let again = try await harness.request("GET", "/v1/sessions/\(first)/master.m3u8")
         #expect(again.status == 200 && again.body == master.body)
         #expect(Set(harness.responder.sessions.ids) == [first, second])
+        // The second's decision, awaited (its tracking answers once it is made): two in all, the first's not again.
+        #expect(try await harness.request("GET", "/v1/sessions/\(second)/tracking").status == 200)
         #expect(harness.adServer.requests(for: "/vmap").count == 2)
     }
 
