@@ -129,16 +129,8 @@ import VideoPipeline
     /// The presentation times (90 kHz) of the packets of `file`'s first stream of `kind` (`v` or `a`), sorted, as
     /// ffprobe reads them.
     static func presentationTimes(_ file: String, _ kind: String) throws -> [Int64] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        process.arguments = ["-v", "error", "-select_streams", "\(kind):0", "-show_entries", "packet=pts", "-of", "csv=p=0", file]
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0, "ffprobe \(file)")
-        return String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).compactMap { Int64($0.split(separator: ",").first ?? "") }.sorted()
+        try FFmpegCommandLine.probe(["-select_streams", "\(kind):0", "-show_entries", "packet=pts", "-of", "csv=p=0", file])
+            .split(whereSeparator: \.isNewline).compactMap { Int64($0.split(separator: ",").first ?? "") }.sorted()
     }
 
     /// The ffmpeg tool reading a stitched stream over HTTP joins decode times across each discontinuity. The

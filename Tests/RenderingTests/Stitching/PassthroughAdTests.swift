@@ -82,14 +82,7 @@ import VideoPipeline
 
     /// The byte offset and size of the first audio packet of `path` at or after `seconds`, from ffprobe.
     static func audioPacket(after seconds: Double, in path: String) throws -> (Int, Int) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        process.arguments = ["-v", "error", "-select_streams", "a", "-show_entries", "packet=pts_time,pos,size", "-of", "csv=p=0", path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let text = try FFmpegCommandLine.probe(["-select_streams", "a", "-show_entries", "packet=pts_time,pos,size", "-of", "csv=p=0", path])
         for line in text.split(separator: "\n") {
             let fields = line.split(separator: ",").map(String.init)
             guard fields.count == 3, let time = Double(fields[0]), let size = Int(fields[1]), let pos = Int(fields[2]) else { continue }

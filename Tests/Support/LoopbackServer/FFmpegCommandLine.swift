@@ -34,4 +34,23 @@ public enum FFmpegCommandLine {
         }
         return try Data(contentsOf: output)
     }
+
+    /// Runs `ffprobe -v error ARGUMENTS` and returns what it printed on its standard output; a failure throws with
+    /// its messages.
+    public static func probe(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
+        process.arguments = ["-v", "error"] + arguments
+        let output = Pipe(), messages = Pipe()
+        process.standardOutput = output
+        process.standardError = messages
+        try process.run()
+        let text = output.fileHandleForReading.readDataToEndOfFile()
+        let errors = messages.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw Failure(description: "ffprobe \(arguments.joined(separator: " ")): \(String(decoding: errors, as: UTF8.self))")
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
 }
