@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServer
 import Testing
 
 /// The files of `deploy/` checked against what Kubernetes and Slurm document: the Indexed Job's fields and the
@@ -161,18 +162,9 @@ import Testing
     /// Runs the sbatch script as Slurm's batch step would (bash, the array task's variables), with `PIPCTL` a
     /// command that prints its arguments.
     static func runSbatchScript(_ arguments: [String], environment: [String: String]) throws -> (status: Int32, output: String, errors: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [deploy.appendingPathComponent("slurm/pipctl-batch.sbatch").path] + arguments
-        process.environment = ["PATH": "/usr/bin:/bin", "PIPCTL": "/bin/echo"].merging(environment) { $1 }
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+        let ran = try ChildProcess.run("/bin/bash", [deploy.appendingPathComponent("slurm/pipctl-batch.sbatch").path] + arguments,
+                                       environment: ["PATH": "/usr/bin:/bin", "PIPCTL": "/bin/echo"].merging(environment) { $1 })
+        return (ran.status, ran.output, ran.errors)
     }
 
     @Test func sbatchScriptRunsBatchWithRendersForItsCPUsAndThePassedOptions() throws {

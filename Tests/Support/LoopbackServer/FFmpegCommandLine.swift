@@ -38,19 +38,8 @@ public enum FFmpegCommandLine {
     /// Runs `ffprobe -v error ARGUMENTS` and returns what it printed on its standard output; a failure throws with
     /// its messages.
     public static func probe(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
-        process.arguments = ["-v", "error"] + arguments
-        let output = Pipe(), messages = Pipe()
-        process.standardOutput = output
-        process.standardError = messages
-        try process.run()
-        let text = output.fileHandleForReading.readDataToEndOfFile()
-        let errors = messages.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "ffprobe \(arguments.joined(separator: " ")): \(String(decoding: errors, as: UTF8.self))")
-        }
-        return String(decoding: text, as: UTF8.self)
+        let ran = try ChildProcess.run("/usr/bin/ffprobe", ["-v", "error"] + arguments)
+        guard ran.status == 0 else { throw Failure(description: "ffprobe \(arguments.joined(separator: " ")): \(ran.errors)") }
+        return ran.output
     }
 }

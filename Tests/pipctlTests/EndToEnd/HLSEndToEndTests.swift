@@ -1,6 +1,7 @@
 import AdPlayback
 import Foundation
 import Glibc
+import LoopbackServer
 import MediaCore
 import Rendering
 import Testing
@@ -19,17 +20,8 @@ extension EndToEnd {
 
         /// Runs ffprobe or ffmpeg; returns its exit status, standard output and standard error.
         static func tool(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/" + name)
-            process.arguments = ["-hide_banner"] + (name == "ffmpeg" ? ["-nostdin"] : []) + arguments
-            let output = Pipe(), errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            try process.run()
-            let out = output.fileHandleForReading.readDataToEndOfFile()
-            let err = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return (process.terminationStatus, String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
+            let ran = try ChildProcess.run("/usr/bin/" + name, ["-hide_banner"] + (name == "ffmpeg" ? ["-nostdin"] : []) + arguments)
+            return (ran.status, ran.output, ran.errors)
         }
 
         @Test(.enabled(if: FFmpegCommand.isAvailable), arguments: ["fmp4", "mpegts"])
