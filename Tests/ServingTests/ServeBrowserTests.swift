@@ -126,6 +126,17 @@ import Testing
         return try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
     }
 
+    /// The pictures the page noted between two times, judged by frame number at 24 fps, the two frames next to each
+    /// boundary left out (this VHS shows a discontinuity's next picture up to two frames early). The page notes times
+    /// to the microsecond, rounded down: 2.916666 is frame 70, two before 3 s, which a comparison in seconds took for
+    /// three frames before it.
+    static func shown(_ frames: [[Double]], from: Double = -.infinity, to: Double = .infinity) -> [[Double]] {
+        frames.filter { frame in
+            let number = (frame[0] * 24).rounded()
+            return number > from * 24 + 2 && number < to * 24 - 2
+        }
+    }
+
     /// What a played page must show: no error, VHS as the player, `ended` at `duration` (within two frames at 24
     /// fps), the clock seen in every ad and every run of content, and the pictures the browser presented red in each
     /// ad (two frames' slack at either end) and never in the content.
@@ -150,14 +161,12 @@ import Testing
         }
         let frames = try #require(played["frames"] as? [[Double]], sourceLocation: sourceLocation).filter { $0.count == 5 }
         func red(_ f: [Double]) -> Bool { f[1] > 150 && f[2] < 70 && f[3] < 70 }
-        let slack = 2.0 / 24
-        func shown(_ from: Double, _ to: Double) -> [[Double]] { frames.filter { $0[0] > from + slack && $0[0] < to - slack } }
         for (from, to) in ads {
-            let inAd = shown(from, to)
+            let inAd = Self.shown(frames, from: from, to: to)
             #expect(inAd.count >= 3 && inAd.allSatisfy(red), "in the ad at \(from)–\(to): \(inAd)", sourceLocation: sourceLocation)
         }
         for (from, to) in content {
-            let pictures = shown(from, to)
+            let pictures = Self.shown(frames, from: from, to: to)
             #expect(pictures.count >= 6 && !pictures.contains(where: red), "content at \(from)–\(to): \(pictures)", sourceLocation: sourceLocation)
         }
     }
@@ -255,14 +264,13 @@ import Testing
         // after it, and the content after it.
         let frames = try #require(played["frames"] as? [[Double]]).filter { $0.count == 5 }
         func red(_ f: [Double]) -> Bool { f[1] > 150 && f[2] < 70 && f[3] < 70 }
-        let slack = 2.0 / 24
         let widths = frames.map { Int($0[4]) }
         let firstSmall = try #require(widths.firstIndex(of: 320), "no picture of the smaller rendition: \(widths)")
         #expect(firstSmall > 0 && widths[..<firstSmall].allSatisfy { $0 == 640 } && widths[firstSmall...].allSatisfy { $0 == 320 },
                 "widths in the order shown: \(frames.map { [$0[0], $0[4]] })")
         #expect(abs(frames[firstSmall][0] - switchedAt) < 0.5, "the first smaller picture at \(frames[firstSmall][0]) s, the switch at \(switchedAt) s")
-        let inAd = frames.filter { $0[0] > 5.5 + slack && $0[0] < 8.5 - slack }
-        let before = frames.filter { $0[0] < 5.5 - slack }, after = frames.filter { $0[0] > 8.5 + slack }
+        let inAd = Self.shown(frames, from: 5.5, to: 8.5)
+        let before = Self.shown(frames, to: 5.5), after = Self.shown(frames, from: 8.5)
         #expect(inAd.allSatisfy(red), "in the ad: \(inAd)")
         #expect(inAd.contains { $0[4] == 640 } && inAd.contains { $0[4] == 320 }, "the ad in both sizes: \(inAd.map { [$0[0], $0[4]] })")
         #expect(before.count >= 6 && !before.contains(where: red), "before the ad: \(before)")
