@@ -44,7 +44,12 @@ extension WallClock {
                     resumed.withLock { $0.take() }?.resume()
                 }
                 timer.withLock { $0 = scheduled }
-                if Task.isCancelled { resumed.withLock { $0.take() }?.resume(throwing: CancellationError()) }
+                // Cancelled before the timer was stored: the handler found none to cancel (a manual clock's sleeper,
+                // or a dispatch timer until the deadline, would stay behind), so it is cancelled here.
+                if Task.isCancelled {
+                    scheduled.cancel()
+                    resumed.withLock { $0.take() }?.resume(throwing: CancellationError())
+                }
             }
         } onCancel: {
             timer.withLock { $0 }?.cancel()

@@ -64,6 +64,31 @@ import Testing
         #expect(clock.sleepers == 0)
     }
 
+    /// A manual clock whose `schedule` holds the caller after parking its work, until the test lets it go: the
+    /// window in which a cancellation finds no timer stored yet.
+    final class HeldClock: WallClock {
+        let clock = ManualClock()
+        let release = DispatchSemaphore(value: 0)
+        var now: ContinuousClock.Instant { clock.now }
+        func schedule(at deadline: ContinuousClock.Instant, _ work: @escaping @Sendable () -> Void) -> ClockTimer {
+            let timer = clock.schedule(at: deadline, work)
+            release.wait()
+            return timer
+        }
+    }
+
+    @Test func aTaskCancelledWhileItsSleepIsBeingScheduledLeavesNoSleeper() async {
+        let held = HeldClock()
+        let sleeper = Task { [held] in try await held.sleep(for: .seconds(10)) }
+        await held.clock.waitUntilSleeping()
+        // The sleeper is parked and its `schedule` has not returned: the cancellation handler runs now, on this
+        // thread, before the timer is stored.
+        sleeper.cancel()
+        held.release.signal()
+        await #expect(throws: CancellationError.self) { try await sleeper.value }
+        #expect(held.clock.sleepers == 0)
+    }
+
     @Test func aBlockedThreadWaitsForTheClock() async {
         let clock = ManualClock()
         let deadline = clock.now + .milliseconds(40)
