@@ -130,6 +130,9 @@ import Testing
     /// boundary left out (this VHS shows a discontinuity's next picture up to two frames early). The page notes times
     /// to the microsecond, rounded down: 2.916666 is frame 70, two before 3 s, which a comparison in seconds took for
     /// three frames before it.
+    /// A noted picture (time, mean R, G, B, width) that is the red ad's: the test ads are pure red.
+    static func red(_ frame: [Double]) -> Bool { frame[1] > 150 && frame[2] < 70 && frame[3] < 70 }
+
     static func shown(_ frames: [[Double]], from: Double = -.infinity, to: Double = .infinity) -> [[Double]] {
         frames.filter { frame in
             let number = (frame[0] * 24).rounded()
@@ -160,14 +163,13 @@ import Testing
             #expect(seen.contains { $0 > from && $0 < to }, "no time seen in \(from)–\(to): \(seen)", sourceLocation: sourceLocation)
         }
         let frames = try #require(played["frames"] as? [[Double]], sourceLocation: sourceLocation).filter { $0.count == 5 }
-        func red(_ f: [Double]) -> Bool { f[1] > 150 && f[2] < 70 && f[3] < 70 }
         for (from, to) in ads {
             let inAd = Self.shown(frames, from: from, to: to)
-            #expect(inAd.count >= 3 && inAd.allSatisfy(red), "in the ad at \(from)–\(to): \(inAd)", sourceLocation: sourceLocation)
+            #expect(inAd.count >= 3 && inAd.allSatisfy(Self.red), "in the ad at \(from)–\(to): \(inAd)", sourceLocation: sourceLocation)
         }
         for (from, to) in content {
             let pictures = Self.shown(frames, from: from, to: to)
-            #expect(pictures.count >= 6 && !pictures.contains(where: red), "content at \(from)–\(to): \(pictures)", sourceLocation: sourceLocation)
+            #expect(pictures.count >= 6 && !pictures.contains(where: Self.red), "content at \(from)–\(to): \(pictures)", sourceLocation: sourceLocation)
         }
     }
 
@@ -263,7 +265,6 @@ import Testing
         // within two frames of the switch); the red ad in both sizes between 5.5 s and 8.5 s, never before it nor
         // after it, and the content after it.
         let frames = try #require(played["frames"] as? [[Double]]).filter { $0.count == 5 }
-        func red(_ f: [Double]) -> Bool { f[1] > 150 && f[2] < 70 && f[3] < 70 }
         let widths = frames.map { Int($0[4]) }
         let firstSmall = try #require(widths.firstIndex(of: 320), "no picture of the smaller rendition: \(widths)")
         #expect(firstSmall > 0 && widths[..<firstSmall].allSatisfy { $0 == 640 } && widths[firstSmall...].allSatisfy { $0 == 320 },
@@ -271,10 +272,10 @@ import Testing
         #expect(abs(frames[firstSmall][0] - switchedAt) < 0.5, "the first smaller picture at \(frames[firstSmall][0]) s, the switch at \(switchedAt) s")
         let inAd = Self.shown(frames, from: 5.5, to: 8.5)
         let before = Self.shown(frames, to: 5.5), after = Self.shown(frames, from: 8.5)
-        #expect(inAd.allSatisfy(red), "in the ad: \(inAd)")
+        #expect(inAd.allSatisfy(Self.red), "in the ad: \(inAd)")
         #expect(inAd.contains { $0[4] == 640 } && inAd.contains { $0[4] == 320 }, "the ad in both sizes: \(inAd.map { [$0[0], $0[4]] })")
-        #expect(before.count >= 6 && !before.contains(where: red), "before the ad: \(before)")
-        #expect(after.count >= 6 && !after.contains(where: red), "after the ad: \(after)")
+        #expect(before.count >= 6 && !before.contains(where: Self.red), "before the ad: \(before)")
+        #expect(after.count >= 6 && !after.contains(where: Self.red), "after the ad: \(after)")
 
         // The server's log: the player fetched content and ad segments of both renditions, each ad segment through
         // this session's URL and its 302 to that rendition's own conditioned ad.

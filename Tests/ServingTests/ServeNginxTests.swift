@@ -143,7 +143,7 @@ import Testing
         let duration = try #require(played["duration"] as? Double, "\(played)")
         #expect(abs(duration - 11) <= 2.0 / 24, "duration \(duration)")
         let frames = try #require(played["frames"] as? [[Double]]).filter { $0.count == 5 }
-        let red = frames.filter { $0[1] > 150 && $0[2] < 70 && $0[3] < 70 }
+        let red = frames.filter(ServeBrowserTests.red)
         #expect(!red.isEmpty && ServeBrowserTests.shown(red, to: 5.5).isEmpty && ServeBrowserTests.shown(red, from: 8.5).isEmpty,
                 "red: \(red); shown from 5 to 9 s: \(frames.filter { $0[0] > 5 && $0[0] < 9 })")
         let id = try #require(played["sessionId"] as? String)
