@@ -16,23 +16,9 @@ public enum FFmpegCommandLine {
     /// messages.
     @discardableResult
     public static func run(_ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: path)
-        process.arguments = ["-hide_banner", "-nostdin", "-v", "error", "-y"] + arguments
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("ffmpeg-\(UUID().uuidString).out")
-        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: output) }
-        // A file rather than a pipe for the output: nothing to drain while the tool runs.
-        let messages = Pipe()
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = messages
-        try process.run()
-        let text = messages.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "ffmpeg \(arguments.joined(separator: " ")): \(String(decoding: text, as: UTF8.self))")
-        }
-        return try Data(contentsOf: output)
+        let ran = try ChildProcess.run(path, ["-hide_banner", "-nostdin", "-v", "error", "-y"] + arguments)
+        guard ran.status == 0 else { throw Failure(description: "ffmpeg \(arguments.joined(separator: " ")): \(ran.errors)") }
+        return ran.standardOutput
     }
 
     /// Runs `ffprobe -v error ARGUMENTS` and returns what it printed on its standard output; a failure throws with

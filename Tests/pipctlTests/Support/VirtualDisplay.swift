@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import LoopbackServer
 import MediaCore
 
 /// A virtual X display (Debian's `Xvfb`) for the tests of `play --show`, started on a free display number that
@@ -52,24 +53,13 @@ final class VirtualDisplay: @unchecked Sendable {
     /// Runs `tool arguments…` on this display to its end; returns its standard output, throws when it fails.
     @discardableResult
     func run(_ tool: String, _ arguments: [String]) throws -> Data {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: tool)
-        child.arguments = arguments
-        child.environment = ProcessInfo.processInfo.environment.merging(["DISPLAY": name]) { $1 }
-        let out = Pipe(), err = Pipe()
-        child.standardOutput = out
-        child.standardError = err
-        try child.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errors = err.fileHandleForReading.readDataToEndOfFile()
-        child.waitUntilExit()
-        guard child.terminationStatus == 0 else {
+        let ran = try ChildProcess.run(tool, arguments, environment: ProcessInfo.processInfo.environment.merging(["DISPLAY": name]) { $1 })
+        guard ran.status == 0 else {
             throw CocoaError(.executableLoad, userInfo: [
-                NSLocalizedDescriptionKey: "\(tool) \(arguments.joined(separator: " ")) exited \(child.terminationStatus): "
-                    + String(decoding: errors, as: UTF8.self),
+                NSLocalizedDescriptionKey: "\(tool) \(arguments.joined(separator: " ")) exited \(ran.status): \(ran.errors)",
             ])
         }
-        return data
+        return ran.standardOutput
     }
 
     /// `xdotool ARGUMENTS…`, its output as text.
