@@ -29,6 +29,19 @@ public struct OriginContent: Sendable {
         /// The local file whose pictures and sound the segments carry, for a reader that takes one file: the
         /// rendition's media playlist under the origin, or the MP4 the server packaged (a session's timeline names it).
         public var source: String
+        /// The sound of a variant whose audio is a rendition of its own (`EXT-X-MEDIA:TYPE=AUDIO` with a `URI`),
+        /// until the server muxes it into the variant's segments (`MP4Packager.transmuxed`); nil when the segments
+        /// carry their sound.
+        public var separateAudio: SeparateAudio? = nil
+    }
+
+    /// An audio rendition's media playlist under the origin, as read: its segments and initialization section.
+    public struct SeparateAudio: Sendable {
+        public var playlist: HLSPlaylistReading
+        public var segmentFiles: [String]
+        public var mapFile: String?
+        /// The media playlist's file.
+        public var file: String
     }
 
     /// The content's length (the first rendition's; renditions of one VOD agree).
@@ -90,13 +103,25 @@ public struct OriginReader: Sendable {
         guard text.contains("#EXT-X-STREAM-INF") else {
             return OriginContent(path: path, renditions: [try rendition(file, shown: shown, text: text, variant: nil)])
         }
+        let (variants, alternatives) = try multivariant(text, shown: shown)
         var renditions: [OriginContent.Rendition] = []
-        for variant in try variants(text, shown: shown) {
+        var audioPlaylists: [String: OriginContent.SeparateAudio] = [:]
+        for variant in variants {
             guard let media = origin.file(uri: variant.uri, relativeTo: file) else {
                 throw .unusable("\(shown.excerpt): variant \"\(variant.uri.excerpt)\" is not a file inside the origin")
             }
             let mediaShown = origin.relative(media)?.joined(separator: "/") ?? variant.uri
-            renditions.append(try rendition(media, shown: mediaShown, text: try playlistText(media, shown: mediaShown), variant: variant))
+            var made = try rendition(media, shown: mediaShown, text: try playlistText(media, shown: mediaShown), variant: variant)
+            if let audio = try audioRendition(of: variant, among: alternatives, playlist: file, shown: shown) {
+                if audioPlaylists[audio] == nil {
+                    let audioShown = origin.relative(audio)?.joined(separator: "/") ?? audio
+                    let read = try rendition(audio, shown: audioShown, text: try playlistText(audio, shown: audioShown), variant: nil)
+                    audioPlaylists[audio] = OriginContent.SeparateAudio(playlist: read.playlist, segmentFiles: read.segmentFiles,
+                                                                         mapFile: read.mapFile, file: audio)
+                }
+                made.separateAudio = audioPlaylists[audio]
+            }
+            renditions.append(made)
         }
         return OriginContent(path: path, renditions: renditions)
     }
@@ -104,28 +129,72 @@ public struct OriginReader: Sendable {
     struct Variant {
         var uri: String
         var attributes: [String: String]
+        /// Its `EXT-X-STREAM-INF` line's number, from 1.
+        var line: Int
     }
 
-    private func variants(_ text: String, shown: String) throws(OriginContentError) -> [Variant] {
+    /// An `EXT-X-MEDIA` line: an alternative rendition of one `TYPE` in group `GROUP-ID`, its own playlist at `uri`
+    /// (nil when its media is in the variants' segments).
+    struct Alternative {
+        var type: String
+        var group: String
+        var uri: String?
+        var line: Int
+    }
+
+    private func multivariant(_ text: String, shown: String) throws(OriginContentError) -> (variants: [Variant], alternatives: [Alternative]) {
         var result: [Variant] = []
-        var pending: [String: String]?
+        var alternatives: [Alternative] = []
+        var pending: (attributes: [String: String], line: Int)?
         for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : String(raw)
             func fail(_ message: String) -> HLSPlaylistError { HLSPlaylistError(file: shown, line: number + 1, message: message) }
             if line.hasPrefix("#EXT-X-STREAM-INF:") {
-                do { pending = try HLSPlaylistReading.attributes(String(line.dropFirst(18)), fail) } catch { throw .unusable(error.description) }
-            } else if !line.isEmpty, !line.hasPrefix("#"), let attributes = pending {
-                result.append(Variant(uri: line, attributes: attributes))
+                do { pending = (try HLSPlaylistReading.attributes(String(line.dropFirst(18)), fail), number + 1) } catch { throw .unusable(error.description) }
+            } else if !line.isEmpty, !line.hasPrefix("#"), let found = pending {
+                result.append(Variant(uri: line, attributes: found.attributes, line: found.line))
                 pending = nil
                 guard result.count <= Self.maximumRenditions else {
                     throw .unusable("\(shown.excerpt): more than \(Self.maximumRenditions) variants")
                 }
-            } else if line.hasPrefix("#EXT-X-MEDIA:") && line.contains("URI=") {
-                throw .unusable("\(shown.excerpt): line \(number + 1): renditions in EXT-X-MEDIA groups are not served yet")
+            } else if line.hasPrefix("#EXT-X-MEDIA:") {
+                let a: [String: String]
+                do { a = try HLSPlaylistReading.attributes(String(line.dropFirst(13)), fail) } catch { throw .unusable(error.description) }
+                guard let type = a["TYPE"], let group = a["GROUP-ID"] else {
+                    throw .unusable("\(shown.excerpt): line \(number + 1): EXT-X-MEDIA without its TYPE or GROUP-ID")
+                }
+                if a["URI"] != nil, type != "AUDIO" {
+                    throw .unusable("\(shown.excerpt): line \(number + 1): \(type.excerpt) renditions (EXT-X-MEDIA with a URI) are not served yet; audio ones are")
+                }
+                alternatives.append(Alternative(type: type, group: group, uri: a["URI"], line: number + 1))
+                guard alternatives.count <= Self.maximumRenditions else {
+                    throw .unusable("\(shown.excerpt): more than \(Self.maximumRenditions) EXT-X-MEDIA renditions")
+                }
             }
         }
         guard !result.isEmpty else { throw .unusable("\(shown.excerpt): no variant after its EXT-X-STREAM-INF") }
-        return result
+        return (result, alternatives)
+    }
+
+    /// The audio playlist `variant` plays (the file of its `AUDIO` group's one rendition with a `URI`), or nil
+    /// when its own segments carry its sound. A group of several renditions, one of them with its own playlist
+    /// (languages, say), is refused: the server muxes one sound into each variant's segments.
+    private func audioRendition(of variant: Variant, among alternatives: [Alternative], playlist: String,
+                                shown: String) throws(OriginContentError) -> String? {
+        guard let group = variant.attributes["AUDIO"] else { return nil }
+        let members = alternatives.filter { $0.type == "AUDIO" && $0.group == group }
+        guard !members.isEmpty else {
+            throw .unusable("\(shown.excerpt): line \(variant.line): AUDIO=\"\(group.excerpt)\" names no EXT-X-MEDIA:TYPE=AUDIO group")
+        }
+        guard let withPlaylist = members.first(where: { $0.uri != nil }), let uri = withPlaylist.uri else { return nil }
+        guard members.count == 1 else {
+            throw .unusable("\(shown.excerpt): line \(withPlaylist.line): audio group \"\(group.excerpt)\" has \(members.count) renditions; "
+                            + "the server muxes one sound into each variant, so a group with its own playlist must have one")
+        }
+        guard let file = origin.file(uri: uri, relativeTo: playlist) else {
+            throw .unusable("\(shown.excerpt): line \(withPlaylist.line): audio rendition \"\(uri.excerpt)\" is not a file inside the origin")
+        }
+        return file
     }
 
     private func rendition(_ file: String, shown: String, text: String, variant: Variant?) throws(OriginContentError) -> OriginContent.Rendition {

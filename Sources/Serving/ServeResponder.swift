@@ -421,7 +421,7 @@ final class ContentCatalog: Sendable {
             return .failure(.notFound("no content \"\(path.joined(separator: "/").excerpt)\" under the origin"))
         }
         if let cached = entries.withLock({ $0[path] }), cached.stamp == stamp { return .success(cached.content) }
-        do {
+        do throws(OriginContentError) {
             let content: OriginContent
             if MP4Packager.takes(file), let packager {
                 content = try await packager.content(path, file: file).get()
@@ -430,6 +430,10 @@ final class ContentCatalog: Sendable {
                 content = try await packager.transmuxed(try reader.read(path)).get()
             } else {
                 content = try reader.read(path)
+                if content.renditions.contains(where: { $0.separateAudio != nil }) {
+                    throw OriginContentError.unusable("\(path.joined(separator: "/").excerpt): its sound is an audio rendition of its own "
+                                                      + "(EXT-X-MEDIA), which is muxed into each variant in the cache: serve it with one")
+                }
             }
             entries.withLock { all in
                 if all.count >= Self.maximumEntries { all.removeAll() }

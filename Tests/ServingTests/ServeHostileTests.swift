@@ -132,4 +132,45 @@ import Testing
             _ = try reader.read(["none.m3u8"])
         }
     }
+
+    @Test func anAudioRenditionIsReadOnlyWhenItIsTheOneSoundOfItsGroupAndInsideTheOrigin() async throws {
+        let origin = try TemporaryDirectory()
+        let media = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4.0,\nseg0.ts\n#EXT-X-ENDLIST\n"
+        for name in ["v/index.m3u8", "en/index.m3u8", "es/index.m3u8"] { _ = try origin.write(name, media) }
+        for name in ["v/seg0.ts", "en/seg0.ts", "es/seg0.ts"] { _ = try origin.write(name, "") }
+        let variant = "#EXT-X-STREAM-INF:BANDWIDTH=800000,AUDIO=\"a\"\nv/index.m3u8\n"
+        func audio(_ uri: String, _ name: String = "en") -> String {
+            "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"\(name)\",URI=\"\(uri)\"\n"
+        }
+        _ = try origin.write("one.m3u8", "#EXTM3U\n" + audio("en/index.m3u8") + variant)
+        _ = try origin.write("two.m3u8", "#EXTM3U\n" + audio("en/index.m3u8") + audio("es/index.m3u8", "es") + variant)
+        _ = try origin.write("outside.m3u8", "#EXTM3U\n" + audio("../../etc/passwd") + variant)
+        _ = try origin.write("nogroup.m3u8", "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000,AUDIO=\"b\"\nv/index.m3u8\n")
+        _ = try origin.write("subtitles.m3u8", "#EXTM3U\n#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"s\",NAME=\"en\",URI=\"en/index.m3u8\"\n" + variant)
+        _ = try origin.write("inband.m3u8", "#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"main\"\n" + variant)
+        let reader = OriginReader(origin: try OriginDirectory(path: origin.path))
+        let one = try reader.read(["one.m3u8"])
+        #expect(one.renditions.count == 1 && one.renditions[0].separateAudio?.file == origin.path + "/en/index.m3u8")
+        #expect(one.renditions[0].separateAudio?.segmentFiles == [origin.path + "/en/seg0.ts"])
+        // A group whose sound is in the variant's own segments reads as before.
+        #expect(try reader.read(["inband.m3u8"]).renditions[0].separateAudio == nil)
+        #expect(throws: OriginContentError.unusable("two.m3u8: line 2: audio group \"a\" has 2 renditions; the server muxes one sound into each variant, so a group with its own playlist must have one")) {
+            _ = try reader.read(["two.m3u8"])
+        }
+        #expect(throws: OriginContentError.unusable("outside.m3u8: line 2: audio rendition \"../../etc/passwd\" is not a file inside the origin")) {
+            _ = try reader.read(["outside.m3u8"])
+        }
+        #expect(throws: OriginContentError.unusable("nogroup.m3u8: line 2: AUDIO=\"b\" names no EXT-X-MEDIA:TYPE=AUDIO group")) {
+            _ = try reader.read(["nogroup.m3u8"])
+        }
+        #expect(throws: OriginContentError.unusable("subtitles.m3u8: line 2: SUBTITLES renditions (EXT-X-MEDIA with a URI) are not served yet; audio ones are")) {
+            _ = try reader.read(["subtitles.m3u8"])
+        }
+        // A server without a cache cannot mux it, and says so.
+        let harness = try ServeHarness(origin: origin.path)
+        let refused = try await harness.request("POST", "/v1/sessions", body: #"{"content": "one.m3u8"}"#)
+        #expect(refused.status == 422)
+        #expect((harness.json(refused)["error"] as? [String: Any])?["message"] as? String
+            == "one.m3u8: its sound is an audio rendition of its own (EXT-X-MEDIA), which is muxed into each variant in the cache: serve it with one")
+    }
 }

@@ -344,6 +344,103 @@ import VideoPipeline
         if stitched.count == content.count + Self.adFrames { Self.expectTheCut(stitched: stitched, content: content) }
     }
 
+    /// A CMAF-style origin made by the ffmpeg tool: two video-only fMP4 variants (640x360 and 320x180, 4 s
+    /// segments, 8 s at 24 fps) whose sound is one audio rendition of its own (`EXT-X-MEDIA:TYPE=AUDIO` with a URI).
+    static func demuxedOrigin() throws -> String {
+        try TestFixtures.directory(for: "serve-demuxed-origin-v1") { directory in
+            _ = try FFmpegCommandLine.run([
+                "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=24:duration=8",
+                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=8",
+                "-filter_complex", "[0:v]split=2[a][b];[b]scale=320:180[s]", "-map", "[a]", "-map", "[s]", "-map", "1:a",
+                "-c:v", "libx264", "-preset", "veryfast", "-g", "48", "-keyint_min", "48", "-sc_threshold", "0",
+                "-c:a", "aac", "-b:a", "64k", "-f", "hls", "-hls_time", "4", "-hls_playlist_type", "vod",
+                "-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4", "-master_pl_name", "master.m3u8",
+                "-var_stream_map", "v:0,agroup:sound,name:v0 v:1,agroup:sound,name:v1 a:0,agroup:sound,name:audio,default:yes",
+                "-hls_segment_filename", directory + "/%v/seg%d.m4s", directory + "/%v/index.m3u8",
+            ])
+        }
+    }
+
+    @Test func aVariantsOwnAudioRenditionIsMuxedInAndTheBreakCutAtTheFrameInPicturesAndSound() async throws {
+        let origin = try Self.demuxedOrigin()
+        let master = try String(contentsOfFile: origin + "/master.m3u8", encoding: .utf8)
+        #expect(master.contains("#EXT-X-MEDIA:TYPE=AUDIO") && master.contains("URI="))
+        let cache = try Self.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let harness = try ServeHarness(stitchCache: cache, origin: origin)
+        harness.adServer.route("/vmap", .xml(Self.vmap(adServer: harness.adServer.baseURL)))
+        harness.adServer.route("/media/red.mp4", .file(URL(fileURLWithPath: try Self.adMedia()), contentType: "video/mp4"))
+        let id = try await harness.session(content: "master.m3u8")
+        // One variant per video rendition, its sound in its segments: no audio group left to fetch.
+        let multivariant = try await harness.request("GET", "/v1/sessions/\(id)/master.m3u8")
+        #expect(multivariant.status == 200 && !multivariant.text.contains("EXT-X-MEDIA") && !multivariant.text.contains("AUDIO="))
+        #expect(multivariant.text.components(separatedBy: "#EXT-X-STREAM-INF").count == 3)
+        let contentSound = try await Self.soundSamples(origin + "/audio/index.m3u8")
+        #expect(abs(contentSound - 8 * 48_000) <= 2 * 1024)
+        for (rendition, name) in ["v0", "v1"].enumerated() {
+            let playlist = try await harness.request("GET", "/v1/sessions/\(id)/\(rendition).m3u8")
+            #expect(!playlist.text.contains("#EXT-X-MAP"))
+            let uris = Self.segments(playlist.text).map(\.uri)
+            #expect(uris.first?.hasPrefix("/v1/cache/packaged/") == true)
+            #expect(uris.contains { $0.hasSuffix("/before.ts") } && uris.contains { $0.hasSuffix("/after.ts") })
+            let url = "http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/\(rendition).m3u8"
+            let stitched = try await Self.greyFrames(url)
+            let content = try await Self.greyFrames(origin + "/\(name)/index.m3u8")
+            #expect(content.count == ServeFixture.frames)
+            #expect(stitched.count == content.count + Self.adFrames)
+            if stitched.count == content.count + Self.adFrames { Self.expectTheCut(stitched: stitched, content: content) }
+            // The audio rendition's samples and the ad's 3 s, with at most an AAC frame lost or added per splice.
+            let stitchedSound = try await Self.soundSamples(url)
+            #expect(abs(stitchedSound - contentSound - 3 * 48_000) <= 2 * 1024, "\(stitchedSound) samples against \(contentSound) + 144000")
+        }
+    }
+
+    /// An MPEG-TS origin whose packager carries the pictures on PID 0x1E1 and the sound on 0x1E2, the sound's
+    /// stream first (as AWS Elemental's number them): 8 s at 24 fps, 4 s segments, GOPs of 48.
+    static func packagerPIDsOrigin() throws -> String {
+        try TestFixtures.directory(for: "serve-packager-pids-origin-v1") { directory in
+            _ = try FFmpegCommandLine.run([
+                "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=24:duration=8",
+                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=8",
+                "-map", "1:a", "-map", "0:v", "-streamid", "0:482", "-streamid", "1:481",
+                "-c:v", "libx264", "-preset", "veryfast", "-g", "48", "-keyint_min", "48", "-sc_threshold", "0",
+                "-c:a", "aac", "-b:a", "64k", "-f", "hls", "-hls_time", "4", "-hls_playlist_type", "vod",
+                "-hls_segment_filename", directory + "/seg%d.ts", directory + "/index.m3u8",
+            ])
+        }
+    }
+
+    /// Each stream's type and MPEG-TS PID in `input` (`video,0x1e1`), as ffprobe reads them.
+    static func pids(_ input: String) throws -> Set<String> {
+        Set(try FFmpegCommandLine.probe(["-show_entries", "stream=codec_type,id", "-of", "csv=p=0", input]).split(separator: "\n").map { String($0) })
+    }
+
+    /// A player reads a stream's PIDs on from segment to segment: the cut's pieces and the ads carry the origin's,
+    /// not the muxer's own (0x100, 0x101), or the ffmpeg tool finds new streams at the cut and loses the pictures.
+    @Test func everySegmentOfTheStreamCarriesTheOriginsPIDsAndItDecodesAsOneStream() async throws {
+        let origin = try Self.packagerPIDsOrigin()
+        #expect(try Self.pids(origin + "/seg0.ts") == ["audio,0x1e2", "video,0x1e1"])
+        let cache = try Self.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let harness = try ServeHarness(stitchCache: cache, origin: origin)
+        harness.adServer.route("/vmap", .xml(Self.vmap(adServer: harness.adServer.baseURL)))
+        harness.adServer.route("/media/red.mp4", .file(URL(fileURLWithPath: try Self.adMedia()), contentType: "video/mp4"))
+        let id = try await harness.session(content: "index.m3u8")
+        let playlist = try await harness.request("GET", "/v1/sessions/\(id)/0.m3u8")
+        let uris = Self.segments(playlist.text).map(\.uri)
+        #expect(uris.contains { $0.hasSuffix("/before.ts") } && uris.contains { $0.hasPrefix("/v1/sessions/\(id)/ads/") })
+        for uri in uris {
+            let found = try await offPool { try Self.pids("http://127.0.0.1:\(harness.port)\(uri)") }
+            #expect(found == ["audio,0x1e2", "video,0x1e1"], "\(uri)")
+        }
+        let url = "http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/0.m3u8"
+        let stitched = try await Self.greyFrames(url)
+        let content = try await Self.greyFrames(origin + "/index.m3u8")
+        #expect(content.count == ServeFixture.frames)
+        #expect(stitched.count == content.count + Self.adFrames)
+        if stitched.count == content.count + Self.adFrames { Self.expectTheCut(stitched: stitched, content: content) }
+    }
+
     static let beaconEvents = ["impression", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"]
 
     /// The beacons the ad server has received (event, request, arrival), once `count` have come: an event, waited

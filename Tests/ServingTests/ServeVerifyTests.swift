@@ -180,9 +180,11 @@ import VideoPipeline
     }
 
     /// The other shapes a session's stream takes: MP4 content packaged by the server (the timeline names the MP4),
-    /// and a pre-roll with a mid-roll on a segment's first frame, an IDR (the ads first, the cut copying both sides).
+    /// fMP4 renditions, variants whose sound is an audio rendition of their own (the timeline names the playlists
+    /// that read the origin's two), and a pre-roll with a mid-roll on a segment's first frame, an IDR (the ads
+    /// first, the cut copying both sides).
     enum Shape: String, CaseIterable, Sendable {
-        case packagedMP4, fmp4Renditions, prerollAndMidrollOnASegmentBoundary
+        case packagedMP4, fmp4Renditions, demuxedAudio, prerollAndMidrollOnASegmentBoundary
     }
 
     @Test(arguments: Shape.allCases)
@@ -200,6 +202,10 @@ import VideoPipeline
             harness = try Self.harness(cache: cache, origin: try ServeStitchTests.fmp4Origin())
             id = try await harness.session(content: "index.m3u8")
             (kinds, starts) = ([.content, .ad, .content], [0, 132, 204])
+        case .demuxedAudio:
+            harness = try Self.harness(cache: cache, origin: try ServeStitchTests.demuxedOrigin())
+            id = try await harness.session(content: "master.m3u8")
+            (kinds, starts) = ([.content, .ad, .content], [0, 132, 204])
         case .prerollAndMidrollOnASegmentBoundary:
             harness = try Self.harness(cache: cache, vmap: ServeFixture.vmap(adServer:))
             id = try await harness.session()
@@ -211,5 +217,6 @@ import VideoPipeline
         #expect(report.frames == timeline.output.frames && timeline.output.frames == Int64(ServeFixture.frames + 72 * (kinds.count / 2)))
         #expect(report.segments.allSatisfy { $0.identified == $0.outEndFrame - $0.outStartFrame }, "\(report.segments)")
         if shape == .packagedMP4 { #expect(timeline.content.path == (try ServeStitchTests.mp4Origin()) + "/movie.mp4") }
+        if shape == .demuxedAudio { #expect(timeline.content.path.hasPrefix(cache + "/packaged/") && timeline.content.path.hasSuffix("/muxed.m3u8")) }
     }
 }

@@ -7,7 +7,8 @@ import VideoPipeline
 /// `segmentSeconds`, cut at its own keyframes by stream copy (`HLSSegmenter`, as `render --hls`), kept in the cache
 /// as `packaged/KEY/` (KEY hashes the file's path, size and modification time) and shared by every viewer. An fMP4
 /// rendition is served as MPEG-TS the same way (`transmuxed`), cut where its own segments start: the cut pieces and
-/// the conditioned ads are TS, and a media playlist cannot mix TS with fMP4.
+/// the conditioned ads are TS, and a media playlist cannot mix TS with fMP4. A variant whose sound is an audio
+/// rendition of its own (`EXT-X-MEDIA`) is served with that sound muxed into its segments the same way.
 struct MP4Packager: Sendable {
     let cache: StitchCache
     let origin: OriginDirectory
@@ -26,7 +27,10 @@ struct MP4Packager: Sendable {
         var codecs: [String]
         var width: Int
         var height: Int
-        var files: [StitchCache.CachedFile] { segments.map(\.file) }
+        /// A variant muxed with its audio rendition: the playlists it was read from (`DemuxedInput`), kept as
+        /// the rendition's source.
+        var playlists: [StitchCache.CachedFile]? = nil
+        var files: [StitchCache.CachedFile] { segments.map(\.file) + (playlists ?? []) }
     }
 
     /// Whether `name` is an MP4 the packager takes.
@@ -57,6 +61,13 @@ struct MP4Packager: Sendable {
         var result = content
         let shownContent = content.path.joined(separator: "/")
         for (r, original) in content.renditions.enumerated() {
+            if let audio = original.separateAudio {
+                switch await muxed(original, audio: audio, shown: "\(shownContent) rendition \(r)") {
+                case .success(let made): result.renditions[r] = made
+                case .failure(let error): return .failure(error)
+                }
+                continue
+            }
             guard let map = original.mapFile else { continue }
             let files = [map] + original.segmentFiles
             var total: Int64 = 0
@@ -98,6 +109,39 @@ struct MP4Packager: Sendable {
             }
         }
         return .success(result)
+    }
+
+    /// A variant and its audio rendition (TS or fMP4 each) as MPEG-TS segments carrying both, cut where the
+    /// variant's own segments start (stream copy, once, in the cache). They are read through playlists the server
+    /// writes into the entry, naming only the files the origin's playlists were checked to name (`DemuxedInput`),
+    /// which stay as the rendition's source.
+    private func muxed(_ original: OriginContent.Rendition, audio: OriginContent.SeparateAudio,
+                       shown: String) async -> Result<OriginContent.Rendition, OriginContentError> {
+        let files = [original.mapFile, audio.mapFile].compactMap { $0 } + original.segmentFiles + audio.segmentFiles
+        var total: Int64 = 0
+        var identity: [String] = []
+        for file in files {
+            guard let stamp = FileStamp(file) else { return .failure(.notFound("\(shown.excerpt): a segment cannot be read")) }
+            total += stamp.size
+            identity.append("\(origin.relative(file)?.joined(separator: "/") ?? file):\(stamp.text)")
+        }
+        guard total <= Self.maximumBytes else { return .failure(.unusable("\(shown.excerpt): over \(Self.maximumBytes) bytes")) }
+        let video = DemuxedInput.Track(playlist: original.playlist.playlist, segmentFiles: original.segmentFiles, mapFile: original.mapFile)
+        let sound = DemuxedInput.Track(playlist: audio.playlist.playlist, segmentFiles: audio.segmentFiles, mapFile: audio.mapFile)
+        let key = SHA256.hex("demuxed-ts-v1|" + identity.joined(separator: "|") + "|" + (original.mapFile == nil ? "ts" : "fmp4"))
+        let durations = original.playlist.playlist.segments.map(\.duration)
+        let built = await cache.entry("packaged", key: key, as: Entry.self) { directory throws(StitchBuildError) in
+            let playlists = try DemuxedInput.write(video: video, audio: sound, into: directory)
+            var entry = try Self.segment(directory + "/" + DemuxedInput.multivariant, shown: shown, directory: directory, durations: durations)
+            entry.playlists = playlists
+            return entry
+        }
+        switch built {
+        case .success(let entry):
+            return rendition(entry, key: key, shown: shown, keeping: original, source: cache.path("packaged", key) + "/" + DemuxedInput.multivariant)
+        case .failure(let error):
+            return .failure(.unusable(error.description))
+        }
     }
 
     /// Cuts `file` (an MP4, fragmented or not) into MPEG-TS segments in `directory`: at its keyframes about every
@@ -158,5 +202,51 @@ struct MP4Packager: Sendable {
             frameRate: original?.frameRate ?? String(format: "%.3f", rate.doubleValue), playlist: playlist,
             segmentFiles: entry.segments.map { directory + "/" + $0.file.name }, mapFile: nil,
             segmentURLs: entry.segments.map { "/v1/cache/packaged/\(key)/\($0.file.name)" }, mapURL: nil, source: source))
+    }
+}
+
+/// The playlists through which a variant and its audio rendition are read as one input (FFmpeg's HLS reader plays a
+/// multivariant playlist's variant with its `AUDIO` group): written by the server, each naming by absolute path only
+/// the segment files the origin's playlists were checked to name, so the reader opens nothing else.
+enum DemuxedInput {
+    static let multivariant = "muxed.m3u8"
+    static let videoPlaylist = "muxed-video.m3u8"
+    static let audioPlaylist = "muxed-audio.m3u8"
+
+    struct Track: Sendable {
+        var playlist: HLSMediaPlaylist
+        var segmentFiles: [String]
+        var mapFile: String?
+    }
+
+    /// Writes the three playlists into `directory`; what the cache entry lists of them.
+    static func write(video: Track, audio: Track, into directory: String) throws(StitchBuildError) -> [StitchCache.CachedFile] {
+        let master = "#EXTM3U\n#EXT-X-VERSION:7\n"
+            + "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"sound\",NAME=\"sound\",DEFAULT=YES,AUTOSELECT=YES,URI=\"\(audioPlaylist)\"\n"
+            + "#EXT-X-STREAM-INF:BANDWIDTH=1,AUDIO=\"sound\"\n\(videoPlaylist)\n"
+        var written: [StitchCache.CachedFile] = []
+        for (name, text) in [(videoPlaylist, try media(video)), (audioPlaylist, try media(audio)), (multivariant, master)] {
+            let data = Data(text.utf8)
+            guard FileManager.default.createFile(atPath: directory + "/" + name, contents: data) else {
+                throw StitchBuildError("\(directory)/\(name): cannot be written")
+            }
+            written.append(.init(name: name, bytes: Int64(data.count)))
+        }
+        return written
+    }
+
+    /// A media playlist of `track`'s files by absolute `file:` path, with its durations.
+    static func media(_ track: Track) throws(StitchBuildError) -> String {
+        func url(_ path: String) throws(StitchBuildError) -> String {
+            guard path.hasPrefix("/"), !path.contains("\""), !path.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
+                throw StitchBuildError("\((path as NSString).lastPathComponent.excerpt): its path cannot be named in a playlist")
+            }
+            return "file:" + path
+        }
+        var segments: [HLSMediaPlaylist.Segment] = []
+        for (segment, file) in zip(track.playlist.segments, track.segmentFiles) {
+            segments.append(HLSMediaPlaylist.Segment(uri: try url(file), duration: segment.duration))
+        }
+        return HLSMediaPlaylist(map: try track.mapFile.map(url), segments: segments).text
     }
 }

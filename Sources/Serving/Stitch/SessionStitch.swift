@@ -72,7 +72,7 @@ final class RenditionProbes: Sendable {
             let timing = try SegmentCutter.pictureTiming(of: segment)
             media = BreakStitcher.RenditionMedia(size: size, rate: rate, sampleRate: info.bestAudio?.sampleRate ?? 48_000,
                                                  channels: info.bestAudio?.channels ?? 2, start: timing.start,
-                                                 decodeDelay: timing.decodeDelay)
+                                                 decodeDelay: timing.decodeDelay, pids: try TransportStreamPIDs.of(segment))
         } catch {
             return .failure(StitchBuildError("\(error)"))
         }
@@ -173,6 +173,8 @@ public struct BreakStitcher: Sendable {
         /// How long before its presentation each picture is decoded (`SegmentCutter.pictureTiming`): the ads are
         /// stamped the same (`AdConditioner.Request.decodeDelay`).
         var decodeDelay: Rational
+        /// The PIDs its segments carry their pictures and sound on, which its ads' segments carry too.
+        var pids: TransportStreamPIDs?
     }
 
     /// What each rendition of `content` is, read from its first segment (once per change of the file).
@@ -364,13 +366,13 @@ public struct BreakStitcher: Sendable {
         if !path.hasPrefix(cache.directory + "/media/") {
             identity = "local:\(path):\(FileStamp.text(of: path))"
         }
-        let key = SHA256.hex("ad-v5|\(identity)|segments=\(segmentSeconds)|delay=\(m.decodeDelay)|base=\(AdConditioner.timestampBase)|\(m.size)|\(m.rate.perSecond)|\(m.sampleRate)|\(m.channels)|\(encoding.maximumBitRate ?? 0)|\(encoding.crf)|\(encoding.preset)|reorders=\(encoding.reorders)|loudness=\(loudness.map { String(format: "%.2f", $0) } ?? "as is")")
+        let key = SHA256.hex("ad-v5|\(identity)|segments=\(segmentSeconds)|delay=\(m.decodeDelay)|base=\(AdConditioner.timestampBase)|\(m.size)|\(m.rate.perSecond)|\(m.sampleRate)|\(m.channels)|\(encoding.maximumBitRate ?? 0)|\(encoding.crf)|\(encoding.preset)|reorders=\(encoding.reorders)|pids=\(m.pids?.description ?? "own")|loudness=\(loudness.map { String(format: "%.2f", $0) } ?? "as is")")
         let result = await cache.entry("ads", key: key, as: AdEntry.self) { directory throws(StitchBuildError) in
             do throws(MediaError) {
                 let made = try AdConditioner.condition(AdConditioner.Request(
                     input: path, directory: directory, size: m.size, frameRate: m.rate, sampleRate: m.sampleRate,
                     channels: m.channels, encoding: encoding, segmentSeconds: segmentSeconds, loudness: loudness,
-                    decodeDelay: m.decodeDelay))
+                    decodeDelay: m.decodeDelay, pids: m.pids))
                 func segment(_ s: AdConditioner.Segment) -> AdEntry.Segment { .init(file: .init(name: s.uri, bytes: s.bytes), frames: s.frames) }
                 return AdEntry(segments: made.segments.map(segment), alternateLast: made.alternateLast.map(segment),
                                rateNumerator: m.rate.perSecond.numerator, rateDenominator: m.rate.perSecond.denominator)
@@ -391,7 +393,7 @@ public struct BreakStitcher: Sendable {
                      encoding: EncodingSettings) async -> Result<(RenditionSplice.Piece?, RenditionSplice.Piece?), StitchBuildError> {
         let files = window.map { rendition.segmentFiles[$0] }
         let identity = files.map { "\(origin.relative($0)?.joined(separator: "/") ?? $0):\(FileStamp.text(of: $0))" }.joined(separator: "|")
-        let key = SHA256.hex("cut-v3|\(identity)|\(time)|\(encoding.maximumBitRate ?? 0)|\(encoding.crf)|\(encoding.preset)")
+        let key = SHA256.hex("cut-v4|\(identity)|\(time)|\(encoding.maximumBitRate ?? 0)|\(encoding.crf)|\(encoding.preset)")
         let result = await cache.entry("cuts", key: key, as: CutEntry.self) { directory throws(StitchBuildError) in
             let input = directory + "/input.ts"
             defer { try? FileManager.default.removeItem(atPath: input) }

@@ -116,6 +116,14 @@ final class InputFile {
 
     func stream(_ index: Int) -> UnsafeMutablePointer<AVStream> { context.pointee.streams[index]! }
 
+    /// The MPEG-TS PID stream `index` is carried on (libavformat's `AVStream.id` for the mpegts demuxer), or nil for
+    /// another container or a PID a muxer cannot be given (0x0010–0x1FFE).
+    func transportStreamPID(ofStream index: Int) -> Int32? {
+        guard let format = context.pointee.iformat, String(cString: format.pointee.name) == "mpegts" else { return nil }
+        let id = stream(index).pointee.id
+        return (0x0010...0x1FFE).contains(id) ? id : nil
+    }
+
     /// The best stream of a kind (FFmpeg's choice), or `nil`.
     func bestStream(_ kind: StreamKind) -> Int? {
         let type: AVMediaType = kind == .video ? AVMEDIA_TYPE_VIDEO : AVMEDIA_TYPE_AUDIO

@@ -26,6 +26,11 @@ struct MuxerStream {
         pointer.pointee.time_base = source.pointee.time_base
     }
 
+    /// The PID the MPEG-TS muxer carries the stream on (`AVStream.id`; it numbers streams from 0x0100 otherwise).
+    func setTransportStreamPID(_ pid: Int32) {
+        pointer.pointee.id = pid
+    }
+
     /// Sets the time base the muxer is asked for and, for video, the frame rate and sample aspect ratio it records.
     func setTiming(timeBase: AVRational, frameRate: AVRational? = nil, sampleAspect: AVRational? = nil) {
         pointer.pointee.time_base = timeBase

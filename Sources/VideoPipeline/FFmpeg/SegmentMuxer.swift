@@ -22,28 +22,46 @@ final class SegmentMuxer {
     private let output: OutputContext
     private let container: Container
     private let path: String
-    /// The input stream's time base, by the output stream it feeds.
+    /// Each input stream's time base, by its index.
     private let timeBases: [AVRational]
+    /// The output stream each input stream feeds, by the input's index: the pictures first, then the others in
+    /// the input's order, whatever order the input has them in (an MP4's sound track may come first, as FFmpeg's
+    /// HLS reader puts an audio rendition's before its variant's). So every segment made of it has the stream
+    /// order (and MPEG-TS PIDs) of the pieces cut and the ads conditioned for the same rendition.
+    private let outputIndex: [Int]
     /// fMP4: where the init segment (`ftyp` + `moov`) ends, known once the first piece is flushed.
     private(set) var initEnd: Int64?
 
-    /// Opens `path` and writes the header, with one output stream per stream of `input` (in its order).
-    init(copying input: InputFile, to path: String, container: Container) throws(MediaError) {
+    /// Opens `path` and writes the header, with one output stream per stream of `input`: its video first. In
+    /// MPEG-TS, `pids` gives the video's PID and the first sound stream's.
+    init(copying input: InputFile, to path: String, container: Container, pids: TransportStreamPIDs? = nil) throws(MediaError) {
         self.container = container
         self.path = path
         output = try OutputContext(container: container == .mpegTS ? "mpegts" : "mp4", filename: path)
-        var bases: [AVRational] = []
-        for i in 0..<input.streamCount {
+        let isVideo = { (i: Int) in input.stream(i).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO }
+        let order = (0..<input.streamCount).filter(isVideo) + (0..<input.streamCount).filter { !isVideo($0) }
+        var outputs = Array(repeating: 0, count: input.streamCount)
+        for (o, i) in order.enumerated() { outputs[i] = o }
+        outputIndex = outputs
+        timeBases = (0..<input.streamCount).map { input.stream($0).pointee.time_base }
+        var soundPID = pids?.audio
+        for i in order {
             let source = input.stream(i)
             let stream = try allocated(avformat_new_stream(output.pointer, nil), "avformat_new_stream")
+            if container == .mpegTS, let pids {
+                if isVideo(i), stream.pointee.index == 0 {
+                    stream.pointee.id = pids.video
+                } else if source.pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO, let pid = soundPID {
+                    stream.pointee.id = pid
+                    soundPID = nil
+                }
+            }
             try check(avcodec_parameters_copy(stream.pointee.codecpar, source.pointee.codecpar), "avcodec_parameters_copy")
             // The input's tag is MP4's (avc1, mp4a); the muxer chooses its own.
             stream.pointee.codecpar.pointee.codec_tag = 0
             stream.pointee.time_base = source.pointee.time_base
             stream.pointee.avg_frame_rate = source.pointee.avg_frame_rate
-            bases.append(source.pointee.time_base)
         }
-        timeBases = bases
         try output.openIO(path, reportedAs: path)
         let options = FFmpegOptions()
         if container == .fragmentedMP4 {
@@ -67,8 +85,9 @@ final class SegmentMuxer {
     /// Writes a packet of input stream `packet.streamIndex`.
     func write(_ packet: Packet) throws(MediaError) {
         let index = Int(packet.pointer.pointee.stream_index)
-        let stream = output.pointer.pointee.streams[index]!
+        let stream = output.pointer.pointee.streams[outputIndex[index]]!
         av_packet_rescale_ts(packet.pointer, timeBases[index], stream.pointee.time_base)
+        packet.pointer.pointee.stream_index = Int32(outputIndex[index])
         packet.pointer.pointee.pos = -1
         try check(av_interleaved_write_frame(output.pointer, packet.pointer), "av_interleaved_write_frame", path: path)
     }

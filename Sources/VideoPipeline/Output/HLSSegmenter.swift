@@ -62,12 +62,13 @@ public enum HLSSegmenter {
     /// - Parameter decodeDelay: for video whose pictures are not reordered (no B-frames), each picture is decoded
     ///   this long before it is shown (every stream later by it), as in content coded with B-frames.
     /// - Parameter timestampBase: added to every timestamp.
+    /// - Parameter pids: MPEG-TS only, the PIDs of the pictures and the sound (those of the stream the segments join).
     /// - Throws: `.invalidSetting` when a cut is not a keyframe or the video is not H.264, FFmpeg errors naming the
     ///   function, `.outputNotWritable` when a segment file cannot be written.
     public static func segment(_ input: String, into directory: String, type: HLSSegmentType, rate: FrameRate,
                                target: Int64, cuts: Set<Int64>, soundWithPictures: Bool = false,
                                alternateEnding: Bool = false, decodeDelay: Rational = .zero,
-                               timestampBase: Rational = .zero) throws(MediaError) -> HLSSegmentFiles {
+                               timestampBase: Rational = .zero, pids: TransportStreamPIDs? = nil) throws(MediaError) -> HLSSegmentFiles {
         let plan = try keyframePlan(input, rate: rate)
         var starts: [Int64] = [0]
         for k in plan.keyframes.sorted() where k > 0 && k < plan.frames {
@@ -80,7 +81,7 @@ public enum HLSSegmenter {
         defer { try? FileManager.default.removeItem(atPath: muxed) }
         let soundEnd = soundWithPictures ? Rational(plan.frames) / rate.perSecond : nil
         let (offsets, straddled) = try mux(input, to: muxed, type: type, rate: rate, starts: starts, soundEnd: soundEnd, flipped: false,
-                                           decodeDelay: decodeDelay, timestampBase: timestampBase)
+                                           decodeDelay: decodeDelay, timestampBase: timestampBase, pids: pids)
         var files = HLSSegmentFiles(initSegment: type == .fmp4 ? "init.mp4" : nil, segments: [],
                                     ptsOffset: try firstVideoPTS(muxed), codecs: plan.codecs)
         if let initSegment = files.initSegment { try copyBytes(of: muxed, range: 0..<offsets[0], to: directory + "/" + initSegment) }
@@ -95,7 +96,7 @@ public enum HLSSegmenter {
             let other = directory + "/.alternate." + type.segmentExtension
             defer { try? FileManager.default.removeItem(atPath: other) }
             let (ends, _) = try mux(input, to: other, type: type, rate: rate, starts: starts, soundEnd: soundEnd, flipped: true,
-                                    decodeDelay: decodeDelay, timestampBase: timestampBase)
+                                    decodeDelay: decodeDelay, timestampBase: timestampBase, pids: pids)
             let uri = "seg" + String(format: "%05d", starts.count - 1) + "-alt." + type.segmentExtension
             let range = ends[starts.count - 1]..<ends[starts.count]
             try copyBytes(of: other, range: range, to: directory + "/" + uri)
@@ -154,9 +155,10 @@ public enum HLSSegmenter {
     /// marked as not presented and those whose middle (as a whole frame) falls at or after it are left out; `flipped`
     /// takes the packet that straddles it the other way.
     private static func mux(_ input: String, to path: String, type: HLSSegmentType, rate: FrameRate, starts: [Int64],
-                            soundEnd: Rational?, flipped: Bool, decodeDelay: Rational, timestampBase: Rational) throws(MediaError) -> (offsets: [Int64], straddled: Bool) {
+                            soundEnd: Rational?, flipped: Bool, decodeDelay: Rational, timestampBase: Rational,
+                            pids: TransportStreamPIDs?) throws(MediaError) -> (offsets: [Int64], straddled: Bool) {
         let file = try InputFile(path: input)
-        let muxer = try SegmentMuxer(copying: file, to: path, container: type == .fmp4 ? .fragmentedMP4 : .mpegTS)
+        let muxer = try SegmentMuxer(copying: file, to: path, container: type == .fmp4 ? .fragmentedMP4 : .mpegTS, pids: pids)
         // TS: the first segment begins at the first byte; fMP4: after the init segment, known after the first piece.
         var offsets: [Int64] = [0]
         let video = file.bestStream(.video)

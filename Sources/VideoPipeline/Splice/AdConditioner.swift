@@ -30,10 +30,13 @@ public enum AdConditioner {
         /// delay late. Only for an ad coded without B-frames (`encoding.reorders` false); with them, its own delay
         /// stands.
         public var decodeDelay: Rational
+        /// The PIDs of the rendition's segments (`TransportStreamPIDs.of`), which the ad's carry too; nil for the
+        /// muxer's own.
+        public var pids: TransportStreamPIDs?
 
         public init(input: String, directory: String, size: PixelSize, frameRate: FrameRate, sampleRate: Int = 48_000,
                     channels: Int = 2, encoding: EncodingSettings = EncodingSettings(), segmentSeconds: Rational = Rational(2),
-                    loudness: Double? = nil, decodeDelay: Rational = .zero) {
+                    loudness: Double? = nil, decodeDelay: Rational = .zero, pids: TransportStreamPIDs? = nil) {
             self.input = input
             self.directory = directory
             self.size = size
@@ -44,6 +47,7 @@ public enum AdConditioner {
             self.segmentSeconds = segmentSeconds
             self.loudness = loudness
             self.decodeDelay = decodeDelay
+            self.pids = pids
         }
     }
 
@@ -102,7 +106,7 @@ public enum AdConditioner {
         let files = try HLSSegmenter.segment(encoded, into: request.directory, type: .mpegts, rate: rate,
                                              target: Int64.max, cuts: starts, soundWithPictures: true, alternateEnding: true,
                                              decodeDelay: request.encoding.reorders ? .zero : request.decodeDelay,
-                                             timestampBase: Self.timestampBase)
+                                             timestampBase: Self.timestampBase, pids: request.pids)
         func segment(_ file: HLSSegmentFiles.Segment) -> Segment { Segment(uri: file.uri, frames: file.frameCount, bytes: file.bytes) }
         return Result(segments: files.segments.map(segment), alternateLast: files.alternateLast.map(segment), frameRate: rate,
                       codecs: files.codecs)

@@ -206,9 +206,14 @@ private final class PieceMuxer {
         video = try context.newStream()
         try video.copyParameters(from: scan.input, stream: scan.videoStream)
         timeBase = scan.timeBase
+        // The PIDs of the segments the piece stands between (a packager's, 0x1E1 and 0x1E2 say), which a player
+        // reads on across the splice without a discontinuity: the muxer's own would be new streams to it.
+        let pids = TransportStreamPIDs(scan.input, video: scan.videoStream, audio: scan.audioStream)
+        if let pids { video.setTransportStreamPID(pids.video) }
         if let index = scan.audioStream {
             let stream = try context.newStream()
             try stream.copyParameters(from: scan.input, stream: index)
+            if let pid = pids?.audio { stream.setTransportStreamPID(pid) }
             audio = stream
             audioTimeBase = scan.input.timeBase(ofStream: index) ?? Rational(1, 90_000)
         } else {

@@ -42,6 +42,27 @@ struct HLSSegmenterTests {
         #expect(!dir.contents.contains { $0.hasPrefix(".") })
     }
 
+    /// The segments carry the pictures first whatever the input's order (an MP4 whose sound track comes first):
+    /// the order, and the MPEG-TS PIDs, of the pieces cut and ads conditioned for a rendition, which its segments
+    /// meet in one stream.
+    @Test(arguments: [HLSSegmentType.fmp4, .mpegts])
+    func theSegmentsCarryThePicturesFirstWhenTheInputHasItsSoundFirst(type: HLSSegmentType) throws {
+        let dir = TemporaryDirectory()
+        let input = dir.path("sound-first.mp4")
+        try FFmpegTool.run(FFmpegTool.ffmpegPath, ["-v", "error", "-y", "-i", try Self.clip(dir), "-map", "0:a", "-map", "0:v", "-c", "copy", input])
+        func kinds(_ path: String) throws -> [String] {
+            let text = try FFmpegTool.run(FFmpegTool.ffprobePath, ["-v", "error", "-show_entries", "stream=index,codec_type", "-of", "csv=p=0", path])
+            return Array(Set(String(decoding: text, as: UTF8.self).split(separator: "\n").map(String.init))).sorted()
+        }
+        #expect(try kinds(input) == ["0,audio", "1,video"])
+        let files = try HLSSegmenter.segment(input, into: dir.url.path, type: type, rate: FrameRate(30), target: 25, cuts: [])
+        let first = dir.path("first." + (type == .fmp4 ? "mp4" : "ts"))
+        var data = Data()
+        for name in (files.initSegment.map { [$0] } ?? []) + [files.segments[0].uri] { data += try Data(contentsOf: URL(fileURLWithPath: dir.path(name))) }
+        try data.write(to: URL(fileURLWithPath: first))
+        #expect(try kinds(first) == ["0,video", "1,audio"])
+    }
+
     @Test func aCutThatIsNotAKeyframeIsRefused() throws {
         let dir = TemporaryDirectory()
         #expect(throws: MediaError.invalidSetting(name: "hls", value: "frame 45", reason: "must start a segment but is not a keyframe")) {
