@@ -30,10 +30,12 @@ import Testing
     /// 302 of each ad segment and the segments it leads to all go through the browser's CORS checks.
     ///
     /// - Parameters:
+    ///   - content: the session's content under the origin;
     ///   - rate: how fast it plays;
     ///   - onMetadata: script run once the player has the stream's metadata (`player` and `tech` are in scope);
     ///   - onTime: script run at each `timeupdate`, after the time is noted (`player` and `tech` are in scope).
-    static func page(server: Int, rate: Int = playbackRate, onMetadata: String = "", onTime: String = "") -> String {
+    static func page(server: Int, content: String = "show/master.m3u8", rate: Int = playbackRate, onMetadata: String = "",
+                     onTime: String = "") -> String {
         """
         <!doctype html><html><head><script src="/video.min.js"></script></head><body>
         <video id="v" class="video-js" muted playsinline width="640" height="360"></video><script>
@@ -87,7 +89,7 @@ import Testing
           }, 1000);
         });
         fetch(server + "/v1/sessions", {method: "POST", headers: {"Content-Type": "application/json"},
-                                        body: JSON.stringify({content: "show/master.m3u8", params: {genre: "browser"}})})
+                                        body: JSON.stringify({content: "\(content)", params: {genre: "browser"}})})
           .then((r) => r.status === 201 ? r.json() : r.text().then((t) => Promise.reject("POST /v1/sessions: " + r.status + " " + t)))
           .then((s) => { sessionId = s.sessionId; player.src({src: server + s.manifestUrl, type: "application/x-mpegURL"}); })
           .catch((e) => report({error: String(e), ended: false}));
@@ -195,6 +197,19 @@ import Testing
             #expect(beacons.filter { $0.event == event }.count == 1, "\(event): \(beacons.map(\.event))")
         }
         #expect(beacons.allSatisfy { $0.request.headers["x-device-user-agent"]?.contains("Chrome") == true })
+    }
+
+    /// CMAF-style content: two video-only fMP4 variants and their one audio rendition (`EXT-X-MEDIA`), which the
+    /// server muxes into MPEG-TS segments with the break cut in. VHS plays it to its end, the ad in its place.
+    @Test(.enabled(if: canPlay, "needs Debian's chromium and js.videojs's video.min.js (scripts/setup --for-tests)"))
+    func videoJSPlaysASessionOfVariantsWithTheirOwnAudioRendition() async throws {
+        let cache = try ServeStitchTests.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let harness = try ServeHarness(stitchCache: cache, origin: try ServeStitchTests.demuxedOrigin())
+        harness.adServer.route("/vmap", .xml(ServeStitchTests.vmap(adServer: harness.adServer.baseURL)))
+        harness.adServer.route("/media/red.mp4", .file(URL(fileURLWithPath: try ServeStitchTests.adMedia()), contentType: "video/mp4"))
+        let played = try await Self.play(harness, page: Self.page(server: harness.port, content: "master.m3u8"))
+        try Self.expectPlayed(played, duration: 11, ads: [(5.5, 8.5)])
     }
 
     /// A session that starts with a pre-roll: the red ad, then the content (its first segment served as a copy

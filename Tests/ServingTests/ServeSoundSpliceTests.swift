@@ -149,7 +149,7 @@ import VideoPipeline
         #expect(try SegmentCutter.pictureTiming(of: scratch.file("content.ts")).decodeDelay == Rational(2, 24))
 
         let download = scratch.file("download.ts")
-        try await offPool { try FFmpegCommandLine.run(["-i", "http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/0.m3u8", "-c", "copy", download]) }
+        _ = try await offPool { try FFmpegCommandLine.run(["-i", "http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/0.m3u8", "-c", "copy", download]) }
         let (pictures, sound) = try await offPool { (try Self.presentationTimes(download, "v"), try Self.presentationTimes(download, "a")) }
         #expect(Int64(pictures.count) == frames, "\(shape)")
         // One frame is 3,750 ticks. Where a piece starts with its sound (the content's first segment after a
