@@ -103,7 +103,11 @@ public struct OriginReader: Sendable {
         guard text.contains("#EXT-X-STREAM-INF") else {
             return OriginContent(path: path, renditions: [try rendition(file, shown: shown, text: text, variant: nil)])
         }
-        let (variants, alternatives) = try multivariant(text, shown: shown)
+        let (all, alternatives) = try multivariant(text, shown: shown)
+        // An audio-only variant (its CODECS name no video codec), as Apple's ladders end with: breaks are cut into
+        // pictures, so it is left out of the content's renditions while another variant has pictures.
+        let pictured = all.filter { !$0.isAudioOnly }
+        let variants = pictured.isEmpty ? all : pictured
         var renditions: [OriginContent.Rendition] = []
         var audioPlaylists: [String: OriginContent.SeparateAudio] = [:]
         for variant in variants {
@@ -131,6 +135,15 @@ public struct OriginReader: Sendable {
         var attributes: [String: String]
         /// Its `EXT-X-STREAM-INF` line's number, from 1.
         var line: Int
+
+        /// Whether its `CODECS` lists codecs and none of them is a video codec (RFC 6381 names: `avc1`, `avc3`,
+        /// `hvc1`, `hev1`, `dvh1`, `dvhe`, `vp09`, `av01`, `mp4v`).
+        var isAudioOnly: Bool {
+            guard let codecs = attributes["CODECS"]?.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }),
+                  !codecs.isEmpty else { return false }
+            let video = ["avc1", "avc3", "hvc1", "hev1", "dvh1", "dvhe", "vp09", "av01", "mp4v"]
+            return !codecs.contains { codec in video.contains { codec.hasPrefix($0) } }
+        }
     }
 
     /// An `EXT-X-MEDIA` line: an alternative rendition of one `TYPE` in group `GROUP-ID`, its own playlist at `uri`

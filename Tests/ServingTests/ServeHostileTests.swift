@@ -147,11 +147,18 @@ import Testing
         _ = try origin.write("outside.m3u8", "#EXTM3U\n" + audio("../../etc/passwd") + variant)
         _ = try origin.write("nogroup.m3u8", "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000,AUDIO=\"b\"\nv/index.m3u8\n")
         _ = try origin.write("subtitles.m3u8", "#EXTM3U\n#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"s\",NAME=\"en\",URI=\"en/index.m3u8\"\n" + variant)
+        _ = try origin.write("audioonly.m3u8", "#EXTM3U\n" + audio("en/index.m3u8")
+                             + "#EXT-X-STREAM-INF:BANDWIDTH=64000,CODECS=\"mp4a.40.2\",AUDIO=\"a\"\nen/index.m3u8\n"
+                             + "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.64001e,mp4a.40.2\",AUDIO=\"a\"\nv/index.m3u8\n")
         _ = try origin.write("inband.m3u8", "#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"main\"\n" + variant)
         let reader = OriginReader(origin: try OriginDirectory(path: origin.path))
         let one = try reader.read(["one.m3u8"])
         #expect(one.renditions.count == 1 && one.renditions[0].separateAudio?.file == origin.path + "/en/index.m3u8")
         #expect(one.renditions[0].separateAudio?.segmentFiles == [origin.path + "/en/seg0.ts"])
+        // An audio-only variant is left out (breaks are cut into pictures); the one with pictures takes its sound.
+        let pictured = try reader.read(["audioonly.m3u8"])
+        #expect(pictured.renditions.count == 1 && pictured.renditions[0].bandwidth == 800_000)
+        #expect(pictured.renditions[0].separateAudio?.file == origin.path + "/en/index.m3u8")
         // A group whose sound is in the variant's own segments reads as before.
         #expect(try reader.read(["inband.m3u8"]).renditions[0].separateAudio == nil)
         #expect(throws: OriginContentError.unusable("two.m3u8: line 2: audio group \"a\" has 2 renditions; the server muxes one sound into each variant, so a group with its own playlist must have one")) {
