@@ -213,6 +213,7 @@ public struct OriginReader: Sendable {
     private func rendition(_ file: String, shown: String, text: String, variant: Variant?) throws(OriginContentError) -> OriginContent.Rendition {
         let playlist: HLSPlaylistReading
         do { playlist = try HLSPlaylistReading(text: text, file: shown) } catch { throw .unusable(error.description) }
+        try refuseUnservedSegments(text, shown: shown)
         let segments = playlist.playlist.segments
         guard !segments.isEmpty else { throw .unusable("\(shown.excerpt): no segment") }
         guard segments.count <= Self.maximumSegments else { throw .unusable("\(shown.excerpt): more than \(Self.maximumSegments) segments") }
@@ -242,6 +243,34 @@ public struct OriginReader: Sendable {
                                        resolution: resolution, codecs: a["CODECS"], frameRate: a["FRAME-RATE"],
                                        playlist: playlist, segmentFiles: files, mapFile: mapFile,
                                        segmentURLs: files.map(originURL), mapURL: mapFile.map(originURL), source: file)
+    }
+
+    /// Refuses a media playlist whose segments the server would serve wrong: a player would get each whole file
+    /// for a byte range of it, and encrypted segments without their key; a gap or an I-frame playlist is not a
+    /// stream to cut. (The playlist reader skips tags it does not know, as the RFC asks of players.)
+    private func refuseUnservedSegments(_ text: String, shown: String) throws(OriginContentError) {
+        for (number, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() where raw.hasPrefix("#EXT-X-") {
+            let line = raw.hasSuffix("\r") ? String(raw.dropLast()) : String(raw)
+            let tag = line.firstIndex(of: ":").map { String(line[..<$0]) } ?? line
+            let value = line.dropFirst(tag.count + 1)
+            func attributes() throws(OriginContentError) -> [String: String] {
+                do {
+                    return try HLSPlaylistReading.attributes(String(value)) { HLSPlaylistError(file: shown, line: number + 1, message: $0) }
+                } catch { throw .unusable(error.description) }
+            }
+            let refusal: String?
+            switch tag {
+            case "#EXT-X-BYTERANGE": refusal = "segments that are byte ranges of a file (EXT-X-BYTERANGE) are not served"
+            case "#EXT-X-MAP" where try attributes()["BYTERANGE"] != nil:
+                refusal = "an initialization section that is a byte range of a file (EXT-X-MAP BYTERANGE) is not served"
+            case "#EXT-X-KEY" where try attributes()["METHOD"] != "NONE":
+                refusal = "encrypted segments (EXT-X-KEY METHOD=\((try attributes()["METHOD"] ?? "").excerpt)) are not served"
+            case "#EXT-X-GAP": refusal = "a gap in the segments (EXT-X-GAP) is not served"
+            case "#EXT-X-I-FRAMES-ONLY": refusal = "an I-frame playlist (EXT-X-I-FRAMES-ONLY) is not content"
+            default: refusal = nil
+            }
+            if let refusal { throw .unusable("\(shown.excerpt): line \(number + 1): \(refusal)") }
+        }
     }
 
     /// `/v1/origin/` and the file's path under the origin, each name percent-encoded.

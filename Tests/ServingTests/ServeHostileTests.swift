@@ -133,6 +133,33 @@ import Testing
         }
     }
 
+    /// Tags a player would need and the server cannot carry over: each playlist is refused naming its line, where the
+    /// reader (which skips unknown tags, as the RFC asks of players) would have served whole files for byte ranges
+    /// and encrypted segments without their key.
+    @Test func aPlaylistOfByteRangesEncryptedSegmentsOrGapsIsRefusedNamingItsLine() throws {
+        let origin = try TemporaryDirectory()
+        _ = try origin.write("seg0.ts", "")
+        let head = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n"
+        let cases: [(String, String, String)] = [
+            ("range.m3u8", head + "#EXTINF:4.0,\n#EXT-X-BYTERANGE:1000@0\nseg0.ts\n#EXT-X-ENDLIST\n",
+             "range.m3u8: line 4: segments that are byte ranges of a file (EXT-X-BYTERANGE) are not served"),
+            ("key.m3u8", head + "#EXT-X-KEY:METHOD=AES-128,URI=\"key.bin\"\n#EXTINF:4.0,\nseg0.ts\n#EXT-X-ENDLIST\n",
+             "key.m3u8: line 3: encrypted segments (EXT-X-KEY METHOD=AES-128) are not served"),
+            ("map.m3u8", head + "#EXT-X-MAP:URI=\"seg0.ts\",BYTERANGE=\"720@0\"\n#EXTINF:4.0,\nseg0.ts\n#EXT-X-ENDLIST\n",
+             "map.m3u8: line 3: an initialization section that is a byte range of a file (EXT-X-MAP BYTERANGE) is not served"),
+            ("gap.m3u8", head + "#EXTINF:4.0,\n#EXT-X-GAP\nseg0.ts\n#EXT-X-ENDLIST\n",
+             "gap.m3u8: line 4: a gap in the segments (EXT-X-GAP) is not served"),
+        ]
+        for (name, text, _) in cases { _ = try origin.write(name, text) }
+        // A key of METHOD=NONE encrypts nothing: that playlist reads.
+        _ = try origin.write("clear.m3u8", head + "#EXT-X-KEY:METHOD=NONE\n#EXTINF:4.0,\nseg0.ts\n#EXT-X-ENDLIST\n")
+        let reader = OriginReader(origin: try OriginDirectory(path: origin.path))
+        for (name, _, message) in cases {
+            #expect(throws: OriginContentError.unusable(message)) { _ = try reader.read([name]) }
+        }
+        #expect(try reader.read(["clear.m3u8"]).renditions.count == 1)
+    }
+
     @Test func anAudioRenditionIsReadOnlyWhenItIsTheOneSoundOfItsGroupAndInsideTheOrigin() async throws {
         let origin = try TemporaryDirectory()
         let media = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4.0,\nseg0.ts\n#EXT-X-ENDLIST\n"
