@@ -441,6 +441,48 @@ import VideoPipeline
         if stitched.count == content.count + Self.adFrames { Self.expectTheCut(stitched: stitched, content: content) }
     }
 
+    /// Two 8 s programmes made by the ffmpeg tool one after the other, joined in one media playlist with an
+    /// `EXT-X-DISCONTINUITY` between them: the second's timestamps start again.
+    static func discontinuousOrigin() throws -> String {
+        try TestFixtures.directory(for: "serve-discontinuous-origin-v1") { directory in
+            var lines: [String] = []
+            for part in ["a", "b"] {
+                _ = try FFmpegCommandLine.run([
+                    "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=24:duration=8",
+                    "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=8",
+                    "-c:v", "libx264", "-preset", "veryfast", "-g", "48", "-keyint_min", "48", "-sc_threshold", "0",
+                    "-c:a", "aac", "-b:a", "64k", "-f", "hls", "-hls_time", "4", "-hls_playlist_type", "vod",
+                    "-hls_segment_filename", directory + "/\(part)%d.ts", directory + "/\(part).m3u8",
+                ])
+                let text = try String(contentsOfFile: directory + "/\(part).m3u8", encoding: .utf8)
+                lines += text.split(separator: "\n").map(String.init).filter { $0.hasPrefix("#EXTINF") || !$0.hasPrefix("#") }
+                if part == "a" { lines.append("#EXT-X-DISCONTINUITY") }
+            }
+            let playlist = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:4", "#EXT-X-PLAYLIST-TYPE:VOD"] + lines + ["#EXT-X-ENDLIST"]
+            try (playlist.joined(separator: "\n") + "\n").write(toFile: directory + "/index.m3u8", atomically: true, encoding: .utf8)
+        }
+    }
+
+    /// A mid-roll after the origin's own discontinuity would be cut on a clock that restarted there (the whole
+    /// segment before it, nothing after): it is left out, said in the tracking document, and the viewer gets the
+    /// content there, every frame of it.
+    @Test func aMidRollAfterTheOriginsDiscontinuityIsLeftOutAndSaidSo() async throws {
+        let origin = try Self.discontinuousOrigin()
+        let cache = try Self.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let harness = try ServeHarness(stitchCache: cache, origin: origin)
+        harness.adServer.route("/vmap", .xml(Self.vmap(adServer: harness.adServer.baseURL, offset: "00:00:13.500")))
+        harness.adServer.route("/media/red.mp4", .file(URL(fileURLWithPath: try Self.adMedia()), contentType: "video/mp4"))
+        let id = try await harness.session(content: "index.m3u8")
+        let playlist = try await harness.request("GET", "/v1/sessions/\(id)/0.m3u8")
+        #expect(Self.segments(playlist.text).map(\.uri) == ["a0", "a1", "b0", "b1"].map { "/v1/origin/\($0).ts" })
+        let tracking = harness.json(try await harness.request("GET", "/v1/sessions/\(id)/tracking"))
+        let notes = try #require(tracking["notes"] as? [String])
+        #expect(notes.contains { $0.contains("EXT-X-DISCONTINUITY before segment 2") }, "\(notes)")
+        let frames = try await Self.greyFrames("http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/0.m3u8")
+        #expect(frames.count == 2 * ServeFixture.frames)
+    }
+
     static let beaconEvents = ["impression", "start", "firstQuartile", "midpoint", "thirdQuartile", "complete"]
 
     /// The beacons the ad server has received (event, request, arrival), once `count` have come: an event, waited

@@ -209,6 +209,11 @@ public struct BreakStitcher: Sendable {
                 notes.append("break \(index) (\(adBreak.position)): too close to the break before it")
                 continue
             }
+            if case .midroll = adBreak.position, let restart = Self.restart(before: windows, in: content) {
+                notes.append("break \(index) (\(adBreak.position)): the origin's timestamps restart before it "
+                             + "(EXT-X-DISCONTINUITY before segment \(restart)); not cut")
+                continue
+            }
             let prepared = Task { await prepare(index, adBreak, windows: windows, content: content, media: media) }
             guard let result = await Self.value(of: prepared, within: wait) else {
                 notes.append("break \(index) (\(adBreak.position)): not ready within \(wait); built for the next viewer")
@@ -236,6 +241,19 @@ public struct BreakStitcher: Sendable {
         notes += await balanceSound(&breaks, content: content, media: media)
         return SessionStitch(breaks: breaks, frameRates: media.map(\.rate),
                              ptsOffsets: media.map { ($0.start * Rational(90_000)).rounded }, notes: notes)
+    }
+
+    /// The first origin segment after a discontinuity (`EXT-X-DISCONTINUITY`) at or before the end of a mid-roll's
+    /// window in any rendition, or nil. A cut finds its frame on the clock that runs from the content's first picture,
+    /// which such a discontinuity restarts: the cut would fall elsewhere (a whole segment before it, none after).
+    static func restart(before windows: [Range<Int>], in content: OriginContent) -> Int? {
+        for (rendition, window) in zip(content.renditions, windows) {
+            let segments = rendition.playlist.playlist.segments
+            if let found = segments.indices.first(where: { $0 > 0 && $0 < min(window.upperBound, segments.count) && segments[$0].discontinuity }) {
+                return found
+            }
+        }
+        return nil
     }
 
     /// The origin segments a break's pieces replace in `rendition`: the segment that holds its time, with a
