@@ -344,25 +344,27 @@ import VideoPipeline
         if stitched.count == content.count + Self.adFrames { Self.expectTheCut(stitched: stitched, content: content) }
     }
 
-    /// A CMAF-style origin made by the ffmpeg tool: two video-only fMP4 variants (640x360 and 320x180, 4 s
-    /// segments, 8 s at 24 fps) whose sound is one audio rendition of its own (`EXT-X-MEDIA:TYPE=AUDIO` with a URI).
-    static func demuxedOrigin() throws -> String {
-        try TestFixtures.directory(for: "serve-demuxed-origin-v1") { directory in
+    /// A CMAF-style origin made by the ffmpeg tool: two video-only variants (640x360 and 320x180, 4 s segments, 8 s
+    /// at 24 fps) whose sound is one audio rendition of its own (`EXT-X-MEDIA:TYPE=AUDIO` with a URI); fMP4, or
+    /// MPEG-TS (whose timestamps FFmpeg's muxer starts at 1.4 s).
+    static func demuxedOrigin(_ type: String = "fmp4") throws -> String {
+        try TestFixtures.directory(for: "serve-demuxed-origin-\(type)-v1") { directory in
             _ = try FFmpegCommandLine.run([
                 "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=24:duration=8",
                 "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=8",
                 "-filter_complex", "[0:v]split=2[a][b];[b]scale=320:180[s]", "-map", "[a]", "-map", "[s]", "-map", "1:a",
                 "-c:v", "libx264", "-preset", "veryfast", "-g", "48", "-keyint_min", "48", "-sc_threshold", "0",
                 "-c:a", "aac", "-b:a", "64k", "-f", "hls", "-hls_time", "4", "-hls_playlist_type", "vod",
-                "-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4", "-master_pl_name", "master.m3u8",
+                "-hls_segment_type", type, "-hls_fmp4_init_filename", "init.mp4", "-master_pl_name", "master.m3u8",
                 "-var_stream_map", "v:0,agroup:sound,name:v0 v:1,agroup:sound,name:v1 a:0,agroup:sound,name:audio,default:yes",
-                "-hls_segment_filename", directory + "/%v/seg%d.m4s", directory + "/%v/index.m3u8",
+                "-hls_segment_filename", directory + "/%v/seg%d." + (type == "fmp4" ? "m4s" : "ts"), directory + "/%v/index.m3u8",
             ])
         }
     }
 
-    @Test func aVariantsOwnAudioRenditionIsMuxedInAndTheBreakCutAtTheFrameInPicturesAndSound() async throws {
-        let origin = try Self.demuxedOrigin()
+    @Test(arguments: ["fmp4", "mpegts"])
+    func aVariantsOwnAudioRenditionIsMuxedInAndTheBreakCutAtTheFrameInPicturesAndSound(type: String) async throws {
+        let origin = try Self.demuxedOrigin(type)
         let master = try String(contentsOfFile: origin + "/master.m3u8", encoding: .utf8)
         #expect(master.contains("#EXT-X-MEDIA:TYPE=AUDIO") && master.contains("URI="))
         let cache = try Self.temporaryCache()
@@ -380,9 +382,12 @@ import VideoPipeline
         for (rendition, name) in ["v0", "v1"].enumerated() {
             let playlist = try await harness.request("GET", "/v1/sessions/\(id)/\(rendition).m3u8")
             #expect(!playlist.text.contains("#EXT-X-MAP"))
-            let uris = Self.segments(playlist.text).map(\.uri)
+            let segments = Self.segments(playlist.text), uris = segments.map(\.uri)
             #expect(uris.first?.hasPrefix("/v1/cache/packaged/") == true)
             #expect(uris.contains { $0.hasSuffix("/before.ts") } && uris.contains { $0.hasSuffix("/after.ts") })
+            // The content's 4 s segment, then the cut's 1.5 s and 2.5 s around the 3 s ad: the packaged segments
+            // count the pictures there are, from the first (not the time before it).
+            #expect(segments.map(\.duration) == [4, 1.5, 3, 2.5], "\(segments.map(\.duration))")
             let url = "http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/\(rendition).m3u8"
             let stitched = try await Self.greyFrames(url)
             let content = try await Self.greyFrames(origin + "/\(name)/index.m3u8")

@@ -43,7 +43,7 @@ struct MP4Packager: Sendable {
         let shown = path.joined(separator: "/")
         guard let stamp = FileStamp(file) else { return .failure(.notFound("no content \"\(shown.excerpt)\" under the origin")) }
         guard stamp.size <= Self.maximumBytes else { return .failure(.unusable("\(shown.excerpt): over \(Self.maximumBytes) bytes")) }
-        let key = SHA256.hex("packaged-v3|\(shown)|\(stamp.size)|\(stamp.modified.tv_sec).\(stamp.modified.tv_nsec)")
+        let key = SHA256.hex("packaged-v4|\(shown)|\(stamp.size)|\(stamp.modified.tv_sec).\(stamp.modified.tv_nsec)")
         let built = await cache.entry("packaged", key: key, as: Entry.self) { directory throws(StitchBuildError) in
             try Self.segment(file, shown: shown, directory: directory, durations: nil)
         }
@@ -82,7 +82,7 @@ struct MP4Packager: Sendable {
             guard total <= Self.maximumBytes else {
                 return .failure(.unusable("\(shownContent.excerpt): rendition \(r) is over \(Self.maximumBytes) bytes"))
             }
-            let key = SHA256.hex("fmp4-ts-v3|" + identity.joined(separator: "|"))
+            let key = SHA256.hex("fmp4-ts-v4|" + identity.joined(separator: "|"))
             let durations = original.playlist.playlist.segments.map(\.duration)
             let shown = "\(shownContent) rendition \(r)"
             let built = await cache.entry("packaged", key: key, as: Entry.self) { directory throws(StitchBuildError) in
@@ -128,7 +128,7 @@ struct MP4Packager: Sendable {
         guard total <= Self.maximumBytes else { return .failure(.unusable("\(shown.excerpt): over \(Self.maximumBytes) bytes")) }
         let video = DemuxedInput.Track(playlist: original.playlist.playlist, segmentFiles: original.segmentFiles, mapFile: original.mapFile)
         let sound = DemuxedInput.Track(playlist: audio.playlist.playlist, segmentFiles: audio.segmentFiles, mapFile: audio.mapFile)
-        let key = SHA256.hex("demuxed-ts-v1|" + identity.joined(separator: "|") + "|" + (original.mapFile == nil ? "ts" : "fmp4"))
+        let key = SHA256.hex("demuxed-ts-v2|" + identity.joined(separator: "|") + "|" + (original.mapFile == nil ? "ts" : "fmp4"))
         let durations = original.playlist.playlist.segments.map(\.duration)
         let built = await cache.entry("packaged", key: key, as: Entry.self) { directory throws(StitchBuildError) in
             let playlists = try DemuxedInput.write(video: video, audio: sound, into: directory)

@@ -70,11 +70,13 @@ public enum HLSSegmenter {
                                alternateEnding: Bool = false, decodeDelay: Rational = .zero,
                                timestampBase: Rational = .zero, pids: TransportStreamPIDs? = nil) throws(MediaError) -> HLSSegmentFiles {
         let plan = try keyframePlan(input, rate: rate)
-        var starts: [Int64] = [0]
-        for k in plan.keyframes.sorted() where k > 0 && k < plan.frames {
+        // Frames are numbered by presentation time from 0; the first segment starts at the first picture, which a
+        // packager's stream may put seconds in (MPEG-TS from FFmpeg's muxer starts at 1.4 s).
+        var starts: [Int64] = [plan.first]
+        for k in plan.keyframes.sorted() where k > plan.first && k < plan.frames {
             if cuts.contains(k) || k - starts.last! >= target { starts.append(k) }
         }
-        if let missed = cuts.filter({ $0 > 0 && $0 < plan.frames && !plan.keyframes.contains($0) }).min() {
+        if let missed = cuts.filter({ $0 > plan.first && $0 < plan.frames && !plan.keyframes.contains($0) }).min() {
             throw .invalidSetting(name: "hls", value: "frame \(missed)", reason: "must start a segment but is not a keyframe")
         }
         let muxed = directory + "/.segments." + type.segmentExtension
@@ -106,15 +108,18 @@ public enum HLSSegmenter {
     }
 
     /// The video's keyframes (by output frame), its frame count and the streams' codec strings, without decoding.
-    private static func keyframePlan(_ path: String, rate: FrameRate) throws(MediaError) -> (keyframes: Set<Int64>, frames: Int64, codecs: [String]) {
+    /// The video's keyframes and its first picture's frame number, by presentation time from 0, the number after its
+    /// last picture's, and the streams' codec strings.
+    private static func keyframePlan(_ path: String, rate: FrameRate) throws(MediaError) -> (keyframes: Set<Int64>, first: Int64, frames: Int64, codecs: [String]) {
         let input = try InputFile(path: path)
         guard let video = input.bestStream(.video) else { throw .missingStream(path: path, kind: .video) }
         let timeBase = input.streamDescription(video).timeBase
-        var keyframes: Set<Int64> = [], frames: Int64 = 0
+        var keyframes: Set<Int64> = [], frames: Int64 = 0, first: Int64?
         try input.forEachPacket { packet throws(MediaError) in
             guard packet.streamIndex == video, let pts = packet.pts else { return }
             let frame = (Rational(pts) * timeBase * rate.perSecond).rounded
             frames = max(frames, frame + 1)
+            first = min(first ?? frame, frame)
             if packet.isKeyframe { keyframes.insert(frame) }
         }
         var codecs: [String] = []
@@ -132,7 +137,7 @@ public enum HLSSegmenter {
             default: break
             }
         }
-        return (keyframes, frames, codecs)
+        return (keyframes, max(0, first ?? 0), frames, codecs)
     }
 
     /// `avc1.PPCCLL` (profile, constraint flags, level, in hex) from H.264 extradata: an `avcC` record (MP4) or

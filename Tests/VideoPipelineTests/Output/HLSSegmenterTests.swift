@@ -63,6 +63,20 @@ struct HLSSegmenterTests {
         #expect(try kinds(first) == ["0,video", "1,audio"])
     }
 
+    /// A stream whose first picture comes seconds in (MPEG-TS from FFmpeg's muxer starts at 1.4 s): the first
+    /// segment starts at that picture, and the segments count the 90 pictures there are, not the time before them.
+    @Test func theFirstSegmentStartsAtTheFirstPictureOfAStreamThatStartsLate() throws {
+        let dir = TemporaryDirectory()
+        let input = dir.path("late.ts")
+        try FFmpegTool.run(FFmpegTool.ffmpegPath, ["-v", "error", "-y", "-i", try Self.clip(dir), "-c", "copy", "-f", "mpegts", input])
+        let files = try HLSSegmenter.segment(input, into: dir.url.path, type: .mpegts, rate: FrameRate(30), target: 25, cuts: [])
+        // The muxer's 1.4 s, and the sound's priming before the first picture: frame 42 or 43 at 30 fps.
+        let first = try #require(files.segments.first?.startFrame)
+        #expect((42...43).contains(first))
+        #expect(files.segments.map(\.startFrame) == [first, first + 30, first + 60])
+        #expect(files.segments.map(\.frameCount).reduce(0, +) == 90)
+    }
+
     @Test func aCutThatIsNotAKeyframeIsRefused() throws {
         let dir = TemporaryDirectory()
         #expect(throws: MediaError.invalidSetting(name: "hls", value: "frame 45", reason: "must start a segment but is not a keyframe")) {
