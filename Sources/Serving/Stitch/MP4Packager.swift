@@ -70,19 +70,12 @@ struct MP4Packager: Sendable {
             }
             guard let map = original.mapFile else { continue }
             let files = [map] + original.segmentFiles
-            var total: Int64 = 0
-            var identity: [String] = []
-            for file in files {
-                guard let stamp = FileStamp(file) else {
-                    return .failure(.notFound("\(shownContent.excerpt): a segment of rendition \(r) cannot be read"))
-                }
-                total += stamp.size
-                identity.append("\(origin.relative(file)?.joined(separator: "/") ?? file):\(stamp.text)")
+            let identity: String
+            switch identify(files, shown: "\(shownContent) rendition \(r)") {
+            case .success(let found): identity = found
+            case .failure(let error): return .failure(error)
             }
-            guard total <= Self.maximumBytes else {
-                return .failure(.unusable("\(shownContent.excerpt): rendition \(r) is over \(Self.maximumBytes) bytes"))
-            }
-            let key = SHA256.hex("fmp4-ts-v4|" + identity.joined(separator: "|"))
+            let key = SHA256.hex("fmp4-ts-v4|" + identity)
             let durations = original.playlist.playlist.segments.map(\.duration)
             let shown = "\(shownContent) rendition \(r)"
             let built = await cache.entry("packaged", key: key, as: Entry.self) { directory throws(StitchBuildError) in
@@ -111,13 +104,9 @@ struct MP4Packager: Sendable {
         return .success(result)
     }
 
-    /// A variant and its audio rendition (TS or fMP4 each) as MPEG-TS segments carrying both, cut where the
-    /// variant's own segments start (stream copy, once, in the cache). They are read through playlists the server
-    /// writes into the entry, naming only the files the origin's playlists were checked to name (`DemuxedInput`),
-    /// which stay as the rendition's source.
-    private func muxed(_ original: OriginContent.Rendition, audio: OriginContent.SeparateAudio,
-                       shown: String) async -> Result<OriginContent.Rendition, OriginContentError> {
-        let files = [original.mapFile, audio.mapFile].compactMap { $0 } + original.segmentFiles + audio.segmentFiles
+    /// What a rendition packaged from `files` is known by (each file's path under the origin, size and times), once
+    /// they are all readable and within `maximumBytes` together.
+    private func identify(_ files: [String], shown: String) -> Result<String, OriginContentError> {
         var total: Int64 = 0
         var identity: [String] = []
         for file in files {
@@ -126,9 +115,24 @@ struct MP4Packager: Sendable {
             identity.append("\(origin.relative(file)?.joined(separator: "/") ?? file):\(stamp.text)")
         }
         guard total <= Self.maximumBytes else { return .failure(.unusable("\(shown.excerpt): over \(Self.maximumBytes) bytes")) }
+        return .success(identity.joined(separator: "|"))
+    }
+
+    /// A variant and its audio rendition (TS or fMP4 each) as MPEG-TS segments carrying both, cut where the
+    /// variant's own segments start (stream copy, once, in the cache). They are read through playlists the server
+    /// writes into the entry, naming only the files the origin's playlists were checked to name (`DemuxedInput`),
+    /// which stay as the rendition's source.
+    private func muxed(_ original: OriginContent.Rendition, audio: OriginContent.SeparateAudio,
+                       shown: String) async -> Result<OriginContent.Rendition, OriginContentError> {
+        let files = [original.mapFile, audio.mapFile].compactMap { $0 } + original.segmentFiles + audio.segmentFiles
+        let identity: String
+        switch identify(files, shown: shown) {
+        case .success(let found): identity = found
+        case .failure(let error): return .failure(error)
+        }
         let video = DemuxedInput.Track(playlist: original.playlist.playlist, segmentFiles: original.segmentFiles, mapFile: original.mapFile)
         let sound = DemuxedInput.Track(playlist: audio.playlist.playlist, segmentFiles: audio.segmentFiles, mapFile: audio.mapFile)
-        let key = SHA256.hex("demuxed-ts-v2|" + identity.joined(separator: "|") + "|" + (original.mapFile == nil ? "ts" : "fmp4"))
+        let key = SHA256.hex("demuxed-ts-v2|" + identity + "|" + (original.mapFile == nil ? "ts" : "fmp4"))
         let durations = original.playlist.playlist.segments.map(\.duration)
         let built = await cache.entry("packaged", key: key, as: Entry.self) { directory throws(StitchBuildError) in
             let playlists = try DemuxedInput.write(video: video, audio: sound, into: directory)
