@@ -205,9 +205,7 @@ import Testing
     func videoJSPlaysASessionOfVariantsWithTheirOwnAudioRendition() async throws {
         let cache = try ServeStitchTests.temporaryCache()
         defer { try? FileManager.default.removeItem(atPath: cache) }
-        let harness = try ServeHarness(stitchCache: cache, origin: try ServeStitchTests.demuxedOrigin())
-        harness.adServer.route("/vmap", .xml(ServeStitchTests.vmap(adServer: harness.adServer.baseURL)))
-        harness.adServer.route("/media/red.mp4", .file(URL(fileURLWithPath: try ServeStitchTests.adMedia()), contentType: "video/mp4"))
+        let harness = try ServeStitchTests.harness(cache: cache, origin: try ServeStitchTests.demuxedOrigin())
         let played = try await Self.play(harness, page: Self.page(server: harness.port, content: "master.m3u8"))
         try Self.expectPlayed(played, duration: 11, ads: [(5.5, 8.5)])
     }

@@ -66,6 +66,15 @@ import VideoPipeline
         return harness
     }
 
+    /// A server stitching into `origin` (a folder of its own), whose ad server answers `vmap(offset:)` with the red
+    /// 3 s ad.
+    static func harness(cache: String, origin: String, offset: String = "00:00:05.500") throws -> ServeHarness {
+        let harness = try ServeHarness(stitchCache: cache, origin: origin)
+        harness.adServer.route("/vmap", .xml(vmap(adServer: harness.adServer.baseURL, offset: offset)))
+        harness.adServer.route("/media/red.mp4", .file(URL(fileURLWithPath: try adMedia()), contentType: "video/mp4"))
+        return harness
+    }
+
     static func temporaryCache() throws -> String {
         let path = NSTemporaryDirectory() + "pipctl-stitch-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
@@ -202,9 +211,7 @@ import VideoPipeline
         let cache = try Self.temporaryCache()
         defer { try? FileManager.default.removeItem(atPath: cache) }
         let origin = try Self.mp4Origin()
-        let harness = try ServeHarness(stitchCache: cache, origin: origin)
-        harness.adServer.route("/vmap", .xml(Self.vmap(adServer: harness.adServer.baseURL)))
-        harness.adServer.route("/media/red.mp4", .file(URL(fileURLWithPath: try Self.adMedia()), contentType: "video/mp4"))
+        let harness = try Self.harness(cache: cache, origin: origin)
         let id = try await harness.session(content: "movie.mp4")
         let master = try await harness.request("GET", "/v1/sessions/\(id)/master.m3u8")
         let variants = master.text.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-STREAM-INF:") }
@@ -328,9 +335,7 @@ import VideoPipeline
         let origin = try Self.fmp4Origin()
         let cache = try Self.temporaryCache()
         defer { try? FileManager.default.removeItem(atPath: cache) }
-        let harness = try ServeHarness(stitchCache: cache, origin: origin)
-        harness.adServer.route("/vmap", .xml(Self.vmap(adServer: harness.adServer.baseURL)))
-        harness.adServer.route("/media/red.mp4", .file(URL(fileURLWithPath: try Self.adMedia()), contentType: "video/mp4"))
+        let harness = try Self.harness(cache: cache, origin: origin)
         let id = try await harness.session(content: "index.m3u8")
         let playlist = try await harness.request("GET", "/v1/sessions/\(id)/0.m3u8")
         #expect(!playlist.text.contains("#EXT-X-MAP"))
@@ -369,9 +374,7 @@ import VideoPipeline
         #expect(master.contains("#EXT-X-MEDIA:TYPE=AUDIO") && master.contains("URI="))
         let cache = try Self.temporaryCache()
         defer { try? FileManager.default.removeItem(atPath: cache) }
-        let harness = try ServeHarness(stitchCache: cache, origin: origin)
-        harness.adServer.route("/vmap", .xml(Self.vmap(adServer: harness.adServer.baseURL)))
-        harness.adServer.route("/media/red.mp4", .file(URL(fileURLWithPath: try Self.adMedia()), contentType: "video/mp4"))
+        let harness = try Self.harness(cache: cache, origin: origin)
         let id = try await harness.session(content: "master.m3u8")
         // One variant per video rendition, its sound in its segments: no audio group left to fetch.
         let multivariant = try await harness.request("GET", "/v1/sessions/\(id)/master.m3u8")
@@ -427,9 +430,7 @@ import VideoPipeline
         #expect(try Self.pids(origin + "/seg0.ts") == ["audio,0x1e2", "video,0x1e1"])
         let cache = try Self.temporaryCache()
         defer { try? FileManager.default.removeItem(atPath: cache) }
-        let harness = try ServeHarness(stitchCache: cache, origin: origin)
-        harness.adServer.route("/vmap", .xml(Self.vmap(adServer: harness.adServer.baseURL)))
-        harness.adServer.route("/media/red.mp4", .file(URL(fileURLWithPath: try Self.adMedia()), contentType: "video/mp4"))
+        let harness = try Self.harness(cache: cache, origin: origin)
         let id = try await harness.session(content: "index.m3u8")
         let playlist = try await harness.request("GET", "/v1/sessions/\(id)/0.m3u8")
         let uris = Self.segments(playlist.text).map(\.uri)
@@ -475,9 +476,7 @@ import VideoPipeline
         let origin = try Self.discontinuousOrigin()
         let cache = try Self.temporaryCache()
         defer { try? FileManager.default.removeItem(atPath: cache) }
-        let harness = try ServeHarness(stitchCache: cache, origin: origin)
-        harness.adServer.route("/vmap", .xml(Self.vmap(adServer: harness.adServer.baseURL, offset: "00:00:13.500")))
-        harness.adServer.route("/media/red.mp4", .file(URL(fileURLWithPath: try Self.adMedia()), contentType: "video/mp4"))
+        let harness = try Self.harness(cache: cache, origin: origin, offset: "00:00:13.500")
         let id = try await harness.session(content: "index.m3u8")
         let playlist = try await harness.request("GET", "/v1/sessions/\(id)/0.m3u8")
         #expect(Self.segments(playlist.text).map(\.uri) == ["a0", "a1", "b0", "b1"].map { "/v1/origin/\($0).ts" })
