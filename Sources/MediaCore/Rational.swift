@@ -158,7 +158,8 @@ extension Rational {
 }
 
 extension Character {
-    var isASCIIDigit: Bool { isASCII && isNumber }
+    /// One of `0`…`9`.
+    package var isASCIIDigit: Bool { isASCII && isNumber }
 }
 
 extension StringProtocol {

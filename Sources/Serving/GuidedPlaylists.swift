@@ -41,7 +41,9 @@ enum GuidedPlaylists {
 
     /// A guided session's multivariant playlist: its own (it names the session), listing the shared primaries.
     static func multivariant(_ session: ServeSession, digest: String) -> String {
-        SessionPlaylists.multivariant(session.content) { primaryURL(session, rendition: $0, digest: digest) }
+        SessionPlaylists.multivariant(session.content, subtitles: { SessionPlaylists.subtitlesURL(session, $0) }) {
+            primaryURL(session, rendition: $0, digest: digest)
+        }
     }
 
     /// Rendition `index`'s primary media playlist: the content's segments from `EXT-X-PROGRAM-DATE-TIME` (stitched

@@ -8,6 +8,8 @@ public struct OriginContent: Sendable {
     /// The content's path under the origin, as its URLs name it.
     public var path: [String]
     public var renditions: [Rendition]
+    /// The subtitle renditions (`EXT-X-MEDIA:TYPE=SUBTITLES`, WebVTT segments), in the multivariant playlist's order.
+    public var subtitles: [Subtitles] = []
 
     public struct Rendition: Sendable {
         /// `BANDWIDTH` (bits per second): the multivariant playlist's, or the largest segment's rate for a media
@@ -33,6 +35,23 @@ public struct OriginContent: Sendable {
         /// until the server muxes it into the variant's segments (`MP4Packager.transmuxed`); nil when the segments
         /// carry their sound.
         public var separateAudio: SeparateAudio? = nil
+        /// Its `SUBTITLES` group (`Subtitles.group`), or nil.
+        public var subtitleGroup: String? = nil
+    }
+
+    /// A subtitle rendition: its `EXT-X-MEDIA` line's attributes, and its WebVTT segments under the origin.
+    public struct Subtitles: Sendable {
+        public var group: String
+        public var name: String
+        /// `LANGUAGE`, `ASSOC-LANGUAGE` and `CHARACTERISTICS` (quoted strings) and `DEFAULT`, `AUTOSELECT` and
+        /// `FORCED` (`YES` or `NO`), as the origin gives them.
+        public var attributes: [String: String]
+        public var playlist: HLSPlaylistReading
+        public var segmentFiles: [String]
+        /// Where a player fetches each segment whole: `/v1/origin/…`.
+        public var segmentURLs: [String]
+        /// The media playlist's file.
+        public var file: String
     }
 
     /// An audio rendition's media playlist under the origin, as read: its segments and initialization section.
@@ -125,9 +144,50 @@ public struct OriginReader: Sendable {
                 }
                 made.separateAudio = audioPlaylists[audio]
             }
+            made.subtitleGroup = try subtitleGroup(of: variant, among: alternatives, shown: shown)
             renditions.append(made)
         }
-        return OriginContent(path: path, renditions: renditions)
+        var subtitles: [OriginContent.Subtitles] = []
+        for alternative in alternatives where alternative.type == "SUBTITLES" {
+            subtitles.append(try subtitleRendition(alternative, playlist: file, shown: shown))
+        }
+        return OriginContent(path: path, renditions: renditions, subtitles: subtitles)
+    }
+
+    /// The `SUBTITLES` group `variant` names, checked to be declared.
+    private func subtitleGroup(of variant: Variant, among alternatives: [Alternative], shown: String) throws(OriginContentError) -> String? {
+        guard let group = variant.attributes["SUBTITLES"] else { return nil }
+        guard alternatives.contains(where: { $0.type == "SUBTITLES" && $0.group == group }) else {
+            throw .unusable("\(shown.excerpt): line \(variant.line): SUBTITLES=\"\(group.excerpt)\" names no EXT-X-MEDIA:TYPE=SUBTITLES group")
+        }
+        return group
+    }
+
+    /// A subtitle rendition, read and checked: its playlist inside the origin, and every segment a WebVTT file
+    /// inside it (`.vtt` or `.webvtt`; IMSC in fMP4 is not cut).
+    private func subtitleRendition(_ alternative: Alternative, playlist: String, shown: String) throws(OriginContentError) -> OriginContent.Subtitles {
+        func refuse(_ message: String) -> OriginContentError { .unusable("\(shown.excerpt): line \(alternative.line): \(message)") }
+        guard let uri = alternative.uri else { throw refuse("a SUBTITLES rendition without its URI") }
+        guard let file = origin.file(uri: uri, relativeTo: playlist) else {
+            throw refuse("subtitle rendition \"\(uri.excerpt)\" is not a file inside the origin")
+        }
+        let fileShown = origin.relative(file)?.joined(separator: "/") ?? uri
+        let read = try rendition(file, shown: fileShown, text: try playlistText(file, shown: fileShown), variant: nil)
+        let webVTT = read.mapFile == nil && read.segmentFiles.allSatisfy { name in
+            let lower = name.lowercased()
+            return lower.hasSuffix(".vtt") || lower.hasSuffix(".webvtt")
+        }
+        guard webVTT else { throw refuse("subtitle rendition \"\(uri.excerpt)\": its segments are not WebVTT files (.vtt), the only subtitles served") }
+        var attributes: [String: String] = [:]
+        for name in ["LANGUAGE", "ASSOC-LANGUAGE", "CHARACTERISTICS"] { attributes[name] = alternative.attributes[name] }
+        for name in ["DEFAULT", "AUTOSELECT", "FORCED"] {
+            guard let value = alternative.attributes[name] else { continue }
+            guard value == "YES" || value == "NO" else { throw refuse("\(name)=\(value.excerpt) is not YES or NO") }
+            attributes[name] = value
+        }
+        return OriginContent.Subtitles(group: alternative.group, name: alternative.attributes["NAME"] ?? alternative.group,
+                                       attributes: attributes, playlist: read.playlist, segmentFiles: read.segmentFiles,
+                                       segmentURLs: read.segmentURLs, file: file)
     }
 
     struct Variant {
@@ -153,6 +213,7 @@ public struct OriginReader: Sendable {
         var group: String
         var uri: String?
         var line: Int
+        var attributes: [String: String]
     }
 
     private func multivariant(_ text: String, shown: String) throws(OriginContentError) -> (variants: [Variant], alternatives: [Alternative]) {
@@ -176,10 +237,10 @@ public struct OriginReader: Sendable {
                 guard let type = a["TYPE"], let group = a["GROUP-ID"] else {
                     throw .unusable("\(shown.excerpt): line \(number + 1): EXT-X-MEDIA without its TYPE or GROUP-ID")
                 }
-                if a["URI"] != nil, type != "AUDIO" {
-                    throw .unusable("\(shown.excerpt): line \(number + 1): \(type.excerpt) renditions (EXT-X-MEDIA with a URI) are not served yet; audio ones are")
+                if a["URI"] != nil, type != "AUDIO", type != "SUBTITLES" {
+                    throw .unusable("\(shown.excerpt): line \(number + 1): \(type.excerpt) renditions (EXT-X-MEDIA with a URI) are not served; audio and subtitle ones are")
                 }
-                alternatives.append(Alternative(type: type, group: group, uri: a["URI"], line: number + 1))
+                alternatives.append(Alternative(type: type, group: group, uri: a["URI"], line: number + 1, attributes: a))
                 guard alternatives.count <= Self.maximumRenditions else {
                     throw .unusable("\(shown.excerpt): more than \(Self.maximumRenditions) EXT-X-MEDIA renditions")
                 }

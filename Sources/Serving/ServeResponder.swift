@@ -47,7 +47,10 @@ public struct ServeSettings: Sendable {
 ///   viewer (cacheable); `GET /v1/sessions/ID/assets/B.json` → break `B`'s asset list, decided for the viewer;
 ///   `GET /v1/sessions/ID/assets/B/A/master.m3u8`, `…/R.m3u8` → ad `A` as an asset
 /// - `GET /v1/sessions/ID/N.timeline.json` → rendition `N`'s stream as a timeline for `pipctl verify --sources`
+/// - `GET /v1/sessions/ID/subtitles/N.m3u8` → subtitle rendition `N`'s media playlist, the breaks in place
 /// - `GET /v1/origin/PATH` → a segment of the content, as it is (cacheable for a day)
+/// - `GET /v1/subtitles/FROM/TO/PATH` → WebVTT segment `PATH` of the content, only what shows from presentation time
+///   `FROM` to `TO` (90 kHz, `-` for open); `GET /v1/subtitles/empty.vtt` → none (both cacheable for a day)
 /// - `GET /v1/cache/cuts/KEY/NAME`, `GET /v1/cache/ads/KEY/NAME` → a cut piece or a conditioned ad's segment, the
 ///   same for every viewer (content-addressed, cacheable for a day)
 /// Every answer carries CORS headers; every refusal is a JSON error with its status.
@@ -114,6 +117,10 @@ public final class ServeResponder: HTTPResponder {
             let name = path[3] == "master.m3u8" ? "multivariant" : path[3] == "tracking" ? "tracking"
                 : path[3].hasSuffix(".timeline.json") ? "timeline" : "media_playlist"
             return await only("GET") { await sessionResource(id: path[2], name: path[3]) }.named(name)
+        case ("v1", "sessions") where path.count == 5 && path[3] == "subtitles":
+            return await only("GET") { await subtitlePlaylist(id: path[2], name: path[4]) }.named("subtitle_playlist")
+        case ("v1", "subtitles") where path.count > 2:
+            return await only("GET") { subtitleWindow(Array(path.dropFirst(2))) }.named("subtitle_segment")
         case ("v1", "sessions") where path.count == 5 && path[3] == "assets":
             return await only("GET") { await assetList(id: path[2], name: path[4]) }.named("asset_list")
         case ("v1", "sessions") where path.count == 7 && path[3] == "assets":
@@ -228,11 +235,58 @@ public final class ServeResponder: HTTPResponder {
                 return .error(404, "session \(id) has no \(name.excerpt)")
             }
             let stitch = await session.stitch(settings.stitcher)
-            guard let text = session.mediaPlaylist(index, { SessionPlaylists.media(session, rendition: index, stitch: stitch) }) else {
+            guard let text = session.mediaPlaylist(.rendition(index), { SessionPlaylists.media(session, rendition: index, stitch: stitch) }) else {
                 return .error(404, "session \(id) has no \(name.excerpt)")
             }
             return playlist(text).logged(session)
         }
+    }
+
+    /// `/v1/sessions/ID/subtitles/N.m3u8`: subtitle rendition `N`'s media playlist (`SessionPlaylists.subtitles`),
+    /// once the session's breaks are stitched; a guided session's is the origin's (interstitials leave the
+    /// content's timeline as it is).
+    private func subtitlePlaylist(id: String, name: String) async -> HTTPServerResponse {
+        guard let session = await session(id) else { return .error(404, "no session \(id.excerpt)") }
+        guard name.hasSuffix(".m3u8"), let index = Int(name.dropLast(5)), String(index) == name.dropLast(5),
+              session.content.subtitles.indices.contains(index) else {
+            return HTTPServerResponse.error(404, "session \(id) has no subtitles \(name.excerpt)").logged(session)
+        }
+        let stitch = session.mode == .stitched ? await session.stitch(settings.stitcher) : nil
+        guard let text = session.mediaPlaylist(.subtitles(index), { SessionPlaylists.subtitles(session, index: index, stitch: stitch) }) else {
+            return HTTPServerResponse.error(404, "session \(id) has no subtitles \(name.excerpt)").logged(session)
+        }
+        return playlist(text).logged(session)
+    }
+
+    /// `/v1/subtitles/FROM/TO/PATH`: the WebVTT segment at `PATH` under the origin, only what shows from presentation
+    /// time `FROM` to `TO` (`WebVTTSegment.window`), read at most `WebVTTSegment.maximumBytes`; `/v1/subtitles/empty.vtt`.
+    /// The same bytes for every viewer of a break at that frame: cacheable like the origin's segments.
+    private func subtitleWindow(_ path: [String]) -> HTTPServerResponse {
+        let headers = [("Content-Type", "text/vtt; charset=utf-8"), ("Cache-Control", "public, max-age=86400")]
+        if path == ["empty.vtt"] { return HTTPServerResponse(status: 200, headers: headers, body: .bytes(Array(WebVTTSegment.empty.utf8))) }
+        func bound(_ text: String) -> Int64?? {
+            if text == "-" { return .some(nil) }
+            guard (1...10).contains(text.count), text.allSatisfy(\.isASCIIDigit), let value = Int64(text), value < 1 << 33 else { return nil }
+            return .some(value)
+        }
+        let shown = path.joined(separator: "/").excerpt
+        guard path.count > 2, let from = bound(path[0]), let to = bound(path[1]),
+              let name = path.last?.lowercased(), name.hasSuffix(".vtt") || name.hasSuffix(".webvtt"),
+              let file = settings.origin.file(Array(path.dropFirst(2))) else {
+            return .error(404, "no subtitle window \(shown)")
+        }
+        let shownFile = path.dropFirst(2).joined(separator: "/")
+        let segment: WebVTTSegment
+        do {
+            let data = try BoundedRead.contents(ofFile: file, limit: WebVTTSegment.maximumBytes)
+            guard let text = String(data: data, encoding: .utf8) else { return .error(422, "\(shownFile.excerpt): not UTF-8 text") }
+            segment = try WebVTTSegment(text: text, file: shownFile)
+        } catch let error as BoundedRead.Failure {
+            return .error(422, "\(shownFile.excerpt): \(error)")
+        } catch {
+            return .error(422, "\(error)")
+        }
+        return HTTPServerResponse(status: 200, headers: headers, body: .bytes(Array(segment.window(from: from, to: to).utf8)))
     }
 
     /// `/v1/sessions/ID/N.timeline.json`: what rendition `N`'s stitched stream shows, frame by frame, in the format
@@ -323,7 +377,7 @@ public final class ServeResponder: HTTPResponder {
             return HTTPServerResponse.error(404, "session \(id) has no playlist \(request.rawPath.excerpt)").logged(session)
         }
         let rates = (try? settings.stitcher?.renditionMedia(session.content).get())?.map(\.rate) ?? []
-        guard let text = session.mediaPlaylist(index, { GuidedPlaylists.media(session, rendition: index, ads: ads, frameRates: rates) }) else {
+        guard let text = session.mediaPlaylist(.rendition(index), { GuidedPlaylists.media(session, rendition: index, ads: ads, frameRates: rates) }) else {
             return HTTPServerResponse.error(404, "session \(id) has no playlist \(request.rawPath.excerpt)").logged(session)
         }
         return HTTPServerResponse(status: 200, headers: [("Content-Type", "application/vnd.apple.mpegurl"), ("Cache-Control", "public, max-age=3600")],

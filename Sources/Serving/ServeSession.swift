@@ -22,14 +22,20 @@ public final class ServeSession: Sendable {
     private let guidedBreaks = LockedState([Int: Task<GuidedBreak, Never>]())
     /// The server-side beacons this session has sent.
     let beacons: SessionBeacons
-    /// Each rendition's media playlist once written: it cannot change after the session's breaks are decided.
-    private let mediaPlaylists = LockedState([Int: String]())
+    /// Each media playlist once written: it cannot change after the session's breaks are decided.
+    private let mediaPlaylists = LockedState([MediaPlaylist: String]())
 
-    /// Rendition `index`'s media playlist: written once by `make`, then the same text.
-    func mediaPlaylist(_ index: Int, _ make: () -> String?) -> String? {
-        if let written = mediaPlaylists.withLock({ $0[index] }) { return written }
+    /// A media playlist of the session: a rendition's, or a subtitle rendition's.
+    enum MediaPlaylist: Hashable {
+        case rendition(Int)
+        case subtitles(Int)
+    }
+
+    /// Media playlist `which`: written once by `make`, then the same text.
+    func mediaPlaylist(_ which: MediaPlaylist, _ make: () -> String?) -> String? {
+        if let written = mediaPlaylists.withLock({ $0[which] }) { return written }
         guard let text = make() else { return nil }
-        mediaPlaylists.withLock { $0[index] = text }
+        mediaPlaylists.withLock { $0[which] = text }
         return text
     }
 

@@ -7,19 +7,39 @@ import MediaCore
 /// CDN caches them once).
 enum SessionPlaylists {
     static func multivariant(_ session: ServeSession) -> String {
-        multivariant(session.content) { "/v1/sessions/\(session.id)/\($0).m3u8" }
+        multivariant(session.content, subtitles: { subtitlesURL(session, $0) }) { "/v1/sessions/\(session.id)/\($0).m3u8" }
     }
 
-    /// A multivariant playlist of `content`'s renditions, rendition `n`'s media playlist at `uri(n)`. Without
+    /// A session's subtitle rendition `index`'s media playlist.
+    static func subtitlesURL(_ session: ServeSession, _ index: Int) -> String {
+        "/v1/sessions/\(session.id)/subtitles/\(index).m3u8"
+    }
+
+    /// A multivariant playlist of `content`'s renditions, rendition `n`'s media playlist at `uri(n)`, and its
+    /// subtitle renditions with subtitle rendition `n`'s at `subtitles(n)` (none without `subtitles`). Without
     /// `codecs`, `CODECS` is left out (an ad conditioned for a rendition has x264's profile, not the content's).
-    static func multivariant(_ content: OriginContent, codecs: Bool = true, uri: (Int) -> String) -> String {
+    static func multivariant(_ content: OriginContent, codecs: Bool = true, subtitles: ((Int) -> String)? = nil,
+                             uri: (Int) -> String) -> String {
         var lines = ["#EXTM3U", "#EXT-X-VERSION:6", "#EXT-X-INDEPENDENT-SEGMENTS"]
+        var groups: Set<String> = []
+        if let subtitles {
+            for (index, track) in content.subtitles.enumerated() {
+                var attributes = ["TYPE=SUBTITLES", "GROUP-ID=" + HLSAttributes.quoted(track.group), "NAME=" + HLSAttributes.quoted(track.name)]
+                for name in ["LANGUAGE", "ASSOC-LANGUAGE"] { if let value = track.attributes[name] { attributes.append(name + "=" + HLSAttributes.quoted(value)) } }
+                for name in ["DEFAULT", "AUTOSELECT", "FORCED"] { if let value = track.attributes[name] { attributes.append(name + "=" + value) } }
+                if let value = track.attributes["CHARACTERISTICS"] { attributes.append("CHARACTERISTICS=" + HLSAttributes.quoted(value)) }
+                attributes.append("URI=" + HLSAttributes.quoted(subtitles(index)))
+                lines.append("#EXT-X-MEDIA:" + attributes.joined(separator: ","))
+                groups.insert(track.group)
+            }
+        }
         for (index, rendition) in content.renditions.enumerated() {
             var attributes = ["BANDWIDTH=\(rendition.bandwidth)"]
             if let average = rendition.averageBandwidth { attributes.append("AVERAGE-BANDWIDTH=\(average)") }
             if codecs, let codecs = rendition.codecs { attributes.append("CODECS=\"\(codecs)\"") }
             if let resolution = rendition.resolution { attributes.append("RESOLUTION=\(resolution.width)x\(resolution.height)") }
             if let rate = rendition.frameRate { attributes.append("FRAME-RATE=\(rate)") }
+            if let group = rendition.subtitleGroup, groups.contains(group) { attributes.append("SUBTITLES=" + HLSAttributes.quoted(group)) }
             lines.append("#EXT-X-STREAM-INF:" + attributes.joined(separator: ","))
             lines.append(uri(index))
         }
@@ -48,6 +68,72 @@ enum SessionPlaylists {
         for i in discontinuities { playlist.segments[i].discontinuity = true }
         return playlist.text
     }
+
+    /// Subtitle rendition `index`'s media playlist: its WebVTT segments, on the stream's timeline. Each stitched
+    /// break is in place as in the first rendition's playlist: the segment that holds the cut is served in two
+    /// windows, up to the cut and from it (`/v1/subtitles/FROM/TO/PATH`, FROM and TO in the stream's presentation
+    /// time, 90 kHz, `-` for open), each ad's segments are empty WebVTT of the same lengths, and the
+    /// discontinuities fall where the pictures' do. Without breaks (or `stitch`, a guided session) the origin's.
+    static func subtitles(_ session: ServeSession, index: Int, stitch: SessionStitch?) -> String? {
+        guard session.content.subtitles.indices.contains(index) else { return nil }
+        let track = session.content.subtitles[index]
+        let segments = track.playlist.playlist.segments
+        guard let stitch, !stitch.breaks.isEmpty, !stitch.frameRates.isEmpty, !session.content.renditions.isEmpty else {
+            return HLSMediaPlaylist(map: nil, segments: zip(segments, track.segmentURLs).map { segment, url in
+                HLSMediaPlaylist.Segment(uri: url, duration: segment.duration, discontinuity: segment.discontinuity)
+            }).text
+        }
+        let layout = StitchedLayout(session, rendition: 0, stitch: stitch)
+        let rate = layout.frameRate.perSecond, ptsOffset = stitch.ptsOffsets.first ?? 0
+        var out: [HLSMediaPlaylist.Segment] = []
+        var discontinuityNext = false
+        func add(_ uri: String, _ duration: Rational, discontinuity: Bool) {
+            // Not before the first segment, as in the pictures' playlist.
+            out.append(HLSMediaPlaylist.Segment(uri: uri, duration: duration, discontinuity: (discontinuity || discontinuityNext) && !out.isEmpty))
+            discontinuityNext = false
+        }
+        // Segment `next` starts at content time `start`; `rest` is where a cut left the rest of it to start.
+        var next = 0, start = Rational.zero
+        var rest: (time: Rational, pts: Int64)?
+        func url(_ index: Int, to: Int64?) -> String {
+            guard rest != nil || to != nil else { return track.segmentURLs[index] }
+            return "/v1/subtitles/\(rest.map { String($0.pts) } ?? "-")/\(to.map(String.init) ?? "-")/"
+                + track.segmentURLs[index].dropFirst("/v1/origin/".count)
+        }
+        let slack = Rational(1, 1000)
+        func content(upTo time: Rational) {
+            while next < segments.count {
+                let end = start + segments[next].duration, lower = rest?.time ?? start
+                let discontinuity = rest == nil && segments[next].discontinuity
+                if end <= time + slack {
+                    add(url(next, to: nil), end - lower, discontinuity: discontinuity)
+                    (rest, start, next) = (nil, end, next + 1)
+                    continue
+                }
+                if time - lower > slack {
+                    let pts = ptsOffset + (time * Rational(90_000)).rounded
+                    add(url(next, to: pts), time - lower, discontinuity: discontinuity)
+                    rest = (time, pts)
+                }
+                return
+            }
+        }
+        var adFrames: Int64 = 0
+        for (stitched, placed) in zip(stitch.breaks, layout.breaks) {
+            // The break's place in content time: the pictures before it, less the earlier breaks' ads.
+            content(upTo: Rational(placed.startFrame - adFrames) / rate)
+            for ad in stitched.renditions[0].ads {
+                for (n, piece) in ad.enumerated() { add(emptySubtitlesURL, Rational(piece.frames) / rate, discontinuity: n == 0) }
+            }
+            adFrames += placed.endFrame - placed.startFrame
+            discontinuityNext = true
+        }
+        content(upTo: track.playlist.playlist.duration + Rational(1))
+        return HLSMediaPlaylist(map: nil, segments: out).text
+    }
+
+    /// A WebVTT segment without cues, for the length of an ad.
+    static let emptySubtitlesURL = "/v1/subtitles/empty.vtt"
 
     /// An ad segment as this session's player asks for it: `/v1/sessions/ID/ads/R/B/A/NAME`, which sends the beacons
     /// due in it and redirects to the shared segment (`/v1/cache/ads/KEY/NAME`).

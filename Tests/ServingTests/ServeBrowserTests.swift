@@ -210,6 +210,51 @@ import Testing
         try Self.expectPlayed(played, duration: 11, ads: [(5.5, 8.5)])
     }
 
+    /// Script for `page`: the subtitle track shown (VHS fetches a text track's segments only then), and at each
+    /// `timeupdate` every cue it holds noted in `window.extra` as `[start, end, text]`.
+    static let subtitlesOnMetadata = """
+        const tracks = player.textTracks();
+        for (let i = 0; i < tracks.length; i++) if (tracks[i].kind === "subtitles") tracks[i].mode = "showing";
+        """
+    static let subtitlesOnTime = """
+        const tracks = player.textTracks(), cues = [];
+        for (let i = 0; i < tracks.length; i++) {
+          if (tracks[i].kind !== "subtitles" || !tracks[i].cues) continue;
+          for (let j = 0; j < tracks[i].cues.length; j++) { const c = tracks[i].cues[j]; cues.push([c.startTime, c.endTime, c.text]); }
+        }
+        window.extra = {cues: cues, tracks: tracks.length};
+        """
+
+    /// Content with a WebVTT subtitle rendition: VHS plays the session to its end, the ad in its place, and shows
+    /// each cue at its time in the stream: the cues before the break where they were, the one across the cut up to
+    /// it and again after the ad, the rest 3 s later, and none during the ad.
+    @Test(.enabled(if: canPlay, "needs Debian's chromium and js.videojs's video.min.js (scripts/setup --for-tests)"))
+    func videoJSShowsTheSubtitlesAroundTheAdAtTheirTimes() async throws {
+        let cache = try ServeStitchTests.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let harness = try ServeStitchTests.harness(cache: cache, origin: try ServeSubtitleTests.subtitledOrigin())
+        let played = try await Self.play(harness, page: Self.page(server: harness.port, content: "master.m3u8", rate: 2,
+                                                                  onMetadata: Self.subtitlesOnMetadata, onTime: Self.subtitlesOnTime))
+        try Self.expectPlayed(played, duration: 11, ads: [(5.5, 8.5)])
+        let extra = try #require(played["extra"] as? [String: Any], "\(played)")
+        let cues = try #require(extra["cues"] as? [[Any]], "\(extra)").compactMap { cue -> (Double, Double, String)? in
+            guard cue.count == 3, let start = cue[0] as? Double, let end = cue[1] as? Double, let text = cue[2] as? String else { return nil }
+            return (start, end, text)
+        }.sorted { $0.0 < $1.0 }
+        // VHS (mux.js) puts the stream's first decode time at 0: the content's first picture is decoded 2 frames
+        // before it is shown (B-frames; ffprobe reads its PTS and DTS), so until the ad every picture, and with it
+        // every cue, shows that much later. After the ad the content's piece starts with a picture coded without
+        // B-frames. A cue is in step with its picture.
+        let lead = try ServeSubtitleTests.decodeDelay(try ServeSubtitleTests.subtitledOrigin() + "/v/seg0.ts")
+        #expect(abs(lead - 2.0 / 24) < 0.001, "the origin's first picture is decoded \(lead) s early")
+        let expected: [(Double, Double, String)] = [(1 + lead, 2 + lead, "one"), (3 + lead, 3.9 + lead, "two"), (5 + lead, 5.5 + lead, "three"),
+                                                    (8.5, 9, "three"), (9.5, 10.5, "four")]
+        #expect(cues.count == expected.count, "\(cues)")
+        for (cue, want) in zip(cues, expected) {
+            #expect(abs(cue.0 - want.0) < 0.01 && abs(cue.1 - want.1) < 0.01 && cue.2 == want.2, "shown \(cues)")
+        }
+    }
+
     /// A session that starts with a pre-roll: the red ad, then the content (its first segment served as a copy
     /// without the sound before its first picture), the red ad again at the content's 5.5 s, and the content to its
     /// end: 14 s. VHS plays it from the ad's first frame to the end, and each beacon of each ad goes out once. This

@@ -160,6 +160,37 @@ import Testing
         #expect(try reader.read(["clear.m3u8"]).renditions.count == 1)
     }
 
+    @Test func aSubtitleRenditionIsReadOnlyWhenItIsWebVTTInsideTheOriginAndItsGroupDeclared() throws {
+        let origin = try TemporaryDirectory()
+        _ = try origin.write("v/index.m3u8", "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4.0,\nseg0.ts\n#EXT-X-ENDLIST\n")
+        _ = try origin.write("en/index.m3u8", "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4.0,\nseg0.vtt\n#EXT-X-ENDLIST\n")
+        _ = try origin.write("ttml/index.m3u8", "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXT-X-MAP:URI=\"init.mp4\"\n#EXTINF:4.0,\nseg0.m4s\n#EXT-X-ENDLIST\n")
+        for name in ["v/seg0.ts", "en/seg0.vtt", "ttml/init.mp4", "ttml/seg0.m4s"] { _ = try origin.write(name, "") }
+        func subtitles(_ uri: String, _ extra: String = "") -> String {
+            "#EXTM3U\n#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"s\",NAME=\"English\",LANGUAGE=\"en\"\(extra),URI=\"\(uri)\"\n"
+                + "#EXT-X-STREAM-INF:BANDWIDTH=800000,SUBTITLES=\"s\"\nv/index.m3u8\n"
+        }
+        _ = try origin.write("good.m3u8", subtitles("en/index.m3u8", ",FORCED=NO"))
+        _ = try origin.write("ttml.m3u8", subtitles("ttml/index.m3u8"))
+        _ = try origin.write("outside.m3u8", subtitles("../../etc/index.m3u8"))
+        _ = try origin.write("forced.m3u8", subtitles("en/index.m3u8", ",FORCED=MAYBE"))
+        _ = try origin.write("nogroup.m3u8", "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000,SUBTITLES=\"t\"\nv/index.m3u8\n")
+        let reader = OriginReader(origin: try OriginDirectory(path: origin.path))
+        let good = try reader.read(["good.m3u8"])
+        #expect(good.subtitles.count == 1 && good.renditions[0].subtitleGroup == "s")
+        #expect(good.subtitles.first?.segmentURLs == ["/v1/origin/en/seg0.vtt"])
+        #expect(good.subtitles.first?.attributes == ["LANGUAGE": "en", "FORCED": "NO"])
+        let refusals = [
+            ("ttml.m3u8", "ttml.m3u8: line 2: subtitle rendition \"ttml/index.m3u8\": its segments are not WebVTT files (.vtt), the only subtitles served"),
+            ("outside.m3u8", "outside.m3u8: line 2: subtitle rendition \"../../etc/index.m3u8\" is not a file inside the origin"),
+            ("forced.m3u8", "forced.m3u8: line 2: FORCED=MAYBE is not YES or NO"),
+            ("nogroup.m3u8", "nogroup.m3u8: line 2: SUBTITLES=\"t\" names no EXT-X-MEDIA:TYPE=SUBTITLES group"),
+        ]
+        for (name, message) in refusals {
+            #expect(throws: OriginContentError.unusable(message)) { _ = try reader.read([name]) }
+        }
+    }
+
     @Test func anAudioRenditionIsReadOnlyWhenItIsTheOneSoundOfItsGroupAndInsideTheOrigin() async throws {
         let origin = try TemporaryDirectory()
         let media = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4.0,\nseg0.ts\n#EXT-X-ENDLIST\n"
@@ -173,7 +204,7 @@ import Testing
         _ = try origin.write("two.m3u8", "#EXTM3U\n" + audio("en/index.m3u8") + audio("es/index.m3u8", "es") + variant)
         _ = try origin.write("outside.m3u8", "#EXTM3U\n" + audio("../../etc/passwd") + variant)
         _ = try origin.write("nogroup.m3u8", "#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=800000,AUDIO=\"b\"\nv/index.m3u8\n")
-        _ = try origin.write("subtitles.m3u8", "#EXTM3U\n#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID=\"s\",NAME=\"en\",URI=\"en/index.m3u8\"\n" + variant)
+        _ = try origin.write("video.m3u8", "#EXTM3U\n#EXT-X-MEDIA:TYPE=VIDEO,GROUP-ID=\"s\",NAME=\"angle\",URI=\"en/index.m3u8\"\n" + variant)
         _ = try origin.write("audioonly.m3u8", "#EXTM3U\n" + audio("en/index.m3u8")
                              + "#EXT-X-STREAM-INF:BANDWIDTH=64000,CODECS=\"mp4a.40.2\",AUDIO=\"a\"\nen/index.m3u8\n"
                              + "#EXT-X-STREAM-INF:BANDWIDTH=800000,CODECS=\"avc1.64001e,mp4a.40.2\",AUDIO=\"a\"\nv/index.m3u8\n")
@@ -197,8 +228,8 @@ import Testing
         #expect(throws: OriginContentError.unusable("nogroup.m3u8: line 2: AUDIO=\"b\" names no EXT-X-MEDIA:TYPE=AUDIO group")) {
             _ = try reader.read(["nogroup.m3u8"])
         }
-        #expect(throws: OriginContentError.unusable("subtitles.m3u8: line 2: SUBTITLES renditions (EXT-X-MEDIA with a URI) are not served yet; audio ones are")) {
-            _ = try reader.read(["subtitles.m3u8"])
+        #expect(throws: OriginContentError.unusable("video.m3u8: line 2: VIDEO renditions (EXT-X-MEDIA with a URI) are not served; audio and subtitle ones are")) {
+            _ = try reader.read(["video.m3u8"])
         }
         // A server without a cache cannot mux it, and says so.
         let harness = try ServeHarness(origin: origin.path)

@@ -117,4 +117,47 @@ import Testing
             #expect(abs(gap - 3) < 0.0001, "out at \(outTime), in at \(inTime)")
         }
     }
+    /// A session of subtitled content: `m3u8` reads the subtitle rendition in the multivariant playlist, the
+    /// variant's `SUBTITLES` group, and the subtitle playlist's segments (the content's 8 s and the ad's 3 s, a
+    /// discontinuity before the ad and after it).
+    @Test(.enabled(if: canRead, "needs python3's m3u8 and threefive (scripts/setup --for-tests)"))
+    func m3u8ReadsTheSubtitleRenditionAndItsPlaylist() async throws {
+        let cache = try ServeStitchTests.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let harness = try ServeStitchTests.harness(cache: cache, origin: try ServeSubtitleTests.subtitledOrigin())
+        let id = try await harness.session(content: "master.m3u8")
+        let files = try TemporaryDirectory()
+        var paths: [String] = []
+        for name in ["master.m3u8", "subtitles/0.m3u8"] {
+            let response = try await harness.request("GET", "/v1/sessions/\(id)/\(name)")
+            try #require(response.status == 200, "\(name): \(response.status)")
+            paths.append(try files.write(name.replacingOccurrences(of: "/", with: "-"), response.text))
+        }
+        let script = """
+            import json, sys, m3u8
+            master, subtitles = m3u8.loads(open(sys.argv[1]).read()), m3u8.loads(open(sys.argv[2]).read())
+            print(json.dumps({
+                "media": [{"type": m.type, "group": m.group_id, "name": m.name, "language": m.language, "default": m.default,
+                           "uri": m.uri} for m in master.media],
+                "variantSubtitles": [p.stream_info.subtitles for p in master.playlists],
+                "segments": [{"uri": s.uri, "duration": s.duration, "discontinuity": s.discontinuity} for s in subtitles.segments],
+                "endList": subtitles.is_endlist}))
+            """
+        let output = try PythonScript.run(script, arguments: paths)
+        let read = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "\(output)")
+        let media = try #require(read["media"] as? [[String: Any]])
+        #expect(media.count == 1)
+        #expect(media.first?["type"] as? String == "SUBTITLES" && media.first?["group"] as? String == "subs", "\(media)")
+        #expect(media.first?["language"] as? String == "en" && media.first?["default"] as? String == "YES", "\(media)")
+        #expect(media.first?["uri"] as? String == "/v1/sessions/\(id)/subtitles/0.m3u8", "\(media)")
+        #expect(read["variantSubtitles"] as? [String] == ["subs"], "\(read)")
+        let segments = try #require(read["segments"] as? [[String: Any]])
+        let durations = segments.compactMap { $0["duration"] as? Double }
+        #expect(durations.count == segments.count && abs(durations.reduce(0, +) - 11) < 0.001, "\(durations)")
+        let ads = segments.indices.filter { segments[$0]["uri"] as? String == "/v1/subtitles/empty.vtt" }
+        #expect(!ads.isEmpty && abs(ads.map { durations[$0] }.reduce(0, +) - 3) < 0.001, "\(segments)")
+        let discontinuities = segments.indices.filter { segments[$0]["discontinuity"] as? Bool == true }
+        #expect(discontinuities == [ads.first ?? -1, (ads.last ?? -2) + 1], "\(segments)")
+        #expect(read["endList"] as? Bool == true)
+    }
 }

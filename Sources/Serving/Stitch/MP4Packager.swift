@@ -205,7 +205,8 @@ struct MP4Packager: Sendable {
             codecs: original?.codecs ?? entry.codecs.joined(separator: ","),
             frameRate: original?.frameRate ?? String(format: "%.3f", rate.doubleValue), playlist: playlist,
             segmentFiles: entry.segments.map { directory + "/" + $0.file.name }, mapFile: nil,
-            segmentURLs: entry.segments.map { "/v1/cache/packaged/\(key)/\($0.file.name)" }, mapURL: nil, source: source))
+            segmentURLs: entry.segments.map { "/v1/cache/packaged/\(key)/\($0.file.name)" }, mapURL: nil, source: source,
+            subtitleGroup: original?.subtitleGroup))
     }
 }
 
