@@ -101,7 +101,8 @@ enum SessionPlaylists {
                 + track.segmentURLs[index].dropFirst("/v1/origin/".count)
         }
         let slack = Rational(1, 1000)
-        func content(upTo time: Rational) {
+        // The break's cut in presentation time (the first rendition's, on the clock of the segments it cuts).
+        func content(upTo time: Rational, cut: Rational? = nil) {
             while next < segments.count {
                 let end = start + segments[next].duration, lower = rest?.time ?? start
                 let discontinuity = rest == nil && segments[next].discontinuity
@@ -111,7 +112,7 @@ enum SessionPlaylists {
                     continue
                 }
                 if time - lower > slack {
-                    let pts = ptsOffset + (time * Rational(90_000)).rounded
+                    let pts = cut.map { ($0 * Rational(90_000)).rounded } ?? ptsOffset + (time * Rational(90_000)).rounded
                     add(url(next, to: pts), time - lower, discontinuity: discontinuity)
                     rest = (time, pts)
                 }
@@ -121,7 +122,7 @@ enum SessionPlaylists {
         var adFrames: Int64 = 0
         for (stitched, placed) in zip(stitch.breaks, layout.breaks) {
             // The break's place in content time: the pictures before it, less the earlier breaks' ads.
-            content(upTo: Rational(placed.startFrame - adFrames) / rate)
+            content(upTo: Rational(placed.startFrame - adFrames) / rate, cut: stitched.renditions[0].cut)
             for ad in stitched.renditions[0].ads {
                 for (n, piece) in ad.enumerated() { add(emptySubtitlesURL, Rational(piece.frames) / rate, discontinuity: n == 0) }
             }
@@ -236,7 +237,10 @@ struct StitchedLayout {
             let splice = stitched.renditions[index]
             content(upTo: splice.replaced.lowerBound)
             next = max(next, splice.replaced.upperBound)
-            if let before = splice.before { add(before.url, before.frames) }
+            // The piece before the cut stands in for the window's first segment, and keeps its discontinuity.
+            let replacedDiscontinuity = splice.replaced.lowerBound > 0 && segments.indices.contains(splice.replaced.lowerBound)
+                && segments[splice.replaced.lowerBound].discontinuity
+            if let before = splice.before { add(before.url, before.frames, discontinuity: replacedDiscontinuity) }
             let start = frame
             for (a, ad) in splice.ads.enumerated() {
                 ads.append((stitched.index, stitched.ads[a], frame, ad.reduce(0) { $0 + $1.frames }))

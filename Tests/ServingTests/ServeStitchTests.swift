@@ -176,8 +176,8 @@ import VideoPipeline
 
     /// The stitched frames are the content's with the red ad's 72 between content frames 131 and 132, judged from the
     /// pixels.
-    static func expectTheCut(stitched: [[UInt8]], content: [[UInt8]]) {
-        let cue = cueFrame, end = cue + adFrames
+    static func expectTheCut(stitched: [[UInt8]], content: [[UInt8]], cue: Int = cueFrame) {
+        let end = cue + adFrames
         // The frame before the cue is the content's frame at the cue less one; the cue's frame is the ad's first.
         #expect(nearest(stitched[cue - 1], among: content, in: (cue - 4)..<(cue + 4)) == cue - 1)
         #expect(difference(stitched[cue - 1], content[cue - 1]) < 4)
@@ -469,20 +469,49 @@ import VideoPipeline
         }
     }
 
-    /// A mid-roll after the origin's own discontinuity would be cut on a clock that restarted there (the whole
-    /// segment before it, nothing after): it is left out, said in the tracking document, and the viewer gets the
-    /// content there, every frame of it.
-    @Test func aMidRollAfterTheOriginsDiscontinuityIsLeftOutAndSaidSo() async throws {
+    /// A mid-roll after the origin's own discontinuity is cut on the clock the discontinuity starts (the second
+    /// programme's, from its own first picture): at 13.5 s, 5.5 s into the second programme, inside its second
+    /// segment; at 10 s, inside its first segment, whose discontinuity the piece before the cut then carries. The
+    /// frames decode as the content's with the ad at the cue's frame.
+    @Test(arguments: [("00:00:13.500", 324, ["a0", "a1", "b0"]), ("00:00:10.000", 240, ["a0", "a1"])])
+    func aMidRollAfterTheOriginsDiscontinuityIsCutOnTheClockItStarts(offset: String, cue: Int, kept: [String]) async throws {
         let origin = try Self.discontinuousOrigin()
         let cache = try Self.temporaryCache()
         defer { try? FileManager.default.removeItem(atPath: cache) }
-        let harness = try Self.harness(cache: cache, origin: origin, offset: "00:00:13.500")
+        let harness = try Self.harness(cache: cache, origin: origin, offset: offset)
+        let id = try await harness.session(content: "index.m3u8")
+        let playlist = try await harness.request("GET", "/v1/sessions/\(id)/0.m3u8")
+        let segments = Self.segments(playlist.text)
+        let before = kept.count, after = try #require(segments.firstIndex { $0.uri.hasSuffix("/after.ts") }, "\(playlist.text)")
+        #expect(Array(segments.map(\.uri).prefix(before)) == kept.map { "/v1/origin/\($0).ts" }, "\(playlist.text)")
+        #expect(segments.count > before && segments[before].uri.hasSuffix("/before.ts"), "\(playlist.text)")
+        // The origin's discontinuity (before b0, or before the piece standing in for it), before the ad, and after
+        // it: nowhere else.
+        let discontinuities = segments.indices.filter { segments[$0].tags.contains("#EXT-X-DISCONTINUITY") }
+        #expect(discontinuities == [2, before + 1, after], "\(playlist.text)")
+        let tracking = harness.json(try await harness.request("GET", "/v1/sessions/\(id)/tracking"))
+        #expect(tracking["stitched"] as? Bool == true, "\(tracking)")
+        let stitched = try await Self.greyFrames("http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/0.m3u8")
+        let content = try await Self.greyFrames(origin + "/index.m3u8")
+        #expect(content.count == 2 * ServeFixture.frames)
+        #expect(stitched.count == content.count + Self.adFrames)
+        if stitched.count == content.count + Self.adFrames { Self.expectTheCut(stitched: stitched, content: content, cue: cue) }
+    }
+
+    /// A cue within a second of the origin's discontinuity (8.5 s, half a second into the second programme) takes the
+    /// segment across the discontinuity into its window (no piece shorter than a second), which cannot be cut as one
+    /// stream: it is left out, said in the tracking document, and the viewer gets the content there, every frame.
+    @Test func aMidRollWhoseCutWouldCrossTheOriginsDiscontinuityIsLeftOutAndSaidSo() async throws {
+        let origin = try Self.discontinuousOrigin()
+        let cache = try Self.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let harness = try Self.harness(cache: cache, origin: origin, offset: "00:00:08.500")
         let id = try await harness.session(content: "index.m3u8")
         let playlist = try await harness.request("GET", "/v1/sessions/\(id)/0.m3u8")
         #expect(Self.segments(playlist.text).map(\.uri) == ["a0", "a1", "b0", "b1"].map { "/v1/origin/\($0).ts" })
         let tracking = harness.json(try await harness.request("GET", "/v1/sessions/\(id)/tracking"))
         let notes = try #require(tracking["notes"] as? [String])
-        #expect(notes.contains { $0.contains("EXT-X-DISCONTINUITY before segment 2") }, "\(notes)")
+        #expect(notes.contains { $0.contains("cross the origin's EXT-X-DISCONTINUITY before segment 2") }, "\(notes)")
         let frames = try await Self.greyFrames("http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/0.m3u8")
         #expect(frames.count == 2 * ServeFixture.frames)
     }

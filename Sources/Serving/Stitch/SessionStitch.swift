@@ -46,6 +46,9 @@ public struct RenditionSplice: Sendable {
     /// Each ad's last segment with its sound ending on the other side of its pictures' end (`AdConditioner`'s
     /// `alternateLast`); nil when it has none.
     public var alternateEnds: [Piece?] = []
+    /// A mid-roll's cut, in presentation time on the clock of the segments it cuts (which an origin's
+    /// `EXT-X-DISCONTINUITY` restarts): where the subtitle windows are cut too; nil for a pre- or post-roll.
+    public var cut: Rational? = nil
 
     public struct Piece: Sendable, Hashable {
         /// Its URL on this server.
@@ -209,9 +212,9 @@ public struct BreakStitcher: Sendable {
                 notes.append("break \(index) (\(adBreak.position)): too close to the break before it")
                 continue
             }
-            if case .midroll = adBreak.position, let restart = Self.restart(before: windows, in: content) {
-                notes.append("break \(index) (\(adBreak.position)): the origin's timestamps restart before it "
-                             + "(EXT-X-DISCONTINUITY before segment \(restart)); not cut")
+            if case .midroll = adBreak.position, let restart = Self.restart(inside: windows, in: content) {
+                notes.append("break \(index) (\(adBreak.position)): the segments around its cut cross the origin's "
+                             + "EXT-X-DISCONTINUITY before segment \(restart); not cut")
                 continue
             }
             let prepared = Task { await prepare(index, adBreak, windows: windows, content: content, media: media) }
@@ -243,17 +246,31 @@ public struct BreakStitcher: Sendable {
                              ptsOffsets: media.map { ($0.start * Rational(90_000)).rounded }, notes: notes)
     }
 
-    /// The first origin segment after a discontinuity (`EXT-X-DISCONTINUITY`) at or before the end of a mid-roll's
-    /// window in any rendition, or nil. A cut finds its frame on the clock that runs from the content's first picture,
-    /// which such a discontinuity restarts: the cut would fall elsewhere (a whole segment before it, none after).
-    static func restart(before windows: [Range<Int>], in content: OriginContent) -> Int? {
+    /// The first origin segment after a discontinuity (`EXT-X-DISCONTINUITY`) inside a mid-roll's window in any
+    /// rendition (after its first segment), or nil. The window's segments are cut as one stream on one clock, which
+    /// such a discontinuity restarts. (A window that starts at a discontinuity is cut on the clock it starts:
+    /// `clock(of:before:start:)`.) Only a cue within a second of a discontinuity, whose window takes in the segment
+    /// across it, is left out.
+    static func restart(inside windows: [Range<Int>], in content: OriginContent) -> Int? {
         for (rendition, window) in zip(content.renditions, windows) {
             let segments = rendition.playlist.playlist.segments
-            if let found = segments.indices.first(where: { $0 > 0 && $0 < min(window.upperBound, segments.count) && segments[$0].discontinuity }) {
+            if let found = window.dropFirst().first(where: { segments.indices.contains($0) && segments[$0].discontinuity }) {
                 return found
             }
         }
         return nil
+    }
+
+    /// The clock segment `index` of `rendition` runs on: where it puts content time `contentStart`, the start of
+    /// the run of segments after the last `EXT-X-DISCONTINUITY` at or before `index` (the content's first picture,
+    /// `start`, when there is none), read from the run's first segment.
+    func clock(of rendition: OriginContent.Rendition, before index: Int, start: Rational) -> Result<(time: Rational, contentStart: Rational), StitchBuildError> {
+        let segments = rendition.playlist.playlist.segments
+        guard let restart = segments.indices.last(where: { $0 > 0 && $0 <= index && segments[$0].discontinuity }) else {
+            return .success((start, .zero))
+        }
+        let contentStart = segments[..<restart].reduce(Rational.zero) { $0 + $1.duration }
+        return probes.media(of: rendition.segmentFiles[restart]).map { ($0.start, contentStart) }
     }
 
     /// The origin segments a break's pieces replace in `rendition`: the segment that holds its time, with a
@@ -310,10 +327,16 @@ public struct BreakStitcher: Sendable {
             var splice = RenditionSplice(replaced: windows[r], before: nil, after: nil, ads: ads.map(\.pieces),
                                          alternateEnds: ads.map(\.alternateLast))
             if case .midroll(let time) = adBreak.position, !windows[r].isEmpty {
-                switch await cut(rendition, window: windows[r], at: m.start + time.seconds, encoding: encoding) {
+                let at: Rational
+                switch clock(of: rendition, before: windows[r].lowerBound, start: m.start) {
+                case .success(let clock): at = clock.time + time.seconds - clock.contentStart
+                case .failure(let error): return .failure(StitchBuildError("rendition \(r): \(error)"))
+                }
+                switch await cut(rendition, window: windows[r], at: at, encoding: encoding) {
                 case .success(let pieces): (splice.before, splice.after) = pieces
                 case .failure(let error): return .failure(error)
                 }
+                splice.cut = at
             } else if adBreak.position == .preroll, !windows[r].isEmpty {
                 // The first segment from its first picture: nothing re-encoded, the sound before it left out.
                 switch await cut(rendition, window: windows[r], at: m.start, encoding: encoding) {
