@@ -116,7 +116,9 @@ import Testing
     }
 
     @Test func aClientSendingOneByteAtATimeDoesNotHoldUpOthers() async throws {
-        let test = try TestServer(limits: HTTPServerLimits(threads: 1))
+        // An idle timeout longer than any wait here: on a busy machine the 20 requests once took over the default 30 s,
+        // and the server rightly closed the trickle before its last byte.
+        let test = try TestServer(limits: HTTPServerLimits(idleTimeoutSeconds: 3600, threads: 1))
         let slow = try RawHTTPConnection(port: test.port)
         // A head trickled in, never finished.
         for byte in "GET /slowloris HTTP/1.1\r\nHost: h\r\nX-A: ".utf8 { slow.send([byte]) }
