@@ -250,7 +250,8 @@ struct StitchedLayout {
                 }
             }
             let planned = splice.ads.joined().reduce(Rational.zero) { $0 + $1.duration }
-            breaks.append(HLSAdBreak(index: stitched.index, startFrame: start, endFrame: frame, plannedDuration: planned))
+            breaks.append(HLSAdBreak(index: stitched.index, startFrame: start, endFrame: frame, plannedDuration: planned,
+                                     splicePTS: splice.cut.map { ($0 * Rational(90_000)).rounded }))
             discontinuityNext = true
             if let after = splice.after { add(after.url, after.frames) }
         }

@@ -45,6 +45,15 @@ import Testing
     print(json.dumps(out))
     """#
 
+    /// The first picture's start and the last picture's end in MPEG-TS `url`, in seconds of its timestamps, as
+    /// ffprobe reads its video packets (24 fps).
+    static func pictureTimes(_ url: String) async throws -> ClosedRange<Double> {
+        let text = try await offPool { try FFmpegCommandLine.probe(["-select_streams", "v:0", "-show_entries", "packet=pts", "-of", "csv=p=0", url]) }
+        let times = text.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: CharacterSet(charactersIn: ","))) }.map { $0 / 90_000 }
+        guard let first = times.min(), let last = times.max() else { throw ServeTestFailure("no pictures in \(url): \(text)") }
+        return first...(last + 1.0 / 24)
+    }
+
     @Test(.enabled(if: canRead, "needs python3's m3u8 and threefive (scripts/setup --for-tests)"))
     func m3u8AndThreefiveReadEveryPlaylistAndMarker() async throws {
         let cache = try ServeStitchTests.temporaryCache()
@@ -111,10 +120,13 @@ import Testing
             #expect(come["out_of_network_indicator"] as? Bool == false, "\(come)")
             let event = try #require(leave["splice_event_id"] as? Int)
             #expect(come["splice_event_id"] as? Int == event)
-            // The return is the break's length after the leaving, on the 90 kHz clock.
+            // The content leaves and comes back at its own time at the cut (it keeps its timestamps around the ad):
+            // where the piece before the cut ends and the piece after it starts, as ffprobe reads their pictures.
             let outTime: Double = try #require(leave["pts_time"] as? Double), inTime: Double = try #require(come["pts_time"] as? Double)
-            let gap: Double = inTime - outTime
-            #expect(abs(gap - 3) < 0.0001, "out at \(outTime), in at \(inTime)")
+            let before = try #require(segments[(ads.first ?? 0) - 1]["uri"] as? String), after = try #require(segments[(ads.last ?? 0) + 1]["uri"] as? String)
+            let ended = try await Self.pictureTimes("http://127.0.0.1:\(harness.port)\(before)").upperBound
+            let started = try await Self.pictureTimes("http://127.0.0.1:\(harness.port)\(after)").lowerBound
+            #expect(abs(outTime - ended) < 0.0001 && abs(inTime - started) < 0.0001, "out at \(outTime) (\(ended)), in at \(inTime) (\(started))")
         }
     }
     /// A session of subtitled content: `m3u8` reads the subtitle rendition in the multivariant playlist, the
@@ -159,5 +171,48 @@ import Testing
         let discontinuities = segments.indices.filter { segments[$0]["discontinuity"] as? Bool == true }
         #expect(discontinuities == [ads.first ?? -1, (ads.last ?? -2) + 1], "\(segments)")
         #expect(read["endList"] as? Bool == true)
+    }
+    /// A session with a pre-roll and a mid-roll: each break's `SCTE35-OUT` and `SCTE35-IN` (threefive's decoding)
+    /// splice at the content's own time, where its next picture starts as ffprobe reads it (the pre-roll at the
+    /// content's first picture, the mid-roll at the cut, whatever the pre-roll's ad put before it in the stream).
+    @Test(.enabled(if: canRead, "needs python3's m3u8 and threefive (scripts/setup --for-tests)"))
+    func eachSpliceIsAtTheContentsOwnTimeAfterAPreRollToo() async throws {
+        let cache = try ServeStitchTests.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let harness = try ServeStitchTests.harness(cache: cache)
+        harness.adServer.route("/vmap", .xml(ServeStitchTests.vmap(adServer: harness.adServer.baseURL, preroll: true)))
+        let id = try await harness.session()
+        let files = try TemporaryDirectory()
+        var paths: [String] = []
+        for name in ["master.m3u8", "0.m3u8"] {
+            let response = try await harness.request("GET", "/v1/sessions/\(id)/\(name)")
+            try #require(response.status == 200, "\(name): \(response.status)")
+            paths.append(try files.write(name, response.text))
+        }
+        let output = try PythonScript.run(Self.script, arguments: paths)
+        let read = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "\(output)")
+        let playlist = try #require((read["media"] as? [[String: Any]])?.first)
+        let segments = try #require(playlist["segments"] as? [[String: Any]])
+        let ranges = try #require(playlist["dateranges"] as? [[String: Any]])
+        var spliced: [String: [Double]] = [:]
+        for range in ranges {
+            let id = try #require(range["id"] as? String)
+            for key in ["out", "in"] {
+                guard let cue = range[key] as? [String: Any], let command = cue["command"] as? [String: Any] else { continue }
+                spliced[id, default: []].append(try #require(command["pts_time"] as? Double))
+            }
+        }
+        #expect(spliced.keys.sorted() == ["break-0", "break-1"], "\(ranges)")
+        // Where the content comes back after each break: the segment marked with its SCTE35-IN.
+        for range in ranges where range["in"] != nil {
+            let id = try #require(range["id"] as? String), index = try #require(range["segment"] as? Int)
+            let uri = try #require(segments[index]["uri"] as? String)
+            let started = try await Self.pictureTimes("http://127.0.0.1:\(harness.port)\(uri)").lowerBound
+            let times = spliced[id] ?? []
+            #expect(times.count == 2 && times.allSatisfy { abs($0 - started) < 0.0001 }, "\(id): \(times), the content's picture at \(started)")
+        }
+        // The mid-roll is 5.5 s of content after the pre-roll's return: 3 s of ad before it leave its time as it is.
+        let pre = spliced["break-0"]?.first ?? 0, mid = spliced["break-1"]?.first ?? 0
+        #expect(abs(mid - pre - 5.5) < 0.0001, "the pre-roll at \(pre), the mid-roll at \(mid)")
     }
 }

@@ -9,12 +9,18 @@ public struct HLSAdBreak: Hashable, Sendable {
     public var endFrame: Int64
     /// What the plan expected the break to last (its ads' declared durations), when known.
     public var plannedDuration: Rational?
+    /// The splice's presentation time (90 kHz) in the stream's own timestamps, for a stream whose clock is not one
+    /// line through its breaks (a stitched stream, where the content keeps its own timestamps around each ad): the
+    /// content's time at the cut, where it leaves and where it comes back. Nil: the output clock's time of
+    /// `startFrame` (leaving) and `endFrame` (coming back), as a render's one clock runs.
+    public var splicePTS: Int64?
 
-    public init(index: Int, startFrame: Int64, endFrame: Int64, plannedDuration: Rational? = nil) {
+    public init(index: Int, startFrame: Int64, endFrame: Int64, plannedDuration: Rational? = nil, splicePTS: Int64? = nil) {
         self.index = index
         self.startFrame = startFrame
         self.endFrame = endFrame
         self.plannedDuration = plannedDuration
+        self.splicePTS = splicePTS
     }
 }
 
@@ -41,7 +47,7 @@ extension HLSMediaPlaylist {
     ///   `splice_insert` returning at the break's end. A break that ends the stream has no return to mark.
     ///
     /// Dates count from `origin` on the output clock (`EXT-X-PROGRAM-DATE-TIME` of the first segment); PTS values
-    /// add `ptsOffset` (90 kHz), the container's first presentation time.
+    /// add `ptsOffset` (90 kHz), the container's first presentation time, or are the break's own `splicePTS`.
     ///
     /// - Precondition: every break starts and ends on a segment boundary (or the stream's end).
     public static func withAdMarkers(_ spans: [HLSSegmentSpan], breaks: [HLSAdBreak], frameRate: FrameRate, map: String?,
@@ -49,6 +55,8 @@ extension HLSMediaPlaylist {
         func seconds(_ frames: Int64) -> Rational { Rational(frames) / frameRate.perSecond }
         func ticks(_ frames: Int64) -> UInt64 { UInt64((seconds(frames) * Rational(SpliceInfoSection.clockRate)).rounded) }
         func pts(_ frame: Int64) -> UInt64 { ticks(frame) + UInt64(ptsOffset) }
+        // A presentation time as MPEG-TS carries it: 33 bits.
+        func wrapped(_ pts: Int64) -> UInt64 { UInt64(pts & ((1 << 33) - 1)) }
         func date(_ frame: Int64) -> String { HLSAttributes.date(origin.addingTimeInterval(seconds(frame).doubleValue)) }
         var segments = spans.map { Segment(uri: $0.uri, duration: seconds($0.frameCount)) }
         for b in breaks {
@@ -58,7 +66,7 @@ extension HLSMediaPlaylist {
             let length = b.endFrame - b.startFrame
             let id = "ID=\(HLSAttributes.quoted("break-\(b.index)")),START-DATE=\(HLSAttributes.quoted(date(b.startFrame)))"
             let cueOut = SpliceInfoSection(command: .spliceInsert(.init(
-                eventID: UInt32(b.index + 1), outOfNetwork: true, pts: pts(b.startFrame),
+                eventID: UInt32(b.index + 1), outOfNetwork: true, pts: b.splicePTS.map(wrapped) ?? pts(b.startFrame),
                 breakDuration: .init(autoReturn: true, duration: ticks(length)))))
             var out = "#EXT-X-DATERANGE:\(id),DURATION=\(HLSAttributes.decimal(seconds(length)))"
             if let planned = b.plannedDuration { out += ",PLANNED-DURATION=\(HLSAttributes.decimal(planned))" }
@@ -68,7 +76,8 @@ extension HLSMediaPlaylist {
                              "break \(b.index) ends at frame \(b.endFrame), inside a segment")
                 continue
             }
-            let cueIn = SpliceInfoSection(command: .spliceInsert(.init(eventID: UInt32(b.index + 1), outOfNetwork: false, pts: pts(b.endFrame))))
+            let cueIn = SpliceInfoSection(command: .spliceInsert(.init(eventID: UInt32(b.index + 1), outOfNetwork: false,
+                                                                       pts: b.splicePTS.map(wrapped) ?? pts(b.endFrame))))
             segments[after].tags += ["#EXT-X-CUE-IN", "#EXT-X-DATERANGE:\(id),SCTE35-IN=\(cueIn.hexadecimal)"]
         }
         return HLSMediaPlaylist(map: map, segments: segments, programDateTime: origin)

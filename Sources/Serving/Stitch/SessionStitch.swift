@@ -46,8 +46,10 @@ public struct RenditionSplice: Sendable {
     /// Each ad's last segment with its sound ending on the other side of its pictures' end (`AdConditioner`'s
     /// `alternateLast`); nil when it has none.
     public var alternateEnds: [Piece?] = []
-    /// A mid-roll's cut, in presentation time on the clock of the segments it cuts (which an origin's
-    /// `EXT-X-DISCONTINUITY` restarts): where the subtitle windows are cut too; nil for a pre- or post-roll.
+    /// Where the break is in the content's presentation time, on the clock of the segments around it (which an
+    /// origin's `EXT-X-DISCONTINUITY` restarts): a mid-roll's cut (where the subtitle windows are cut too), a
+    /// pre-roll's first picture, a post-roll's end. The content leaves and comes back at this time (its splice
+    /// PTS); nil when it is not known.
     public var cut: Rational? = nil
 
     public struct Piece: Sendable, Hashable {
@@ -337,7 +339,13 @@ public struct BreakStitcher: Sendable {
                 case .failure(let error): return .failure(error)
                 }
                 splice.cut = at
+            } else if adBreak.position == .postroll {
+                let segments = rendition.playlist.playlist.segments
+                if case .success(let clock) = clock(of: rendition, before: segments.count - 1, start: m.start) {
+                    splice.cut = clock.time + rendition.playlist.playlist.duration - clock.contentStart
+                }
             } else if adBreak.position == .preroll, !windows[r].isEmpty {
+                splice.cut = m.start
                 // The first segment from its first picture: nothing re-encoded, the sound before it left out.
                 switch await cut(rendition, window: windows[r], at: m.start, encoding: encoding) {
                 case .success(let (_, after?)): splice.after = after
