@@ -106,7 +106,7 @@ if Context.environment["PIPCTL_FUZZ"] == "1" {
     let adSide = ["AdPlayback", "AdScreen", "AdDecisioning"]
     let library = ["vast": ["AdDecisioning"], "vmap": ["AdDecisioning"], "resolver": ["AdDecisioning"],
                    "urlmap": ["AdDecisioning"], "timeline": ["Verification", "Rendering"] + adSide, "report": ["Verification", "Rendering"] + adSide, "script": adSide, "native": adSide,
-                   "manifest": ["Batch"], "serveshared": ["Serving"]]
+                   "manifest": ["Batch"], "serveshared": ["Serving"], "webvtt": ["Serving"]]
     for (name, libraries) in library.sorted(by: { $0.key < $1.key }) {
         package.targets.append(.executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzSupport", "MediaCore"] + libraries.map { .target(name: $0) },
                                                  path: "Fuzz/\(name)"))
