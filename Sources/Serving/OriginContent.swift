@@ -10,6 +10,10 @@ public struct OriginContent: Sendable {
     public var renditions: [Rendition]
     /// The subtitle renditions (`EXT-X-MEDIA:TYPE=SUBTITLES`, WebVTT segments), in the multivariant playlist's order.
     public var subtitles: [Subtitles] = []
+    /// The languages of an audio group of several renditions (`EXT-X-MEDIA:TYPE=AUDIO`, each with its playlist), in
+    /// the multivariant playlist's order; empty when the variants carry one sound. The default one is muxed into the
+    /// variants; each other is stitched as a rendition of its own (`Rendition.Role.soundOf`), served as sound only.
+    public var audioTracks: [AudioTrack] = []
 
     public struct Rendition: Sendable {
         /// `BANDWIDTH` (bits per second): the multivariant playlist's, or the largest segment's rate for a media
@@ -37,6 +41,33 @@ public struct OriginContent: Sendable {
         public var separateAudio: SeparateAudio? = nil
         /// Its `SUBTITLES` group (`Subtitles.group`), or nil.
         public var subtitleGroup: String? = nil
+        /// What the rendition is for: a variant, or the carrier of another language's sound.
+        public var role: Role = .variant
+
+        public enum Role: Sendable, Equatable {
+            /// A variant of the multivariant playlist, with its pictures and its sound (the default language's).
+            case variant
+            /// The pictures of the lowest variant with audio track `track`'s sound: cut and stitched like a variant,
+            /// so that its sound has every break at the same frames, and served as sound only (`/v1/audio/…`).
+            case soundOf(track: Int)
+        }
+    }
+
+    /// An audio rendition of a group of several (a language): its `EXT-X-MEDIA` line's attributes, and where its
+    /// sound is stitched: in the variants (the default), or in rendition `rendition` (`Role.soundOf`).
+    public struct AudioTrack: Sendable {
+        public var group: String
+        public var name: String
+        /// `LANGUAGE`, `ASSOC-LANGUAGE`, `CHARACTERISTICS` and `CHANNELS` (quoted strings) and `AUTOSELECT` (`YES` or
+        /// `NO`), as the origin gives them; `DEFAULT` is the server's (the track muxed into the variants).
+        public var attributes: [String: String]
+        /// Nil: the variants' own sound.
+        public var rendition: Int?
+    }
+
+    /// The renditions a multivariant playlist lists as variants.
+    public var variants: [(index: Int, rendition: Rendition)] {
+        renditions.enumerated().filter { $0.element.role == .variant }.map { ($0.offset, $0.element) }
     }
 
     /// A subtitle rendition: its `EXT-X-MEDIA` line's attributes, and its WebVTT segments under the origin.
@@ -129,6 +160,7 @@ public struct OriginReader: Sendable {
         let variants = pictured.isEmpty ? all : pictured
         var renditions: [OriginContent.Rendition] = []
         var audioPlaylists: [String: OriginContent.SeparateAudio] = [:]
+        let languages = try audioLanguages(of: variants, among: alternatives, shown: shown)
         for variant in variants {
             guard let media = origin.file(uri: variant.uri, relativeTo: file) else {
                 throw .unusable("\(shown.excerpt): variant \"\(variant.uri.excerpt)\" is not a file inside the origin")
@@ -151,7 +183,58 @@ public struct OriginReader: Sendable {
         for alternative in alternatives where alternative.type == "SUBTITLES" {
             subtitles.append(try subtitleRendition(alternative, playlist: file, shown: shown))
         }
-        return OriginContent(path: path, renditions: renditions, subtitles: subtitles)
+        // Each language but the default: the lowest variant's pictures with its sound, a rendition of its own.
+        var tracks: [OriginContent.AudioTrack] = [], carriers: [OriginContent.Rendition] = []
+        if !languages.isEmpty, let lowest = renditions.indices.min(by: { renditions[$0].bandwidth < renditions[$1].bandwidth }) {
+            let main = languages.firstIndex { $0.attributes["DEFAULT"] == "YES" } ?? 0
+            for (n, language) in languages.enumerated() {
+                var attributes: [String: String] = [:]
+                for name in ["LANGUAGE", "ASSOC-LANGUAGE", "CHARACTERISTICS", "CHANNELS"] { attributes[name] = language.attributes[name] }
+                if let value = language.attributes["AUTOSELECT"] {
+                    guard value == "YES" || value == "NO" else {
+                        throw .unusable("\(shown.excerpt): line \(language.line): AUTOSELECT=\(value.excerpt) is not YES or NO")
+                    }
+                    attributes["AUTOSELECT"] = value
+                }
+                var track = OriginContent.AudioTrack(group: language.group, name: language.attributes["NAME"] ?? language.group,
+                                                     attributes: attributes, rendition: nil)
+                if n != main {
+                    guard let uri = language.uri, let audio = origin.file(uri: uri, relativeTo: file) else {
+                        throw .unusable("\(shown.excerpt): line \(language.line): audio rendition \"\((language.uri ?? "").excerpt)\" is not a file inside the origin")
+                    }
+                    let audioShown = origin.relative(audio)?.joined(separator: "/") ?? audio
+                    let read = try rendition(audio, shown: audioShown, text: try playlistText(audio, shown: audioShown), variant: nil)
+                    var carrier = renditions[lowest]
+                    carrier.separateAudio = OriginContent.SeparateAudio(playlist: read.playlist, segmentFiles: read.segmentFiles,
+                                                                        mapFile: read.mapFile, file: audio)
+                    carrier.role = .soundOf(track: n)
+                    carrier.subtitleGroup = nil
+                    track.rendition = renditions.count + carriers.count
+                    carriers.append(carrier)
+                }
+                tracks.append(track)
+            }
+            renditions += carriers
+        }
+        return OriginContent(path: path, renditions: renditions, subtitles: subtitles, audioTracks: tracks)
+    }
+
+    /// The renditions of the one audio group every variant plays, when it has several (languages), each with its
+    /// own playlist; empty when the variants carry one sound (their own, or a group's one rendition). Refused: variants
+    /// naming different groups of several renditions, and a group of several with one in the variants' segments.
+    private func audioLanguages(of variants: [Variant], among alternatives: [Alternative], shown: String) throws(OriginContentError) -> [Alternative] {
+        let groups = Set(variants.compactMap { $0.attributes["AUDIO"] })
+        let several = groups.filter { group in alternatives.filter { $0.type == "AUDIO" && $0.group == group }.count > 1 }
+        guard let group = several.first else { return [] }
+        let members = alternatives.filter { $0.type == "AUDIO" && $0.group == group }
+        guard groups.count == 1 else {
+            throw .unusable("\(shown.excerpt): line \(members[0].line): the variants name \(groups.count) audio groups, of which \"\(group.excerpt)\" has several renditions; one group is served")
+        }
+        if let inVariants = members.first(where: { $0.uri == nil }) {
+            throw .unusable("\(shown.excerpt): line \(inVariants.line): audio group \"\(group.excerpt)\" has \(members.count) renditions, one of them in the variants' segments (no URI); "
+                            + "a group of several is served when each has its own playlist")
+        }
+        return members
     }
 
     /// The `SUBTITLES` group `variant` names, checked to be declared.
@@ -250,9 +333,8 @@ public struct OriginReader: Sendable {
         return (result, alternatives)
     }
 
-    /// The audio playlist `variant` plays (the file of its `AUDIO` group's one rendition with a `URI`), or nil
-    /// when its own segments carry its sound. A group of several renditions, one of them with its own playlist
-    /// (languages, say), is refused: the server muxes one sound into each variant's segments.
+    /// The audio playlist `variant` plays (the file of its `AUDIO` group's one rendition with a `URI`, or of a group
+    /// of several the default one's), or nil when its own segments carry its sound.
     private func audioRendition(of variant: Variant, among alternatives: [Alternative], playlist: String,
                                 shown: String) throws(OriginContentError) -> String? {
         guard let group = variant.attributes["AUDIO"] else { return nil }
@@ -260,11 +342,10 @@ public struct OriginReader: Sendable {
         guard !members.isEmpty else {
             throw .unusable("\(shown.excerpt): line \(variant.line): AUDIO=\"\(group.excerpt)\" names no EXT-X-MEDIA:TYPE=AUDIO group")
         }
-        guard let withPlaylist = members.first(where: { $0.uri != nil }), let uri = withPlaylist.uri else { return nil }
-        guard members.count == 1 else {
-            throw .unusable("\(shown.excerpt): line \(withPlaylist.line): audio group \"\(group.excerpt)\" has \(members.count) renditions; "
-                            + "the server muxes one sound into each variant, so a group with its own playlist must have one")
-        }
+        // Of several (languages, each with its playlist: `audioLanguages`), the default one is the variants' sound.
+        let chosen = members.count > 1 ? (members.first { $0.attributes["DEFAULT"] == "YES" } ?? members[0]) : members[0]
+        guard let uri = chosen.uri ?? members.first(where: { $0.uri != nil })?.uri else { return nil }
+        let withPlaylist = chosen
         guard let file = origin.file(uri: uri, relativeTo: playlist) else {
             throw .unusable("\(shown.excerpt): line \(withPlaylist.line): audio rendition \"\(uri.excerpt)\" is not a file inside the origin")
         }

@@ -136,6 +136,8 @@ public final class ServeResponder: HTTPResponder {
             return await only("GET") { originFile(Array(path.dropFirst(2))) }.named("origin_segment")
         case ("v1", "cache") where path.count == 5:
             return await only("GET") { cachedFile(kind: path[2], key: path[3], name: path[4]) }.named("cache_segment")
+        case ("v1", "audio") where path.count == 5:
+            return await only("GET") { await soundOnlyFile(kind: path[2], key: path[3], name: path[4]) }.named("audio_segment")
         case ("metrics", nil):
             return await only("GET") {
                 HTTPServerResponse(status: 200, headers: [("Content-Type", "text/plain; version=0.0.4; charset=utf-8"), ("Cache-Control", "no-store")],
@@ -331,7 +333,10 @@ public final class ServeResponder: HTTPResponder {
             if case .midroll(let time) = adBreak.position { context.contentPlayhead = time }
             SessionBeacons.send(urls, headers: headers, context: context) { [metrics] sent in metrics.beacon(sent: sent) }
         }
-        var answer = HTTPServerResponse(status: 302, headers: [("Location", pieces[n].url), ("Cache-Control", "no-store")])
+        // A language's playlist (its rendition carries that sound) is led to the segment as sound only.
+        let isSound = session.content.renditions.indices.contains(numbers[0]) && session.content.renditions[numbers[0]].role != .variant
+        let location = isSound ? SessionPlaylists.soundOnlyURL(pieces[n].url) : pieces[n].url
+        var answer = HTTPServerResponse(status: 302, headers: [("Location", location), ("Cache-Control", "no-store")])
         if !events.isEmpty { answer.logFields.append(("beacons", events.joined(separator: ","))) }
         return answer.logged(session)
     }
@@ -431,6 +436,19 @@ public final class ServeResponder: HTTPResponder {
         return HTTPServerResponse(status: 200, headers: [("Content-Type", "video/mp2t"), ("Cache-Control", "public, max-age=86400")], body: .file(path: file))
     }
 
+    /// `/v1/audio/KIND/KEY/NAME`: `/v1/cache/KIND/KEY/NAME` as sound only, for a language's playlist
+    /// (`MP4Packager.soundOnly`; content-addressed and cacheable like the segment it is made of).
+    private func soundOnlyFile(kind: String, key: String, name: String) async -> HTTPServerResponse {
+        let missing = HTTPServerResponse.error(404, "no cached segment \(kind.excerpt)/\(key.excerpt)/\(name.excerpt)")
+        guard let packager = catalog.packager, let made = await packager.soundOnly(kind: kind, key: key, name: name) else { return missing }
+        switch made {
+        case .success(let file):
+            return HTTPServerResponse(status: 200, headers: [("Content-Type", "video/mp2t"), ("Cache-Control", "public, max-age=86400")], body: .file(path: file))
+        case .failure(let error):
+            return .error(500, "\(kind.excerpt)/\(name.excerpt) cannot be served as sound only: \(error)")
+        }
+    }
+
     private func playlist(_ text: String) -> HTTPServerResponse {
         HTTPServerResponse(status: 200, headers: [("Content-Type", "application/vnd.apple.mpegurl"), ("Cache-Control", "no-store")],
                            body: .bytes(Array(text.utf8)))
@@ -458,7 +476,7 @@ extension HTTPServerResponse {
 final class ContentCatalog: Sendable {
     static let maximumEntries = 256
     private let reader: OriginReader
-    private let packager: MP4Packager?
+    let packager: MP4Packager?
     private struct Entry {
         var stamp: FileStamp
         var content: OriginContent

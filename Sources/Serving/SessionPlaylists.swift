@@ -7,7 +7,7 @@ import MediaCore
 /// CDN caches them once).
 enum SessionPlaylists {
     static func multivariant(_ session: ServeSession) -> String {
-        multivariant(session.content, subtitles: { subtitlesURL(session, $0) }) { "/v1/sessions/\(session.id)/\($0).m3u8" }
+        multivariant(session.content, subtitles: { subtitlesURL(session, $0) }, audioTracks: true) { "/v1/sessions/\(session.id)/\($0).m3u8" }
     }
 
     /// A session's subtitle rendition `index`'s media playlist.
@@ -15,12 +15,26 @@ enum SessionPlaylists {
         "/v1/sessions/\(session.id)/subtitles/\(index).m3u8"
     }
 
-    /// A multivariant playlist of `content`'s renditions, rendition `n`'s media playlist at `uri(n)`, and its
-    /// subtitle renditions with subtitle rendition `n`'s at `subtitles(n)` (none without `subtitles`). Without
-    /// `codecs`, `CODECS` is left out (an ad conditioned for a rendition has x264's profile, not the content's).
+    /// A multivariant playlist of `content`'s variants, rendition `n`'s media playlist at `uri(n)`, and its
+    /// subtitle renditions with subtitle rendition `n`'s at `subtitles(n)` (none without `subtitles`). With
+    /// `audioTracks`, its languages (`OriginContent.audioTracks`): the default one in the variants, each other at its
+    /// rendition's `uri` (served as sound only); without, the variants' sound alone. Without `codecs`, `CODECS` is
+    /// left out (an ad conditioned for a rendition has x264's profile, not the content's).
     static func multivariant(_ content: OriginContent, codecs: Bool = true, subtitles: ((Int) -> String)? = nil,
-                             uri: (Int) -> String) -> String {
+                             audioTracks: Bool = false, uri: (Int) -> String) -> String {
         var lines = ["#EXTM3U", "#EXT-X-VERSION:6", "#EXT-X-INDEPENDENT-SEGMENTS"]
+        let audioGroup = audioTracks ? content.audioTracks.first?.group : nil
+        if audioGroup != nil {
+            for track in content.audioTracks {
+                var attributes = ["TYPE=AUDIO", "GROUP-ID=" + HLSAttributes.quoted(track.group), "NAME=" + HLSAttributes.quoted(track.name)]
+                for name in ["LANGUAGE", "ASSOC-LANGUAGE"] { if let value = track.attributes[name] { attributes.append(name + "=" + HLSAttributes.quoted(value)) } }
+                attributes.append("DEFAULT=" + (track.rendition == nil ? "YES" : "NO"))
+                attributes.append("AUTOSELECT=" + (track.attributes["AUTOSELECT"] ?? "YES"))
+                for name in ["CHARACTERISTICS", "CHANNELS"] { if let value = track.attributes[name] { attributes.append(name + "=" + HLSAttributes.quoted(value)) } }
+                if let rendition = track.rendition { attributes.append("URI=" + HLSAttributes.quoted(uri(rendition))) }
+                lines.append("#EXT-X-MEDIA:" + attributes.joined(separator: ","))
+            }
+        }
         var groups: Set<String> = []
         if let subtitles {
             for (index, track) in content.subtitles.enumerated() {
@@ -33,13 +47,14 @@ enum SessionPlaylists {
                 groups.insert(track.group)
             }
         }
-        for (index, rendition) in content.renditions.enumerated() {
+        for (index, rendition) in content.variants {
             var attributes = ["BANDWIDTH=\(rendition.bandwidth)"]
             if let average = rendition.averageBandwidth { attributes.append("AVERAGE-BANDWIDTH=\(average)") }
             if codecs, let codecs = rendition.codecs { attributes.append("CODECS=\"\(codecs)\"") }
             if let resolution = rendition.resolution { attributes.append("RESOLUTION=\(resolution.width)x\(resolution.height)") }
             if let rate = rendition.frameRate { attributes.append("FRAME-RATE=\(rate)") }
             if let group = rendition.subtitleGroup, groups.contains(group) { attributes.append("SUBTITLES=" + HLSAttributes.quoted(group)) }
+            if let group = audioGroup { attributes.append("AUDIO=" + HLSAttributes.quoted(group)) }
             lines.append("#EXT-X-STREAM-INF:" + attributes.joined(separator: ","))
             lines.append(uri(index))
         }
@@ -48,8 +63,9 @@ enum SessionPlaylists {
 
     /// Rendition `rendition`'s own segments, without breaks: the origin's, or those the server packaged.
     static func content(_ rendition: OriginContent.Rendition) -> HLSMediaPlaylist {
+        let soundOnly = rendition.role != .variant
         let segments = zip(rendition.playlist.playlist.segments, rendition.segmentURLs).map { segment, url in
-            HLSMediaPlaylist.Segment(uri: url, duration: segment.duration, discontinuity: segment.discontinuity)
+            HLSMediaPlaylist.Segment(uri: soundOnly ? soundOnlyURL(url) : url, duration: segment.duration, discontinuity: segment.discontinuity)
         }
         return HLSMediaPlaylist(map: rendition.mapURL, segments: segments)
     }
@@ -66,7 +82,16 @@ enum SessionPlaylists {
         var playlist = HLSMediaPlaylist.withAdMarkers(spans, breaks: breaks, frameRate: frameRate, map: nil, origin: stitchEpoch,
                                                       ptsOffset: stitch.ptsOffsets.indices.contains(index) ? stitch.ptsOffsets[index] : 0)
         for i in discontinuities { playlist.segments[i].discontinuity = true }
+        if case .soundOf = rendition.role {
+            for i in playlist.segments.indices { playlist.segments[i].uri = soundOnlyURL(playlist.segments[i].uri) }
+        }
         return playlist.text
+    }
+
+    /// Where a sound carrier's segment (`Role.soundOf`) is served as sound only: `/v1/cache/KIND/KEY/NAME` as
+    /// `/v1/audio/KIND/KEY/NAME`; an ad segment's session URL stays (it sends the beacons, then redirects there).
+    static func soundOnlyURL(_ url: String) -> String {
+        url.hasPrefix("/v1/cache/") ? "/v1/audio/" + url.dropFirst("/v1/cache/".count) : url
     }
 
     /// Subtitle rendition `index`'s media playlist: its WebVTT segments, on the stream's timeline. Each stitched

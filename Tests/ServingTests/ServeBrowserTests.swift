@@ -255,6 +255,33 @@ import Testing
         }
     }
 
+    /// Content with two languages: VHS plays the session to its end with the other language chosen (its own playlist
+    /// of sound only, the break cut in), the ad in its place, fetching that language's segments and not the pictures'
+    /// twice.
+    @Test(.enabled(if: canPlay, "needs Debian's chromium and js.videojs's video.min.js (scripts/setup --for-tests)"))
+    func videoJSPlaysTheOtherLanguageWithTheAdInPlace() async throws {
+        let cache = try ServeStitchTests.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let harness = try ServeStitchTests.harness(cache: cache, origin: try ServeAudioTracksTests.languagesOrigin())
+        let choose = """
+            const tracks = player.audioTracks();
+            for (let i = 0; i < tracks.length; i++) tracks[i].enabled = tracks[i].language === "es";
+            window.extra = {languages: Array.from({length: tracks.length}, (_, i) => tracks[i].language)};
+            """
+        let onTime = """
+            const tracks = player.audioTracks();
+            for (let i = 0; i < tracks.length; i++) if (tracks[i].enabled) window.extra.playing = tracks[i].language;
+            """
+        let played = try await Self.play(harness, page: Self.page(server: harness.port, content: "master.m3u8", rate: 2,
+                                                                  onMetadata: choose, onTime: onTime))
+        try Self.expectPlayed(played, duration: 11, ads: [(5.5, 8.5)])
+        let extra = try #require(played["extra"] as? [String: Any], "\(played)")
+        #expect((extra["languages"] as? [String])?.sorted() == ["en", "es"] && extra["playing"] as? String == "es", "\(extra)")
+        // The player fetched the Spanish playlist's segments as sound only, and its ad through the session's URL.
+        let answered = harness.answeredPaths()
+        #expect(answered.contains { $0.hasPrefix("/v1/audio/packaged/") } && answered.contains { $0.hasPrefix("/v1/audio/ads/") }, "\(answered)")
+    }
+
     /// A session that starts with a pre-roll: the red ad, then the content (its first segment served as a copy
     /// without the sound before its first picture), the red ad again at the content's 5.5 s, and the content to its
     /// end: 14 s. VHS plays it from the ad's first frame to the end, and each beacon of each ad goes out once. This

@@ -191,7 +191,7 @@ import Testing
         }
     }
 
-    @Test func anAudioRenditionIsReadOnlyWhenItIsTheOneSoundOfItsGroupAndInsideTheOrigin() async throws {
+    @Test func anAudioGroupIsReadWhenEachOfItsRenditionsHasAPlaylistInsideTheOrigin() async throws {
         let origin = try TemporaryDirectory()
         let media = "#EXTM3U\n#EXT-X-TARGETDURATION:4\n#EXTINF:4.0,\nseg0.ts\n#EXT-X-ENDLIST\n"
         for name in ["v/index.m3u8", "en/index.m3u8", "es/index.m3u8"] { _ = try origin.write(name, media) }
@@ -219,8 +219,21 @@ import Testing
         #expect(pictured.renditions[0].separateAudio?.file == origin.path + "/en/index.m3u8")
         // A group whose sound is in the variant's own segments reads as before.
         #expect(try reader.read(["inband.m3u8"]).renditions[0].separateAudio == nil)
-        #expect(throws: OriginContentError.unusable("two.m3u8: line 2: audio group \"a\" has 2 renditions; the server muxes one sound into each variant, so a group with its own playlist must have one")) {
-            _ = try reader.read(["two.m3u8"])
+        // Two languages: the default (the first here) muxed into the variant, the other stitched on a rendition of
+        // its own, the variant's pictures with its sound, served as sound only.
+        let two = try reader.read(["two.m3u8"])
+        #expect(two.renditions.count == 2 && two.variants.count == 1 && two.renditions[1].role == .soundOf(track: 1))
+        #expect(two.renditions[0].separateAudio?.file == origin.path + "/en/index.m3u8" && two.renditions[1].separateAudio?.file == origin.path + "/es/index.m3u8")
+        #expect(two.audioTracks.map(\.name) == ["en", "es"] && two.audioTracks.map(\.rendition) == [nil, 1])
+        _ = try origin.write("inbandtwo.m3u8", "#EXTM3U\n#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"a\",NAME=\"main\"\n" + audio("es/index.m3u8", "es") + variant)
+        #expect(throws: OriginContentError.unusable("inbandtwo.m3u8: line 2: audio group \"a\" has 2 renditions, one of them in the variants' segments (no URI); a group of several is served when each has its own playlist")) {
+            _ = try reader.read(["inbandtwo.m3u8"])
+        }
+        _ = try origin.write("twogroups.m3u8", "#EXTM3U\n" + audio("en/index.m3u8") + audio("es/index.m3u8", "es")
+                             + "#EXT-X-MEDIA:TYPE=AUDIO,GROUP-ID=\"b\",NAME=\"x\",URI=\"en/index.m3u8\"\n" + variant
+                             + "#EXT-X-STREAM-INF:BANDWIDTH=400000,AUDIO=\"b\"\nv/index.m3u8\n")
+        #expect(throws: OriginContentError.unusable("twogroups.m3u8: line 2: the variants name 2 audio groups, of which \"a\" has several renditions; one group is served")) {
+            _ = try reader.read(["twogroups.m3u8"])
         }
         #expect(throws: OriginContentError.unusable("outside.m3u8: line 2: audio rendition \"../../etc/passwd\" is not a file inside the origin")) {
             _ = try reader.read(["outside.m3u8"])

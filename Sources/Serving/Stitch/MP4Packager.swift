@@ -33,6 +33,30 @@ struct MP4Packager: Sendable {
         var files: [StitchCache.CachedFile] { segments.map(\.file) + (playlists ?? []) }
     }
 
+    /// What the cache keeps of a segment as sound only: its one file.
+    struct SoundOnlyEntry: StitchCacheEntry {
+        var file: StitchCache.CachedFile
+        var files: [StitchCache.CachedFile] { [file] }
+    }
+
+    /// Cached segment `KIND/KEY/NAME` (`StitchCache.segmentFile`) as sound only (`HLSSegmenter.soundOnly`): made once
+    /// into the cache (`audio/`), the same for every viewer. A language's segments are those of the rendition that
+    /// stitched its breaks with the lowest variant's pictures (`Role.soundOf`); nil when there is no such segment.
+    func soundOnly(kind: String, key: String, name: String) async -> Result<String, StitchBuildError>? {
+        guard let file = cache.segmentFile(kind: kind, key: key, name: name) else { return nil }
+        let soundKey = SHA256.hex("sound-only-v1|\(kind)/\(key)/\(name)")
+        let built = await cache.entry("audio", key: soundKey, as: SoundOnlyEntry.self) { directory throws(StitchBuildError) in
+            do throws(MediaError) {
+                try HLSSegmenter.soundOnly(file, to: directory + "/" + name)
+            } catch {
+                throw StitchBuildError("\(kind)/\(key.prefix(12))…/\(name): \(error)")
+            }
+            guard let bytes = StitchCache.regularFileSize(directory + "/" + name) else { throw StitchBuildError("\(name): not written") }
+            return SoundOnlyEntry(file: .init(name: name, bytes: bytes))
+        }
+        return built.map { cache.path("audio", soundKey) + "/" + $0.file.name }
+    }
+
     /// Whether `name` is an MP4 the packager takes.
     static func takes(_ name: String) -> Bool {
         let lower = name.lowercased()
@@ -206,7 +230,7 @@ struct MP4Packager: Sendable {
             frameRate: original?.frameRate ?? String(format: "%.3f", rate.doubleValue), playlist: playlist,
             segmentFiles: entry.segments.map { directory + "/" + $0.file.name }, mapFile: nil,
             segmentURLs: entry.segments.map { "/v1/cache/packaged/\(key)/\($0.file.name)" }, mapURL: nil, source: source,
-            subtitleGroup: original?.subtitleGroup))
+            subtitleGroup: original?.subtitleGroup, role: original?.role ?? .variant))
     }
 }
 

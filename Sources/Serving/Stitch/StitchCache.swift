@@ -66,7 +66,7 @@ public final class StitchCache: Sendable {
         self.directory = directory
         self.limits = limits
         do {
-            for sub in ["", "/cuts", "/ads", "/packaged", "/loudness", "/timelines", "/media", "/locks"] {
+            for sub in ["", "/cuts", "/ads", "/packaged", "/audio", "/loudness", "/timelines", "/media", "/locks"] {
                 try FileManager.default.createDirectory(atPath: directory + sub, withIntermediateDirectories: true)
             }
         } catch {
@@ -256,7 +256,7 @@ public final class StitchCache: Sendable {
         let fm = FileManager.default
         let known = uses.withLock { $0.last }
         var all: [Found] = []
-        for kind in ["cuts", "ads", "packaged"] {
+        for kind in ["cuts", "ads", "packaged", "audio"] {
             for key in (try? fm.contentsOfDirectory(atPath: "\(directory)/\(kind)")) ?? [] where !key.hasPrefix(".") {
                 let entry = path(kind, key)
                 let files = (try? fm.contentsOfDirectory(atPath: entry)) ?? []

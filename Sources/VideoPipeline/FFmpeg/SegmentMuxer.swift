@@ -28,19 +28,23 @@ final class SegmentMuxer {
     /// the input's order, whatever order the input has them in (an MP4's sound track may come first, as FFmpeg's
     /// HLS reader puts an audio rendition's before its variant's). So every segment made of it has the stream
     /// order (and MPEG-TS PIDs) of the pieces cut and the ads conditioned for the same rendition.
-    private let outputIndex: [Int]
+    private let outputIndex: [Int?]
     /// fMP4: where the init segment (`ftyp` + `moov`) ends, known once the first piece is flushed.
     private(set) var initEnd: Int64?
 
-    /// Opens `path` and writes the header, with one output stream per stream of `input`: its video first. In
-    /// MPEG-TS, `pids` gives the video's PID and the first sound stream's.
-    init(copying input: InputFile, to path: String, container: Container, pids: TransportStreamPIDs? = nil) throws(MediaError) {
+    /// Opens `path` and writes the header, with one output stream per stream of `input` (only its sound with
+    /// `soundOnly`; `write` then passes over the others' packets): its video first. In MPEG-TS, `pids` gives the
+    /// video's PID and the first sound stream's.
+    init(copying input: InputFile, to path: String, container: Container, pids: TransportStreamPIDs? = nil,
+         soundOnly: Bool = false) throws(MediaError) {
         self.container = container
         self.path = path
         output = try OutputContext(container: container == .mpegTS ? "mpegts" : "mp4", filename: path)
         let isVideo = { (i: Int) in input.stream(i).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_VIDEO }
-        let order = (0..<input.streamCount).filter(isVideo) + (0..<input.streamCount).filter { !isVideo($0) }
-        var outputs = Array(repeating: 0, count: input.streamCount)
+        let isSound = { (i: Int) in input.stream(i).pointee.codecpar.pointee.codec_type == AVMEDIA_TYPE_AUDIO }
+        let order = soundOnly ? (0..<input.streamCount).filter(isSound)
+            : (0..<input.streamCount).filter(isVideo) + (0..<input.streamCount).filter { !isVideo($0) }
+        var outputs = [Int?](repeating: nil, count: input.streamCount)
         for (o, i) in order.enumerated() { outputs[i] = o }
         outputIndex = outputs
         timeBases = (0..<input.streamCount).map { input.stream($0).pointee.time_base }
@@ -82,12 +86,13 @@ final class SegmentMuxer {
         try check(av_opt_set(output.pointer.pointee.priv_data, "mpegts_flags", "+resend_headers", 0), "av_opt_set", path: path)
     }
 
-    /// Writes a packet of input stream `packet.streamIndex`.
+    /// Writes a packet of input stream `packet.streamIndex` (nothing for a stream it does not carry).
     func write(_ packet: Packet) throws(MediaError) {
         let index = Int(packet.pointer.pointee.stream_index)
-        let stream = output.pointer.pointee.streams[outputIndex[index]]!
+        guard let target = outputIndex[index] else { return }
+        let stream = output.pointer.pointee.streams[target]!
         av_packet_rescale_ts(packet.pointer, timeBases[index], stream.pointee.time_base)
-        packet.pointer.pointee.stream_index = Int32(outputIndex[index])
+        packet.pointer.pointee.stream_index = Int32(target)
         packet.pointer.pointee.pos = -1
         try check(av_interleaved_write_frame(output.pointer, packet.pointer), "av_interleaved_write_frame", path: path)
     }

@@ -228,6 +228,17 @@ public enum HLSSegmenter {
         try muxer.finish()
     }
 
+    /// Copies `input`'s sound (its audio streams, not its pictures) into MPEG-TS file `path`, timestamps and the
+    /// sound's PID as they are: a sound-only segment of a segment that carries pictures and sound, for an audio
+    /// rendition whose breaks were cut with pictures.
+    public static func soundOnly(_ input: String, to path: String) throws(MediaError) {
+        let file = try InputFile(path: input)
+        guard file.bestStream(.audio) != nil else { throw .missingStream(path: input, kind: .audio) }
+        let muxer = try SegmentMuxer(copying: file, to: path, container: .mpegTS, pids: try? TransportStreamPIDs.of(input), soundOnly: true)
+        try file.forEachPacket { packet throws(MediaError) in try muxer.write(try packet.clone()) }
+        try muxer.finish()
+    }
+
     /// The earliest video presentation time of a media file or an HLS media playlist, 90 kHz, read from its
     /// packets (no decoding).
     public static func firstVideoPTS(_ path: String) throws(MediaError) -> Int64 {
