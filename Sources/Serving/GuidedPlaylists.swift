@@ -41,7 +41,7 @@ enum GuidedPlaylists {
 
     /// A guided session's multivariant playlist: its own (it names the session), listing the shared primaries.
     static func multivariant(_ session: ServeSession, digest: String) -> String {
-        SessionPlaylists.multivariant(session.content, subtitles: { SessionPlaylists.subtitlesURL(session, $0) }) {
+        SessionPlaylists.multivariant(session.content, subtitles: { SessionPlaylists.subtitlesURL(session, $0) }, audioTracks: true) {
             primaryURL(session, rendition: $0, digest: digest)
         }
     }

@@ -85,4 +85,23 @@ import Testing
         let main = try await Self.samples("http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/0.m3u8")
         #expect(abs(Self.tone(main, from: 0.5, to: 5.3) - 440) < 15 && abs(Self.tone(main, from: 5.7, to: 8.3) - 1000) < 15)
     }
+    /// A guided session lists the languages too: the other one's primary playlist is its sound only, with the same
+    /// interstitials at the same dates as the pictures' (its breaks are played from the asset lists).
+    @Test func aGuidedSessionListsTheOtherLanguageWithTheSameInterstitials() async throws {
+        let cache = try ServeStitchTests.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let harness = try ServeGuidedTests.harness(cache: cache, origin: try Self.languagesOrigin())
+        let id = try await ServeGuidedTests.guidedSession(harness, content: "master.m3u8")
+        let master = try await harness.request("GET", "/v1/sessions/\(id)/master.m3u8").text
+        let spanish = try #require(master.split(separator: "\n").first { $0.hasPrefix("#EXT-X-MEDIA:TYPE=AUDIO") && $0.contains("LANGUAGE=\"es\"") }, "\(master)")
+        let uri = try #require(spanish.split(separator: "\"").last { $0.hasPrefix("/v1/guided/") }.map(String.init), "\(spanish)")
+        let variants = try await ServeGuidedTests.variants(harness, id)
+        #expect(variants.count == 2 && master.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-STREAM-INF:") }.allSatisfy { $0.contains("AUDIO=") })
+        let sound = try await harness.request("GET", uri).text, pictures = try await harness.request("GET", try #require(variants.first)).text
+        #expect(ServeStitchTests.segments(sound).allSatisfy { $0.uri.hasPrefix("/v1/audio/packaged/") }, "\(sound)")
+        func interstitials(_ text: String) -> [Substring] { text.split(separator: "\n").filter { $0.contains("CLASS=\"com.apple.hls.interstitial\"") } }
+        #expect(!interstitials(sound).isEmpty && interstitials(sound) == interstitials(pictures), "\(sound)")
+        let samples = try await Self.samples("http://127.0.0.1:\(harness.port)\(uri)")
+        #expect(abs(samples.count - 8 * 48_000) <= 2 * 1024 && abs(Self.tone(samples, from: 0.5, to: 7.5) - 660) < 15, "\(samples.count) samples")
+    }
 }
