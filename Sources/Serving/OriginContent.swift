@@ -188,14 +188,7 @@ public struct OriginReader: Sendable {
         if !languages.isEmpty, let lowest = renditions.indices.min(by: { renditions[$0].bandwidth < renditions[$1].bandwidth }) {
             let main = languages.firstIndex { $0.attributes["DEFAULT"] == "YES" } ?? 0
             for (n, language) in languages.enumerated() {
-                var attributes: [String: String] = [:]
-                for name in ["LANGUAGE", "ASSOC-LANGUAGE", "CHARACTERISTICS", "CHANNELS"] { attributes[name] = language.attributes[name] }
-                if let value = language.attributes["AUTOSELECT"] {
-                    guard value == "YES" || value == "NO" else {
-                        throw .unusable("\(shown.excerpt): line \(language.line): AUTOSELECT=\(value.excerpt) is not YES or NO")
-                    }
-                    attributes["AUTOSELECT"] = value
-                }
+                let attributes = try language.kept(["LANGUAGE", "ASSOC-LANGUAGE", "CHARACTERISTICS", "CHANNELS"], yesOrNo: ["AUTOSELECT"], shown: shown)
                 var track = OriginContent.AudioTrack(group: language.group, name: language.attributes["NAME"] ?? language.group,
                                                      attributes: attributes, rendition: nil)
                 if n != main {
@@ -261,13 +254,7 @@ public struct OriginReader: Sendable {
             return lower.hasSuffix(".vtt") || lower.hasSuffix(".webvtt")
         }
         guard webVTT else { throw refuse("subtitle rendition \"\(uri.excerpt)\": its segments are not WebVTT files (.vtt), the only subtitles served") }
-        var attributes: [String: String] = [:]
-        for name in ["LANGUAGE", "ASSOC-LANGUAGE", "CHARACTERISTICS"] { attributes[name] = alternative.attributes[name] }
-        for name in ["DEFAULT", "AUTOSELECT", "FORCED"] {
-            guard let value = alternative.attributes[name] else { continue }
-            guard value == "YES" || value == "NO" else { throw refuse("\(name)=\(value.excerpt) is not YES or NO") }
-            attributes[name] = value
-        }
+        let attributes = try alternative.kept(["LANGUAGE", "ASSOC-LANGUAGE", "CHARACTERISTICS"], yesOrNo: ["DEFAULT", "AUTOSELECT", "FORCED"], shown: shown)
         return OriginContent.Subtitles(group: alternative.group, name: alternative.attributes["NAME"] ?? alternative.group,
                                        attributes: attributes, playlist: read.playlist, segmentFiles: read.segmentFiles,
                                        segmentURLs: read.segmentURLs, file: file)
@@ -297,6 +284,19 @@ public struct OriginReader: Sendable {
         var uri: String?
         var line: Int
         var attributes: [String: String]
+
+        /// Its attributes `names` as they are, and `yesOrNo` checked to be `YES` or `NO`: what a session's
+        /// multivariant playlist writes again.
+        func kept(_ names: [String], yesOrNo: [String], shown: String) throws(OriginContentError) -> [String: String] {
+            var kept: [String: String] = [:]
+            for name in names { kept[name] = attributes[name] }
+            for name in yesOrNo {
+                guard let value = attributes[name] else { continue }
+                guard value == "YES" || value == "NO" else { throw .unusable("\(shown.excerpt): line \(line): \(name)=\(value.excerpt) is not YES or NO") }
+                kept[name] = value
+            }
+            return kept
+        }
     }
 
     private func multivariant(_ text: String, shown: String) throws(OriginContentError) -> (variants: [Variant], alternatives: [Alternative]) {
@@ -343,11 +343,10 @@ public struct OriginReader: Sendable {
             throw .unusable("\(shown.excerpt): line \(variant.line): AUDIO=\"\(group.excerpt)\" names no EXT-X-MEDIA:TYPE=AUDIO group")
         }
         // Of several (languages, each with its playlist: `audioLanguages`), the default one is the variants' sound.
-        let chosen = members.count > 1 ? (members.first { $0.attributes["DEFAULT"] == "YES" } ?? members[0]) : members[0]
-        guard let uri = chosen.uri ?? members.first(where: { $0.uri != nil })?.uri else { return nil }
-        let withPlaylist = chosen
+        let chosen = members.first { $0.attributes["DEFAULT"] == "YES" } ?? members[0]
+        guard let uri = chosen.uri else { return nil }
         guard let file = origin.file(uri: uri, relativeTo: playlist) else {
-            throw .unusable("\(shown.excerpt): line \(withPlaylist.line): audio rendition \"\(uri.excerpt)\" is not a file inside the origin")
+            throw .unusable("\(shown.excerpt): line \(chosen.line): audio rendition \"\(uri.excerpt)\" is not a file inside the origin")
         }
         return file
     }
