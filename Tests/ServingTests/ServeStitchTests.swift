@@ -447,19 +447,25 @@ import VideoPipeline
         if stitched.count == content.count + Self.adFrames { Self.expectTheCut(stitched: stitched, content: content) }
     }
 
+    /// An 8 s MPEG-TS HLS VOD made by the ffmpeg tool (640x360 at 24 fps, GOPs of 48, a 440 Hz tone, 4 s segments):
+    /// its segments named by `segments` (an `%d` pattern), its media playlist at `playlist`.
+    static func makeTSOrigin(segments: String, playlist: String) throws {
+        _ = try FFmpegCommandLine.run([
+            "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=24:duration=8",
+            "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=8",
+            "-c:v", "libx264", "-preset", "veryfast", "-g", "48", "-keyint_min", "48", "-sc_threshold", "0",
+            "-c:a", "aac", "-b:a", "64k", "-f", "hls", "-hls_time", "4", "-hls_playlist_type", "vod",
+            "-hls_segment_filename", segments, playlist,
+        ])
+    }
+
     /// Two 8 s programmes made by the ffmpeg tool one after the other, joined in one media playlist with an
     /// `EXT-X-DISCONTINUITY` between them: the second's timestamps start again.
     static func discontinuousOrigin() throws -> String {
         try TestFixtures.directory(for: "serve-discontinuous-origin-v1") { directory in
             var lines: [String] = []
             for part in ["a", "b"] {
-                _ = try FFmpegCommandLine.run([
-                    "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=24:duration=8",
-                    "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=8",
-                    "-c:v", "libx264", "-preset", "veryfast", "-g", "48", "-keyint_min", "48", "-sc_threshold", "0",
-                    "-c:a", "aac", "-b:a", "64k", "-f", "hls", "-hls_time", "4", "-hls_playlist_type", "vod",
-                    "-hls_segment_filename", directory + "/\(part)%d.ts", directory + "/\(part).m3u8",
-                ])
+                try Self.makeTSOrigin(segments: directory + "/\(part)%d.ts", playlist: directory + "/\(part).m3u8")
                 let text = try String(contentsOfFile: directory + "/\(part).m3u8", encoding: .utf8)
                 lines += text.split(separator: "\n").map(String.init).filter { $0.hasPrefix("#EXTINF") || !$0.hasPrefix("#") }
                 if part == "a" { lines.append("#EXT-X-DISCONTINUITY") }

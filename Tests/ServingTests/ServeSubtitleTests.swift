@@ -16,13 +16,7 @@ import Testing
         try TestFixtures.directory(for: "serve-subtitled-origin-v1") { directory in
             try FileManager.default.createDirectory(atPath: directory + "/v", withIntermediateDirectories: true)
             try FileManager.default.createDirectory(atPath: directory + "/subs", withIntermediateDirectories: true)
-            _ = try FFmpegCommandLine.run([
-                "-f", "lavfi", "-i", "testsrc2=size=640x360:rate=24:duration=8",
-                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=8",
-                "-c:v", "libx264", "-preset", "veryfast", "-g", "48", "-keyint_min", "48", "-sc_threshold", "0",
-                "-c:a", "aac", "-b:a", "64k", "-f", "hls", "-hls_time", "4", "-hls_playlist_type", "vod",
-                "-hls_segment_filename", directory + "/v/seg%d.ts", directory + "/v/index.m3u8",
-            ])
+            try ServeStitchTests.makeTSOrigin(segments: directory + "/v/seg%d.ts", playlist: directory + "/v/index.m3u8")
             // (Printed once for the program and once for the stream.)
             let start = try FFmpegCommandLine.probe(["-select_streams", "v:0", "-show_entries", "stream=start_pts", "-of", "csv=p=0",
                                                     directory + "/v/seg0.ts"]).split(separator: "\n").first.map(String.init) ?? ""
