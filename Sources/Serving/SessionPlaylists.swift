@@ -147,7 +147,7 @@ enum SessionPlaylists {
         var adFrames: Int64 = 0
         for (stitched, placed) in zip(stitch.breaks, layout.breaks) {
             // The break's place in content time: the pictures before it, less the earlier breaks' ads.
-            content(upTo: Rational(placed.startFrame - adFrames) / rate, cut: stitched.renditions[0].cut)
+            content(upTo: Rational(placed.startFrame - adFrames) / rate, cut: stitched.renditions[0].cut?.leaves)
             for ad in stitched.renditions[0].ads {
                 for (n, piece) in ad.enumerated() { add(emptySubtitlesURL, Rational(piece.frames) / rate, discontinuity: n == 0) }
             }
@@ -276,7 +276,8 @@ struct StitchedLayout {
             }
             let planned = splice.ads.joined().reduce(Rational.zero) { $0 + $1.duration }
             breaks.append(HLSAdBreak(index: stitched.index, startFrame: start, endFrame: frame, plannedDuration: planned,
-                                     splicePTS: splice.cut.map { ($0 * Rational(90_000)).rounded }))
+                                     splice: splice.cut.map { .content(leaves: ($0.leaves * Rational(90_000)).rounded,
+                                                                       returns: ($0.returns * Rational(90_000)).rounded) } ?? .outputClock))
             discontinuityNext = true
             if let after = splice.after { add(after.url, after.frames) }
         }

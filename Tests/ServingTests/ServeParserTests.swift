@@ -45,6 +45,33 @@ import Testing
     print(json.dumps(out))
     """#
 
+    /// Session `id`'s first media playlist as `m3u8` and `threefive` read it: its segments, its date ranges, and
+    /// each break's splice times (seconds: the `SCTE35-OUT`'s, then the `SCTE35-IN`'s) by the date range's ID.
+    static func splices(_ harness: ServeHarness, session id: String) async throws
+        -> (segments: [[String: Any]], ranges: [[String: Any]], spliced: [String: [Double]]) {
+        let files = try TemporaryDirectory()
+        var paths: [String] = []
+        for name in ["master.m3u8", "0.m3u8"] {
+            let response = try await harness.request("GET", "/v1/sessions/\(id)/\(name)")
+            try #require(response.status == 200, "\(name): \(response.status)")
+            paths.append(try files.write(name, response.text))
+        }
+        let output = try PythonScript.run(Self.script, arguments: paths)
+        let read = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "\(output)")
+        let playlist = try #require((read["media"] as? [[String: Any]])?.first)
+        let segments = try #require(playlist["segments"] as? [[String: Any]])
+        let ranges = try #require(playlist["dateranges"] as? [[String: Any]])
+        var spliced: [String: [Double]] = [:]
+        for range in ranges {
+            let id = try #require(range["id"] as? String)
+            for key in ["out", "in"] {
+                guard let cue = range[key] as? [String: Any], let command = cue["command"] as? [String: Any] else { continue }
+                spliced[id, default: []].append(try #require(command["pts_time"] as? Double))
+            }
+        }
+        return (segments, ranges, spliced)
+    }
+
     /// The first picture's start and the last picture's end in MPEG-TS `url`, in seconds of its timestamps, as
     /// ffprobe reads its video packets (24 fps).
     static func pictureTimes(_ url: String) async throws -> ClosedRange<Double> {
@@ -182,26 +209,7 @@ import Testing
         let harness = try ServeStitchTests.harness(cache: cache)
         harness.adServer.route("/vmap", .xml(ServeStitchTests.vmap(adServer: harness.adServer.baseURL, preroll: true)))
         let id = try await harness.session()
-        let files = try TemporaryDirectory()
-        var paths: [String] = []
-        for name in ["master.m3u8", "0.m3u8"] {
-            let response = try await harness.request("GET", "/v1/sessions/\(id)/\(name)")
-            try #require(response.status == 200, "\(name): \(response.status)")
-            paths.append(try files.write(name, response.text))
-        }
-        let output = try PythonScript.run(Self.script, arguments: paths)
-        let read = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any], "\(output)")
-        let playlist = try #require((read["media"] as? [[String: Any]])?.first)
-        let segments = try #require(playlist["segments"] as? [[String: Any]])
-        let ranges = try #require(playlist["dateranges"] as? [[String: Any]])
-        var spliced: [String: [Double]] = [:]
-        for range in ranges {
-            let id = try #require(range["id"] as? String)
-            for key in ["out", "in"] {
-                guard let cue = range[key] as? [String: Any], let command = cue["command"] as? [String: Any] else { continue }
-                spliced[id, default: []].append(try #require(command["pts_time"] as? Double))
-            }
-        }
+        let (segments, ranges, spliced) = try await Self.splices(harness, session: id)
         #expect(spliced.keys.sorted() == ["break-0", "break-1"], "\(ranges)")
         // Where the content comes back after each break: the segment marked with its SCTE35-IN.
         for range in ranges where range["in"] != nil {
@@ -214,5 +222,26 @@ import Testing
         // The mid-roll is 5.5 s of content after the pre-roll's return: 3 s of ad before it leave its time as it is.
         let pre = spliced["break-0"]?.first ?? 0, mid = spliced["break-1"]?.first ?? 0
         #expect(abs(mid - pre - 5.5) < 0.0001, "the pre-roll at \(pre), the mid-roll at \(mid)")
+    }
+
+    /// A mid-roll at the origin's own discontinuity (8 s, where the second programme, with a clock of its own,
+    /// starts): the content leaves on the first programme's clock, where its last picture ends, and comes back on
+    /// the second's, where its first picture starts (threefive's decoding of `SCTE35-OUT` and `SCTE35-IN` against
+    /// ffprobe's reading of the segments on either side of the ad).
+    @Test(.enabled(if: canRead, "needs python3's m3u8 and threefive (scripts/setup --for-tests)"))
+    func aSpliceAtTheOriginsDiscontinuityLeavesOnOneClockAndComesBackOnTheOther() async throws {
+        let origin = try ServeStitchTests.discontinuousOrigin()
+        let cache = try ServeStitchTests.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let harness = try ServeStitchTests.harness(cache: cache, origin: origin, offset: "00:00:08.000")
+        let id = try await harness.session(content: "index.m3u8")
+        let (segments, ranges, spliced) = try await Self.splices(harness, session: id)
+        let times = try #require(spliced["break-0"], "\(ranges)")
+        let uris = segments.compactMap { $0["uri"] as? String }
+        #expect(uris.filter { $0.hasPrefix("/v1/origin/") } == ["a0", "a1", "b1"].map { "/v1/origin/\($0).ts" }, "\(uris)")
+        let ended = try await Self.pictureTimes("http://127.0.0.1:\(harness.port)/v1/origin/a1.ts").upperBound
+        let started = try await Self.pictureTimes("http://127.0.0.1:\(harness.port)/v1/origin/b0.ts").lowerBound
+        #expect(times.count == 2 && abs(times[0] - ended) < 0.0001 && abs(times[1] - started) < 0.0001,
+                "out and in at \(times), the first programme's pictures ending at \(ended), the second's starting at \(started)")
     }
 }

@@ -4,6 +4,7 @@ import HTTPServing
 import LoopbackServer
 import MediaCore
 import Serving
+import StampedMedia
 import Testing
 import VideoPipeline
 
@@ -502,6 +503,35 @@ import VideoPipeline
         #expect(content.count == 2 * ServeFixture.frames)
         #expect(stitched.count == content.count + Self.adFrames)
         if stitched.count == content.count + Self.adFrames { Self.expectTheCut(stitched: stitched, content: content, cue: cue) }
+    }
+
+    /// A mid-roll at the origin's own discontinuity (8 s, where the second programme starts) goes between its
+    /// programmes: the first is served as it is, the second from its first picture (the piece standing in for its
+    /// first segment keeps that segment's pictures and discontinuity), and the ad has a discontinuity before it. The
+    /// frames decode as the content's with the ad at the cue's frame, and the sound stays within an AAC frame at both
+    /// splices.
+    @Test func aMidRollAtTheOriginsDiscontinuityGoesBetweenItsProgrammes() async throws {
+        let origin = try Self.discontinuousOrigin()
+        let cache = try Self.temporaryCache()
+        defer { try? FileManager.default.removeItem(atPath: cache) }
+        let harness = try Self.harness(cache: cache, origin: origin, offset: "00:00:08.000")
+        let id = try await harness.session(content: "index.m3u8")
+        let playlist = try await harness.request("GET", "/v1/sessions/\(id)/0.m3u8")
+        let segments = Self.segments(playlist.text), uris = segments.map(\.uri)
+        let after = try #require(uris.firstIndex { $0.hasSuffix("/after.ts") }, "\(playlist.text)")
+        #expect(uris.filter { $0.hasPrefix("/v1/origin/") } == ["a0", "a1", "b1"].map { "/v1/origin/\($0).ts" }, "\(playlist.text)")
+        #expect(Array(uris.prefix(2)) == ["/v1/origin/a0.ts", "/v1/origin/a1.ts"] && after > 2, "\(playlist.text)")
+        #expect(uris[2..<after].allSatisfy { $0.hasPrefix("/v1/sessions/\(id)/ads/") }, "\(playlist.text)")
+        let discontinuities = segments.indices.filter { segments[$0].tags.contains("#EXT-X-DISCONTINUITY") }
+        #expect(discontinuities == [2, after], "\(playlist.text)")
+        let tracking = harness.json(try await harness.request("GET", "/v1/sessions/\(id)/tracking"))
+        #expect(tracking["stitched"] as? Bool == true, "\(tracking)")
+        let stitched = try await Self.greyFrames("http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/0.m3u8")
+        let content = try await Self.greyFrames(origin + "/index.m3u8")
+        #expect(stitched.count == content.count + Self.adFrames)
+        if stitched.count == content.count + Self.adFrames { Self.expectTheCut(stitched: stitched, content: content, cue: 192) }
+        let sound = try await ServeSoundSpliceTests.measure(harness, id: id, rendition: 0, rate: Rational(24), in: try TemporaryDirectory())
+        SoundSplices.expectWithinOneFrame(sound, splices: 2, "a mid-roll at the origin's discontinuity")
     }
 
     /// A cue within a second of the origin's discontinuity (8.5 s, half a second into the second programme) takes the

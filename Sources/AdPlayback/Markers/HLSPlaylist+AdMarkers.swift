@@ -9,18 +9,35 @@ public struct HLSAdBreak: Hashable, Sendable {
     public var endFrame: Int64
     /// What the plan expected the break to last (its ads' declared durations), when known.
     public var plannedDuration: Rational?
-    /// The splice's presentation time (90 kHz) in the stream's own timestamps, for a stream whose clock is not one
-    /// line through its breaks (a stitched stream, where the content keeps its own timestamps around each ad): the
-    /// content's time at the cut, where it leaves and where it comes back. Nil: the output clock's time of
-    /// `startFrame` (leaving) and `endFrame` (coming back), as a render's one clock runs.
-    public var splicePTS: Int64?
+    /// Where the splice's presentation times come from.
+    public var splice: SpliceTimes
 
-    public init(index: Int, startFrame: Int64, endFrame: Int64, plannedDuration: Rational? = nil, splicePTS: Int64? = nil) {
+    /// The presentation times (90 kHz) of a break's `splice_insert`s, leaving the content and coming back to it.
+    public enum SpliceTimes: Hashable, Sendable {
+        /// The output clock's times of `startFrame` and `endFrame`, as a render's one clock runs through its breaks.
+        case outputClock
+        /// The content's own timestamps, for a stream whose clock is not one line through its breaks (a stitched
+        /// stream, where the content keeps its timestamps around each ad): the time at the cut, on the clock of the
+        /// content before it (`leaves`) and after it (`returns`). The two are the same unless the content's clock
+        /// restarts at the break (an origin's `EXT-X-DISCONTINUITY` there).
+        case content(leaves: Int64, returns: Int64)
+    }
+
+    public init(index: Int, startFrame: Int64, endFrame: Int64, plannedDuration: Rational? = nil, splice: SpliceTimes = .outputClock) {
         self.index = index
         self.startFrame = startFrame
         self.endFrame = endFrame
         self.plannedDuration = plannedDuration
-        self.splicePTS = splicePTS
+        self.splice = splice
+    }
+
+    /// The `splice_insert` times as MPEG-TS carries them (33 bits), `outputClock` giving each frame's.
+    func spliceTimes(outputClock pts: (Int64) -> UInt64) -> (leaves: UInt64, returns: UInt64) {
+        func wrapped(_ pts: Int64) -> UInt64 { UInt64(pts & ((1 << 33) - 1)) }
+        switch splice {
+        case .outputClock: return (pts(startFrame), pts(endFrame))
+        case .content(let leaves, let returns): return (wrapped(leaves), wrapped(returns))
+        }
     }
 }
 
@@ -47,7 +64,7 @@ extension HLSMediaPlaylist {
     ///   `splice_insert` returning at the break's end. A break that ends the stream has no return to mark.
     ///
     /// Dates count from `origin` on the output clock (`EXT-X-PROGRAM-DATE-TIME` of the first segment); PTS values
-    /// add `ptsOffset` (90 kHz), the container's first presentation time, or are the break's own `splicePTS`.
+    /// add `ptsOffset` (90 kHz), the container's first presentation time, or are the break's own (`splice`).
     ///
     /// - Precondition: every break starts and ends on a segment boundary (or the stream's end).
     public static func withAdMarkers(_ spans: [HLSSegmentSpan], breaks: [HLSAdBreak], frameRate: FrameRate, map: String?,
@@ -55,18 +72,16 @@ extension HLSMediaPlaylist {
         func seconds(_ frames: Int64) -> Rational { Rational(frames) / frameRate.perSecond }
         func ticks(_ frames: Int64) -> UInt64 { UInt64((seconds(frames) * Rational(SpliceInfoSection.clockRate)).rounded) }
         func pts(_ frame: Int64) -> UInt64 { ticks(frame) + UInt64(ptsOffset) }
-        // A presentation time as MPEG-TS carries it: 33 bits.
-        func wrapped(_ pts: Int64) -> UInt64 { UInt64(pts & ((1 << 33) - 1)) }
         func date(_ frame: Int64) -> String { HLSAttributes.date(origin.addingTimeInterval(seconds(frame).doubleValue)) }
         var segments = spans.map { Segment(uri: $0.uri, duration: seconds($0.frameCount)) }
         for b in breaks {
             guard let first = spans.firstIndex(where: { $0.startFrame == b.startFrame }) else {
                 preconditionFailure("break \(b.index) starts at frame \(b.startFrame), inside a segment")
             }
-            let length = b.endFrame - b.startFrame
+            let length = b.endFrame - b.startFrame, times = b.spliceTimes(outputClock: pts)
             let id = "ID=\(HLSAttributes.quoted("break-\(b.index)")),START-DATE=\(HLSAttributes.quoted(date(b.startFrame)))"
             let cueOut = SpliceInfoSection(command: .spliceInsert(.init(
-                eventID: UInt32(b.index + 1), outOfNetwork: true, pts: b.splicePTS.map(wrapped) ?? pts(b.startFrame),
+                eventID: UInt32(b.index + 1), outOfNetwork: true, pts: times.leaves,
                 breakDuration: .init(autoReturn: true, duration: ticks(length)))))
             var out = "#EXT-X-DATERANGE:\(id),DURATION=\(HLSAttributes.decimal(seconds(length)))"
             if let planned = b.plannedDuration { out += ",PLANNED-DURATION=\(HLSAttributes.decimal(planned))" }
@@ -77,7 +92,7 @@ extension HLSMediaPlaylist {
                 continue
             }
             let cueIn = SpliceInfoSection(command: .spliceInsert(.init(eventID: UInt32(b.index + 1), outOfNetwork: false,
-                                                                       pts: b.splicePTS.map(wrapped) ?? pts(b.endFrame))))
+                                                                       pts: times.returns)))
             segments[after].tags += ["#EXT-X-CUE-IN", "#EXT-X-DATERANGE:\(id),SCTE35-IN=\(cueIn.hexadecimal)"]
         }
         return HLSMediaPlaylist(map: map, segments: segments, programDateTime: origin)

@@ -46,11 +46,27 @@ public struct RenditionSplice: Sendable {
     /// Each ad's last segment with its sound ending on the other side of its pictures' end (`AdConditioner`'s
     /// `alternateLast`); nil when it has none.
     public var alternateEnds: [Piece?] = []
-    /// Where the break is in the content's presentation time, on the clock of the segments around it (which an
-    /// origin's `EXT-X-DISCONTINUITY` restarts): a mid-roll's cut (where the subtitle windows are cut too), a
-    /// pre-roll's first picture, a post-roll's end. The content leaves and comes back at this time (its splice
-    /// PTS); nil when it is not known.
-    public var cut: Rational? = nil
+    /// Where the break is in the content's presentation time (its splice PTS), on the clock of the segments around
+    /// it (which an origin's `EXT-X-DISCONTINUITY` restarts): a mid-roll's cut (where the subtitle windows are cut
+    /// too), a pre-roll's first picture, a post-roll's end; nil when it is not known.
+    public var cut: Cut? = nil
+
+    /// Where the content leaves for the break and where it comes back.
+    public struct Cut: Sendable, Hashable {
+        /// The time the content before the break ends at, on its clock.
+        public var leaves: Rational
+        /// The time the content after the break starts at, on its clock: `leaves`, unless the break is at an
+        /// origin's `EXT-X-DISCONTINUITY`, where the clock restarts.
+        public var returns: Rational
+
+        public init(leaves: Rational, returns: Rational) {
+            self.leaves = leaves
+            self.returns = returns
+        }
+
+        /// The content leaves and comes back at `time`: it keeps its clock around the break.
+        public init(at time: Rational) { self.init(leaves: time, returns: time) }
+    }
 
     public struct Piece: Sendable, Hashable {
         /// Its URL on this server.
@@ -251,8 +267,9 @@ public struct BreakStitcher: Sendable {
     /// The first origin segment after a discontinuity (`EXT-X-DISCONTINUITY`) inside a mid-roll's window in any
     /// rendition (after its first segment), or nil. The window's segments are cut as one stream on one clock, which
     /// such a discontinuity restarts. (A window that starts at a discontinuity is cut on the clock it starts:
-    /// `clock(of:before:start:)`.) Only a cue within a second of a discontinuity, whose window takes in the segment
-    /// across it, is left out.
+    /// `clock(of:before:start:)`, a cue at the discontinuity at the first picture of the segment it starts.) Only a
+    /// cue within a second of a discontinuity, but not at it, whose window takes in the segment across it, is left
+    /// out.
     static func restart(inside windows: [Range<Int>], in content: OriginContent) -> Int? {
         for (rendition, window) in zip(content.renditions, windows) {
             let segments = rendition.playlist.playlist.segments
@@ -277,7 +294,8 @@ public struct BreakStitcher: Sendable {
 
     /// The origin segments a break's pieces replace in `rendition`: the segment that holds its time, with a
     /// neighbour when the cut would leave less than a second of it; the first segment for a pre-roll (copied
-    /// without its priming); empty for a post-roll.
+    /// without its priming), as is a mid-roll's at an origin's `EXT-X-DISCONTINUITY` (the segment it starts);
+    /// empty for a post-roll.
     func window(_ position: BreakPosition, in rendition: OriginContent.Rendition) -> Range<Int> {
         let segments = rendition.playlist.playlist.segments
         switch position {
@@ -291,7 +309,9 @@ public struct BreakStitcher: Sendable {
             guard t < starts.last! else { return segments.count..<segments.count }
             let i = starts.lastIndex { $0 <= t }!
             var lower = i, upper = i + 1
-            if t - starts[i] < Self.shortestPiece, i > 0 { lower -= 1 }
+            // At an origin's discontinuity the segment is cut at its first picture, and the one before is left whole.
+            let atDiscontinuity = t == starts[i] && segments[i].discontinuity
+            if t - starts[i] < Self.shortestPiece, i > 0, !atDiscontinuity { lower -= 1 }
             if starts[i + 1] - t < Self.shortestPiece, i + 1 < segments.count { upper += 1 }
             return lower..<upper
         }
@@ -331,21 +351,29 @@ public struct BreakStitcher: Sendable {
             if case .midroll(let time) = adBreak.position, !windows[r].isEmpty {
                 let at: Rational
                 switch clock(of: rendition, before: windows[r].lowerBound, start: m.start) {
-                case .success(let clock): at = clock.time + time.seconds - clock.contentStart
+                case .success(let clock):
+                    at = clock.time + time.seconds - clock.contentStart
+                    splice.cut = RenditionSplice.Cut(at: at)
+                    // At an origin's discontinuity (`window`) the content leaves on the clock before it.
+                    if clock.contentStart > .zero, time.seconds == clock.contentStart {
+                        switch self.clock(of: rendition, before: windows[r].lowerBound - 1, start: m.start) {
+                        case .success(let leaving): splice.cut = RenditionSplice.Cut(leaves: leaving.time + time.seconds - leaving.contentStart, returns: at)
+                        case .failure(let error): return .failure(StitchBuildError("rendition \(r): \(error)"))
+                        }
+                    }
                 case .failure(let error): return .failure(StitchBuildError("rendition \(r): \(error)"))
                 }
                 switch await cut(rendition, window: windows[r], at: at, encoding: encoding) {
                 case .success(let pieces): (splice.before, splice.after) = pieces
                 case .failure(let error): return .failure(error)
                 }
-                splice.cut = at
             } else if adBreak.position == .postroll {
                 let segments = rendition.playlist.playlist.segments
                 if case .success(let clock) = clock(of: rendition, before: segments.count - 1, start: m.start) {
-                    splice.cut = clock.time + rendition.playlist.playlist.duration - clock.contentStart
+                    splice.cut = RenditionSplice.Cut(at: clock.time + rendition.playlist.playlist.duration - clock.contentStart)
                 }
             } else if adBreak.position == .preroll, !windows[r].isEmpty {
-                splice.cut = m.start
+                splice.cut = RenditionSplice.Cut(at: m.start)
                 // The first segment from its first picture: nothing re-encoded, the sound before it left out.
                 switch await cut(rendition, window: windows[r], at: m.start, encoding: encoding) {
                 case .success(let (_, after?)): splice.after = after
