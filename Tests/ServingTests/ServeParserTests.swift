@@ -230,11 +230,9 @@ import Testing
     /// ffprobe's reading of the segments on either side of the ad).
     @Test(.enabled(if: canRead, "needs python3's m3u8 and threefive (scripts/setup --for-tests)"))
     func aSpliceAtTheOriginsDiscontinuityLeavesOnOneClockAndComesBackOnTheOther() async throws {
-        let origin = try ServeStitchTests.discontinuousOrigin()
         let cache = try ServeStitchTests.temporaryCache()
         defer { try? FileManager.default.removeItem(atPath: cache) }
-        let harness = try ServeStitchTests.harness(cache: cache, origin: origin, offset: "00:00:08.000")
-        let id = try await harness.session(content: "index.m3u8")
+        let (_, harness, id, _) = try await ServeStitchTests.discontinuousSession(offset: "00:00:08.000", cache: cache)
         let (segments, ranges, spliced) = try await Self.splices(harness, session: id)
         let times = try #require(spliced["break-0"], "\(ranges)")
         let uris = segments.compactMap { $0["uri"] as? String }

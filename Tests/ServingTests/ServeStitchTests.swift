@@ -476,18 +476,35 @@ import VideoPipeline
         }
     }
 
+    /// A session of `discontinuousOrigin` whose one mid-roll is at `offset`, its stitch cached in `cache`: the
+    /// origin's folder, the harness, the session's id and its first media playlist.
+    static func discontinuousSession(offset: String, cache: String) async throws
+        -> (origin: String, harness: ServeHarness, id: String, playlist: RawResponse) {
+        let origin = try discontinuousOrigin()
+        let harness = try harness(cache: cache, origin: origin, offset: offset)
+        let id = try await harness.session(content: "index.m3u8")
+        return (origin, harness, id, try await harness.request("GET", "/v1/sessions/\(id)/0.m3u8"))
+    }
+
+    /// Session `id`'s first rendition, as the ffmpeg tool decodes it over HTTP, is the content of `origin`'s
+    /// `index.m3u8` (both programmes, every frame) with the ad from frame `cue` (`expectTheCut`).
+    static func expectTheCut(_ harness: ServeHarness, session id: String, origin: String, cue: Int) async throws {
+        let stitched = try await greyFrames("http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/0.m3u8")
+        let content = try await greyFrames(origin + "/index.m3u8")
+        #expect(content.count == 2 * ServeFixture.frames)
+        #expect(stitched.count == content.count + adFrames)
+        if stitched.count == content.count + adFrames { expectTheCut(stitched: stitched, content: content, cue: cue) }
+    }
+
     /// A mid-roll after the origin's own discontinuity is cut on the clock the discontinuity starts (the second
     /// programme's, from its own first picture): at 13.5 s, 5.5 s into the second programme, inside its second
     /// segment; at 10 s, inside its first segment, whose discontinuity the piece before the cut then carries. The
     /// frames decode as the content's with the ad at the cue's frame.
     @Test(arguments: [("00:00:13.500", 324, ["a0", "a1", "b0"]), ("00:00:10.000", 240, ["a0", "a1"])])
     func aMidRollAfterTheOriginsDiscontinuityIsCutOnTheClockItStarts(offset: String, cue: Int, kept: [String]) async throws {
-        let origin = try Self.discontinuousOrigin()
         let cache = try Self.temporaryCache()
         defer { try? FileManager.default.removeItem(atPath: cache) }
-        let harness = try Self.harness(cache: cache, origin: origin, offset: offset)
-        let id = try await harness.session(content: "index.m3u8")
-        let playlist = try await harness.request("GET", "/v1/sessions/\(id)/0.m3u8")
+        let (origin, harness, id, playlist) = try await Self.discontinuousSession(offset: offset, cache: cache)
         let segments = Self.segments(playlist.text)
         let before = kept.count, after = try #require(segments.firstIndex { $0.uri.hasSuffix("/after.ts") }, "\(playlist.text)")
         #expect(Array(segments.map(\.uri).prefix(before)) == kept.map { "/v1/origin/\($0).ts" }, "\(playlist.text)")
@@ -498,11 +515,7 @@ import VideoPipeline
         #expect(discontinuities == [2, before + 1, after], "\(playlist.text)")
         let tracking = harness.json(try await harness.request("GET", "/v1/sessions/\(id)/tracking"))
         #expect(tracking["stitched"] as? Bool == true, "\(tracking)")
-        let stitched = try await Self.greyFrames("http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/0.m3u8")
-        let content = try await Self.greyFrames(origin + "/index.m3u8")
-        #expect(content.count == 2 * ServeFixture.frames)
-        #expect(stitched.count == content.count + Self.adFrames)
-        if stitched.count == content.count + Self.adFrames { Self.expectTheCut(stitched: stitched, content: content, cue: cue) }
+        try await Self.expectTheCut(harness, session: id, origin: origin, cue: cue)
     }
 
     /// A mid-roll at the origin's own discontinuity (8 s, where the second programme starts) goes between its
@@ -511,12 +524,9 @@ import VideoPipeline
     /// frames decode as the content's with the ad at the cue's frame, and the sound stays within an AAC frame at both
     /// splices.
     @Test func aMidRollAtTheOriginsDiscontinuityGoesBetweenItsProgrammes() async throws {
-        let origin = try Self.discontinuousOrigin()
         let cache = try Self.temporaryCache()
         defer { try? FileManager.default.removeItem(atPath: cache) }
-        let harness = try Self.harness(cache: cache, origin: origin, offset: "00:00:08.000")
-        let id = try await harness.session(content: "index.m3u8")
-        let playlist = try await harness.request("GET", "/v1/sessions/\(id)/0.m3u8")
+        let (origin, harness, id, playlist) = try await Self.discontinuousSession(offset: "00:00:08.000", cache: cache)
         let segments = Self.segments(playlist.text), uris = segments.map(\.uri)
         let after = try #require(uris.firstIndex { $0.hasSuffix("/after.ts") }, "\(playlist.text)")
         #expect(uris.filter { $0.hasPrefix("/v1/origin/") } == ["a0", "a1", "b1"].map { "/v1/origin/\($0).ts" }, "\(playlist.text)")
@@ -526,10 +536,7 @@ import VideoPipeline
         #expect(discontinuities == [2, after], "\(playlist.text)")
         let tracking = harness.json(try await harness.request("GET", "/v1/sessions/\(id)/tracking"))
         #expect(tracking["stitched"] as? Bool == true, "\(tracking)")
-        let stitched = try await Self.greyFrames("http://127.0.0.1:\(harness.port)/v1/sessions/\(id)/0.m3u8")
-        let content = try await Self.greyFrames(origin + "/index.m3u8")
-        #expect(stitched.count == content.count + Self.adFrames)
-        if stitched.count == content.count + Self.adFrames { Self.expectTheCut(stitched: stitched, content: content, cue: 192) }
+        try await Self.expectTheCut(harness, session: id, origin: origin, cue: 192)
         let sound = try await ServeSoundSpliceTests.measure(harness, id: id, rendition: 0, rate: Rational(24), in: try TemporaryDirectory())
         SoundSplices.expectWithinOneFrame(sound, splices: 2, "a mid-roll at the origin's discontinuity")
     }
@@ -538,12 +545,9 @@ import VideoPipeline
     /// segment across the discontinuity into its window (no piece shorter than a second), which cannot be cut as one
     /// stream: it is left out, said in the tracking document, and the viewer gets the content there, every frame.
     @Test func aMidRollWhoseCutWouldCrossTheOriginsDiscontinuityIsLeftOutAndSaidSo() async throws {
-        let origin = try Self.discontinuousOrigin()
         let cache = try Self.temporaryCache()
         defer { try? FileManager.default.removeItem(atPath: cache) }
-        let harness = try Self.harness(cache: cache, origin: origin, offset: "00:00:08.500")
-        let id = try await harness.session(content: "index.m3u8")
-        let playlist = try await harness.request("GET", "/v1/sessions/\(id)/0.m3u8")
+        let (_, harness, id, playlist) = try await Self.discontinuousSession(offset: "00:00:08.500", cache: cache)
         #expect(Self.segments(playlist.text).map(\.uri) == ["a0", "a1", "b0", "b1"].map { "/v1/origin/\($0).ts" })
         let tracking = harness.json(try await harness.request("GET", "/v1/sessions/\(id)/tracking"))
         let notes = try #require(tracking["notes"] as? [String])
